@@ -1,0 +1,347 @@
+/**
+ * The /api wire format: every request and response body, as zod/mini schemas
+ * (small in the browser bundle). Imported by src/ and server/, imports neither.
+ *
+ * Conventions:
+ * - success body `{ data: T }`, failure body `{ error: { code, reason, fields? } }`;
+ * - instants are ISO-8601 strings with offset (`2026-11-22T08:30:00+06:00`);
+ *   calendar dates are `yyyy-LL-dd` in Asia/Dhaka;
+ * - money is whole Taka (integers);
+ * - request objects are strict: unknown fields are refused with VALIDATION_FAILED.
+ */
+import { z } from 'zod/mini';
+
+// ---------- shared primitives ----------
+
+export const MAX_SEATS = 5;
+export const INFINITE_SEAT_LIMIT = -999;
+export const OPEN_SEAT_NAME = 'OPEN';
+export const OTP_RESEND_SECONDS = 180;
+export const HOLD_MINUTES = 15;
+export const MAX_HOLD_MINUTES = 30;
+
+export const mobilePattern = /^0?01[3-9]\d{8}$/;
+export const passwordSpecials = '~!@#$%^&*()';
+
+const str = (max = 200) => z.string().check(z.maxLength(max));
+const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max));
+export const mobile = z.string().check(z.trim(), z.regex(mobilePattern));
+export const email = z.string().check(z.trim(), z.maxLength(254), z.regex(/^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/));
+export const password = z.string().check(
+  z.minLength(6),
+  z.maxLength(50),
+  z.regex(/[A-Z]/),
+  z.regex(/[a-z]/),
+  z.regex(/\d/),
+  z.regex(/[~!@#$%^&*()]/),
+  z.regex(/^\S*$/),
+);
+export const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+export const instant = z.string();
+export const id = z.number().check(z.int(), z.positive());
+export const money = z.number().check(z.int());
+export const cityCode = z.string().check(z.regex(/^[A-Z]{3}$/));
+export const seatName = z.string().check(z.regex(/^[A-Z0-9]{1,6}$/));
+export const otpCode = z.string().check(z.regex(/^\d{6}$/));
+
+export const seatStatus = { available: 0, sold: 1, booked: 2, adminBooked: 3, linked: 13 } as const;
+export const reservationStatus = {
+  sold: 1, booked: 2, adminBooked: 3, canceled: 5, tripMigrated: 10, openTicket: 12, linked: 13, tripMigratedCanceled: 14,
+} as const;
+export const reservationAction = {
+  confirmBooking: 1, cancelTicket: 2, cancelAdminBooked: 4, cancelBooking: 5, extendBookingTime: 6, confirmAdminBooking: 8, confirmLinked: 9,
+} as const;
+export const seatTypes = ['Standard', 'Business', 'Extra', 'Sleeper', 'Sleeper Horizontal'] as const;
+export const coachTypes = ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC', 'SLEEPER'] as const;
+
+// ---------- envelope ----------
+
+export const errorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    reason: z.string(),
+    fields: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBody>;
+
+// ---------- lookups ----------
+
+export const city = z.object({ code: cityCode, name: z.string(), nameBn: z.string() });
+export const timePeriod = z.object({ label: z.string(), value: z.string(), integerValue: z.number() });
+export const announcement = z.object({ id: z.number(), title: z.string(), titleBn: z.string() });
+export const offer = z.object({
+  id: z.number(),
+  title: z.string(),
+  titleBn: z.string(),
+  description: z.string(),
+  couponCode: z.string(),
+  discountPercent: z.number(),
+  maxDiscount: money,
+  validUntil: isoDate,
+});
+export const busStation = z.object({
+  id,
+  name: z.string(),
+  cityCode,
+  address: z.string(),
+  phone: z.string(),
+  /** Reporting time at this counter for the asked trip (instant), when asked for a trip. */
+  time: z.optional(z.nullable(instant)),
+});
+export const route = z.object({ id, originCode: cityCode, destinationCode: cityCode, distanceKm: z.number(), durationMinutes: z.number() });
+export const company = z.object({ name: z.string(), phone: z.string(), email: z.string() });
+
+export const busStationsRequest = z.strictObject({
+  originCode: cityCode,
+  destinationCode: cityCode,
+  tripDate: isoDate,
+  tripId: z.optional(z.nullable(id)),
+});
+export const busStationsResponse = z.object({ boarding: z.array(busStation), dropping: z.array(busStation) });
+
+// ---------- trips and seats ----------
+
+export const tripSearchRequest = z.strictObject({
+  originCode: cityCode,
+  destinationCode: cityCode,
+  tripDate: isoDate,
+});
+export const tripSummary = z.object({
+  tripId: id,
+  tripDate: isoDate,
+  coachCode: z.string(),
+  coachType: z.enum(coachTypes),
+  originCode: cityCode,
+  destinationCode: cityCode,
+  departureTime: instant,
+  arrivalTime: instant,
+  durationMinutes: z.number(),
+  boardingStations: z.array(z.string()),
+  droppingStations: z.array(z.string()),
+  fareFrom: money,
+  availableSeats: z.number(),
+  totalSeats: z.number(),
+  seatTypes: z.array(z.enum(seatTypes)),
+});
+export const tripSearchResponse = z.array(tripSummary);
+
+export const seat = z.object({
+  name: z.string(),
+  row: z.number(),
+  column: z.number(),
+  deck: z.enum(['LOWER', 'UPPER']),
+  seatType: z.enum(seatTypes),
+  fare: money,
+  /** SPEC seat status code: available 0, sold 1, booked 2, admin booked 3, linked 13. */
+  status: z.number(),
+  /** Held by another holder's unexpired lock (unavailable to the caller). */
+  lockedByOther: z.boolean(),
+  /** Held by the caller's own unexpired lock. */
+  lockedByMe: z.boolean(),
+});
+export const seatLayout = z.object({
+  rows: z.number(),
+  columns: z.number(),
+  /** Column indexes (0-based) that are aisles. */
+  aisleColumns: z.array(z.number()),
+  decks: z.array(z.enum(['LOWER', 'UPPER'])),
+  seats: z.array(seat),
+});
+export const tripDetailsRequest = z.strictObject({
+  tripId: id,
+  originCode: cityCode,
+  destinationCode: cityCode,
+  originBusStationId: z.nullable(id),
+  destinationBusStationId: z.nullable(id),
+});
+export const tripDetails = z.object({
+  tripId: id,
+  tripDate: isoDate,
+  originCode: cityCode,
+  destinationCode: cityCode,
+  departureTime: instant,
+  arrivalTime: instant,
+  coach: z.object({ code: z.string(), type: z.enum(coachTypes), name: z.string() }),
+  availableSeats: z.number(),
+  seatLayout,
+  /** Seats this caller may still take on this trip (MAX_SEATS, or -999 for no limit). */
+  remainingSeatLimit: z.number(),
+  /** Expiry of the caller's current seat locks on this trip, if any. */
+  expirationTime: z.nullable(instant),
+});
+
+export const seatLockRequest = z.strictObject({
+  tripId: z.optional(id),
+  tripDate: isoDate,
+  coachCode: str(40),
+  originCode: cityCode,
+  destinationCode: cityCode,
+  seatNames: z.array(seatName).check(z.minLength(1), z.maxLength(MAX_SEATS)),
+  locked: z.boolean(),
+});
+/** Truthy when the lock is yours (or the unlock done), `false` when another holder has a seat. */
+export const seatLockResponse = z.union([
+  z.literal(false),
+  z.object({ seatNames: z.array(z.string()), expirationTime: z.nullable(instant) }),
+]);
+
+// ---------- passengers, sessions ----------
+
+export const passenger = z.object({
+  id,
+  mobile: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  city: z.string(),
+  balance: money,
+  createdAt: instant,
+});
+export const session = z.object({
+  token: z.string(),
+  expiresAt: instant,
+  passenger,
+  company,
+});
+export const passengerByMobileResponse = z.object({ mobile: z.string(), registered: z.boolean() });
+
+/** POST /register: sign-up; sends an SMS verification code. */
+export const registerRequest = z.strictObject({
+  mobile,
+  fullName: text(1, 100),
+  email,
+  city: text(1, 60),
+  password,
+});
+export const otpSentResponse = z.object({ mobile: z.string(), resendAfterSeconds: z.number(), expiresInSeconds: z.number() });
+export const verifyMobileRequest = z.strictObject({ mobile, code: otpCode });
+/** POST /checkPassenger: login by mobile and password. */
+export const loginRequest = z.strictObject({ mobile, password: z.string().check(z.minLength(1), z.maxLength(50)), staySignedIn: z.optional(z.boolean()) });
+export const otpPurpose = z.enum(['LOGIN', 'RESET_PASSWORD']);
+export const sendOtpRequest = z.strictObject({ mobile, purpose: otpPurpose });
+/** POST /verifyOTP: LOGIN answers a session; RESET_PASSWORD answers a reset token for /setNewPassword. */
+export const verifyOtpRequest = z.strictObject({ mobile, otp: otpCode, purpose: otpPurpose });
+export const verifyOtpResponse = z.object({ session: z.nullable(session), resetToken: z.nullable(z.string()) });
+export const setNewPasswordRequest = z.strictObject({ mobile, resetToken: str(200), password });
+export const updateProfileRequest = z.strictObject({ fullName: text(1, 100), email, city: text(1, 60) });
+export const changePasswordRequest = z.strictObject({ currentPassword: z.string().check(z.minLength(1), z.maxLength(50)), newPassword: password });
+
+export const transaction = z.object({
+  id,
+  createdAt: instant,
+  amount: money,
+  balanceAfter: money,
+  kind: z.enum(['TOP_UP', 'TICKET_PAYMENT', 'REFUND', 'OPENING']),
+  description: z.string(),
+  reservationId: z.nullable(id),
+});
+export const accountResponse = z.object({ balance: money, transactions: z.array(transaction) });
+/** Query string of GET /account/{id}: `from` and `to` dates (yyyy-LL-dd, Asia/Dhaka, inclusive). */
+export const accountQuery = z.strictObject({ from: z.optional(isoDate), to: z.optional(isoDate) });
+export const topUpRequest = z.strictObject({ amount: z.number().check(z.int(), z.gte(10), z.lte(100000)) });
+
+// ---------- reservations, payments ----------
+
+export const reservationSeat = z.object({ name: z.string(), seatType: z.enum(seatTypes), fare: money });
+export const reservation = z.object({
+  id,
+  status: z.number(),
+  pnr: z.nullable(z.string()),
+  pin: z.nullable(z.string()),
+  tripId: id,
+  tripDate: isoDate,
+  coach: z.object({ code: z.string(), type: z.enum(coachTypes), name: z.string() }),
+  origin: city,
+  destination: city,
+  departureTime: instant,
+  arrivalTime: instant,
+  boardingStation: busStation,
+  droppingStation: busStation,
+  seats: z.array(reservationSeat),
+  passengerName: z.string(),
+  passengerMobile: z.string(),
+  passengerEmail: z.nullable(z.string()),
+  fare: z.object({ subtotal: money, discount: money, total: money, couponCode: z.nullable(z.string()) }),
+  /** Booked reservations expire at this instant unless paid. */
+  expirationTime: z.nullable(instant),
+  maxExpirationTime: z.nullable(instant),
+  paymentMethod: z.nullable(z.enum(['CARD', 'BALANCE'])),
+  paidAt: z.nullable(instant),
+  canceledAt: z.nullable(instant),
+  refundAmount: z.nullable(money),
+  createdAt: instant,
+});
+export const bookingRequest = z.strictObject({
+  tripId: id,
+  seatNames: z.array(seatName).check(z.minLength(1), z.maxLength(MAX_SEATS)),
+  boardingStationId: id,
+  droppingStationId: id,
+  passengerName: text(1, 100),
+  passengerMobile: mobile,
+  passengerEmail: z.optional(z.nullable(email)),
+});
+export const reservationIdRequest = z.strictObject({ reservationId: id });
+export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instant });
+export const paymentResponse = z.object({ paymentId: z.string(), redirectUrl: z.string() });
+/** POST /reservation/success and /reservation/failure: the gateway's payment id. */
+export const paymentResultRequest = z.strictObject({ paymentId: str(100) });
+export const paymentResult = z.object({
+  paymentId: z.string(),
+  status: z.enum(['PENDING', 'APPROVED', 'DECLINED']),
+  purpose: z.enum(['RESERVATION', 'TOP_UP']),
+  amount: money,
+  reservation: z.nullable(reservation),
+  balance: z.nullable(money),
+});
+export const cancelInitializeResponse = z.object({
+  reservationId: id,
+  refundAmount: money,
+  cancellationCharge: money,
+  chargePercent: z.number(),
+  policy: z.string(),
+  otpSentTo: z.string(),
+  resendAfterSeconds: z.number(),
+});
+export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode });
+export const contactRequest = z.strictObject({
+  name: text(1, 100),
+  email,
+  mobile: z.optional(z.union([mobile, z.literal('')])),
+  subject: text(1, 150),
+  message: text(1, 2000),
+});
+export const contactResponse = z.object({ id });
+
+// ---------- development outbox ----------
+
+export const outboxMessage = z.object({
+  id,
+  channel: z.enum(['SMS', 'EMAIL']),
+  to: z.string(),
+  subject: z.nullable(z.string()),
+  body: z.string(),
+  code: z.nullable(z.string()),
+  createdAt: instant,
+});
+
+export type City = z.infer<typeof city>;
+export type TimePeriod = z.infer<typeof timePeriod>;
+export type Announcement = z.infer<typeof announcement>;
+export type Offer = z.infer<typeof offer>;
+export type BusStation = z.infer<typeof busStation>;
+export type Company = z.infer<typeof company>;
+export type TripSummary = z.infer<typeof tripSummary>;
+export type Seat = z.infer<typeof seat>;
+export type SeatLayout = z.infer<typeof seatLayout>;
+export type TripDetails = z.infer<typeof tripDetails>;
+export type SeatLockRequest = z.infer<typeof seatLockRequest>;
+export type SeatLockResponse = z.infer<typeof seatLockResponse>;
+export type Passenger = z.infer<typeof passenger>;
+export type Session = z.infer<typeof session>;
+export type Transaction = z.infer<typeof transaction>;
+export type Reservation = z.infer<typeof reservation>;
+export type PaymentResult = z.infer<typeof paymentResult>;
+export type CancelInitialize = z.infer<typeof cancelInitializeResponse>;
+export type OutboxMessage = z.infer<typeof outboxMessage>;
+export type SeatType = (typeof seatTypes)[number];
+export type CoachType = (typeof coachTypes)[number];

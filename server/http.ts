@@ -1,0 +1,141 @@
+/**
+ * How every /api handler is declared: `handle(app, deps, 'routeName', fn)` takes the
+ * method, path, auth rule and schemas from contract/api.ts, validates the body,
+ * path and query (400 VALIDATION_FAILED with the failing fields), resolves the
+ * caller, and wraps the result as `{ data }`. Handlers throw `AppError(code)`
+ * for catalogue errors; anything else becomes a 500 INTERNAL_ERROR without a
+ * stack trace in the body.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { api, type BodyOf, type ResponseOf, type RouteName } from '../contract/api.ts';
+import { errorCatalogue, type ErrorCode } from '../contract/errors.ts';
+import type { Db } from './db.ts';
+
+/** A catalogue error with its HTTP status; `fields` for VALIDATION_FAILED. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fields?: { path: string; message: string }[];
+  constructor(code: ErrorCode, opts: { reason?: string; fields?: { path: string; message: string }[]; status?: number } = {}) {
+    super(opts.reason ?? errorCatalogue[code].reason);
+    this.code = code;
+    this.status = opts.status ?? errorCatalogue[code].status;
+    this.fields = opts.fields;
+  }
+}
+
+/** The signed-in passenger behind a bearer token. */
+export interface Auth {
+  passengerId: number;
+  tokenId: number;
+}
+
+/** What every module gets: the database, the clock, the outbox and settings. */
+export interface Deps {
+  db: Db;
+  /** Current time; tests may move it. */
+  now: () => Date;
+  outbox: Outbox;
+  /** Resolves a bearer token to its passenger, or null when missing, unknown or expired. */
+  authenticate: (token: string) => Promise<Auth | null>;
+  config: {
+    /** Public origin of this server, for gateway redirects (e.g. http://localhost:8080). */
+    publicUrl: string;
+    production: boolean;
+    holdMinutes: number;
+    maxHoldMinutes: number;
+  };
+}
+
+/** Where SMS and e-mail go: a development outbox here, a real gateway in production. */
+export interface Outbox {
+  send(msg: { channel: 'SMS' | 'EMAIL'; to: string; subject?: string | null; body: string; code?: string | null }): Promise<void>;
+}
+
+export interface Call<N extends RouteName> {
+  body: BodyOf<N>;
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  /** Present when a valid bearer token came (always for `auth: 'required'`). */
+  auth: Auth | null;
+  /** Seat-lock holder: `p:<passengerId>` when signed in, else `d:<X-Device-Id>`. */
+  holder: string;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+const deviceIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Registers the handler of contract route `name` under `/api`. */
+export function handle<N extends RouteName>(
+  app: FastifyInstance,
+  deps: Deps,
+  name: N,
+  fn: (call: Call<N>) => Promise<ResponseOf<N>>,
+): void {
+  const def = api[name] as { method: string; path: string; auth: string; body?: { safeParse(v: unknown): SafeResult }; query?: { safeParse(v: unknown): SafeResult } };
+  app.route({
+    method: def.method as 'GET',
+    url: '/api' + def.path,
+    handler: async (req, reply) => {
+      let body: unknown = undefined;
+      if (def.body) body = parseOrThrow(def.body, req.body ?? {});
+      const query = def.query ? (parseOrThrow(def.query, req.query ?? {}) as Record<string, string>) : ((req.query ?? {}) as Record<string, string>);
+      const params = (req.params ?? {}) as Record<string, string>;
+      for (const [k, v] of Object.entries(params)) {
+        if (typeof v !== 'string' || v.length === 0 || v.length > 100) {
+          throw new AppError('VALIDATION_FAILED', { fields: [{ path: k, message: 'Invalid path parameter' }] });
+        }
+      }
+      let auth: Auth | null = null;
+      const header = req.headers.authorization;
+      if (def.auth !== 'none' && typeof header === 'string' && header.startsWith('Bearer ')) {
+        auth = await deps.authenticate(header.slice(7).trim());
+        if (!auth && def.auth === 'required') throw new AppError('INVALID_SESSION');
+      }
+      if (def.auth === 'required' && !auth) throw new AppError('INVALID_SESSION');
+      const device = req.headers['x-device-id'];
+      const holder = auth
+        ? `p:${auth.passengerId}`
+        : typeof device === 'string' && deviceIdPattern.test(device)
+          ? `d:${device}`
+          : `ip:${req.ip}`;
+      const data = await fn({ body: body as BodyOf<N>, params, query, auth, holder, req, reply });
+      if (reply.sent) return reply;
+      return { data };
+    },
+  });
+}
+
+type SafeResult = { success: true; data: unknown } | { success: false; error: { issues: { path: PropertyKey[]; message: string; code: string; keys?: string[] }[] } };
+
+function parseOrThrow(schema: { safeParse(v: unknown): SafeResult }, value: unknown): unknown {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const fields = r.error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys' && i.keys
+      ? i.keys.map((k) => ({ path: [...i.path, k].join('.'), message: 'Unknown field' }))
+      : [{ path: i.path.map(String).join('.') || '(body)', message: i.message === 'Invalid input' ? describe(i.code) : i.message }],
+  );
+  throw new AppError('VALIDATION_FAILED', { fields: fields.slice(0, 20) });
+}
+
+function describe(code: string): string {
+  switch (code) {
+    case 'invalid_type':
+      return 'Wrong type or missing';
+    case 'too_small':
+      return 'Too short or too small';
+    case 'too_big':
+      return 'Too long or too large';
+    case 'invalid_format':
+      return 'Wrong format';
+    default:
+      return 'Invalid value';
+  }
+}
+
+/** Sends a catalogue error body. Used by the app's error handler and not-found handler. */
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  return reply.status(err.status).send({ error: { code: err.code, reason: err.message, ...(err.fields ? { fields: err.fields } : {}) } });
+}
