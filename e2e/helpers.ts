@@ -1,0 +1,47 @@
+/** Shared helpers for the browser tests: the axe check and the app's routes. */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** Every route of SPEC section 2 that a visitor can open directly. */
+export const publicRoutes = [
+  '/',
+  '/home',
+  '/search',
+  '/locations',
+  '/contact-us',
+  '/faq',
+  '/terms-and-conditions',
+  '/privacy-policy',
+  '/reservation',
+  '/reservation/success',
+  '/reservation/failure',
+  '/ticket-operation',
+  '/login',
+  '/error/401',
+  '/error/403',
+  '/error/404',
+  '/error/500',
+] as const;
+
+/** Runs axe with the WCAG 2.0/2.1/2.2 A and AA rules and expects no violations. */
+export async function expectNoAxeViolations(page: Page, label = page.url()): Promise<void> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
+    .analyze();
+  const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`);
+  expect(summary, `axe violations on ${label}`).toEqual([]);
+}
+
+/** Waits until the page's h1 is visible and returns it. */
+export async function pageHeading(page: Page) {
+  const h1 = page.locator('main h1').first();
+  await expect(h1).toBeVisible();
+  return h1;
+}
+
+/** Switches the app language with the header control. */
+export async function switchLanguage(page: Page, lang: 'en' | 'bn'): Promise<void> {
+  await page.evaluate((l) => sessionStorage.setItem('language', l), lang);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('lang', lang);
+}

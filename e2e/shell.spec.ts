@@ -1,0 +1,99 @@
+import { expect, test } from '@playwright/test';
+import { pageHeading, publicRoutes } from './helpers.ts';
+
+for (const route of publicRoutes) {
+  test(`${route} renders its heading and title`, async ({ page }) => {
+    await page.goto(route);
+    const h1 = await pageHeading(page);
+    await expect(h1).not.toBeEmpty();
+    await expect(page).toHaveTitle(/\S/);
+    expect(await page.locator('h1').count()).toBe(1);
+  });
+}
+
+test('unknown paths go to /error/404, and so do unknown /error paths', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/error\/404$/);
+  await pageHeading(page);
+  await page.goto('/error/418');
+  await expect(page).toHaveURL(/\/error\/404$/);
+  await expect(page.getByRole('link', { name: /home/i }).first()).toBeVisible();
+});
+
+test('navigation moves focus to the new page heading and changes the title', async ({ page }) => {
+  await page.goto('/');
+  await pageHeading(page);
+  const before = await page.title();
+  await page.getByRole('banner').getByRole('link', { name: 'FAQ' }).first().click();
+  await expect(page).toHaveURL(/\/faq$/);
+  const h1 = await pageHeading(page);
+  await expect(h1).toBeFocused();
+  expect(await page.title()).not.toBe(before);
+});
+
+test('the language switch changes texts and <html lang>, and is kept in session storage', async ({ page }) => {
+  await page.goto('/faq');
+  await pageHeading(page);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  const enTitle = await page.locator('main h1').innerText();
+  await page.getByRole('button', { name: /বাংলা|language/i }).first().click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'bn');
+  await expect(page.locator('main h1')).not.toHaveText(enTitle);
+  expect(await page.evaluate(() => sessionStorage.getItem('language'))).toBe('bn');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'bn');
+});
+
+test('offline and online show one notification each, duplicates prevented', async ({ page, context }) => {
+  await page.goto('/faq');
+  await pageHeading(page);
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await context.setOffline(true);
+  const region = page.getByRole('region', { name: /notifications/i });
+  await expect(region.getByText(/no internet connection/i)).toHaveCount(1);
+  await context.setOffline(false);
+  await expect(region.getByText(/connection is available/i)).toHaveCount(1);
+});
+
+test('the contact form validates beside the fields and shows the success dialog', async ({ page }) => {
+  await page.goto('/contact-us');
+  await pageHeading(page);
+  await page.getByRole('button', { name: /send/i }).click();
+  await expect(page.getByText('Email is required')).toBeVisible();
+  await page.getByLabel(/^email/i).fill('not-an-email');
+  await page.getByRole('button', { name: /send/i }).click();
+  await expect(page.getByText('Please enter a valid email')).toBeVisible();
+  await page.getByLabel(/name/i).first().fill('Rahim Uddin');
+  await page.getByLabel(/^email/i).fill('rahim@example.com');
+  await page.getByLabel(/subject/i).fill('Lost luggage');
+  await page.getByLabel(/message/i).fill('I left a bag on the 8:00 AM coach from Dhaka to Chattogram.');
+  await page.getByRole('button', { name: /send/i }).click();
+  const dialog = page.getByRole('dialog', { name: 'Success' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test('the scroll-to-top button appears after scrolling 100px', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 700 });
+  await page.goto('/faq');
+  await pageHeading(page);
+  const button = page.getByRole('button', { name: /scroll to top|back to top/i });
+  await expect(button).toBeHidden();
+  await page.mouse.wheel(0, 600);
+  await expect(button).toBeVisible();
+  await button.click();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(5);
+});
+
+test('on a phone the menu is collapsed into a drawer', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 700 });
+  await page.goto('/faq');
+  await pageHeading(page);
+  await page.getByRole('button', { name: /menu/i }).click();
+  const drawer = page.getByRole('dialog');
+  await expect(drawer.getByRole('link', { name: 'Contact Us' })).toBeVisible();
+  await drawer.getByRole('link', { name: 'Contact Us' }).click();
+  await expect(page).toHaveURL(/\/contact-us$/);
+});

@@ -1,0 +1,99 @@
+// Size report: what the first render of each route downloads (JS and CSS),
+// raw / gzip / brotli. Used by build.mjs and by the benchmarks.
+import { readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib'
+
+/** Budgets for the home route's first render, in bytes (brotli). */
+export const BUDGET = { homeJsBrotli: 100 * 1024, cssBrotli: 10 * 1024 }
+
+/** Raw, gzip (level 9) and brotli (quality 11) sizes of a buffer. */
+export function sizesOf(buf) {
+  return {
+    raw: buf.length,
+    gzip: gzipSync(buf, { level: 9 }).length,
+    brotli: brotliCompressSync(buf, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length },
+    }).length,
+  }
+}
+
+function addSizes(a, b) {
+  return { raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }
+}
+
+/** All chunks an output file needs before it runs: itself plus its static imports, transitively. */
+export function staticClosure(metafile, outFile, seen = new Set()) {
+  if (seen.has(outFile)) return seen
+  seen.add(outFile)
+  const out = metafile.outputs[outFile]
+  for (const imp of out?.imports ?? []) {
+    if (imp.kind === 'import-statement' && !imp.external) staticClosure(metafile, imp.path, seen)
+  }
+  return seen
+}
+
+/**
+ * Reads the route table source and returns [{ path, page }] where page is the
+ * source file of the lazily imported page (relative to the project root).
+ */
+export function routesFromSource(routesFile) {
+  const text = readFileSync(routesFile, 'utf8')
+  const rows = []
+  const re = /path:\s*'([^']+)'[\s\S]*?import\('\.\/([^']+)'\)/g
+  for (const m of text.matchAll(re)) rows.push({ path: m[1], page: join('src', m[2]) })
+  return rows
+}
+
+/**
+ * Per-route first-render sizes.
+ * @param {{ metafile: any, root: string, entry: string, routes: {path:string,page:string}[], cssFile: string }} opts
+ *   entry: source path of the entry point (e.g. 'src/main.tsx'); cssFile: absolute path of the CSS asset.
+ * @returns {{ css: {raw:number,gzip:number,brotli:number}, routes: {path:string, files:string[], js:{raw:number,gzip:number,brotli:number}}[] }}
+ */
+export function sizeReport({ metafile, root, entry, routes, cssFile }) {
+  const outputs = Object.entries(metafile.outputs)
+  const byEntry = new Map(outputs.filter(([, o]) => o.entryPoint).map(([file, o]) => [o.entryPoint.replace(/\\/g, '/'), file]))
+  const entryOut = byEntry.get(entry)
+  if (!entryOut) throw new Error(`entry ${entry} not found in metafile`)
+  const cache = new Map()
+  const sizeOfFile = (file) => {
+    if (!cache.has(file)) cache.set(file, sizesOf(readFileSync(join(root, file))))
+    return cache.get(file)
+  }
+  const rows = routes.map(({ path, page }) => {
+    const files = new Set(staticClosure(metafile, entryOut))
+    const pageOut = byEntry.get(page.replace(/\\/g, '/'))
+    if (pageOut) staticClosure(metafile, pageOut, files)
+    let js = { raw: 0, gzip: 0, brotli: 0 }
+    for (const f of files) js = addSizes(js, sizeOfFile(f))
+    return { path, page, files: [...files].map((f) => relative(root, join(root, f))), js }
+  })
+  return { css: sizesOf(readFileSync(cssFile)), routes: rows }
+}
+
+const kb = (n) => (n / 1024).toFixed(1).padStart(7)
+
+/** Formats a report as a fixed-width table. */
+export function formatReport(report) {
+  const lines = ['route                      JS raw KB  gzip KB  brotli KB']
+  for (const r of report.routes) {
+    lines.push(`${r.path.padEnd(26)} ${kb(r.js.raw)}  ${kb(r.js.gzip)}  ${kb(r.js.brotli)}`)
+  }
+  const c = report.css
+  lines.push(`${'CSS (all routes)'.padEnd(26)} ${kb(c.raw)}  ${kb(c.gzip)}  ${kb(c.brotli)}`)
+  return lines.join('\n')
+}
+
+/** Budget violations as human-readable strings (empty when within budget). */
+export function checkBudget(report) {
+  const problems = []
+  const home = report.routes.find((r) => r.path === '/')
+  if (home && home.js.brotli > BUDGET.homeJsBrotli) {
+    problems.push(`home JS ${kb(home.js.brotli).trim()} KB brotli > ${BUDGET.homeJsBrotli / 1024} KB`)
+  }
+  if (report.css.brotli > BUDGET.cssBrotli) {
+    problems.push(`CSS ${kb(report.css.brotli).trim()} KB brotli > ${BUDGET.cssBrotli / 1024} KB`)
+  }
+  return problems
+}
