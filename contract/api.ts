@@ -5,7 +5,7 @@
  * valid bearer token; `optional` reads it when present (seat locks fall back
  * to the `X-Device-Id` header for visitors).
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import * as s from './schemas.ts';
 
 type Method = 'GET' | 'POST' | 'PUT';

@@ -9,7 +9,7 @@
  * - money is whole Taka (integers);
  * - request objects are strict: unknown fields are refused with VALIDATION_FAILED.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 
 // ---------- shared primitives ----------
 

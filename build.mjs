@@ -1,0 +1,145 @@
+// Production build: Panda codegen + cssgen, esbuild (ESM, one chunk per lazy
+// page), hashed assets, index.html, runtime config.js, and a size report.
+// Usage: node build.mjs
+import { build as esbuild, transform } from 'esbuild'
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { checkBudget, formatReport, routesFromSource, sizeReport, staticClosure } from './scripts/size-report.mjs'
+
+const root = dirname(fileURLToPath(import.meta.url))
+const ENTRY = 'src/main.tsx'
+
+function panda(...args) {
+  execFileSync(process.execPath, [join(root, 'node_modules/@pandacss/dev/bin.js'), ...args, '--silent'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
+}
+
+/**
+ * Locale files are bundled as pre-parsed ICU ASTs, so the browser never needs
+ * the message parser (aliased to its no-parser build below, ~8 KB brotli saved).
+ */
+const precompiledLocales = {
+  name: 'precompiled-locales',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]locales[\\/][a-z]{2}\.json$/ }, async (args) => {
+      const { parse } = await import('@formatjs/icu-messageformat-parser')
+      const messages = JSON.parse(readFileSync(args.path, 'utf8'))
+      const compiled = Object.fromEntries(Object.entries(messages).map(([id, text]) => [id, parse(text)]))
+      return { contents: JSON.stringify(compiled), loader: 'json' }
+    })
+  },
+}
+
+const hash = (buf) => createHash('sha256').update(buf).digest('hex').slice(0, 8).toUpperCase()
+
+/** Root-relative URL of a file inside dist (works when dist/ is the CDN or site root). */
+const url = (outdir, file) => '/' + relative(outdir, join(root, file)).split('\\').join('/')
+
+function indexHtml({ cssHref, entryHref, preloads }) {
+  const preloadTags = preloads.map((h) => `    <link rel="modulepreload" href="${h}">`).join('\n')
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="description" content="Book intercity bus tickets across Bangladesh: search trips, choose seats and pay online.">
+    <meta name="theme-color" content="#0b6e4f">
+    <title>Nodi Express</title>
+    <link rel="icon" href="data:,">
+    <link rel="stylesheet" href="${cssHref}">
+${preloadTags}
+    <script src="/config.js"></script>
+    <script type="module" src="${entryHref}"></script>
+  </head>
+  <body>
+    <div id="root"></div>
+    <noscript>This site needs JavaScript to book tickets. Please enable JavaScript and reload.</noscript>
+  </body>
+</html>
+`
+}
+
+/**
+ * Builds the app into `outdir` and returns { metafile, report }.
+ * @param {{ outdir?: string, quiet?: boolean }} [opts]
+ */
+export async function build({ outdir = join(root, 'dist'), quiet = false } = {}) {
+  const log = quiet ? () => {} : (...a) => console.log(...a)
+  rmSync(outdir, { recursive: true, force: true })
+  const assets = join(outdir, 'assets')
+  mkdirSync(assets, { recursive: true })
+
+  panda('codegen')
+  const rawCssFile = join(root, 'styled-system', 'styles.css')
+  panda('cssgen', '--outfile', rawCssFile)
+
+  const { code: css } = await transform(readFileSync(rawCssFile, 'utf8'), {
+    loader: 'css',
+    minify: true,
+    target: ['chrome90', 'firefox90', 'safari15'],
+  })
+  const cssName = `styles-${hash(css)}.css`
+  const cssFile = join(assets, cssName)
+  writeFileSync(cssFile, css)
+
+  const result = await esbuild({
+    absWorkingDir: root,
+    entryPoints: [ENTRY],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    outdir: assets,
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    minify: true,
+    sourcemap: false,
+    target: 'es2020',
+    platform: 'browser',
+    jsx: 'automatic',
+    legalComments: 'none',
+    metafile: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    loader: { '.json': 'json' },
+    plugins: [precompiledLocales],
+    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
+    logLevel: quiet ? 'error' : 'warning',
+  })
+  const { metafile } = result
+  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(metafile))
+
+  const entryOut = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === ENTRY)?.[0]
+  if (!entryOut) throw new Error('entry output missing')
+  const preloads = [...staticClosure(metafile, entryOut)].filter((f) => f !== entryOut).map((f) => url(outdir, f))
+
+  writeFileSync(
+    join(outdir, 'index.html'),
+    indexHtml({ cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads }),
+  )
+  // Runtime configuration, not hashed: operators edit it in place without rebuilding.
+  writeFileSync(join(outdir, 'config.js'), `window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n`)
+
+  const routes = routesFromSource(join(root, 'src/routes.ts'))
+  const seenPages = new Set()
+  const uniqueRoutes = routes.filter((r) => (seenPages.has(r.page) ? false : (seenPages.add(r.page), true)))
+  const report = sizeReport({ metafile, root, entry: ENTRY, routes: uniqueRoutes, cssFile })
+  log('\nFirst-render size per route (entry + its static imports + the page chunk):')
+  log(formatReport(report))
+  const problems = checkBudget(report)
+  if (problems.length) {
+    console.error('\nOVER BUDGET:\n  ' + problems.join('\n  '))
+  } else {
+    log('\nWithin budget (home JS ≤ 100 KB brotli, CSS ≤ 10 KB brotli).')
+  }
+  return { metafile, report, problems }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { problems } = await build()
+  if (problems.length) process.exitCode = 1
+}

@@ -1,0 +1,1 @@
+export { Button, ButtonLink, type ButtonProps, type ButtonLinkProps } from './button.tsx'

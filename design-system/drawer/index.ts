@@ -1,0 +1,1 @@
+export * as Drawer from './drawer.tsx'

@@ -1,0 +1,49 @@
+import { definePreset } from '@pandacss/dev'
+import { tokens, breakpoints } from './tokens/index.ts'
+import { buttonRecipe } from './button/button.recipe.ts'
+import { dialogRecipe } from './dialog/dialog.recipe.ts'
+import { toastRecipe } from './toast/toast.recipe.ts'
+import { drawerRecipe } from './drawer/drawer.recipe.ts'
+import { loadingOverlayRecipe } from './loading-overlay/loading-overlay.recipe.ts'
+import { textFieldRecipe } from './text-field/text-field.recipe.ts'
+import { passwordInputRecipe } from './password-input/password-input.recipe.ts'
+import { pinInputRecipe } from './pin-input/pin-input.recipe.ts'
+import { seatGridRecipe } from './seat-grid/seat-grid.recipe.ts'
+
+/** The design system: tokens, breakpoints and component recipes in one preset. */
+export const preset = definePreset({
+  name: 'bus-ticketing',
+  theme: {
+    tokens,
+    breakpoints,
+    keyframes: {
+      spin: { to: { transform: 'rotate(360deg)' } },
+    },
+    recipes: { button: buttonRecipe },
+    slotRecipes: {
+      dialog: dialogRecipe,
+      toast: toastRecipe,
+      drawer: drawerRecipe,
+      loadingOverlay: loadingOverlayRecipe,
+      textField: textFieldRecipe,
+      passwordInput: passwordInputRecipe,
+      pinInput: pinInputRecipe,
+      seatGrid: seatGridRecipe,
+    },
+  },
+  globalCss: {
+    'html, body': {
+      fontFamily: 'body',
+      color: 'gray.900',
+      bg: 'gray.50',
+      lineHeight: 'normal',
+    },
+    a: { color: 'blue.700' },
+    ':focus-visible': { outline: '3px solid {colors.blue.700}', outlineOffset: '2px' },
+    '@media (prefers-reduced-motion: reduce)': {
+      '*, *::before, *::after': { transitionDuration: '0.01ms !important', scrollBehavior: 'auto !important' },
+    },
+  },
+})
+
+export default preset

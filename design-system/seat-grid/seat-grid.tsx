@@ -1,0 +1,352 @@
+import { memo, useCallback, useMemo, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react'
+import { Tabs } from '@ark-ui/react/tabs'
+import { useComputed, useSignal, useSignalEffect, type ReadonlySignal, type Signal } from '@preact/signals-react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { seatGrid } from '../../styled-system/recipes'
+
+/** Decks of a coach, lower first. */
+export type Deck = 'LOWER' | 'UPPER'
+
+/** What a seat looks like to the passenger right now. */
+export type SeatGridState = 'available' | 'selected' | 'sold' | 'booked' | 'adminBooked' | 'linked' | 'held'
+
+/** The static data of one seat. */
+export interface SeatGridSeat {
+  name: string
+  row: number
+  column: number
+  deck: Deck
+  seatType: string
+  fare: number
+}
+
+/** A layout: grid size, aisle columns (0-based), decks and seats. */
+export interface SeatGridLayout {
+  rows: number
+  columns: number
+  aisleColumns: number[]
+  decks: Deck[]
+  seats: SeatGridSeat[]
+}
+
+/** Texts the grid needs; the app passes them from its message catalogue. */
+export interface SeatGridLabels {
+  /** Accessible name of a seat, e.g. `Seat B3, lower deck, Business, 1,200 Tk, available`. */
+  seat: (seat: SeatGridSeat, state: SeatGridState) => string
+  /** Deck name, e.g. `Lower deck` (tab text). */
+  deck: (deck: Deck) => string
+  /** Name of a deck's grid, e.g. `Lower deck seats`. */
+  grid: (deck: Deck) => string
+  /** Name of the deck switch. */
+  decks: string
+  /** Orientation hint above each deck, e.g. `Front`. */
+  front: string
+}
+
+/** Props for SeatGrid.Root. */
+export interface RootProps {
+  layout: SeatGridLayout
+  /** The state signal of a seat; each seat subscribes to its own, so one toggle re-renders one seat. */
+  getState: (name: string) => ReadonlySignal<SeatGridState>
+  /** Called on click, Enter or Space on an available or selected seat. */
+  onToggle: (name: string) => void
+  labels: SeatGridLabels
+  /** Controlled deck (optional). */
+  deck?: Deck
+  onDeckChange?: (deck: Deck) => void
+  className?: string
+}
+
+const ENABLED: ReadonlySet<SeatGridState> = new Set(['available', 'selected'])
+
+/** True when a seat in this state can be toggled. */
+export const isToggleable = (state: SeatGridState) => ENABLED.has(state)
+
+/**
+ * A coach layout: one ARIA grid per deck (a tab per deck when there are two),
+ * one tab stop per grid, arrow keys between seats, Enter or Space to toggle.
+ */
+export function Root({ layout, getState, onToggle, labels, deck, onDeckChange, className }: RootProps) {
+  const s = seatGrid()
+  const decks = layout.decks.length ? layout.decks : (['LOWER'] as Deck[])
+  if (decks.length === 1) {
+    return (
+      <div className={[s.root, className].filter(Boolean).join(' ')}>
+        <DeckGrid deck={decks[0]!} layout={layout} getState={getState} onToggle={onToggle} labels={labels} />
+      </div>
+    )
+  }
+  return (
+    <Tabs.Root
+      className={[s.root, className].filter(Boolean).join(' ')}
+      defaultValue={deck ? undefined : decks[0]}
+      value={deck}
+      onValueChange={(d) => onDeckChange?.(d.value as Deck)}
+      activationMode="automatic"
+    >
+      <Tabs.List className={s.tabs} aria-label={labels.decks}>
+        {decks.map((d) => (
+          <Tabs.Trigger key={d} value={d} className={s.tab}>
+            {labels.deck(d)}
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      {decks.map((d) => (
+        <Tabs.Content key={d} value={d} className={s.deck}>
+          <DeckGrid deck={d} layout={layout} getState={getState} onToggle={onToggle} labels={labels} bare />
+        </Tabs.Content>
+      ))}
+    </Tabs.Root>
+  )
+}
+
+interface DeckGridProps {
+  deck: Deck
+  layout: SeatGridLayout
+  getState: RootProps['getState']
+  onToggle: RootProps['onToggle']
+  labels: SeatGridLabels
+  /** Inside a tab panel (which already draws the deck frame). */
+  bare?: boolean
+}
+
+/** One deck: rows of cells, aisles as empty cells, a roving tab stop. */
+function DeckGrid({ deck, layout, getState, onToggle, labels, bare }: DeckGridProps) {
+  useSignals()
+  const s = seatGrid()
+  const gridRef = useRef<HTMLDivElement>(null)
+  const seats = useMemo(() => layout.seats.filter((x) => x.deck === deck), [layout, deck])
+  // row → column → seat
+  const byPos = useMemo(() => {
+    const m = new Map<number, Map<number, SeatGridSeat>>()
+    for (const seat of seats) {
+      let r = m.get(seat.row)
+      if (!r) m.set(seat.row, (r = new Map()))
+      r.set(seat.column, seat)
+    }
+    return m
+  }, [seats])
+  const rows = useMemo(() => {
+    const maxRow = Math.max(layout.rows - 1, ...seats.map((x) => x.row))
+    return Array.from({ length: maxRow + 1 }, (_, i) => i).filter((r) => byPos.has(r))
+  }, [layout.rows, seats, byPos])
+  const columns = Math.max(layout.columns, ...seats.map((x) => x.column + 1))
+  const colTemplate = useMemo(
+    () =>
+      Array.from({ length: columns }, (_, c) => {
+        if (layout.aisleColumns.includes(c) && !seats.some((x) => x.column === c)) return '1.25rem'
+        return seats.some((x) => x.column === c && x.seatType === 'Sleeper Horizontal') ? '72px' : '48px'
+      }).join(' '),
+    [columns, layout.aisleColumns, seats],
+  )
+  // the one seat with tabindex=0: the first selected, else the first available, else the first
+  const focused: Signal<string> = useSignal(
+    (seats.find((x) => getState(x.name).peek() === 'selected') ??
+      seats.find((x) => getState(x.name).peek() === 'available') ??
+      seats[0])?.name ?? '',
+  )
+
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLDivElement>) => {
+      const current = seats.find((x) => x.name === focused.peek())
+      if (!current) return
+      const next = move(current, e.key, e.ctrlKey || e.metaKey, byPos, rows)
+      if (next === undefined) return
+      e.preventDefault()
+      if (!next || next === current) return
+      focused.value = next.name
+      gridRef.current?.querySelector<HTMLElement>(`[data-seat="${cssEscape(next.name)}"]`)?.focus()
+    },
+    [seats, byPos, rows, focused],
+  )
+
+  const grid = (
+    <div
+      ref={gridRef}
+      role="grid"
+      aria-label={labels.grid(deck)}
+      className={s.grid}
+      style={{ '--seat-cols': colTemplate } as CSSProperties}
+      onKeyDown={onKeyDown}
+    >
+      {rows.map((r) => (
+        <div role="row" key={r} className={s.row}>
+          {Array.from({ length: columns }, (_, c) => {
+            const seat = byPos.get(r)?.get(c)
+            return (
+              <div role="gridcell" key={c} className={s.cell}>
+                {seat ? (
+                  <SeatButton seat={seat} state={getState(seat.name)} focused={focused} onToggle={onToggle} label={labels.seat} />
+                ) : null}
+              </div>
+            )
+          })}
+        </div>
+      ))}
+    </div>
+  )
+  if (bare) {
+    return (
+      <>
+        <span className={s.front}>{labels.front}</span>
+        {grid}
+      </>
+    )
+  }
+  return (
+    <div className={s.deck}>
+      <span className={s.front}>{labels.front}</span>
+      {grid}
+    </div>
+  )
+}
+
+/** Where an arrow, Home or End key moves from `from`; undefined when the key is not ours. */
+function move(
+  from: SeatGridSeat,
+  key: string,
+  ctrl: boolean,
+  byPos: Map<number, Map<number, SeatGridSeat>>,
+  rows: number[],
+): SeatGridSeat | null | undefined {
+  const inRow = (r: number) => [...(byPos.get(r)?.values() ?? [])].sort((a, b) => a.column - b.column)
+  const row = inRow(from.row)
+  const i = row.indexOf(from)
+  const nearestIn = (r: number) =>
+    inRow(r).reduce<SeatGridSeat | null>((best, x) => (!best || Math.abs(x.column - from.column) < Math.abs(best.column - from.column) ? x : best), null)
+  const ri = rows.indexOf(from.row)
+  switch (key) {
+    case 'ArrowRight':
+      return row[i + 1] ?? from
+    case 'ArrowLeft':
+      return row[i - 1] ?? from
+    case 'ArrowDown':
+      return ri + 1 < rows.length ? nearestIn(rows[ri + 1]!) : from
+    case 'ArrowUp':
+      return ri > 0 ? nearestIn(rows[ri - 1]!) : from
+    case 'Home':
+      return ctrl ? inRow(rows[0]!)[0] ?? from : row[0] ?? from
+    case 'End': {
+      if (!ctrl) return row[row.length - 1] ?? from
+      const last = inRow(rows[rows.length - 1]!)
+      return last[last.length - 1] ?? from
+    }
+    case 'PageDown':
+      return nearestIn(rows[rows.length - 1]!) ?? from
+    case 'PageUp':
+      return nearestIn(rows[0]!) ?? from
+    default:
+      return undefined
+  }
+}
+
+function cssEscape(v: string): string {
+  return v.replace(/["\\]/g, '\\$&')
+}
+
+interface SeatButtonProps {
+  seat: SeatGridSeat
+  state: ReadonlySignal<SeatGridState>
+  focused: Signal<string>
+  onToggle: (name: string) => void
+  label: SeatGridLabels['seat']
+}
+
+/**
+ * One seat. Its state is written straight to the button's attributes by a
+ * signal effect (no React render), so a toggle touches this one element at once.
+ */
+const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, label }: SeatButtonProps) {
+  useSignals()
+  const s = seatGrid()
+  const ref = useRef<HTMLButtonElement>(null)
+  const isFocused = useComputed(() => focused.value === seat.name)
+  useSignalEffect(() => {
+    const st = state.value
+    const el = ref.current
+    if (!el || el.dataset.state === st) return
+    el.dataset.state = st
+    el.setAttribute('aria-pressed', String(st === 'selected'))
+    el.setAttribute('aria-label', label(seat, st))
+    if (ENABLED.has(st)) el.removeAttribute('aria-disabled')
+    else el.setAttribute('aria-disabled', 'true')
+  })
+  // every render starts from the current value without subscribing to it
+  const st = state.peek()
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className={s.seat}
+      data-seat={seat.name}
+      data-state={st}
+      data-type={seat.seatType}
+      tabIndex={isFocused.value ? 0 : -1}
+      aria-label={label(seat, st)}
+      aria-pressed={st === 'selected'}
+      aria-disabled={ENABLED.has(st) ? undefined : true}
+      onFocus={() => {
+        if (focused.peek() !== seat.name) focused.value = seat.name
+      }}
+      onClick={() => {
+        if (ENABLED.has(state.peek())) onToggle(seat.name)
+      }}
+    >
+      <span className={s.icon} aria-hidden="true" />
+      <span className={s.seatName} aria-hidden="true">
+        {seat.name}
+      </span>
+    </button>
+  )
+})
+
+/** Props for SeatGrid.Legend. */
+export interface LegendProps {
+  /** Statuses to explain, with their texts. */
+  states: { state: SeatGridState; label: string }[]
+  /** Seat types to explain, with their texts. */
+  types?: { seatType: string; label: string }[]
+  /** Accessible name of the legend list. */
+  label: string
+  className?: string
+}
+
+/** What each seat shape, colour and icon means. */
+export function Legend({ states, types = [], label, className }: LegendProps) {
+  const s = seatGrid()
+  return (
+    <ul className={[s.legend, className].filter(Boolean).join(' ')} aria-label={label}>
+      {states.map((x) => (
+        <li key={x.state} className={s.legendItem}>
+          <span className={[s.seat, s.swatch].join(' ')} data-state={x.state} data-type="Standard" aria-hidden="true">
+            <span className={s.icon} />
+          </span>
+          {x.label}
+        </li>
+      ))}
+      {types.map((x) => (
+        <li key={x.seatType} className={s.legendItem}>
+          <span className={[s.seat, s.swatch].join(' ')} data-state="available" data-type={x.seatType} aria-hidden="true" />
+          {x.label}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** Props for SeatGrid.LiveRegion. */
+export interface LiveRegionProps {
+  /** The latest announcement; passed as a signal so only the text node updates. */
+  message: ReadonlySignal<string>
+  children?: ReactNode
+}
+
+/** A polite live region for seat changes and the running total. */
+export function LiveRegion({ message }: LiveRegionProps) {
+  const s = seatGrid()
+  return (
+    <div className={s.live} aria-live="polite" aria-atomic="true" role="status">
+      {message}
+    </div>
+  )
+}

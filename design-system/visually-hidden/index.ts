@@ -1,0 +1,1 @@
+export { VisuallyHidden, LiveRegion, type LiveRegionProps } from './visually-hidden.tsx'

@@ -1,0 +1,75 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { readFileSync } from 'node:fs'
+import { parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser'
+import { errorCodes } from '../contract/errors.ts'
+
+const load = (name: string) =>
+  JSON.parse(readFileSync(new URL(`./${name}.json`, import.meta.url), 'utf8')) as Record<string, string>
+const en = load('en')
+const bn = load('bn')
+
+test('en and bn have exactly the same keys', () => {
+  const enKeys = Object.keys(en).sort()
+  const bnKeys = Object.keys(bn).sort()
+  assert.equal(enKeys.filter((k) => !(k in bn)), [], 'missing in bn')
+  assert.equal(bnKeys.filter((k) => !(k in en)), [], 'missing in en')
+})
+
+test('message ids are <scope>.<camelKey> (codes such as error.SEAT_UNAVAILABLE keep their names)', () => {
+  for (const id of Object.keys(en)) {
+    assert.ok(/^[a-z][a-zA-Z0-9]*(\.([a-z][a-zA-Z0-9]*|[A-Z][A-Za-z0-9_]*))+$/.test(id), id)
+  }
+})
+
+test('every message parses as ICU in both languages', () => {
+  for (const [name, messages] of [['en', en], ['bn', bn]] as const) {
+    for (const [id, text] of Object.entries(messages)) {
+      try {
+        parse(text)
+      } catch (e) {
+        assert.unreachable(`${name} ${id}: ${(e as Error).message}`)
+      }
+    }
+  }
+})
+
+/** Argument names used by a message (plural / select options are walked too). */
+function argumentNames(text: string): string[] {
+  const names = new Set<string>()
+  const walk = (els: MessageFormatElement[]) => {
+    for (const el of els) {
+      if ('value' in el && el.type !== 0 && typeof el.value === 'string') names.add(el.value)
+      if ('options' in el) for (const opt of Object.values(el.options)) walk(opt.value)
+      if ('children' in el) walk(el.children)
+    }
+  }
+  walk(parse(text))
+  return [...names].sort()
+}
+
+test('bn uses the same placeholders as en', () => {
+  for (const id of Object.keys(en)) assert.equal(argumentNames(bn[id] ?? ''), argumentNames(en[id]!), id)
+})
+
+test('every error code of the catalogue has a message', () => {
+  for (const code of errorCodes) assert.ok(en[`error.${code}`], `error.${code}`)
+})
+
+test('SPEC texts are kept verbatim', () => {
+  assert.is(en['seat.lockLost'], 'This seat ({names}) has been locked by another Passenger.')
+  assert.is(en['error.SEAT_UNAVAILABLE'], 'These seats are NOT available')
+  assert.is(en['error.BAD_CREDENTIALS'], 'Invalid Credentials')
+  assert.is(en['dialog.successTitle'], 'Success')
+  assert.is(en['dialog.errorTitle'], 'Error')
+  assert.is(en['nav.login'], 'LOGIN')
+  assert.is(en['validation.confirmPasswordMismatch'], "Confirm password doesn't match")
+})
+
+test('no placeholder text', () => {
+  for (const messages of [en, bn]) {
+    for (const text of Object.values(messages)) assert.not.match(text, /lorem|ipsum|TODO/i)
+  }
+})
+
+test.run()

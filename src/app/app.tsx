@@ -1,0 +1,80 @@
+import { lazy, Suspense, useEffect, useState } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { css } from '../../styled-system/css'
+import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
+import { errorModalVisible, isLoading, successModalVisible, toasts } from '../stores/ui.ts'
+import { FloatingActions } from './floating-actions.tsx'
+import { Footer } from './footer.tsx'
+import { Header } from './header.tsx'
+import { RouteView } from './route-view.tsx'
+import { useT } from './use-t.ts'
+
+// Ark Toast and Ark Dialog are not needed for the first render: each host is
+// fetched the first time something is queued for it.
+const ToastHost = lazy(() => import('./toast-host.tsx'))
+const DialogHost = lazy(() => import('./dialog-host.tsx'))
+
+const styles = {
+  shell: css({ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }),
+  skip: css({
+    position: 'absolute',
+    insetInlineStart: '2',
+    top: '2',
+    zIndex: 'skip',
+    px: '4',
+    py: '3',
+    bg: 'white',
+    color: 'blue.700',
+    fontWeight: 'bold',
+    borderRadius: 'md',
+    boxShadow: 'md',
+    transform: 'translateY(-200%)',
+    _focus: { transform: 'none' },
+  }),
+  main: css({ flex: '1', width: 'full', maxWidth: 'page', mx: 'auto', px: '4', py: '6', _focus: { outline: 'none' } }),
+}
+
+/** Mounts `children` from the first time `when` is true, and keeps them. */
+function Latch({ when, children }: { when: boolean; children: React.ReactNode }) {
+  const [on, setOn] = useState(when)
+  useEffect(() => {
+    if (when) setOn(true)
+  }, [when])
+  return on ? <Suspense fallback={null}>{children}</Suspense> : null
+}
+
+function Overlays() {
+  useSignals()
+  const t = useT()
+  return (
+    <>
+      {isLoading.value ? <LoadingOverlay label={t('common.loading')} /> : null}
+      <Latch when={successModalVisible.value || errorModalVisible.value}>
+        <DialogHost />
+      </Latch>
+      <Latch when={toasts.value.length > 0}>
+        <ToastHost />
+      </Latch>
+    </>
+  )
+}
+
+/** The shared layout: skip link, header, main (current page), footer, floating actions, overlays. */
+export function App() {
+  const t = useT()
+  return (
+    <div className={styles.shell}>
+      <a href="#main" className={styles.skip}>
+        {t('a11y.skipToMain')}
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1} className={styles.main}>
+        <RouteView />
+      </main>
+      <Footer>
+        <FloatingActions />
+      </Footer>
+      <Overlays />
+    </div>
+  )
+}

@@ -1,0 +1,183 @@
+import { lazy, Suspense, useRef, useState } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { css, cx } from '../../styled-system/css'
+import { button } from '../../styled-system/recipes'
+import { config, displayPhone } from '../config.ts'
+import { currentPath, navigate } from '../router.ts'
+import { isSignedIn, signOut } from '../stores/session.ts'
+import { MailIcon, MenuIcon, PhoneIcon } from './icons.tsx'
+import { LanguageSwitch } from './language-switch.tsx'
+import { isCurrent, navItems } from './nav-items.ts'
+import { useScrolledPast } from './use-scroll-y.ts'
+import { useT } from './use-t.ts'
+
+// The drawer (Ark Dialog) is only downloaded when the menu is first opened.
+const MobileMenu = lazy(() => import('./mobile-menu.tsx'))
+
+const styles = {
+  header: css({
+    position: 'sticky',
+    top: '0',
+    zIndex: 'header',
+    bg: 'white',
+    transition: 'box-shadow 200ms',
+    '&[data-elevated=true]': { boxShadow: 'md' },
+  }),
+  topBar: css({ bg: 'brand.900', color: 'white', fontSize: 'sm' }),
+  topInner: css({
+    maxWidth: 'page',
+    mx: 'auto',
+    px: '4',
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    columnGap: '4',
+  }),
+  help: css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: '3' }),
+  helpLabel: css({ fontWeight: 'bold' }),
+  topLink: css({
+    display: 'inline-flex',
+    alignItems: 'center',
+    gap: '1',
+    minHeight: 'touch',
+    color: 'white',
+    textDecoration: 'none',
+    _hover: { textDecoration: 'underline' },
+    _focusVisible: { outline: '3px solid white', outlineOffset: '1px' },
+  }),
+  emailLink: css({ display: 'none', sm: { display: 'inline-flex' } }),
+  mainBar: css({
+    maxWidth: 'page',
+    mx: 'auto',
+    px: '4',
+    minHeight: '16',
+    display: 'flex',
+    alignItems: 'center',
+    gap: '4',
+  }),
+  brand: css({
+    display: 'inline-flex',
+    alignItems: 'center',
+    minHeight: 'touch',
+    fontSize: 'xl',
+    fontWeight: 'bold',
+    color: 'brand.800',
+    textDecoration: 'none',
+    whiteSpace: 'nowrap',
+  }),
+  nav: css({ flex: '1', display: 'flex', justifyContent: 'flex-end', lg: { justifyContent: 'center' } }),
+  navList: css({ display: 'none', lg: { display: 'flex' }, gap: '1', listStyle: 'none', m: '0', p: '0' }),
+  navLink: css({
+    display: 'inline-flex',
+    alignItems: 'center',
+    minHeight: 'touch',
+    px: '3',
+    color: 'gray.900',
+    textDecoration: 'none',
+    borderRadius: 'sm',
+    fontWeight: 'medium',
+    _hover: { bg: 'brand.50' },
+    '&[aria-current=page]': { color: 'brand.800', boxShadow: 'inset 0 -3px 0 {colors.brand.700}' },
+  }),
+  menuButton: css({ lg: { display: 'none' } }),
+  auth: css({ display: 'flex', alignItems: 'center' }),
+}
+
+/** Site header: help line, language switch, navigation (drawer below 1024 px), LOGIN / LOGOUT. */
+export function Header() {
+  useSignals()
+  const t = useT()
+  const path = currentPath.value
+  const scrolled = useScrolledPast(0)
+  const [menuOpen, setMenuOpen] = useState(false)
+  const [menuLoaded, setMenuLoaded] = useState(false)
+  const menuButton = useRef<HTMLButtonElement>(null)
+  const onHome = path === '/' || path === '/home'
+  const phone = config.supportPhone
+  const email = config.supportEmail
+
+  return (
+    <header className={styles.header} data-elevated={!onHome || scrolled}>
+      <div className={styles.topBar}>
+        <div className={styles.topInner}>
+          <div className={styles.help}>
+            <span className={styles.helpLabel}>{t('header.help')}:</span>
+            <a className={styles.topLink} href={`tel:${phone}`} aria-label={t('header.callUs', { phone: displayPhone(phone) })}>
+              <PhoneIcon />
+              {displayPhone(phone)}
+            </a>
+            <a
+              className={cx(styles.topLink, styles.emailLink)}
+              href={`mailto:${email}`}
+              aria-label={t('header.emailUs', { email })}
+            >
+              <MailIcon />
+              {email}
+            </a>
+          </div>
+          <LanguageSwitch />
+        </div>
+      </div>
+      <div className={styles.mainBar}>
+        <a href="/" className={styles.brand} aria-label={t('header.homeLink')}>
+          {t('app.name')}
+        </a>
+        <nav aria-label={t('a11y.mainNavigation')} className={styles.nav}>
+          <ul className={styles.navList}>
+            {navItems.map((item) => (
+              <li key={item.href}>
+                <a href={item.href} className={styles.navLink} aria-current={isCurrent(item.href, path) ? 'page' : undefined}>
+                  {t(item.labelId)}
+                </a>
+              </li>
+            ))}
+          </ul>
+          <button
+            ref={menuButton}
+            type="button"
+            className={cx(button({ variant: 'ghost', size: 'icon' }), styles.menuButton)}
+            aria-label={t('nav.openMenu')}
+            aria-haspopup="dialog"
+            aria-expanded={menuOpen}
+            onClick={() => {
+              setMenuLoaded(true)
+              setMenuOpen(true)
+            }}
+          >
+            <MenuIcon />
+          </button>
+        </nav>
+        <div className={styles.auth}>
+          {isSignedIn.value ? (
+            <button
+              type="button"
+              className={button({ variant: 'outline' })}
+              onClick={() => {
+                // the account store (and the API client) load on demand; if that fails the session is still forgotten
+                void import('../stores/account.ts').then((m) => m.logout(), signOut)
+                navigate('/')
+              }}
+            >
+              {t('nav.logout')}
+            </button>
+          ) : (
+            <a href="/login" className={button({ variant: 'solid' })}>
+              {t('nav.login')}
+            </a>
+          )}
+        </div>
+      </div>
+      {menuLoaded ? (
+        <Suspense fallback={null}>
+          <MobileMenu
+            open={menuOpen}
+            path={path}
+            onOpenChange={setMenuOpen}
+            finalFocus={() => menuButton.current}
+          />
+        </Suspense>
+      ) : null}
+    </header>
+  )
+}

@@ -1,0 +1,45 @@
+/**
+ * Runtime configuration from /config.js (`window.__APP_CONFIG__`), which
+ * operators edit without rebuilding, with defaults for anything missing.
+ */
+export interface AppConfig {
+  /** Base of every API path. */
+  apiBaseUrl: string
+  /** Help line shown in the header and on the contact page. */
+  supportPhone: string
+  /** Support e-mail address shown in the header. */
+  supportEmail: string
+  /** Facebook Messenger chat link (m.me). */
+  messengerUrl: string
+  facebookUrl: string
+  youtubeUrl: string
+  instagramUrl: string
+}
+
+declare global {
+  interface Window {
+    __APP_CONFIG__?: Partial<AppConfig>
+  }
+}
+
+const defaults: AppConfig = {
+  apiBaseUrl: '/api',
+  supportPhone: '+8809610001122',
+  supportEmail: 'support@nodiexpress.com.bd',
+  messengerUrl: 'https://m.me/nodiexpress',
+  facebookUrl: 'https://www.facebook.com/nodiexpress',
+  youtubeUrl: 'https://www.youtube.com/@nodiexpress',
+  instagramUrl: 'https://www.instagram.com/nodiexpress',
+}
+
+/** The merged configuration (read once). */
+export const config: AppConfig = {
+  ...defaults,
+  ...(typeof window !== 'undefined' ? window.__APP_CONFIG__ : undefined),
+}
+
+/** A phone number for display: "+8809610001122" → "09610-001122". */
+export function displayPhone(phone: string): string {
+  const local = phone.replace(/^\+?880/, '0').replace(/\D/g, '')
+  return local.length === 11 ? `${local.slice(0, 5)}-${local.slice(5)}` : phone
+}

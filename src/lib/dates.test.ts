@@ -1,0 +1,62 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import {
+  formatBrowserDate,
+  formatBrowserTime,
+  formatCalendarDate,
+  formatDate,
+  formatDateTime,
+  formatDayMonth,
+  formatTime,
+  startOfDayInDhaka,
+  startOfMonthInDhaka,
+  todayInDhaka,
+} from './dates.ts'
+
+// 20:30 in Dhaka (UTC+6) on 22 Nov 2026, i.e. 14:30 UTC
+const evening = '2026-11-22T14:30:00Z'
+// 00:15 on 23 Nov in Dhaka is still 22 Nov in UTC: the formatted date must follow Dhaka
+const afterMidnight = '2026-11-22T18:15:00Z'
+
+test('formats in Asia/Dhaka whatever the process time zone', () => {
+  assert.is(formatDate(evening), 'Nov 22, 2026')
+  assert.is(formatTime(evening), '08:30 PM')
+  assert.is(formatDateTime(evening), 'Nov 22, 2026 08:30 PM')
+  assert.is(formatDayMonth(evening), '22-Nov')
+  assert.is(formatBrowserDate(evening), '2026-11-22')
+  assert.is(formatBrowserTime(evening), '20:30')
+  assert.is(formatDate(afterMidnight), 'Nov 23, 2026')
+  assert.is(formatTime(afterMidnight), '12:15 AM')
+})
+
+test('accepts ISO strings with offsets, Dates and epoch ms', () => {
+  assert.is(formatTime('2026-11-22T08:05:00+06:00'), '08:05 AM')
+  assert.is(formatTime(new Date('2026-11-22T06:00:00Z')), '12:00 PM')
+  assert.is(formatDayMonth(Date.UTC(2026, 0, 5, 3)), '5-Jan')
+})
+
+test('bn uses Bengali digits and month names', () => {
+  assert.is(formatDate(evening, 'bn'), 'নভে ২২, ২০২৬')
+  assert.is(formatTime(evening, 'bn'), '০৮:৩০ PM')
+  assert.is(formatDayMonth(evening, 'bn'), '২২-নভে')
+  // values for inputs stay ASCII
+  assert.is(formatBrowserDate(evening), '2026-11-22')
+})
+
+test('today and start of month follow the Dhaka calendar', () => {
+  assert.is(todayInDhaka(afterMidnight), '2026-11-23')
+  assert.is(startOfMonthInDhaka(afterMidnight), '2026-11-01')
+  assert.is(startOfMonthInDhaka('2026-11-30T18:30:00Z'), '2026-12-01')
+})
+
+test('start of a Dhaka day is 18:00 UTC the day before', () => {
+  assert.is(startOfDayInDhaka('2026-11-23').toISOString(), '2026-11-22T18:00:00.000Z')
+  assert.is(formatCalendarDate('2026-11-23'), 'Nov 23, 2026')
+})
+
+test('invalid input throws', () => {
+  assert.throws(() => formatDate('not a date'))
+  assert.throws(() => startOfDayInDhaka('22/11/2026'))
+})
+
+test.run()

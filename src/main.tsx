@@ -1,0 +1,66 @@
+/**
+ * Root: IntlProvider with the active locale's messages, the app shell (which
+ * hosts the one Toaster), and store start-up.
+ */
+import { StrictMode, useEffect, useState } from 'react'
+import { createRoot } from 'react-dom/client'
+import { IntlProvider } from 'react-intl'
+import { useSignals } from '@preact/signals-react/runtime'
+import { App } from './app/app.tsx'
+import { startAppEffects } from './app/start-app-effects.ts'
+import { config } from './config.ts'
+import { loadMessages, messagesFor } from './i18n.ts'
+import { navigate, startRouter } from './router.ts'
+import { startLookups } from './stores/lookups.ts'
+import { deviceId, loadSession, resetInvalidSession, token } from './stores/session.ts'
+import { DEFAULT_LANGUAGE, language, loadLanguage } from './stores/ui.ts'
+import type { Locale } from './lib/dates.ts'
+
+function Root() {
+  useSignals()
+  const wanted = language.value
+  const [active, setActive] = useState<Locale>(() => (messagesFor(wanted) ? wanted : DEFAULT_LANGUAGE))
+  useEffect(() => {
+    let live = true
+    loadMessages(wanted).then(() => live && setActive(wanted))
+    return () => {
+      live = false
+    }
+  }, [wanted])
+  return (
+    <IntlProvider locale={active === 'bn' ? 'bn-BD' : 'en'} defaultLocale="en" messages={messagesFor(active)}>
+      <App />
+    </IntlProvider>
+  )
+}
+
+async function start() {
+  loadSession()
+  // The fetch wrapper (and the contract schemas it imports) is not needed to
+  // paint: load it next to the first page instead of in the entry chunk.
+  void import('./api/client.ts').then(({ configureApi }) =>
+    configureApi({
+      baseUrl: () => config.apiBaseUrl,
+      token: () => token.value,
+      deviceId,
+      currentPath: () => location.pathname + location.search,
+      onUnauthorized: (path) => {
+        resetInvalidSession(path)
+        navigate('/login', { replace: true })
+      },
+    }),
+  )
+  const locale = loadLanguage()
+  await loadMessages(locale)
+  document.documentElement.lang = locale
+  startRouter()
+  startAppEffects()
+  void startLookups(location.href)
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Root />
+    </StrictMode>,
+  )
+}
+
+void start()

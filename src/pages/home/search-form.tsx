@@ -1,0 +1,218 @@
+import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { css, cx } from '../../../styled-system/css'
+import { button } from '../../../styled-system/recipes'
+import type { City } from '../../../contract/schemas.ts'
+import { navigate } from '../../router.ts'
+import { destinationCities, originCities } from '../../stores/lookups.ts'
+import * as search from '../../stores/search.ts'
+import { language } from '../../stores/ui.ts'
+import { useT } from '../../app/use-t.ts'
+
+// Ark Combobox (~29 KB) is not part of the first render: the plain <select>
+// works at once and is swapped for the type-ahead combobox when its chunk arrives.
+const loadCombobox = () => import('./city-combobox.tsx')
+const CityCombobox = lazy(() => loadCombobox().then((m) => ({ default: m.CityCombobox })))
+
+export const formStyles = {
+  form: css({
+    display: 'grid',
+    gap: '3',
+    alignItems: 'start',
+    gridTemplateColumns: '1fr',
+    md: { gridTemplateColumns: 'minmax(0, 1fr) auto minmax(0, 1fr) minmax(0, 0.9fr) auto' },
+  }),
+  field: css({ display: 'flex', flexDirection: 'column', gap: '1', minWidth: '0' }),
+  label: css({ fontWeight: 'medium', color: 'gray.900' }),
+  control: css({
+    minHeight: 'touch',
+    width: 'full',
+    px: '3',
+    py: '2',
+    fontSize: 'md',
+    fontFamily: 'inherit',
+    color: 'gray.900',
+    bg: 'white',
+    border: '1px solid {colors.gray.500}',
+    borderRadius: 'md',
+    _focusVisible: { outline: '3px solid {colors.blue.700}', outlineOffset: '1px' },
+    '&[aria-invalid=true]': { borderColor: 'red.700', borderWidth: '2px' },
+  }),
+  error: css({ fontSize: 'sm', color: 'red.700', fontWeight: 'medium', minHeight: '1.25rem' }),
+  swap: css({ md: { mt: '1.75rem' }, justifySelf: 'center' }),
+  submit: css({ md: { mt: '1.75rem' } }),
+}
+
+/** City choice: a labelled <select>, enhanced to a combobox when loaded. */
+export interface CityFieldProps {
+  label: string
+  cities: City[]
+  value: string
+  onChange: (code: string) => void
+  error?: string
+  /** Name of the URL parameter (`from`, `to`): the form also works without JavaScript state. */
+  name: string
+  placeholder: string
+  noMatch: string
+  bn: boolean
+}
+
+function PlainCitySelect({ label, cities, value, onChange, error, name, placeholder, bn }: CityFieldProps) {
+  const id = useId()
+  const errorId = `${id}-error`
+  return (
+    <div className={formStyles.field}>
+      <label htmlFor={id} className={formStyles.label}>
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        className={formStyles.control}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={errorId}
+      >
+        <option value="">{placeholder}</option>
+        {cities.map((c) => (
+          <option key={c.code} value={c.code}>
+            {bn ? c.nameBn : c.name}
+          </option>
+        ))}
+      </select>
+      <p id={errorId} className={formStyles.error} aria-live="polite">
+        {error ?? ''}
+      </p>
+    </div>
+  )
+}
+
+/** The city field: plain select first, Ark Combobox once its chunk is loaded (and the select is not in use). */
+function CityField(props: CityFieldProps & { enhanced: boolean }) {
+  const { enhanced, ...rest } = props
+  if (!enhanced) return <PlainCitySelect {...rest} />
+  return (
+    <Suspense fallback={<PlainCitySelect {...rest} />}>
+      <CityCombobox {...rest} />
+    </Suspense>
+  )
+}
+
+/** Loads the combobox chunk after first paint and reports when the swap may happen. */
+function useEnhanced(): boolean {
+  const [ready, setReady] = useState(false)
+  useEffect(() => {
+    let alive = true
+    void loadCombobox().then(() => {
+      if (!alive) return
+      const swap = () => alive && setReady(true)
+      // never swap the control the passenger is using
+      const active = document.activeElement
+      if (active instanceof HTMLSelectElement && active.form?.dataset.searchForm !== undefined) {
+        active.addEventListener('blur', swap, { once: true })
+      } else swap()
+    })
+    return () => {
+      alive = false
+    }
+  }, [])
+  return ready
+}
+
+/** Props for SearchForm. */
+export interface SearchFormProps {
+  /** Called instead of navigating when the form is already on /search (modify search). */
+  onSearch?: () => void
+  /** Accessible name of the form (landmark). */
+  label: string
+}
+
+/**
+ * From, To, Journey date, swap and Search. The search lives in the URL:
+ * submitting goes to `/search?from=…&to=…&date=…`.
+ */
+export function SearchForm({ onSearch, label }: SearchFormProps) {
+  useSignals()
+  const t = useT()
+  const enhanced = useEnhanced()
+  const dateId = useId()
+  const bn = language.value === 'bn'
+  const errors = search.formErrors.value
+  const msg = (id?: string) => (id ? t(id) : undefined)
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (!search.submitForm()) {
+      const form = e.currentTarget as HTMLFormElement
+      // move focus to the first field with a problem
+      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid=true]')?.focus())
+      return
+    }
+    if (onSearch) onSearch()
+    else navigate(`/search?${search.searchQuery()}`)
+  }
+
+  return (
+    <form className={formStyles.form} onSubmit={submit} noValidate aria-label={label} data-search-form="" role="search">
+      <CityField
+        enhanced={enhanced}
+        name="from"
+        label={t('searchForm.from')}
+        cities={originCities.value}
+        value={search.originCode.value}
+        onChange={search.setOrigin}
+        error={msg(errors.originCode)}
+        placeholder={t('searchForm.chooseCity')}
+        noMatch={t('searchForm.noMatch')}
+        bn={bn}
+      />
+      <button
+        type="button"
+        className={cx(button({ variant: 'outline', size: 'icon' }), formStyles.swap)}
+        onClick={search.swapCities}
+        aria-label={t('searchForm.swap')}
+        title={t('searchForm.swap')}
+      >
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+          <path d="M7 7h13l-4-4M17 17H4l4 4" />
+        </svg>
+      </button>
+      <CityField
+        enhanced={enhanced}
+        name="to"
+        label={t('searchForm.to')}
+        cities={destinationCities.value}
+        value={search.destinationCode.value}
+        onChange={search.setDestination}
+        error={msg(errors.destinationCode)}
+        placeholder={t('searchForm.chooseCity')}
+        noMatch={t('searchForm.noMatch')}
+        bn={bn}
+      />
+      <div className={formStyles.field}>
+        <label htmlFor={dateId} className={formStyles.label}>
+          {t('searchForm.date')}
+        </label>
+        <input
+          id={dateId}
+          type="date"
+          name="date"
+          className={formStyles.control}
+          min={search.minDate.value}
+          value={search.tripDate.value}
+          required
+          onChange={(e) => search.setTripDate(e.currentTarget.value)}
+          aria-invalid={errors.tripDate ? true : undefined}
+          aria-describedby={`${dateId}-error`}
+        />
+        <p id={`${dateId}-error`} className={formStyles.error} aria-live="polite">
+          {msg(errors.tripDate) ?? ''}
+        </p>
+      </div>
+      <button type="submit" className={cx(button({ variant: 'solid' }), formStyles.submit)}>
+        {t('searchForm.submit')}
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,110 @@
+import { useId, useRef, useState } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { Button } from '../../../design-system/button/index.ts'
+import { PinInput } from '../../../design-system/pin-input/index.ts'
+import { useT } from '../../app/use-t.ts'
+import { localizeDigits } from '../../lib/dates.ts'
+import { CODE_LENGTH, validateCode } from '../../lib/validation.ts'
+import {
+  busy,
+  canResend,
+  errors,
+  mobile,
+  resendCode,
+  resendResetOtp,
+  resendSecondsLeft,
+  restartLogin,
+  verifyMobile,
+  verifyResetOtp,
+} from '../../stores/account.ts'
+import { language } from '../../stores/ui.ts'
+import { FormStatus, ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { useForm } from '../use-form.ts'
+
+/** "2:05" in the active language's digits. */
+function clock(seconds: number, locale: 'en' | 'bn'): string {
+  const m = Math.floor(seconds / 60)
+  const s = String(seconds % 60).padStart(2, '0')
+  return localizeDigits(`${m}:${s}`, locale)
+}
+
+/**
+ * The 6-digit SMS code: the sign-up verification code or the password-reset
+ * OTP. Resend Code stays disabled for 180 s with a visible countdown.
+ */
+export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onDone: (to: string | undefined) => void }) {
+  useSignals()
+  const t = useT()
+  const mt = useMaybeT()
+  const countdownId = useId()
+  const codeBox = useRef<HTMLDivElement>(null)
+  const [resent, setResent] = useState(false)
+  const requiredId = purpose === 'signup' ? 'validation.verificationCodeRequired' : 'validation.otpRequired'
+  const f = useForm({ code: '' }, (v) => {
+    const m = validateCode(v.code, requiredId)
+    return m ? { code: m } : {}
+  })
+  const pending = busy.value.login
+  const seconds = resendSecondsLeft.value
+
+  const verify = async (code: string) => {
+    if (pending) return
+    setResent(false)
+    if (purpose === 'signup') onDone(await verifyMobile(code))
+    else await verifyResetOtp(code)
+  }
+
+  const resend = async () => {
+    setResent(false)
+    await (purpose === 'signup' ? resendCode() : resendResetOtp())
+    if (!errors.value.login) {
+      setResent(true)
+      f.reset()
+    }
+    // the disabled button loses focus: continue in the code boxes
+    codeBox.current?.querySelector<HTMLInputElement>('input[data-index="0"]')?.focus()
+  }
+
+  return (
+    <form ref={f.formRef} className={form.root} noValidate onSubmit={f.submit((v) => void verify(v.code))}>
+      <p className={form.intro}>{t(purpose === 'signup' ? 'login.verifyIntro' : 'login.otpIntro', { mobile: mobile.value })}</p>
+      <div ref={codeBox} data-field="code" onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && f.visit('code')}>
+        <PinInput
+          label={t(purpose === 'signup' ? 'login.code' : 'login.otp')}
+          boxLabel={(i, count) => t('login.codeDigit', { index: i + 1, count })}
+          count={CODE_LENGTH}
+          name="code"
+          value={f.values.code}
+          onValueChange={(v) => f.set('code', v)}
+          onValueComplete={(v) => void verify(v)}
+          error={mt(f.shown('code'))}
+        />
+      </div>
+      <ServerError error={errors.value.login} />
+      <FormStatus>{resent ? t('login.codeSent') : ''}</FormStatus>
+      <div className={form.actions}>
+        <Button type="submit" aria-disabled={pending || undefined}>
+          {t('login.verify')}
+        </Button>
+        <Button
+          variant="outline"
+          disabled={!canResend.value || pending}
+          aria-describedby={seconds > 0 ? countdownId : undefined}
+          onClick={() => void resend()}
+        >
+          {t('login.resendCode')}
+        </Button>
+      </div>
+      {seconds > 0 ? (
+        <p id={countdownId} className={form.intro}>
+          {t('login.resendIn', { time: clock(seconds, language.value) })}
+        </p>
+      ) : null}
+      <div>
+        <button type="button" className={form.linkButton} onClick={restartLogin}>
+          {t('login.backToLogin')}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,44 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { Button } from '../../../design-system/button/index.ts'
+import { TextField } from '../../../design-system/text-field/index.ts'
+import { useT } from '../../app/use-t.ts'
+import { toAsciiDigits, validateMobile } from '../../lib/validation.ts'
+import { busy, errors, submitMobile } from '../../stores/account.ts'
+import { ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { useForm } from '../use-form.ts'
+
+/** Step 1: the mobile no.; the store decides between password and sign-up. */
+export function MobileStep({ initial }: { initial: string }) {
+  useSignals()
+  const t = useT()
+  const mt = useMaybeT()
+  const f = useForm({ mobile: initial }, (v) => {
+    const m = validateMobile(v.mobile)
+    return m ? { mobile: m } : {}
+  })
+  const field = f.bind('mobile')
+  return (
+    <form ref={f.formRef} className={form.root} noValidate onSubmit={f.submit((v) => {
+        if (!busy.value.login) void submitMobile(v.mobile)
+      })}>
+      <p className={form.intro}>{t('login.intro')}</p>
+      <TextField
+        label={t('login.mobile')}
+        hint={t('login.mobileHint')}
+        type="tel"
+        inputMode="numeric"
+        autoComplete="tel-national"
+        maxLength={12}
+        {...field}
+        onChange={(e) => f.set('mobile', toAsciiDigits(e.currentTarget.value))}
+        error={mt(f.shown('mobile'))}
+      />
+      <ServerError error={errors.value.login} />
+      <div className={form.actions}>
+        <Button type="submit" aria-disabled={busy.value.login || undefined}>
+          {t('login.continue')}
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,64 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { Button } from '../../../design-system/button/index.ts'
+import { PasswordInput } from '../../../design-system/password-input/index.ts'
+import { useT } from '../../app/use-t.ts'
+import { passwordProblems, validateConfirmPassword, validatePassword, type FieldErrors } from '../../lib/validation.ts'
+import { busy, errors, mobile, setNewPassword } from '../../stores/account.ts'
+import { ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { useForm } from '../use-form.ts'
+
+type Fields = { password: string; confirmPassword: string }
+
+function validate(v: Fields): FieldErrors<keyof Fields> {
+  const e: FieldErrors<keyof Fields> = {}
+  const p = validatePassword(v.password)
+  if (p) e.password = p
+  const c = validateConfirmPassword(v.password, v.confirmPassword)
+  if (c) e.confirmPassword = c
+  return e
+}
+
+/** After the reset OTP: a new password under the same rules, then logged in. */
+export function NewPasswordStep({ onDone }: { onDone: (to: string | undefined) => void }) {
+  useSignals()
+  const t = useT()
+  const mt = useMaybeT()
+  const f = useForm({ password: '', confirmPassword: '' }, validate, { password: 'input' })
+  const pending = busy.value.login
+  const passwordMessages = f.shown('password') ? passwordProblems(f.values.password).map((id) => t(id)) : undefined
+  return (
+    <form
+      ref={f.formRef}
+      className={form.root}
+      noValidate
+      onSubmit={f.submit(async (v) => {
+        if (!pending) onDone(await setNewPassword(v.password))
+      })}
+    >
+      <input type="text" name="username" autoComplete="username" value={mobile.value} readOnly hidden />
+      <PasswordInput
+        label={t('login.newPassword')}
+        hint={t('login.passwordRules')}
+        autoComplete="new-password"
+        showLabel={t('login.showPassword')}
+        hideLabel={t('login.hidePassword')}
+        {...f.bind('password')}
+        error={passwordMessages}
+      />
+      <PasswordInput
+        label={t('login.confirmPassword')}
+        autoComplete="new-password"
+        showLabel={t('login.showPassword')}
+        hideLabel={t('login.hidePassword')}
+        {...f.bind('confirmPassword')}
+        error={mt(f.shown('confirmPassword'))}
+      />
+      <ServerError error={errors.value.login} />
+      <div className={form.actions}>
+        <Button type="submit" aria-disabled={pending || undefined}>
+          {t('login.saveNewPassword')}
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,56 @@
+import { useState } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { Button } from '../../../design-system/button/index.ts'
+import { PasswordInput } from '../../../design-system/password-input/index.ts'
+import { useT } from '../../app/use-t.ts'
+import { busy, errors, forgotPassword, login, mobile, restartLogin } from '../../stores/account.ts'
+import { Checkbox, ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { useForm } from '../use-form.ts'
+
+/** A known number: password, Stay signed in, Forgot your password, LOGIN. */
+export function PasswordStep({ onDone }: { onDone: (to: string | undefined) => void }) {
+  useSignals()
+  const t = useT()
+  const mt = useMaybeT()
+  const [stay, setStay] = useState(false)
+  const f = useForm({ password: '' }, (v) => (v.password ? {} : { password: 'validation.passwordRequired' }))
+  const pending = busy.value.login
+  return (
+    <form
+      ref={f.formRef}
+      className={form.root}
+      noValidate
+      onSubmit={f.submit(async (v) => {
+        if (!pending) onDone(await login(v.password, stay))
+      })}
+    >
+      <p className={form.intro}>{t('login.passwordIntro', { mobile: mobile.value })}</p>
+      <div>
+        <button type="button" className={form.linkButton} onClick={restartLogin}>
+          {t('login.changeMobile')}
+        </button>
+      </div>
+      {/* lets password managers file the password under the mobile no. */}
+      <input type="text" name="username" autoComplete="username" value={mobile.value} readOnly hidden />
+      <PasswordInput
+        label={t('login.password')}
+        autoComplete="current-password"
+        showLabel={t('login.showPassword')}
+        hideLabel={t('login.hidePassword')}
+        maxLength={50}
+        {...f.bind('password')}
+        error={mt(f.shown('password'))}
+      />
+      <Checkbox label={t('login.staySignedIn')} checked={stay} onChange={(e) => setStay(e.currentTarget.checked)} />
+      <ServerError error={errors.value.login} />
+      <div className={form.actions}>
+        <Button type="submit" aria-disabled={pending || undefined}>
+          {t('login.submit')}
+        </Button>
+        <button type="button" className={form.linkButton} disabled={pending} onClick={() => void forgotPassword()}>
+          {t('login.forgotPassword')}
+        </button>
+      </div>
+    </form>
+  )
+}

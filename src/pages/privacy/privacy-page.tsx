@@ -1,0 +1,6 @@
+import { LegalText } from '../legal-text.tsx'
+
+/** Privacy policy. */
+export default function PrivacyPage() {
+  return <LegalText scope="privacy" sections={7} />
+}

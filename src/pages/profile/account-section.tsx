@@ -1,0 +1,177 @@
+import { useState } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { Button } from '../../../design-system/button/index.ts'
+import { TextField } from '../../../design-system/text-field/index.ts'
+import { css } from '../../../styled-system/css'
+import type { Transaction } from '../../../contract/schemas.ts'
+import { useT } from '../../app/use-t.ts'
+import { formatCalendarDate, formatDateTime, localizeDigits, todayInDhaka } from '../../lib/dates.ts'
+import { formatMoney } from '../../lib/money.ts'
+import { toAsciiDigits, validateTopUpForm } from '../../lib/validation.ts'
+import { balance, busy, errors, loadAccount, range, startTopUp, transactions } from '../../stores/account.ts'
+import { language } from '../../stores/ui.ts'
+import { ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { page } from '../page-styles.ts'
+import { useForm } from '../use-form.ts'
+
+const styles = {
+  balance: css({ fontSize: '2xl', fontWeight: 'bold', color: 'brand.800', fontVariantNumeric: 'tabular-nums', m: '0' }),
+  balanceLabel: css({ color: 'gray.800', m: '0' }),
+  sub: css({ mt: '6' }),
+  filter: css({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: '3', '& > div': { width: 'auto', flex: '1 1 10rem' } }),
+  filterButton: css({ alignSelf: 'flex-start', mt: '7' }),
+  tableWrap: css({ overflowX: 'auto', mt: '3', _focusVisible: { outline: '3px solid {colors.blue.700}' } }),
+  table: css({
+    width: 'full',
+    borderCollapse: 'collapse',
+    fontSize: 'sm',
+    '& caption': { textAlign: 'start', fontWeight: 'medium', mb: '2', color: 'gray.800' },
+    '& th, & td': { textAlign: 'start', p: '2', borderBottom: '1px solid {colors.gray.200}', verticalAlign: 'top' },
+    '& th': { bg: 'gray.50', fontWeight: 'bold' },
+    '& td.num, & th.num': { textAlign: 'end', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' },
+  }),
+  credit: css({ color: 'green.700' }),
+}
+
+const kindIds: Record<Transaction['kind'], string> = {
+  TOP_UP: 'profile.kindTopUp',
+  TICKET_PAYMENT: 'profile.kindTicketPayment',
+  REFUND: 'profile.kindRefund',
+  OPENING: 'profile.kindOpening',
+}
+
+function TopUpForm() {
+  useSignals()
+  const t = useT()
+  const mt = useMaybeT()
+  const f = useForm({ amount: '', amountConfirmation: '' }, validateTopUpForm)
+  const pending = busy.value.topUp
+  return (
+    <form
+      ref={f.formRef}
+      className={form.root}
+      noValidate
+      onSubmit={f.submit(async (v) => {
+        if (pending) return
+        const url = await startTopUp(Number(v.amount.trim()))
+        // the card gateway returns to /profile?topUp=<paymentId>&result=…
+        if (url) window.location.assign(url)
+      })}
+    >
+      <p className={page.muted}>{t('profile.topUpHint')}</p>
+      <TextField
+        label={t('profile.amount')}
+        inputMode="numeric"
+        autoComplete="off"
+        {...f.bind('amount')}
+        onChange={(e) => f.set('amount', toAsciiDigits(e.currentTarget.value))}
+        error={mt(f.shown('amount'))}
+      />
+      <TextField
+        label={t('profile.amountConfirmation')}
+        inputMode="numeric"
+        autoComplete="off"
+        {...f.bind('amountConfirmation')}
+        onChange={(e) => f.set('amountConfirmation', toAsciiDigits(e.currentTarget.value))}
+        error={mt(f.shown('amountConfirmation'))}
+      />
+      <ServerError error={errors.value.topUp} />
+      <div className={form.actions}>
+        <Button type="submit" aria-disabled={pending || undefined}>
+          {t('profile.topUp')}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+function Transactions() {
+  useSignals()
+  const t = useT()
+  const locale = language.value
+  const r = range.value
+  const [from, setFrom] = useState(r.from)
+  const [to, setTo] = useState(r.to)
+  const today = todayInDhaka()
+  const rangeError = from && to && from > to ? t('profile.rangeInvalid') : undefined
+  const list = transactions.value
+  return (
+    <div className={styles.sub}>
+      <h3 className={page.h3}>{t('profile.transactionsTitle')}</h3>
+      <form
+        className={styles.filter}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (!rangeError && from && to) void loadAccount({ from, to })
+        }}
+      >
+        <TextField label={t('profile.from')} type="date" name="from" max={today} value={from} onChange={(e) => setFrom(e.currentTarget.value)} error={rangeError} />
+        <TextField label={t('profile.to')} type="date" name="to" max={today} value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+        <Button type="submit" variant="outline" className={styles.filterButton}>
+          {t('profile.showTransactions')}
+        </Button>
+      </form>
+      <ServerError error={errors.value.account} />
+      {list === null ? (
+        busy.value.account ? <p className={page.muted}>{t('common.loading')}</p> : null
+      ) : list.length === 0 ? (
+        <p role="status">{t('profile.noTransactions')}</p>
+      ) : (
+        <div className={styles.tableWrap} tabIndex={0} role="region" aria-labelledby="transactions-caption">
+          <table className={styles.table}>
+            <caption id="transactions-caption">
+              {t('profile.transactionsCaption', { from: formatCalendarDate(r.from, locale), to: formatCalendarDate(r.to, locale) })}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('profile.txDate')}</th>
+                <th scope="col">{t('profile.txDescription')}</th>
+                <th scope="col" className="num">
+                  {t('profile.txAmount')}
+                </th>
+                <th scope="col" className="num">
+                  {t('profile.txBalanceAfter')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((tx) => (
+                <tr key={tx.id}>
+                  <td>{formatDateTime(tx.createdAt, locale)}</td>
+                  <td>
+                    {t(kindIds[tx.kind])}
+                    {tx.description ? <span className={css({ display: 'block', color: 'gray.600' })}>{tx.description}</span> : null}
+                  </td>
+                  <td className={`num ${tx.amount > 0 ? styles.credit : ''}`}>{(tx.amount > 0 ? localizeDigits('+', locale) : '') + formatMoney(tx.amount, locale)}</td>
+                  <td className="num">{formatMoney(tx.balanceAfter, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** Balance, top-up through the card gateway, and the transactions of a date range. */
+export function AccountSection() {
+  useSignals()
+  const t = useT()
+  const b = balance.value
+  return (
+    <section aria-labelledby="profile-account" className={page.card}>
+      <h2 id="profile-account" className={page.h3}>
+        {t('profile.accountTitle')}
+      </h2>
+      <p className={styles.balanceLabel}>{t('profile.balance')}</p>
+      <p className={styles.balance}>{b === null ? '—' : formatMoney(b, language.value)}</p>
+      <div className={styles.sub}>
+        <h3 className={page.h3}>{t('profile.topUpTitle')}</h3>
+        <TopUpForm />
+      </div>
+      <Transactions />
+    </section>
+  )
+}

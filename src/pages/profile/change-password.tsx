@@ -1,0 +1,54 @@
+import { useState } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { Button } from '../../../design-system/button/index.ts'
+import { PasswordInput } from '../../../design-system/password-input/index.ts'
+import { useT } from '../../app/use-t.ts'
+import { passwordProblems, validateChangePasswordForm } from '../../lib/validation.ts'
+import { busy, changePassword, errors, profile } from '../../stores/account.ts'
+import { FormStatus, ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { page } from '../page-styles.ts'
+import { useForm } from '../use-form.ts'
+
+/** Current password, new password (same rules as sign-up) and its confirmation. */
+export function ChangePassword() {
+  useSignals()
+  const t = useT()
+  const mt = useMaybeT()
+  const [changed, setChanged] = useState(false)
+  const f = useForm({ currentPassword: '', newPassword: '', confirmPassword: '' }, validateChangePasswordForm, { newPassword: 'input' })
+  const pending = busy.value.password
+  const newMessages = f.shown('newPassword') ? passwordProblems(f.values.newPassword).map((id) => t(id)) : undefined
+  const common = { showLabel: t('login.showPassword'), hideLabel: t('login.hidePassword') }
+  return (
+    <section aria-labelledby="profile-password" className={page.card}>
+      <h2 id="profile-password" className={page.h3}>
+        {t('profile.passwordTitle')}
+      </h2>
+      <form
+        ref={f.formRef}
+        className={form.root}
+        noValidate
+        onChange={() => setChanged(false)}
+        onSubmit={f.submit(async (v) => {
+          if (pending) return
+          if (await changePassword(v.currentPassword, v.newPassword)) {
+            f.reset()
+            setChanged(true)
+          }
+        })}
+      >
+        <input type="text" name="username" autoComplete="username" value={profile.value?.mobile ?? ''} readOnly hidden />
+        <PasswordInput label={t('profile.currentPassword')} autoComplete="current-password" {...common} {...f.bind('currentPassword')} error={mt(f.shown('currentPassword'))} />
+        <PasswordInput label={t('login.newPassword')} hint={t('login.passwordRules')} autoComplete="new-password" {...common} {...f.bind('newPassword')} error={newMessages} />
+        <PasswordInput label={t('login.confirmPassword')} autoComplete="new-password" {...common} {...f.bind('confirmPassword')} error={mt(f.shown('confirmPassword'))} />
+        <ServerError error={errors.value.password} />
+        <div className={form.actions}>
+          <Button type="submit" aria-disabled={pending || undefined}>
+            {t('profile.changePassword')}
+          </Button>
+        </div>
+      </form>
+      <FormStatus>{changed ? t('profile.passwordChanged') : ''}</FormStatus>
+    </section>
+  )
+}

@@ -1,0 +1,95 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { css } from '../../../styled-system/css'
+import type { Reservation } from '../../../contract/schemas.ts'
+import { useT } from '../../app/use-t.ts'
+import { formatDateTime } from '../../lib/dates.ts'
+import { formatMoney } from '../../lib/money.ts'
+import { busy, errors, isUpcoming, reservationsUpcomingFirst } from '../../stores/account.ts'
+import { language } from '../../stores/ui.ts'
+import { ServerError } from '../form-parts.tsx'
+import { page } from '../page-styles.ts'
+
+const statusIds: Record<number, string> = {
+  1: 'profile.statusSold',
+  2: 'profile.statusBooked',
+  3: 'profile.statusAdminBooked',
+  5: 'profile.statusCanceled',
+  10: 'profile.statusTripMigrated',
+  12: 'profile.statusOpenTicket',
+  13: 'profile.statusLinked',
+  14: 'profile.statusTripMigratedCanceled',
+}
+
+const styles = {
+  list: css({ listStyle: 'none', m: '0', p: '0', display: 'flex', flexDirection: 'column', gap: '3' }),
+  item: css({ border: '1px solid {colors.gray.200}', borderRadius: 'md', p: '3', bg: 'white' }),
+  link: css({ fontWeight: 'bold', fontSize: 'md', display: 'inline-block', minHeight: '1.5rem', py: '1' }),
+  details: css({ display: 'flex', flexWrap: 'wrap', columnGap: '4', rowGap: '1', m: '0', mt: '1', p: '0', listStyle: 'none', color: 'gray.800', fontSize: 'sm' }),
+  group: css({ mt: '4' }),
+}
+
+function Ticket({ r }: { r: Reservation }) {
+  const t = useT()
+  const locale = language.value
+  const name = (c: Reservation['origin']) => (locale === 'bn' ? c.nameBn : c.name)
+  const route = t('profile.ticketRoute', { origin: name(r.origin), destination: name(r.destination) })
+  const when = formatDateTime(r.departureTime, locale)
+  return (
+    <li className={styles.item}>
+      <a className={styles.link} href={`/ticket-operation?reservationId=${r.id}`}>
+        {route}, {when}
+      </a>
+      <ul className={styles.details}>
+        {r.pnr ? <li>{t('profile.ticketPnr', { pnr: r.pnr })}</li> : null}
+        <li>{t('profile.ticketSeats', { seats: r.seats.map((s) => s.name).join(', ') })}</li>
+        <li>{t('profile.ticketStatus', { status: statusIds[r.status] ? t(statusIds[r.status]!) : String(r.status) })}</li>
+        <li>{t('profile.ticketTotal', { amount: formatMoney(r.fare.total, locale) })}</li>
+      </ul>
+    </li>
+  )
+}
+
+/** The passenger's reservations, upcoming first, each linking to its ticket. */
+export function MyTickets() {
+  useSignals()
+  const t = useT()
+  const list = reservationsUpcomingFirst.value
+  const upcoming = list?.filter(isUpcoming) ?? []
+  const past = list?.filter((r) => !isUpcoming(r)) ?? []
+  return (
+    <section aria-labelledby="profile-tickets" className={page.card}>
+      <h2 id="profile-tickets" className={page.h3}>
+        {t('profile.ticketsTitle')}
+      </h2>
+      <ServerError error={errors.value.reservations} />
+      {list === null ? (
+        busy.value.reservations ? <p className={page.muted}>{t('common.loading')}</p> : null
+      ) : list.length === 0 ? (
+        <p>{t('profile.noTickets')}</p>
+      ) : (
+        <>
+          {upcoming.length > 0 ? (
+            <div className={styles.group}>
+              <h3 className={page.h3}>{t('profile.upcoming')}</h3>
+              <ul className={styles.list}>
+                {upcoming.map((r) => (
+                  <Ticket key={r.id} r={r} />
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          {past.length > 0 ? (
+            <div className={styles.group}>
+              <h3 className={page.h3}>{t('profile.past')}</h3>
+              <ul className={styles.list}>
+                {past.map((r) => (
+                  <Ticket key={r.id} r={r} />
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,70 @@
+import { useState } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { Button } from '../../../design-system/button/index.ts'
+import { TextField } from '../../../design-system/text-field/index.ts'
+import type { Passenger } from '../../../contract/schemas.ts'
+import { useT } from '../../app/use-t.ts'
+import { validateProfileForm } from '../../lib/validation.ts'
+import { busy, errors, profile, updateProfile } from '../../stores/account.ts'
+import { FormStatus, ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { page } from '../page-styles.ts'
+import { useForm } from '../use-form.ts'
+
+function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) => void }) {
+  useSignals()
+  const t = useT()
+  const mt = useMaybeT()
+  const f = useForm({ fullName: p.fullName, email: p.email, city: p.city }, validateProfileForm)
+  const pending = busy.value.profile
+  return (
+    <form
+      ref={f.formRef}
+      className={form.root}
+      noValidate
+      onChange={() => onSaved(false)}
+      onSubmit={f.submit(async (v) => {
+        if (pending) return
+        onSaved(await updateProfile(v))
+      })}
+    >
+      <div className={form.readOnly}>
+        <span className={form.readOnlyLabel}>{t('profile.mobile')}</span>
+        <span className={form.readOnlyValue}>{p.mobile}</span>
+        <span className={page.muted}>{t('profile.mobileNote')}</span>
+      </div>
+      <TextField label={t('login.fullName')} autoComplete="name" {...f.bind('fullName')} error={mt(f.shown('fullName'), { max: 100 })} />
+      <TextField label={t('login.email')} type="email" autoComplete="email" {...f.bind('email')} error={mt(f.shown('email'), { max: 254 })} />
+      <TextField label={t('login.city')} autoComplete="address-level2" {...f.bind('city')} error={mt(f.shown('city'), { max: 60 })} />
+      <ServerError error={errors.value.profile} />
+      <div className={form.actions}>
+        <Button type="submit" aria-disabled={pending || undefined}>
+          {t('profile.save')}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+/** Full name, e-mail and city (the mobile no. is shown, not editable). */
+export function ProfileDetails() {
+  useSignals()
+  const t = useT()
+  const [saved, setSaved] = useState(false)
+  const p = profile.value
+  return (
+    <section aria-labelledby="profile-details" className={page.card}>
+      <h2 id="profile-details" className={page.h3}>
+        {t('profile.detailsTitle')}
+      </h2>
+      {p ? (
+        <DetailsForm
+          // a changed record from the server refills the form
+          key={`${p.id}:${p.fullName}:${p.email}:${p.city}`}
+          p={p}
+          onSaved={setSaved}
+        />
+      ) : null}
+      <FormStatus>{saved ? t('profile.saved') : ''}</FormStatus>
+    </section>
+  )
+}

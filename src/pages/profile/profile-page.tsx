@@ -1,0 +1,90 @@
+import { useEffect } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { css } from '../../../styled-system/css'
+import { useT } from '../../app/use-t.ts'
+import { formatMoney } from '../../lib/money.ts'
+import { navigate } from '../../router.ts'
+import { confirmTopUp, errors, loadAccount, loadProfile, loadReservations } from '../../stores/account.ts'
+import { language, showError, showSuccess } from '../../stores/ui.ts'
+import { page } from '../page-styles.ts'
+import { AccountSection } from './account-section.tsx'
+import { ChangePassword } from './change-password.tsx'
+import { MyTickets } from './my-tickets.tsx'
+import { ProfileDetails } from './profile-details.tsx'
+
+const styles = {
+  layout: css({ display: 'grid', gap: '5', gridTemplateColumns: '1fr', '& h2': { scrollMarginTop: '6rem' }, lg: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', alignItems: 'start' } }),
+  toc: css({ mb: '5', '& ul': { display: 'flex', flexWrap: 'wrap', gap: '1', listStyle: 'none', m: '0', p: '0' } }),
+  tocLink: css({ display: 'inline-flex', alignItems: 'center', minHeight: 'touch', px: '3', borderRadius: 'full', border: '1px solid {colors.gray.200}', bg: 'white', textDecoration: 'none' }),
+  tocTitle: css({ fontWeight: 'medium', mb: '1' }),
+}
+
+const sections = [
+  ['profile-details', 'profile.detailsTitle'],
+  ['profile-account', 'profile.accountTitle'],
+  ['profile-tickets', 'profile.ticketsTitle'],
+  ['profile-password', 'profile.passwordTitle'],
+] as const
+
+/** Completes a top-up when the card gateway sends the passenger back here. */
+async function finishTopUp(paymentId: string, result: 'success' | 'failure', locale: 'en' | 'bn') {
+  const out = await confirmTopUp(paymentId, result)
+  if (!out) {
+    const e = errors.value.topUp
+    if (e) showError({ id: `error.${e.code}` })
+    return
+  }
+  if (out.status === 'APPROVED') {
+    showSuccess({ id: 'profile.topUpDone', values: { amount: formatMoney(out.amount, locale), balance: formatMoney(out.balance, locale) } })
+  } else {
+    showError({ id: 'profile.topUpFailed' })
+  }
+}
+
+/** /profile (restricted): profile details, balance and transactions with top-up, my tickets, password change. */
+export default function ProfilePage() {
+  useSignals()
+  const t = useT()
+
+  useEffect(() => {
+    void loadProfile()
+    void loadAccount()
+    void loadReservations()
+    const q = new URLSearchParams(location.search)
+    const paymentId = q.get('topUp')
+    const result = q.get('result')
+    if (paymentId && (result === 'success' || result === 'failure')) {
+      // a reload must not ask again: the address loses the payment id
+      navigate('/profile', { replace: true })
+      void finishTopUp(paymentId, result, language.peek())
+    }
+  }, [])
+
+  return (
+    <>
+      <h1 className={page.h1} tabIndex={-1}>
+        {t('profile.heading')}
+      </h1>
+      <nav aria-labelledby="profile-toc" className={styles.toc}>
+        <p id="profile-toc" className={styles.tocTitle}>
+          {t('profile.onThisPage')}
+        </p>
+        <ul>
+          {sections.map(([id, label]) => (
+            <li key={id}>
+              <a className={styles.tocLink} href={`#${id}`}>
+                {t(label)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className={styles.layout}>
+        <ProfileDetails />
+        <AccountSection />
+        <MyTickets />
+        <ChangePassword />
+      </div>
+    </>
+  )
+}

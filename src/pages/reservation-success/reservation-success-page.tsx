@@ -1,0 +1,15 @@
+import { useT } from '../../app/use-t.ts'
+import { page } from '../page-styles.ts'
+
+/** Payment success page (filled in by a later issue). */
+export default function ReservationSuccessPage() {
+  const t = useT()
+  return (
+    <>
+      <h1 className={page.h1} tabIndex={-1}>
+        {t('reservationSuccess.heading')}
+      </h1>
+      <p className={page.muted}>{t('common.comingSoon')}</p>
+    </>
+  )
+}

@@ -1,0 +1,74 @@
+import { useId } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { css } from '../../../styled-system/css'
+import type { BusStation } from '../../../contract/schemas.ts'
+import { useT } from '../../app/use-t.ts'
+import { formatTime } from '../../lib/dates.ts'
+import * as r from '../../stores/reservation.ts'
+import { language } from '../../stores/ui.ts'
+
+const styles = {
+  row: css({ display: 'grid', gap: '3', gridTemplateColumns: '1fr', sm: { gridTemplateColumns: '1fr 1fr' } }),
+  field: css({ display: 'flex', flexDirection: 'column', gap: '1', minWidth: '0' }),
+  label: css({ fontWeight: 'medium' }),
+  select: css({
+    minHeight: 'touch',
+    px: '3',
+    fontSize: 'md',
+    fontFamily: 'inherit',
+    bg: 'white',
+    color: 'gray.900',
+    border: '1px solid {colors.gray.500}',
+    borderRadius: 'md',
+    width: 'full',
+  }),
+}
+
+function StationSelect(props: { label: string; placeholder: string; stations: BusStation[]; value: number | null; onChange: (id: number | null) => void }) {
+  const id = useId()
+  const lang = language.value
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id} className={styles.label}>
+        {props.label}
+      </label>
+      <select
+        id={id}
+        className={styles.select}
+        value={props.value ?? ''}
+        onChange={(e) => props.onChange(e.currentTarget.value ? Number(e.currentTarget.value) : null)}
+      >
+        <option value="">{props.placeholder}</option>
+        {props.stations.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.time ? `${s.name} (${formatTime(s.time, lang)})` : s.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+/** Boarding and dropping counters (SPEC departureScheduleId and arrivalScheduleId). */
+export function Counters() {
+  useSignals()
+  const t = useT()
+  return (
+    <div className={styles.row}>
+      <StationSelect
+        label={t('seatChoice.boarding')}
+        placeholder={t('seatChoice.chooseCounter')}
+        stations={r.boardingStations.value}
+        value={r.departureScheduleId.value}
+        onChange={r.chooseBoarding}
+      />
+      <StationSelect
+        label={t('seatChoice.dropping')}
+        placeholder={t('seatChoice.chooseCounter')}
+        stations={r.droppingStations.value}
+        value={r.arrivalScheduleId.value}
+        onChange={r.chooseDropping}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,105 @@
+import { memo, useDeferredValue, useMemo } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import type { Seat } from '../../../contract/schemas.ts'
+import type { Locale } from '../../lib/dates.ts'
+import { css, cx } from '../../../styled-system/css'
+import { button } from '../../../styled-system/recipes'
+import { useT } from '../../app/use-t.ts'
+import { formatMoney } from '../../lib/money.ts'
+import * as r from '../../stores/reservation.ts'
+import { language } from '../../stores/ui.ts'
+import { page } from '../page-styles.ts'
+
+const styles = {
+  box: css({ display: 'flex', flexDirection: 'column', gap: '3' }),
+  table: css({
+    width: 'full',
+    borderCollapse: 'collapse',
+    fontVariantNumeric: 'tabular-nums',
+    '& th, & td': { textAlign: 'start', py: '1', pe: '2', borderBottom: '1px solid {colors.gray.200}', whiteSpace: 'nowrap' },
+    '& td:last-child, & th:last-child': { textAlign: 'end', pe: '0' },
+  }),
+  total: css({ fontSize: 'lg', fontWeight: 'bold', '& td, & th': { borderBottom: 'none', pt: '2' } }),
+  seats: css({ fontWeight: 'bold' }),
+  caption: css({ srOnly: true }),
+}
+
+interface SummaryProps {
+  seats: Seat[]
+  groups: typeof r.fareByType.value
+  total: number
+  withOpen: number
+  limit: number
+  lang: Locale
+}
+
+/**
+ * Seats chosen, fare per seat type and the total; the reset button. It follows
+ * the selection one step behind the seat itself (a deferred render), so a
+ * toggle repaints the seat first.
+ */
+export function FareSummary() {
+  useSignals()
+  const seats = r.countedSeats.value
+  const groups = r.fareByType.value
+  const total = r.totalFare.value
+  const withOpen = r.seats.value.length
+  const limit = r.seatLimit.value
+  const lang = language.value
+  const snapshot = useMemo(() => ({ seats, groups, total, withOpen, limit, lang }), [seats, groups, total, withOpen, limit, lang])
+  return <SummaryView {...useDeferredValue(snapshot)} />
+}
+
+const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, limit, lang }: SummaryProps) {
+  const t = useT()
+  const hasOpen = withOpen > seats.length
+  return (
+    <section aria-labelledby="fare-heading" className={cx(page.card, styles.box)}>
+      <h2 id="fare-heading" className={page.h3}>
+        {t('seatChoice.summaryHeading')}
+      </h2>
+      <p>
+        {t('seatChoice.selectedSeats')}{' '}
+        <span className={styles.seats} data-testid="selected-seats">
+          {seats.length ? seats.map((s) => s.name).join(', ') : t('seatChoice.noSeats')}
+        </span>
+        {hasOpen ? <span className={page.muted}> {t('seatChoice.openSeatNote')}</span> : null}
+      </p>
+      <p className={page.muted}>{t('seatChoice.limitNote', { count: limit })}</p>
+      {groups.length ? (
+        <table className={styles.table}>
+          <caption className={styles.caption}>{t('seatChoice.summaryHeading')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('seatChoice.colType')}</th>
+              <th scope="col">{t('seatChoice.colFare')}</th>
+              <th scope="col">{t('seatChoice.colSeats')}</th>
+              <th scope="col">{t('seatChoice.colSubtotal')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((g) => (
+              <tr key={g.seatType}>
+                <th scope="row">{t(`seatType.${g.seatType}`)}</th>
+                <td>{formatMoney(g.fare, lang)}</td>
+                <td>{g.count}</td>
+                <td>{formatMoney(g.subtotal, lang)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr className={styles.total}>
+              <th scope="row" colSpan={3}>
+                {t('seatChoice.total')}
+              </th>
+              <td data-testid="total-fare">{formatMoney(total, lang)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      ) : null}
+      <button type="button" className={button({ variant: 'outline' })} onClick={() => void r.resetReservation()} disabled={withOpen === 0}>
+        {t('seatChoice.reset')}
+      </button>
+    </section>
+  )
+})

@@ -1,0 +1,61 @@
+import { useDeferredValue } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { css, cx } from '../../../styled-system/css'
+import { button } from '../../../styled-system/recipes'
+import { useT } from '../../app/use-t.ts'
+import { localizeDigits } from '../../lib/dates.ts'
+import * as r from '../../stores/reservation.ts'
+import { language } from '../../stores/ui.ts'
+import { page } from '../page-styles.ts'
+
+const styles = {
+  box: css({ display: 'flex', flexDirection: 'column', gap: '2' }),
+  ending: css({ borderColor: 'amber.700!', borderWidth: '2px!', bg: 'amber.50!' }),
+  clock: css({ fontSize: '2xl', fontWeight: 'bold', fontVariantNumeric: 'tabular-nums' }),
+  live: css({ srOnly: true }),
+}
+
+/** mm:ss */
+function clock(ms: number): string {
+  const s = Math.ceil(ms / 1000)
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+}
+
+/**
+ * The seat hold countdown. The clock itself is not announced every second; a
+ * polite live region says once when 2 minutes are left, with a way to keep the
+ * seats longer (WCAG 2.2.1).
+ */
+export function HoldTimer() {
+  useSignals()
+  const t = useT()
+  // one step behind a seat toggle, so the seat repaints first
+  const left = useDeferredValue(r.holdMsLeft.value)
+  const ending = r.holdEndingSoon.value
+  const lang = language.value
+  return (
+    <>
+      <div className={styles.live} aria-live="polite" role="status">
+        {ending ? t('seatChoice.holdWarning') : ''}
+      </div>
+      {left !== null && left > 0 ? (
+        <section aria-labelledby="hold-heading" className={cx(page.card, styles.box, ending ? styles.ending : undefined)}>
+          <h2 id="hold-heading" className={page.h3}>
+            {t('seatChoice.holdHeading')}
+          </h2>
+          <p>
+            {t('seatChoice.holdLeft')}{' '}
+            <span className={styles.clock} data-testid="hold-clock">
+              {localizeDigits(clock(left), lang)}
+            </span>
+          </p>
+          {ending ? (
+            <button type="button" className={button({ variant: 'outline' })} onClick={() => void r.extendHold()}>
+              {t('seatChoice.keepSeats')}
+            </button>
+          ) : null}
+        </section>
+      ) : null}
+    </>
+  )
+}

@@ -1,0 +1,6 @@
+import { LegalText } from '../legal-text.tsx'
+
+/** Terms and conditions. */
+export default function TermsPage() {
+  return <LegalText scope="terms" sections={8} />
+}

@@ -1,0 +1,113 @@
+/**
+ * Lookup lists fetched on app load (SPEC section 4): origin cities, destination
+ * cities, time periods (with "All" first), announcements and offers. Skipped
+ * when the URL contains `search` (the search page loads what it needs).
+ */
+import { batch, computed, signal } from '@preact/signals-react'
+import type { Announcement, City, Offer, TimePeriod } from '../../contract/schemas.ts'
+import { readJson, sessionStore, storageKeys } from '../lib/storage.ts'
+
+/** The API functions the store calls (src/api/lookups.ts; fakes in tests). */
+export interface LookupsApi {
+  getOriginCities: () => Promise<City[]>
+  getDestinationCities: () => Promise<City[]>
+  getTimePeriods: () => Promise<TimePeriod[]>
+  getAnnouncements: () => Promise<Announcement[]>
+  getOffers: () => Promise<Offer[]>
+}
+
+/** First entry of the time-period list. */
+export const ALL_TIME_PERIOD: TimePeriod = { label: 'All', value: '04:00AM-11:59PM', integerValue: 0 }
+
+// The API module is loaded on demand so the first render does not carry the fetch wrapper and schemas.
+let loadApi: () => Promise<LookupsApi> = () => import('../api/lookups.ts')
+
+/** Replaces the API (tests) — pass an object or a loader. */
+export function configureLookups(api: LookupsApi | (() => Promise<LookupsApi>)): void {
+  loadApi = typeof api === 'function' ? api : () => Promise.resolve(api)
+}
+
+// ---------- state ----------
+
+const originCitiesState = signal<City[]>([])
+const destinationCitiesState = signal<City[]>([])
+const timePeriodsState = signal<TimePeriod[]>([ALL_TIME_PERIOD])
+const announcementsState = signal<Announcement[]>([])
+const offersState = signal<Offer[]>([])
+const loadedState = signal(false)
+
+export const originCities = computed(() => originCitiesState.value)
+export const destinationCities = computed(() => destinationCitiesState.value)
+/** Time periods, "All" (04:00AM-11:59PM) first. */
+export const timePeriods = computed(() => timePeriodsState.value)
+export const announcements = computed(() => announcementsState.value)
+export const offers = computed(() => offersState.value)
+/** True once a load has finished (whatever failed). */
+export const lookupsLoaded = computed(() => loadedState.value)
+
+// ---------- actions ----------
+
+/** True when the app-load fetch should run for this URL (SPEC: not when it contains `search`). */
+export function shouldLoadLookups(url: string): boolean {
+  return !url.includes('search')
+}
+
+/** Puts "All" first and drops any other entry with the same value. */
+export function withAllPeriod(list: TimePeriod[]): TimePeriod[] {
+  return [ALL_TIME_PERIOD, ...list.filter((p) => p.value !== ALL_TIME_PERIOD.value)]
+}
+
+/**
+ * Fetches every lookup list in parallel. A failed list keeps what it had
+ * (SPEC: failed announcements keep the existing list).
+ */
+export async function loadLookups(): Promise<void> {
+  const api = await loadApi()
+  const [origins, destinations, periods, news, deals] = await Promise.allSettled([
+    api.getOriginCities(),
+    api.getDestinationCities(),
+    api.getTimePeriods(),
+    api.getAnnouncements(),
+    api.getOffers(),
+  ])
+  batch(() => {
+    if (origins.status === 'fulfilled') originCitiesState.value = origins.value
+    if (destinations.status === 'fulfilled') destinationCitiesState.value = destinations.value
+    if (periods.status === 'fulfilled') timePeriodsState.value = withAllPeriod(periods.value)
+    if (news.status === 'fulfilled') announcementsState.value = news.value
+    if (deals.status === 'fulfilled') offersState.value = deals.value
+    loadedState.value = true
+  })
+}
+
+/** App start-up: loads the lookups unless `url` contains `search`. */
+export function startLookups(url: string): Promise<void> {
+  return shouldLoadLookups(url) ? loadLookups().catch(() => undefined) : Promise.resolve()
+}
+
+/**
+ * Announcements not shown earlier in this tab (compared by id with the list
+ * stored under `announcement`); then stores the current list there.
+ */
+export function takeUnseenAnnouncements(): Announcement[] {
+  const list = announcementsState.value
+  if (list.length === 0) return []
+  const store = sessionStore()
+  const seen = new Set((readJson<Announcement[]>(store, storageKeys.announcement) ?? []).map((a) => a.id))
+  const unseen = list.filter((a) => !seen.has(a.id))
+  const merged = [...(readJson<Announcement[]>(store, storageKeys.announcement) ?? []), ...unseen]
+  store.setItem(storageKeys.announcement, JSON.stringify(merged))
+  return unseen
+}
+
+/** Test helper. */
+export function resetLookups(): void {
+  batch(() => {
+    originCitiesState.value = []
+    destinationCitiesState.value = []
+    timePeriodsState.value = [ALL_TIME_PERIOD]
+    announcementsState.value = []
+    offersState.value = []
+    loadedState.value = false
+  })
+}

@@ -1,0 +1,83 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
+import * as ui from './ui.ts'
+
+let ss: KeyValue
+test.before.each(() => {
+  ss = memoryStorage()
+  useStorages(ss, memoryStorage())
+  ui.resetUi()
+})
+
+test('loading flag is raised while any load runs', async () => {
+  assert.is(ui.isLoading.value, false)
+  ui.startLoading()
+  ui.startLoading()
+  ui.stopLoading()
+  assert.is(ui.isLoading.value, true)
+  ui.stopLoading()
+  ui.stopLoading()
+  assert.is(ui.isLoading.value, false, 'never negative')
+  let during = false
+  await ui.withLoading(async () => {
+    during = ui.isLoading.value
+  })
+  assert.ok(during)
+  assert.is(ui.isLoading.value, false)
+  await ui.withLoading(Promise.reject(new Error('x'))).catch(() => undefined)
+  assert.is(ui.isLoading.value, false, 'lowered after a failure')
+})
+
+test('success and error dialogs open with their message and close', () => {
+  ui.showSuccess({ id: 'contact.sent' })
+  assert.ok(ui.successModalVisible.value)
+  assert.equal(ui.successMessage.value, { id: 'contact.sent' })
+  ui.closeSuccess()
+  assert.not.ok(ui.successModalVisible.value)
+  ui.showError({ text: 'These seats are NOT available' })
+  assert.ok(ui.errorModalVisible.value)
+  assert.equal(ui.errorMessage.value, { text: 'These seats are NOT available' })
+  ui.closeError()
+  assert.not.ok(ui.errorModalVisible.value)
+})
+
+test('toasts: duplicates (same type and text) are refused while shown', () => {
+  const a = ui.toastError({ text: 'No available trip' })
+  const b = ui.toastError({ text: 'No available trip' })
+  const c = ui.toastSuccess({ text: 'No available trip' })
+  assert.ok(a)
+  assert.is(b, null)
+  assert.ok(c, 'another type is not a duplicate')
+  assert.is(ui.toasts.value.length, 2)
+  ui.dismissToast(a!)
+  assert.ok(ui.toastError({ text: 'No available trip' }), 'allowed again once dismissed')
+})
+
+test('toasts: message ids compare with their values', () => {
+  assert.ok(ui.toastWarning({ id: 'error.MAX_SEAT_WARNING', values: { count: 5 } }))
+  assert.is(ui.toastWarning({ id: 'error.MAX_SEAT_WARNING', values: { count: 5 } }), null)
+  assert.ok(ui.toastWarning({ id: 'error.MAX_SEAT_WARNING', values: { count: 4 } }))
+})
+
+test('toasts: persistent info toasts are flagged', () => {
+  ui.toastInfo({ text: 'Eid schedule' }, true)
+  assert.is(ui.toasts.value[0]!.persistent, true)
+})
+
+test('language is stored under `language` and unknown values fall back to en', () => {
+  ui.setLanguage('bn')
+  assert.is(ui.language.value, 'bn')
+  assert.is(ss.getItem('language'), 'bn')
+  ss.setItem('language', 'fr')
+  assert.is(ui.loadLanguage(), 'en')
+  ss.setItem('language', 'bn')
+  assert.is(ui.loadLanguage(), 'bn')
+})
+
+test('bottom navigation flag', () => {
+  ui.setBottomNavigation(true)
+  assert.ok(ui.bottomNavigation.value)
+})
+
+test.run()

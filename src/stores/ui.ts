@@ -1,0 +1,178 @@
+/**
+ * UI state shared by every page: loading flag, success / error dialogs, the
+ * toast queue, the bottom-navigation flag and the active language. Actions are
+ * the only writers. No React or DOM here: the app binds these signals to
+ * components (src/app/) and uvu tests them in Node.
+ */
+import { batch, computed, signal } from '@preact/signals-react'
+import { sessionStore, storageKeys } from '../lib/storage.ts'
+import type { Locale } from '../lib/dates.ts'
+
+/** Something to show the user: a message id (+ ICU values) or ready text such as a server reason. */
+export type Message = { id: string; values?: Record<string, string | number> } | { text: string }
+
+/** Toast kinds; each maps to an Ark toast type and colour. */
+export type ToastType = 'success' | 'error' | 'info' | 'warning'
+
+/** A toast the app should show. */
+export interface ToastItem {
+  id: string
+  type: ToastType
+  message: Message
+  /** Stays until closed (announcements); otherwise hidden after 30 s. */
+  persistent: boolean
+}
+
+export const LANGUAGES: readonly Locale[] = ['en', 'bn']
+export const DEFAULT_LANGUAGE: Locale = 'en'
+
+// ---------- state ----------
+
+const loadingCountState = signal(0)
+const successMessageState = signal<Message | null>(null)
+const errorMessageState = signal<Message | null>(null)
+const successModalState = signal(false)
+const errorModalState = signal(false)
+const toastsState = signal<readonly ToastItem[]>([])
+const bottomNavigationState = signal(false)
+const languageState = signal<Locale>(DEFAULT_LANGUAGE)
+
+// ---------- computed (read-only views) ----------
+
+/** True while at least one tracked load is running. */
+export const isLoading = computed(() => loadingCountState.value > 0)
+export const successMessage = computed(() => successMessageState.value)
+export const errorMessage = computed(() => errorMessageState.value)
+export const successModalVisible = computed(() => successModalState.value)
+export const errorModalVisible = computed(() => errorModalState.value)
+/** Toasts that are queued or on screen, oldest first. */
+export const toasts = computed(() => toastsState.value)
+export const bottomNavigation = computed(() => bottomNavigationState.value)
+export const language = computed(() => languageState.value)
+
+// ---------- actions ----------
+
+/** Marks the start of a load; pair with stopLoading (or use withLoading). */
+export function startLoading(): void {
+  loadingCountState.value += 1
+}
+
+/** Marks the end of a load started with startLoading. */
+export function stopLoading(): void {
+  loadingCountState.value = Math.max(0, loadingCountState.value - 1)
+}
+
+/** Runs `task` with the loading flag raised (the overlay appears only if it takes > 300 ms). */
+export async function withLoading<T>(task: Promise<T> | (() => Promise<T>)): Promise<T> {
+  startLoading()
+  try {
+    return await (typeof task === 'function' ? task() : task)
+  } finally {
+    stopLoading()
+  }
+}
+
+/** Opens the success dialog (title "Success") with `message`. */
+export function showSuccess(message: Message): void {
+  batch(() => {
+    successMessageState.value = message
+    successModalState.value = true
+  })
+}
+
+/** Closes the success dialog (OK, Escape or backdrop). */
+export function closeSuccess(): void {
+  successModalState.value = false
+}
+
+/** Opens the error dialog (title "Error") with `message`. */
+export function showError(message: Message): void {
+  batch(() => {
+    errorMessageState.value = message
+    errorModalState.value = true
+  })
+}
+
+/** Closes the error dialog. */
+export function closeError(): void {
+  errorModalState.value = false
+}
+
+/** Identity of a message for duplicate detection. */
+export function messageKey(message: Message): string {
+  return 'text' in message ? `text:${message.text}` : `id:${message.id}:${JSON.stringify(message.values ?? {})}`
+}
+
+let toastSeq = 0
+
+/**
+ * Queues a toast. Returns its id, or null when a toast with the same type and
+ * text is already queued or visible (duplicates are prevented).
+ */
+export function showToast(type: ToastType, message: Message, opts: { persistent?: boolean } = {}): string | null {
+  const key = messageKey(message)
+  if (toastsState.value.some((t) => t.type === type && messageKey(t.message) === key)) return null
+  const id = `toast-${++toastSeq}`
+  toastsState.value = [...toastsState.value, { id, type, message, persistent: opts.persistent ?? false }]
+  return id
+}
+
+/** Success toast. */
+export const toastSuccess = (message: Message) => showToast('success', message)
+/** Error toast (e.g. a failed request's reason: `toastError({ text: err.reason })`). */
+export const toastError = (message: Message) => showToast('error', message)
+/** Warning toast. */
+export const toastWarning = (message: Message) => showToast('warning', message)
+/** Info toast; persistent ones stay until closed. */
+export const toastInfo = (message: Message, persistent = false) => showToast('info', message, { persistent })
+
+/** Forgets a toast once it has been closed or timed out (called by the toast host). */
+export function dismissToast(id: string): void {
+  toastsState.value = toastsState.value.filter((t) => t.id !== id)
+}
+
+/** Shows or hides the bottom navigation (mobile layouts of feature pages). */
+export function setBottomNavigation(visible: boolean): void {
+  bottomNavigationState.value = visible
+}
+
+/** Switches the UI language and remembers it in session storage (`language`). */
+export function setLanguage(next: Locale): void {
+  if (!LANGUAGES.includes(next)) return
+  languageState.value = next
+  sessionStore().setItem(storageKeys.language, next)
+}
+
+/** Reads the stored language at start-up; anything unknown falls back to en. */
+export function loadLanguage(): Locale {
+  const stored = sessionStore().getItem(storageKeys.language)
+  const next = LANGUAGES.includes(stored as Locale) ? (stored as Locale) : DEFAULT_LANGUAGE
+  languageState.value = next
+  return next
+}
+
+/** Test helper: back to the initial state. */
+export function resetUi(): void {
+  batch(() => {
+    loadingCountState.value = 0
+    successMessageState.value = null
+    errorMessageState.value = null
+    successModalState.value = false
+    errorModalState.value = false
+    toastsState.value = []
+    bottomNavigationState.value = false
+    languageState.value = DEFAULT_LANGUAGE
+  })
+}
+
+/**
+ * What to show for a failed request: the translated catalogue message when the
+ * code has one (`error.<CODE>`), otherwise the server's reason as text.
+ */
+export function messageForError(err: unknown, knownCodes: ReadonlySet<string> = new Set()): Message {
+  const e = err as { code?: unknown; reason?: unknown; message?: unknown } | null
+  const code = typeof e?.code === 'string' ? e.code : ''
+  if (code && knownCodes.has(code)) return { id: `error.${code}` }
+  const reason = typeof e?.reason === 'string' ? e.reason : typeof e?.message === 'string' ? e.message : ''
+  return reason ? { text: reason } : { id: 'error.unknown' }
+}
