@@ -43,6 +43,8 @@ export default defineConfig({
           NODE_ENV: 'test',
           PUBLIC_URL: baseURL,
           RATE_LIMIT_MAX: '100000',
+          // sign-up, login and OTP tests of parallel workers share one address
+          AUTH_RATE_LIMIT_MAX: '100000',
           ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
         },
       },

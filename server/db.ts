@@ -5,7 +5,8 @@
  * Rules every caller keeps (measured, see README):
  * - inside `transaction`, use only the `tx` handle (an outer query hangs on PGlite);
  * - race-sensitive writes are one atomic statement or `SELECT ... FOR UPDATE`;
- * - int8/numeric come back as JS numbers on both (parsed here), timestamps as Date.
+ * - int8/numeric come back as JS numbers on both (parsed here), timestamps as Date,
+ *   dates as 'yyyy-mm-dd' strings.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,10 +16,16 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/** The handle inside `transaction`: queries plus multi-statement scripts (migrations). */
+export interface Tx extends Queryable {
+  /** Runs a script of several statements without parameters. */
+  exec(sql: string): Promise<void>;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction on its own connection; commits, or rolls back on throw. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -43,6 +50,8 @@ async function openPostgres(url: string, max: number): Promise<Db> {
   // int8 (count, sum, bigserial) and numeric as numbers, like PGlite
   pg.types.setTypeParser(20, (v: string) => Number(v));
   pg.types.setTypeParser(1700, (v: string) => Number(v));
+  // date as the plain 'yyyy-mm-dd' string (pg's default is a local-midnight Date)
+  pg.types.setTypeParser(1082, (v: string) => v);
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on('error', (err) => console.error('[db] idle client error:', err.message));
   return {
@@ -55,9 +64,12 @@ async function openPostgres(url: string, max: number): Promise<Db> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const tx: Queryable = {
+        const tx: Tx = {
           async query(sql, params) {
             return (await client.query(sql, params as unknown[])).rows;
+          },
+          async exec(sql) {
+            await client.query(sql);
           },
         };
         const out = await fn(tx);
@@ -83,10 +95,12 @@ async function openPglite(dataDir: string): Promise<Db> {
   const dir = path.resolve(dataDir);
   fs.mkdirSync(dir, { recursive: true });
   const release = takeLock(dir);
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGlite, types } = await import('@electric-sql/pglite');
   let pgl: InstanceType<typeof PGlite>;
   try {
-    pgl = await PGlite.create(path.join(dir, 'pgdata'));
+    pgl = await PGlite.create(path.join(dir, 'pgdata'), {
+      parsers: { [types.DATE]: (v: string) => v, [types.NUMERIC]: (v: string) => Number(v) },
+    });
   } catch (err) {
     release();
     throw err;
@@ -102,6 +116,9 @@ async function openPglite(dataDir: string): Promise<Db> {
         fn({
           async query(sql, params) {
             return fix((await t.query(sql, params as unknown[])).rows as never[]);
+          },
+          async exec(sql) {
+            await t.exec(sql);
           },
         }),
       );

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api, type BodyOf, type ResponseOf, type RouteName } from '../contract/api.ts';
 import { errorCatalogue, type ErrorCode } from '../contract/errors.ts';
-import type { Db } from './db.ts';
+import type { Db, Queryable } from './db.ts';
 
 /** A catalogue error with its HTTP status; `fields` for VALIDATION_FAILED. */
 export class AppError extends Error {
@@ -44,12 +44,28 @@ export interface Deps {
     production: boolean;
     holdMinutes: number;
     maxHoldMinutes: number;
+    /** Days after which a password must be reset (PASSWORD_EXPIRED); 0 or absent: never. */
+    passwordMaxAgeDays?: number;
   };
 }
 
 /** Where SMS and e-mail go: a development outbox here, a real gateway in production. */
 export interface Outbox {
-  send(msg: { channel: 'SMS' | 'EMAIL'; to: string; subject?: string | null; body: string; code?: string | null }): Promise<void>;
+  /**
+   * Sends (or, in development, stores) one message. Pass the open transaction as
+   * `tx` when calling inside one: the message then commits or rolls back with it
+   * (on PGlite a query outside the open transaction would wait forever).
+   */
+  send(msg: OutboxInput, tx?: Queryable): Promise<void>;
+}
+
+/** One SMS or e-mail to send. `code` is the one-time code it carries, if any. */
+export interface OutboxInput {
+  channel: 'SMS' | 'EMAIL';
+  to: string;
+  subject?: string | null;
+  body: string;
+  code?: string | null;
 }
 
 export interface Call<N extends RouteName> {

@@ -1,0 +1,165 @@
+/**
+ * The HTTP application: security headers, compression, rate limits, the /api
+ * routes, the development outbox, the built front end with its SPA fallback,
+ * and one error format (`{ error: { code, reason, fields? } }`) for everything.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { api, type RouteName } from '../contract/api.ts';
+import { AppError, sendError, type Deps } from './http.ts';
+import { registerDevOutbox } from './outbox.ts';
+import * as auth from './routes/auth.ts';
+import * as contact from './routes/contact.ts';
+import * as lookups from './routes/lookups.ts';
+import * as payments from './routes/payments.ts';
+import * as profile from './routes/profile.ts';
+import * as reservations from './routes/reservations.ts';
+import * as tickets from './routes/tickets.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface AppOptions {
+  /** Folder of the built front end (default `dist/` at the repository root). */
+  distDir?: string;
+  /** Requests per minute per client address on every route (env RATE_LIMIT_MAX, default 60000). */
+  rateLimitMax?: number;
+  /** Requests per minute per client address on each sign-in / one-time-code route (env AUTH_RATE_LIMIT_MAX, default 30). */
+  authRateLimitMax?: number;
+  /** Fastify logger level, or false for none (env LOG_LEVEL, default 'warn'). */
+  logLevel?: string | false;
+  /** Trust X-Forwarded-For from a reverse proxy (env TRUST_PROXY=1). */
+  trustProxy?: boolean;
+}
+
+/** Routes that send one-time codes or check passwords get the strict per-address limit. */
+const authLimitedRoutes: RouteName[] = [
+  'login',
+  'register',
+  'sendOtp',
+  'verifyOtp',
+  'verifyMobile',
+  'resendMobileCode',
+  'setNewPassword',
+  'changePassword',
+  'verifyCancelTicketOtp',
+  'cancelInitialize',
+  'cancel',
+];
+
+const hashedFile = /-[A-Z0-9]{8}\.[a-z0-9]+$/;
+
+const envInt = (v: string | undefined, fallback: number) => (v && Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : fallback);
+
+/** Builds the Fastify application on `deps` (not yet listening). */
+export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const env = process.env;
+  const logLevel = opts.logLevel ?? env.LOG_LEVEL ?? 'warn';
+  const app = Fastify({
+    logger: logLevel === false ? false : { level: logLevel },
+    bodyLimit: 64 * 1024,
+    trustProxy: opts.trustProxy ?? env.TRUST_PROXY === '1',
+    return503OnClosing: true,
+    // Router-level rejections (bad URL encoding, over-long path parameter) in the catalogue format.
+    frameworkErrors: (err, _req, reply) =>
+      sendError(reply, new AppError('VALIDATION_FAILED', { fields: [{ path: '(url)', message: err.message.slice(0, 200) }] })),
+  });
+
+  // HTML forms (the sandbox payment page) post urlencoded bodies.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof AppError) return sendError(reply, err);
+    const status = (err as FastifyError).statusCode;
+    if (status === 429) return sendError(reply, new AppError('TOO_MANY_REQUESTS'));
+    if (status === 413) return sendError(reply, new AppError('VALIDATION_FAILED', { status: 413, reason: 'The request is too large.' }));
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return sendError(reply, new AppError('VALIDATION_FAILED', { status, fields: [{ path: '(body)', message: err.message.slice(0, 200) }] }));
+    }
+    req.log.error({ err, url: req.url, method: req.method }, 'unhandled error');
+    return sendError(reply, new AppError('INTERNAL_ERROR'));
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        // Ark UI positions popovers with inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+    },
+    // HSTS only makes sense behind HTTPS in production.
+    strictTransportSecurity: deps.config.production ? undefined : false,
+  });
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
+
+  const authMax = opts.authRateLimitMax ?? envInt(env.AUTH_RATE_LIMIT_MAX, 30);
+  const authUrls = new Set(authLimitedRoutes.map((n) => '/api' + api[n].path));
+  // Runs before the rate-limit plugin's own onRoute hook, which reads config.rateLimit.
+  app.addHook('onRoute', (route) => {
+    if (authUrls.has(route.url)) route.config = { ...(route.config as object), rateLimit: { max: authMax, timeWindow: 60_000 } } as never;
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: opts.rateLimitMax ?? envInt(env.RATE_LIMIT_MAX, 60_000),
+    timeWindow: 60_000,
+    errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS'),
+  });
+
+  lookups.register(app, deps);
+  auth.register(app, deps);
+  profile.register(app, deps);
+  contact.register(app, deps);
+  reservations.register(app, deps);
+  payments.register(app, deps);
+  tickets.register(app, deps);
+  registerDevOutbox(app, deps);
+
+  const dist = path.resolve(opts.distDir ?? path.join(root, 'dist'));
+  const haveDist = fs.existsSync(path.join(dist, 'index.html'));
+  if (haveDist) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: true,
+      cacheControl: false,
+      allowedPath: (p) => p !== '/meta.json',
+      setHeaders: (reply, file) => {
+        const rel = path.relative(dist, file).split(path.sep).join('/');
+        const immutable = rel.startsWith('assets/') || hashedFile.test(rel);
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0]!;
+    const isApp = (req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|dev|sandbox)(\/|$)/.test(url);
+    if (!isApp) return sendError(reply, new AppError('NOT_FOUND'));
+    // A missing file with an extension (e.g. an old hashed chunk) is a real 404, not the app.
+    if (/\.[a-z0-9]+$/i.test(url) && !url.endsWith('.html')) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    if (!haveDist) {
+      return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run npm run build, then restart the server.');
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+
+  return app;
+}

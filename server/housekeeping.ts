@@ -1,0 +1,21 @@
+/** Periodic clean-up of expired sign-in state, so those tables stay small. */
+import type { Queryable } from './db.ts';
+
+/** Deletes sessions, one-time codes and reset tokens that expired more than a day ago; answers how many rows went. */
+export async function purgeExpired(q: Queryable, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - 86_400_000);
+  let n = 0;
+  for (const table of ['sessions', 'otps', 'password_resets']) {
+    n += (await q.query(`DELETE FROM ${table} WHERE expires_at < $1 RETURNING 1`, [cutoff])).length;
+  }
+  return n;
+}
+
+/** Runs `purgeExpired` now and every hour; answers a stop function. */
+export function startHousekeeping(q: Queryable, now: () => Date, log: (msg: string) => void = console.error): () => void {
+  const run = () => purgeExpired(q, now()).catch((err: Error) => log(`[housekeeping] ${err.message}`));
+  void run();
+  const timer = setInterval(run, 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,61 @@
+/**
+ * Server entry: opens the database (PGlite in DATA_DIR, or PostgreSQL by
+ * DATABASE_URL), migrates and seeds, then listens on HOST:PORT.
+ * Env: PORT (8080), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, PUBLIC_URL,
+ * NODE_ENV, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS.
+ */
+import { performance } from 'node:perf_hooks';
+import { buildApp } from './app.ts';
+import { DataDirLockedError, openDb, type Db } from './db.ts';
+import { createDeps } from './deps.ts';
+import { startHousekeeping } from './housekeeping.ts';
+import { migrate } from './migrate.ts';
+import { seed } from './seed/index.ts';
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const port = Number(process.env.PORT ?? 8080);
+  const host = process.env.HOST || '127.0.0.1';
+  const dataDir = process.env.DATA_DIR ?? '.data';
+  let db: Db;
+  try {
+    db = await openDb({ dataDir });
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const deps = createDeps(db);
+  await migrate(db, (tx) => seed(tx, deps));
+  const app = await buildApp(deps);
+  const stopHousekeeping = startHousekeeping(db, deps.now);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      stopHousekeeping();
+      await app.close();
+    } finally {
+      await db.close();
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port, host });
+  const where = db.kind === 'pglite' ? `pglite ${dataDir}` : 'postgres';
+  console.log(`Ready on http://localhost:${port} (database: ${where}) in ${Math.round(performance.now() - started)} ms`);
+}
+
+main().catch((err) => {
+  console.error('Failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+/**
+ * One-time codes sent by SMS: 6 digits, stored hashed, valid 5 minutes, one live
+ * code per (mobile, purpose, ref), a new one only 180 s after the last, at most
+ * 5 wrong tries. Each step is one atomic statement, so concurrent requests
+ * cannot send two codes inside the interval or try a code more than 5 times.
+ */
+import { randomInt } from 'node:crypto';
+import { OTP_RESEND_SECONDS } from '../contract/schemas.ts';
+import type { Queryable } from './db.ts';
+import { AppError, type Deps } from './http.ts';
+import { sha256 } from './tokens.ts';
+
+export type OtpPurpose = 'SIGNUP' | 'LOGIN' | 'RESET_PASSWORD' | 'CANCEL_TICKET';
+
+export const OTP_TTL_SECONDS = 5 * 60;
+export const OTP_MAX_ATTEMPTS = 5;
+
+const purposeText: Record<OtpPurpose, string> = {
+  SIGNUP: 'mobile verification',
+  LOGIN: 'login',
+  RESET_PASSWORD: 'password reset',
+  CANCEL_TICKET: 'ticket cancellation',
+};
+
+function codeHash(mobile: string, purpose: OtpPurpose, ref: string, code: string): string {
+  return sha256(`${mobile}|${purpose}|${ref}|${code}`);
+}
+
+/**
+ * Issues a new code and sends it by SMS (through `deps.outbox`, in `db` when it is
+ * a transaction). OTP_ALREADY_SENT when the last one for the same mobile, purpose
+ * and ref was sent less than 180 s ago and not used yet.
+ */
+export async function issueOtp(
+  db: Queryable,
+  deps: Deps,
+  p: { mobile: string; purpose: OtpPurpose; ref?: string },
+): Promise<{ resendAfterSeconds: number; expiresInSeconds: number }> {
+  const ref = p.ref ?? '';
+  const now = deps.now();
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const resendCutoff = new Date(now.getTime() - OTP_RESEND_SECONDS * 1000);
+  const expiresAt = new Date(now.getTime() + OTP_TTL_SECONDS * 1000);
+  const rows = await db.query(
+    `INSERT INTO otps (mobile, purpose, ref, code_hash, attempts, sent_at, expires_at, consumed_at)
+     VALUES ($1, $2, $3, $4, 0, $5, $6, NULL)
+     ON CONFLICT (mobile, purpose, ref) DO UPDATE
+       SET code_hash = EXCLUDED.code_hash, attempts = 0, sent_at = EXCLUDED.sent_at,
+           expires_at = EXCLUDED.expires_at, consumed_at = NULL
+       WHERE otps.sent_at <= $7 OR otps.consumed_at IS NOT NULL
+     RETURNING id`,
+    [p.mobile, p.purpose, ref, codeHash(p.mobile, p.purpose, ref, code), now, expiresAt, resendCutoff],
+  );
+  if (rows.length === 0) throw new AppError('OTP_ALREADY_SENT');
+  await deps.outbox.send(
+    {
+      channel: 'SMS',
+      to: p.mobile,
+      body: `${code} is your Nodi Express ${purposeText[p.purpose]} code. It expires in 5 minutes. Do not share it with anyone.`,
+      code,
+    },
+    db,
+  );
+  return { resendAfterSeconds: OTP_RESEND_SECONDS, expiresInSeconds: OTP_TTL_SECONDS };
+}
+
+/**
+ * Checks and consumes a code. Wrong code: INVALID_OTP_PROVIDED (the try is
+ * counted); no live code, used, expired or 5 wrong tries: OTP_VALIDITY_EXPIRED.
+ * Call it with `deps.db`, not inside a transaction that its error rolls back,
+ * or the wrong try is not counted.
+ */
+export async function verifyOtp(
+  db: Queryable,
+  deps: Deps,
+  p: { mobile: string; purpose: OtpPurpose; ref?: string; code: string },
+): Promise<void> {
+  const ref = p.ref ?? '';
+  const now = deps.now();
+  const live = `mobile = $1 AND purpose = $2 AND ref = $3 AND consumed_at IS NULL AND expires_at > $4 AND attempts < ${OTP_MAX_ATTEMPTS}`;
+  if (/^\d{6}$/.test(p.code)) {
+    const used = await db.query(`UPDATE otps SET consumed_at = $4 WHERE ${live} AND code_hash = $5 RETURNING id`, [
+      p.mobile,
+      p.purpose,
+      ref,
+      now,
+      codeHash(p.mobile, p.purpose, ref, p.code),
+    ]);
+    if (used.length > 0) return;
+  }
+  const missed = await db.query(`UPDATE otps SET attempts = attempts + 1 WHERE ${live} RETURNING attempts`, [p.mobile, p.purpose, ref, now]);
+  throw new AppError(missed.length > 0 ? 'INVALID_OTP_PROVIDED' : 'OTP_VALIDITY_EXPIRED');
+}

@@ -1,0 +1,50 @@
+/** Passenger rows: mobile normalisation and the contract `passenger` shape. */
+import { mobilePattern, type Passenger } from '../contract/schemas.ts';
+import type { Queryable } from './db.ts';
+import { toDhakaIso } from './time.ts';
+
+/** A passengers row as stored. */
+export interface PassengerRow {
+  id: number;
+  mobile: string;
+  full_name: string;
+  email: string;
+  city: string;
+  password_hash: string | null;
+  status: 'PENDING' | 'ACTIVE' | 'INACTIVE';
+  balance: number;
+  password_changed_at: Date | null;
+  created_at: Date;
+}
+
+/** The 11-digit form `01XXXXXXXXX` of a valid Bangladeshi mobile no., or null when it is not one. */
+export function normaliseMobile(m: string): string | null {
+  const t = m.trim();
+  if (!mobilePattern.test(t)) return null;
+  return t.length === 12 ? t.slice(1) : t;
+}
+
+/** Maps a passengers row to the contract shape (never the password hash). */
+export function toPassenger(row: PassengerRow): Passenger {
+  return {
+    id: row.id,
+    mobile: row.mobile,
+    fullName: row.full_name,
+    email: row.email,
+    city: row.city,
+    balance: row.balance,
+    createdAt: toDhakaIso(row.created_at),
+  };
+}
+
+/** The passenger with this normalised mobile, or null. */
+export async function passengerByMobile(q: Queryable, mobile: string, forUpdate = false): Promise<PassengerRow | null> {
+  const rows = await q.query<PassengerRow>(`SELECT * FROM passengers WHERE mobile = $1${forUpdate ? ' FOR UPDATE' : ''}`, [mobile]);
+  return rows[0] ?? null;
+}
+
+/** The passenger with this id, or null. */
+export async function passengerById(q: Queryable, id: number): Promise<PassengerRow | null> {
+  const rows = await q.query<PassengerRow>('SELECT * FROM passengers WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,295 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { api } from '../../contract/api.ts';
+import { count, startTestApp, TEST_PASSWORD, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+test.before(async () => {
+  t = await startTestApp({ daysAhead: 1 });
+});
+test.after(async () => {
+  await t.close();
+});
+
+const DEMO = { mobile: '01712345678', password: 'Demo@1234' };
+const err = (r: { status: number; body: any; text: string }, status: number, code: string) => {
+  assert.is(r.status, status, r.text);
+  assert.is(r.body.error.code, code, r.text);
+  assert.type(r.body.error.reason, 'string');
+};
+const regBody = (mobile: string) => ({ mobile, fullName: 'Karim Ahmed', email: 'karim@example.com', city: 'Sylhet', password: TEST_PASSWORD });
+
+test('passengerByMobile: registered, unknown, normalised, invalid', async () => {
+  let r = await t.call('GET', '/api/getPassengerByMobile/01712345678');
+  assert.equal(r.body.data, { mobile: '01712345678', registered: true });
+  r = await t.call('GET', '/api/getPassengerByMobile/001712345678');
+  assert.equal(r.body.data, { mobile: '01712345678', registered: true });
+  r = await t.call('GET', '/api/getPassengerByMobile/01999999999');
+  assert.equal(r.body.data, { mobile: '01999999999', registered: false });
+  err(await t.call('GET', '/api/getPassengerByMobile/0121234567'), 400, 'VALIDATION_FAILED');
+  err(await t.call('GET', '/api/getPassengerByMobile/' + '1'.repeat(200)), 400, 'VALIDATION_FAILED');
+});
+
+test('login with the demo passenger answers a session; token is stored hashed', async () => {
+  const r = await t.call('POST', '/api/checkPassenger', { body: DEMO });
+  assert.is(r.status, 200, r.text);
+  assert.ok(api.login.response.safeParse(r.body.data).success);
+  const s = r.body.data;
+  assert.is(s.passenger.mobile, DEMO.mobile);
+  assert.is(s.passenger.balance, 5000);
+  assert.match(s.token, /^[A-Za-z0-9_-]{43}$/);
+  assert.not.ok('passwordHash' in s.passenger || 'password_hash' in s.passenger);
+  const stored = await t.db.query('SELECT 1 FROM sessions WHERE token_hash = $1', [s.token]);
+  assert.is(stored.length, 0);
+  const hours = (Date.parse(s.expiresAt) - t.clock.now().getTime()) / 3_600_000;
+  assert.ok(Math.abs(hours - 12) < 0.01, String(hours));
+  const p = await t.call('GET', `/api/profile/${s.passenger.id}`, { token: s.token });
+  assert.is(p.status, 200);
+});
+
+test('login errors: wrong password, unknown mobile, inactive, not verified, password expired', async () => {
+  err(await t.call('POST', '/api/checkPassenger', { body: { ...DEMO, password: 'Wrong@123' } }), 401, 'BAD_CREDENTIALS');
+  err(await t.call('POST', '/api/checkPassenger', { body: { mobile: '01899999999', password: 'Demo@1234' } }), 401, 'BAD_CREDENTIALS');
+  const s = await t.signUp('01811111111');
+  await t.db.query(`UPDATE passengers SET status = 'INACTIVE' WHERE id = $1`, [s.passenger.id]);
+  err(await t.call('POST', '/api/checkPassenger', { body: { mobile: '01811111111', password: TEST_PASSWORD } }), 403, 'USER_INACTIVE');
+  // an inactive passenger's existing session stops working too
+  err(await t.call('GET', `/api/profile/${s.passenger.id}`, { token: s.token }), 401, 'INVALID_SESSION');
+  const reg = await t.call('POST', '/api/register', { body: regBody('01822222222') });
+  assert.is(reg.status, 200, reg.text);
+  err(await t.call('POST', '/api/checkPassenger', { body: { mobile: '01822222222', password: TEST_PASSWORD } }), 403, 'MOBILE_NOT_VERIFIED');
+  // a wrong password for an unverified account still says only BAD_CREDENTIALS
+  err(await t.call('POST', '/api/checkPassenger', { body: { mobile: '01822222222', password: 'Nope@1234' } }), 401, 'BAD_CREDENTIALS');
+  t.deps.config.passwordMaxAgeDays = 90;
+  t.clock.advance(91 * 86_400_000);
+  err(await t.call('POST', '/api/checkPassenger', { body: DEMO }), 403, 'PASSWORD_EXPIRED');
+  t.clock.advance(-91 * 86_400_000);
+  t.deps.config.passwordMaxAgeDays = 0;
+});
+
+test('malformed login and register bodies: 400, nothing stored', async () => {
+  const before = [await count(t.db, 'passengers'), await count(t.db, 'otps'), await count(t.db, 'sessions')];
+  const bad: unknown[] = [
+    {},
+    { mobile: DEMO.mobile },
+    { mobile: 1712345678, password: 'x' },
+    { mobile: DEMO.mobile, password: DEMO.password, admin: true },
+    { mobile: DEMO.mobile, password: 'x'.repeat(51) },
+    { mobile: DEMO.mobile, password: DEMO.password, staySignedIn: 'yes' },
+    null,
+    [1, 2],
+  ];
+  for (const b of bad) err(await t.call('POST', '/api/checkPassenger', { body: b }), 400, 'VALIDATION_FAILED');
+  const r = await t.call('POST', '/api/checkPassenger', { body: { mobile: DEMO.mobile, password: DEMO.password, admin: true } });
+  assert.equal(r.body.error.fields, [{ path: 'admin', message: 'Unknown field' }]);
+  err(await t.call('POST', '/api/checkPassenger', { raw: '{"mobile":', headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_FAILED');
+  const regBad: unknown[] = [
+    { ...regBody('01833333333'), password: 'short' },
+    { ...regBody('01833333333'), password: 'nouppercase1!' },
+    { ...regBody('01833333333'), password: 'With space1!' },
+    { ...regBody('01833333333'), email: 'not-an-email' },
+    { ...regBody('01833333333'), fullName: '' },
+    { ...regBody('01833333333'), fullName: 'x'.repeat(101) },
+    { ...regBody('01833333333'), city: 'y'.repeat(5000) },
+    { ...regBody('01233333333') },
+    { ...regBody('01833333333'), role: 'admin' },
+  ];
+  for (const b of regBad) err(await t.call('POST', '/api/register', { body: b }), 400, 'VALIDATION_FAILED');
+  err(await t.call('POST', '/api/register', { raw: JSON.stringify({ ...regBody('01833333333'), pad: 'z'.repeat(70_000) }), headers: { 'content-type': 'application/json' } }), 413, 'VALIDATION_FAILED');
+  const after = [await count(t.db, 'passengers'), await count(t.db, 'otps'), await count(t.db, 'sessions')];
+  assert.equal(after, before);
+});
+
+test('sign-up: register sends an SMS code, verify activates and signs in', async () => {
+  const mobile = '01912345670';
+  const r = await t.call('POST', '/api/register', { body: regBody('0' + mobile) });
+  assert.is(r.status, 200, r.text);
+  assert.equal(r.body.data, { mobile, resendAfterSeconds: 180, expiresInSeconds: 300 });
+  const code = await t.lastCode(mobile);
+  assert.match(code!, /^\d{6}$/);
+  const sms = await t.call('GET', `/dev/outbox?to=${mobile}`);
+  assert.is(sms.status, 200);
+  assert.is(sms.body.data[0].channel, 'SMS');
+  assert.ok(sms.body.data[0].body.includes(code!));
+  const [row] = await t.db.query<{ status: string; code_hash: string }>(
+    'SELECT p.status, o.code_hash FROM passengers p JOIN otps o ON o.mobile = p.mobile WHERE p.mobile = $1',
+    [mobile],
+  );
+  assert.is(row!.status, 'PENDING');
+  assert.is.not(row!.code_hash, code);
+  assert.is((await t.call('GET', `/api/getPassengerByMobile/${mobile}`)).body.data.registered, false);
+
+  err(await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code: code === '000000' ? '111111' : '000000' } }), 400, 'INVALID_OTP_PROVIDED');
+  const v = await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code } });
+  assert.is(v.status, 200, v.text);
+  assert.ok(api.verifyMobile.response.safeParse(v.body.data).success);
+  assert.is(v.body.data.passenger.fullName, 'Karim Ahmed');
+  assert.is(v.body.data.passenger.balance, 0);
+  // the code is used up
+  err(await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code } }), 409, 'MOBILE_ALREADY_REGISTERED');
+  err(await t.call('POST', '/api/register', { body: regBody(mobile) }), 409, 'MOBILE_ALREADY_REGISTERED');
+  err(await t.call('GET', `/api/resendMobileVerificationCode/${mobile}`), 409, 'MOBILE_ALREADY_REGISTERED');
+  const login = await t.call('POST', '/api/checkPassenger', { body: { mobile, password: TEST_PASSWORD, staySignedIn: true } });
+  assert.is(login.status, 200);
+  const days = (Date.parse(login.body.data.expiresAt) - t.clock.now().getTime()) / 86_400_000;
+  assert.ok(Math.abs(days - 30) < 0.01);
+});
+
+test('resend interval: a second code only after 180 s, for register and resend', async () => {
+  const mobile = '01912345671';
+  assert.is((await t.call('POST', '/api/register', { body: regBody(mobile) })).status, 200);
+  const first = await t.lastCode(mobile);
+  const otps = await count(t.db, 'otps');
+  err(await t.call('POST', '/api/register', { body: { ...regBody(mobile), fullName: 'Changed Name' } }), 429, 'OTP_ALREADY_SENT');
+  err(await t.call('GET', `/api/resendMobileVerificationCode/${mobile}`), 429, 'OTP_ALREADY_SENT');
+  const [p] = await t.db.query<{ full_name: string }>('SELECT full_name FROM passengers WHERE mobile = $1', [mobile]);
+  assert.is(p!.full_name, 'Karim Ahmed');
+  assert.is(await count(t.db, 'otps'), otps);
+  t.clock.advance(179_000);
+  err(await t.call('GET', `/api/resendMobileVerificationCode/${mobile}`), 429, 'OTP_ALREADY_SENT');
+  t.clock.advance(2_000);
+  const again = await t.call('GET', `/api/resendMobileVerificationCode/${mobile}`);
+  assert.is(again.status, 200, again.text);
+  const second = await t.lastCode(mobile);
+  // the old code no longer works once replaced (unless the random codes collide)
+  if (second !== first) err(await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code: first } }), 400, 'INVALID_OTP_PROVIDED');
+  assert.is((await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code: second } })).status, 200);
+  err(await t.call('GET', '/api/resendMobileVerificationCode/01700000001'), 404, 'PASSENGER_NOT_FOUND');
+  err(await t.call('GET', '/api/resendMobileVerificationCode/abc'), 400, 'VALIDATION_FAILED');
+});
+
+test('concurrent requests send one code only', async () => {
+  const mobile = '01912345672';
+  assert.is((await t.call('POST', '/api/register', { body: regBody(mobile) })).status, 200);
+  t.clock.advance(181_000);
+  const results = await Promise.all(Array.from({ length: 10 }, () => t.call('GET', `/api/resendMobileVerificationCode/${mobile}`)));
+  assert.is(results.filter((r) => r.status === 200).length, 1);
+  assert.ok(results.every((r) => r.status === 200 || r.body.error.code === 'OTP_ALREADY_SENT'));
+  const [n] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_messages WHERE "to" = $1`, [mobile]);
+  assert.is(n!.n, 2);
+});
+
+test('code expiry after 5 minutes and the 5-try cap', async () => {
+  const mobile = '01912345673';
+  assert.is((await t.call('POST', '/api/register', { body: regBody(mobile) })).status, 200);
+  const code = (await t.lastCode(mobile))!;
+  const wrong = code === '123456' ? '654321' : '123456';
+  t.clock.advance(301_000);
+  err(await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code } }), 400, 'OTP_VALIDITY_EXPIRED');
+  assert.is((await t.call('GET', `/api/resendMobileVerificationCode/${mobile}`)).status, 200);
+  const code2 = (await t.lastCode(mobile))!;
+  const wrong2 = code2 === '123456' ? '654321' : '123456';
+  for (let i = 0; i < 5; i++) err(await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code: wrong2 } }), 400, 'INVALID_OTP_PROVIDED');
+  err(await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code: code2 } }), 400, 'OTP_VALIDITY_EXPIRED');
+  assert.ok(wrong);
+  err(await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code: 'abc' } }), 400, 'VALIDATION_FAILED');
+  err(await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile: '01700000002', code: '123456' } }), 404, 'PASSENGER_NOT_FOUND');
+});
+
+test('concurrent wrong tries are all counted: never more than 5', async () => {
+  const mobile = '01912345674';
+  assert.is((await t.call('POST', '/api/register', { body: regBody(mobile) })).status, 200);
+  const code = (await t.lastCode(mobile))!;
+  const wrong = code === '123456' ? '654321' : '123456';
+  const rs = await Promise.all(Array.from({ length: 12 }, () => t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code: wrong } })));
+  assert.is(rs.filter((r) => r.body.error.code === 'INVALID_OTP_PROVIDED').length, 5);
+  err(await t.call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code } }), 400, 'OTP_VALIDITY_EXPIRED');
+});
+
+test('sessions expire after 12 hours; logout revokes', async () => {
+  const s = (await t.call('POST', '/api/checkPassenger', { body: DEMO })).body.data;
+  const url = `/api/profile/${s.passenger.id}`;
+  t.clock.advance(12 * 3_600_000 - 1000);
+  assert.is((await t.call('GET', url, { token: s.token })).status, 200);
+  t.clock.advance(2000);
+  err(await t.call('GET', url, { token: s.token }), 401, 'INVALID_SESSION');
+  const s2 = (await t.call('POST', '/api/checkPassenger', { body: DEMO })).body.data;
+  const out = await t.call('POST', '/api/logout', { token: s2.token });
+  assert.is(out.status, 200);
+  assert.is(out.body.data, true);
+  err(await t.call('GET', url, { token: s2.token }), 401, 'INVALID_SESSION');
+  err(await t.call('POST', '/api/logout', { token: s2.token }), 401, 'INVALID_SESSION');
+  err(await t.call('POST', '/api/logout'), 401, 'INVALID_SESSION');
+  err(await t.call('GET', url, { token: 'x'.repeat(500) }), 401, 'INVALID_SESSION');
+  err(await t.call('GET', url, { headers: { authorization: 'Basic abc' } }), 401, 'INVALID_SESSION');
+});
+
+test('login by one-time code', async () => {
+  err(await t.call('POST', '/api/sendOtp', { body: { mobile: '01700000003', purpose: 'LOGIN' } }), 404, 'PASSENGER_NOT_FOUND');
+  err(await t.call('POST', '/api/sendOtp', { body: { mobile: DEMO.mobile, purpose: 'SIGNUP' } }), 400, 'VALIDATION_FAILED');
+  const r = await t.call('POST', '/api/sendOtp', { body: { mobile: DEMO.mobile, purpose: 'LOGIN' } });
+  assert.is(r.status, 200, r.text);
+  err(await t.call('POST', '/api/sendOtp', { body: { mobile: DEMO.mobile, purpose: 'LOGIN' } }), 429, 'OTP_ALREADY_SENT');
+  const code = (await t.lastCode(DEMO.mobile))!;
+  // a code for another purpose does not work
+  err(await t.call('POST', '/api/verifyOTP', { body: { mobile: DEMO.mobile, otp: code, purpose: 'RESET_PASSWORD' } }), 400, 'OTP_VALIDITY_EXPIRED');
+  const v = await t.call('POST', '/api/verifyOTP', { body: { mobile: DEMO.mobile, otp: code, purpose: 'LOGIN' } });
+  assert.is(v.status, 200, v.text);
+  assert.ok(api.verifyOtp.response.safeParse(v.body.data).success);
+  assert.is(v.body.data.resetToken, null);
+  assert.is((await t.call('GET', `/api/profile/${v.body.data.session.passenger.id}`, { token: v.body.data.session.token })).status, 200);
+  err(await t.call('POST', '/api/verifyOTP', { body: { mobile: DEMO.mobile, otp: code, purpose: 'LOGIN' } }), 400, 'OTP_VALIDITY_EXPIRED');
+  const pending = '01912345675';
+  await t.call('POST', '/api/register', { body: regBody(pending) });
+  err(await t.call('POST', '/api/sendOtp', { body: { mobile: pending, purpose: 'LOGIN' } }), 403, 'MOBILE_NOT_VERIFIED');
+});
+
+test('password reset: code, reset token, new password, other sessions ended', async () => {
+  const mobile = '01912345676';
+  const s = await t.signUp(mobile);
+  assert.is((await t.call('POST', '/api/sendOtp', { body: { mobile, purpose: 'RESET_PASSWORD' } })).status, 200);
+  const code = (await t.lastCode(mobile))!;
+  const v = await t.call('POST', '/api/verifyOTP', { body: { mobile, otp: code, purpose: 'RESET_PASSWORD' } });
+  assert.is(v.status, 200, v.text);
+  assert.is(v.body.data.session, null);
+  const resetToken = v.body.data.resetToken;
+  assert.type(resetToken, 'string');
+  err(await t.call('POST', '/api/setNewPassword', { body: { mobile, resetToken, password: 'weak' } }), 400, 'VALIDATION_FAILED');
+  err(await t.call('POST', '/api/setNewPassword', { body: { mobile: DEMO.mobile, resetToken, password: 'Brand@New1' } }), 400, 'OTP_VALIDITY_EXPIRED');
+  const done = await t.call('POST', '/api/setNewPassword', { body: { mobile, resetToken, password: 'Brand@New1' } });
+  assert.is(done.status, 200, done.text);
+  assert.ok(api.setNewPassword.response.safeParse(done.body.data).success);
+  err(await t.call('GET', `/api/profile/${s.passenger.id}`, { token: s.token }), 401, 'INVALID_SESSION');
+  err(await t.call('POST', '/api/checkPassenger', { body: { mobile, password: TEST_PASSWORD } }), 401, 'BAD_CREDENTIALS');
+  assert.is((await t.call('POST', '/api/checkPassenger', { body: { mobile, password: 'Brand@New1' } })).status, 200);
+  err(await t.call('POST', '/api/setNewPassword', { body: { mobile, resetToken, password: 'Other@New2' } }), 400, 'OTP_VALIDITY_EXPIRED');
+});
+
+test('reset tokens expire after 10 minutes', async () => {
+  const mobile = '01912345677';
+  await t.signUp(mobile);
+  await t.call('POST', '/api/sendOtp', { body: { mobile, purpose: 'RESET_PASSWORD' } });
+  const v = await t.call('POST', '/api/verifyOTP', { body: { mobile, otp: (await t.lastCode(mobile))!, purpose: 'RESET_PASSWORD' } });
+  t.clock.advance(10 * 60_000 + 1000);
+  err(await t.call('POST', '/api/setNewPassword', { body: { mobile, resetToken: v.body.data.resetToken, password: 'Brand@New1' } }), 400, 'OTP_VALIDITY_EXPIRED');
+});
+
+test('housekeeping removes sign-in state expired over a day ago, keeps live sessions', async () => {
+  const { purgeExpired } = await import('../housekeeping.ts');
+  const live = (await t.call('POST', '/api/checkPassenger', { body: { ...DEMO, staySignedIn: true } })).body.data;
+  t.clock.advance(2 * 86_400_000);
+  await purgeExpired(t.db, t.clock.now());
+  const [left] = await t.db.query<{ s: number; o: number }>(
+    `SELECT (SELECT count(*) FROM sessions WHERE expires_at < $1)::int AS s, (SELECT count(*) FROM otps WHERE expires_at < $1)::int AS o`,
+    [new Date(t.clock.now().getTime() - 86_400_000)],
+  );
+  assert.equal(left, { s: 0, o: 0 });
+  assert.is((await t.call('GET', `/api/profile/${live.passenger.id}`, { token: live.token })).status, 200);
+});
+
+test('strict rate limit on login and code routes', async () => {
+  const limited = await startTestApp({ daysAhead: 0, app: { authRateLimitMax: 3 } });
+  try {
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await limited.call('POST', '/api/checkPassenger', { body: { ...DEMO, password: 'Wrong@1234' } })).status);
+    assert.equal(codes, [401, 401, 401, 429, 429]);
+    const r = await limited.call('POST', '/api/checkPassenger', { body: DEMO });
+    err(r, 429, 'TOO_MANY_REQUESTS');
+    // lookups are not held back by it
+    assert.is((await limited.call('GET', '/api/originCities')).status, 200);
+  } finally {
+    await limited.close();
+  }
+});
+
+test.run();

@@ -1,0 +1,271 @@
+/**
+ * Races, on PGlite (one process, app.inject) and on a real PostgreSQL 15 with TWO
+ * server processes sharing it: 500 simultaneous locks of one seat, an expired
+ * lock taken over, overlapping bookings, 20 concurrent balance payments and a
+ * replayed payment callback. Each race also runs a naive check-then-write variant
+ * of the lock and of the debit, and asserts that one DOES go wrong, so these tests
+ * are known to be able to fail.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDb, type Db, type Queryable } from '../db.ts';
+import { createDeps } from '../deps.ts';
+import type { PassengerRow } from '../passengers.ts';
+import { createSession } from '../sessions.ts';
+import { bookingBody, freeSeats, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts';
+import { startPostgres, type TestPostgres } from './pg.ts';
+import { call, gatewayDecide, startServer, type ServerProcess } from './spawn-server.ts';
+
+interface Ctx {
+  name: string;
+  db: Db;
+  now(): Date;
+  /** Sends a request to server number `i` (alternating between processes on PostgreSQL). */
+  request(i: number, method: string, url: string, body?: unknown, opts?: { token?: string; device?: string }): Promise<{ status: number; body: any }>;
+  /** Posts the gateway form on server `i`; answers the redirect location. */
+  decide(i: number, redirectUrl: string, decision: 'approve' | 'decline'): Promise<string | null>;
+  passenger(balance?: number): Promise<{ id: number; token: string }>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let mobileSeq = 0;
+let tripSeq = 0;
+const trip = (c: Ctx) => pickTrip(c, { skip: 40 + tripSeq++ * 3 });
+
+/** Naive lock: read, then write unconditionally. Answers true when it "won". */
+async function naiveLock(db: Queryable, tripId: number, seat: string, holder: string, now: Date): Promise<boolean> {
+  const rows = await db.query<{ expires_at: Date }>('SELECT expires_at FROM seat_locks WHERE trip_id = $1 AND seat_name = $2', [tripId, seat]);
+  if (rows[0] && rows[0].expires_at > now) return false;
+  await sleep(15);
+  await db.query(
+    `INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (trip_id, seat_name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at`,
+    [tripId, seat, holder, new Date(now.getTime() + 15 * 60_000)],
+  );
+  return true;
+}
+
+/** Naive debit: read the balance, then write the computed one. Answers true when it "paid". */
+async function naiveDebit(db: Queryable, passengerId: number, amount: number): Promise<boolean> {
+  const [row] = await db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [passengerId]);
+  if (row!.balance < amount) return false;
+  await sleep(15);
+  await db.query('UPDATE passengers SET balance = $2 WHERE id = $1', [passengerId, row!.balance - amount]);
+  return true;
+}
+
+function scenarios(name: string, make: () => Promise<{ ctx: Ctx; close(): Promise<void> } | null>) {
+  const t = suite(`concurrency on ${name}`);
+  // Device ids allow [A-Za-z0-9_-] only: an invalid one would make every visitor the same `ip:` holder.
+  const tag = name.replace(/[^A-Za-z0-9]+/g, '').slice(0, 10);
+  let env: { ctx: Ctx; close(): Promise<void> } | null = null;
+  let c: Ctx;
+  t.before(async () => {
+    env = await make();
+    if (env) c = env.ctx;
+  });
+  t.after(async () => {
+    await env?.close();
+  });
+  const skip = () => {
+    if (!env) console.warn(`concurrency on ${name}: SKIPPED (no database)`);
+    return !env;
+  };
+
+  t('500 simultaneous locks of one seat by different holders: exactly one winner', async () => {
+    if (skip()) return;
+    const tr = await trip(c);
+    const [seat] = await freeSeats(c, tr.id, 1);
+    const results = await Promise.all(
+      Array.from({ length: 500 }, (_, i) => c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr, [seat!]), { device: `race-${tag}-${i}-dev` })),
+    );
+    assert.ok(results.every((r) => r.status === 200), JSON.stringify(results.find((r) => r.status !== 200)?.body));
+    const winners = results.map((r, i) => (r.body.data ? i : -1)).filter((i) => i >= 0);
+    assert.is(winners.length, 1);
+    const [row] = await c.db.query<{ holder: string }>('SELECT holder FROM seat_locks WHERE trip_id = $1 AND seat_name = $2', [tr.id, seat]);
+    assert.is(row!.holder, `d:race-${tag}-${winners[0]}-dev`);
+
+    // The naive check-then-write lock lets several holders believe they won.
+    const [seat2] = await freeSeats(c, tr.id, 1);
+    const naive = await Promise.all(Array.from({ length: 50 }, (_, i) => naiveLock(c.db, tr.id, seat2!, `d:naive-${i}`, c.now())));
+    assert.ok(naive.filter(Boolean).length > 1, `naive lock had ${naive.filter(Boolean).length} winner(s)`);
+  });
+
+  t('an expired lock is taken over by exactly one of many', async () => {
+    if (skip()) return;
+    const tr = await trip(c);
+    const [seat] = await freeSeats(c, tr.id, 1);
+    const first = await c.request(0, 'POST', '/api/reservation/seatLock', lockBody(tr, [seat!]), { device: `old-${tag}-holder` });
+    assert.ok(first.body.data);
+    await c.db.query("UPDATE seat_locks SET expires_at = $3 WHERE trip_id = $1 AND seat_name = $2", [tr.id, seat, new Date(c.now().getTime() - 60_000)]);
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr, [seat!]), { device: `take-${tag}-${i}-dev` })),
+    );
+    assert.is(results.filter((r) => r.status === 200 && r.body.data).length, 1);
+    assert.is(results.filter((r) => r.status === 200 && r.body.data === false).length, 199);
+  });
+
+  t('overlapping bookings never both succeed (double submit and overlapping seat pairs)', async () => {
+    if (skip()) return;
+    const tr = await trip(c);
+    const p = await c.passenger();
+    const two = await freeSeats(c, tr.id, 2);
+    await c.request(0, 'POST', '/api/reservation/seatLock', lockBody(tr, two), { token: p.token });
+    const dbl = await Promise.all(Array.from({ length: 10 }, (_, i) => c.request(i, 'POST', '/api/reservation/booking', bookingBody(tr, two), { token: p.token })));
+    assert.is(dbl.filter((r) => r.status === 200).length, 1);
+    assert.ok(dbl.filter((r) => r.status !== 200).every((r) => ['SEAT_UNAVAILABLE', 'BOOKING_TIME_EXCEED'].includes(r.body.error.code)));
+
+    const tr2 = await trip(c);
+    const seats = await freeSeats(c, tr2.id, 13);
+    const people = await Promise.all(Array.from({ length: 12 }, () => c.passenger()));
+    const outcomes = await Promise.all(
+      people.map(async (who, i) => {
+        const pair = [seats[i]!, seats[i + 1]!];
+        const l = await c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr2, pair), { token: who.token });
+        const b = await c.request(i + 1, 'POST', '/api/reservation/booking', bookingBody(tr2, pair), { token: who.token });
+        return { pair, locked: !!l.body.data, booked: b.status === 200 };
+      }),
+    );
+    const booked = outcomes.filter((o) => o.booked);
+    assert.ok(booked.length >= 1);
+    const taken = booked.flatMap((o) => o.pair);
+    assert.is(new Set(taken).size, taken.length, 'no seat booked twice');
+    const dup = await c.db.query('SELECT seat_name FROM reservation_seats WHERE trip_id = $1 AND active GROUP BY seat_name HAVING count(*) > 1', [tr2.id]);
+    assert.is(dup.length, 0);
+  });
+
+  t('20 concurrent balance payments never overdraw', async () => {
+    if (skip()) return;
+    const p = await c.passenger(0);
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const tr = await trip(c);
+      const s = await freeSeats(c, tr.id, 1);
+      await c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: p.token });
+      const b = await c.request(i, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: p.token });
+      assert.is(b.status, 200, JSON.stringify(b.body));
+      ids.push(b.body.data.id);
+    }
+    await c.db.query('UPDATE reservations SET subtotal = 500, total = 500 WHERE id = ANY($1::int[])', [ids]);
+    await c.db.query('UPDATE passengers SET balance = 3750 WHERE id = $1', [p.id]);
+    const results = await Promise.all(ids.map((id, i) => c.request(i, 'POST', '/api/reservation/payFromBalance', { reservationId: id }, { token: p.token })));
+    const ok = results.filter((r) => r.status === 200);
+    assert.is(ok.length, 7);
+    assert.ok(results.filter((r) => r.status !== 200).every((r) => r.body.error.code === 'INSUFFICIENT_BALANCE'));
+    const [bal] = await c.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.id]);
+    assert.is(bal!.balance, 250);
+    const [led] = await c.db.query<{ n: number; s: number }>(
+      "SELECT count(*)::int AS n, coalesce(sum(amount), 0)::int AS s FROM ledger WHERE passenger_id = $1 AND kind = 'TICKET_PAYMENT'",
+      [p.id],
+    );
+    assert.equal({ ...led }, { n: 7, s: -3500 });
+    const [sold] = await c.db.query<{ n: number }>('SELECT count(*)::int AS n FROM reservations WHERE id = ANY($1::int[]) AND status = 1', [ids]);
+    assert.is(sold!.n, 7);
+
+    // The naive read-then-write debit accepts more payments than the money covers.
+    const q = await c.passenger(3750);
+    const naive = await Promise.all(Array.from({ length: 20 }, () => naiveDebit(c.db, q.id, 500)));
+    assert.ok(naive.filter(Boolean).length > 7, `naive debit accepted ${naive.filter(Boolean).length} payments for money enough for 7`);
+  });
+
+  t('a replayed payment callback confirms once and charges once', async () => {
+    if (skip()) return;
+    const p = await c.passenger(0);
+    const tr = await trip(c);
+    const s = await freeSeats(c, tr.id, 2);
+    await c.request(0, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: p.token });
+    const b = await c.request(1, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: p.token });
+    const pays = await Promise.all(Array.from({ length: 6 }, (_, i) => c.request(i, 'POST', '/api/reservation/payment', { reservationId: b.body.data.id }, { token: p.token })));
+    assert.is(new Set(pays.map((x) => x.body.data.paymentId)).size, 1, 'double clicks make one payment');
+    const { paymentId, redirectUrl } = pays[0]!.body.data;
+    // The gateway decided but its notification has not run yet: every success call races to confirm.
+    await c.db.query("UPDATE payments SET status = 'APPROVED', decided_at = $2 WHERE id = $1", [paymentId, c.now()]);
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => c.request(i, 'POST', '/api/reservation/success', { paymentId })));
+    assert.ok(results.every((r) => r.status === 200));
+    const pnrs = new Set(results.map((r) => r.body.data.reservation.pnr));
+    assert.is(pnrs.size, 1);
+    const [pnr] = [...pnrs];
+    assert.match(String(pnr), /^[A-Z0-9]{10}$/);
+    const approvals = await Promise.all(Array.from({ length: 10 }, (_, i) => c.decide(i, redirectUrl, 'approve')));
+    assert.ok(approvals.every((l) => l === `/reservation/success?paymentId=${paymentId}`));
+    const msgs = await c.db.query('SELECT channel FROM outbox_messages WHERE body LIKE $1', [`%${pnr}%`]);
+    assert.is(msgs.length, 2, 'one SMS and one e-mail');
+    const [pay] = await c.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE reservation_id = $1', [b.body.data.id]);
+    assert.is(pay!.n, 1);
+    const [led] = await c.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE passenger_id = $1', [p.id]);
+    assert.is(led!.n, 0, 'no refund, no balance movement for a card sale');
+
+    const top = await c.request(0, 'POST', '/api/account/topUp', { amount: 1200 }, { token: p.token });
+    await c.db.query("UPDATE payments SET status = 'APPROVED', decided_at = $2 WHERE id = $1", [top.body.data.paymentId, c.now()]);
+    await Promise.all(Array.from({ length: 30 }, (_, i) => c.request(i, 'POST', '/api/reservation/success', { paymentId: top.body.data.paymentId })));
+    const [bal] = await c.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.id]);
+    assert.is(bal!.balance, 1200);
+  });
+
+  return t;
+}
+
+async function insertPassenger(db: Db, balance: number, now: Date): Promise<{ id: number; token: string }> {
+  const mobile = `017${String(process.pid % 1000).padStart(3, '0')}${String(++mobileSeq).padStart(5, '0')}`;
+  const [row] = await db.query<PassengerRow>(
+    `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ($1, 'Race Tester', $2, 'Dhaka', 'ACTIVE', $3, $4) RETURNING *`,
+    [mobile, `r${mobile}@example.com`, balance, now],
+  );
+  const s = await createSession(db, createDeps(db, { quiet: true }), row!, true);
+  return { id: row!.id, token: s.token };
+}
+
+const pglite = scenarios('PGlite', async () => {
+  const f: Fixture = await openFixture();
+  return {
+    ctx: {
+      name: 'pglite',
+      db: f.db,
+      now: f.now,
+      request: (_i, m, u, b, o) => f.api(m, u, b, o),
+      async decide(_i, url, decision) {
+        const r = await f.app.inject({ method: 'POST', url, payload: `decision=${decision}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+        return (r.headers.location as string) ?? null;
+      },
+      passenger: (balance = 0) => f.passenger({ balance }),
+    },
+    close: () => f.close(),
+  };
+});
+
+const postgres = scenarios('PostgreSQL with two server processes', async () => {
+  const pg: TestPostgres | null = await startPostgres();
+  if (!pg) return null;
+  const url = await pg.createDatabase('concurrency');
+  const servers: ServerProcess[] = [];
+  let db: Db | null = null;
+  try {
+    // The first process migrates and seeds; the second finds it done.
+    servers.push(await startServer({ DATABASE_URL: url }));
+    servers.push(await startServer({ DATABASE_URL: url }));
+    db = await openDb({ databaseUrl: url, max: 60 });
+  } catch (err) {
+    for (const s of servers) await s.kill('SIGKILL');
+    await pg.stop();
+    throw err;
+  }
+  const theDb = db;
+  return {
+    ctx: {
+      name: 'postgres',
+      db: theDb,
+      now: () => new Date(),
+      request: (i, m, u, b, o) => call(servers[i % 2]!.url, m, u, b, o),
+      decide: (i, u, d) => gatewayDecide(servers[i % 2]!.url, u, d),
+      passenger: (balance = 0) => insertPassenger(theDb, balance, new Date()),
+    },
+    async close() {
+      await theDb.close();
+      for (const s of servers) await s.kill('SIGTERM');
+      await pg.stop();
+    },
+  };
+});
+
+pglite.run();
+postgres.run();

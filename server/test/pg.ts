@@ -1,0 +1,126 @@
+/**
+ * Throwaway PostgreSQL 15 server for tests.
+ *
+ * API:
+ *   import { startPostgres } from './pg.ts';
+ *   const pg = await startPostgres();          // null when no binaries (loud skip; throws when CI is set)
+ *   if (pg) {
+ *     pg.url;                                   // postgres://postgres@127.0.0.1:<port>/postgres
+ *     const url2 = await pg.createDatabase('x'); // a fresh empty database on the same server
+ *     await pg.stop();                          // stops the server and removes its folder
+ *   }
+ *
+ * initdb refuses to run as root, so as root the binaries run as the `postgres`
+ * user (runuser) in a temp folder owned by it. fsync is off: throwaway data.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface TestPostgres {
+  /** Connection URL of the default `postgres` database. */
+  url: string;
+  /** Creates an empty database and answers its URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Stops the server and deletes its data folder. */
+  stop(): Promise<void>;
+}
+
+function findBinDir(): string | null {
+  const candidates = [process.env.PG_BIN, '/usr/lib/postgresql/15/bin'];
+  try {
+    for (const v of fs.readdirSync('/usr/lib/postgresql').sort().reverse()) candidates.push(`/usr/lib/postgresql/${v}/bin`);
+  } catch {
+    // no Debian-style install
+  }
+  for (const dir of candidates) if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return dir;
+  const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
+  if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
+  return null;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a private PostgreSQL server on a free 127.0.0.1 port, or null (with a loud message) when none is installed. */
+export async function startPostgres(): Promise<TestPostgres | null> {
+  const bin = findBinDir();
+  if (!bin) {
+    const msg = 'PostgreSQL binaries (initdb, pg_ctl) not found: PostgreSQL tests SKIPPED. Install postgresql-15 or set PG_BIN.';
+    if (process.env.CI) throw new Error(msg + ' (CI is set, so this is a failure.)');
+    console.warn('\n' + '!'.repeat(78) + '\n!!! ' + msg + '\n' + '!'.repeat(78) + '\n');
+    return null;
+  }
+  const asRoot = process.getuid?.() === 0;
+  const run = (cmd: string, args: string[]) => {
+    const full = path.join(bin, cmd);
+    if (asRoot) return execFileSync('runuser', ['-u', 'postgres', '--', full, ...args], { stdio: 'pipe', encoding: 'utf8' });
+    return execFileSync(full, args, { stdio: 'pipe', encoding: 'utf8' });
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pgtest-'));
+  const data = path.join(dir, 'data');
+  if (asRoot) {
+    fs.chmodSync(dir, 0o755);
+    execFileSync('chown', ['postgres:postgres', dir]);
+  }
+  run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+  let port = 0;
+  let started = false;
+  for (let attempt = 0; attempt < 3 && !started; attempt++) {
+    port = await freePort();
+    try {
+      run('pg_ctl', [
+        '-D', data, '-w', '-t', '30', '-l', path.join(dir, 'server.log'),
+        '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+        'start',
+      ]);
+      started = true;
+    } catch (err) {
+      if (attempt === 2) {
+        const log = fs.existsSync(path.join(dir, 'server.log')) ? fs.readFileSync(path.join(dir, 'server.log'), 'utf8') : '';
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw new Error(`could not start PostgreSQL: ${(err as Error).message}\n${log}`);
+      }
+    }
+  }
+  const base = `postgres://postgres@127.0.0.1:${port}`;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // already down
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', () => void stop());
+  return {
+    url: `${base}/postgres`,
+    async createDatabase(name: string) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error('database name must be a plain identifier');
+      const pg = (await import('pg')).default;
+      const c = new pg.Client({ connectionString: `${base}/postgres` });
+      await c.connect();
+      try {
+        await c.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await c.end();
+      }
+      return `${base}/${name}`;
+    },
+    stop,
+  };
+}

@@ -1,0 +1,90 @@
+/** The real server process: data-folder lock, graceful shutdown, crash and restart keeps acknowledged writes. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { tempDir, TEST_PASSWORD } from './helpers.ts';
+import { spawnServer } from './proc.ts';
+
+const json = async (url: string, init?: RequestInit) => {
+  const r = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init?.headers ?? {}) } });
+  return { status: r.status, body: (await r.json().catch(() => null)) as any };
+};
+
+test('a second process on the same data folder is refused with a clear message; SIGTERM shuts down cleanly', async () => {
+  const dir = tempDir();
+  const first = await spawnServer({ DATA_DIR: dir });
+  const line = await first.ready;
+  assert.match(line, /^Ready on http:\/\/localhost:\d+ \(database: pglite .+\) in \d+ ms$/);
+  const second = await spawnServer({ DATA_DIR: dir });
+  const code = await second.exited;
+  assert.is(code, 1);
+  assert.match(second.output(), /in use by another server process \(pid \d+\)/);
+  // the first one is unharmed
+  assert.is((await json(first.url + '/api/company')).status, 200);
+  first.kill('SIGTERM');
+  assert.is(await first.exited, 0);
+  assert.not.ok(fs.existsSync(path.join(dir, 'server.lock')));
+});
+
+test('killed mid-load, restarted: every acknowledged sign-up and message is still there', async () => {
+  const dir = tempDir();
+  let s = await spawnServer({ DATA_DIR: dir });
+  await s.ready;
+  const acked: { mobile: string; passengerId: number }[] = [];
+  const messages: number[] = [];
+  let stop = false;
+  let n = 0;
+  const worker = async (w: number) => {
+    while (!stop) {
+      const i = n++;
+      const mobile = `0191${String(w)}${String(i).padStart(6, '0')}`;
+      try {
+        const c = await json(s.url + '/api/reservation/contactUs', {
+          method: 'POST',
+          body: JSON.stringify({ name: 'Load ' + i, email: `load${i}@example.com`, subject: 'Load test', message: 'Hello ' + i }),
+        });
+        if (c.status === 200) messages.push(c.body.data.id);
+        const r = await json(s.url + '/api/register', {
+          method: 'POST',
+          body: JSON.stringify({ mobile, fullName: 'Load ' + i, email: 'l@example.com', city: 'Dhaka', password: TEST_PASSWORD }),
+        });
+        if (r.status !== 200) continue;
+        const box = await json(`${s.url}/dev/outbox?to=${mobile}`);
+        const code = box.body.data[0].code;
+        const v = await json(s.url + '/api/verifyMobileVerificationCode', { method: 'POST', body: JSON.stringify({ mobile, code }) });
+        if (v.status === 200) acked.push({ mobile, passengerId: v.body.data.passenger.id });
+      } catch {
+        // connection refused or reset once the process is killed
+      }
+    }
+  };
+  const workers = [1, 2, 3, 4].map(worker);
+  while (acked.length < 12) await new Promise((r) => setTimeout(r, 50));
+  s.kill('SIGKILL');
+  await s.exited;
+  stop = true;
+  await Promise.all(workers);
+  assert.ok(acked.length >= 12 && messages.length >= 12);
+
+  s = await spawnServer({ DATA_DIR: dir });
+  await s.ready;
+  try {
+    for (const a of acked) {
+      const login = await json(s.url + '/api/checkPassenger', { method: 'POST', body: JSON.stringify({ mobile: a.mobile, password: TEST_PASSWORD }) });
+      assert.is(login.status, 200, `acknowledged sign-up ${a.mobile} lost after the crash`);
+      assert.is(login.body.data.passenger.id, a.passengerId);
+    }
+    const box = await json(s.url + '/dev/outbox');
+    const subjects = box.body.data.map((m: { subject: string | null }) => m.subject ?? '').join('\n');
+    for (const id of messages.slice(-20)) assert.ok(subjects.includes(`#${id}`), `message ${id} lost`);
+    // the demo passenger's opening balance is not seeded twice
+    const demo = await json(s.url + '/api/checkPassenger', { method: 'POST', body: JSON.stringify({ mobile: '01712345678', password: 'Demo@1234' }) });
+    assert.is(demo.body.data.passenger.balance, 5000);
+  } finally {
+    s.kill('SIGTERM');
+    await s.exited;
+  }
+});
+
+test.run();

@@ -1,0 +1,174 @@
+/**
+ * Viewing tickets, the passenger's list, cancelling a sold ticket with an SMS code
+ * (refund to balance) and resending the ticket e-mail.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buyTicket, lastCode, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts';
+
+const t = suite('tickets');
+let f: Fixture;
+let trips = 0;
+const nextTrip = (o: { minHours?: number; maxHours?: number } = {}) => pickTrip(f, { skip: trips++ * 5 + 1, ...o });
+const code = (r: { body: any }) => r.body?.error?.code;
+const balance = async (id: number) => (await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [id]))[0]!.balance;
+
+t.before(async () => {
+  f = await openFixture();
+});
+t.after(async () => {
+  await f.close();
+});
+
+t('reservation by id (owner only) and by PNR and PIN', async () => {
+  const p = await f.passenger({ balance: 50_000 });
+  const q = await f.passenger();
+  const sold = await buyTicket(f, p, await nextTrip());
+  let r = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: p.token });
+  assert.is(r.status, 200);
+  assert.equal(r.body.data, sold);
+  r = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: q.token });
+  assert.is(code(r), 'RESERVATION_NOT_ACCESSIBLE');
+  r = await f.api('GET', `/api/reservation/details/999999`, undefined, { token: p.token });
+  assert.is(code(r), 'RESERVATION_NOT_FOUND');
+  r = await f.api('GET', `/api/reservation/details/abc`, undefined, { token: p.token });
+  assert.is(code(r), 'VALIDATION_FAILED');
+  r = await f.api('GET', `/api/reservation/details/${sold.id}`);
+  assert.is(r.status, 401);
+  r = await f.api('GET', `/api/reservation/details/${sold.pnr.toLowerCase()}/${sold.pin}`);
+  assert.is(r.status, 200);
+  assert.equal(r.body.data, sold);
+  const wrongPin = String((Number(sold.pin) + 1) % 10000).padStart(4, '0');
+  for (const path of [`${sold.pnr}/${wrongPin}`, `NOSUCHPNR1/${sold.pin}`, `${sold.pnr}/12345`, `${sold.pnr}/ab`, `${'A'.repeat(30)}/${sold.pin}`]) {
+    r = await f.api('GET', `/api/reservation/details/${path}`);
+    assert.is(code(r), 'WRONG_PNR_PIN', path);
+  }
+});
+
+t('myReservations lists the passenger’s reservations, upcoming first', async () => {
+  const p = await f.passenger({ balance: 50_000 });
+  const late = await buyTicket(f, p, await nextTrip({ minHours: 24 * 5 }), 1);
+  const soon = await lockAndBook(f, p, await nextTrip({ minHours: 30, maxHours: 60 }), 1);
+  const r = await f.api('GET', '/api/reservations', undefined, { token: p.token });
+  assert.is(r.status, 200);
+  assert.equal(r.body.data.map((x: any) => x.id), [soon.id, late.id]);
+  const none = await f.api('GET', '/api/reservations', undefined, { token: (await f.passenger()).token });
+  assert.equal(none.body.data, []);
+  assert.is((await f.api('GET', '/api/reservations')).status, 401);
+});
+
+t('cancel a sold ticket: quote, SMS code, cancel refunds once to the balance and frees the seats', async () => {
+  const p = await f.passenger({ balance: 50_000 });
+  const sold = await buyTicket(f, p, await nextTrip({ minHours: 72 }));
+  const paid = await balance(p.id);
+  const init = await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`);
+  assert.is(init.status, 200);
+  const charge = Math.round((sold.fare.total * 10) / 100);
+  assert.equal(
+    { ...init.body.data, policy: typeof init.body.data.policy },
+    {
+      reservationId: sold.id,
+      refundAmount: sold.fare.total - charge,
+      cancellationCharge: charge,
+      chargePercent: 10,
+      policy: 'string',
+      otpSentTo: `${p.mobile.slice(0, 3)}******${p.mobile.slice(-2)}`,
+      resendAfterSeconds: 180,
+    },
+  );
+  const again = await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`);
+  assert.is(code(again), 'OTP_ALREADY_SENT');
+  const otp = await lastCode(f, p.mobile);
+  const wrong = otp === '000000' ? '111111' : '000000';
+  const before = await f.snapshot();
+  let r = await f.api('GET', `/api/reservation/cancel/${sold.pnr}/${sold.pin}/${wrong}`);
+  assert.is(code(r), 'INVALID_OTP_PROVIDED');
+  assert.is(await f.snapshot(), before);
+  r = await f.api('GET', `/api/reservation/cancel/${sold.pnr}/${sold.pin}/${otp}`);
+  assert.is(r.status, 200);
+  assert.is(r.body.data.status, 5);
+  assert.is(r.body.data.refundAmount, sold.fare.total - charge);
+  assert.is(await balance(p.id), paid + sold.fare.total - charge);
+  assert.is((await f.db.query('SELECT 1 FROM reservation_seats WHERE reservation_id = $1 AND active', [sold.id])).length, 0);
+  // A replay refunds nothing more.
+  r = await f.api('GET', `/api/reservation/cancel/${sold.pnr}/${sold.pin}/${otp}`);
+  assert.is(code(r), 'RESERVATION_NOT_CANCELLABLE');
+  assert.is(await balance(p.id), paid + sold.fare.total - charge);
+  r = await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`);
+  assert.is(code(r), 'RESERVATION_NOT_CANCELLABLE');
+});
+
+t('verifyCancelTicketOTP checks the code; the cancel call then accepts the same code', async () => {
+  const p = await f.passenger({ balance: 50_000 });
+  const sold = await buyTicket(f, p, await nextTrip({ minHours: 72 }), 1);
+  await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`);
+  const otp = await lastCode(f, p.mobile);
+  let r = await f.api('POST', '/api/verifyCancelTicketOTP', { pnr: sold.pnr, pin: sold.pin, otp: otp === '123456' ? '654321' : '123456' });
+  assert.is(code(r), 'INVALID_OTP_PROVIDED');
+  r = await f.api('POST', '/api/verifyCancelTicketOTP', { pnr: sold.pnr, pin: sold.pin, otp });
+  assert.is(r.status, 200);
+  assert.is(r.body.data, true);
+  r = await f.api('POST', '/api/verifyCancelTicketOTP', { pnr: sold.pnr, pin: '0000', otp });
+  assert.ok(code(r) === 'WRONG_PNR_PIN' || sold.pin === '0000');
+  for (const bad of [{}, { pnr: sold.pnr, pin: sold.pin }, { pnr: sold.pnr, pin: sold.pin, otp: '12' }, { pnr: sold.pnr, pin: sold.pin, otp, x: 1 }]) {
+    r = await f.api('POST', '/api/verifyCancelTicketOTP', bad);
+    assert.is(code(r), 'VALIDATION_FAILED');
+  }
+  r = await f.api('GET', `/api/reservation/cancel/${sold.pnr}/${sold.pin}/${otp}`);
+  assert.is(r.status, 200);
+  assert.is(r.body.data.status, 5);
+});
+
+t('cancel scheme by time to departure; expired code; closed for cancellation; booked is not cancellable', async () => {
+  const p = await f.passenger({ balance: 100_000 });
+  const trip = await nextTrip({ minHours: 60 });
+  const sold = await buyTicket(f, p, trip, 1);
+  const start = f.now();
+  const at = (hoursBefore: number) => f.setNow(new Date(trip.departureAt.getTime() - hoursBefore * 3_600_000));
+  const quote = async () => f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`);
+  at(30);
+  let r = await quote();
+  assert.is(r.body.data.chargePercent, 25);
+  at(10);
+  f.advance(4);
+  r = await quote();
+  assert.is(r.body.data.chargePercent, 50);
+  // The code is good for 5 minutes.
+  const otp = await lastCode(f, p.mobile);
+  f.advance(6);
+  r = await f.api('GET', `/api/reservation/cancel/${sold.pnr}/${sold.pin}/${otp}`);
+  assert.is(code(r), 'OTP_VALIDITY_EXPIRED');
+  at(5);
+  r = await quote();
+  assert.is(code(r), 'RESERVATION_CANCEL_TIME_EXPIRED');
+  f.setNow(start);
+  await f.db.query("UPDATE trips SET status = 'CLOSED_FOR_CANCELLATION' WHERE id = $1", [trip.id]);
+  r = await quote();
+  assert.is(code(r), 'TRIP_CLOSED_FOR_CANCELLATION');
+  await f.db.query("UPDATE trips SET status = 'OPEN' WHERE id = $1", [trip.id]);
+  r = await f.api('GET', `/api/reservation/cancelInitialize/NOSUCHPNR1/1234`);
+  assert.is(code(r), 'WRONG_PNR_PIN');
+  // A booking (no PNR yet) cannot be reached by PNR; a canceled booking's seats are free.
+  const booked = await lockAndBook(f, p, await nextTrip(), 1);
+  assert.is(booked.pnr, null);
+});
+
+t('resendReservationEmail sends the ticket to the reservation e-mail; only for sold tickets', async () => {
+  const p = await f.passenger({ balance: 50_000 });
+  const sold = await buyTicket(f, p, await nextTrip({ minHours: 72 }), 1);
+  const r = await f.api('GET', `/api/reservation/resendReservationEmail/${sold.pnr}/${sold.pin}`);
+  assert.is(r.status, 200);
+  assert.is(r.body.data, true);
+  const [m] = await f.db.query<{ to: string; body: string; channel: string }>('SELECT channel, "to", body FROM outbox_messages ORDER BY id DESC LIMIT 1');
+  assert.is(m!.channel, 'EMAIL');
+  assert.is(m!.to, sold.passengerEmail);
+  assert.ok(m!.body.includes(sold.pnr));
+  let x = await f.api('GET', `/api/reservation/resendReservationEmail/${sold.pnr}/9${sold.pin.slice(1)}`);
+  assert.ok(sold.pin.startsWith('9') || code(x) === 'WRONG_PNR_PIN');
+  await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`);
+  await f.api('GET', `/api/reservation/cancel/${sold.pnr}/${sold.pin}/${await lastCode(f, p.mobile)}`);
+  x = await f.api('GET', `/api/reservation/resendReservationEmail/${sold.pnr}/${sold.pin}`);
+  assert.is(code(x), 'RESERVATION_NOT_ACCESSIBLE');
+});
+
+t.run();
