@@ -5,7 +5,7 @@ import { build as esbuild, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { checkBudget, formatReport, routesFromSource, sizeReport, staticClosure } from './scripts/size-report.mjs'
 
@@ -68,7 +68,7 @@ ${preloadTags}
  * Builds the app into `outdir` and returns { metafile, report }.
  * @param {{ outdir?: string, quiet?: boolean }} [opts]
  */
-export async function build({ outdir = join(root, 'dist'), quiet = false } = {}) {
+export async function build({ outdir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : join(root, 'dist'), quiet = false } = {}) {
   const log = quiet ? () => {} : (...a) => console.log(...a)
   rmSync(outdir, { recursive: true, force: true })
   const assets = join(outdir, 'assets')

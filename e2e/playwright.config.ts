@@ -46,6 +46,7 @@ export default defineConfig({
           // sign-up, login and OTP tests of parallel workers share one address
           AUTH_RATE_LIMIT_MAX: '100000',
           ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+          ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
         },
       },
 });

@@ -45,8 +45,11 @@ test('the language switch changes texts and <html lang>, and is kept in session 
 });
 
 test('offline and online show one notification each, duplicates prevented', async ({ page, context }) => {
+  // the notification code is fetched once the page is idle, before any network drop
+  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()));
   await page.goto('/faq');
   await pageHeading(page);
+  await warmed;
   await context.setOffline(true);
   await context.setOffline(false);
   await context.setOffline(true);
@@ -61,13 +64,14 @@ test('the contact form validates beside the fields and shows the success dialog'
   await pageHeading(page);
   await page.getByRole('button', { name: /send/i }).click();
   await expect(page.getByText('Email is required')).toBeVisible();
-  await page.getByLabel(/^email/i).fill('not-an-email');
+  const field = (name: RegExp) => page.getByRole('textbox', { name });
+  await field(/^email/i).fill('not-an-email');
   await page.getByRole('button', { name: /send/i }).click();
   await expect(page.getByText('Please enter a valid email')).toBeVisible();
-  await page.getByLabel(/name/i).first().fill('Rahim Uddin');
-  await page.getByLabel(/^email/i).fill('rahim@example.com');
-  await page.getByLabel(/subject/i).fill('Lost luggage');
-  await page.getByLabel(/message/i).fill('I left a bag on the 8:00 AM coach from Dhaka to Chattogram.');
+  await field(/name/i).first().fill('Rahim Uddin');
+  await field(/^email/i).fill('rahim@example.com');
+  await field(/subject/i).fill('Lost luggage');
+  await field(/^message/i).fill('I left a bag on the 8:00 AM coach from Dhaka to Chattogram.');
   await page.getByRole('button', { name: /send/i }).click();
   const dialog = page.getByRole('dialog', { name: 'Success' });
   await expect(dialog).toBeVisible();
@@ -96,4 +100,15 @@ test('on a phone the menu is collapsed into a drawer', async ({ page }) => {
   await expect(drawer.getByRole('link', { name: 'Contact Us' })).toBeVisible();
   await drawer.getByRole('link', { name: 'Contact Us' }).click();
   await expect(page).toHaveURL(/\/contact-us$/);
+});
+
+test('a page that cannot load while offline shows a retry, not a blank screen', async ({ page, context }) => {
+  await page.goto('/faq');
+  await pageHeading(page);
+  await context.setOffline(true);
+  await page.getByRole('contentinfo').getByRole('link', { name: /privacy/i }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'This page could not be loaded' })).toBeVisible();
+  await context.setOffline(false);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /privacy/i })).toBeVisible();
 });

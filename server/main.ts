@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   }
   const deps = createDeps(db);
   await migrate(db, (tx) => seed(tx, deps));
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, process.env.DIST_DIR ? { distDir: process.env.DIST_DIR } : {});
   const stopHousekeeping = startHousekeeping(db, deps.now);
 
   let closing = false;

@@ -25,6 +25,8 @@ export const toaster = createToaster({
   overlap: false,
   gap: 12,
   removeDelay: 200,
+  // Top-end toasts start below the header, so they never cover the navigation.
+  offsets: extraSmall ? '1rem' : { top: '8.5rem', right: '1rem', bottom: '1rem', left: '1rem' },
 })
 
 export const Root = bindSlot(Ark.Root, 'root')

@@ -11,8 +11,19 @@ import { useT } from './use-t.ts'
 
 // Ark Toast and Ark Dialog are not needed for the first render: each host is
 // fetched the first time something is queued for it.
-const ToastHost = lazy(() => import('./toast-host.tsx'))
-const DialogHost = lazy(() => import('./dialog-host.tsx'))
+const loadToastHost = () => import('./toast-host.tsx')
+const loadDialogHost = () => import('./dialog-host.tsx')
+const ToastHost = lazy(loadToastHost)
+const DialogHost = lazy(loadDialogHost)
+
+// Fetched once the page is idle all the same: the offline notification and
+// error dialogs must still work after the network has dropped.
+function warmOverlays() {
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback
+  const go = () => void Promise.all([loadToastHost(), loadDialogHost()]).catch(() => undefined)
+  if (idle) idle(go, { timeout: 4000 })
+  else setTimeout(go, 2000)
+}
 
 const styles = {
   shell: css({ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }),
@@ -46,6 +57,7 @@ function Latch({ when, children }: { when: boolean; children: React.ReactNode })
 function Overlays() {
   useSignals()
   const t = useT()
+  useEffect(warmOverlays, [])
   return (
     <>
       {isLoading.value ? <LoadingOverlay label={t('common.loading')} /> : null}

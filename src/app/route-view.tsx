@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useRef, type ComponentType, type LazyExoticComponent } from 'react'
+import { Component, lazy, Suspense, useEffect, useRef, useState, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
+import { Button } from '../../design-system/button/index.ts'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
 import { currentRoute } from '../router.ts'
 import type { AppRoute } from '../routes.ts'
@@ -16,6 +17,56 @@ function pageFor(route: AppRoute) {
 }
 
 let firstPage = true
+let retries = 0
+
+/**
+ * Browsers remember a failed dynamic import for the life of the document, so a
+ * retry imports the same chunk under a fresh URL; if that fails too (a shared
+ * chunk is missing), the page is reloaded.
+ */
+function retryPage(route: AppRoute, err: unknown) {
+  const url = /imported module: (\S+)/.exec(String((err as Error)?.message ?? ''))?.[1]
+  if (!url || retries > 1) {
+    location.reload()
+    return
+  }
+  retries++
+  const fresh = `${url}${url.includes('?') ? '&' : '?'}retry=${Date.now()}`
+  pages.set(route.page, lazy(() => import(/* @vite-ignore */ fresh) as Promise<{ default: ComponentType }>))
+}
+
+/**
+ * Catches a page chunk that failed to load (network dropped) or a page that
+ * crashed: shows a message with a retry instead of a blank screen.
+ */
+class PageBoundary extends Component<
+  { children: ReactNode; title: string; text: string; retry: string; onRetry: (err: unknown) => void },
+  { failed: boolean; error: unknown }
+> {
+  state = { failed: false, error: null as unknown }
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: true, error }
+  }
+  componentDidCatch(err: unknown) {
+    console.error(err)
+  }
+  render() {
+    if (!this.state.failed) return this.props.children
+    return (
+      <div role="alert">
+        <h1 tabIndex={-1}>{this.props.title}</h1>
+        <p>{this.props.text}</p>
+        <Button
+          onClick={() => {
+            this.props.onRetry(this.state.error)
+          }}
+        >
+          {this.props.retry}
+        </Button>
+      </div>
+    )
+  }
+}
 
 /** Runs once the page has rendered: focus its h1 (except on first load) so screen readers start there. */
 function PageReady() {
@@ -39,6 +90,7 @@ export function RouteView() {
   const t = useT()
   const match = currentRoute.value
   const lastPath = useRef<string | null>(null)
+  const [attempt, setAttempt] = useState(0)
 
   useEffect(() => {
     if (!match) return
@@ -54,9 +106,20 @@ export function RouteView() {
   if (!match) return null
   const Page = pageFor(match.route)
   return (
-    <Suspense fallback={<LoadingOverlay label={t('common.loading')} />}>
-      <Page key={match.path} />
-      <PageReady key={`ready-${match.path}`} />
-    </Suspense>
+    <PageBoundary
+      key={`${match.path}#${attempt}`}
+      title={t('common.pageLoadFailedTitle')}
+      text={t('common.pageLoadFailed')}
+      retry={t('common.retry')}
+      onRetry={(err) => {
+        retryPage(match.route, err)
+        setAttempt((n) => n + 1)
+      }}
+    >
+      <Suspense fallback={<LoadingOverlay label={t('common.loading')} />}>
+        <Page key={match.path} />
+        <PageReady key={`ready-${match.path}`} />
+      </Suspense>
+    </PageBoundary>
   )
 }
