@@ -1,0 +1,458 @@
+/**
+ * The passenger's account: the login and sign-up flow (a small state machine
+ * that starts from the mobile number), the forgotten-password flow, the
+ * profile, the balance with its transactions, top-ups and the passenger's
+ * reservations. Actions are the only writers; they call the API through an
+ * injectable `call` so tests run against a fake.
+ *
+ * Login flow:  mobile → password                    → signed in
+ *                     → signup → verify             → signed in
+ *              password → forgotOtp → newPassword   → signed in
+ */
+import { batch, computed, signal } from '@preact/signals-react';
+import type { ResponseOf, RouteName } from '../../contract/api.ts';
+import { OTP_RESEND_SECONDS, type Passenger, type Reservation, type Session, type Transaction } from '../../contract/schemas.ts';
+import { call as realCall, ApiError, type CallOptions } from '../api/client.ts';
+import { startOfMonthInDhaka, todayInDhaka } from '../lib/dates.ts';
+import * as session from './session.ts';
+
+// ---------- injection (tests) ----------
+
+/** The API call function the actions use (the real client by default). */
+export type CallFn = <N extends RouteName>(name: N, opts?: CallOptions<N>) => Promise<ResponseOf<N>>;
+
+/** Clock and timers used by the resend countdown. */
+export interface Clock {
+  now: () => number;
+  setInterval: (fn: () => void, ms: number) => unknown;
+  clearInterval: (handle: unknown) => void;
+}
+
+let api: CallFn = realCall;
+let clock: Clock = {
+  now: () => Date.now(),
+  setInterval: (fn, ms) => globalThis.setInterval(fn, ms),
+  clearInterval: (h) => globalThis.clearInterval(h as ReturnType<typeof setInterval>),
+};
+
+/** Replaces the API call function and/or the clock (tests). */
+export function injectAccountDeps(deps: { call?: CallFn; clock?: Clock }): void {
+  if (deps.call) api = deps.call;
+  if (deps.clock) clock = deps.clock;
+}
+
+// ---------- state ----------
+
+/** Steps of the login page. */
+export type LoginStep = 'mobile' | 'password' | 'signup' | 'verify' | 'forgotOtp' | 'newPassword';
+
+/** A server error to show: the catalogue code and the server's reason (fallback text). */
+export interface FormError {
+  code: string;
+  reason: string;
+}
+
+/** Sign-up form fields (SPEC section 3) before the verification code. */
+export interface SignupInput {
+  mobile: string;
+  fullName: string;
+  email: string;
+  city: string;
+  password: string;
+}
+
+/** Editable profile fields. */
+export interface ProfileInput {
+  fullName: string;
+  email: string;
+  city: string;
+}
+
+/** Transaction filter, inclusive calendar dates in Asia/Dhaka ('yyyy-LL-dd'). */
+export interface DateRange {
+  from: string;
+  to: string;
+}
+
+/** What a top-up confirmation ended with. */
+export type TopUpOutcome = { status: 'APPROVED'; amount: number; balance: number } | { status: 'DECLINED' | 'PENDING'; amount: number };
+
+const stepState = signal<LoginStep>('mobile');
+const mobileState = signal('');
+/** The forms and lists that keep their own busy flag and error. */
+export type Scope = 'login' | 'profile' | 'password' | 'account' | 'topUp' | 'reservations';
+const busyState = signal<Partial<Record<Scope, boolean>>>({});
+const errorState = signal<Partial<Record<Scope, FormError>>>({});
+const resendAtState = signal<number | null>(null);
+const nowState = signal(clock.now());
+const resetTokenState = signal<string | null>(null);
+
+const profileState = signal<Passenger | null>(null);
+const balanceState = signal<number | null>(null);
+const transactionsState = signal<Transaction[] | null>(null);
+const rangeState = signal<DateRange>(defaultRange());
+const reservationsState = signal<Reservation[] | null>(null);
+/** Whose profile, balance, transactions and reservations the signals above hold. */
+const ownerState = signal<number | null>(null);
+const confirmedTopUps = new Set<string>();
+
+export const step = computed(() => stepState.value);
+/** The mobile no. the flow started with (normalised, as the passenger typed it). */
+export const mobile = computed(() => mobileState.value);
+/** Which scopes wait for the server. */
+export const busy = computed(() => busyState.value);
+/** The last server error of each scope (shown with its catalogue message). */
+export const errors = computed(() => errorState.value);
+/** Seconds until `Resend Code` may be used again (0 when it may). */
+export const resendSecondsLeft = computed(() => {
+  const at = resendAtState.value;
+  return at === null ? 0 : Math.max(0, Math.ceil((at - nowState.value) / 1000));
+});
+export const canResend = computed(() => resendSecondsLeft.value === 0);
+
+// the header's LOGOUT only clears the session: data of a previous passenger is never shown
+const mine = computed(() => ownerState.value !== null && ownerState.value === session.passenger.value?.id);
+export const profile = computed(() => (mine.value ? profileState.value : null) ?? session.passenger.value);
+export const balance = computed(() => (mine.value ? balanceState.value : null) ?? session.passenger.value?.balance ?? null);
+export const transactions = computed(() => (mine.value ? transactionsState.value : null));
+export const range = computed(() => rangeState.value);
+export const reservations = computed(() => (mine.value ? reservationsState.value : null));
+/** Reservations with upcoming trips first (soonest first), then past ones (latest first). */
+export const reservationsUpcomingFirst = computed(() => {
+  const list = reservations.value;
+  if (!list) return null;
+  const now = nowState.value;
+  const t = (r: Reservation) => Date.parse(r.departureTime);
+  const upcoming = list.filter((r) => t(r) >= now).sort((a, b) => t(a) - t(b));
+  const past = list.filter((r) => t(r) < now).sort((a, b) => t(b) - t(a));
+  return [...upcoming, ...past];
+});
+/** Whether a reservation's trip is still ahead. */
+export function isUpcoming(r: Reservation): boolean {
+  return Date.parse(r.departureTime) >= nowState.value;
+}
+
+/** The default transaction filter: the first of the current month until today (Asia/Dhaka). */
+export function defaultRange(now: number = clock.now()): DateRange {
+  return { from: startOfMonthInDhaka(now), to: todayInDhaka(now) };
+}
+
+// ---------- helpers ----------
+
+function toFormError(err: unknown): FormError {
+  if (err instanceof ApiError) return { code: err.code, reason: err.reason };
+  return { code: 'INTERNAL_ERROR', reason: err instanceof Error ? err.message : String(err) };
+}
+
+function setError(scope: Scope, e: FormError | null): void {
+  const next = { ...errorState.value };
+  if (e) next[scope] = e;
+  else delete next[scope];
+  errorState.value = next;
+}
+
+function setBusy(scope: Scope, on: boolean): void {
+  busyState.value = { ...busyState.value, [scope]: on };
+}
+
+/** Forms where a second submit while the first is pending is dropped (a code auto-submitted and Enter, a double click). */
+const singleFlight: ReadonlySet<Scope> = new Set(['login', 'password', 'topUp']);
+
+/** Runs `work` with the scope's busy flag and records its error; resolves to undefined on failure. */
+async function run<T>(scope: Scope, work: () => Promise<T>): Promise<T | undefined> {
+  if (singleFlight.has(scope) && busyState.value[scope]) return undefined;
+  batch(() => {
+    setBusy(scope, true);
+    setError(scope, null);
+  });
+  try {
+    return await work();
+  } catch (err) {
+    setError(scope, toFormError(err));
+    return undefined;
+  } finally {
+    setBusy(scope, false);
+  }
+}
+
+const loginError = () => errorState.value.login ?? null;
+
+let ticker: unknown = null;
+
+function startResendTimer(seconds: number): void {
+  stopResendTimer();
+  const now = clock.now();
+  batch(() => {
+    nowState.value = now;
+    resendAtState.value = now + seconds * 1000;
+  });
+  ticker = clock.setInterval(() => {
+    nowState.value = clock.now();
+    if (resendSecondsLeft.value === 0) stopResendTimer();
+  }, 1000);
+}
+
+function stopResendTimer(): void {
+  if (ticker !== null) clock.clearInterval(ticker);
+  ticker = null;
+}
+
+/** Points the account data at passenger `id`, dropping another passenger's data. */
+function own(id: number): void {
+  if (ownerState.value === id) return;
+  batch(() => {
+    ownerState.value = id;
+    profileState.value = null;
+    balanceState.value = null;
+    transactionsState.value = null;
+    reservationsState.value = null;
+    rangeState.value = defaultRange();
+  });
+}
+
+function finishSignIn(s: Session, staySignedIn: boolean): string {
+  session.signIn(s, staySignedIn);
+  stopResendTimer();
+  own(s.passenger.id);
+  batch(() => {
+    profileState.value = s.passenger;
+    balanceState.value = s.passenger.balance;
+    stepState.value = 'mobile';
+    resetTokenState.value = null;
+    resendAtState.value = null;
+  });
+  return session.takeRedirect();
+}
+
+// ---------- login flow actions ----------
+
+/** Returns to the first step, keeping the typed mobile no. */
+export function restartLogin(): void {
+  stopResendTimer();
+  batch(() => {
+    stepState.value = 'mobile';
+    resetTokenState.value = null;
+    resendAtState.value = null;
+    setError('login', null);
+  });
+}
+
+/** Clears a scope's server error (the passenger edits the form again). */
+export function dismissError(scope: Scope): void {
+  setError(scope, null);
+}
+
+/** Step 1: looks the mobile no. up; a known one continues to the password, an unknown one to sign-up. */
+export async function submitMobile(value: string): Promise<void> {
+  const m = value.trim();
+  mobileState.value = m;
+  const found = await run('login', () => api('passengerByMobile', { params: { mobile: m } }));
+  if (found) stepState.value = found.registered ? 'password' : 'signup';
+}
+
+/** LOGIN: checks the password; on success stores the session and answers where to go next. */
+export async function login(password: string, staySignedIn: boolean): Promise<string | undefined> {
+  const m = mobileState.value;
+  const s = await run('login', () => api('login', { body: { mobile: m, password, staySignedIn } }));
+  if (s) return finishSignIn(s, staySignedIn);
+  // a registered number that never confirmed its code continues with the code step
+  if (loginError()?.code === 'MOBILE_NOT_VERIFIED') await resendCode(true);
+  return undefined;
+}
+
+/** SIGNUP: registers and sends the SMS verification code. */
+export async function signUp(input: SignupInput): Promise<void> {
+  const m = input.mobile.trim();
+  mobileState.value = m;
+  const body = { mobile: m, fullName: input.fullName.trim(), email: input.email.trim(), city: input.city.trim(), password: input.password };
+  const sent = await run('login', () => api('register', { body }));
+  if (sent) {
+    stepState.value = 'verify';
+    startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+  }
+}
+
+/** Confirms the SMS verification code; the new passenger is signed in. */
+export async function verifyMobile(code: string): Promise<string | undefined> {
+  const m = mobileState.value;
+  const s = await run('login', () => api('verifyMobile', { body: { mobile: m, code } }));
+  return s ? finishSignIn(s, false) : undefined;
+}
+
+/**
+ * Resend Code on the verification step (sign-up). `moveToVerify` is used when
+ * a login finds the number not yet verified.
+ */
+export async function resendCode(moveToVerify = false): Promise<void> {
+  const m = mobileState.value;
+  const previous = loginError();
+  const sent = await run('login', () => api('resendMobileCode', { params: { mobile: m } }));
+  if (sent) {
+    batch(() => {
+      if (moveToVerify) {
+        stepState.value = 'verify';
+        if (previous) setError('login', previous);
+      }
+    });
+    startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+  }
+}
+
+/** Forgot your password: sends an OTP to the mobile no. and continues to the OTP step. */
+export async function forgotPassword(): Promise<void> {
+  const m = mobileState.value;
+  const sent = await run('login', () => api('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }));
+  if (sent) {
+    stepState.value = 'forgotOtp';
+    startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+  } else if (loginError()?.code === 'OTP_ALREADY_SENT') {
+    // an OTP sent moments ago is still valid: let the passenger type it
+    stepState.value = 'forgotOtp';
+  }
+}
+
+/** Resend Code on the password-reset OTP step. */
+export async function resendResetOtp(): Promise<void> {
+  const m = mobileState.value;
+  const sent = await run('login', () => api('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }));
+  if (sent) startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+}
+
+/** Verifies the password-reset OTP and continues to the new password. */
+export async function verifyResetOtp(otp: string): Promise<void> {
+  const m = mobileState.value;
+  const res = await run('login', () => api('verifyOtp', { body: { mobile: m, otp, purpose: 'RESET_PASSWORD' } }));
+  if (res?.resetToken) {
+    stopResendTimer();
+    batch(() => {
+      resetTokenState.value = res.resetToken;
+      resendAtState.value = null;
+      stepState.value = 'newPassword';
+    });
+  }
+}
+
+/** Sets the new password; the passenger is then signed in. */
+export async function setNewPassword(password: string): Promise<string | undefined> {
+  const m = mobileState.value;
+  const resetToken = resetTokenState.value;
+  if (!resetToken) {
+    restartLogin();
+    return undefined;
+  }
+  const s = await run('login', () => api('setNewPassword', { body: { mobile: m, resetToken, password } }));
+  return s ? finishSignIn(s, false) : undefined;
+}
+
+/** LOGOUT: forgets the session and the account data at once, and ends the token on the server (best effort). */
+export async function logout(): Promise<void> {
+  // the request reads the token before the session is cleared below
+  const ended = session.token.value !== null ? api('logout').catch(() => undefined) : null;
+  session.signOut();
+  batch(() => {
+    ownerState.value = null;
+    profileState.value = null;
+    balanceState.value = null;
+    transactionsState.value = null;
+    reservationsState.value = null;
+    rangeState.value = defaultRange();
+    stepState.value = 'mobile';
+    errorState.value = {};
+  });
+  await ended;
+}
+
+// ---------- profile ----------
+
+/** The signed-in passenger's id (and the account data now belongs to them), or null. */
+function passengerId(): number | null {
+  const id = session.passenger.value?.id ?? null;
+  if (id !== null) own(id);
+  return id;
+}
+
+/** Loads the profile of the signed-in passenger. */
+export async function loadProfile(): Promise<void> {
+  const id = passengerId();
+  if (id === null) return;
+  const p = await run('profile', () => api('profile', { params: { id } }));
+  if (p) {
+    session.updatePassenger(p);
+    batch(() => {
+      profileState.value = p;
+      balanceState.value = p.balance;
+    });
+  }
+}
+
+/** Saves full name, e-mail and city; true when saved. */
+export async function updateProfile(input: ProfileInput): Promise<boolean> {
+  const body = { fullName: input.fullName.trim(), email: input.email.trim(), city: input.city.trim() };
+  const p = await run('profile', () => api('updateProfile', { body }));
+  if (!p) return false;
+  session.updatePassenger(p);
+  profileState.value = p;
+  return true;
+}
+
+/** Changes the password; true when changed. */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<boolean> {
+  const ok = await run('password', () => api('changePassword', { body: { currentPassword, newPassword } }));
+  return ok === true;
+}
+
+// ---------- account ----------
+
+/** Loads the balance and the transactions of `r` (default: the current filter). */
+export async function loadAccount(r: DateRange = rangeState.value): Promise<void> {
+  const id = passengerId();
+  if (id === null) return;
+  rangeState.value = r;
+  const res = await run('account', () => api('account', { params: { id }, query: { from: r.from, to: r.to } }));
+  if (res) {
+    batch(() => {
+      balanceState.value = res.balance;
+      // newest first
+      transactionsState.value = [...res.transactions].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    });
+  }
+}
+
+/** Starts a top-up; answers the sandbox gateway URL the browser must open. */
+export async function startTopUp(amount: number): Promise<string | undefined> {
+  const res = await run('topUp', () => api('topUp', { body: { amount } }));
+  return res?.redirectUrl;
+}
+
+/**
+ * Confirms a top-up when the gateway returns to /profile?topUp=<id>&result=…;
+ * each payment id is confirmed once per page life, the server credits once.
+ */
+export async function confirmTopUp(paymentId: string, result: 'success' | 'failure'): Promise<TopUpOutcome | undefined> {
+  if (confirmedTopUps.has(paymentId)) return undefined;
+  confirmedTopUps.add(paymentId);
+  const res = await run('topUp', () => api(result === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } }));
+  if (!res) return undefined;
+  if (res.status === 'APPROVED' && res.balance !== null) {
+    balanceState.value = res.balance;
+    const p = session.passenger.value;
+    if (p) session.updatePassenger({ ...p, balance: res.balance });
+    await loadAccount();
+    return { status: 'APPROVED', amount: res.amount, balance: res.balance };
+  }
+  return { status: res.status === 'APPROVED' ? 'PENDING' : res.status, amount: res.amount };
+}
+
+// ---------- reservations ----------
+
+/** Loads the passenger's reservations (My tickets). */
+export async function loadReservations(): Promise<void> {
+  if (passengerId() === null) return;
+  const list = await run('reservations', () => api('myReservations'));
+  if (list) {
+    batch(() => {
+      nowState.value = clock.now();
+      reservationsState.value = list;
+    });
+  }
+}
