@@ -257,10 +257,14 @@ interface SeatButtonProps {
  * signal effect (no React render), so a toggle touches this one element at once.
  */
 const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, label }: SeatButtonProps) {
-  useSignals()
   const s = seatGrid()
   const ref = useRef<HTMLButtonElement>(null)
   const isFocused = useComputed(() => focused.value === seat.name)
+  // the roving tab stop moves by attribute too: focusing a seat re-renders nothing
+  useSignalEffect(() => {
+    const el = ref.current
+    if (el) el.tabIndex = isFocused.value ? 0 : -1
+  })
   useSignalEffect(() => {
     const st = state.value
     const el = ref.current
@@ -281,7 +285,7 @@ const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, la
       data-seat={seat.name}
       data-state={st}
       data-type={seat.seatType}
-      tabIndex={isFocused.value ? 0 : -1}
+      tabIndex={isFocused.peek() ? 0 : -1}
       aria-label={label(seat, st)}
       aria-pressed={st === 'selected'}
       aria-disabled={ENABLED.has(st) ? undefined : true}

@@ -112,6 +112,12 @@ test('a 401 on the login page does not reset (wrong password answers stay on the
   assert.equal(unauthorized, []);
 });
 
+test('a call that expects a 401 (LOGOUT with an expired token) does not reset the session', async () => {
+  setup({ fetch: fakeFetch(() => json(401, { error: { code: 'INVALID_SESSION', reason: 'Invalid session. Please login again.' } })) });
+  await call('logout', { ignoreUnauthorized: true }).catch((e: ApiError) => assert.is(e.code, 'INVALID_SESSION'));
+  assert.equal(unauthorized, []);
+});
+
 test('a body without data is an error, not undefined', async () => {
   setup({ fetch: fakeFetch(() => new Response('<html>', { status: 200 })) });
   await call('offers').then(

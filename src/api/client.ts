@@ -62,6 +62,8 @@ export interface CallOptions<N extends RouteName> {
   signal?: AbortSignal;
   /** Keep the request alive while the page unloads (seat release). */
   keepalive?: boolean;
+  /** A 401 here is expected and must not reset the session (LOGOUT with an expired token). */
+  ignoreUnauthorized?: boolean;
 }
 
 /** Calls contract route `name` and returns its `data`, or throws ApiError. */
@@ -112,7 +114,7 @@ export async function call<N extends RouteName>(name: N, opts: CallOptions<N> = 
   } catch {
     json = null;
   }
-  if (res.status === 401) {
+  if (res.status === 401 && !opts.ignoreUnauthorized) {
     const path = env.currentPath();
     if (!isLoginPath(path)) env.onUnauthorized(path);
   }

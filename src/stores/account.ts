@@ -347,7 +347,7 @@ export async function setNewPassword(password: string): Promise<string | undefin
 /** LOGOUT: forgets the session and the account data at once, and ends the token on the server (best effort). */
 export async function logout(): Promise<void> {
   // the request reads the token before the session is cleared below
-  const ended = session.token.value !== null ? api('logout').catch(() => undefined) : null;
+  const ended = session.token.value !== null ? api('logout', { ignoreUnauthorized: true }).catch(() => undefined) : null;
   session.signOut();
   batch(() => {
     ownerState.value = null;

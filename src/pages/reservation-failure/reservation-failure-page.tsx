@@ -1,15 +1,108 @@
+import { useEffect, useMemo } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import type { Reservation } from '../../../contract/schemas.ts'
+import { ButtonLink } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
+import { navigate, currentRoute } from '../../router.ts'
+import * as b from '../../stores/booking.ts'
+import { language } from '../../stores/ui.ts'
+import { FormStatus, ServerError } from '../form-parts.tsx'
 import { page } from '../page-styles.ts'
+import { PayPanel } from '../booking/pay-panel.tsx'
+import { Announcer } from '../ticket/announcer.tsx'
 
-/** Payment failure page (filled in by a later issue). */
+/** Where the booking was made: back to its seat page. */
+function bookingHref(r: Reservation): string {
+  return `/reservation?tripId=${r.tripId}&from=${r.origin.code}&to=${r.destination.code}&date=${r.tripDate}`
+}
+
+/**
+ * /reservation/failure: confirms the declined (or abandoned) card payment with
+ * the server, says what happened, and while the booking's time lasts offers
+ * the card again or the balance; the seats stay booked until then.
+ */
 export default function ReservationFailurePage() {
+  useSignals()
   const t = useT()
+  const lang = language.value
+  const search = currentRoute.value?.search ?? ''
+  const paymentId = useMemo(() => {
+    const id = new URLSearchParams(search).get('paymentId')
+    return id && /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : null
+  }, [search])
+
+  useEffect(() => {
+    if (paymentId) void b.confirmPayment(paymentId, 'failure')
+  }, [paymentId])
+
+  useEffect(() => b.startBookingClock(), [])
+
+  const result = paymentId && b.paymentResult.value?.paymentId === paymentId ? b.paymentResult.value : null
+  const r = result ? b.reservation.value : null
+  const phase = b.phase.value
+  const error = b.error.value?.scope === 'confirm' ? b.error.value : null
+
+  let body
+  if (!paymentId) {
+    body = (
+      <p>
+        <ButtonLink href="/" variant="outline">
+          {t('seatChoice.backToSearch')}
+        </ButtonLink>
+      </p>
+    )
+  } else if (error) {
+    body = <ServerError error={error} />
+  } else if (!result) {
+    body = (
+      <p role="status" className={page.muted}>
+        {t('payment.confirming')}
+      </p>
+    )
+  } else if (result.status === 'APPROVED') {
+    body = (
+      <>
+        <FormStatus tone="info">{t('payment.wasApproved')}</FormStatus>
+        <p>
+          <ButtonLink href={`/reservation/success?paymentId=${encodeURIComponent(paymentId)}`}>{t('booking.viewTicket')}</ButtonLink>
+        </p>
+      </>
+    )
+  } else if (r && phase === 'booked') {
+    body = (
+      <>
+        <FormStatus tone="error">{t('payment.declinedKept')}</FormStatus>
+        <section aria-labelledby="retry-heading" className={page.card}>
+          <h2 id="retry-heading" className={page.h3}>
+            {t('payment.retryHeading')}
+          </h2>
+          <PayPanel r={r} withCoupon={false} onPaid={(sold) => navigate(`/reservation/success?reservationId=${sold.id}`)} />
+          <p>
+            <a href={bookingHref(r)}>{t('payment.backToBooking')}</a>
+          </p>
+        </section>
+      </>
+    )
+  } else {
+    body = (
+      <>
+        <FormStatus tone="error">{t('payment.declinedEnded')}</FormStatus>
+        <p>
+          <ButtonLink href="/" variant="outline">
+            {t('seatChoice.backToSearch')}
+          </ButtonLink>
+        </p>
+      </>
+    )
+  }
+
   return (
     <>
       <h1 className={page.h1} tabIndex={-1}>
         {t('reservationFailure.heading')}
       </h1>
-      <p className={page.muted}>{t('common.comingSoon')}</p>
+      <Announcer announcement={b.announcement.value} lang={lang} />
+      {body}
     </>
   )
 }

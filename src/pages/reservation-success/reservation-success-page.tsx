@@ -1,15 +1,116 @@
+import { useEffect, useMemo } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { reservationStatus } from '../../../contract/schemas.ts'
+import { ButtonLink } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
+import { formatMoney } from '../../lib/money.ts'
+import { currentRoute } from '../../router.ts'
+import * as b from '../../stores/booking.ts'
+import { isSignedIn } from '../../stores/session.ts'
+import { language } from '../../stores/ui.ts'
+import { FormStatus, ServerError } from '../form-parts.tsx'
 import { page } from '../page-styles.ts'
+import { Announcer } from '../ticket/announcer.tsx'
+import { TicketView } from '../ticket/ticket-view.tsx'
 
-/** Payment success page (filled in by a later issue). */
+/** `?paymentId=` from the gateway, or `?reservationId=` after paying from the balance. */
+function readQuery(search: string): { paymentId: string | null; reservationId: number | null } {
+  const q = new URLSearchParams(search)
+  const paymentId = q.get('paymentId')
+  const id = Number(q.get('reservationId'))
+  return {
+    paymentId: paymentId && /^[A-Za-z0-9_-]{1,100}$/.test(paymentId) ? paymentId : null,
+    reservationId: Number.isInteger(id) && id > 0 ? id : null,
+  }
+}
+
+/**
+ * /reservation/success: confirms the card payment with the server (or opens
+ * the ticket paid from the balance) and shows the ticket with its PNR and PIN.
+ */
 export default function ReservationSuccessPage() {
+  useSignals()
   const t = useT()
+  const lang = language.value
+  const search = currentRoute.value?.search ?? ''
+  const { paymentId, reservationId } = useMemo(() => readQuery(search), [search])
+
+  useEffect(() => {
+    if (paymentId) void b.confirmPayment(paymentId, 'success')
+    else if (reservationId) void b.loadReservation(reservationId)
+  }, [paymentId, reservationId])
+
+  const result = paymentId ? b.paymentResult.value : null
+  const r = paymentId ? (result?.paymentId === paymentId ? result.reservation : null) : b.reservation.value?.id === reservationId ? b.reservation.value : null
+  const loading = b.busy.value === 'confirm' || (!!paymentId && !result && !b.error.value) || (!!reservationId && !r && !b.error.value)
+  const sold = r?.status === reservationStatus.sold
+
+  let body
+  if (!paymentId && !reservationId) {
+    body = (
+      <>
+        <p>{t('payment.nothingToShow')}</p>
+        <p>
+          <ButtonLink href="/ticket-operation" variant="outline">
+            {t('payment.findTicket')}
+          </ButtonLink>
+        </p>
+      </>
+    )
+  } else if (loading) {
+    body = (
+      <p role="status" className={page.muted}>
+        {t('payment.confirming')}
+      </p>
+    )
+  } else if (b.error.value) {
+    body = (
+      <>
+        <ServerError error={b.error.value} />
+        <p>
+          <ButtonLink href="/ticket-operation" variant="outline">
+            {t('payment.findTicket')}
+          </ButtonLink>
+        </p>
+      </>
+    )
+  } else if (r && sold) {
+    const viewHref = isSignedIn.value ? `/ticket-operation?reservationId=${r.id}` : '/ticket-operation'
+    body = (
+      <>
+        <FormStatus>{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</FormStatus>
+        <TicketView reservation={r} heading={t('ticket.heading')}>
+          <ButtonLink href={viewHref} variant="outline">
+            {t('payment.viewInTicketOperation')}
+          </ButtonLink>
+        </TicketView>
+      </>
+    )
+  } else if (result?.status === 'APPROVED') {
+    // paid after the booking had ended: the server refunded the amount to the balance
+    body = <FormStatus tone="info">{t('payment.paidLate', { total: formatMoney(result.amount, lang) })}</FormStatus>
+  } else {
+    body = (
+      <>
+        <FormStatus tone="error">{t(result?.status === 'DECLINED' ? 'payment.declined' : 'payment.pending')}</FormStatus>
+        {paymentId ? (
+          <p>
+            <ButtonLink href={`/reservation/failure?paymentId=${encodeURIComponent(paymentId)}`} variant="outline">
+              {t('payment.tryAgain')}
+            </ButtonLink>
+          </p>
+        ) : null}
+      </>
+    )
+  }
+
   return (
     <>
       <h1 className={page.h1} tabIndex={-1}>
         {t('reservationSuccess.heading')}
       </h1>
-      <p className={page.muted}>{t('common.comingSoon')}</p>
+      <Announcer announcement={b.announcement.value} lang={lang} />
+      {body}
     </>
   )
 }

@@ -1,4 +1,5 @@
-import { memo, useDeferredValue, useMemo } from 'react'
+import { memo } from 'react'
+import { computed } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Seat } from '../../../contract/schemas.ts'
 import type { Locale } from '../../lib/dates.ts'
@@ -9,6 +10,8 @@ import { formatMoney } from '../../lib/money.ts'
 import * as r from '../../stores/reservation.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../page-styles.ts'
+import { useLagging } from './use-lagging.ts'
+import { seatTypeId } from './seat-type-id.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3' }),
@@ -33,21 +36,22 @@ interface SummaryProps {
   lang: Locale
 }
 
+const summary = computed(() => ({
+  seats: r.countedSeats.value,
+  groups: r.fareByType.value,
+  total: r.totalFare.value,
+  withOpen: r.seats.value.length,
+  limit: r.seatLimit.value,
+}))
+
 /**
  * Seats chosen, fare per seat type and the total; the reset button. It follows
- * the selection one step behind the seat itself (a deferred render), so a
- * toggle repaints the seat first.
+ * the selection one task behind the seat itself, so a toggle repaints the seat first.
  */
 export function FareSummary() {
   useSignals()
-  const seats = r.countedSeats.value
-  const groups = r.fareByType.value
-  const total = r.totalFare.value
-  const withOpen = r.seats.value.length
-  const limit = r.seatLimit.value
-  const lang = language.value
-  const snapshot = useMemo(() => ({ seats, groups, total, withOpen, limit, lang }), [seats, groups, total, withOpen, limit, lang])
-  return <SummaryView {...useDeferredValue(snapshot)} />
+  const snap = useLagging(summary).value
+  return <SummaryView {...snap} lang={language.value} />
 }
 
 const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, limit, lang }: SummaryProps) {
@@ -80,7 +84,7 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
           <tbody>
             {groups.map((g) => (
               <tr key={g.seatType}>
-                <th scope="row">{t(`seatType.${g.seatType}`)}</th>
+                <th scope="row">{t(seatTypeId(g.seatType))}</th>
                 <td>{formatMoney(g.fare, lang)}</td>
                 <td>{g.count}</td>
                 <td>{formatMoney(g.subtotal, lang)}</td>

@@ -1,4 +1,3 @@
-import { useDeferredValue } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -7,6 +6,7 @@ import { localizeDigits } from '../../lib/dates.ts'
 import * as r from '../../stores/reservation.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../page-styles.ts'
+import { useLagging } from './use-lagging.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '2' }),
@@ -29,9 +29,9 @@ function clock(ms: number): string {
 export function HoldTimer() {
   useSignals()
   const t = useT()
-  // one step behind a seat toggle, so the seat repaints first
-  const left = useDeferredValue(r.holdMsLeft.value)
-  const ending = r.holdEndingSoon.value
+  // one task behind a seat toggle, so the seat repaints first
+  const left = useLagging(r.holdMsLeft).value
+  const ending = useLagging(r.holdEndingSoon).value
   const lang = language.value
   return (
     <>

@@ -15,6 +15,9 @@ import { page } from '../page-styles.ts'
 import { HoldTimer } from './hold-timer.tsx'
 import { FareSummary } from './fare-summary.tsx'
 import { Counters } from './counters.tsx'
+import { BookingPanel } from './booking-panel.tsx'
+import { useLagging } from './use-lagging.ts'
+import { seatTypeId } from './seat-type-id.ts'
 
 const styles = {
   trip: css({ mb: '4', color: 'gray.800', fontSize: 'lg' }),
@@ -47,15 +50,24 @@ function useSeatLabels(): SeatGridLabels {
   return useMemo(() => {
     const t = (id: string, v?: Record<string, string | number>) => intl.formatMessage({ id }, v)
     const lang = intl.locale.startsWith('bn') ? 'bn' : 'en'
+    // a toggle asks for the new name at once: remember every name made
+    const names = new Map<string, string>()
     return {
-      seat: (seat, state) =>
-        t('seatChoice.seatName', {
-          name: seat.name,
-          deck: t(seat.deck === 'UPPER' ? 'seatChoice.upperDeckLower' : 'seatChoice.lowerDeckLower'),
-          type: t(`seatType.${seat.seatType}`),
-          fare: formatMoney(seat.fare, lang),
-          state: t(`seatState.${state}`),
-        }),
+      seat: (seat, state) => {
+        const key = `${seat.deck}|${seat.name}|${state}`
+        let name = names.get(key)
+        if (name === undefined) {
+          name = t('seatChoice.seatName', {
+            name: seat.name,
+            deck: t(seat.deck === 'UPPER' ? 'seatChoice.upperDeckLower' : 'seatChoice.lowerDeckLower'),
+            type: t(seatTypeId(seat.seatType)),
+            fare: formatMoney(seat.fare, lang),
+            state: t(`seatState.${state}`),
+          })
+          names.set(key, name)
+        }
+        return name
+      },
       deck: (d) => t(d === 'UPPER' ? 'seatChoice.upperDeck' : 'seatChoice.lowerDeck'),
       grid: (d) => t(d === 'UPPER' ? 'seatChoice.upperDeckSeats' : 'seatChoice.lowerDeckSeats'),
       decks: t('seatChoice.decks'),
@@ -78,14 +90,15 @@ function SeatMap() {
   const intl = useIntl()
   const labels = useSeatLabels()
   const details = r.tripDetails.value
-  // the live region's text: a computed signal bound straight to the text node (no re-render)
+  const lastEvent = useLagging(r.lastEvent)
+  // the live region's text: a computed signal bound straight to the text node (no re-render), a task after the seat
   const live = useComputed(() => {
-    const e = r.lastEvent.value
+    const e = lastEvent.value
     if (!e) return ''
     const lang = language.value
     const total = intl.formatMessage(
       { id: 'seatChoice.runningTotal' },
-      { count: r.countedSeats.value.length, total: formatMoney(r.totalFare.value, lang) },
+      { count: r.countedSeats.peek().length, total: formatMoney(r.totalFare.peek(), lang) },
     )
     const seat = e.seatName ?? ''
     switch (e.kind) {
@@ -122,7 +135,7 @@ function SeatMap() {
         <SeatGrid.Legend
           label={t('seatChoice.legend')}
           states={LEGEND_STATES.map((state) => ({ state, label: t(`seatLegend.${state}`) }))}
-          types={types.map((seatType) => ({ seatType, label: t(`seatType.${seatType}`) }))}
+          types={types.map((seatType) => ({ seatType, label: t(seatTypeId(seatType)) }))}
         />
       </div>
     </section>
@@ -196,8 +209,7 @@ function SeatChoice({ trip }: { trip: r.TripRef }) {
           <div className={styles.side}>
             <HoldTimer />
             <FareSummary />
-            {/* The booking step (passenger details, login handoff, payment) is mounted here by its own issue. */}
-            <div data-slot="continue" id="reservation-continue" />
+            <BookingPanel />
           </div>
         </div>
       ) : null}

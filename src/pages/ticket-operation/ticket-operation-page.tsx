@@ -1,15 +1,124 @@
+import { useEffect, useMemo } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { css } from '../../../styled-system/css'
+import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
+import { formatMoney } from '../../lib/money.ts'
+import { currentRoute, navigate } from '../../router.ts'
+import * as tk from '../../stores/ticket.ts'
+import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
+import { language } from '../../stores/ui.ts'
+import { FormStatus, ServerError } from '../form-parts.tsx'
 import { page } from '../page-styles.ts'
+import { Announcer } from '../ticket/announcer.tsx'
+import { TicketView } from '../ticket/ticket-view.tsx'
+import { CancelTicket } from './cancel-ticket.tsx'
+import { FindTicketForm } from './find-ticket-form.tsx'
 
-/** View or cancel tickets page (filled in by a later issue). */
-export default function TicketOperationPage() {
+const styles = {
+  find: css({ mb: '6' }),
+  again: css({ mt: '4' }),
+}
+
+/** The ticket on screen with resend e-mail and cancel. */
+function Ticket() {
+  useSignals()
   const t = useT()
+  const lang = language.value
+  const r = tk.ticket.value
+  if (!r) return null
+  const sold = tk.isSold.value
+  const busy = tk.busy.value
+  const resendError = tk.error.value?.scope === 'resend' ? tk.error.value : null
+  const done = tk.cancelStep.value === 'done'
+  return (
+    <>
+      <FormStatus>
+        {done ? t('ticket.canceledDone', { refund: formatMoney(r.refundAmount ?? 0, lang) }) : tk.emailSent.value ? t('ticket.emailSent') : null}
+      </FormStatus>
+      <ServerError error={resendError} />
+      <TicketView reservation={r} heading={t('ticket.heading')}>
+        {sold ? (
+          <>
+            <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => busy === null && void tk.resendEmail()}>
+              {busy === 'resend' ? t('common.sending') : t('ticket.resendEmail')}
+            </Button>
+            {tk.cancelStep.value === 'idle' ? (
+              <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => busy === null && void tk.startCancel()}>
+                {busy === 'cancelInit' ? t('common.loading') : t('ticket.cancel')}
+              </Button>
+            ) : null}
+          </>
+        ) : null}
+      </TicketView>
+      <CancelTicket />
+    </>
+  )
+}
+
+/**
+ * /ticket-operation: find a ticket by PNR and PIN, or open one of the signed-in
+ * passenger's tickets by `?reservationId=` (My tickets links here), then view,
+ * print, add to calendar, resend its e-mail or cancel it.
+ */
+export default function TicketOperationPage() {
+  useSignals()
+  const t = useT()
+  const search = currentRoute.value?.search ?? ''
+  const reservationId = useMemo(() => {
+    const id = Number(new URLSearchParams(search).get('reservationId'))
+    return Number.isInteger(id) && id > 0 ? id : null
+  }, [search])
+  const signedIn = isSignedIn.value
+
+  useEffect(() => {
+    if (reservationId === null) return
+    if (!signedIn) {
+      // a passenger's own ticket by id needs their login; come back here afterwards
+      rememberRedirect(`/ticket-operation?reservationId=${reservationId}`)
+      navigate('/login', { replace: true })
+      return
+    }
+    void tk.openById(reservationId)
+  }, [reservationId, signedIn])
+
+  const ticket = tk.ticket.value
+  const findError = tk.error.value?.scope === 'find' ? tk.error.value : null
+
   return (
     <>
       <h1 className={page.h1} tabIndex={-1}>
         {t('ticketOperation.heading')}
       </h1>
-      <p className={page.muted}>{t('common.comingSoon')}</p>
+      <Announcer announcement={tk.announcement.value} lang={language.value} />
+      {ticket ? (
+        <>
+          <Ticket />
+          <div className={styles.again} data-print="hide">
+            <Button
+              variant="ghost"
+              onClick={() => {
+                tk.resetTicket()
+                if (reservationId !== null) navigate('/ticket-operation', { replace: true })
+              }}
+            >
+              {t('ticket.findAnother')}
+            </Button>
+          </div>
+        </>
+      ) : reservationId !== null && !findError ? (
+        <p role="status" className={page.muted}>
+          {t('common.loading')}
+        </p>
+      ) : (
+        <section aria-labelledby="find-heading" className={styles.find}>
+          <h2 id="find-heading" className={page.h3}>
+            {t('ticket.findHeading')}
+          </h2>
+          <p className={page.lead}>{t('ticket.findIntro')}</p>
+          <FindTicketForm />
+        </section>
+      )}
     </>
   )
 }
