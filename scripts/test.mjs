@@ -67,6 +67,17 @@ const steps = {
     const bad = (s.unexpected ?? 0) + (r.code !== 0 && !s.unexpected ? 1 : 0);
     return { ok: (s.expected ?? 0) + (s.flaky ?? 0), bad };
   },
+  // The booking journey again, with the server on a real PostgreSQL server.
+  async 'e2e-pg'() {
+    const report = path.join(root, 'test-results', 'e2e-pg.json');
+    fs.rmSync(report, { force: true });
+    const r = await run('node', ['--import', 'tsx', 'e2e/on-postgres.ts'], { E2E_REPORT: report });
+    if (/SKIPPED: browser journey on PostgreSQL/.test(r.out)) return { ok: 0, bad: 0 };
+    if (!fs.existsSync(report)) return { ok: 0, bad: 1 };
+    const s = JSON.parse(fs.readFileSync(report, 'utf8')).stats ?? {};
+    const bad = (s.unexpected ?? 0) + (r.code !== 0 && !s.unexpected ? 1 : 0);
+    return { ok: (s.expected ?? 0) + (s.flaky ?? 0), bad };
+  },
 };
 
 for (const [name, step] of Object.entries(steps)) {
