@@ -1,0 +1,688 @@
+/**
+ * Seat choice: the reservation data of SPEC section 3 (seats, expirationTime,
+ * departureScheduleId, arrivalScheduleId), the trip details and the selection
+ * rules of SPEC sections 4 and 5.
+ *
+ * Speed: every seat has its own state signal (`seatState(name)`), so toggling
+ * a seat re-renders only that seat. A toggle shows at once (optimistic); a
+ * per-seat loop then brings the server lock in line with what the passenger
+ * wants, and reverts the seat when the server says no.
+ */
+import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals-react';
+import {
+  MAX_SEATS,
+  INFINITE_SEAT_LIMIT,
+  OPEN_SEAT_NAME,
+  seatStatus,
+  type BusStation,
+  type Seat,
+  type SeatLockRequest,
+  type SeatLockResponse,
+  type SeatType,
+  type TripDetails,
+} from '../../contract/schemas.ts';
+import { call } from '../api/client.ts';
+import { serverMessage, toMessage } from './messages.ts';
+import * as ui from './ui.ts';
+
+/** What a seat looks like to the passenger right now. */
+export type SeatState =
+  | 'available'
+  | 'selected'
+  | 'sold'
+  | 'booked'
+  | 'adminBooked'
+  | 'linked'
+  /** Held by another passenger's lock. */
+  | 'held';
+
+/** A message for the UI layer: a message id and its values (formatted by react-intl there). */
+export interface Note {
+  id: string;
+  values?: Record<string, string | number>;
+  /** Text to show when the id has no translation (a server reason). */
+  fallback?: string;
+}
+
+/** What the store needs from the outside world (the real API and UI by default; fakes in tests). */
+export interface ReservationDeps {
+  tripDetails: (body: {
+    tripId: number;
+    originCode: string;
+    destinationCode: string;
+    originBusStationId: number | null;
+    destinationBusStationId: number | null;
+  }) => Promise<TripDetails>;
+  busStations: (body: { originCode: string; destinationCode: string; tripDate: string; tripId?: number | null }) => Promise<{
+    boarding: BusStation[];
+    dropping: BusStation[];
+  }>;
+  seatLock: (body: SeatLockRequest, opts?: { keepalive?: boolean }) => Promise<SeatLockResponse>;
+  /** Error dialog (lock lost, failed trip details). */
+  errorDialog: (note: Note) => void;
+  /** Error toast with the server's reason (failed seat lock). */
+  errorToast: (reason: string, code?: string) => void;
+  warningToast: (note: Note) => void;
+  infoToast: (note: Note) => void;
+  now: () => number;
+  /** Runs a lock request after the click's own work (so the seat repaints first). */
+  defer: (task: () => void) => void;
+}
+
+const deps: ReservationDeps = {
+  tripDetails: (body) => call('tripDetails', { body }),
+  busStations: (body) => call('busStations', { body }),
+  seatLock: (body, opts) => call('seatLock', { body, keepalive: opts?.keepalive }),
+  errorDialog: (note) => ui.showError(toMessage(note)),
+  errorToast: (reason, code) => void ui.toastError(serverMessage(reason, code, code === 'MAX_SEAT_WARNING' ? { count: MAX_SEATS } : undefined)),
+  warningToast: (note) => void ui.toastWarning(toMessage(note)),
+  infoToast: (note) => void ui.toastInfo(toMessage(note)),
+  now: () => Date.now(),
+  defer: (task) => void setTimeout(task, 0),
+};
+
+/** Wires the API and UI functions (app start-up) or fakes (tests). */
+export function configureReservation(parts: Partial<ReservationDeps>): void {
+  Object.assign(deps, parts);
+}
+
+/** The trip a reservation page shows: from the URL. */
+export interface TripRef {
+  tripId: number;
+  originCode: string;
+  destinationCode: string;
+  tripDate?: string;
+}
+
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/** Last change, for the live region. */
+export interface SeatEvent {
+  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'reset' | 'expired' | 'extended';
+  seatName?: string;
+  seq: number;
+}
+
+// ---------- state ----------
+
+const tripRefState = signal<TripRef | null>(null);
+const tripDetailsState = signal<TripDetails | null>(null);
+const loadStatusState = signal<LoadStatus>('idle');
+const boardingStationsState = signal<BusStation[]>([]);
+const droppingStationsState = signal<BusStation[]>([]);
+/** Selected seat names, in the order chosen (SPEC "seats"). */
+const seatNamesState = signal<string[]>([]);
+const expirationTimeState = signal<string | null>(null);
+const departureScheduleIdState = signal<number | null>(null);
+const arrivalScheduleIdState = signal<number | null>(null);
+const availableSeatsState = signal(0);
+const lastEventState = signal<SeatEvent | null>(null);
+/** Epoch ms, ticking every second while a hold runs (see startHoldClock). */
+const nowState = signal(deps.now());
+
+/** Per-seat state signals: the grid subscribes to one each. */
+let seatSignals = new Map<string, Signal<SeatState>>();
+let seatsByName = new Map<string, Seat>();
+
+/** Per-seat server sync: what the server holds for us and whether a request is running. */
+interface SeatSync {
+  held: boolean;
+  busy: boolean;
+}
+let sync = new Map<string, SeatSync>();
+/** The selection size the server allows: its remaining limit plus the seats we already held when it answered. */
+let limitBase = MAX_SEATS;
+/** Bumped on every trip change: answers for an older trip are ignored (and their locks given back). */
+let generation = 0;
+let eventSeq = 0;
+
+export const tripRef = computed(() => tripRefState.value);
+export const tripDetails = computed(() => tripDetailsState.value);
+export const loadStatus = computed(() => loadStatusState.value);
+export const boardingStations = computed(() => boardingStationsState.value);
+export const droppingStations = computed(() => droppingStationsState.value);
+export const expirationTime = computed(() => expirationTimeState.value);
+/** Chosen boarding counter id. */
+export const departureScheduleId = computed(() => departureScheduleIdState.value);
+/** Chosen dropping counter id. */
+export const arrivalScheduleId = computed(() => arrivalScheduleIdState.value);
+export const availableSeats = computed(() => availableSeatsState.value);
+export const lastEvent = computed(() => lastEventState.value);
+
+/** The selected seats (SPEC "seats": seat objects with a name), in the order chosen. */
+export const seats = computed(() => {
+  // seatsByName is replaced together with the trip details
+  void tripDetailsState.value;
+  return seatNamesState.value.map((n) => seatsByName.get(n)).filter((s): s is Seat => !!s);
+});
+/** Selected seats that count (OPEN placeholders excluded). */
+export const countedSeats = computed(() => seats.value.filter((s) => s.name !== OPEN_SEAT_NAME));
+export const totalFare = computed(() => countedSeats.value.reduce((sum, s) => sum + s.fare, 0));
+/** Selected seats grouped by seat type: count, fare per seat and subtotal. */
+export const fareByType = computed(() => {
+  const groups = new Map<SeatType, { seatType: SeatType; count: number; fare: number; subtotal: number }>();
+  for (const s of countedSeats.value) {
+    const g = groups.get(s.seatType) ?? { seatType: s.seatType, count: 0, fare: s.fare, subtotal: 0 };
+    g.count += 1;
+    g.subtotal += s.fare;
+    g.fare = Math.max(g.fare, s.fare);
+    groups.set(s.seatType, g);
+  }
+  return [...groups.values()];
+});
+/** Seats the passenger may still add: the smaller of MAX_SEATS and the server's remaining limit. */
+export const seatLimit = computed(() => {
+  const remaining = tripDetailsState.value?.remainingSeatLimit ?? MAX_SEATS;
+  return remaining === INFINITE_SEAT_LIMIT ? MAX_SEATS : Math.min(MAX_SEATS, Math.max(0, limitBase));
+});
+/** Milliseconds left on the hold, or null when nothing is held. */
+export const holdMsLeft = computed(() => {
+  const exp = expirationTimeState.value;
+  if (!exp || countedSeats.value.length === 0) return null;
+  return Math.max(0, Date.parse(exp) - nowState.value);
+});
+/** True in the last two minutes of a hold (WCAG 2.2.1 warning). */
+export const holdEndingSoon = computed(() => {
+  const left = holdMsLeft.value;
+  return left !== null && left > 0 && left <= 120_000;
+});
+
+/** The state signal of one seat (read it inside the seat's own component). */
+export function seatState(name: string): ReadonlySignal<SeatState> {
+  let s = seatSignals.get(name);
+  if (!s) {
+    s = signal<SeatState>('sold');
+    seatSignals.set(name, s);
+  }
+  return s;
+}
+
+/** The seat object by name (static data: type, fare, position). */
+export function seatByName(name: string): Seat | undefined {
+  return seatsByName.get(name);
+}
+
+// ---------- actions ----------
+
+/**
+ * Loads trip details and the boarding and dropping counters. When another trip
+ * was on screen, its held seats are released first. Failures set the error
+ * dialog to the server's reason (SPEC section 7).
+ */
+export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
+  const prev = tripRefState.value;
+  const sameTrip =
+    prev && prev.tripId === ref.tripId && prev.originCode === ref.originCode && prev.destinationCode === ref.destinationCode;
+  if (prev && !sameTrip) await releaseSeats();
+  const gen = ++generation;
+  batch(() => {
+    tripRefState.value = ref;
+    loadStatusState.value = 'loading';
+    if (!sameTrip) {
+      departureScheduleIdState.value = null;
+      arrivalScheduleIdState.value = null;
+    }
+  });
+  try {
+    const details = await deps.tripDetails({
+      tripId: ref.tripId,
+      originCode: ref.originCode,
+      destinationCode: ref.destinationCode,
+      originBusStationId: departureScheduleIdState.value,
+      destinationBusStationId: arrivalScheduleIdState.value,
+    });
+    if (gen !== generation) return loadStatusState.value;
+    applyDetails(details);
+  } catch (err) {
+    if (gen !== generation) return loadStatusState.value;
+    loadStatusState.value = 'error';
+    deps.errorDialog(reasonNote(err));
+    return 'error';
+  }
+  const details = tripDetailsState.value!;
+  try {
+    const stations = await deps.busStations({
+      originCode: ref.originCode,
+      destinationCode: ref.destinationCode,
+      tripDate: details.tripDate,
+      tripId: ref.tripId,
+    });
+    if (gen !== generation) return loadStatusState.value;
+    batch(() => {
+      boardingStationsState.value = stations.boarding;
+      droppingStationsState.value = stations.dropping;
+      if (departureScheduleIdState.value === null && stations.boarding.length === 1) departureScheduleIdState.value = stations.boarding[0]!.id;
+      if (arrivalScheduleIdState.value === null && stations.dropping.length === 1) arrivalScheduleIdState.value = stations.dropping[0]!.id;
+    });
+  } catch (err) {
+    if (gen !== generation) return loadStatusState.value;
+    deps.errorToast(reasonOf(err), codeOf(err));
+  }
+  return loadStatusState.value;
+}
+
+function applyDetails(details: TripDetails): void {
+  const byName = new Map<string, Seat>();
+  const nextSync = new Map<string, SeatSync>();
+  const mine: string[] = [];
+  for (const s of details.seatLayout.seats) {
+    byName.set(s.name, s);
+    const held = s.lockedByMe && s.status === seatStatus.available && s.name !== OPEN_SEAT_NAME;
+    nextSync.set(s.name, { held, busy: false });
+    if (held) mine.push(s.name);
+  }
+  // the server's remaining limit already subtracts the seats it holds for us
+  limitBase = details.remainingSeatLimit + Math.min(mine.length, MAX_SEATS);
+  batch(() => {
+    seatsByName = byName;
+    sync = nextSync;
+    for (const s of details.seatLayout.seats) {
+      const state: SeatState = mine.includes(s.name) ? 'selected' : stateOf(s);
+      const sig = seatSignals.get(s.name);
+      if (sig) sig.value = state;
+      else seatSignals.set(s.name, signal(state));
+    }
+    // the caller's own unexpired locks (reload, back) are kept as the selection
+    seatNamesState.value = mine.slice(0, MAX_SEATS);
+    expirationTimeState.value = mine.length ? details.expirationTime : null;
+    availableSeatsState.value = details.availableSeats;
+    tripDetailsState.value = details;
+    loadStatusState.value = 'ready';
+    nowState.value = deps.now();
+  });
+}
+
+/** A seat's state from the server's data. */
+export function stateOf(s: Seat): SeatState {
+  switch (s.status) {
+    case seatStatus.sold:
+      return 'sold';
+    case seatStatus.booked:
+      return 'booked';
+    case seatStatus.adminBooked:
+      return 'adminBooked';
+    case seatStatus.linked:
+      return 'linked';
+    default:
+      return s.lockedByOther ? 'held' : s.lockedByMe ? 'selected' : 'available';
+  }
+}
+
+/** Why a toggle did or did not happen. */
+export type ToggleResult = 'selected' | 'deselected' | 'unavailable' | 'maxSeats' | 'seatLimit' | 'unknown';
+
+/**
+ * Chooses or un-chooses a seat (SPEC sections 4 and 5). The selected state
+ * shows at once; the lock (or unlock) request follows, and a falsy lock answer
+ * takes the seat away again with the lock-lost dialog.
+ */
+export function toggleSeat(name: string): ToggleResult {
+  const seat = seatsByName.get(name);
+  const sig = seatSignals.get(name);
+  if (!seat || !sig) return 'unknown';
+  const state = sig.value;
+  // a booking owns these seats now: the selection is frozen until it ends
+  if (bookingHold) {
+    emit('rejected', name);
+    return 'unavailable';
+  }
+  if (state === 'selected') {
+    batch(() => {
+      sig.value = 'available';
+      seatNamesState.value = seatNamesState.value.filter((n) => n !== name);
+      emit('deselected', name);
+    });
+    if (name !== OPEN_SEAT_NAME) schedule(name);
+    return 'deselected';
+  }
+  if (state !== 'available') {
+    emit('rejected', name);
+    return 'unavailable';
+  }
+  if (name !== OPEN_SEAT_NAME) {
+    const count = countedSeats.value.length;
+    if (count >= MAX_SEATS) {
+      deps.warningToast({ id: 'error.MAX_SEAT_WARNING', values: { count: MAX_SEATS } });
+      emit('rejected', name);
+      return 'maxSeats';
+    }
+    if (count >= seatLimit.value) {
+      deps.warningToast({ id: 'seatChoice.seatLimit', values: { count: seatLimit.value } });
+      emit('rejected', name);
+      return 'seatLimit';
+    }
+  }
+  batch(() => {
+    sig.value = 'selected';
+    seatNamesState.value = [...seatNamesState.value, name];
+    emit('selected', name);
+  });
+  if (name !== OPEN_SEAT_NAME) schedule(name);
+  return 'selected';
+}
+
+function schedule(name: string): void {
+  const gen = generation;
+  deps.defer(() => void reconcile(name, gen));
+}
+
+/** Brings the server lock of one seat in line with its on-screen state, one request at a time. */
+async function reconcile(name: string, gen: number): Promise<void> {
+  const entry = sync.get(name);
+  if (!entry || entry.busy) return;
+  const ref = tripRefState.value;
+  const details = tripDetailsState.value;
+  if (!ref || !details) return;
+  entry.busy = true;
+  try {
+    for (;;) {
+      if (gen !== generation) return;
+      const want = seatSignals.get(name)?.value === 'selected';
+      if (want === entry.held) return;
+      const body = lockBody(details, [name], want);
+      let res: SeatLockResponse;
+      try {
+        res = await deps.seatLock(body);
+      } catch (err) {
+        if (gen !== generation) return;
+        // revert the seat to what the server holds and show the reason
+        revert(name, entry.held);
+        deps.errorToast(reasonOf(err), codeOf(err));
+        emit('failed', name);
+        return;
+      }
+      if (gen !== generation) {
+        // reset or another trip while this lock was in flight: give it back, unless the seat was chosen again
+        const chosenAgain = tripDetailsState.value === details && seatSignals.get(name)?.value === 'selected';
+        if (want && res && !chosenAgain) void deps.seatLock({ ...body, locked: false }).catch(() => undefined);
+        return;
+      }
+      if (!res) {
+        if (want) lockLost(name);
+        return;
+      }
+      entry.held = want;
+      if (want || countedSeats.value.length > 0) {
+        if (res.expirationTime) expirationTimeState.value = res.expirationTime;
+      } else {
+        expirationTimeState.value = res.expirationTime;
+      }
+      nowState.value = deps.now();
+    }
+  } finally {
+    entry.busy = false;
+  }
+}
+
+function revert(name: string, held: boolean): void {
+  const sig = seatSignals.get(name);
+  if (!sig) return;
+  batch(() => {
+    sig.value = held ? 'selected' : 'available';
+    const names = seatNamesState.value.filter((n) => n !== name);
+    seatNamesState.value = held ? [...names, name] : names;
+  });
+}
+
+/** SPEC section 4: a falsy lock answer removes the seat from the selection and from available seats. */
+function lockLost(name: string): void {
+  batch(() => {
+    const sig = seatSignals.get(name);
+    if (sig) sig.value = 'held';
+    seatNamesState.value = seatNamesState.value.filter((n) => n !== name);
+    availableSeatsState.value = Math.max(0, availableSeatsState.value - 1);
+    emit('lockLost', name);
+  });
+  deps.errorDialog({ id: 'seat.lockLost', values: { names: name } });
+}
+
+function lockBody(details: TripDetails, seatNames: string[], locked: boolean): SeatLockRequest {
+  return {
+    tripId: details.tripId,
+    tripDate: details.tripDate,
+    coachCode: details.coach.code,
+    originCode: details.originCode,
+    destinationCode: details.destinationCode,
+    seatNames,
+    locked,
+  };
+}
+
+/** Names of seats the server holds for us or may be about to (a lock in flight). */
+function heldOrPending(): string[] {
+  const names: string[] = [];
+  for (const [name, e] of sync) if (name !== OPEN_SEAT_NAME && (e.held || e.busy)) names.push(name);
+  return names;
+}
+
+/**
+ * SPEC section 4 reset: unlocks all held seats, clears the seats and sets
+ * expirationTime to now.
+ */
+export async function resetReservation(opts: { event?: SeatEvent['kind'] } = {}): Promise<void> {
+  if (bookingHold && opts.event !== 'expired') return bookingHold.cancel();
+  const details = tripDetailsState.value;
+  const names = heldOrPending();
+  const gen = ++generation;
+  batch(() => {
+    for (const n of seatNamesState.value) {
+      const sig = seatSignals.get(n);
+      if (sig && sig.value === 'selected') sig.value = 'available';
+    }
+    seatNamesState.value = [];
+    expirationTimeState.value = new Date(deps.now()).toISOString();
+    nowState.value = deps.now();
+    emit(opts.event ?? 'reset');
+  });
+  for (const e of sync.values()) {
+    e.held = false;
+    e.busy = false;
+  }
+  if (details && names.length) {
+    try {
+      await deps.seatLock(lockBody(details, names.slice(0, MAX_SEATS), false));
+    } catch (err) {
+      if (gen === generation) deps.errorToast(reasonOf(err), codeOf(err));
+    }
+  }
+}
+
+/**
+ * Gives back every held seat without touching the screen more than needed:
+ * leaving the page, choosing another trip, closing the tab (`keepalive` lets
+ * the request outlive the page).
+ */
+export async function releaseSeats(opts: { keepalive?: boolean } = {}): Promise<void> {
+  const details = tripDetailsState.value;
+  const names = heldOrPending();
+  generation++;
+  bookingHold = null;
+  for (const e of sync.values()) {
+    e.held = false;
+    e.busy = false;
+  }
+  batch(() => {
+    for (const n of seatNamesState.value) {
+      const sig = seatSignals.get(n);
+      if (sig && sig.value === 'selected') sig.value = 'available';
+    }
+    seatNamesState.value = [];
+    expirationTimeState.value = null;
+  });
+  if (!details || !names.length) return;
+  try {
+    await deps.seatLock(lockBody(details, names.slice(0, MAX_SEATS), false), { keepalive: opts.keepalive });
+  } catch {
+    // the page is going away or another trip is loading; the server lets the lock expire
+  }
+}
+
+/**
+ * Keeps the seats for longer (WCAG 2.2.1): locks the held seats again, which
+ * restarts their hold on the server.
+ */
+export async function extendHold(): Promise<void> {
+  if (bookingHold) {
+    const until = await bookingHold.extend();
+    if (until) {
+      batch(() => {
+        expirationTimeState.value = until;
+        nowState.value = deps.now();
+        emit('extended');
+      });
+    }
+    return;
+  }
+  const details = tripDetailsState.value;
+  const names = countedSeats.value.map((s) => s.name);
+  if (!details || names.length === 0) return;
+  const gen = generation;
+  try {
+    const res = await deps.seatLock(lockBody(details, names, true));
+    if (gen !== generation) return;
+    if (!res) {
+      // someone else holds one of them now: treat like a lost lock
+      await resetReservation();
+      deps.errorDialog({ id: 'seat.lockLost', values: { names: names.join(', ') } });
+      return;
+    }
+    batch(() => {
+      expirationTimeState.value = res.expirationTime;
+      nowState.value = deps.now();
+      emit('extended');
+    });
+  } catch (err) {
+    if (gen === generation) deps.errorToast(reasonOf(err), codeOf(err));
+  }
+}
+
+let keepOnLeave = false;
+
+/** The next navigation away keeps the held seats (e.g. the login handoff of the booking step). */
+export function keepSeatsOnLeave(): void {
+  keepOnLeave = true;
+}
+
+/** The seat page is going away: release the held seats unless keepSeatsOnLeave was called. */
+export function leavePage(): void {
+  if (keepOnLeave) {
+    keepOnLeave = false;
+    return;
+  }
+  void releaseSeats();
+}
+
+/** The hold ran out: reset and tell the passenger. */
+export async function expireHold(): Promise<void> {
+  if (countedSeats.value.length === 0) return;
+  const hold = bookingHold;
+  bookingHold = null;
+  hold?.expired();
+  await resetReservation({ event: 'expired' });
+  deps.infoToast({ id: 'seatChoice.holdExpired' });
+}
+
+/** What a booking (issue 6) does when the passenger extends, resets or outlives a hold it owns. */
+export interface BookingHold {
+  /** Asks the server for more time; answers the new expiry, or null when it could not. */
+  extend: () => Promise<string | null>;
+  /** Gives the booking up (the reset button). */
+  cancel: () => Promise<void>;
+  /** The hold clock ran out. */
+  expired: () => void;
+}
+
+let bookingHold: BookingHold | null = null;
+
+/**
+ * The held seats became a booking: the server spent their locks, so nothing is
+ * released on leave, the selection is frozen and the hold runs to the booking's
+ * expiry. `hold` null hands the seats back to seat choice (booking ended).
+ */
+export function holdForBooking(names: string[], expiration: string | null, hold: BookingHold | null): void {
+  bookingHold = hold;
+  generation++;
+  for (const e of sync.values()) {
+    e.held = false;
+    e.busy = false;
+  }
+  const keep = hold ? names.filter((n) => seatSignals.has(n)) : [];
+  batch(() => {
+    for (const n of seatNamesState.value) {
+      const sig = seatSignals.get(n);
+      if (sig && sig.value === 'selected' && !keep.includes(n)) sig.value = 'available';
+    }
+    for (const n of keep) seatSignals.get(n)!.value = 'selected';
+    seatNamesState.value = keep;
+    expirationTimeState.value = hold ? expiration : null;
+    nowState.value = deps.now();
+  });
+}
+
+/** Chooses the boarding counter (SPEC departureScheduleId). */
+export function chooseBoarding(id: number | null): void {
+  departureScheduleIdState.value = id;
+}
+
+/** Chooses the dropping counter (SPEC arrivalScheduleId). */
+export function chooseDropping(id: number | null): void {
+  arrivalScheduleIdState.value = id;
+}
+
+/** Forgets the trip (after release), e.g. when the booking is done. */
+export function clearTrip(): void {
+  generation++;
+  bookingHold = null;
+  batch(() => {
+    tripRefState.value = null;
+    tripDetailsState.value = null;
+    loadStatusState.value = 'idle';
+    seatNamesState.value = [];
+    expirationTimeState.value = null;
+    boardingStationsState.value = [];
+    droppingStationsState.value = [];
+    lastEventState.value = null;
+  });
+  seatsByName = new Map();
+  sync = new Map();
+  seatSignals = new Map();
+}
+
+/**
+ * Runs the hold clock: ticks `now` every second while seats are held and
+ * expires the hold when its time is up. Returns the disposer.
+ */
+export function startHoldClock(timers: { setInterval: typeof setInterval; clearInterval: typeof clearInterval } = globalThis): () => void {
+  const id = timers.setInterval(() => {
+    if (countedSeats.value.length === 0) return;
+    nowState.value = deps.now();
+    if (holdMsLeft.value === 0) void expireHold();
+  }, 1000);
+  return () => timers.clearInterval(id);
+}
+
+/** Moves the hold clock (tests, and after the tab wakes up). */
+export function tick(): void {
+  nowState.value = deps.now();
+  if (holdMsLeft.value === 0 && countedSeats.value.length > 0) void expireHold();
+}
+
+// ---------- helpers ----------
+
+function emit(kind: SeatEvent['kind'], seatName?: string): void {
+  lastEventState.value = { kind, seatName, seq: ++eventSeq };
+}
+
+function reasonOf(err: unknown): string {
+  const e = err as { reason?: string; message?: string };
+  return e?.reason ?? e?.message ?? '';
+}
+
+function codeOf(err: unknown): string | undefined {
+  return (err as { code?: string })?.code;
+}
+
+function reasonNote(err: unknown): Note {
+  const code = codeOf(err);
+  return { id: code ? `error.${code}` : 'error.unknown', fallback: reasonOf(err) || undefined };
+}
