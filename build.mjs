@@ -22,15 +22,27 @@ function panda(...args) {
 /**
  * Locale files are bundled as pre-parsed ICU ASTs, so the browser never needs
  * the message parser (aliased to its no-parser build below, ~8 KB brotli saved).
+ * English is split: `src/i18n.ts` gets the core scopes of locales/core-scopes.json
+ * (shell, home page, route titles) in the entry, `src/i18n-rest.ts` the rest.
  */
+const coreScopes = new Set(JSON.parse(readFileSync(join(root, 'locales/core-scopes.json'), 'utf8')).scopes)
+const isCore = (id) => coreScopes.has(id.split('.')[0]) || /\.title\w*$/.test(id)
 const precompiledLocales = {
   name: 'precompiled-locales',
   setup(b) {
-    b.onLoad({ filter: /[\\/]locales[\\/][a-z]{2}\.json$/ }, async (args) => {
+    b.onResolve({ filter: /[\\/]locales[\\/]en\.json$/ }, (args) => {
+      const part = /[\\/]src[\\/]i18n-rest\.ts$/.test(args.importer) ? 'rest' : /[\\/]src[\\/]i18n\.ts$/.test(args.importer) ? 'core' : 'all'
+      // the part is in the path: one module per part
+      return { path: `${join(args.resolveDir, args.path)}#${part}`, namespace: 'locale' }
+    })
+    b.onResolve({ filter: /[\\/]locales[\\/]bn\.json$/ }, (args) => ({ path: `${join(args.resolveDir, args.path)}#all`, namespace: 'locale' }))
+    b.onLoad({ filter: /\.json#\w+$/, namespace: 'locale' }, async (args) => {
       const { parse } = await import('@formatjs/icu-messageformat-parser')
-      const messages = JSON.parse(readFileSync(args.path, 'utf8'))
-      const compiled = Object.fromEntries(Object.entries(messages).map(([id, text]) => [id, parse(text)]))
-      return { contents: JSON.stringify(compiled), loader: 'json' }
+      const [file, part] = args.path.split('#')
+      const messages = JSON.parse(readFileSync(file, 'utf8'))
+      const keep = ([id]) => part === 'all' || (part === 'core') === isCore(id)
+      const compiled = Object.fromEntries(Object.entries(messages).filter(keep).map(([id, text]) => [id, parse(text)]))
+      return { contents: JSON.stringify(compiled), loader: 'json', watchFiles: [file] }
     })
   },
 }

@@ -40,8 +40,8 @@ export function staticClosure(metafile, outFile, seen = new Set()) {
 export function routesFromSource(routesFile) {
   const text = readFileSync(routesFile, 'utf8')
   const rows = []
-  const re = /path:\s*'([^']+)'[\s\S]*?import\('\.\/([^']+)'\)/g
-  for (const m of text.matchAll(re)) rows.push({ path: m[1], page: join('src', m[2]) })
+  const re = /path:\s*'([^']+)'[\s\S]*?import\('\.\/([^']+)'\)([^\n]*)/g
+  for (const m of text.matchAll(re)) rows.push({ path: m[1], page: join('src', m[2]), coreMessages: /coreMessages:\s*true/.test(m[3]) })
   return rows
 }
 
@@ -61,10 +61,13 @@ export function sizeReport({ metafile, root, entry, routes, cssFile }) {
     if (!cache.has(file)) cache.set(file, sizesOf(readFileSync(join(root, file))))
     return cache.get(file)
   }
-  const rows = routes.map(({ path, page }) => {
+  // pages other than home also wait for the non-core English messages
+  const restOut = byEntry.get('src/i18n-rest.ts')
+  const rows = routes.map(({ path, page, coreMessages }) => {
     const files = new Set(staticClosure(metafile, entryOut))
     const pageOut = byEntry.get(page.replace(/\\/g, '/'))
     if (pageOut) staticClosure(metafile, pageOut, files)
+    if (restOut && !coreMessages) staticClosure(metafile, restOut, files)
     let js = { raw: 0, gzip: 0, brotli: 0 }
     for (const f of files) js = addSizes(js, sizeOfFile(f))
     return { path, page, files: [...files].map((f) => relative(root, join(root, f))), js }

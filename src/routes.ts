@@ -13,6 +13,8 @@ export interface AppRoute {
   titleId: string
   /** Restricted routes send visitors to /login and return after login. */
   restricted: boolean
+  /** True when the page needs only the core messages bundled with the entry (the home page). */
+  coreMessages?: boolean
 }
 
 export const HOME_URL = '/'
@@ -20,8 +22,8 @@ export const AUTH_URL = '/login'
 export const NOT_FOUND_URL = '/error/404'
 
 export const routes: readonly AppRoute[] = [
-  { path: '/', page: () => import('./pages/home/home-page.tsx'), titleId: 'home.title', restricted: false },
-  { path: '/home', page: () => import('./pages/home/home-page.tsx'), titleId: 'home.title', restricted: false },
+  { path: '/', page: () => import('./pages/home/home-page.tsx'), titleId: 'home.title', restricted: false, coreMessages: true },
+  { path: '/home', page: () => import('./pages/home/home-page.tsx'), titleId: 'home.title', restricted: false, coreMessages: true },
   { path: '/search', page: () => import('./pages/search/search-page.tsx'), titleId: 'search.title', restricted: false },
   { path: '/locations', page: () => import('./pages/locations/locations-page.tsx'), titleId: 'locations.title', restricted: false },
   { path: '/contact-us', page: () => import('./pages/contact-us/contact-us-page.tsx'), titleId: 'contact.title', restricted: false },

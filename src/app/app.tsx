@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../styled-system/css'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
+import { loadAllMessages } from '../i18n.ts'
 import { errorModalVisible, isLoading, successModalVisible, toasts } from '../stores/ui.ts'
 import { FloatingActions } from './floating-actions.tsx'
 import { Footer } from './footer.tsx'
@@ -20,7 +21,7 @@ const DialogHost = lazy(loadDialogHost)
 // error dialogs must still work after the network has dropped.
 function warmOverlays() {
   const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback
-  const go = () => void Promise.all([loadToastHost(), loadDialogHost()]).catch(() => undefined)
+  const go = () => void Promise.all([loadToastHost(), loadDialogHost(), loadAllMessages()]).catch(() => undefined)
   if (idle) idle(go, { timeout: 4000 })
   else setTimeout(go, 2000)
 }

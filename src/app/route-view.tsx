@@ -2,6 +2,7 @@ import { Component, lazy, Suspense, useEffect, useRef, useState, type ComponentT
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../design-system/button/index.ts'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
+import { loadAllMessages } from '../i18n.ts'
 import { currentRoute } from '../router.ts'
 import type { AppRoute } from '../routes.ts'
 import { useT } from './use-t.ts'
@@ -10,7 +11,7 @@ const pages = new Map<AppRoute['page'], LazyExoticComponent<ComponentType>>()
 function pageFor(route: AppRoute) {
   let page = pages.get(route.page)
   if (!page) {
-    page = lazy(route.page)
+    page = lazy(() => (route.coreMessages ? route.page() : Promise.all([route.page(), loadAllMessages()]).then(([m]) => m)))
     pages.set(route.page, page)
   }
   return page
@@ -32,7 +33,8 @@ function retryPage(route: AppRoute, err: unknown) {
   }
   retries++
   const fresh = `${url}${url.includes('?') ? '&' : '?'}retry=${Date.now()}`
-  pages.set(route.page, lazy(() => import(/* @vite-ignore */ fresh) as Promise<{ default: ComponentType }>))
+  const load = () => import(/* @vite-ignore */ fresh) as Promise<{ default: ComponentType }>
+  pages.set(route.page, lazy(() => (route.coreMessages ? load() : Promise.all([load(), loadAllMessages()]).then(([m]) => m))))
 }
 
 /**
