@@ -1,0 +1,179 @@
+import { useState } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import type { Reservation } from '../../../contract/schemas.ts'
+import { css } from '../../../styled-system/css'
+import { Button } from '../../../design-system/button/index.ts'
+import { TextField } from '../../../design-system/text-field/index.ts'
+import { useT } from '../../app/use-t.ts'
+import { formatTime, type Locale } from '../../lib/dates.ts'
+import { formatMoney } from '../../lib/money.ts'
+import * as b from '../../stores/booking.ts'
+import { passenger } from '../../stores/session.ts'
+import { language } from '../../stores/ui.ts'
+import { FormStatus, ServerError, form, useErrorText } from '../form-parts.tsx'
+import { page } from '../page-styles.ts'
+
+const styles = {
+  box: css({ display: 'flex', flexDirection: 'column', gap: '4' }),
+  table: css({
+    width: 'full',
+    borderCollapse: 'collapse',
+    fontVariantNumeric: 'tabular-nums',
+    '& th, & td': { textAlign: 'start', py: '1', borderBottom: '1px solid {colors.gray.200}' },
+    '& td': { textAlign: 'end' },
+    '& tr:last-child th, & tr:last-child td': { fontWeight: 'bold', fontSize: 'lg', borderBottom: 'none' },
+  }),
+  coupon: css({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: '3', '& > div': { flex: '1 1 10rem' } }),
+  pay: css({ display: 'flex', flexDirection: 'column', gap: '3' }),
+  row: css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'center' }),
+}
+
+/** The server's fare for the booking: subtotal, discount with its coupon, total to pay. */
+export function ServerFare({ r, lang }: { r: Reservation; lang: Locale }) {
+  const t = useT()
+  return (
+    <table className={styles.table} data-testid="booking-fare">
+      <caption className={css({ srOnly: true })}>{t('booking.fareHeading')}</caption>
+      <tbody>
+        <tr>
+          <th scope="row">{t('booking.subtotal')}</th>
+          <td>{formatMoney(r.fare.subtotal, lang)}</td>
+        </tr>
+        {r.fare.couponCode ? (
+          <tr>
+            <th scope="row">{t('booking.discount', { code: r.fare.couponCode })}</th>
+            <td data-testid="booking-discount">−{formatMoney(r.fare.discount, lang)}</td>
+          </tr>
+        ) : null}
+        <tr>
+          <th scope="row">{t('booking.total')}</th>
+          <td data-testid="booking-total">{formatMoney(r.fare.total, lang)}</td>
+        </tr>
+      </tbody>
+    </table>
+  )
+}
+
+/** Apply a coupon code, or remove the one applied. */
+function Coupon({ r }: { r: Reservation }) {
+  useSignals()
+  const t = useT()
+  const errorText = useErrorText()
+  const [code, setCode] = useState('')
+  const pending = b.busy.value === 'coupon'
+  const error = b.error.value?.scope === 'coupon' ? b.error.value : null
+  if (r.fare.couponCode) {
+    return (
+      <div className={styles.row}>
+        <p>{t('booking.couponApplied', { code: r.fare.couponCode })}</p>
+        <Button variant="outline" aria-disabled={pending || undefined} onClick={() => void b.removeCoupon()}>
+          {t('booking.removeCoupon')}
+        </Button>
+        <ServerError error={error} />
+      </div>
+    )
+  }
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!pending) void b.applyCoupon(code).then((ok) => ok && setCode(''))
+      }}
+    >
+      <div className={styles.coupon}>
+        <TextField
+          label={t('booking.couponCode')}
+          hint={t('booking.couponHint')}
+          autoCapitalize="characters"
+          autoComplete="off"
+          maxLength={30}
+          value={code}
+          onChange={(e) => setCode(e.currentTarget.value)}
+          error={error ? errorText(error) : undefined}
+        />
+        <Button type="submit" variant="outline" aria-disabled={pending || undefined}>
+          {t('booking.applyCoupon')}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+/** Props for PayPanel. */
+export interface PayPanelProps {
+  r: Reservation
+  /** After a balance payment sold the ticket. */
+  onPaid: (r: Reservation) => void
+  /** Show the coupon form (the booking page; not the failure page). */
+  withCoupon?: boolean
+}
+
+/**
+ * A booked reservation: time to pay (with Extend), the server's fare, coupon,
+ * and the two ways to pay. Each pay button is inert while any request runs
+ * and once the browser is on its way to the gateway.
+ */
+export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
+  useSignals()
+  const t = useT()
+  const lang = language.value
+  const busy = b.busy.value
+  const canPay = b.canPay.value
+  const error = b.error.value
+  const payError = error?.scope === 'payment' || error?.scope === 'extend' ? error : null
+  const balance = passenger.value?.balance ?? null
+
+  return (
+    <div className={styles.box}>
+      <p data-testid="pay-by">
+        {t('booking.payBy', { time: r.expirationTime ? formatTime(r.expirationTime, lang) : '' })}
+      </p>
+      {b.canExtend.value ? (
+        <div>
+          <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => void b.extend()}>
+            {t('booking.extend')}
+          </Button>
+        </div>
+      ) : null}
+      <ServerFare r={r} lang={lang} />
+      {withCoupon ? <Coupon r={r} /> : null}
+      <section aria-labelledby="pay-heading" className={styles.pay}>
+        <h3 id="pay-heading" className={page.h3}>
+          {t('booking.payHeading')}
+        </h3>
+        <ServerError error={payError} />
+        {b.insufficientBalance.value ? (
+          <FormStatus tone="info">
+            {t('booking.insufficientBalance', { balance: formatMoney(balance ?? 0, lang), total: formatMoney(r.fare.total, lang) })}{' '}
+            <a href="/profile#account">{t('booking.topUpLink')}</a>
+          </FormStatus>
+        ) : (
+          <FormStatus tone="info">{null}</FormStatus>
+        )}
+        <div className={form.actions}>
+          <Button
+            aria-disabled={!canPay || undefined}
+            onClick={() => {
+              if (canPay) void b.payByCard()
+            }}
+          >
+            {busy === 'card' || b.redirecting.value ? t('booking.openingGateway') : t('booking.payCard', { total: formatMoney(r.fare.total, lang) })}
+          </Button>
+          <Button
+            variant="outline"
+            aria-disabled={!canPay || undefined}
+            onClick={async () => {
+              if (!canPay) return
+              const sold = await b.payFromBalance()
+              if (sold) onPaid(sold)
+            }}
+          >
+            {busy === 'balance' ? t('booking.paying') : t('booking.payBalance')}
+          </Button>
+        </div>
+        {balance !== null ? <p className={page.muted}>{t('booking.yourBalance', { balance: formatMoney(balance, lang) })}</p> : null}
+      </section>
+    </div>
+  )
+}

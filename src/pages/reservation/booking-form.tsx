@@ -1,0 +1,92 @@
+import { useSignals } from '@preact/signals-react/runtime'
+import { Button } from '../../../design-system/button/index.ts'
+import { TextField } from '../../../design-system/text-field/index.ts'
+import { useT } from '../../app/use-t.ts'
+import { validateEmail, validateMobile, required, type FieldErrors } from '../../lib/validation.ts'
+import * as b from '../../stores/booking.ts'
+import * as r from '../../stores/reservation.ts'
+import { passenger } from '../../stores/session.ts'
+import { ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { useForm } from '../use-form.ts'
+
+type Fields = { passengerName: string; passengerMobile: string; passengerEmail: string }
+
+function validate(v: Fields): FieldErrors<keyof Fields> {
+  return {
+    passengerName: required(v.passengerName, 'validation.fullNameRequired'),
+    passengerMobile: validateMobile(v.passengerMobile),
+    passengerEmail: validateEmail(v.passengerEmail, { optional: true }),
+  }
+}
+
+/** Passenger name, mobile and e-mail (pre-filled from the profile), then Book. */
+export function BookingForm() {
+  useSignals()
+  const t = useT()
+  const mt = useMaybeT()
+  const p = passenger.value
+  const f = useForm<Fields>({ passengerName: p?.fullName ?? '', passengerMobile: p?.mobile ?? '', passengerEmail: p?.email ?? '' }, (v) => {
+    const e = validate(v)
+    return Object.fromEntries(Object.entries(e).filter(([, m]) => m)) as FieldErrors<keyof Fields>
+  })
+  const seats = r.countedSeats.value
+  const boarding = r.departureScheduleId.value
+  const dropping = r.arrivalScheduleId.value
+  const details = r.tripDetails.value
+  const pending = b.busy.value === 'book'
+  const missing = seats.length === 0 ? 'booking.chooseSeatsFirst' : boarding === null || dropping === null ? 'booking.chooseCounters' : null
+  const error = b.error.value?.scope === 'book' ? b.error.value : null
+
+  const submit = f.submit(async (v) => {
+    if (pending || missing || !details || boarding === null || dropping === null) return
+    const done = await b.book({
+      tripId: details.tripId,
+      seatNames: seats.map((s) => s.name),
+      boardingStationId: boarding,
+      droppingStationId: dropping,
+      passengerName: v.passengerName,
+      passengerMobile: v.passengerMobile,
+      passengerEmail: v.passengerEmail,
+    })
+    const code = b.error.value?.code
+    // someone else took a seat, or the hold ran out: show the seat map as it is now
+    if (!done && (code === 'SEAT_UNAVAILABLE' || code === 'BOOKING_TIME_EXCEED')) {
+      const ref = r.tripRef.value
+      if (ref) void r.loadTrip(ref)
+    }
+  })
+
+  return (
+    <form ref={f.formRef} className={form.root} noValidate onSubmit={submit} aria-labelledby="booking-heading">
+      <TextField label={t('booking.passengerName')} autoComplete="name" requiredMark maxLength={100} {...f.bind('passengerName')} error={mt(f.shown('passengerName'))} />
+      <TextField
+        label={t('booking.passengerMobile')}
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel-national"
+        requiredMark
+        maxLength={14}
+        {...f.bind('passengerMobile')}
+        error={mt(f.shown('passengerMobile'))}
+      />
+      <TextField
+        label={t('booking.passengerEmail')}
+        hint={t('booking.emailHint')}
+        type="email"
+        autoComplete="email"
+        maxLength={254}
+        {...f.bind('passengerEmail')}
+        error={mt(f.shown('passengerEmail'))}
+      />
+      <div role="status" aria-atomic="true">
+        {missing ? <p className={form.intro}>{t(missing)}</p> : null}
+      </div>
+      <ServerError error={error} />
+      <div className={form.actions}>
+        <Button type="submit" aria-disabled={pending || !!missing || undefined}>
+          {pending ? t('booking.booking') : t('booking.book')}
+        </Button>
+      </div>
+    </form>
+  )
+}

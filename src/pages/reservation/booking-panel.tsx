@@ -1,0 +1,112 @@
+import { useEffect } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import type { Reservation } from '../../../contract/schemas.ts'
+import { css, cx } from '../../../styled-system/css'
+import { Button } from '../../../design-system/button/index.ts'
+import { useT } from '../../app/use-t.ts'
+import { navigate } from '../../router.ts'
+import * as b from '../../stores/booking.ts'
+import * as r from '../../stores/reservation.ts'
+import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
+import { language } from '../../stores/ui.ts'
+import { PayPanel } from '../booking/pay-panel.tsx'
+import { ServerError, form } from '../form-parts.tsx'
+import { page } from '../page-styles.ts'
+import { Announcer } from '../ticket/announcer.tsx'
+import { BookingForm } from './booking-form.tsx'
+
+const styles = {
+  box: css({ display: 'flex', flexDirection: 'column', gap: '3' }),
+}
+
+/** Sends a visitor to /login and back here with the seats still held. */
+function loginToBook(): void {
+  r.keepSeatsOnLeave()
+  rememberRedirect(location.pathname + location.search)
+  navigate('/login')
+}
+
+function paid(res: Reservation): void {
+  navigate(`/reservation/success?reservationId=${res.id}`)
+}
+
+/**
+ * The booking step below the fare summary: passenger details and Book (login
+ * first for visitors), then the booked reservation's coupon, Extend and the
+ * two ways to pay. A live booking of this trip (reload, second tab, back from
+ * the gateway) is picked up instead of booking again.
+ */
+export function BookingPanel() {
+  useSignals()
+  const t = useT()
+  const details = r.tripDetails.value
+  const signedIn = isSignedIn.value
+  const current = b.reservation.value
+  const mine = current && details && current.tripId === details.tripId ? current : null
+  const phase = mine ? b.phase.value : 'form'
+  const busy = b.busy.value
+
+  // a fresh trip-details answer loses the frozen selection: link the booking again
+  useEffect(() => {
+    if (details && signedIn) void b.resume(details.tripId)
+  }, [details, signedIn])
+
+  useEffect(() => {
+    const stop = b.startBookingClock()
+    // back from the gateway through the browser's back/forward cache: the page may pay again
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) b.cancelRedirect()
+    }
+    window.addEventListener('pageshow', onShow)
+    return () => {
+      stop()
+      window.removeEventListener('pageshow', onShow)
+    }
+  }, [])
+
+  if (!details) return null
+  return (
+    <section aria-labelledby="booking-heading" className={cx(page.card, styles.box)} data-testid="booking-panel">
+      <h2 id="booking-heading" className={page.h3}>
+        {phase === 'booked' ? t('booking.bookedHeading') : t('booking.heading')}
+      </h2>
+      <Announcer announcement={b.announcement.value} lang={language.value} />
+      {phase === 'booked' && mine ? (
+        <>
+          <p>{t('booking.bookedIntro', { seats: mine.seats.map((s) => s.name).join(', ') })}</p>
+          <PayPanel r={mine} onPaid={paid} />
+          <ServerError error={b.error.value?.scope === 'cancel' ? b.error.value : null} />
+          <div>
+            <button type="button" className={form.linkButton} disabled={busy !== null} onClick={() => void b.cancelBooking()}>
+              {t('booking.cancelBooking')}
+            </button>
+          </div>
+        </>
+      ) : phase === 'sold' && mine ? (
+        <p>
+          <a href={`/reservation/success?reservationId=${mine.id}`}>{t('booking.viewTicket')}</a>
+        </p>
+      ) : (
+        <>
+          {phase === 'ended' ? (
+            <div role="status">
+              <p>{t('booking.ended')}</p>
+              <Button variant="outline" onClick={() => b.resetBooking()}>
+                {t('booking.startAgain')}
+              </Button>
+            </div>
+          ) : signedIn ? (
+            <BookingForm />
+          ) : (
+            <>
+              <p>{t('booking.loginNeeded')}</p>
+              <div>
+                <Button onClick={loginToBook}>{t('booking.loginToBook')}</Button>
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,37 @@
+import { useIntl } from 'react-intl'
+import { LiveRegion } from '../../../design-system/visually-hidden/index.ts'
+import { formatTime, type Locale } from '../../lib/dates.ts'
+import { formatMoney } from '../../lib/money.ts'
+
+/** A store's status change: message id, raw values, sequence number. */
+export interface Announcement {
+  id: string
+  values?: Record<string, string | number>
+  seq: number
+}
+
+const MONEY = new Set(['total', 'discount', 'refund', 'balance'])
+const TIME = new Set(['expires'])
+
+/** Formats an announcement's values (money in Taka, instants as Dhaka time) for `lang`. */
+export function formatValues(values: Announcement['values'], lang: Locale): Record<string, string | number> | undefined {
+  if (!values) return undefined
+  const out: Record<string, string | number> = {}
+  for (const [k, v] of Object.entries(values)) {
+    if (MONEY.has(k) && typeof v === 'number') out[k] = formatMoney(v, lang)
+    else if (TIME.has(k) && typeof v === 'string' && v) out[k] = formatTime(v, lang)
+    else out[k] = v
+  }
+  return out
+}
+
+/**
+ * Says booking, payment and cancellation status changes to screen readers (a
+ * polite live region). The same message twice in a row is still announced:
+ * the sequence number alternates a trailing non-breaking space.
+ */
+export function Announcer({ announcement, lang }: { announcement: Announcement | null; lang: Locale }) {
+  const intl = useIntl()
+  const text = announcement ? intl.formatMessage({ id: announcement.id }, formatValues(announcement.values, lang)) + (announcement.seq % 2 ? '' : '\u00a0') : ''
+  return <LiveRegion message={text} />
+}

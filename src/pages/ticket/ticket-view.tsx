@@ -1,0 +1,266 @@
+import type { ReactNode } from 'react'
+import { useSignals } from '@preact/signals-react/runtime'
+import type { Reservation } from '../../../contract/schemas.ts'
+import { css, cx } from '../../../styled-system/css'
+import { button } from '../../../styled-system/recipes'
+import { useT } from '../../app/use-t.ts'
+import { formatCalendarDate, formatDateTime, formatTime, localizeDigits, type Locale } from '../../lib/dates.ts'
+import { buildIcs } from '../../lib/ics.ts'
+import { formatMoney } from '../../lib/money.ts'
+import { language } from '../../stores/ui.ts'
+import { page } from '../page-styles.ts'
+import { TicketQr } from './ticket-qr.tsx'
+import { statusMessageIds, statusTone } from './ticket-status.ts'
+
+const styles = {
+  card: css({
+    display: 'flex',
+    flexDirection: 'column',
+    gap: '4',
+    // printing: only the ticket, on one A4 page
+    _print: {
+      boxShadow: 'none',
+      border: '1px solid black',
+      p: '4',
+      gap: '3',
+      fontSize: '10pt',
+      breakInside: 'avoid',
+    },
+  }),
+  top: css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: '2' }),
+  brand: css({ fontWeight: 'bold', color: 'brand.800', fontSize: 'lg' }),
+  badge: css({
+    display: 'inline-block',
+    px: '3',
+    py: '1',
+    borderRadius: 'full',
+    fontWeight: 'bold',
+    fontSize: 'sm',
+    border: '1px solid',
+    '&[data-tone=success]': { bg: 'green.50', color: 'green.700', borderColor: 'green.700' },
+    '&[data-tone=info]': { bg: 'blue.50', color: 'blue.700', borderColor: 'blue.700' },
+    '&[data-tone=error]': { bg: 'red.50', color: 'red.700', borderColor: 'red.700' },
+  }),
+  keyRow: css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '4', justifyContent: 'space-between' }),
+  keys: css({ display: 'flex', flexWrap: 'wrap', gap: '3' }),
+  key: css({
+    display: 'flex',
+    flexDirection: 'column',
+    border: '2px solid {colors.brand.700}',
+    borderRadius: 'md',
+    px: '4',
+    py: '2',
+    minWidth: '8rem',
+    '& dt': { fontSize: 'sm', fontWeight: 'bold', color: 'gray.800' },
+    '& dd': { m: '0', fontSize: '2xl', fontWeight: 'bold', letterSpacing: '0.08em', fontVariantNumeric: 'tabular-nums', color: 'gray.900' },
+  }),
+  details: css({
+    display: 'grid',
+    gridTemplateColumns: '1fr',
+    gap: '3',
+    m: '0',
+    sm: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' },
+    _print: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: '2' },
+    '& dt': { fontWeight: 'bold', color: 'gray.800', fontSize: 'sm' },
+    '& dd': { m: '0' },
+  }),
+  fare: css({
+    width: 'full',
+    maxWidth: '24rem',
+    borderCollapse: 'collapse',
+    fontVariantNumeric: 'tabular-nums',
+    '& th, & td': { textAlign: 'start', py: '1', borderBottom: '1px solid {colors.gray.200}' },
+    '& td': { textAlign: 'end' },
+    '& tr:last-child th, & tr:last-child td': { fontWeight: 'bold', borderBottom: 'none' },
+  }),
+  actions: css({ display: 'flex', flexWrap: 'wrap', gap: '3' }),
+  note: css({ color: 'gray.600', fontSize: 'sm', m: '0' }),
+}
+
+/**
+ * Printing shows the ticket alone on one A4 page. A style element rather than
+ * a Panda class: the rule must reach the layout around the ticket (header,
+ * footer, the rest of the page) and the @page box, and only while a ticket is
+ * on screen.
+ */
+const PRINT_RULES = [
+  '@page { size: A4; margin: 12mm; }',
+  '@media print {',
+  '  body *:not([data-print-ticket]):not(:has([data-print-ticket])):not([data-print-ticket] *),',
+  '  [data-print-ticket] [data-print=hide] { display: none !important; }',
+  '  html, body, body *:has([data-print-ticket]) { min-height: 0 !important; margin: 0 !important; padding: 0 !important; max-width: none !important; background: white !important; box-shadow: none !important; }',
+  '}',
+].join('\n')
+
+function cityName(c: Reservation['origin'], lang: Locale): string {
+  return lang === 'bn' ? c.nameBn : c.name
+}
+
+/** Saves the ticket's departure as an .ics file (time in Asia/Dhaka). */
+export function downloadCalendar(r: Reservation, summary: string, description: string): void {
+  const ics = buildIcs({
+    uid: `reservation-${r.id}@nodiexpress.com.bd`,
+    start: r.boardingStation.time ?? r.departureTime,
+    end: r.droppingStation.time ?? r.arrivalTime,
+    summary,
+    location: [r.boardingStation.name, r.boardingStation.address].filter(Boolean).join(', '),
+    description,
+  })
+  const url = URL.createObjectURL(new Blob([ics], { type: 'text/calendar;charset=utf-8' }))
+  const a = document.createElement('a')
+  a.href = url
+  a.download = `ticket-${r.pnr ?? r.id}.ics`
+  document.body.append(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+/** Props for TicketView. */
+export interface TicketViewProps {
+  reservation: Reservation
+  /** Heading level 2 text (the page's h1 says where the passenger is). */
+  heading: string
+  /** More actions after print and calendar (resend, cancel, view in ticket operation). */
+  children?: ReactNode
+}
+
+/**
+ * The ticket: status, PNR and PIN with their QR code, trip, coach, seats,
+ * counters, passenger and fare paid, with print (one A4 page) and add to
+ * calendar. Shared by /reservation/success and /ticket-operation.
+ */
+export function TicketView({ reservation: r, heading, children }: TicketViewProps) {
+  useSignals()
+  const t = useT()
+  const lang = language.value
+  const from = cityName(r.origin, lang)
+  const to = cityName(r.destination, lang)
+  const seatNames = r.seats.map((s) => s.name).join(', ')
+  const status = statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status)
+  const hasKeys = !!r.pnr && !!r.pin
+  const canCalendar = r.status === 1 || r.status === 2
+  const summary = t('ticket.calendarSummary', { from, to, coach: r.coach.code, seats: seatNames })
+  const station = (s: Reservation['boardingStation']) => (s.time ? `${s.name}, ${formatTime(s.time, lang)}` : s.name)
+
+  return (
+    <section aria-labelledby="ticket-heading" className={cx(page.card, styles.card)} data-testid="ticket" data-print-ticket="">
+      <style>{PRINT_RULES}</style>
+      <div className={styles.top}>
+        <h2 id="ticket-heading" className={page.h3}>
+          {heading}
+        </h2>
+        <span className={styles.brand}>{t('app.name')}</span>
+      </div>
+      <p>
+        {t('ticket.status')}{' '}
+        <span className={styles.badge} data-tone={statusTone(r.status)} data-testid="ticket-status">
+          {status}
+        </span>
+      </p>
+      {hasKeys ? (
+        <div className={styles.keyRow}>
+          <dl className={styles.keys}>
+            <div className={styles.key}>
+              <dt>{t('ticket.pnr')}</dt>
+              <dd data-testid="ticket-pnr">{r.pnr}</dd>
+            </div>
+            <div className={styles.key}>
+              <dt>{t('ticket.pin')}</dt>
+              <dd data-testid="ticket-pin">{r.pin}</dd>
+            </div>
+          </dl>
+          <TicketQr pnr={r.pnr!} pin={r.pin!} label={t('ticket.qrLabel', { pnr: r.pnr!, pin: r.pin! })} />
+        </div>
+      ) : null}
+      <dl className={styles.details}>
+        <div>
+          <dt>{t('ticket.trip')}</dt>
+          <dd>{t('ticket.route', { from, to })}</dd>
+        </div>
+        <div>
+          <dt>{t('ticket.departure')}</dt>
+          <dd>{formatDateTime(r.departureTime, lang)}</dd>
+        </div>
+        <div>
+          <dt>{t('ticket.coach')}</dt>
+          <dd>
+            {r.coach.code}, {t(`coachType.${r.coach.type}`)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('ticket.seats')}</dt>
+          <dd data-testid="ticket-seats">{seatNames}</dd>
+        </div>
+        <div>
+          <dt>{t('ticket.boarding')}</dt>
+          <dd>{station(r.boardingStation)}</dd>
+        </div>
+        <div>
+          <dt>{t('ticket.dropping')}</dt>
+          <dd>{station(r.droppingStation)}</dd>
+        </div>
+        <div>
+          <dt>{t('ticket.passenger')}</dt>
+          <dd>
+            {r.passengerName}, {localizeDigits(r.passengerMobile, lang)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('ticket.tripDate')}</dt>
+          <dd>{formatCalendarDate(r.tripDate, lang)}</dd>
+        </div>
+      </dl>
+      <table className={styles.fare}>
+        <caption className={css({ textAlign: 'start', fontWeight: 'bold', mb: '1' })}>{t('ticket.fareHeading')}</caption>
+        <tbody>
+          <tr>
+            <th scope="row">{t('booking.subtotal')}</th>
+            <td>{formatMoney(r.fare.subtotal, lang)}</td>
+          </tr>
+          {r.fare.discount > 0 ? (
+            <tr>
+              <th scope="row">{t('booking.discount', { code: r.fare.couponCode ?? '' })}</th>
+              <td>−{formatMoney(r.fare.discount, lang)}</td>
+            </tr>
+          ) : null}
+          <tr>
+            <th scope="row">{r.paidAt ? t('ticket.farePaid') : t('booking.total')}</th>
+            <td data-testid="ticket-total">{formatMoney(r.fare.total, lang)}</td>
+          </tr>
+        </tbody>
+      </table>
+      {r.paidAt && r.paymentMethod ? (
+        <p className={styles.note}>
+          {t('ticket.paidWith', { method: t(r.paymentMethod === 'CARD' ? 'ticket.methodCard' : 'ticket.methodBalance'), at: formatDateTime(r.paidAt, lang) })}
+        </p>
+      ) : null}
+      {r.canceledAt ? (
+        <p className={styles.note} data-testid="ticket-refund">
+          {t('ticket.canceledNote', { at: formatDateTime(r.canceledAt, lang), refund: formatMoney(r.refundAmount ?? 0, lang) })}
+        </p>
+      ) : null}
+      <div className={styles.actions} data-print="hide">
+        <button type="button" className={button({ variant: 'outline' })} onClick={() => window.print()}>
+          {t('ticket.print')}
+        </button>
+        {canCalendar ? (
+          <button
+            type="button"
+            className={button({ variant: 'outline' })}
+            onClick={() =>
+              downloadCalendar(
+                r,
+                summary,
+                [hasKeys ? t('ticket.calendarKeys', { pnr: r.pnr!, pin: r.pin! }) : '', station(r.boardingStation)].filter(Boolean).join('\n'),
+              )
+            }
+          >
+            {t('ticket.addToCalendar')}
+          </button>
+        ) : null}
+        {children}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,293 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { RouteName } from '../../contract/api.ts';
+import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts';
+import type { PaymentResult, Reservation } from '../../contract/schemas.ts';
+import { ApiError } from '../api/client.ts';
+import { memoryStorage, useStorages } from '../lib/storage.ts';
+import * as b from './booking.ts';
+import * as session from './session.ts';
+
+// ---------- a fake server with one booking, like the real one ----------
+
+const NOW = Date.parse('2026-11-22T10:00:00+06:00');
+let now = NOW;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const station = (id: number, name: string) => ({ id, name, cityCode: 'DHK', address: 'Road 1', phone: '01700000000', time: null });
+
+function booking(extra: Partial<Reservation> = {}): Reservation {
+  return {
+    id: 41,
+    status: 2,
+    pnr: null,
+    pin: null,
+    tripId: 7,
+    tripDate: '2026-11-23',
+    coach: { code: 'NX-101', type: 'AC_BUSINESS', name: 'Business' },
+    origin: { code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' },
+    destination: { code: 'CTG', name: 'Chattogram', nameBn: 'চট্টগ্রাম' },
+    departureTime: '2026-11-23T22:00:00+06:00',
+    arrivalTime: '2026-11-24T04:00:00+06:00',
+    boardingStation: station(1, 'Kalabagan'),
+    droppingStation: station(9, 'GEC'),
+    seats: [
+      { name: 'A1', seatType: 'Standard', fare: 800 },
+      { name: 'A2', seatType: 'Standard', fare: 800 },
+    ],
+    passengerName: 'Rahim',
+    passengerMobile: '01712345678',
+    passengerEmail: null,
+    fare: { subtotal: 1600, discount: 0, total: 1600, couponCode: null },
+    expirationTime: iso(NOW + 15 * 60_000),
+    maxExpirationTime: iso(NOW + 30 * 60_000),
+    paymentMethod: null,
+    paidAt: null,
+    canceledAt: null,
+    refundAmount: null,
+    createdAt: iso(NOW),
+    ...extra,
+  };
+}
+
+type Handler = (opts: { body?: unknown; params?: Record<string, string | number> }) => unknown;
+let handlers: Partial<Record<RouteName, Handler>>;
+let calls: { name: RouteName; opts: Parameters<Handler>[0] }[];
+let assigned: string[];
+let server: Reservation;
+let balance: number;
+let pendingPayment: string | null;
+
+const fail = (code: ErrorCode) => {
+  throw new ApiError(code, errorCatalogue[code].reason, errorCatalogue[code].status);
+};
+
+const passenger = { id: 3, mobile: '01712345678', fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka', balance: 5000, createdAt: iso(NOW) };
+
+function fakeServer(): Partial<Record<RouteName, Handler>> {
+  return {
+    booking: () => (server = booking()),
+    extendBooking: ({ body }) => {
+      const at = Date.parse((body as { expirationTime: string }).expirationTime);
+      if (at > Date.parse(server.maxExpirationTime!)) fail('INVALID_EXPIRATION_TIME');
+      return (server = { ...server, expirationTime: iso(at) });
+    },
+    applyCoupon: ({ params }) => {
+      if (params!.couponCode !== 'EID10') fail('INVALID_COUPON');
+      pendingPayment = null;
+      // the server's rule (10%, capped at 100) differs from any client guess
+      return (server = { ...server, fare: { subtotal: 1600, discount: 100, total: 1500, couponCode: 'EID10' } });
+    },
+    removeCoupon: () => (server = { ...server, fare: { subtotal: 1600, discount: 0, total: 1600, couponCode: null } }),
+    payment: () => {
+      if (server.status === 1) fail('PAYMENT_ALREADY_COMPLETED');
+      pendingPayment ??= `pay_${calls.filter((c) => c.name === 'payment').length}`;
+      return { paymentId: pendingPayment, redirectUrl: `/sandbox/gateway/${pendingPayment}` };
+    },
+    payFromBalance: () => {
+      if (balance < server.fare.total) fail('INSUFFICIENT_BALANCE');
+      balance -= server.fare.total;
+      return (server = { ...server, status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'BALANCE', expirationTime: null, maxExpirationTime: null });
+    },
+    paymentSuccess: ({ body }) => result((body as { paymentId: string }).paymentId, true),
+    paymentFailure: ({ body }) => result((body as { paymentId: string }).paymentId, false),
+    cancelBooking: () => (server = { ...server, status: 5, expirationTime: null }),
+    profile: () => ({ ...passenger, balance }),
+    myReservations: () => [server],
+    reservationById: () => server,
+  };
+}
+
+function result(paymentId: string, approved: boolean): PaymentResult {
+  if (approved && server.status === 2) server = { ...server, status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'CARD', expirationTime: null };
+  return { paymentId, status: approved ? 'APPROVED' : 'DECLINED', purpose: 'RESERVATION', amount: server.fare.total, reservation: server, balance };
+}
+
+const input: b.BookingInput = {
+  tripId: 7,
+  seatNames: ['A1', 'A2'],
+  boardingStationId: 1,
+  droppingStationId: 9,
+  passengerName: ' Rahim ',
+  passengerMobile: '01712345678',
+  passengerEmail: '',
+};
+
+test.before.each(() => {
+  now = NOW;
+  useStorages(memoryStorage(), memoryStorage());
+  session.loadSession();
+  session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } });
+  balance = 5000;
+  pendingPayment = null;
+  server = booking();
+  calls = [];
+  assigned = [];
+  handlers = fakeServer();
+  b.configureBooking({
+    now: () => now,
+    assign: (url) => void assigned.push(url),
+    apiBase: () => '/api',
+    call: (async (name: RouteName, opts: Parameters<Handler>[0] = {}) => {
+      calls.push({ name, opts });
+      await Promise.resolve();
+      const h = handlers[name];
+      if (!h) throw new Error(`unexpected call ${name}`);
+      return h(opts);
+    }) as b.CallFn,
+  });
+  b.resetBooking();
+});
+
+const named = (n: RouteName) => calls.filter((c) => c.name === n);
+
+test('book sends the form (trimmed, empty e-mail as null) and shows the booked fare and countdown', async () => {
+  assert.is(b.phase.value, 'form');
+  const r = await b.book(input);
+  assert.ok(r);
+  assert.equal(named('booking')[0]!.opts.body, {
+    tripId: 7,
+    seatNames: ['A1', 'A2'],
+    boardingStationId: 1,
+    droppingStationId: 9,
+    passengerName: 'Rahim',
+    passengerMobile: '01712345678',
+    passengerEmail: null,
+  });
+  assert.is(b.phase.value, 'booked');
+  assert.is(b.msLeft.value, 15 * 60_000);
+  assert.is(b.announcement.value?.id, 'booking.announceBooked');
+  assert.ok(b.canExtend.value);
+});
+
+test('a refused booking keeps the form with the server error', async () => {
+  handlers.booking = () => fail('SEAT_UNAVAILABLE');
+  assert.is(await b.book(input), undefined);
+  assert.is(b.phase.value, 'form');
+  assert.equal(b.error.value, { scope: 'book', code: 'SEAT_UNAVAILABLE', reason: 'These seats are NOT available' });
+});
+
+test('extend asks for 10 more minutes, never past the maximum', async () => {
+  await b.book(input);
+  now += 60_000;
+  await b.extend();
+  assert.is(named('extendBooking')[0]!.opts.body && (named('extendBooking')[0]!.opts.body as { expirationTime: string }).expirationTime, iso(NOW + 25 * 60_000));
+  await b.extend();
+  assert.is((named('extendBooking')[1]!.opts.body as { expirationTime: string }).expirationTime, iso(NOW + 30 * 60_000));
+  assert.is(b.canExtend.value, false);
+  assert.is(await b.extend(), undefined);
+  assert.is(named('extendBooking').length, 2);
+  assert.is(b.announcement.value?.id, 'booking.announceExtended');
+});
+
+test('coupon apply and remove show the server figures', async () => {
+  await b.book(input);
+  assert.is(await b.applyCoupon('nope'), false);
+  assert.is(b.error.value?.code, 'INVALID_COUPON');
+  assert.is(b.reservation.value?.fare.total, 1600);
+  assert.ok(await b.applyCoupon(' eid10 '));
+  assert.equal(named('applyCoupon')[1]!.opts.params, { reservationId: 41, couponCode: 'EID10' });
+  assert.equal(b.reservation.value?.fare, { subtotal: 1600, discount: 100, total: 1500, couponCode: 'EID10' });
+  assert.is(b.error.value, null);
+  assert.ok(await b.removeCoupon());
+  assert.equal(named('removeCoupon')[0]!.opts.params, { reservationId: 41, couponCode: 'EID10' });
+  assert.is(b.reservation.value?.fare.total, 1600);
+});
+
+test('pay by card: one payment request however often it is pressed, then the gateway', async () => {
+  await b.book(input);
+  const first = b.payByCard();
+  const second = b.payByCard();
+  assert.is(b.canPay.value, false);
+  assert.is(await second, undefined);
+  assert.is(await first, '/sandbox/gateway/pay_1');
+  assert.is(named('payment').length, 1);
+  assert.equal(assigned, ['/sandbox/gateway/pay_1']);
+  // leaving for the gateway: still not pressable
+  assert.is(await b.payByCard(), undefined);
+  assert.is(await b.payFromBalance(), undefined);
+  assert.is(named('payment').length, 1);
+  assert.is(named('payFromBalance').length, 0);
+});
+
+test('the gateway page is on the API origin when the API lives elsewhere', () => {
+  assert.is(b.gatewayUrl('/sandbox/gateway/p1', '/api'), '/sandbox/gateway/p1');
+  assert.is(b.gatewayUrl('/sandbox/gateway/p1', 'https://api.example.com/api'), 'https://api.example.com/sandbox/gateway/p1');
+  assert.is(b.gatewayUrl('https://pay.example.com/x', 'https://api.example.com/api'), 'https://pay.example.com/x');
+});
+
+test('pay from balance sells the ticket and refreshes the balance', async () => {
+  await b.book(input);
+  const r = await b.payFromBalance();
+  assert.is(r?.status, 1);
+  assert.is(b.phase.value, 'sold');
+  assert.is(session.passenger.value?.balance, 3400);
+  assert.is(b.announcement.value?.id, 'booking.announcePaid');
+  assert.is(await b.payFromBalance(), undefined);
+  assert.is(named('payFromBalance').length, 1);
+});
+
+test('INSUFFICIENT_BALANCE keeps the booking payable by card', async () => {
+  balance = 100;
+  await b.book(input);
+  assert.is(await b.payFromBalance(), undefined);
+  assert.ok(b.insufficientBalance.value);
+  assert.is(b.phase.value, 'booked');
+  assert.is(session.passenger.value?.balance, 100);
+  assert.ok(b.canPay.value);
+  assert.is(await b.payByCard(), '/sandbox/gateway/pay_1');
+});
+
+test('success page: confirms once with the server and shows the sold ticket', async () => {
+  const [a, c] = await Promise.all([b.confirmPayment('pay_9', 'success'), b.confirmPayment('pay_9', 'success')]);
+  assert.is(a, c);
+  assert.is(named('paymentSuccess').length, 1);
+  assert.is(b.paymentResult.value?.status, 'APPROVED');
+  assert.is(b.reservation.value?.pnr, 'ABCDEFGHJK');
+  assert.is(b.phase.value, 'sold');
+  assert.is(b.announcement.value?.id, 'booking.announcePaid');
+});
+
+test('failure page: the booking stays payable while its time lasts', async () => {
+  const res = await b.confirmPayment('pay_8', 'failure');
+  assert.is(res?.status, 'DECLINED');
+  assert.is(b.phase.value, 'booked');
+  assert.is(b.announcement.value?.id, 'booking.announceDeclined');
+  assert.ok(b.canPay.value);
+  await b.payByCard();
+  assert.is(named('payment').length, 1);
+});
+
+test('a failed confirmation can be tried again', async () => {
+  handlers.paymentSuccess = () => fail('PAYMENT_NOT_FOUND');
+  assert.is(await b.confirmPayment('x', 'success'), undefined);
+  assert.is(b.error.value?.code, 'PAYMENT_NOT_FOUND');
+  handlers = fakeServer();
+  assert.ok(await b.confirmPayment('x', 'success'));
+});
+
+test('the countdown ends the booking when its time is up', async () => {
+  await b.book(input);
+  now = NOW + 15 * 60_000 - 1000;
+  b.tick();
+  assert.is(b.phase.value, 'booked');
+  now = NOW + 15 * 60_000;
+  b.tick();
+  assert.is(b.phase.value, 'ended');
+  assert.is(b.announcement.value?.id, 'booking.announceExpired');
+  assert.is(b.canPay.value, false);
+  assert.is(await b.payByCard(), undefined);
+  assert.is(named('payment').length, 0);
+});
+
+test('cancel booking ends it; resume picks up a live booking of the same trip', async () => {
+  assert.is((await b.resume(7))?.id, 41);
+  assert.is(b.phase.value, 'booked');
+  assert.ok(await b.cancelBooking());
+  assert.is(b.phase.value, 'ended');
+  b.resetBooking();
+  assert.is(await b.resume(7), undefined);
+  assert.is(b.phase.value, 'form');
+});
+
+test.run();

@@ -1,0 +1,440 @@
+/**
+ * Booking and payment (issue 6): turns the held seats into a booking, extends
+ * its time, applies or removes a coupon (the fare always comes from the
+ * server), pays by card through the gateway or from the balance, and confirms
+ * the gateway's result on /reservation/success and /reservation/failure.
+ *
+ * Paying once: a pay action refuses to start while another booking action
+ * runs, and the server answers a repeated card request (double click, second
+ * tab, reload) with the same pending payment, so one booking never gets two
+ * payments or two tickets.
+ *
+ * Actions are the only writers. The API, the clock and the browser navigation
+ * are injected, so uvu runs this in Node against a fake server.
+ */
+import { batch, computed, signal } from '@preact/signals-react';
+import type { ResponseOf, RouteName } from '../../contract/api.ts';
+import { reservationStatus, type PaymentResult, type Reservation } from '../../contract/schemas.ts';
+import { call as realCall, type CallOptions } from '../api/client.ts';
+import { config } from '../config.ts';
+import * as seats from './reservation.ts';
+import * as session from './session.ts';
+
+// ---------- injection ----------
+
+/** The API call function (the real client by default). */
+export type CallFn = <N extends RouteName>(name: N, opts?: CallOptions<N>) => Promise<ResponseOf<N>>;
+
+/** What the store needs from the outside world. */
+export interface BookingDeps {
+  call: CallFn;
+  now: () => number;
+  /** Sends the browser to another page (the card gateway). */
+  assign: (url: string) => void;
+  /** The configured API base ('/api' or an absolute URL on another origin). */
+  apiBase: () => string;
+}
+
+const deps: BookingDeps = {
+  call: realCall,
+  now: () => Date.now(),
+  assign: (url) => (globalThis as { location?: { assign: (u: string) => void } }).location?.assign(url),
+  apiBase: () => config.apiBaseUrl,
+};
+
+/** Replaces parts of the environment (tests). */
+export function configureBooking(parts: Partial<BookingDeps>): void {
+  Object.assign(deps, parts);
+}
+
+// ---------- types ----------
+
+/** Where the booking stands: passenger details, booked (to pay), sold, or ended (expired / cancelled). */
+export type BookingPhase = 'form' | 'booked' | 'sold' | 'ended';
+
+/** The request running now. */
+export type BookingBusy = 'book' | 'extend' | 'coupon' | 'card' | 'balance' | 'cancel' | 'resume' | 'confirm';
+
+/** Which part of the page an error belongs to. */
+export type BookingErrorScope = 'book' | 'extend' | 'coupon' | 'payment' | 'cancel' | 'confirm';
+
+/** A server error: the catalogue code and the server's reason (fallback text). */
+export interface BookingError {
+  scope: BookingErrorScope;
+  code: string;
+  reason: string;
+}
+
+/** A status change for the live region: message id, values, and a sequence number so repeats are announced. */
+export interface BookingAnnouncement {
+  id: string;
+  values?: Record<string, string | number>;
+  seq: number;
+}
+
+/** The booking form. */
+export interface BookingInput {
+  tripId: number;
+  seatNames: string[];
+  boardingStationId: number;
+  droppingStationId: number;
+  passengerName: string;
+  passengerMobile: string;
+  passengerEmail?: string | null;
+}
+
+/** Each extension asks for this much more time (capped at the booking's maximum). */
+export const EXTEND_MINUTES = 10;
+
+// ---------- state ----------
+
+const reservationState = signal<Reservation | null>(null);
+const busyState = signal<BookingBusy | null>(null);
+const errorState = signal<BookingError | null>(null);
+const announcementState = signal<BookingAnnouncement | null>(null);
+const nowState = signal(deps.now());
+const resultState = signal<PaymentResult | null>(null);
+/** A card payment is on its way to the gateway (the page is about to leave). */
+const redirectingState = signal(false);
+let seq = 0;
+
+/** The booking on screen (status 2 while unpaid, 1 once sold, 5 when ended). */
+export const reservation = computed(() => reservationState.value);
+export const busy = computed(() => busyState.value);
+export const error = computed(() => errorState.value);
+/** The latest status change, for a polite live region. */
+export const announcement = computed(() => announcementState.value);
+/** The payment result the success / failure page confirmed. */
+export const paymentResult = computed(() => resultState.value);
+export const redirecting = computed(() => redirectingState.value);
+
+export const phase = computed<BookingPhase>(() => {
+  const r = reservationState.value;
+  if (!r) return 'form';
+  if (r.status === reservationStatus.sold) return 'sold';
+  if (r.status === reservationStatus.booked && r.expirationTime && Date.parse(r.expirationTime) > nowState.value) return 'booked';
+  return 'ended';
+});
+/** Milliseconds left to pay, while booked. */
+export const msLeft = computed(() => {
+  const r = reservationState.value;
+  if (!r || r.status !== reservationStatus.booked || !r.expirationTime) return null;
+  return Math.max(0, Date.parse(r.expirationTime) - nowState.value);
+});
+/** The server still allows more time. */
+export const canExtend = computed(() => {
+  const r = reservationState.value;
+  if (phase.value !== 'booked' || !r?.expirationTime || !r.maxExpirationTime) return false;
+  return Date.parse(r.maxExpirationTime) - Date.parse(r.expirationTime) >= 1000;
+});
+/** A pay button may be pressed: booked, nothing running, not leaving for the gateway. */
+export const canPay = computed(() => phase.value === 'booked' && busyState.value === null && !redirectingState.value);
+/** The last balance payment failed for want of balance. */
+export const insufficientBalance = computed(() => errorState.value?.code === 'INSUFFICIENT_BALANCE');
+
+// ---------- helpers ----------
+
+function announce(id: string, values?: Record<string, string | number>): void {
+  announcementState.value = { id, values, seq: ++seq };
+}
+
+function toError(scope: BookingErrorScope, err: unknown): BookingError {
+  const e = err as { code?: unknown; reason?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : 'INTERNAL_ERROR';
+  const reason = typeof e?.reason === 'string' ? e.reason : typeof e?.message === 'string' ? e.message : '';
+  return { scope, code, reason };
+}
+
+/** Runs one request at a time: answers undefined when busy or when it failed (the error is kept). */
+async function run<T>(kind: BookingBusy, scope: BookingErrorScope, work: () => Promise<T>): Promise<T | undefined> {
+  if (busyState.value !== null) return undefined;
+  batch(() => {
+    busyState.value = kind;
+    errorState.value = null;
+  });
+  try {
+    return await work();
+  } catch (err) {
+    errorState.value = toError(scope, err);
+    return undefined;
+  } finally {
+    busyState.value = null;
+  }
+}
+
+/** Shows `r` and keeps the seat page's hold in line with it. */
+function adopt(r: Reservation): void {
+  batch(() => {
+    reservationState.value = r;
+    nowState.value = deps.now();
+  });
+  linkHold();
+}
+
+const hold: seats.BookingHold = {
+  extend: async () => (await extend()) ?? null,
+  cancel: async () => void (await cancelBooking()),
+  expired: () => expire(),
+};
+
+/** The seat page of this booking's trip shows the booking's seats and countdown while it is unpaid. */
+function linkHold(): void {
+  const r = reservationState.value;
+  if (!r || seats.tripDetails.value?.tripId !== r.tripId) return;
+  if (phase.value === 'booked') seats.holdForBooking(r.seats.map((s) => s.name), r.expirationTime, hold);
+  else seats.holdForBooking([], null, null);
+}
+
+function ended(): void {
+  linkHold();
+  const ref = seats.tripRef.value;
+  // the seats the booking held are free again: show the seat map as it is now
+  if (ref && ref.tripId === reservationState.value?.tripId) void seats.loadTrip(ref);
+}
+
+function expire(): void {
+  if (reservationState.value?.status !== reservationStatus.booked) return;
+  nowState.value = deps.now();
+  announce('booking.announceExpired');
+  ended();
+}
+
+/** The gateway page URL: on the API's origin when the API is served from another one. */
+export function gatewayUrl(redirectUrl: string, apiBase: string = deps.apiBase()): string {
+  if (/^https?:\/\//i.test(redirectUrl)) return redirectUrl;
+  if (!/^https?:\/\//i.test(apiBase)) return redirectUrl;
+  return new URL(apiBase).origin + redirectUrl;
+}
+
+async function refreshBalance(): Promise<void> {
+  const p = session.passenger.value;
+  if (!p) return;
+  try {
+    session.updatePassenger(await deps.call('profile', { params: { id: p.id } }));
+  } catch {
+    // the balance shown stays as it was; the profile page loads it again
+  }
+}
+
+// ---------- actions ----------
+
+/** Books the held seats. The hold countdown continues on the booking's expiry. */
+export async function book(input: BookingInput): Promise<Reservation | undefined> {
+  const body = {
+    tripId: input.tripId,
+    seatNames: input.seatNames,
+    boardingStationId: input.boardingStationId,
+    droppingStationId: input.droppingStationId,
+    passengerName: input.passengerName.trim(),
+    passengerMobile: input.passengerMobile.trim(),
+    passengerEmail: input.passengerEmail?.trim() || null,
+  };
+  const r = await run('book', 'book', () => deps.call('booking', { body }));
+  if (!r) return undefined;
+  adopt(r);
+  announce('booking.announceBooked', { total: r.fare.total, expires: r.expirationTime ?? '' });
+  return r;
+}
+
+/**
+ * Picks up the passenger's unpaid booking of this trip (reload, second tab,
+ * back from the gateway), so it is paid rather than booked again.
+ */
+export async function resume(tripId: number): Promise<Reservation | undefined> {
+  const current = reservationState.value;
+  if (current && current.tripId === tripId && phase.value === 'booked') {
+    linkHold();
+    return current;
+  }
+  if (!session.isSignedIn.value || busyState.value !== null) return undefined;
+  busyState.value = 'resume';
+  try {
+    const now = deps.now();
+    const list = await deps.call('myReservations');
+    const live = list.find(
+      (r) => r.tripId === tripId && r.status === reservationStatus.booked && !!r.expirationTime && Date.parse(r.expirationTime) > now,
+    );
+    if (live) adopt(live);
+    else if (current && current.tripId !== tripId) reservationState.value = null;
+    return live;
+  } catch {
+    // nothing to resume: the form is shown
+    return undefined;
+  } finally {
+    busyState.value = null;
+  }
+}
+
+/** Asks the server for EXTEND_MINUTES more (at most up to the booking's maximum); answers the new expiry. */
+export async function extend(): Promise<string | undefined> {
+  const r = reservationState.value;
+  if (!r || !canExtend.value || !r.expirationTime || !r.maxExpirationTime) return undefined;
+  const wanted = Math.min(Date.parse(r.maxExpirationTime), Math.max(deps.now(), Date.parse(r.expirationTime)) + EXTEND_MINUTES * 60_000);
+  const body = { reservationId: r.id, expirationTime: new Date(wanted).toISOString() };
+  const next = await run('extend', 'extend', () => deps.call('extendBooking', { body }));
+  if (!next) return undefined;
+  adopt(next);
+  announce('booking.announceExtended', { expires: next.expirationTime ?? '' });
+  return next.expirationTime ?? undefined;
+}
+
+/** Applies a coupon code; the fare shown is the server's answer. */
+export async function applyCoupon(code: string): Promise<boolean> {
+  const r = reservationState.value;
+  const couponCode = code.trim().toUpperCase();
+  if (!r || phase.value !== 'booked') return false;
+  if (!couponCode) {
+    errorState.value = { scope: 'coupon', code: 'INVALID_COUPON', reason: '' };
+    return false;
+  }
+  const next = await run('coupon', 'coupon', () => deps.call('applyCoupon', { params: { reservationId: r.id, couponCode } }));
+  if (!next) return false;
+  adopt(next);
+  announce('booking.announceCoupon', { code: next.fare.couponCode ?? couponCode, discount: next.fare.discount, total: next.fare.total });
+  return true;
+}
+
+/** Removes the applied coupon; the fare shown is the server's answer. */
+export async function removeCoupon(): Promise<boolean> {
+  const r = reservationState.value;
+  if (!r || phase.value !== 'booked' || !r.fare.couponCode) return false;
+  const couponCode = r.fare.couponCode;
+  const next = await run('coupon', 'coupon', () => deps.call('removeCoupon', { params: { reservationId: r.id, couponCode } }));
+  if (!next) return false;
+  adopt(next);
+  announce('booking.announceCouponRemoved', { total: next.fare.total });
+  return true;
+}
+
+/**
+ * Pay by card: opens (or reuses) the booking's card payment and sends the
+ * browser to the gateway. Pressing again while this runs does nothing.
+ */
+export async function payByCard(): Promise<string | undefined> {
+  const r = reservationState.value;
+  if (!r || !canPay.value) return undefined;
+  const res = await run('card', 'payment', () => deps.call('payment', { body: { reservationId: r.id } }));
+  if (!res) return undefined;
+  const url = gatewayUrl(res.redirectUrl);
+  redirectingState.value = true;
+  announce('booking.announceRedirect');
+  deps.assign(url);
+  return url;
+}
+
+/** Pays from the balance; INSUFFICIENT_BALANCE leaves the booking as it is (card still possible). */
+export async function payFromBalance(): Promise<Reservation | undefined> {
+  const r = reservationState.value;
+  if (!r || !canPay.value) return undefined;
+  const sold = await run('balance', 'payment', () => deps.call('payFromBalance', { body: { reservationId: r.id } }));
+  await refreshBalance();
+  if (!sold) {
+    if (errorState.value?.code === 'INSUFFICIENT_BALANCE') announce('booking.announceInsufficient');
+    return undefined;
+  }
+  adopt(sold);
+  announce('booking.announcePaid', { pnr: sold.pnr ?? '' });
+  return sold;
+}
+
+/** Gives the unpaid booking up; its seats become available again. */
+export async function cancelBooking(): Promise<boolean> {
+  const r = reservationState.value;
+  if (!r || phase.value !== 'booked') return false;
+  const next = await run('cancel', 'cancel', () => deps.call('cancelBooking', { body: { reservationId: r.id } }));
+  if (!next) return false;
+  adopt(next);
+  announce('booking.announceCanceled');
+  ended();
+  return true;
+}
+
+const confirming = new Map<string, Promise<PaymentResult | undefined>>();
+
+/**
+ * Confirms the gateway's result with the server (POST /reservation/success or
+ * /failure). The same payment is confirmed once per page life; the server's
+ * confirmation is idempotent, so a reload shows the same ticket.
+ */
+export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'): Promise<PaymentResult | undefined> {
+  const key = `${outcome}:${paymentId}`;
+  const running = confirming.get(key);
+  if (running) return running;
+  const task = (async () => {
+    batch(() => {
+      busyState.value = 'confirm';
+      errorState.value = null;
+      resultState.value = null;
+      redirectingState.value = false;
+    });
+    try {
+      const res = await deps.call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } });
+      batch(() => {
+        resultState.value = res;
+        if (res.reservation) reservationState.value = res.reservation;
+        nowState.value = deps.now();
+      });
+      const p = session.passenger.value;
+      if (p && res.balance !== null) session.updatePassenger({ ...p, balance: res.balance });
+      if (res.reservation?.status === reservationStatus.sold) announce('booking.announcePaid', { pnr: res.reservation.pnr ?? '' });
+      else if (res.status === 'DECLINED') announce('booking.announceDeclined');
+      return res;
+    } catch (err) {
+      confirming.delete(key);
+      errorState.value = toError('confirm', err);
+      return undefined;
+    } finally {
+      busyState.value = null;
+    }
+  })();
+  confirming.set(key, task);
+  return task;
+}
+
+/** Opens a paid ticket by reservation id (after paying from the balance). */
+export async function loadReservation(id: number): Promise<Reservation | undefined> {
+  const current = reservationState.value;
+  if (current?.id === id) return current;
+  const r = await run('confirm', 'confirm', () => deps.call('reservationById', { params: { id } }));
+  if (r) adopt(r);
+  return r;
+}
+
+/** Moves the countdown on; a booking whose time is up ends (the server expires it too). */
+export function tick(): void {
+  const wasBooked = phase.value === 'booked';
+  nowState.value = deps.now();
+  if (wasBooked && phase.value === 'ended') expire();
+}
+
+/** Runs the countdown clock; returns the disposer. */
+export function startBookingClock(timers: { setInterval: typeof setInterval; clearInterval: typeof clearInterval } = globalThis): () => void {
+  const id = timers.setInterval(() => {
+    if (reservationState.value?.status === reservationStatus.booked) tick();
+  }, 1000);
+  return () => timers.clearInterval(id);
+}
+
+/** The page came back from the gateway without paying (browser back): the pay buttons work again. */
+export function cancelRedirect(): void {
+  redirectingState.value = false;
+}
+
+/** Clears the error shown (the passenger edits the field again). */
+export function dismissError(): void {
+  errorState.value = null;
+}
+
+/** Forgets the booking (a new trip, logout, tests). */
+export function resetBooking(): void {
+  confirming.clear();
+  batch(() => {
+    reservationState.value = null;
+    busyState.value = null;
+    errorState.value = null;
+    announcementState.value = null;
+    resultState.value = null;
+    redirectingState.value = false;
+    nowState.value = deps.now();
+  });
+}
