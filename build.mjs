@@ -65,7 +65,7 @@ function indexHtml({ cssHref, entryHref, preloads }) {
     <link rel="icon" href="data:,">
     <link rel="stylesheet" href="${cssHref}">
 ${preloadTags}
-    <script src="/config.js"></script>
+    <script defer src="/config.js"></script>
     <script type="module" src="${entryHref}"></script>
   </head>
   <body>

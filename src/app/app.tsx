@@ -43,7 +43,8 @@ const styles = {
     transform: 'translateY(-200%)',
     _focus: { transform: 'none' },
   }),
-  main: css({ flex: '1', width: 'full', maxWidth: 'page', mx: 'auto', px: '4', py: '6', _focus: { outline: 'none' } }),
+  // At least a screen tall, so the footer is never in view first and then pushed down as the page arrives (layout shift).
+  main: css({ flex: '1', width: 'full', minHeight: '100dvh', maxWidth: 'page', mx: 'auto', px: '4', py: '6', _focus: { outline: 'none' } }),
 }
 
 /** Mounts `children` from the first time `when` is true, and keeps them. */
