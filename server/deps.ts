@@ -13,6 +13,8 @@ export interface DepsOptions {
   passwordMaxAgeDays?: number;
   /** Silences the development outbox's console lines (tests). */
   quiet?: boolean;
+  /** Trip-search cache time; default SEARCH_CACHE_MS or 2000, and 0 with a test clock. */
+  searchCacheMs?: number;
 }
 
 /** Wires the database, clock, outbox, authenticator and configuration. */
@@ -30,6 +32,7 @@ export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
       production: opts.production ?? env.NODE_ENV === 'production',
       holdMinutes: HOLD_MINUTES,
       maxHoldMinutes: MAX_HOLD_MINUTES,
+      searchCacheMs: opts.searchCacheMs ?? (env.SEARCH_CACHE_MS !== undefined ? Number(env.SEARCH_CACHE_MS) || 0 : opts.now ? 0 : 2000),
       passwordMaxAgeDays: opts.passwordMaxAgeDays ?? (Number(env.PASSWORD_MAX_AGE_DAYS) || 0),
     },
   };

@@ -44,6 +44,8 @@ export interface Deps {
     production: boolean;
     holdMinutes: number;
     maxHoldMinutes: number;
+    /** How long identical trip searches are answered from memory (0: never). */
+    searchCacheMs?: number;
     /** Days after which a password must be reset (PASSWORD_EXPIRED); 0 or absent: never. */
     passwordMaxAgeDays?: number;
   };

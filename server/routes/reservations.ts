@@ -26,15 +26,32 @@ import {
 
 /** Registers the reservations routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
+  // Popular searches are answered from memory for a moment (config.searchCacheMs):
+  // seat counts in results may lag by that long; the seat map is always fresh.
+  // Concurrent identical searches share one query.
+  const searchCache = new Map<string, { at: number; result: Promise<TripSummary[]> }>();
+
   handle(app, deps, 'tripSearch', async ({ body }) => {
     const now = deps.now();
     if (body.originCode === body.destinationCode) {
       throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'destinationCode', message: 'Origin and destination must differ' }] });
     }
-    await assertCities(deps, [body.originCode, body.destinationCode]);
     if (!isRealDate(body.tripDate)) throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'tripDate', message: 'Wrong format' }] });
     if (body.tripDate < dhakaDate(now)) throw new AppError('TRIP_IS_NOT_AVAILABLE');
-    return searchTrips(deps, body.originCode, body.destinationCode, body.tripDate, now);
+    const key = `${body.originCode}|${body.destinationCode}|${body.tripDate}`;
+    const ttl = deps.config.searchCacheMs ?? 0;
+    const hit = searchCache.get(key);
+    if (ttl > 0 && hit && Date.now() - hit.at < ttl) return hit.result;
+    const result = (async () => {
+      await assertCities(deps, [body.originCode, body.destinationCode]);
+      return searchTrips(deps, body.originCode, body.destinationCode, body.tripDate, now);
+    })();
+    if (ttl > 0) {
+      if (searchCache.size > 1000) searchCache.clear();
+      searchCache.set(key, { at: Date.now(), result });
+      result.catch(() => searchCache.delete(key));
+    }
+    return result;
   });
 
   handle(app, deps, 'tripDetails', async (call) => {

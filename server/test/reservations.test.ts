@@ -59,6 +59,27 @@ t('tripSearch lists the open trips of the day between the cities, sorted by depa
   assert.is(again.body.data.find((x: any) => x.tripId === trip.id).availableSeats, mine.availableSeats - 1);
 });
 
+t('tripSearch: identical searches are answered from memory for config.searchCacheMs, then fresh', async () => {
+  const trip = await pickTrip(f);
+  const body = { originCode: trip.originCode, destinationCode: trip.destinationCode, tripDate: trip.tripDate };
+  const seatsOf = (r: any) => r.body.data.find((x: any) => x.tripId === trip.id).availableSeats as number;
+  f.deps.config.searchCacheMs = 60_000;
+  try {
+    const first = seatsOf(await f.api('POST', '/api/reservation/tripSearch', body));
+    const [seat] = await freeSeats(f, trip.id, 1);
+    await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [seat!]), { device: 'cache-device-1' });
+    assert.is(seatsOf(await f.api('POST', '/api/reservation/tripSearch', body)), first, 'cached');
+    f.deps.config.searchCacheMs = 0;
+    assert.is(seatsOf(await f.api('POST', '/api/reservation/tripSearch', body)), first - 1, 'fresh without the cache');
+    // an unknown city is still refused, cache or not
+    f.deps.config.searchCacheMs = 60_000;
+    const bad = await f.api('POST', '/api/reservation/tripSearch', { ...body, originCode: 'ZZZ' });
+    assert.is(bad.body.error.code, 'CITY_NOT_FOUND');
+  } finally {
+    f.deps.config.searchCacheMs = 0;
+  }
+});
+
 t('tripSearch: no trips that day answers an empty list', async () => {
   const far = dhakaDate(new Date(f.now().getTime() + 200 * 86_400_000));
   const r = await f.api('POST', '/api/reservation/tripSearch', { originCode: 'DHK', destinationCode: 'CTG', tripDate: far });
