@@ -45,9 +45,16 @@ const header = (page: Page) => page.getByRole('banner');
 
 /** LOGOUT from the header, by keyboard (home-page announcement toasts may sit over the button). */
 async function logout(page: Page): Promise<void> {
-  await header(page).getByRole('button', { name: 'LOGOUT' }).focus();
-  await page.keyboard.press('Enter');
-  await expect(header(page).getByRole('link', { name: 'LOGIN' })).toBeVisible();
+  const button = header(page).getByRole('button', { name: 'LOGOUT' });
+  const login = header(page).getByRole('link', { name: 'LOGIN' });
+  // right after a navigation the new page's h1 may still take the focus: press again then
+  await expect(async () => {
+    if (await button.isVisible()) {
+      await button.focus();
+      await page.keyboard.press('Enter');
+    }
+    await expect(login).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
 }
 
 /** Fills the mobile no. and continues. */
