@@ -63,7 +63,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
   // one row per page; its paths listed together
   const pages = new Map<string, string[]>();
   for (const r of routesAll) pages.set(r.page, [...(pages.get(r.page) ?? []), r.path]);
-  const routes = [...pages.entries()].map(([page, paths]) => ({ path: paths[0]!, page, paths }));
+  const routes = [...pages.entries()].map(([page, paths]) => ({ path: paths[0]!, page, paths, coreMessages: routesAll.some((r) => r.page === page && r.coreMessages) }));
   const report = sr.sizeReport({ metafile, root, entry: ENTRY, routes, cssFile });
 
   const outputs = Object.entries(metafile.outputs);
