@@ -112,3 +112,39 @@ test('a page that cannot load while offline shows a retry, not a blank screen', 
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('heading', { level: 1, name: /privacy/i })).toBeVisible();
 });
+
+test('at most 3 notifications at once: home announcements plus an offline notice', async ({ page, context }) => {
+  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()));
+  await page.goto('/');
+  await pageHeading(page);
+  await warmed;
+  const region = page.getByRole('region', { name: /notifications/i });
+  const shown = region.getByRole('status');
+  await expect(shown.first()).toBeVisible();
+  const announcements = await shown.count();
+  expect(announcements).toBeGreaterThan(0);
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await page.waitForTimeout(500);
+  expect(await shown.count()).toBeLessThanOrEqual(3);
+  // announcements already shown are not shown again on the next visit
+  await page.reload();
+  await pageHeading(page);
+  await page.waitForTimeout(1000);
+  await expect(region.getByText(/double-deck|boarding counter|Eid/i)).toHaveCount(0);
+});
+
+test('the success dialog also closes on a click on its backdrop', async ({ page }) => {
+  await page.goto('/contact-us');
+  await pageHeading(page);
+  const field = (name: RegExp) => page.getByRole('textbox', { name });
+  await field(/name/i).first().fill('Karim Ahmed');
+  await field(/^email/i).fill('karim@example.com');
+  await field(/subject/i).fill('Refund question');
+  await field(/^message/i).fill('How long does a refund to my balance take after cancelling?');
+  await page.getByRole('button', { name: /send/i }).click();
+  const dialog = page.getByRole('dialog', { name: 'Success' });
+  await expect(dialog).toBeVisible();
+  await page.mouse.click(5, 5);
+  await expect(dialog).toBeHidden();
+});
