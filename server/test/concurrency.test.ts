@@ -27,16 +27,30 @@ interface Ctx {
   passenger(balance?: number): Promise<{ id: number; token: string }>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let mobileSeq = 0;
 let tripSeq = 0;
 const trip = (c: Ctx) => pickTrip(c, { skip: 40 + tripSeq++ * 3 });
 
+/**
+ * A barrier for `n` naive clients: each waits after its read until all have read,
+ * the interleaving that simultaneous requests allow (left to chance, a loaded
+ * machine sometimes serialises them and the naive variant passes by luck).
+ */
+function barrier(n: number): () => Promise<void> {
+  let arrived = 0;
+  let open!: () => void;
+  const all = new Promise<void>((r) => (open = r));
+  return () => {
+    if (++arrived === n) open();
+    return all;
+  };
+}
+
 /** Naive lock: read, then write unconditionally. Answers true when it "won". */
-async function naiveLock(db: Queryable, tripId: number, seat: string, holder: string, now: Date): Promise<boolean> {
+async function naiveLock(db: Queryable, tripId: number, seat: string, holder: string, now: Date, afterRead: () => Promise<void>): Promise<boolean> {
   const rows = await db.query<{ expires_at: Date }>('SELECT expires_at FROM seat_locks WHERE trip_id = $1 AND seat_name = $2', [tripId, seat]);
+  await afterRead();
   if (rows[0] && rows[0].expires_at > now) return false;
-  await sleep(15);
   await db.query(
     `INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (trip_id, seat_name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at`,
@@ -46,10 +60,10 @@ async function naiveLock(db: Queryable, tripId: number, seat: string, holder: st
 }
 
 /** Naive debit: read the balance, then write the computed one. Answers true when it "paid". */
-async function naiveDebit(db: Queryable, passengerId: number, amount: number): Promise<boolean> {
+async function naiveDebit(db: Queryable, passengerId: number, amount: number, afterRead: () => Promise<void>): Promise<boolean> {
   const [row] = await db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [passengerId]);
+  await afterRead();
   if (row!.balance < amount) return false;
-  await sleep(15);
   await db.query('UPDATE passengers SET balance = $2 WHERE id = $1', [passengerId, row!.balance - amount]);
   return true;
 }
@@ -87,7 +101,8 @@ function scenarios(name: string, make: () => Promise<{ ctx: Ctx; close(): Promis
 
     // The naive check-then-write lock lets several holders believe they won.
     const [seat2] = await freeSeats(c, tr.id, 1);
-    const naive = await Promise.all(Array.from({ length: 50 }, (_, i) => naiveLock(c.db, tr.id, seat2!, `d:naive-${i}`, c.now())));
+    const lockGate = barrier(50);
+    const naive = await Promise.all(Array.from({ length: 50 }, (_, i) => naiveLock(c.db, tr.id, seat2!, `d:naive-${i}`, c.now(), lockGate)));
     assert.ok(naive.filter(Boolean).length > 1, `naive lock had ${naive.filter(Boolean).length} winner(s)`);
   });
 
@@ -164,7 +179,8 @@ function scenarios(name: string, make: () => Promise<{ ctx: Ctx; close(): Promis
 
     // The naive read-then-write debit accepts more payments than the money covers.
     const q = await c.passenger(3750);
-    const naive = await Promise.all(Array.from({ length: 20 }, () => naiveDebit(c.db, q.id, 500)));
+    const debitGate = barrier(20);
+    const naive = await Promise.all(Array.from({ length: 20 }, () => naiveDebit(c.db, q.id, 500, debitGate)));
     assert.ok(naive.filter(Boolean).length > 7, `naive debit accepted ${naive.filter(Boolean).length} payments for money enough for 7`);
   });
 
