@@ -52,7 +52,7 @@ const hash = (buf) => createHash('sha256').update(buf).digest('hex').slice(0, 8)
 /** Root-relative URL of a file inside dist (works when dist/ is the CDN or site root). */
 const url = (outdir, file) => '/' + relative(outdir, join(root, file)).split('\\').join('/')
 
-function indexHtml({ cssHref, entryHref, preloads }) {
+function indexHtml({ cssHref, entryHref, preloads, body = '' }) {
   const preloadTags = preloads.map((h) => `    <link rel="modulepreload" href="${h}">`).join('\n')
   return `<!doctype html>
 <html lang="en">
@@ -69,11 +69,44 @@ ${preloadTags}
     <script type="module" src="${entryHref}"></script>
   </head>
   <body>
-    <div id="root"></div>
+    <div id="root">${body}</div>
     <noscript>This site needs JavaScript to book tickets. Please enable JavaScript and reload.</noscript>
   </body>
 </html>
 `
+}
+
+/**
+ * Renders the home page to static markup with React in Node (src/prerender.tsx).
+ * A failure only costs the early paint: the build goes on with an empty root.
+ */
+async function prerenderHome(log) {
+  const file = join(root, 'node_modules', '.cache', 'prerender', 'prerender.mjs')
+  try {
+    await esbuild({
+      absWorkingDir: root,
+      entryPoints: ['src/prerender.tsx'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile: file,
+      jsx: 'automatic',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      plugins: [precompiledLocales],
+      alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
+      // CommonJS dependencies (react-dom/server) require Node built-ins
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      logLevel: 'error',
+    })
+    const { prerender } = await import(`${pathToFileURL(file).href}?t=${Date.now()}`)
+    const html = await prerender('/')
+    log(`prerendered / into index.html (${(html.length / 1024).toFixed(1)} KB)`)
+    return html
+  } catch (err) {
+    console.warn('warning: could not prerender the home page; index.html starts empty:', err?.message ?? err)
+    return ''
+  }
 }
 
 /**
@@ -129,10 +162,11 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   if (!entryOut) throw new Error('entry output missing')
   const preloads = [...staticClosure(metafile, entryOut)].filter((f) => f !== entryOut).map((f) => url(outdir, f))
 
-  writeFileSync(
-    join(outdir, 'index.html'),
-    indexHtml({ cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads }),
-  )
+  const page = { cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads }
+  // index.html (/ and /home) carries the prerendered home page; app.html, the
+  // SPA fallback for every other path, starts empty so no other page flashes home.
+  writeFileSync(join(outdir, 'index.html'), indexHtml({ ...page, body: await prerenderHome(log) }))
+  writeFileSync(join(outdir, 'app.html'), indexHtml(page))
   // Runtime configuration, not hashed: operators edit it in place without rebuilding.
   writeFileSync(join(outdir, 'config.js'), `window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n`)
 

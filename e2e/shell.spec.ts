@@ -148,3 +148,14 @@ test('the success dialog also closes on a click on its backdrop', async ({ page 
   await page.mouse.click(5, 5);
   await expect(dialog).toBeHidden();
 });
+
+test('the home page paints from its HTML before any JavaScript runs; other paths start empty', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Book intercity bus tickets' })).toBeVisible();
+  await expect(page.getByLabel('From', { exact: true })).toBeVisible();
+  await page.goto('/faq');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0);
+  await context.close();
+});

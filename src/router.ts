@@ -67,6 +67,12 @@ function run(): void {
   currentState.value = { route: result.route, path: normalizePath(location.pathname), search: location.search }
 }
 
+/** Shows `path` without a browser: the build-time prerender of the home page. */
+export function showPathStatically(path: string): void {
+  const result = resolvePath(path, false)
+  if (result.kind === 'route') currentState.value = { route: result.route, path: normalizePath(path), search: '' }
+}
+
 /** Starts listening to history and link clicks; returns a function that stops it. */
 export function startRouter(): () => void {
   router = navaid('/', run).on('*', run)

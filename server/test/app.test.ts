@@ -12,7 +12,8 @@ const bigJs = 'export const x = ' + JSON.stringify('bus '.repeat(5000)) + ';\n';
 test.before(async () => {
   dist = path.join(tempDir('bus-dist-'), 'dist');
   fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Nodi Express</title><div id="root"></div>' + ' '.repeat(2000));
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Nodi Express</title><div id="root"><h1>prerendered home</h1></div>' + ' '.repeat(2000));
+  fs.writeFileSync(path.join(dist, 'app.html'), '<!doctype html><title>Nodi Express</title><div id="root"></div><!-- empty shell -->');
   fs.writeFileSync(path.join(dist, 'config.js'), "window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n");
   fs.writeFileSync(path.join(dist, 'assets', 'main-ABCD1234.js'), bigJs);
   fs.writeFileSync(path.join(dist, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
@@ -71,7 +72,13 @@ test('compression: br and gzip', async () => {
 });
 
 test('SPA fallback for app paths; real 404 for missing files and unknown API paths', async () => {
-  for (const url of ['/home', '/search', '/reservation/success?paymentId=abc', '/error/404', '/some/unknown/page']) isIndex(await t.call('GET', url));
+  // the prerendered home page only where the home page is; the empty shell elsewhere
+  for (const url of ['/', '/home']) assert.ok((await t.call('GET', url)).text.includes('prerendered home'), url);
+  for (const url of ['/search', '/reservation/success?paymentId=abc', '/error/404', '/some/unknown/page']) {
+    const r = await t.call('GET', url);
+    isIndex(r);
+    assert.ok(r.text.includes('empty shell'), url);
+  }
   const missing = await t.call('GET', '/assets/main-OLD12345.js');
   assert.is(missing.status, 404);
   assert.is((await t.call('GET', '/meta.json')).status, 404);

@@ -1,0 +1,24 @@
+/**
+ * Build-time prerender of the home page into index.html (run by build.mjs in
+ * Node): a passenger on a slow phone sees the header, the hero and the search
+ * form as soon as the HTML and CSS arrive, before any JavaScript has run. The
+ * app then renders over it (createRoot, not hydration), with live data.
+ */
+import { prerenderToNodeStream } from 'react-dom/static'
+import { IntlProvider } from 'react-intl'
+import { App } from './app/app.tsx'
+import { messagesFor } from './i18n.ts'
+import { showPathStatically } from './router.ts'
+
+/** The static markup of the app at `path` in English, with no session and no data. */
+export async function prerender(path: string): Promise<string> {
+  showPathStatically(path)
+  const { prelude } = await prerenderToNodeStream(
+    <IntlProvider locale="en" defaultLocale="en" messages={messagesFor('en')}>
+      <App />
+    </IntlProvider>,
+  )
+  let html = ''
+  for await (const chunk of prelude) html += chunk
+  return html
+}
