@@ -2,11 +2,12 @@
  * Root: IntlProvider with the active locale's messages, the app shell (which
  * hosts the one Toaster), and store start-up.
  */
-import { StrictMode, useEffect, useState } from 'react'
+import { StrictMode, startTransition, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { IntlProvider } from 'react-intl'
 import { useSignals } from '@preact/signals-react/runtime'
 import { App } from './app/app.tsx'
+import { PAGE_READY_EVENT } from './app/route-view.tsx'
 import { startAppEffects } from './app/start-app-effects.ts'
 import { config } from './config.ts'
 import { loadMessages, messagesFor } from './i18n.ts'
@@ -34,6 +35,28 @@ function Root() {
   )
 }
 
+/**
+ * The element React renders into. index.html may hold the prerendered home page:
+ * it stays on screen until the live page has rendered in a hidden sibling, then
+ * the two swap, so nothing flashes and the page's largest paint stays the early one.
+ */
+function liveContainer(): HTMLElement {
+  const root = document.getElementById('root')!
+  if (!root.firstElementChild) return root
+  const live = document.createElement('div')
+  live.hidden = true
+  root.after(live)
+  const swap = () => {
+    root.remove()
+    live.id = 'root'
+    live.hidden = false
+  }
+  window.addEventListener(PAGE_READY_EVENT, swap, { once: true })
+  // never keep a stale page for long if the first page cannot render
+  setTimeout(swap, 15_000)
+  return live
+}
+
 async function start() {
   loadSession()
   // The fetch wrapper (and the contract schemas it imports) is not needed to
@@ -56,10 +79,14 @@ async function start() {
   startRouter()
   startAppEffects()
   void startLookups(location.href)
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <Root />
-    </StrictMode>,
+  const root = createRoot(liveContainer())
+  // a transition lets React render in slices and yield to input on slow phones
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Root />
+      </StrictMode>,
+    ),
   )
 }
 

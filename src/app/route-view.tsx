@@ -18,6 +18,9 @@ function pageFor(route: AppRoute) {
 }
 
 let firstPage = true
+
+/** Fired once, when the first page has rendered. */
+export const PAGE_READY_EVENT = 'app:first-page-ready'
 let retries = 0
 
 /**
@@ -51,6 +54,8 @@ class PageBoundary extends Component<
   }
   componentDidCatch(err: unknown) {
     console.error(err)
+    // show the message now, not the prerendered page
+    window.dispatchEvent(new Event(PAGE_READY_EVENT))
   }
   render() {
     if (!this.state.failed) return this.props.children
@@ -75,6 +80,8 @@ function PageReady() {
   useEffect(() => {
     if (firstPage) {
       firstPage = false
+      // main.tsx swaps the prerendered home page for the live one now
+      window.dispatchEvent(new Event(PAGE_READY_EVENT))
       return
     }
     const h1 = document.querySelector<HTMLElement>('main h1')
