@@ -36,11 +36,12 @@ const SEARCH_PROBE = `(() => {
   mo.observe(document.body, { childList: true, subtree: true });
 })()`;
 
-/** From navigation start: when the search form is in the page, and when it is usable (cities in From, a Search button). */
+/** From navigation start: when the search form is shown, and when it is usable (cities in From, a Search button). */
 const FORM_PROBE = `(() => {
   const b = (window.__formBench = { visible: NaN, usable: NaN });
   new MutationObserver(() => {
-    const f = document.querySelector('form[role="search"]');
+    // the shown form: the prerendered home page holds a hidden, inert copy until the app runs
+    const f = [...document.querySelectorAll('form[role="search"]')].find((x) => x.checkVisibility({ visibilityProperty: true }));
     if (!f) return;
     const now = performance.now();
     if (Number.isNaN(b.visible)) b.visible = now;

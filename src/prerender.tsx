@@ -8,11 +8,13 @@ import { prerenderToNodeStream } from 'react-dom/static'
 import { IntlProvider } from 'react-intl'
 import { App } from './app/app.tsx'
 import { messagesFor } from './i18n.ts'
+import { setPrerendering } from './lib/prerendering.ts'
 import { showPathStatically } from './router.ts'
 
 /** The static markup of the app at `path` in English, with no session and no data. */
 export async function prerender(path: string): Promise<string> {
   showPathStatically(path)
+  setPrerendering(true)
   const { prelude } = await prerenderToNodeStream(
     <IntlProvider locale="en" defaultLocale="en" messages={messagesFor('en')}>
       <App />
@@ -20,5 +22,6 @@ export async function prerender(path: string): Promise<string> {
   )
   let html = ''
   for await (const chunk of prelude) html += chunk
+  setPrerendering(false)
   return html
 }

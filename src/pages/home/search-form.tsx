@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'react'
+import { isPrerendering } from '../../lib/prerendering.ts'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -154,7 +155,16 @@ export function SearchForm({ onSearch, label }: SearchFormProps) {
   }
 
   return (
-    <form className={formStyles.form} onSubmit={submit} noValidate aria-label={label} data-search-form="" role="search">
+    <form
+      className={formStyles.form}
+      onSubmit={submit}
+      noValidate
+      aria-label={label}
+      data-search-form=""
+      role="search"
+      // in the static HTML the form holds its place but stays hidden until it works
+      {...(isPrerendering() ? { inert: true, style: { visibility: 'hidden' as const } } : {})}
+    >
       <CityField
         enhanced={enhanced}
         name="from"
