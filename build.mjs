@@ -77,10 +77,10 @@ ${preloadTags}
 }
 
 /**
- * Renders the home page to static markup with React in Node (src/prerender.tsx).
+ * Renders pages to static markup with React in Node (src/prerender.tsx).
  * A failure only costs the early paint: the build goes on with an empty root.
  */
-async function prerenderHome(log) {
+async function prerenderPages(paths, log) {
   const file = join(root, 'node_modules', '.cache', 'prerender', 'prerender.mjs')
   try {
     await esbuild({
@@ -100,12 +100,13 @@ async function prerenderHome(log) {
       logLevel: 'error',
     })
     const { prerender } = await import(`${pathToFileURL(file).href}?t=${Date.now()}`)
-    const html = await prerender('/')
-    log(`prerendered / into index.html (${(html.length / 1024).toFixed(1)} KB)`)
-    return html
+    const out = []
+    for (const path of paths) out.push(await prerender(path))
+    log(`prerendered ${paths.map((p) => p ?? 'the shell').join(', ')} (${out.map((h) => (h.length / 1024).toFixed(1) + ' KB').join(', ')})`)
+    return out
   } catch (err) {
-    console.warn('warning: could not prerender the home page; index.html starts empty:', err?.message ?? err)
-    return ''
+    console.warn('warning: could not prerender; the pages start empty:', err?.message ?? err)
+    return paths.map(() => '')
   }
 }
 
@@ -164,9 +165,10 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
 
   const page = { cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads }
   // index.html (/ and /home) carries the prerendered home page; app.html, the
-  // SPA fallback for every other path, starts empty so no other page flashes home.
-  writeFileSync(join(outdir, 'index.html'), indexHtml({ ...page, body: await prerenderHome(log) }))
-  writeFileSync(join(outdir, 'app.html'), indexHtml(page))
+  // SPA fallback for every other path, only the header and footer, so no other page flashes home.
+  const [home, shell] = await prerenderPages(['/', null], log)
+  writeFileSync(join(outdir, 'index.html'), indexHtml({ ...page, body: home }))
+  writeFileSync(join(outdir, 'app.html'), indexHtml({ ...page, body: shell }))
   // Runtime configuration, not hashed: operators edit it in place without rebuilding.
   writeFileSync(join(outdir, 'config.js'), `window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n`)
 

@@ -32,8 +32,14 @@ export async function expectNoAxeViolations(page: Page, label = page.url()): Pro
   expect(summary, `axe violations on ${label}`).toEqual([]);
 }
 
-/** Waits until the page's h1 is visible and returns it. */
+/** Waits until the live app has rendered its first page (not the prerendered HTML). */
+export async function appReady(page: Page): Promise<void> {
+  await page.locator('html[data-app-ready]').waitFor({ state: 'attached' });
+}
+
+/** Waits until the live app shows the page's h1 and returns it. */
 export async function pageHeading(page: Page) {
+  await appReady(page);
   const h1 = page.locator('main h1').first();
   await expect(h1).toBeVisible();
   return h1;

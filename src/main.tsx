@@ -79,6 +79,13 @@ async function start() {
   startRouter()
   startAppEffects()
   void startLookups(location.href)
+  // a shared or reloaded results link: start the trip search while the page's code loads
+  if (location.pathname === '/search' && location.search) {
+    void import('./stores/search.ts').then((s) => {
+      s.applySearchQuery(location.search.slice(1))
+      if (s.canSearch.value) void s.searchTrips()
+    })
+  }
   const root = createRoot(liveContainer())
   // a transition lets React render in slices and yield to input on slow phones
   startTransition(() =>

@@ -11,8 +11,8 @@ import { messagesFor } from './i18n.ts'
 import { setPrerendering } from './lib/prerendering.ts'
 import { showPathStatically } from './router.ts'
 
-/** The static markup of the app at `path` in English, with no session and no data. */
-export async function prerender(path: string): Promise<string> {
+/** The static markup of the app at `path` in English, with no session and no data; `null`: header and footer only. */
+export async function prerender(path: string | null): Promise<string> {
   showPathStatically(path)
   setPrerendering(true)
   const { prelude } = await prerenderToNodeStream(

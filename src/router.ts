@@ -67,10 +67,10 @@ function run(): void {
   currentState.value = { route: result.route, path: normalizePath(location.pathname), search: location.search }
 }
 
-/** Shows `path` without a browser: the build-time prerender of the home page. */
-export function showPathStatically(path: string): void {
-  const result = resolvePath(path, false)
-  if (result.kind === 'route') currentState.value = { route: result.route, path: normalizePath(path), search: '' }
+/** Shows `path` (or no page: the bare shell) without a browser, for the build-time prerender. */
+export function showPathStatically(path: string | null): void {
+  const result = path === null ? null : resolvePath(path, false)
+  currentState.value = result?.kind === 'route' ? { route: result.route, path: normalizePath(path!), search: '' } : null
 }
 
 /** Starts listening to history and link clicks; returns a function that stops it. */

@@ -80,8 +80,9 @@ function PageReady() {
   useEffect(() => {
     if (firstPage) {
       firstPage = false
-      // main.tsx swaps the prerendered home page for the live one now
+      // main.tsx swaps the prerendered page for the live one now; tests wait for the mark
       window.dispatchEvent(new Event(PAGE_READY_EVENT))
+      document.documentElement.dataset.appReady = 'true'
       return
     }
     const h1 = document.querySelector<HTMLElement>('main h1')

@@ -137,4 +137,15 @@ test('parsePeriod reads the time-period values', () => {
   assert.is(s.parsePeriod(''), null);
 });
 
+test('the same search started twice (at app load and by the page) sends one request', async () => {
+  s.applySearchQuery('from=DHK&to=CTG&date=2026-11-23');
+  const [a, b] = await Promise.all([s.searchTrips(), s.searchTrips()]);
+  assert.is(asked.length, 1);
+  assert.is(a, 'done');
+  assert.is(b, 'done');
+  assert.is(s.trips.value.length, 3);
+  await s.searchTrips();
+  assert.is(asked.length, 2, 'a later search asks again');
+});
+
 test.run();

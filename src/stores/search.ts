@@ -209,9 +209,23 @@ let searchSeq = 0;
  * POST /reservation/tripSearch with the form's values. An empty list or a
  * failure shows the error toast with the server's reason; the form keeps its values.
  */
-export async function searchTrips(): Promise<SearchStatus> {
+export function searchTrips(): Promise<SearchStatus> {
   const body = { originCode: originCodeState.value, destinationCode: destinationCodeState.value, tripDate: tripDateState.value };
-  if (!canSearch.value) return statusState.value;
+  if (!canSearch.value) return Promise.resolve(statusState.value);
+  // the same search already under way (started at app load for a shared link): join it
+  const key = JSON.stringify(body);
+  if (inflight?.key === key) return inflight.promise;
+  const promise = runSearch(body);
+  inflight = { key, promise };
+  void promise.finally(() => {
+    if (inflight?.promise === promise) inflight = null;
+  });
+  return promise;
+}
+
+let inflight: { key: string; promise: Promise<SearchStatus> } | null = null;
+
+async function runSearch(body: { originCode: string; destinationCode: string; tripDate: string }): Promise<SearchStatus> {
   const seq = ++searchSeq;
   batch(() => {
     statusState.value = 'loading';
@@ -241,6 +255,7 @@ export async function searchTrips(): Promise<SearchStatus> {
 /** Forgets the trip list (leaving the results page). */
 export function clearResults(): void {
   searchSeq++;
+  inflight = null;
   batch(() => {
     tripsState.value = [];
     statusState.value = 'idle';
