@@ -6,7 +6,8 @@ import crypto from 'node:crypto';
 import type { Reservation, SeatType, CoachType } from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
 import { AppError, type Deps } from './http.ts';
-import { addMinutes, dhakaIso, dhakaIsoOrNull } from './trips.ts';
+import { toDhakaIso } from './time.ts';
+import { addMinutes, dhakaIsoOrNull } from './trips.ts';
 
 /** A reservations row (the columns the handlers read). */
 export interface ReservationRow {
@@ -117,15 +118,15 @@ function toReservation(r: JoinedRow, seats: Reservation['seats']): Reservation {
     coach: { code: r.coach_code, type: r.coach_type, name: r.layout_name },
     origin: { code: r.o_code, name: r.o_name, nameBn: r.o_name_bn },
     destination: { code: r.d_code, name: r.d_name, nameBn: r.d_name_bn },
-    departureTime: dhakaIso(r.departure_at),
-    arrivalTime: dhakaIso(r.arrival_at),
+    departureTime: toDhakaIso(r.departure_at),
+    arrivalTime: toDhakaIso(r.arrival_at),
     boardingStation: {
       id: r.b_id,
       name: r.b_name,
       cityCode: r.b_city,
       address: r.b_address,
       phone: r.b_phone,
-      time: dhakaIso(addMinutes(r.departure_at, r.b_offset ?? 0)),
+      time: toDhakaIso(addMinutes(r.departure_at, r.b_offset ?? 0)),
     },
     droppingStation: {
       id: r.e_id,
@@ -133,7 +134,7 @@ function toReservation(r: JoinedRow, seats: Reservation['seats']): Reservation {
       cityCode: r.e_city,
       address: r.e_address,
       phone: r.e_phone,
-      time: dhakaIso(addMinutes(r.arrival_at, r.e_offset ?? 0)),
+      time: toDhakaIso(addMinutes(r.arrival_at, r.e_offset ?? 0)),
     },
     seats,
     passengerName: r.passenger_name,
@@ -146,7 +147,7 @@ function toReservation(r: JoinedRow, seats: Reservation['seats']): Reservation {
     paidAt: dhakaIsoOrNull(r.paid_at),
     canceledAt: dhakaIsoOrNull(r.canceled_at),
     refundAmount: r.refund_amount,
-    createdAt: dhakaIso(r.created_at),
+    createdAt: toDhakaIso(r.created_at),
   };
 }
 

@@ -1,21 +1,16 @@
 /**
  * Trips as the reservation routes see them: loading one with its route and
- * layout, sale checks, seat availability and Asia/Dhaka time formatting.
+ * layout, sale checks, seat availability (Asia/Dhaka time helpers live in time.ts).
  */
 import { seatTypes, type CoachType, type SeatType } from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
 import { AppError } from './http.ts';
-import { dhakaDate, isRealDate, toDhakaIso } from './time.ts';
+import { toDhakaIso } from './time.ts';
 
-/** An instant as ISO-8601 with the Asia/Dhaka offset: `2026-11-22T08:30:00+06:00`. */
-export const dhakaIso = (d: Date): string => toDhakaIso(d);
-
-/** Nullable variant of dhakaIso. */
+/** Nullable variant of toDhakaIso (time.ts). */
 export function dhakaIsoOrNull(d: Date | null | undefined): string | null {
   return d ? toDhakaIso(d) : null;
 }
-
-export { dhakaDate, isRealDate };
 
 /** Adds minutes to an instant. */
 export function addMinutes(d: Date, minutes: number): Date {

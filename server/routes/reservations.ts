@@ -12,17 +12,15 @@ import {
   addMinutes,
   assertOnSale,
   assertRoute,
-  dhakaDate,
-  dhakaIso,
   expireBookings,
   findTrip,
   findTripByCoach,
-  isRealDate,
   sortSeatTypes,
   takenSeats,
   takenSql,
   type TripRow,
 } from '../trips.ts';
+import { dhakaDate, isRealDate, toDhakaIso } from '../time.ts';
 
 /** Registers the reservations routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -96,8 +94,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
       tripDate: trip.trip_date,
       originCode: trip.origin_code,
       destinationCode: trip.destination_code,
-      departureTime: dhakaIso(trip.departure_at),
-      arrivalTime: dhakaIso(trip.arrival_at),
+      departureTime: toDhakaIso(trip.departure_at),
+      arrivalTime: toDhakaIso(trip.arrival_at),
       coach: { code: trip.coach_code, type: trip.coach_type, name: trip.layout_name },
       availableSeats: seats.filter((s) => s.name !== OPEN_SEAT_NAME && s.status === 0 && !s.lockedByOther && !s.lockedByMe).length,
       seatLayout: { rows: trip.rows, columns: trip.columns, aisleColumns: trip.aisle_columns, decks: trip.decks, seats },
@@ -299,8 +297,8 @@ async function searchTrips(deps: Deps, origin: string, destination: string, trip
       coachType: t.coach_type,
       originCode: t.origin_code,
       destinationCode: t.destination_code,
-      departureTime: dhakaIso(t.departure_at),
-      arrivalTime: dhakaIso(t.arrival_at),
+      departureTime: toDhakaIso(t.departure_at),
+      arrivalTime: toDhakaIso(t.arrival_at),
       durationMinutes: Math.round((t.arrival_at.getTime() - t.departure_at.getTime()) / 60_000),
       boardingStations: boarding,
       droppingStations: dropping,

@@ -13,6 +13,7 @@
  * are injected, so uvu runs this in Node against a fake server.
  */
 import { batch, computed, signal } from '@preact/signals-react';
+import { oneAtATime, scopedError, type ScopedError } from './one-at-a-time.ts';
 import type { ResponseOf, RouteName } from '../../contract/api.ts';
 import { reservationStatus, type PaymentResult, type Reservation } from '../../contract/schemas.ts';
 import { call as realCall, type CallOptions } from '../api/client.ts';
@@ -59,11 +60,7 @@ export type BookingBusy = 'book' | 'extend' | 'coupon' | 'card' | 'balance' | 'c
 export type BookingErrorScope = 'book' | 'extend' | 'coupon' | 'payment' | 'cancel' | 'confirm';
 
 /** A server error: the catalogue code and the server's reason (fallback text). */
-export interface BookingError {
-  scope: BookingErrorScope;
-  code: string;
-  reason: string;
-}
+export type BookingError = ScopedError<BookingErrorScope>;
 
 /** A status change for the live region: message id, values, and a sequence number so repeats are announced. */
 export interface BookingAnnouncement {
@@ -91,6 +88,7 @@ export const EXTEND_MINUTES = 10;
 const reservationState = signal<Reservation | null>(null);
 const busyState = signal<BookingBusy | null>(null);
 const errorState = signal<BookingError | null>(null);
+const run = oneAtATime(busyState, errorState);
 const announcementState = signal<BookingAnnouncement | null>(null);
 const nowState = signal(deps.now());
 const resultState = signal<PaymentResult | null>(null);
@@ -138,29 +136,7 @@ function announce(id: string, values?: Record<string, string | number>): void {
   announcementState.value = { id, values, seq: ++seq };
 }
 
-function toError(scope: BookingErrorScope, err: unknown): BookingError {
-  const e = err as { code?: unknown; reason?: unknown; message?: unknown } | null;
-  const code = typeof e?.code === 'string' ? e.code : 'INTERNAL_ERROR';
-  const reason = typeof e?.reason === 'string' ? e.reason : typeof e?.message === 'string' ? e.message : '';
-  return { scope, code, reason };
-}
 
-/** Runs one request at a time: answers undefined when busy or when it failed (the error is kept). */
-async function run<T>(kind: BookingBusy, scope: BookingErrorScope, work: () => Promise<T>): Promise<T | undefined> {
-  if (busyState.value !== null) return undefined;
-  batch(() => {
-    busyState.value = kind;
-    errorState.value = null;
-  });
-  try {
-    return await work();
-  } catch (err) {
-    errorState.value = toError(scope, err);
-    return undefined;
-  } finally {
-    busyState.value = null;
-  }
-}
 
 /** Shows `r` and keeps the seat page's hold in line with it. */
 function adopt(r: Reservation): void {
@@ -381,7 +357,7 @@ export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'
       return res;
     } catch (err) {
       confirming.delete(key);
-      errorState.value = toError('confirm', err);
+      errorState.value = scopedError('confirm', err);
       return undefined;
     } finally {
       busyState.value = null;

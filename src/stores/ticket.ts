@@ -6,6 +6,7 @@
  * clock are injected, so uvu runs this in Node.
  */
 import { batch, computed, signal } from '@preact/signals-react';
+import { oneAtATime, type ScopedError } from './one-at-a-time.ts';
 import { reservationStatus, type CancelInitialize, type Reservation } from '../../contract/schemas.ts';
 import { call as realCall } from '../api/client.ts';
 import type { CallFn } from './booking.ts';
@@ -37,11 +38,7 @@ export type TicketBusy = 'find' | 'resend' | 'cancelInit' | 'cancel';
 export type TicketErrorScope = 'find' | 'resend' | 'cancel';
 
 /** A server error: the catalogue code and the server's reason (fallback text). */
-export interface TicketError {
-  scope: TicketErrorScope;
-  code: string;
-  reason: string;
-}
+export type TicketError = ScopedError<TicketErrorScope>;
 
 /** Where a cancellation stands: not started, waiting for the SMS code, done. */
 export type CancelStep = 'idle' | 'otp' | 'done';
@@ -58,6 +55,7 @@ export interface TicketAnnouncement {
 const ticketState = signal<Reservation | null>(null);
 const busyState = signal<TicketBusy | null>(null);
 const errorState = signal<TicketError | null>(null);
+const run = oneAtATime(busyState, errorState);
 const quoteState = signal<CancelInitialize | null>(null);
 const cancelStepState = signal<CancelStep>('idle');
 const resendAtState = signal<number | null>(null);
@@ -90,30 +88,7 @@ function announce(id: string, values?: Record<string, string | number>): void {
   announcementState.value = { id, values, seq: ++seq };
 }
 
-function toError(scope: TicketErrorScope, err: unknown): TicketError {
-  const e = err as { code?: unknown; reason?: unknown; message?: unknown } | null;
-  return {
-    scope,
-    code: typeof e?.code === 'string' ? e.code : 'INTERNAL_ERROR',
-    reason: typeof e?.reason === 'string' ? e.reason : typeof e?.message === 'string' ? e.message : '',
-  };
-}
 
-async function run<T>(kind: TicketBusy, scope: TicketErrorScope, work: () => Promise<T>): Promise<T | undefined> {
-  if (busyState.value !== null) return undefined;
-  batch(() => {
-    busyState.value = kind;
-    errorState.value = null;
-  });
-  try {
-    return await work();
-  } catch (err) {
-    errorState.value = toError(scope, err);
-    return undefined;
-  } finally {
-    busyState.value = null;
-  }
-}
 
 function show(r: Reservation): void {
   batch(() => {
