@@ -1,12 +1,13 @@
 /**
  * Seat locks: a holder (`p:<passengerId>`, `d:<deviceId>` or `ip:<address>`) wins a
  * seat with one atomic upsert that only replaces an expired lock or its own. All
- * seats of one request are won together or not at all (one transaction).
+ * seats of one request are won together or not at all, in one database call.
  */
 import { MAX_SEATS, OPEN_SEAT_NAME } from '../contract/schemas.ts';
+import { batched } from './batch.ts';
 import type { Db, Queryable } from './db.ts';
 import { AppError } from './http.ts';
-import { addMinutes, dhakaIsoOrNull, takenSql } from './trips.ts';
+import { addMinutes, dhakaIsoOrNull } from './trips.ts';
 
 const deviceIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
 
@@ -54,59 +55,74 @@ export async function remainingSeatLimit(q: Queryable, tripId: number, holders: 
   return Math.max(0, MAX_SEATS - held.seatNames.length - (await bookedUnpaidCount(q, tripId, passengerId, now)));
 }
 
-const LOST = Symbol('lost');
-
-/**
- * Locks every seat in `seatNames` for `holders[0]` until now + holdMinutes, or none:
- * answers false when another holder has one of them or it is sold/booked.
- * SEAT_NOT_FOUND for a seat missing from the layout, MAX_SEAT_WARNING past the cap.
- */
-export async function lockSeats(
-  db: Db,
-  opts: { tripId: number; layoutId: number; seatNames: string[]; holders: string[]; passengerId: number | null; now: Date; holdMinutes: number },
-): Promise<Held | false> {
-  const { tripId, holders, now } = opts;
-  // Sorted, so two requests for overlapping seats take row locks in one order (no deadlock).
-  const names = [...new Set(opts.seatNames.filter((n) => n !== OPEN_SEAT_NAME))].sort();
-  if (names.length > 0) {
-    const known = await db.query<{ name: string }>('SELECT name FROM layout_seats WHERE layout_id = $1 AND name = ANY($2::text[])', [opts.layoutId, names]);
-    if (known.length !== names.length) throw new AppError('SEAT_NOT_FOUND');
-  }
-  if (names.length === 0) return strip(await heldBy(db, tripId, holders, now));
-  try {
-    return await db.transaction(async (tx) => {
-      const won = await tx.query<{ seat_name: string }>(
-        `INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at)
-         SELECT $1, n, $3, $4 FROM unnest($2::text[]) AS n
-         ON CONFLICT (trip_id, seat_name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-          WHERE seat_locks.expires_at <= $5 OR seat_locks.holder = ANY($6::text[])
-         RETURNING seat_name`,
-        [tripId, names, holders[0], addMinutes(now, opts.holdMinutes), now, holders],
-      );
-      if (won.length !== names.length) throw LOST;
-      // Checked after the upsert: this statement's snapshot sees bookings committed while we waited.
-      const taken = await tx.query(
-        `SELECT 1 FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
-          WHERE rs.trip_id = $1 AND rs.seat_name = ANY($2::text[]) AND ${takenSql('$3')} LIMIT 1`,
-        [tripId, names, now],
-      );
-      if (taken.length > 0) throw LOST;
-      const held = await heldBy(tx, tripId, holders, now);
-      const booked = await bookedUnpaidCount(tx, tripId, opts.passengerId, now);
-      if (held.seatNames.length + booked > MAX_SEATS) throw new AppError('MAX_SEAT_WARNING', { reason: `You can select at most ${MAX_SEATS}` });
-      return strip(held);
-    });
-  } catch (err) {
-    if (err === LOST) return false;
-    // Deadlock or serialization failure under contention: the caller lost this round.
-    const code = (err as { code?: string }).code;
-    if (code === '40P01' || code === '40001') return false;
-    throw err;
-  }
+/** One lock request: the trip as the client names it, the seats and who asks. */
+export interface LockRequest {
+  trip: { tripId?: number; tripDate: string; coachCode: string; originCode: string; destinationCode: string };
+  seatNames: string[];
+  holders: string[];
+  passengerId: number | null;
+  now: Date;
+  holdMinutes: number;
 }
 
+/**
+ * Answers a function that locks every seat of a request for `holders[0]` until
+ * now + holdMinutes, or none: false when another holder has one of them or it is
+ * sold/booked. TRIP_NOT_FOUND (also for another route), TRIP_OMITTED,
+ * TRIP_IS_CLOSED, SEAT_NOT_FOUND for a seat missing from the layout,
+ * MAX_SEAT_WARNING past the cap.
+ *
+ * All checks and the upsert are one database function (`lock_seats`, migration 004);
+ * requests that arrive while a call is running go together in the next call
+ * (`lock_seats_many`), each still won or lost on its own. PGlite runs one statement
+ * at a time, so it gets one call at a time; PostgreSQL a few side by side.
+ */
+export function seatLocker(db: Db): (req: LockRequest) => Promise<Held | false> {
+  const run = batched(
+    async (reqs: LockRequest[]) => {
+      const rows = await db.query<{ r: LockOutcome[] | string }>('SELECT lock_seats_many($1::jsonb, $2, $3) AS r', [
+        JSON.stringify(
+          reqs.map((q) => ({
+            tripId: q.trip.tripId ?? null,
+            tripDate: q.trip.tripDate,
+            coachCode: q.trip.coachCode,
+            originCode: q.trip.originCode,
+            destinationCode: q.trip.destinationCode,
+            seatNames: q.seatNames,
+            holders: q.holders,
+            passengerId: q.passengerId,
+            now: q.now.toISOString(),
+            expires: addMinutes(q.now, q.holdMinutes).toISOString(),
+          })),
+        ),
+        MAX_SEATS,
+        OPEN_SEAT_NAME,
+      ]);
+      const raw = rows[0]!.r;
+      return typeof raw === 'string' ? (JSON.parse(raw) as LockOutcome[]) : raw;
+    },
+    { concurrency: db.kind === 'pglite' ? 1 : 4, maxBatch: 64 },
+  );
+  return async (req) => {
+    const out = await run(req);
+    if ('lost' in out) return false;
+    if ('failed' in out) throw new Error(`lock_seats failed (${out.failed}): ${out.message}`);
+    if ('error' in out) {
+      if (out.error === 'MAX_SEAT_WARNING') throw new AppError('MAX_SEAT_WARNING', { reason: `You can select at most ${MAX_SEATS}` });
+      throw new AppError(out.error);
+    }
+    return { seatNames: out.seatNames, expirationTime: dhakaIsoOrNull(out.earliest ? new Date(out.earliest) : null) };
+  };
+}
+
+type LockOutcome =
+  | { error: 'TRIP_NOT_FOUND' | 'TRIP_OMITTED' | 'TRIP_IS_CLOSED' | 'SEAT_NOT_FOUND' | 'MAX_SEAT_WARNING' }
+  | { lost: true }
+  | { failed: string; message: string }
+  | { seatNames: string[]; earliest: string | null };
+
 /** Releases the caller's own locks among `seatNames`; others' locks are untouched. */
-export async function unlockSeats(db: Db, opts: { tripId: number; seatNames: string[]; holders: string[]; now: Date }): Promise<Held> {
+export async function unlockSeats(db: Queryable, opts: { tripId: number; seatNames: string[]; holders: string[]; now: Date }): Promise<Held> {
   await db.query('DELETE FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[])', [
     opts.tripId,
     opts.seatNames,

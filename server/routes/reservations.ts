@@ -6,7 +6,7 @@ import { MAX_SEATS, OPEN_SEAT_NAME, type Seat, type SeatType, type TripSummary }
 import { AppError, handle, type Deps } from '../http.ts';
 import { declinePending } from '../payments.ts';
 import { assertLiveBooking, lockOwnReservation, mustLoadReservation } from '../reservations.ts';
-import { bookedUnpaidCount, heldBy, holdersOf, lockSeats, unlockSeats } from '../seat-locks.ts';
+import { bookedUnpaidCount, heldBy, holdersOf, seatLocker, unlockSeats } from '../seat-locks.ts';
 import {
   activeLocks,
   addMinutes,
@@ -104,24 +104,26 @@ export function register(app: FastifyInstance, deps: Deps): void {
     };
   });
 
+  const lockSeats = seatLocker(deps.db);
   handle(app, deps, 'seatLock', async (call) => {
     const { body } = call;
     const now = deps.now();
+    const holders = holdersOf(call);
+    if (body.locked) {
+      // trip, route, sale and layout checks happen inside the one locking call
+      return lockSeats({
+        trip: body,
+        seatNames: body.seatNames,
+        holders,
+        passengerId: call.auth?.passengerId ?? null,
+        now,
+        holdMinutes: deps.config.holdMinutes,
+      });
+    }
     const trip = body.tripId ? await findTrip(deps.db, body.tripId) : await findTripByCoach(deps.db, body.tripDate, body.coachCode);
     if (!trip) throw new AppError('TRIP_NOT_FOUND');
     assertRoute(trip, body.originCode, body.destinationCode);
-    const holders = holdersOf(call);
-    if (!body.locked) return unlockSeats(deps.db, { tripId: trip.id, seatNames: body.seatNames, holders, now });
-    assertOnSale(trip, now);
-    return lockSeats(deps.db, {
-      tripId: trip.id,
-      layoutId: trip.layout_id,
-      seatNames: body.seatNames,
-      holders,
-      passengerId: call.auth?.passengerId ?? null,
-      now,
-      holdMinutes: deps.config.holdMinutes,
-    });
+    return unlockSeats(deps.db, { tripId: trip.id, seatNames: body.seatNames, holders, now });
   });
 
   handle(app, deps, 'booking', async (call) => {

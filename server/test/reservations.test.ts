@@ -241,6 +241,34 @@ t('seatLock: at most 5 seats per holder and trip (MAX_SEAT_WARNING), OPEN is ign
   assert.is(await f.snapshot(), before);
 });
 
+t('seatLock: simultaneous requests (gathered into shared database calls) are each won or lost on their own', async () => {
+  const trip = await nextTrip();
+  const seats = await freeSeats(f, trip.id, 12);
+  const lock = (names: string[], device: string) => f.api('POST', '/api/reservation/seatLock', lockBody(trip, names), { device });
+  const answers = await Promise.all([
+    // ten devices, one seat each
+    ...seats.slice(0, 10).map((s, i) => lock([s], `batch-solo-${i}-xx`)),
+    // two devices race for one more seat: exactly one wins
+    lock([seats[10]!], 'batch-race-a-xx'),
+    lock([seats[10]!], 'batch-race-b-xx'),
+    // a request with a seat someone in this round already has loses as a whole
+    lock([seats[11]!, seats[0]!], 'batch-whole-xx'),
+    // bad requests fail alone
+    lock(['ZZ99'], 'batch-bad-seat-xx'),
+    f.api('POST', '/api/reservation/seatLock', { ...lockBody(trip, [seats[11]!]), coachCode: 'NOPE' }, { device: 'batch-bad-trip-xx' }),
+  ]);
+  for (let i = 0; i < 10; i++) assert.equal(answers[i]!.body.data.seatNames, [seats[i]], `solo ${i}`);
+  const race = [answers[10]!.body.data, answers[11]!.body.data];
+  assert.is(race.filter((d) => d && d.seatNames?.[0] === seats[10]).length, 1, 'one winner');
+  assert.is(race.filter((d) => d === false).length, 1, 'one refused');
+  assert.is(answers[12]!.body.data, false);
+  assert.is(code(answers[13]!), 'SEAT_NOT_FOUND');
+  assert.is(code(answers[14]!), 'TRIP_NOT_FOUND');
+  const rows = await f.db.query<{ seat_name: string; holder: string }>('SELECT seat_name, holder FROM seat_locks WHERE trip_id = $1 ORDER BY seat_name', [trip.id]);
+  assert.is(rows.length, 11, 'ten solo seats and the raced one; nothing of the lost or bad requests');
+  assert.not.ok(rows.some((r) => r.seat_name === seats[11]));
+});
+
 t('seatLock errors: unknown coach, wrong route, departed trip, malformed', async () => {
   const trip = await nextTrip();
   const [a] = await freeSeats(f, trip.id, 1);
