@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { checkBudget, formatReport, routesFromSource, sizeReport, staticClosure } from './scripts/size-report.mjs'
+import { checkBudget, formatReport, routeFiles, routesFromSource, sizeReport, staticClosure } from './scripts/size-report.mjs'
 
 const root = dirname(fileURLToPath(import.meta.url))
 const ENTRY = 'src/main.tsx'
@@ -52,7 +52,7 @@ const hash = (buf) => createHash('sha256').update(buf).digest('hex').slice(0, 8)
 /** Root-relative URL of a file inside dist (works when dist/ is the CDN or site root). */
 const url = (outdir, file) => '/' + relative(outdir, join(root, file)).split('\\').join('/')
 
-function indexHtml({ cssHref, entryHref, preloads, body = '' }) {
+function indexHtml({ cssHref, entryHref, preloads, routeFiles, body = '' }) {
   const preloadTags = preloads.map((h) => `    <link rel="modulepreload" href="${h}">`).join('\n')
   return `<!doctype html>
 <html lang="en">
@@ -67,6 +67,7 @@ function indexHtml({ cssHref, entryHref, preloads, body = '' }) {
 ${preloadTags}
     <script defer src="/config.js"></script>
     <script type="module" src="${entryHref}"></script>
+    <script type="application/json" id="route-files">${JSON.stringify(routeFiles).replaceAll('<', '\\u003c')}</script>
   </head>
   <body>
     <div id="root">${body}</div>
@@ -163,16 +164,23 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   if (!entryOut) throw new Error('entry output missing')
   const preloads = [...staticClosure(metafile, entryOut)].filter((f) => f !== entryOut).map((f) => url(outdir, f))
 
-  const page = { cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads }
-  // index.html (/ and /home) carries the prerendered home page; app.html, the
-  // SPA fallback for every other path, only the header and footer, so no other page flashes home.
-  const [home, shell] = await prerenderPages(['/', null], log)
+  const routes = routesFromSource(join(root, 'src/routes.ts'))
+  // what each route's first render needs beyond the entry: main.tsx preloads the
+  // current route's files all at once instead of one import level at a time
+  const routeFileMap = Object.fromEntries(
+    [...routeFiles({ metafile, entry: ENTRY, routes })].map(([path, files]) => [path, files.map((f) => url(outdir, f))]),
+  )
+  const page = { cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads, routeFiles: routeFileMap }
+  // index.html (/ and /home) carries the prerendered home page; search.html (/search)
+  // the results page's heading and form, to be filled by the app; app.html, the SPA
+  // fallback for every other path, only the header and footer, so no other page flashes home.
+  const [home, results, shell] = await prerenderPages(['/', '/search', null], log)
   writeFileSync(join(outdir, 'index.html'), indexHtml({ ...page, body: home }))
+  writeFileSync(join(outdir, 'search.html'), indexHtml({ ...page, body: results }))
   writeFileSync(join(outdir, 'app.html'), indexHtml({ ...page, body: shell }))
   // Runtime configuration, not hashed: operators edit it in place without rebuilding.
   writeFileSync(join(outdir, 'config.js'), `window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n`)
 
-  const routes = routesFromSource(join(root, 'src/routes.ts'))
   const seenPages = new Set()
   const uniqueRoutes = routes.filter((r) => (seenPages.has(r.page) ? false : (seenPages.add(r.page), true)))
   const report = sizeReport({ metafile, root, entry: ENTRY, routes: uniqueRoutes, cssFile })

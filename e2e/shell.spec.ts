@@ -149,12 +149,15 @@ test('the success dialog also closes on a click on its backdrop', async ({ page 
   await expect(dialog).toBeHidden();
 });
 
-test('the home page paints from its HTML before any JavaScript runs (its form hidden until usable); other paths start empty', async ({ browser }) => {
+test('the home and results pages paint from their HTML before any JavaScript runs (forms hidden until usable); other paths start empty', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Book intercity bus tickets' })).toBeVisible();
   // the search form keeps its place but is shown only once the app makes it work
+  await expect(page.getByLabel('From', { exact: true })).toBeHidden();
+  await page.goto('/search?from=DHK&to=CTG&date=2030-01-01');
+  await expect(page.getByRole('heading', { level: 1, name: 'Available trips' })).toBeVisible();
   await expect(page.getByLabel('From', { exact: true })).toBeHidden();
   await page.goto('/faq');
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0);

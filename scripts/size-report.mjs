@@ -46,28 +46,46 @@ export function routesFromSource(routesFile) {
 }
 
 /**
+ * The files each route's first render needs beyond the entry's own static imports:
+ * its page chunk with that chunk's static imports, and for pages other than home
+ * the non-core English messages. Paths as in the metafile.
+ * @returns {Map<string, string[]>} route path → files
+ */
+export function routeFiles({ metafile, entry, routes }) {
+  const outputs = Object.entries(metafile.outputs)
+  const byEntry = new Map(outputs.filter(([, o]) => o.entryPoint).map(([file, o]) => [o.entryPoint.replace(/\\/g, '/'), file]))
+  const entryOut = byEntry.get(entry)
+  if (!entryOut) throw new Error(`entry ${entry} not found in metafile`)
+  const base = staticClosure(metafile, entryOut)
+  const restOut = byEntry.get('src/i18n-rest.ts')
+  return new Map(
+    routes.map(({ path, page, coreMessages }) => {
+      const files = new Set()
+      const pageOut = byEntry.get(page.replace(/\\/g, '/'))
+      if (pageOut) staticClosure(metafile, pageOut, files)
+      if (restOut && !coreMessages) staticClosure(metafile, restOut, files)
+      return [path, [...files].filter((f) => !base.has(f))]
+    }),
+  )
+}
+
+/**
  * Per-route first-render sizes.
  * @param {{ metafile: any, root: string, entry: string, routes: {path:string,page:string}[], cssFile: string }} opts
  *   entry: source path of the entry point (e.g. 'src/main.tsx'); cssFile: absolute path of the CSS asset.
  * @returns {{ css: {raw:number,gzip:number,brotli:number}, routes: {path:string, files:string[], js:{raw:number,gzip:number,brotli:number}}[] }}
  */
 export function sizeReport({ metafile, root, entry, routes, cssFile }) {
-  const outputs = Object.entries(metafile.outputs)
-  const byEntry = new Map(outputs.filter(([, o]) => o.entryPoint).map(([file, o]) => [o.entryPoint.replace(/\\/g, '/'), file]))
-  const entryOut = byEntry.get(entry)
+  const entryOut = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint?.replace(/\\/g, '/') === entry)?.[0]
   if (!entryOut) throw new Error(`entry ${entry} not found in metafile`)
   const cache = new Map()
   const sizeOfFile = (file) => {
     if (!cache.has(file)) cache.set(file, sizesOf(readFileSync(join(root, file))))
     return cache.get(file)
   }
-  // pages other than home also wait for the non-core English messages
-  const restOut = byEntry.get('src/i18n-rest.ts')
-  const rows = routes.map(({ path, page, coreMessages }) => {
-    const files = new Set(staticClosure(metafile, entryOut))
-    const pageOut = byEntry.get(page.replace(/\\/g, '/'))
-    if (pageOut) staticClosure(metafile, pageOut, files)
-    if (restOut && !coreMessages) staticClosure(metafile, restOut, files)
+  const perRoute = routeFiles({ metafile, entry, routes })
+  const rows = routes.map(({ path, page }) => {
+    const files = new Set([...staticClosure(metafile, entryOut), ...perRoute.get(path)])
     let js = { raw: 0, gzip: 0, brotli: 0 }
     for (const f of files) js = addSizes(js, sizeOfFile(f))
     return { path, page, files: [...files].map((f) => relative(root, join(root, f))), js }

@@ -134,8 +134,10 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 
   const dist = path.resolve(opts.distDir ?? path.join(root, 'dist'));
   const haveDist = fs.existsSync(path.join(dist, 'index.html'));
-  // index.html holds the prerendered home page; app.html (empty shell) serves every other path
+  // index.html holds the prerendered home page, search.html the results page's frame;
+  // app.html (header and footer) serves every other path
   const fallbackPage = fs.existsSync(path.join(dist, 'app.html')) ? 'app.html' : 'index.html';
+  const searchPage = fs.existsSync(path.join(dist, 'search.html')) ? 'search.html' : fallbackPage;
   if (haveDist) {
     await app.register(fastifyStatic, {
       root: dist,
@@ -160,7 +162,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run npm run build, then restart the server.');
     }
     reply.header('cache-control', 'no-cache');
-    return reply.sendFile(/^\/home\/?$/.test(url) ? 'index.html' : fallbackPage);
+    return reply.sendFile(/^\/home\/?$/.test(url) ? 'index.html' : /^\/search\/?$/.test(url) ? searchPage : fallbackPage);
   });
 
   return app;

@@ -7,13 +7,13 @@ import { createRoot } from 'react-dom/client'
 import { IntlProvider } from 'react-intl'
 import { useSignals } from '@preact/signals-react/runtime'
 import { App } from './app/app.tsx'
-import { PAGE_READY_EVENT } from './app/route-view.tsx'
+import { PAGE_READY_EVENT, preloadPage } from './app/route-view.tsx'
 import { startAppEffects } from './app/start-app-effects.ts'
 import { config } from './config.ts'
 import { loadMessages, messagesFor } from './i18n.ts'
-import { navigate, startRouter } from './router.ts'
+import { navigate, resolvePath, startRouter } from './router.ts'
 import { startLookups } from './stores/lookups.ts'
-import { deviceId, loadSession, resetInvalidSession, token } from './stores/session.ts'
+import { deviceId, isSignedIn, loadSession, resetInvalidSession, token } from './stores/session.ts'
 import { DEFAULT_LANGUAGE, language, loadLanguage } from './stores/ui.ts'
 import type { Locale } from './lib/dates.ts'
 
@@ -57,6 +57,25 @@ function liveContainer(): HTMLElement {
   return live
 }
 
+/**
+ * Starts fetching every file the first route's render needs at once (build.mjs lists
+ * them per route in the page), instead of discovering them one import level at a time.
+ */
+function preloadRouteFiles(path: string) {
+  const list = document.getElementById('route-files')?.textContent
+  if (!list) return
+  try {
+    for (const href of (JSON.parse(list) as Record<string, string[]>)[path] ?? []) {
+      const link = document.createElement('link')
+      link.rel = 'modulepreload'
+      link.href = href
+      document.head.append(link)
+    }
+  } catch {
+    // only an early start is lost
+  }
+}
+
 async function start() {
   loadSession()
   // The fetch wrapper (and the contract schemas it imports) is not needed to
@@ -73,19 +92,18 @@ async function start() {
       },
     }),
   )
+  // a shared or reloaded results link: start the trip search while the page's code loads
+  if (location.pathname === '/search' && location.search) {
+    void import('./stores/search.ts').then((s) => s.searchFromLink(location.search.slice(1)))
+  }
   const locale = loadLanguage()
-  await loadMessages(locale)
+  const first = resolvePath(location.pathname, isSignedIn.value)
+  if (first.kind === 'route') preloadRouteFiles(first.route.path)
+  await Promise.all([loadMessages(locale), first.kind === 'route' ? preloadPage(first.route) : null])
   document.documentElement.lang = locale
   startRouter()
   startAppEffects()
   void startLookups(location.href)
-  // a shared or reloaded results link: start the trip search while the page's code loads
-  if (location.pathname === '/search' && location.search) {
-    void import('./stores/search.ts').then((s) => {
-      s.applySearchQuery(location.search.slice(1))
-      if (s.canSearch.value) void s.searchTrips()
-    })
-  }
   const root = createRoot(liveContainer())
   // a transition lets React render in slices and yield to input on slow phones
   startTransition(() =>

@@ -1,18 +1,21 @@
 /**
- * Build-time prerender of the home page into index.html (run by build.mjs in
- * Node): a passenger on a slow phone sees the header, the hero and the search
- * form as soon as the HTML and CSS arrive, before any JavaScript has run. The
+ * Build-time prerender of the home page into index.html and of the results page's
+ * frame into search.html (run by build.mjs in Node): a passenger on a slow phone
+ * sees the header, the page heading and the search form's place as soon as the HTML
+ * and CSS arrive, before any JavaScript has run. The
  * app then renders over it (createRoot, not hydration), with live data.
  */
 import { prerenderToNodeStream } from 'react-dom/static'
 import { IntlProvider } from 'react-intl'
 import { App } from './app/app.tsx'
-import { messagesFor } from './i18n.ts'
+import { loadAllMessages, messagesFor } from './i18n.ts'
 import { setPrerendering } from './lib/prerendering.ts'
 import { showPathStatically } from './router.ts'
 
 /** The static markup of the app at `path` in English, with no session and no data; `null`: header and footer only. */
 export async function prerender(path: string | null): Promise<string> {
+  // pages other than home use messages beyond the core ones
+  if (path !== null && path !== '/') await loadAllMessages()
   showPathStatically(path)
   setPrerendering(true)
   const { prelude } = await prerenderToNodeStream(

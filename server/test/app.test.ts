@@ -14,6 +14,7 @@ test.before(async () => {
   fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Nodi Express</title><div id="root"><h1>prerendered home</h1></div>' + ' '.repeat(2000));
   fs.writeFileSync(path.join(dist, 'app.html'), '<!doctype html><title>Nodi Express</title><div id="root"></div><!-- empty shell -->');
+  fs.writeFileSync(path.join(dist, 'search.html'), '<!doctype html><title>Nodi Express</title><div id="root"><h1>results frame</h1></div>');
   fs.writeFileSync(path.join(dist, 'config.js'), "window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n");
   fs.writeFileSync(path.join(dist, 'assets', 'main-ABCD1234.js'), bigJs);
   fs.writeFileSync(path.join(dist, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
@@ -72,9 +73,14 @@ test('compression: br and gzip', async () => {
 });
 
 test('SPA fallback for app paths; real 404 for missing files and unknown API paths', async () => {
-  // the prerendered home page only where the home page is; the empty shell elsewhere
+  // the prerendered home page only where the home page is, the results frame on /search; the empty shell elsewhere
   for (const url of ['/', '/home']) assert.ok((await t.call('GET', url)).text.includes('prerendered home'), url);
-  for (const url of ['/search', '/reservation/success?paymentId=abc', '/error/404', '/some/unknown/page']) {
+  for (const url of ['/search', '/search?from=DHK&to=CTG&date=2030-01-01']) {
+    const r = await t.call('GET', url);
+    isIndex(r);
+    assert.ok(r.text.includes('results frame'), url);
+  }
+  for (const url of ['/reservation/success?paymentId=abc', '/error/404', '/some/unknown/page', '/searching']) {
     const r = await t.call('GET', url);
     isIndex(r);
     assert.ok(r.text.includes('empty shell'), url);

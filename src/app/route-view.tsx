@@ -8,13 +8,34 @@ import type { AppRoute } from '../routes.ts'
 import { useT } from './use-t.ts'
 
 const pages = new Map<AppRoute['page'], LazyExoticComponent<ComponentType>>()
-function pageFor(route: AppRoute) {
+const loaded = new Map<AppRoute['page'], ComponentType>()
+
+/** Loads a route's page and the messages it needs. */
+const loadPage = (route: AppRoute) =>
+  route.coreMessages ? route.page() : Promise.all([route.page(), loadAllMessages()]).then(([m]) => m)
+
+function pageFor(route: AppRoute): ComponentType {
+  const ready = loaded.get(route.page)
+  if (ready) return ready
   let page = pages.get(route.page)
   if (!page) {
-    page = lazy(() => (route.coreMessages ? route.page() : Promise.all([route.page(), loadAllMessages()]).then(([m]) => m)))
+    page = lazy(() => loadPage(route))
     pages.set(route.page, page)
   }
   return page
+}
+
+/**
+ * Loads the first route's page before the first render, so that render does not
+ * suspend: the page shows without a loading fallback in between (React holds a
+ * revealed fallback for a while before swapping in the content).
+ */
+export async function preloadPage(route: AppRoute): Promise<void> {
+  try {
+    loaded.set(route.page, (await loadPage(route)).default)
+  } catch {
+    // the render suspends on it instead, and the page boundary offers a retry
+  }
 }
 
 let firstPage = true
@@ -37,6 +58,7 @@ function retryPage(route: AppRoute, err: unknown) {
   retries++
   const fresh = `${url}${url.includes('?') ? '&' : '?'}retry=${Date.now()}`
   const load = () => import(/* @vite-ignore */ fresh) as Promise<{ default: ComponentType }>
+  loaded.delete(route.page)
   pages.set(route.page, lazy(() => (route.coreMessages ? load() : Promise.all([load(), loadAllMessages()]).then(([m]) => m))))
 }
 

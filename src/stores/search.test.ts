@@ -148,4 +148,20 @@ test('the same search started twice (at app load and by the page) sends one requ
   assert.is(asked.length, 2, 'a later search asks again');
 });
 
+test('a results link searched at app load: the first search of the page takes over the answer, even when it has arrived', async () => {
+  s.searchFromLink('from=DHK&to=CTG&date=2026-11-24');
+  await Promise.resolve();
+  assert.is(asked.length, 1);
+  await new Promise((r) => setTimeout(r, 0));
+  assert.is(s.status.value, 'done');
+  assert.is(await s.searchTrips(), 'done', 'the page opening later');
+  assert.is(asked.length, 1, 'no second request');
+  await s.searchTrips();
+  assert.is(asked.length, 2, 'searching again (new visit, day switch) asks again');
+  s.searchFromLink('from=DHK&to=CTG&date=2026-11-25');
+  s.applySearchQuery('from=DHK&to=CTG&date=2026-11-26');
+  await s.searchTrips();
+  assert.is(asked.length, 4, 'another search than the one of the link is not taken over');
+});
+
 test.run();

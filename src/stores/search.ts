@@ -215,6 +215,10 @@ export function searchTrips(): Promise<SearchStatus> {
   // the same search already under way (started at app load for a shared link): join it
   const key = JSON.stringify(body);
   if (inflight?.key === key) return inflight.promise;
+  // the results page opening on a shared link takes over the answer of the search started at load
+  const takeOver = linkSearch === key;
+  linkSearch = null;
+  if (takeOver && (statusState.value === 'done' || statusState.value === 'empty')) return Promise.resolve(statusState.value);
   const promise = runSearch(body);
   inflight = { key, promise };
   void promise.finally(() => {
@@ -224,6 +228,18 @@ export function searchTrips(): Promise<SearchStatus> {
 }
 
 let inflight: { key: string; promise: Promise<SearchStatus> } | null = null;
+let linkSearch: string | null = null;
+
+/**
+ * A shared or reloaded results link: starts its trip search at app load, while the
+ * results page's code is still loading; that page's first search takes it over.
+ */
+export function searchFromLink(query: string): void {
+  applySearchQuery(query);
+  if (!canSearch.value) return;
+  void searchTrips();
+  linkSearch = inflight?.key ?? null;
+}
 
 async function runSearch(body: { originCode: string; destinationCode: string; tripDate: string }): Promise<SearchStatus> {
   const seq = ++searchSeq;

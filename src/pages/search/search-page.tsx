@@ -12,6 +12,7 @@ import * as search from '../../stores/search.ts'
 import { language } from '../../stores/ui.ts'
 import { SearchForm } from '../home/search-form.tsx'
 import { page } from '../page-styles.ts'
+import { isPrerendering } from '../../lib/prerendering.ts'
 
 const styles = {
   modify: css({ mb: '6' }),
@@ -308,7 +309,8 @@ export default function SearchPage() {
           onSearch={() => navigate(`/search?${search.searchQuery({ filters: true })}`)}
         />
       </div>
-      <Results />
+      {/* the build's static frame has no results: the app fills them in */}
+      {isPrerendering() ? null : <Results />}
     </>
   )
 }
