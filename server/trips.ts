@@ -88,23 +88,35 @@ export function assertRoute(trip: TripRow, originCode: string, destinationCode: 
  */
 export const takenSql = (now: string) => `rs.active AND (x.status = 1 OR (x.status = 2 AND x.expiration_time > ${now}))`;
 
-/** Names of the trip's seats that are sold or booked (unexpired), with their status code. */
-export async function takenSeats(q: Queryable, tripId: number, now: Date): Promise<Map<string, number>> {
-  const rows = await q.query<{ seat_name: string; status: number }>(
-    `SELECT rs.seat_name, x.status FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
-      WHERE rs.trip_id = $1 AND ${takenSql('$2')}`,
-    [tripId, now],
-  );
-  return new Map(rows.map((r) => [r.seat_name, r.status]));
+/** One seat of a trip's map: its place, whether it is sold (1) or booked (2), and its unexpired lock. */
+export interface SeatState {
+  name: string;
+  row: number;
+  col: number;
+  deck: 'LOWER' | 'UPPER';
+  seat_type: SeatType;
+  status: number;
+  holder: string | null;
+  expires_at: Date | null;
 }
 
-/** The trip's unexpired seat locks: seat name → holder. */
-export async function activeLocks(q: Queryable, tripId: number, now: Date): Promise<Map<string, { holder: string; expiresAt: Date }>> {
-  const rows = await q.query<{ seat_name: string; holder: string; expires_at: Date }>(
-    'SELECT seat_name, holder, expires_at FROM seat_locks WHERE trip_id = $1 AND expires_at > $2',
-    [tripId, now],
+/**
+ * The trip's seats in layout order with their state, in one query: sold or booked
+ * (unexpired) from the seat's one active reservation row, and its unexpired lock.
+ */
+export async function seatStates(q: Queryable, trip: { id: number; layout_id: number }, now: Date): Promise<SeatState[]> {
+  return q.query<SeatState>(
+    `SELECT s.name, s.row, s.col, s.deck, s.seat_type,
+            CASE WHEN x.status = 1 OR (x.status = 2 AND x.expiration_time > $3) THEN x.status ELSE 0 END AS status,
+            k.holder, k.expires_at
+       FROM layout_seats s
+       LEFT JOIN reservation_seats rs ON rs.trip_id = $2 AND rs.seat_name = s.name AND rs.active
+       LEFT JOIN reservations x ON x.id = rs.reservation_id
+       LEFT JOIN seat_locks k ON k.trip_id = $2 AND k.seat_name = s.name AND k.expires_at > $3
+      WHERE s.layout_id = $1
+      ORDER BY s.deck, s.row, s.col`,
+    [trip.layout_id, trip.id, now],
   );
-  return new Map(rows.map((r) => [r.seat_name, { holder: r.holder, expiresAt: r.expires_at }]));
 }
 
 /** Seat types in catalogue order. */

@@ -6,17 +6,17 @@ import { MAX_SEATS, OPEN_SEAT_NAME, type Seat, type SeatType, type TripSummary }
 import { AppError, handle, type Deps } from '../http.ts';
 import { declinePending } from '../payments.ts';
 import { assertLiveBooking, lockOwnReservation, mustLoadReservation } from '../reservations.ts';
-import { bookedUnpaidCount, heldBy, holdersOf, seatLocker, unlockSeats } from '../seat-locks.ts';
+import { bookedUnpaidCount, holdersOf, seatLocker, unlockSeats } from '../seat-locks.ts';
 import {
-  activeLocks,
   addMinutes,
   assertOnSale,
   assertRoute,
   expireBookings,
   findTrip,
   findTripByCoach,
+  dhakaIsoOrNull,
+  seatStates,
   sortSeatTypes,
-  takenSeats,
   takenSql,
   type TripRow,
 } from '../trips.ts';
@@ -63,19 +63,16 @@ export function register(app: FastifyInstance, deps: Deps): void {
     await assertStation(deps, body.destinationBusStationId, trip.destination_code);
     const holders = holdersOf(call);
     const passengerId = call.auth?.passengerId ?? null;
-    const [layout, taken, locks, held] = await Promise.all([
-      deps.db.query<{ name: string; row: number; col: number; deck: 'LOWER' | 'UPPER'; seat_type: SeatType }>(
-        'SELECT name, row, col, deck, seat_type FROM layout_seats WHERE layout_id = $1 ORDER BY deck, row, col',
-        [trip.layout_id],
-      ),
-      takenSeats(deps.db, trip.id, now),
-      activeLocks(deps.db, trip.id, now),
-      heldBy(deps.db, trip.id, holders, now),
-    ]);
-    const seats: Seat[] = layout.map((s) => {
-      const lock = locks.get(s.name);
-      const status = taken.get(s.name) ?? 0;
-      const mine = !!lock && status === 0 && holders.includes(lock.holder);
+    const [states, booked] = await Promise.all([seatStates(deps.db, trip, now), bookedUnpaidCount(deps.db, trip.id, passengerId, now)]);
+    const held: string[] = [];
+    let earliest: Date | null = null;
+    const seats: Seat[] = states.map((s) => {
+      const locked = s.holder !== null && s.status === 0;
+      const mine = locked && holders.includes(s.holder!);
+      if (s.holder !== null && holders.includes(s.holder)) {
+        held.push(s.name);
+        if (!earliest || s.expires_at! < earliest) earliest = s.expires_at;
+      }
       return {
         name: s.name,
         row: s.row,
@@ -83,12 +80,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
         deck: s.deck,
         seatType: s.seat_type,
         fare: trip.fares[s.seat_type] ?? 0,
-        status,
-        lockedByOther: !!lock && status === 0 && !mine,
+        status: s.status,
+        lockedByOther: locked && !mine,
         lockedByMe: mine,
       };
     });
-    const booked = await bookedUnpaidCount(deps.db, trip.id, passengerId, now);
     return {
       tripId: trip.id,
       tripDate: trip.trip_date,
@@ -99,8 +95,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
       coach: { code: trip.coach_code, type: trip.coach_type, name: trip.layout_name },
       availableSeats: seats.filter((s) => s.name !== OPEN_SEAT_NAME && s.status === 0 && !s.lockedByOther && !s.lockedByMe).length,
       seatLayout: { rows: trip.rows, columns: trip.columns, aisleColumns: trip.aisle_columns, decks: trip.decks, seats },
-      remainingSeatLimit: Math.max(0, MAX_SEATS - held.seatNames.length - booked),
-      expirationTime: held.expirationTime,
+      remainingSeatLimit: Math.max(0, MAX_SEATS - held.length - booked),
+      expirationTime: dhakaIsoOrNull(earliest),
     };
   });
 
