@@ -78,6 +78,21 @@ ${preloadTags}
 }
 
 /**
+ * Panda's base layer gives every element and pseudo-element ~30 custom properties
+ * (`*,::before,::after{--blur: ;…;--scale-x:1}`) for filter, gradient, transform and
+ * scroll-snap utilities. Custom properties set on every element make each one's style its own,
+ * which slows every style recalculation on a phone; drop those no rule reads.
+ */
+function dropUnusedElementVars(css) {
+  return css.replace(/(\*,[^{}]*)\{((?:--[\w-]+:[^;{}]*;?)+)\}/g, (rule, selector, body) => {
+    const kept = body
+      .split(';')
+      .filter((d) => d.trim() && css.includes(`var(${d.split(':')[0].trim()}`))
+    return kept.length ? `${selector}{${kept.join(';')}}` : ''
+  })
+}
+
+/**
  * Renders pages to static markup with React in Node (src/prerender.tsx).
  * A failure only costs the early paint: the build goes on with an empty root.
  */
@@ -125,11 +140,12 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   const rawCssFile = join(root, 'styled-system', 'styles.css')
   panda('cssgen', '--outfile', rawCssFile)
 
-  const { code: css } = await transform(readFileSync(rawCssFile, 'utf8'), {
+  const { code: minified } = await transform(readFileSync(rawCssFile, 'utf8'), {
     loader: 'css',
     minify: true,
     target: ['chrome90', 'firefox90', 'safari15'],
   })
+  const css = dropUnusedElementVars(minified)
   const cssName = `styles-${hash(css)}.css`
   const cssFile = join(assets, cssName)
   writeFileSync(cssFile, css)
