@@ -183,9 +183,17 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   const routes = routesFromSource(join(root, 'src/routes.ts'))
   // what each route's first render needs beyond the entry: main.tsx preloads the
   // current route's files all at once instead of one import level at a time
+  // ('*overlays': the toast and dialog hosts with all messages, fetched without running
+  // them when the page is idle, so notices still work after the network drops)
+  const overlays = [
+    { path: '*toast', page: 'src/app/toast-host.tsx' },
+    { path: '*dialog', page: 'src/app/dialog-host.tsx' },
+  ]
+  const perRoute = routeFiles({ metafile, entry: ENTRY, routes: [...routes, ...overlays] })
   const routeFileMap = Object.fromEntries(
-    [...routeFiles({ metafile, entry: ENTRY, routes })].map(([path, files]) => [path, files.map((f) => url(outdir, f))]),
+    [...perRoute].filter(([path]) => !path.startsWith('*')).map(([path, files]) => [path, files.map((f) => url(outdir, f))]),
   )
+  routeFileMap['*overlays'] = [...new Set(overlays.flatMap(({ path }) => perRoute.get(path)))].map((f) => url(outdir, f))
   const page = { cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads, routeFiles: routeFileMap }
   // index.html (/ and /home) carries the prerendered home page; search.html (/search)
   // the results page's heading and form, to be filled by the app; app.html, the SPA

@@ -50,6 +50,8 @@ test('offline and online show one notification each, duplicates prevented', asyn
   await page.goto('/faq');
   await pageHeading(page);
   await warmed;
+  // the rest of the notification code (preloaded with it) has arrived too
+  await page.waitForLoadState('networkidle');
   await context.setOffline(true);
   await context.setOffline(false);
   await context.setOffline(true);

@@ -11,6 +11,7 @@ import { PAGE_READY_EVENT, preloadPage } from './app/route-view.tsx'
 import { startAppEffects } from './app/start-app-effects.ts'
 import { config } from './config.ts'
 import { loadMessages, messagesFor } from './i18n.ts'
+import { preloadFiles } from './lib/preload.ts'
 import { navigate, resolvePath, startRouter } from './router.ts'
 import { startLookups } from './stores/lookups.ts'
 import { deviceId, isSignedIn, loadSession, resetInvalidSession, token } from './stores/session.ts'
@@ -57,25 +58,6 @@ function liveContainer(): HTMLElement {
   return live
 }
 
-/**
- * Starts fetching every file the first route's render needs at once (build.mjs lists
- * them per route in the page), instead of discovering them one import level at a time.
- */
-function preloadRouteFiles(path: string) {
-  const list = document.getElementById('route-files')?.textContent
-  if (!list) return
-  try {
-    for (const href of (JSON.parse(list) as Record<string, string[]>)[path] ?? []) {
-      const link = document.createElement('link')
-      link.rel = 'modulepreload'
-      link.href = href
-      document.head.append(link)
-    }
-  } catch {
-    // only an early start is lost
-  }
-}
-
 async function start() {
   loadSession()
   // The fetch wrapper (and the contract schemas it imports) is not needed to
@@ -98,7 +80,8 @@ async function start() {
   }
   const locale = loadLanguage()
   const first = resolvePath(location.pathname, isSignedIn.value)
-  if (first.kind === 'route') preloadRouteFiles(first.route.path)
+  // every file the first route's render needs, at once instead of one import level at a time
+  if (first.kind === 'route') preloadFiles(first.route.path)
   await Promise.all([loadMessages(locale), first.kind === 'route' ? preloadPage(first.route) : null])
   document.documentElement.lang = locale
   startRouter()

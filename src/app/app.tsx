@@ -3,6 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../styled-system/css'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
 import { loadAllMessages } from '../i18n.ts'
+import { preloadFiles } from '../lib/preload.ts'
 import { errorModalVisible, isLoading, successModalVisible, toasts } from '../stores/ui.ts'
 import { FloatingActions } from './floating-actions.tsx'
 import { Footer } from './footer.tsx'
@@ -18,10 +19,15 @@ const ToastHost = lazy(loadToastHost)
 const DialogHost = lazy(loadDialogHost)
 
 // Fetched once the page is idle all the same: the offline notification and
-// error dialogs must still work after the network has dropped.
+// error dialogs must still work after the network has dropped. Preloaded (fetched
+// and compiled, not run) from the build's file list, so a slow phone's main thread
+// is not busy running them; without the list (unit tests), imported.
 function warmOverlays() {
   const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback
-  const go = () => void Promise.all([loadToastHost(), loadDialogHost(), loadAllMessages()]).catch(() => undefined)
+  const go = () => {
+    if (document.getElementById('route-files')) preloadFiles('*overlays')
+    else void Promise.all([loadToastHost(), loadDialogHost(), loadAllMessages()]).catch(() => undefined)
+  }
   if (idle) idle(go, { timeout: 4000 })
   else setTimeout(go, 2000)
 }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { effect } from '@preact/signals-react'
 import { Toaster, toaster, TOAST_DURATION_MS } from '../../design-system/toast/index.ts'
-import { dismissToast, toasts } from '../stores/ui.ts'
+import { dismissToast, toasts, type ToastItem } from '../stores/ui.ts'
 import { useMessageText, useT } from './use-t.ts'
 
 // Ids already handed to Ark; survives re-renders (language switch) so nothing is shown twice.
@@ -13,28 +13,43 @@ export default function ToastHost() {
   const text = useMessageText()
   useEffect(() => {
     let stop: (() => void) | undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const waiting: ToastItem[] = []
+    // One toast per task: each creation renders the toaster, and several in one
+    // task would block a slow phone's main thread for that much longer.
+    const next = () => {
+      timer = undefined
+      const item = waiting.shift()
+      if (!item) return
+      toaster.create({
+        id: item.id,
+        type: item.type,
+        title: text(item.message),
+        duration: item.persistent ? Infinity : TOAST_DURATION_MS,
+        onStatusChange: ({ status }) => {
+          if (status === 'unmounted') dismissToast(item.id)
+        },
+      })
+      if (waiting.length) timer = setTimeout(next, 0)
+    }
     // Ark's toast group subscribes to the store after its first commit; toasts
     // created before that are dropped, so start mirroring one task later.
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
+      timer = undefined
       stop = effect(() => {
         for (const item of toasts.value) {
           if (shown.has(item.id)) continue
           shown.add(item.id)
-          toaster.create({
-            id: item.id,
-            type: item.type,
-            title: text(item.message),
-            duration: item.persistent ? Infinity : TOAST_DURATION_MS,
-            onStatusChange: ({ status }) => {
-              if (status === 'unmounted') dismissToast(item.id)
-            },
-          })
+          waiting.push(item)
         }
+        if (waiting.length && !timer) timer = setTimeout(next, 0)
       })
     }, 0)
     return () => {
-      clearTimeout(timer)
+      if (timer) clearTimeout(timer)
       stop?.()
+      // not shown yet: shown again by the next host (language switch)
+      for (const item of waiting) shown.delete(item.id)
     }
   }, [text])
   return <Toaster closeLabel={t('toast.close')} />
