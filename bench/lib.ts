@@ -5,10 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer as startChild } from '../server/test/spawn-server.ts';
+
+export { freePort } from '../server/test/spawn-server.ts';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -148,19 +150,6 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** A new temp folder, removed by `cleanup()`. */
 export function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${prefix}-`));
@@ -228,75 +217,32 @@ export interface BenchServer {
  * DATABASE_URL; `dist` is the built app it serves (none for API-only runs).
  */
 export async function startServer(env: Record<string, string>, opts: { dist?: string | null; timeoutMs?: number } = {}): Promise<BenchServer> {
-  const timeoutMs = opts.timeoutMs ?? 180_000;
-  const cwd = stagedRoot(opts.dist ?? null);
-  const port = await freePort();
-  const t0 = performance.now();
-  const child = track(
-    spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd,
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'error',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        RATE_LIMIT_MAX: '100000000',
-        AUTH_RATE_LIMIT_MAX: '100000000',
-        DATABASE_URL: '',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+  const s = await startChild(
+    { RATE_LIMIT_MAX: '100000000', AUTH_RATE_LIMIT_MAX: '100000000', DATABASE_URL: '', ...env },
+    { cwd: stagedRoot(opts.dist ?? null), timeoutMs: opts.timeoutMs ?? 180_000, onSpawn: track },
   );
-  let out = '';
-  let readyMs = NaN;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await withTimeout(
-    new Promise<void>((resolve, reject) => {
-      const onData = (b: Buffer) => {
-        out += b.toString();
-        if (Number.isNaN(readyMs) && /^Ready on /m.test(out)) {
-          readyMs = performance.now() - t0;
-          resolve();
-        }
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-      void exited.then(() => reject(new Error(`server exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${out.slice(-2000)}`)));
-    }),
-    timeoutMs,
-    'server start',
-  ).catch((err) => {
-    child.kill('SIGKILL');
-    throw err;
-  });
-  const url = `http://127.0.0.1:${port}`;
-  // keep draining output so a chatty server never blocks on a full pipe
   let firstResponseMs = NaN;
   for (let i = 0; i < 200 && Number.isNaN(firstResponseMs); i++) {
     try {
-      const res = await fetch(`${url}/api/originCities`, { headers: { accept: 'application/json' } });
+      const res = await fetch(`${s.url}/api/originCities`, { headers: { accept: 'application/json' } });
       await res.arrayBuffer();
-      if (res.ok) firstResponseMs = performance.now() - t0;
+      if (res.ok) firstResponseMs = performance.now() - s.spawnedAt;
     } catch {
       // not listening yet
     }
     if (Number.isNaN(firstResponseMs)) await sleep(25);
   }
-  const self = /Ready on .* in (\d+) ms/.exec(out);
+  const self = /Ready on .* in (\d+) ms/.exec(s.output());
   return {
-    url,
-    pid: child.pid!,
-    readyMs,
+    url: s.url,
+    pid: s.pid,
+    readyMs: s.readyMs,
     firstResponseMs,
     selfReportedMs: self ? Number(self[1]) : NaN,
-    output: () => out,
+    output: s.output,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
+      const t = setTimeout(() => s.child.kill('SIGKILL'), 10_000);
+      await s.kill('SIGTERM');
       clearTimeout(t);
     },
   };

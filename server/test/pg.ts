@@ -15,9 +15,9 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './spawn-server.ts';
 
 export interface TestPostgres {
   /** Connection URL of the default `postgres` database. */
@@ -39,18 +39,6 @@ function findBinDir(): string | null {
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
   return null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts a private PostgreSQL server on a free 127.0.0.1 port, or null (with a loud message) when none is installed. */

@@ -8,9 +8,9 @@
  *   s.kill('SIGKILL'); await s.exited;          // exit code (or null) and output
  */
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './spawn-server.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -23,18 +23,6 @@ export interface ServerProcess {
   exited: Promise<number | null>;
   output(): string;
   kill(signal?: NodeJS.Signals): void;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `server/main.ts` with `env` (PORT is chosen unless given). */

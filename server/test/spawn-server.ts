@@ -1,6 +1,7 @@
 /**
  * Starts `node --import tsx server/main.ts` as a child process on a free port and
- * waits for its "Ready on" line. For multi-process and crash tests.
+ * waits for its "Ready on" line. For multi-process and crash tests, and for the
+ * benchmark (bench/lib.ts), which times the start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
@@ -13,10 +14,24 @@ export interface ServerProcess {
   url: string;
   pid: number;
   child: ChildProcess;
+  /** Spawn → "Ready on" line, ms. */
+  readyMs: number;
+  /** `performance.now()` just before the spawn. */
+  spawnedAt: number;
   /** Everything it printed. */
   output(): string;
-  /** Sends a signal and waits for the exit. */
+  /** Sends a signal (unless it has exited) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Where and how long `startServer` waits. */
+export interface StartOptions {
+  /** Folder holding server/ (the repository unless given). */
+  cwd?: string;
+  /** Gives up (and SIGKILLs the child) after this long without "Ready on". */
+  timeoutMs?: number;
+  /** Called with the child right after the spawn, e.g. to kill it when the caller exits. */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** A free 127.0.0.1 port. */
@@ -33,10 +48,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts the server with extra env (DATABASE_URL or DATA_DIR) and waits until it listens. */
-export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, opts: StartOptions = {}): Promise<ServerProcess> {
+  const timeoutMs = opts.timeoutMs ?? 90_000;
   const port = await freePort();
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
+    cwd: opts.cwd ?? root,
     env: {
       ...process.env,
       PORT: String(port),
@@ -49,28 +66,36 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  opts.onSpawn?.(child);
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  let readyMs = NaN;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
-    const check = () => {
-      if (out.includes('Ready on')) {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      reject(new Error(`${why}:\n${out.slice(-2000)}`));
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(`server did not start in ${timeoutMs} ms`);
+    }, timeoutMs);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (Number.isNaN(readyMs) && /^Ready on /m.test(out)) {
+        readyMs = performance.now() - spawnedAt;
         clearTimeout(timer);
         resolve();
       }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before it was ready:\n${out}`));
     });
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    void exited.then(() => fail(`server exited (${child.exitCode ?? child.signalCode}) before it was ready`));
   });
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     child,
+    readyMs,
+    spawnedAt,
     output: () => out,
     async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

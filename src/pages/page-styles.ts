@@ -9,5 +9,16 @@ export const page = {
   prose: css({ maxWidth: 'prose', '& p': { mb: '3' } }),
   muted: css({ color: 'gray.600', fontSize: 'sm' }),
   card: css({ bg: 'white', borderRadius: 'md', boxShadow: 'sm', p: '5', border: '1px solid {colors.gray.200}' }),
+  /** A native <select> with its label above (filters, counters). */
+  select: css({
+    minHeight: 'touch',
+    px: '3',
+    fontSize: 'md',
+    fontFamily: 'inherit',
+    bg: 'white',
+    color: 'gray.900',
+    border: '1px solid {colors.gray.500}',
+    borderRadius: 'md',
+  }),
   grid: css({ display: 'grid', gap: '4', gridTemplateColumns: '1fr', md: { gridTemplateColumns: 'repeat(2, 1fr)' }, xl: { gridTemplateColumns: 'repeat(3, 1fr)' }, listStyle: 'none', p: '0', m: '0' }),
 }

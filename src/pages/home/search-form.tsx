@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'reac
 import { isPrerendering } from '../../lib/prerendering.ts'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
-import { button } from '../../../styled-system/recipes'
+import { button, textField } from '../../../styled-system/recipes'
 import type { City } from '../../../contract/schemas.ts'
 import { navigate } from '../../router.ts'
 import { destinationCities, originCities } from '../../stores/lookups.ts'
@@ -15,6 +15,8 @@ import { useT } from '../../app/use-t.ts'
 const loadCombobox = () => import('./city-combobox.tsx')
 const CityCombobox = lazy(() => loadCombobox().then((m) => ({ default: m.CityCombobox })))
 
+const textFieldSlots = textField()
+
 export const formStyles = {
   form: css({
     display: 'grid',
@@ -24,22 +26,10 @@ export const formStyles = {
     md: { gridTemplateColumns: 'minmax(0, 1fr) auto minmax(0, 1fr) minmax(0, 0.9fr) auto' },
   }),
   field: css({ display: 'flex', flexDirection: 'column', gap: '1', minWidth: '0' }),
-  label: css({ fontWeight: 'medium', color: 'gray.900' }),
-  control: css({
-    minHeight: 'touch',
-    width: 'full',
-    px: '3',
-    py: '2',
-    fontSize: 'md',
-    fontFamily: 'inherit',
-    color: 'gray.900',
-    bg: 'white',
-    border: '1px solid {colors.gray.500}',
-    borderRadius: 'md',
-    _focusVisible: { outline: '3px solid {colors.blue.700}', outlineOffset: '1px' },
-    '&[aria-invalid=true]': { borderColor: 'red.700', borderWidth: '2px' },
-  }),
-  error: css({ fontSize: 'sm', color: 'red.700', fontWeight: 'medium', minHeight: '1.25rem' }),
+  // the plain select and the date input look like every TextField input
+  label: textFieldSlots.label,
+  control: textFieldSlots.input,
+  error: textFieldSlots.error,
   swap: css({ md: { mt: '1.75rem' }, justifySelf: 'center' }),
   submit: css({ md: { mt: '1.75rem' } }),
 }
@@ -141,6 +131,7 @@ export function SearchForm({ onSearch, label }: SearchFormProps) {
   const bn = language.value === 'bn'
   const errors = search.formErrors.value
   const msg = (id?: string) => (id ? t(id) : undefined)
+  const cityCommon = { enhanced, placeholder: t('searchForm.chooseCity'), noMatch: t('searchForm.noMatch'), bn }
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -166,16 +157,13 @@ export function SearchForm({ onSearch, label }: SearchFormProps) {
       {...(isPrerendering() ? { inert: true, style: { visibility: 'hidden' as const } } : {})}
     >
       <CityField
-        enhanced={enhanced}
+        {...cityCommon}
         name="from"
         label={t('searchForm.from')}
         cities={originCities.value}
         value={search.originCode.value}
         onChange={search.setOrigin}
         error={msg(errors.originCode)}
-        placeholder={t('searchForm.chooseCity')}
-        noMatch={t('searchForm.noMatch')}
-        bn={bn}
       />
       <button
         type="button"
@@ -189,16 +177,13 @@ export function SearchForm({ onSearch, label }: SearchFormProps) {
         </svg>
       </button>
       <CityField
-        enhanced={enhanced}
+        {...cityCommon}
         name="to"
         label={t('searchForm.to')}
         cities={destinationCities.value}
         value={search.destinationCode.value}
         onChange={search.setDestination}
         error={msg(errors.destinationCode)}
-        placeholder={t('searchForm.chooseCity')}
-        noMatch={t('searchForm.noMatch')}
-        bn={bn}
       />
       <div className={formStyles.field}>
         <label htmlFor={dateId} className={formStyles.label}>

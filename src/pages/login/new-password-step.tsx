@@ -1,10 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
-import { PasswordInput } from '../../../design-system/password-input/index.ts'
 import { useT } from '../../app/use-t.ts'
-import { passwordProblems, validateConfirmPassword, validatePassword, type FieldErrors } from '../../lib/validation.ts'
+import { validateConfirmPassword, validatePassword, type FieldErrors } from '../../lib/validation.ts'
 import { busy, errors, mobile, setNewPassword } from '../../stores/account.ts'
-import { ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { ServerError, form } from '../form-parts.tsx'
+import { PasswordPair } from '../password-pair.tsx'
 import { useForm } from '../use-form.ts'
 
 type Fields = { password: string; confirmPassword: string }
@@ -22,10 +22,8 @@ function validate(v: Fields): FieldErrors<keyof Fields> {
 export function NewPasswordStep({ onDone }: { onDone: (to: string | undefined) => void }) {
   useSignals()
   const t = useT()
-  const mt = useMaybeT()
   const f = useForm({ password: '', confirmPassword: '' }, validate, { password: 'input' })
   const pending = busy.value.login
-  const passwordMessages = f.shown('password') ? passwordProblems(f.values.password).map((id) => t(id)) : undefined
   return (
     <form
       ref={f.formRef}
@@ -36,23 +34,7 @@ export function NewPasswordStep({ onDone }: { onDone: (to: string | undefined) =
       })}
     >
       <input type="text" name="username" autoComplete="username" value={mobile.value} readOnly hidden />
-      <PasswordInput
-        label={t('login.newPassword')}
-        hint={t('login.passwordRules')}
-        autoComplete="new-password"
-        showLabel={t('login.showPassword')}
-        hideLabel={t('login.hidePassword')}
-        {...f.bind('password')}
-        error={passwordMessages}
-      />
-      <PasswordInput
-        label={t('login.confirmPassword')}
-        autoComplete="new-password"
-        showLabel={t('login.showPassword')}
-        hideLabel={t('login.hidePassword')}
-        {...f.bind('confirmPassword')}
-        error={mt(f.shown('confirmPassword'))}
-      />
+      <PasswordPair form={f} name="password" label={t('login.newPassword')} />
       <ServerError error={errors.value.login} />
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>

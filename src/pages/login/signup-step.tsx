@@ -1,11 +1,11 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
-import { PasswordInput } from '../../../design-system/password-input/index.ts'
 import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
-import { passwordProblems, toAsciiDigits, validateSignupForm } from '../../lib/validation.ts'
+import { toAsciiDigits, validateSignupForm } from '../../lib/validation.ts'
 import { busy, errors, mobile, restartLogin, signUp } from '../../stores/account.ts'
 import { ServerError, form, useMaybeT } from '../form-parts.tsx'
+import { PasswordPair } from '../password-pair.tsx'
 import { useForm } from '../use-form.ts'
 
 /** An unknown number: the sign-up form, then the SMS code step. */
@@ -19,8 +19,6 @@ export function SignupStep() {
     { password: 'input' },
   )
   const pending = busy.value.login
-  // every rule still missing is listed while the passenger types
-  const passwordMessages = f.shown('password') ? passwordProblems(f.values.password).map((id) => t(id)) : undefined
   return (
     <form
       ref={f.formRef}
@@ -44,23 +42,7 @@ export function SignupStep() {
       <TextField label={t('login.fullName')} autoComplete="name" {...f.bind('fullName')} error={mt(f.shown('fullName'), { max: 100 })} />
       <TextField label={t('login.email')} type="email" autoComplete="email" {...f.bind('email')} error={mt(f.shown('email'), { max: 254 })} />
       <TextField label={t('login.city')} autoComplete="address-level2" {...f.bind('city')} error={mt(f.shown('city'), { max: 60 })} />
-      <PasswordInput
-        label={t('login.password')}
-        hint={t('login.passwordRules')}
-        autoComplete="new-password"
-        showLabel={t('login.showPassword')}
-        hideLabel={t('login.hidePassword')}
-        {...f.bind('password')}
-        error={passwordMessages}
-      />
-      <PasswordInput
-        label={t('login.confirmPassword')}
-        autoComplete="new-password"
-        showLabel={t('login.showPassword')}
-        hideLabel={t('login.hidePassword')}
-        {...f.bind('confirmPassword')}
-        error={mt(f.shown('confirmPassword'))}
-      />
+      <PasswordPair form={f} name="password" label={t('login.password')} />
       <ServerError error={errors.value.login} />
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>

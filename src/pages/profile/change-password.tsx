@@ -3,10 +3,11 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
 import { PasswordInput } from '../../../design-system/password-input/index.ts'
 import { useT } from '../../app/use-t.ts'
-import { passwordProblems, validateChangePasswordForm } from '../../lib/validation.ts'
+import { validateChangePasswordForm } from '../../lib/validation.ts'
 import { busy, changePassword, errors, profile } from '../../stores/account.ts'
 import { FormStatus, ServerError, form, useMaybeT } from '../form-parts.tsx'
 import { page } from '../page-styles.ts'
+import { PasswordPair } from '../password-pair.tsx'
 import { useForm } from '../use-form.ts'
 
 /** Current password, new password (same rules as sign-up) and its confirmation. */
@@ -17,8 +18,6 @@ export function ChangePassword() {
   const [changed, setChanged] = useState(false)
   const f = useForm({ currentPassword: '', newPassword: '', confirmPassword: '' }, validateChangePasswordForm, { newPassword: 'input' })
   const pending = busy.value.password
-  const newMessages = f.shown('newPassword') ? passwordProblems(f.values.newPassword).map((id) => t(id)) : undefined
-  const common = { showLabel: t('login.showPassword'), hideLabel: t('login.hidePassword') }
   return (
     <section aria-labelledby="profile-password" className={page.card}>
       <h2 id="profile-password" className={page.h3}>
@@ -38,9 +37,8 @@ export function ChangePassword() {
         })}
       >
         <input type="text" name="username" autoComplete="username" value={profile.value?.mobile ?? ''} readOnly hidden />
-        <PasswordInput label={t('profile.currentPassword')} autoComplete="current-password" {...common} {...f.bind('currentPassword')} error={mt(f.shown('currentPassword'))} />
-        <PasswordInput label={t('login.newPassword')} hint={t('login.passwordRules')} autoComplete="new-password" {...common} {...f.bind('newPassword')} error={newMessages} />
-        <PasswordInput label={t('login.confirmPassword')} autoComplete="new-password" {...common} {...f.bind('confirmPassword')} error={mt(f.shown('confirmPassword'))} />
+        <PasswordInput label={t('profile.currentPassword')} autoComplete="current-password" showLabel={t('login.showPassword')} hideLabel={t('login.hidePassword')} {...f.bind('currentPassword')} error={mt(f.shown('currentPassword'))} />
+        <PasswordPair form={f} name="newPassword" label={t('login.newPassword')} />
         <ServerError error={errors.value.password} />
         <div className={form.actions}>
           <Button type="submit" aria-disabled={pending || undefined}>

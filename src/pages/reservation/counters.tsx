@@ -1,27 +1,18 @@
 import { useId } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
 import type { BusStation } from '../../../contract/schemas.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatTime } from '../../lib/dates.ts'
 import * as r from '../../stores/reservation.ts'
 import { language } from '../../stores/ui.ts'
+import { page } from '../page-styles.ts'
 
 const styles = {
   row: css({ display: 'grid', gap: '3', gridTemplateColumns: '1fr', sm: { gridTemplateColumns: '1fr 1fr' } }),
   field: css({ display: 'flex', flexDirection: 'column', gap: '1', minWidth: '0' }),
   label: css({ fontWeight: 'medium' }),
-  select: css({
-    minHeight: 'touch',
-    px: '3',
-    fontSize: 'md',
-    fontFamily: 'inherit',
-    bg: 'white',
-    color: 'gray.900',
-    border: '1px solid {colors.gray.500}',
-    borderRadius: 'md',
-    width: 'full',
-  }),
+  select: css({ width: 'full' }),
 }
 
 function StationSelect(props: { label: string; placeholder: string; stations: BusStation[]; value: number | null; onChange: (id: number | null) => void }) {
@@ -34,7 +25,7 @@ function StationSelect(props: { label: string; placeholder: string; stations: Bu
       </label>
       <select
         id={id}
-        className={styles.select}
+        className={cx(page.select, styles.select)}
         value={props.value ?? ''}
         onChange={(e) => props.onChange(e.currentTarget.value ? Number(e.currentTarget.value) : null)}
       >

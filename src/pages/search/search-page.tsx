@@ -26,16 +26,6 @@ const styles = {
   }),
   field: css({ display: 'flex', flexDirection: 'column', gap: '1', minWidth: '11rem', flex: '1 1 11rem', md: { flex: '0 1 auto' } }),
   label: css({ fontWeight: 'medium' }),
-  select: css({
-    minHeight: 'touch',
-    px: '3',
-    fontSize: 'md',
-    fontFamily: 'inherit',
-    bg: 'white',
-    color: 'gray.900',
-    border: '1px solid {colors.gray.500}',
-    borderRadius: 'md',
-  }),
   days: css({ display: 'flex', gap: '2', flexWrap: 'wrap', ms: { md: 'auto' } }),
   list: css({ listStyle: 'none', p: '0', m: '0', display: 'flex', flexDirection: 'column', gap: '3' }),
   trip: css({
@@ -146,7 +136,7 @@ function Filters() {
         </label>
         <select
           id={periodId}
-          className={styles.select}
+          className={page.select}
           value={search.timePeriod.value || allValue}
           onChange={(e) => {
             const v = e.currentTarget.value
@@ -168,7 +158,7 @@ function Filters() {
         </label>
         <select
           id={coachId}
-          className={styles.select}
+          className={page.select}
           value={search.coachType.value}
           onChange={(e) => {
             search.setCoachType(e.currentTarget.value as CoachType | '')
@@ -189,7 +179,7 @@ function Filters() {
         </label>
         <select
           id={sortId}
-          className={styles.select}
+          className={page.select}
           value={search.sort.value}
           onChange={(e) => {
             search.setSort(e.currentTarget.value as search.SortKey)
