@@ -14,6 +14,16 @@ function dhakaDate(days: number): string {
 
 const tomorrow = dhakaDate(1);
 
+/**
+ * Days ahead for the tests that hold seats on a Dhaka–Chattogram AC Standard trip. The tests run in
+ * parallel against one server and each takes the first free seat it sees, so two of them holding seats
+ * on one trip at the same time take each other's seats: the loser's lock answer is falsy and it gets the
+ * lock-lost dialog instead of its seat. Every test that holds seats has a trip of its own: the mouse test
+ * tomorrow's first AC Standard, the others below, and tomorrow's Non-AC and Sleeper trips one test each
+ * (booking.spec.ts books on days 4 to 7).
+ */
+const ownDay = { keyboard: dhakaDate(8), lockLost: dhakaDate(9), leaving: dhakaDate(10) } as const;
+
 interface TripRow {
   tripId: number;
   coachType: string;
@@ -268,11 +278,11 @@ test.describe('seat choice', () => {
     for (let i = 0; i < 5 && !(await date.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
     await expect(date).toBeFocused();
     // the native date field takes typed digits in the browser's order (en-US: mm dd yyyy)
-    const [y, m, d] = tomorrow.split('-');
+    const [y, m, d] = ownDay.keyboard.split('-');
     await page.keyboard.type(`${m}${d}${y}`);
-    await expect(date).toHaveValue(tomorrow);
+    await expect(date).toHaveValue(ownDay.keyboard);
     await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(new RegExp(`/search\\?from=DHK&to=CTG&date=${tomorrow}$`));
+    await expect(page).toHaveURL(new RegExp(`/search\\?from=DHK&to=CTG&date=${ownDay.keyboard}$`));
 
     // Tab to the first trip's Choose seats button
     const choose = page.getByRole('button', { name: 'Choose seats' }).first();
@@ -326,10 +336,10 @@ test.describe('seat choice', () => {
   });
 
   test('another passenger trying a seat the first one holds gets the lock-lost dialog', async ({ page, browser, request }) => {
-    const trip = await tripOf(request, 'AC_STANDARD');
+    const trip = await tripOf(request, 'AC_STANDARD', ownDay.lockLost);
     const other = await otherPassenger(browser);
-    await openSeats(page, trip);
-    await openSeats(other, trip);
+    await openSeats(page, trip, ownDay.lockLost);
+    await openSeats(other, trip, ownDay.lockLost);
     const seat = availableSeats(page).first();
     const name = (await seat.getAttribute('data-seat'))!;
     await seat.click();
@@ -371,8 +381,8 @@ test.describe('seat choice', () => {
   });
 
   test('leaving the page and closing the tab release held seats', async ({ page, browser, request }) => {
-    const trip = await tripOf(request, 'AC_STANDARD');
-    await openSeats(page, trip);
+    const trip = await tripOf(request, 'AC_STANDARD', ownDay.leaving);
+    await openSeats(page, trip, ownDay.leaving);
     await availableSeats(page).first().click();
     await expect.poll(async () => (await serverLocks(page, trip)).mine.length).toBe(1);
     await page.getByRole('banner').getByRole('link', { name: 'FAQ' }).first().click();
@@ -381,7 +391,7 @@ test.describe('seat choice', () => {
 
     const ctx = await browser.newContext();
     const tab = await ctx.newPage();
-    await openSeats(tab, trip);
+    await openSeats(tab, trip, ownDay.leaving);
     const name = (await availableSeats(tab).first().getAttribute('data-seat'))!;
     await availableSeats(tab).first().click();
     await expect.poll(async () => (await serverLocks(page, trip)).others).toContain(name);

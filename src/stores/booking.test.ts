@@ -167,6 +167,28 @@ test('a refused booking keeps the form with the server error', async () => {
   assert.equal(b.error.value, { scope: 'book', code: 'SEAT_UNAVAILABLE', reason: 'These seats are NOT available' });
 });
 
+test('Book pressed while the resume check runs waits for it and books (not dropped by the busy guard)', async () => {
+  // the seat page starts a resume check on every trip-details load; the passenger has no live booking
+  handlers.myReservations = () => [];
+  const resumed = b.resume(7);
+  assert.is(b.busy.value, 'resume');
+  const booked = b.book(input);
+  assert.is(await resumed, undefined);
+  const r = await booked;
+  assert.ok(r);
+  assert.is(named('booking').length, 1);
+  assert.is(b.phase.value, 'booked');
+});
+
+test('Book pressed while the resume check finds a live booking of the trip answers that booking, not a second one', async () => {
+  const resumed = b.resume(7);
+  const booked = b.book(input);
+  assert.is((await resumed)?.id, 41);
+  assert.is((await booked)?.id, 41);
+  assert.is(named('booking').length, 0);
+  assert.is(b.phase.value, 'booked');
+});
+
 test('extend asks for 10 more minutes, never past the maximum', async () => {
   await b.book(input);
   now += 60_000;

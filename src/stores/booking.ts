@@ -95,6 +95,8 @@ const resultState = signal<PaymentResult | null>(null);
 /** A card payment is on its way to the gateway (the page is about to leave). */
 const redirectingState = signal(false);
 let seq = 0;
+/** The resume check under way (it runs on its own whenever the seat page loads its trip), if any. */
+let resuming: Promise<Reservation | undefined> | null = null;
 
 /** The booking on screen (status 2 while unpaid, 1 once sold, 5 when ended). */
 export const reservation = computed(() => reservationState.value);
@@ -205,6 +207,13 @@ export async function book(input: BookingInput): Promise<Reservation | undefined
     passengerMobile: input.passengerMobile.trim(),
     passengerEmail: input.passengerEmail?.trim() || null,
   };
+  // Book pressed while the background resume check runs (it holds the one-at-a-time guard):
+  // wait for it instead of being dropped by the guard; a live booking it found is the answer
+  const check = resuming;
+  if (check) {
+    const live = await check;
+    if (live && live.tripId === input.tripId && phase.value === 'booked') return live;
+  }
   const r = await run('book', 'book', () => deps.call('booking', { body }));
   if (!r) return undefined;
   adopt(r);
@@ -224,20 +233,28 @@ export async function resume(tripId: number): Promise<Reservation | undefined> {
   }
   if (!session.isSignedIn.value || busyState.value !== null) return undefined;
   busyState.value = 'resume';
+  const task = (async () => {
+    try {
+      const now = deps.now();
+      const list = await deps.call('myReservations');
+      const live = list.find(
+        (r) => r.tripId === tripId && r.status === reservationStatus.booked && !!r.expirationTime && Date.parse(r.expirationTime) > now,
+      );
+      if (live) adopt(live);
+      else if (current && current.tripId !== tripId) reservationState.value = null;
+      return live;
+    } catch {
+      // nothing to resume: the form is shown
+      return undefined;
+    } finally {
+      busyState.value = null;
+    }
+  })();
+  resuming = task;
   try {
-    const now = deps.now();
-    const list = await deps.call('myReservations');
-    const live = list.find(
-      (r) => r.tripId === tripId && r.status === reservationStatus.booked && !!r.expirationTime && Date.parse(r.expirationTime) > now,
-    );
-    if (live) adopt(live);
-    else if (current && current.tripId !== tripId) reservationState.value = null;
-    return live;
-  } catch {
-    // nothing to resume: the form is shown
-    return undefined;
+    return await task;
   } finally {
-    busyState.value = null;
+    if (resuming === task) resuming = null;
   }
 }
 

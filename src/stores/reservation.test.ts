@@ -314,6 +314,117 @@ test('own unexpired locks from the server are kept as the selection after a relo
   assert.is(calls.at(-1)!.body.locked, false, 'choosing it again unlocks');
 });
 
+// ---------- a reload of the same trip (back from login, after a refused booking) ----------
+
+/** The server's trip details as of now: its locks marked as this visitor's or another's. */
+function snapshot(): TripDetails {
+  const seats = layout.map((s) => ({ ...s, lockedByMe: locks.get(s.name) === 'me', lockedByOther: locks.has(s.name) && locks.get(s.name) !== 'me' }));
+  const mine = seats.filter((s) => s.lockedByMe).length;
+  return details(seats, { remainingSeatLimit: 5 - mine, expirationTime: mine ? new Date(now + 15 * 60_000).toISOString() : null });
+}
+
+/** Starts a reload whose answer is taken now (before what follows reaches the server) and sent on `answer()`. */
+function slowReload(): { done: Promise<r.LoadStatus>; answer: () => void } {
+  const taken = snapshot();
+  let answer = () => {};
+  r.configureReservation({ tripDetails: () => new Promise((res) => (answer = () => res(taken))) });
+  const done = r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
+  return { done, answer: () => answer() };
+}
+
+test('a seat chosen while the trip reloads stays chosen and held (the answer predates its lock)', async () => {
+  const reload = slowReload();
+  await flush();
+  assert.is(r.toggleSeat('A1'), 'selected');
+  await flush();
+  assert.is(locks.get('A1'), 'me');
+  reload.answer();
+  await reload.done;
+  await flush();
+  assert.is(r.seatState('A1').value, 'selected');
+  assert.equal(r.seats.value.map((s) => s.name), ['A1']);
+  assert.is(locks.get('A1'), 'me');
+  assert.ok(r.holdMsLeft.value! > 0);
+  r.toggleSeat('A1');
+  await flush();
+  assert.not.ok(locks.has('A1'), 'choosing it again unlocks');
+});
+
+test('a lock still in flight when the reload answers carries on; the seat stays chosen', async () => {
+  let release = () => {};
+  const real = fakeSeatLock('me');
+  r.configureReservation({ seatLock: (body) => new Promise((res) => (release = () => void real(body).then(res))) });
+  r.toggleSeat('A2');
+  await flush();
+  const reload = slowReload();
+  reload.answer();
+  await reload.done;
+  assert.is(r.seatState('A2').value, 'selected');
+  release();
+  await flush();
+  assert.is(locks.get('A2'), 'me');
+  assert.is(r.seatState('A2').value, 'selected');
+  assert.equal(r.seats.value.map((s) => s.name), ['A2']);
+});
+
+test('a seat given up while the trip reloads stays given up and is unlocked', async () => {
+  r.toggleSeat('A1');
+  await flush();
+  const reload = slowReload();
+  await flush();
+  r.toggleSeat('A1');
+  reload.answer();
+  await reload.done;
+  await flush();
+  assert.is(r.seatState('A1').value, 'available');
+  assert.equal(r.seats.value, []);
+  assert.not.ok(locks.has('A1'));
+});
+
+test('seats nobody touched during the reload follow the server (a lock that ended there is dropped)', async () => {
+  r.toggleSeat('A1');
+  r.toggleSeat('A2');
+  await flush();
+  locks.delete('A2');
+  const reload = slowReload();
+  reload.answer();
+  await reload.done;
+  assert.equal(r.seats.value.map((s) => s.name), ['A1']);
+  assert.is(r.seatState('A2').value, 'available');
+});
+
+test('another trip takes the seat map of the first down at once: no click can lock a seat of the wrong trip', async () => {
+  r.toggleSeat('A1');
+  await flush();
+  currentDetails = details([seat('D1', 0, 0)], { tripId: 8 });
+  const next = r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' });
+  assert.is(r.tripDetails.value, null);
+  assert.is(r.toggleSeat('A2'), 'unknown');
+  await next;
+  await flush();
+  assert.is(locks.size, 0);
+  assert.is(r.tripDetails.value?.tripId, 8);
+});
+
+test('a seat chosen after a reset starts a new hold: the reset time does not end it', async () => {
+  r.toggleSeat('A1');
+  await flush();
+  await r.resetReservation();
+  let release = () => {};
+  const real = fakeSeatLock('me');
+  r.configureReservation({ seatLock: (body) => new Promise((res) => (release = () => void real(body).then(res))) });
+  now += 1000;
+  r.toggleSeat('A2');
+  await flush();
+  r.tick();
+  assert.is(r.seatState('A2').value, 'selected', 'the hold clock does not expire the new choice');
+  assert.equal(infos, []);
+  release();
+  await flush();
+  assert.is(locks.get('A2'), 'me');
+  assert.is(r.holdMsLeft.value, 15 * 60_000);
+});
+
 test('the hold countdown warns in its last 2 minutes and resets when it runs out', async () => {
   r.toggleSeat('A1');
   await flush();

@@ -132,8 +132,15 @@ interface SeatSync {
 let sync = new Map<string, SeatSync>();
 /** The selection size the server allows: its remaining limit plus the seats we already held when it answered. */
 let limitBase = MAX_SEATS;
-/** Bumped on every trip change: answers for an older trip are ignored (and their locks given back). */
+/** Bumped on every trip change, reset and release: lock answers from before are ignored (and their locks given back). */
 let generation = 0;
+/** Bumped on every load: an older load's answer is ignored. */
+let loadSeq = 0;
+/**
+ * Seats the passenger toggled, or whose lock request answered, since the running load
+ * started: the trip-details answer may predate them, so it does not overrule them.
+ */
+let touched = new Set<string>();
 let eventSeq = 0;
 
 export const tripRef = computed(() => tripRefState.value);
@@ -213,16 +220,34 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
   const prev = tripRefState.value;
   const sameTrip =
     prev && prev.tripId === ref.tripId && prev.originCode === ref.originCode && prev.destinationCode === ref.destinationCode;
-  if (prev && !sameTrip) await releaseSeats();
-  const gen = ++generation;
+  // the first trip's seats are given back; its seat map goes at once (below), not when that is done
+  const released = prev && !sameTrip ? releaseSeats() : null;
+  // A reload of the same trip (back from login, after a refused booking) keeps its seat map on
+  // screen and its lock requests running: seats chosen meanwhile stay chosen (applyDetails).
+  // Another trip's seat map is taken down at once: a click on it would lock a seat of that trip.
+  if (!sameTrip) generation++;
+  const gen = generation;
+  const seq = ++loadSeq;
+  touched = new Set();
   batch(() => {
     tripRefState.value = ref;
     loadStatusState.value = 'loading';
     if (!sameTrip) {
       departureScheduleIdState.value = null;
       arrivalScheduleIdState.value = null;
+      tripDetailsState.value = null;
+      seatNamesState.value = [];
+      expirationTimeState.value = null;
+      boardingStationsState.value = [];
+      droppingStationsState.value = [];
     }
   });
+  if (!sameTrip) {
+    seatsByName = new Map();
+    sync = new Map();
+  }
+  if (released) await released;
+  const stale = () => seq !== loadSeq || gen !== generation;
   try {
     const details = await deps.tripDetails({
       tripId: ref.tripId,
@@ -231,10 +256,10 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       originBusStationId: departureScheduleIdState.value,
       destinationBusStationId: arrivalScheduleIdState.value,
     });
-    if (gen !== generation) return loadStatusState.value;
-    applyDetails(details);
+    if (stale()) return loadStatusState.value;
+    applyDetails(details, !!sameTrip);
   } catch (err) {
-    if (gen !== generation) return loadStatusState.value;
+    if (stale()) return loadStatusState.value;
     loadStatusState.value = 'error';
     deps.errorDialog(reasonNote(err));
     return 'error';
@@ -247,7 +272,7 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       tripDate: details.tripDate,
       tripId: ref.tripId,
     });
-    if (gen !== generation) return loadStatusState.value;
+    if (stale()) return loadStatusState.value;
     batch(() => {
       boardingStationsState.value = stations.boarding;
       droppingStationsState.value = stations.dropping;
@@ -255,41 +280,80 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       if (arrivalScheduleIdState.value === null && stations.dropping.length === 1) arrivalScheduleIdState.value = stations.dropping[0]!.id;
     });
   } catch (err) {
-    if (gen !== generation) return loadStatusState.value;
+    if (stale()) return loadStatusState.value;
     deps.errorToast(reasonOf(err), codeOf(err));
   }
   return loadStatusState.value;
 }
 
-function applyDetails(details: TripDetails): void {
+/**
+ * Shows a trip-details answer. On a reload of the same trip (`sameTrip`), a seat the passenger
+ * toggled during the load, or whose lock request is still running or about to run, keeps what
+ * the passenger chose (the answer may have been taken before that lock or unlock reached the
+ * server) unless the seat has been sold or booked meanwhile; its lock request carries on.
+ */
+function applyDetails(details: TripDetails, sameTrip = false): void {
   const byName = new Map<string, Seat>();
   const nextSync = new Map<string, SeatSync>();
-  const mine: string[] = [];
+  /** Seats the server says it holds for us. */
+  const serverMine: string[] = [];
+  /** Seats whose on-screen choice stands over the answer: name → chosen. */
+  const kept = new Map<string, boolean>();
   for (const s of details.seatLayout.seats) {
     byName.set(s.name, s);
     const held = s.lockedByMe && s.status === seatStatus.available && s.name !== OPEN_SEAT_NAME;
-    nextSync.set(s.name, { held, busy: false });
-    if (held) mine.push(s.name);
+    if (held) serverMine.push(s.name);
+    const entry = sync.get(s.name);
+    const chosen = seatSignals.get(s.name)?.peek() === 'selected';
+    const pending = !!entry && (entry.busy || touched.has(s.name) || chosen !== entry.held);
+    if (sameTrip && !bookingHold && pending && s.name !== OPEN_SEAT_NAME && s.status === seatStatus.available) {
+      // the same object: a running reconcile loop goes on updating it
+      nextSync.set(s.name, entry);
+      kept.set(s.name, chosen);
+      // someone else holds it now: lock it again, so a falsy answer takes it away with the lock-lost dialog
+      if (chosen && s.lockedByOther && !entry.busy) entry.held = false;
+    } else {
+      nextSync.set(s.name, { held, busy: false });
+    }
   }
+  const mine = details.seatLayout.seats
+    .map((s) => s.name)
+    .filter((n) => (kept.has(n) ? kept.get(n) : serverMine.includes(n)));
+  // the caller's selection keeps its order; seats the server holds for it (reload, back) follow
+  const before = seatNamesState.peek().filter((n) => mine.includes(n));
+  const selection = [...before, ...mine.filter((n) => !before.includes(n))].slice(0, MAX_SEATS);
   // the server's remaining limit already subtracts the seats it holds for us
-  limitBase = details.remainingSeatLimit + Math.min(mine.length, MAX_SEATS);
+  limitBase = details.remainingSeatLimit + Math.min(serverMine.length, MAX_SEATS);
   batch(() => {
     seatsByName = byName;
     sync = nextSync;
     for (const s of details.seatLayout.seats) {
-      const state: SeatState = mine.includes(s.name) ? 'selected' : stateOf(s);
+      const state: SeatState = kept.has(s.name)
+        ? kept.get(s.name)
+          ? 'selected'
+          : s.lockedByOther || seatSignals.get(s.name)?.peek() === 'held'
+            ? 'held'
+            : 'available'
+        : serverMine.includes(s.name)
+          ? 'selected'
+          : stateOf(s);
       const sig = seatSignals.get(s.name);
       if (sig) sig.value = state;
       else seatSignals.set(s.name, signal(state));
     }
     // the caller's own unexpired locks (reload, back) are kept as the selection
-    seatNamesState.value = mine.slice(0, MAX_SEATS);
-    expirationTimeState.value = mine.length ? details.expirationTime : null;
+    seatNamesState.value = selection;
+    expirationTimeState.value = selection.length ? (details.expirationTime ?? expirationTimeState.peek()) : null;
     availableSeatsState.value = details.availableSeats;
     tripDetailsState.value = details;
     loadStatusState.value = 'ready';
     nowState.value = deps.now();
   });
+  // a choice made during the load whose lock request has not started yet
+  for (const [name, chosen] of kept) {
+    const entry = nextSync.get(name)!;
+    if (!entry.busy && chosen !== entry.held) schedule(name);
+  }
 }
 
 /** A seat's state from the server's data. */
@@ -327,6 +391,7 @@ export function toggleSeat(name: string): ToggleResult {
     return 'unavailable';
   }
   if (state === 'selected') {
+    touched.add(name);
     batch(() => {
       sig.value = 'available';
       seatNamesState.value = seatNamesState.value.filter((n) => n !== name);
@@ -352,7 +417,12 @@ export function toggleSeat(name: string): ToggleResult {
       return 'seatLimit';
     }
   }
+  touched.add(name);
   batch(() => {
+    // a new hold after a reset (expirationTime now) or an expired one: its expiry comes with the lock
+    // answer; the old one would end the new hold at the hold clock's next tick
+    const exp = expirationTimeState.peek();
+    if (countedSeats.peek().length === 0 && exp && Date.parse(exp) <= deps.now()) expirationTimeState.value = null;
     sig.value = 'selected';
     seatNamesState.value = [...seatNamesState.value, name];
     emit('selected', name);
@@ -393,7 +463,9 @@ async function reconcile(name: string, gen: number): Promise<void> {
       }
       if (gen !== generation) {
         // reset or another trip while this lock was in flight: give it back, unless the seat was chosen again
-        const chosenAgain = tripDetailsState.value === details && seatSignals.get(name)?.value === 'selected';
+        const now = tripDetailsState.value;
+        const sameTrip = !!now && now.tripId === details.tripId && now.originCode === details.originCode && now.destinationCode === details.destinationCode;
+        const chosenAgain = sameTrip && seatSignals.get(name)?.value === 'selected';
         if (want && res && !chosenAgain) void deps.seatLock({ ...body, locked: false }).catch(() => undefined);
         return;
       }
@@ -402,6 +474,7 @@ async function reconcile(name: string, gen: number): Promise<void> {
         return;
       }
       entry.held = want;
+      touched.add(name);
       if (want || countedSeats.value.length > 0) {
         if (res.expirationTime) expirationTimeState.value = res.expirationTime;
       } else {
@@ -646,6 +719,8 @@ export function clearTrip(): void {
   seatsByName = new Map();
   sync = new Map();
   seatSignals = new Map();
+  touched = new Set();
+  loadSeq++;
 }
 
 /**
