@@ -17,8 +17,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: true,
   workers: Number(process.env.E2E_WORKERS ?? 2),
-  // one retry in CI, reported as flaky in the summary; 0 locally so flakes are seen
-  retries: process.env.CI ? 1 : 0,
+  // no retries: a test that fails once is a fault to find (tests holding seats use trips of their own)
+  retries: 0,
   reporter: [['list'], ['json', { outputFile: process.env.E2E_REPORT ?? path.join(root, 'test-results', 'e2e.json') }]],
   outputDir: path.join(root, 'test-results', 'artifacts'),
   use: {

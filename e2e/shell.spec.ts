@@ -115,6 +115,18 @@ test('a page that cannot load while offline shows a retry, not a blank screen', 
   await expect(page.getByRole('heading', { level: 1, name: /privacy/i })).toBeVisible();
 });
 
+test('a notification whose code cannot load leaves the page working', async ({ page, context }) => {
+  await page.route(/\/toast-host-[A-Z0-9]+\.js$/, (route) => route.abort());
+  await page.goto('/faq');
+  await pageHeading(page);
+  // the offline notice needs the notification code, which never arrives
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect(page.getByRole('heading', { level: 1, name: /faq|questions/i })).toBeVisible();
+  await page.getByRole('contentinfo').getByRole('link', { name: /privacy/i }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: /privacy/i })).toBeVisible();
+});
+
 test('at most 3 notifications at once: home announcements plus an offline notice', async ({ page, context }) => {
   const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()));
   await page.goto('/');

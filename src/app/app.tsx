@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../styled-system/css'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
@@ -53,13 +53,35 @@ const styles = {
   main: css({ flex: '1', width: 'full', minHeight: '100dvh', maxWidth: 'page', mx: 'auto', px: '4', py: '6', _focus: { outline: 'none' } }),
 }
 
+/**
+ * Keeps the page alive when an overlay host cannot load (its code did not arrive
+ * before the network dropped): that overlay stays away, the page and its own
+ * retry message do not. Everything a notice says is also on the page or repeated.
+ */
+class OverlayBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  state = { failed: false }
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+  componentDidCatch(err: unknown) {
+    console.error('an overlay could not load:', err)
+  }
+  render() {
+    return this.state.failed ? null : this.props.children
+  }
+}
+
 /** Mounts `children` from the first time `when` is true, and keeps them. */
-function Latch({ when, children }: { when: boolean; children: React.ReactNode }) {
+function Latch({ when, children }: { when: boolean; children: ReactNode }) {
   const [on, setOn] = useState(when)
   useEffect(() => {
     if (when) setOn(true)
   }, [when])
-  return on ? <Suspense fallback={null}>{children}</Suspense> : null
+  return on ? (
+    <OverlayBoundary>
+      <Suspense fallback={null}>{children}</Suspense>
+    </OverlayBoundary>
+  ) : null
 }
 
 function Overlays() {
