@@ -101,22 +101,12 @@ export interface SeatState {
 }
 
 /**
- * The trip's seats in layout order with their state, in one query: sold or booked
- * (unexpired) from the seat's one active reservation row, and its unexpired lock.
+ * The trip's seats in layout order with their state, in one call (the `seat_map`
+ * function, migration 005): sold or booked (unexpired) from the seat's one active
+ * reservation row, and its unexpired lock.
  */
 export async function seatStates(q: Queryable, trip: { id: number; layout_id: number }, now: Date): Promise<SeatState[]> {
-  return q.query<SeatState>(
-    `SELECT s.name, s.row, s.col, s.deck, s.seat_type,
-            CASE WHEN x.status = 1 OR (x.status = 2 AND x.expiration_time > $3) THEN x.status ELSE 0 END AS status,
-            k.holder, k.expires_at
-       FROM layout_seats s
-       LEFT JOIN reservation_seats rs ON rs.trip_id = $2 AND rs.seat_name = s.name AND rs.active
-       LEFT JOIN reservations x ON x.id = rs.reservation_id
-       LEFT JOIN seat_locks k ON k.trip_id = $2 AND k.seat_name = s.name AND k.expires_at > $3
-      WHERE s.layout_id = $1
-      ORDER BY s.deck, s.row, s.col`,
-    [trip.layout_id, trip.id, now],
-  );
+  return q.query<SeatState>('SELECT * FROM seat_map($1, $2, $3)', [trip.layout_id, trip.id, now]);
 }
 
 /** Seat types in catalogue order. */

@@ -52,10 +52,26 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return result;
   });
 
+  // Trip rows (times, route, fares, layout) change only with the timetable: the seat
+  // map reads them from memory for as long as searches are cached; seats are always fresh.
+  const tripRows = new Map<number, { at: number; trip: Promise<TripRow | null> }>();
+  const cachedTrip = (id: number): Promise<TripRow | null> => {
+    const ttl = deps.config.searchCacheMs ?? 0;
+    const hit = tripRows.get(id);
+    if (ttl > 0 && hit && Date.now() - hit.at < ttl) return hit.trip;
+    const trip = findTrip(deps.db, id);
+    if (ttl > 0) {
+      if (tripRows.size > 5000) tripRows.clear();
+      tripRows.set(id, { at: Date.now(), trip });
+      trip.catch(() => tripRows.delete(id));
+    }
+    return trip;
+  };
+
   handle(app, deps, 'tripDetails', async (call) => {
     const { body } = call;
     const now = deps.now();
-    const trip = await findTrip(deps.db, body.tripId);
+    const trip = await cachedTrip(body.tripId);
     if (!trip) throw new AppError('TRIP_NOT_FOUND');
     assertRoute(trip, body.originCode, body.destinationCode);
     assertOnSale(trip, now);
