@@ -74,6 +74,8 @@ async function searchOnce(ctx: BrowserContext, base: string, date: string): Prom
   const page = await ctx.newPage();
   try {
     await page.goto(base + '/');
+    // the live app (the prerendered page holds a hidden copy of the form until then)
+    await page.locator('html[data-app-ready]').waitFor({ state: 'attached' });
     await page.locator('form[role="search"]').waitFor();
     // let the lazy widgets arrive first, as they would while the passenger reads the page
     await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);

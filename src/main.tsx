@@ -78,6 +78,7 @@ async function start() {
   if (location.pathname === '/search' && location.search) {
     void import('./stores/search.ts').then((s) => s.searchFromLink(location.search.slice(1)))
   }
+  void startLookups(location.href)
   const locale = loadLanguage()
   const first = resolvePath(location.pathname, isSignedIn.value)
   // every file the first route's render needs, at once instead of one import level at a time
@@ -86,7 +87,6 @@ async function start() {
   document.documentElement.lang = locale
   startRouter()
   startAppEffects()
-  void startLookups(location.href)
   const root = createRoot(liveContainer())
   // a transition lets React render in slices and yield to input on slow phones
   startTransition(() =>

@@ -42,6 +42,17 @@ test('loads every list; time periods start with All', async () => {
   assert.ok(l.lookupsLoaded.value)
 })
 
+test('the lists asked for and failed (their code did not load): marked loaded, so the search form shows', async () => {
+  l.configureLookups(() => Promise.reject(new Error('offline')))
+  assert.not.ok(l.lookupsLoaded.value)
+  await l.loadLookups().then(
+    () => assert.unreachable('should reject'),
+    (e: Error) => assert.is(e.message, 'offline'),
+  )
+  assert.ok(l.lookupsLoaded.value)
+  assert.equal(l.originCities.value, [])
+})
+
 test('All is not duplicated when the server already sends it', () => {
   assert.is(l.withAllPeriod([l.ALL_TIME_PERIOD, morning]).length, 2)
 })

@@ -62,7 +62,14 @@ export function withAllPeriod(list: TimePeriod[]): TimePeriod[] {
  * (SPEC: failed announcements keep the existing list).
  */
 export async function loadLookups(): Promise<void> {
-  const api = await loadApi()
+  let api: Awaited<ReturnType<typeof loadApi>>
+  try {
+    api = await loadApi()
+  } catch (err) {
+    // asked for and failed (network down): the search form shows all the same
+    loadedState.value = true
+    throw err
+  }
   const [origins, destinations, periods, news, deals] = await Promise.allSettled([
     api.getOriginCities(),
     api.getDestinationCities(),

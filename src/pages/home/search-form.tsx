@@ -5,7 +5,7 @@ import { css, cx } from '../../../styled-system/css'
 import { button, textField } from '../../../styled-system/recipes'
 import type { City } from '../../../contract/schemas.ts'
 import { navigate } from '../../router.ts'
-import { destinationCities, originCities } from '../../stores/lookups.ts'
+import { destinationCities, lookupsLoaded, originCities } from '../../stores/lookups.ts'
 import * as search from '../../stores/search.ts'
 import { language } from '../../stores/ui.ts'
 import { useT } from '../../app/use-t.ts'
@@ -153,8 +153,9 @@ export function SearchForm({ onSearch, label }: SearchFormProps) {
       aria-label={label}
       data-search-form=""
       role="search"
-      // in the static HTML the form holds its place but stays hidden until it works
-      {...(isPrerendering() ? { inert: true, style: { visibility: 'hidden' as const } } : {})}
+      // the form holds its place but stays hidden until it works: in the static HTML,
+      // and until the city lists have been asked for (answered or failed)
+      {...(isPrerendering() || !lookupsLoaded.value ? { inert: true, style: { visibility: 'hidden' as const } } : {})}
     >
       <CityField
         {...cityCommon}
