@@ -6,7 +6,7 @@
  */
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { chromiumPath } from '../e2e/browser.ts';
+import { chromiumArgs, chromiumPath } from '../e2e/browser.ts';
 import {
   dhakaDate,
   doubleDeckTrip,
@@ -27,7 +27,7 @@ import {
 const RUNS = 3;
 const RUN_LIMIT_MS = 100_000;
 const DEADLINE_MS = 300_000;
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROME_FLAGS = ['--headless=new', ...chromiumArgs];
 
 interface Target {
   label: string;

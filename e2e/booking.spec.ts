@@ -303,16 +303,22 @@ for (const lang of ['en', 'bn'] as const) {
   });
 }
 
-test('declined card: the failure page keeps the booking; pay from balance instead', async ({ page, request }) => {
-  const lang: Lang = 'en';
-  const { trip, date } = await tripFor(request, 5, 0);
-  const mobile = await fundedPassenger(request, 5000);
+/** Logs `mobile` in, opens the trip's seat page, chooses one seat and books it; answers the seat names. */
+async function bookOneSeat(page: Page, lang: Lang, mobile: string, trip: Parameters<typeof reservationUrl>[0], date: string): Promise<string[]> {
   await page.goto('/login');
   await login(page, lang, mobile, PASSWORD);
   await expect(page).toHaveURL(/\/$/);
   await page.goto(reservationUrl(trip, date));
   const seats = await chooseSeats(page, lang, 1);
   await book(page, lang);
+  return seats;
+}
+
+test('declined card: the failure page keeps the booking; pay from balance instead', async ({ page, request }) => {
+  const lang: Lang = 'en';
+  const { trip, date } = await tripFor(request, 5, 0);
+  const mobile = await fundedPassenger(request, 5000);
+  const seats = await bookOneSeat(page, lang, mobile, trip, date);
   await page.getByRole('button', { name: /by card/ }).click();
   await page.getByRole('button', { name: 'Decline payment' }).click();
   await expect(page).toHaveURL(/\/reservation\/failure\?paymentId=/);
@@ -338,12 +344,7 @@ test('insufficient balance is explained and the card is still offered', async ({
   const { trip, date } = await tripFor(request, 5, 1);
   const mobile = await createPassenger(request);
   await setLanguage(page, lang);
-  await page.goto('/login');
-  await login(page, lang, mobile, PASSWORD);
-  await expect(page).toHaveURL(/\/$/);
-  await page.goto(reservationUrl(trip, date));
-  await chooseSeats(page, lang, 1);
-  await book(page, lang);
+  await bookOneSeat(page, lang, mobile, trip, date);
   await page.getByRole('button', { name: m(lang, 'booking.payBalance') }).click();
   await expect(page.getByText(mx(lang, 'booking.insufficientBalance'))).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: m(lang, 'error.INSUFFICIENT_BALANCE') })).toBeVisible();
@@ -359,12 +360,7 @@ test('double click on pay opens one payment; back from the gateway pays the same
   const lang: Lang = 'en';
   const { trip, date } = await tripFor(request, 6, 0);
   const mobile = await createPassenger(request);
-  await page.goto('/login');
-  await login(page, lang, mobile, PASSWORD);
-  await expect(page).toHaveURL(/\/$/);
-  await page.goto(reservationUrl(trip, date));
-  await chooseSeats(page, lang, 1);
-  await book(page, lang);
+  await bookOneSeat(page, lang, mobile, trip, date);
   const payments: string[] = [];
   page.on('request', (r) => {
     if (r.url().endsWith('/api/reservation/payment')) payments.push(r.url());
@@ -390,12 +386,7 @@ test('the booking ends when its time runs out', async ({ page, request }) => {
   const { trip, date } = await tripFor(request, 6, 1);
   const mobile = await createPassenger(request);
   await page.clock.install();
-  await page.goto('/login');
-  await login(page, lang, mobile, PASSWORD);
-  await expect(page).toHaveURL(/\/$/);
-  await page.goto(reservationUrl(trip, date));
-  await chooseSeats(page, lang, 1);
-  await book(page, lang);
+  await bookOneSeat(page, lang, mobile, trip, date);
   await expect(panel(page).getByRole('button', { name: m(lang, 'booking.extend') })).toBeVisible();
   await panel(page).getByRole('button', { name: m(lang, 'booking.extend') }).click();
   await expect(page.getByRole('status').filter({ hasText: mx(lang, 'booking.announceExtended') })).toBeAttached();

@@ -49,12 +49,6 @@ export async function bookedUnpaidCount(q: Queryable, tripId: number, passengerI
   return Number(rows[0]?.n ?? 0);
 }
 
-/** Seats the caller may still lock on the trip. */
-export async function remainingSeatLimit(q: Queryable, tripId: number, holders: string[], passengerId: number | null, now: Date): Promise<number> {
-  const held = await heldBy(q, tripId, holders, now);
-  return Math.max(0, MAX_SEATS - held.seatNames.length - (await bookedUnpaidCount(q, tripId, passengerId, now)));
-}
-
 /** One lock request: the trip as the client names it, the seats and who asks. */
 export interface LockRequest {
   trip: { tripId?: number; tripDate: string; coachCode: string; originCode: string; destinationCode: string };

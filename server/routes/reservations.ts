@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_SEATS, OPEN_SEAT_NAME, type Seat, type SeatType, type TripSummary } from '../../contract/schemas.ts';
 import { AppError, handle, type Deps } from '../http.ts';
+import { memoized } from '../memo.ts';
 import { declinePending } from '../payments.ts';
 import { assertLiveBooking, lockOwnReservation, mustLoadReservation } from '../reservations.ts';
 import { bookedUnpaidCount, holdersOf, seatLocker, unlockSeats } from '../seat-locks.ts';
@@ -27,7 +28,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
   // Popular searches are answered from memory for a moment (config.searchCacheMs):
   // seat counts in results may lag by that long; the seat map is always fresh.
   // Concurrent identical searches share one query.
-  const searchCache = new Map<string, { at: number; result: Promise<TripSummary[]> }>();
+  const cacheMs = () => deps.config.searchCacheMs ?? 0;
+  const cachedSearch = memoized(
+    async (q: { originCode: string; destinationCode: string; tripDate: string; now: Date }) => {
+      await assertCities(deps, [q.originCode, q.destinationCode]);
+      return searchTrips(deps, q.originCode, q.destinationCode, q.tripDate, q.now);
+    },
+    { ttlMs: cacheMs, max: 1000, key: (q) => `${q.originCode}|${q.destinationCode}|${q.tripDate}` },
+  );
 
   handle(app, deps, 'tripSearch', async ({ body }) => {
     const now = deps.now();
@@ -36,37 +44,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
     }
     if (!isRealDate(body.tripDate)) throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'tripDate', message: 'Wrong format' }] });
     if (body.tripDate < dhakaDate(now)) throw new AppError('TRIP_IS_NOT_AVAILABLE');
-    const key = `${body.originCode}|${body.destinationCode}|${body.tripDate}`;
-    const ttl = deps.config.searchCacheMs ?? 0;
-    const hit = searchCache.get(key);
-    if (ttl > 0 && hit && Date.now() - hit.at < ttl) return hit.result;
-    const result = (async () => {
-      await assertCities(deps, [body.originCode, body.destinationCode]);
-      return searchTrips(deps, body.originCode, body.destinationCode, body.tripDate, now);
-    })();
-    if (ttl > 0) {
-      if (searchCache.size > 1000) searchCache.clear();
-      searchCache.set(key, { at: Date.now(), result });
-      result.catch(() => searchCache.delete(key));
-    }
-    return result;
+    return cachedSearch({ ...body, now });
   });
 
   // Trip rows (times, route, fares, layout) change only with the timetable: the seat
   // map reads them from memory for as long as searches are cached; seats are always fresh.
-  const tripRows = new Map<number, { at: number; trip: Promise<TripRow | null> }>();
-  const cachedTrip = (id: number): Promise<TripRow | null> => {
-    const ttl = deps.config.searchCacheMs ?? 0;
-    const hit = tripRows.get(id);
-    if (ttl > 0 && hit && Date.now() - hit.at < ttl) return hit.trip;
-    const trip = findTrip(deps.db, id);
-    if (ttl > 0) {
-      if (tripRows.size > 5000) tripRows.clear();
-      tripRows.set(id, { at: Date.now(), trip });
-      trip.catch(() => tripRows.delete(id));
-    }
-    return trip;
-  };
+  const cachedTrip = memoized((id: number) => findTrip(deps.db, id), { ttlMs: cacheMs, max: 5000 });
 
   handle(app, deps, 'tripDetails', async (call) => {
     const { body } = call;

@@ -10,9 +10,9 @@ import { useT } from './use-t.ts'
 const pages = new Map<AppRoute['page'], LazyExoticComponent<ComponentType>>()
 const loaded = new Map<AppRoute['page'], ComponentType>()
 
-/** Loads a route's page and the messages it needs. */
-const loadPage = (route: AppRoute) =>
-  route.coreMessages ? route.page() : Promise.all([route.page(), loadAllMessages()]).then(([m]) => m)
+/** Loads a route's page (with `page`, by default the route's own import) and the messages it needs. */
+const loadPage = (route: AppRoute, page: AppRoute['page'] = route.page) =>
+  route.coreMessages ? page() : Promise.all([page(), loadAllMessages()]).then(([m]) => m)
 
 function pageFor(route: AppRoute): ComponentType {
   const ready = loaded.get(route.page)
@@ -59,7 +59,7 @@ function retryPage(route: AppRoute, err: unknown) {
   const fresh = `${url}${url.includes('?') ? '&' : '?'}retry=${Date.now()}`
   const load = () => import(/* @vite-ignore */ fresh) as Promise<{ default: ComponentType }>
   loaded.delete(route.page)
-  pages.set(route.page, lazy(() => (route.coreMessages ? load() : Promise.all([load(), loadAllMessages()]).then(([m]) => m))))
+  pages.set(route.page, lazy(() => loadPage(route, load)))
 }
 
 /**
