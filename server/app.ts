@@ -54,8 +54,6 @@ const authLimitedRoutes: RouteName[] = [
 
 const hashedFile = /-[A-Z0-9]{8}\.[a-z0-9]+$/;
 
-const envInt = (v: string | undefined, fallback: number) => (v && Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : fallback);
-
 /** Builds the Fastify application on `deps` (not yet listening). */
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const env = process.env;
@@ -110,7 +108,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   });
   await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
 
-  const authMax = opts.authRateLimitMax ?? envInt(env.AUTH_RATE_LIMIT_MAX, 30);
+  const authMax = opts.authRateLimitMax ?? deps.config.authRateLimitMax;
   const authUrls = new Set(authLimitedRoutes.map((n) => '/api' + api[n].path));
   // Runs before the rate-limit plugin's own onRoute hook, which reads config.rateLimit.
   app.addHook('onRoute', (route) => {
@@ -118,7 +116,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   });
   await app.register(rateLimit, {
     global: true,
-    max: opts.rateLimitMax ?? envInt(env.RATE_LIMIT_MAX, 60_000),
+    max: opts.rateLimitMax ?? deps.config.rateLimitMax,
     timeWindow: 60_000,
     errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS'),
   });

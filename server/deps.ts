@@ -1,7 +1,7 @@
 /** Builds the `Deps` every module gets, from an open database and settings (env by default). */
-import { HOLD_MINUTES, MAX_HOLD_MINUTES } from '../contract/schemas.ts';
 import type { Db } from './db.ts';
 import type { Deps, Outbox } from './http.ts';
+import { readConfig, type ServerConfig } from './config.ts';
 import { devOutbox } from './outbox.ts';
 import { sessionAuthenticator } from './sessions.ts';
 
@@ -15,25 +15,24 @@ export interface DepsOptions {
   quiet?: boolean;
   /** Trip-search cache time; default SEARCH_CACHE_MS or 2000, and 0 with a test clock. */
   searchCacheMs?: number;
+  /** Settings replacing what the environment says (tests). */
+  config?: Partial<ServerConfig>;
 }
 
 /** Wires the database, clock, outbox, authenticator and configuration. */
 export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
-  const env = process.env;
   const now = opts.now ?? (() => new Date());
-  const port = env.PORT ?? '8080';
+  const config: ServerConfig = { ...readConfig().config, ...opts.config };
+  if (opts.publicUrl !== undefined) config.publicUrl = config.appUrl = opts.publicUrl.replace(/\/+$/, '');
+  if (opts.production !== undefined) config.production = opts.production;
+  if (opts.passwordMaxAgeDays !== undefined) config.passwordMaxAgeDays = opts.passwordMaxAgeDays;
+  if (opts.searchCacheMs !== undefined) config.searchCacheMs = opts.searchCacheMs;
+  else if (opts.now && process.env.SEARCH_CACHE_MS === undefined) config.searchCacheMs = 0;
   return {
     db,
     now,
     outbox: opts.outbox ?? devOutbox(db, now, opts.quiet ? () => undefined : undefined),
     authenticate: sessionAuthenticator(db, now),
-    config: {
-      publicUrl: (opts.publicUrl ?? env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-      production: opts.production ?? env.NODE_ENV === 'production',
-      holdMinutes: HOLD_MINUTES,
-      maxHoldMinutes: MAX_HOLD_MINUTES,
-      searchCacheMs: opts.searchCacheMs ?? (env.SEARCH_CACHE_MS !== undefined ? Number(env.SEARCH_CACHE_MS) || 0 : opts.now ? 0 : 2000),
-      passwordMaxAgeDays: opts.passwordMaxAgeDays ?? (Number(env.PASSWORD_MAX_AGE_DAYS) || 0),
-    },
+    config,
   };
 }

@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api, type BodyOf, type ResponseOf, type RouteName } from '../contract/api.ts';
 import { errorCatalogue, type ErrorCode } from '../contract/errors.ts';
+import type { ServerConfig } from './config.ts';
 import type { Db, Queryable } from './db.ts';
 
 /** A catalogue error with its HTTP status; `fields` for VALIDATION_FAILED. */
@@ -38,17 +39,8 @@ export interface Deps {
   outbox: Outbox;
   /** Resolves a bearer token to its passenger, or null when missing, unknown or expired. */
   authenticate: (token: string) => Promise<Auth | null>;
-  config: {
-    /** Public origin of this server, for gateway redirects (e.g. http://localhost:8080). */
-    publicUrl: string;
-    production: boolean;
-    holdMinutes: number;
-    maxHoldMinutes: number;
-    /** How long identical trip searches are answered from memory (0: never). */
-    searchCacheMs?: number;
-    /** Days after which a password must be reset (PASSWORD_EXPIRED); 0 or absent: never. */
-    passwordMaxAgeDays?: number;
-  };
+  /** Settings, read once from the environment (config.ts). */
+  config: ServerConfig;
 }
 
 /** Where SMS and e-mail go: a development outbox here, a real gateway in production. */

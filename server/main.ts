@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
+import { describeProblems, readConfig } from './config.ts';
 import { DataDirLockedError, openDb, type Db } from './db.ts';
 import { createDeps } from './deps.ts';
 import { startHousekeeping } from './housekeeping.ts';
@@ -14,6 +15,12 @@ import { seed } from './seed/index.ts';
 
 async function main(): Promise<void> {
   const started = performance.now();
+  // Checked before anything else, so a misconfigured production start fails at once.
+  const { config, problems } = readConfig();
+  if (problems.length > 0) {
+    console.error(describeProblems(problems, config.production));
+    process.exit(1);
+  }
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST || '127.0.0.1';
   const dataDir = process.env.DATA_DIR ?? '.data';
@@ -27,7 +34,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const deps = createDeps(db);
+  const deps = createDeps(db, { config });
   await migrate(db, (tx) => seed(tx, deps));
   const app = await buildApp(deps, process.env.DIST_DIR ? { distDir: process.env.DIST_DIR } : {});
   const stopHousekeeping = startHousekeeping(db, deps.now);
