@@ -53,6 +53,12 @@ export const errorCatalogue = {
   PAYMENT_NOT_FOUND: { status: 404, reason: 'Payment not found.' },
   PAYMENT_DECLINED: { status: 402, reason: 'The payment was declined.' },
   PAYMENT_ALREADY_COMPLETED: { status: 409, reason: 'This reservation is already paid.' },
+  PAYMENT_UNDER_REVIEW: { status: 409, reason: 'The payment is being reviewed by the payment gateway.' },
+  COUPON_FIRST_BOOKING_ONLY: { status: 400, reason: 'This coupon is for your first booking only.' },
+  COUPON_ALREADY_USED: { status: 400, reason: 'You have already used this coupon.' },
+  COUPON_USED_UP: { status: 400, reason: 'This coupon has been used up.' },
+  COUPON_MIN_FARE: { status: 400, reason: 'This coupon needs a higher fare.' },
+  HOLD_LIMIT_EXCEEDED: { status: 429, reason: 'Too many seats are held from your network. Book or release seats first.' },
 
   // Not found
   AGENT_NOT_FOUND: { status: 404, reason: 'Agent not found.' },
@@ -72,6 +78,7 @@ export const errorCatalogue = {
   MOBILE_DEVICE_REGISTRATION_FAILED: { status: 500, reason: 'Mobile device registration failed.' },
   SALES_RESTRICTED: { status: 503, reason: 'System is in under maintenance' },
   TOO_MANY_REQUESTS: { status: 429, reason: 'Too many requests. Please wait a moment.' },
+  TOO_MANY_ATTEMPTS: { status: 429, reason: 'Too many attempts. Try again later.' },
   INTERNAL_ERROR: { status: 500, reason: 'Something went wrong. Please try again.' },
   // Client-side only: never sent by the server
   NO_INTERNET_CONNECTION: { status: 0, reason: 'No internet connection.' },

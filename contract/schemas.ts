@@ -61,6 +61,8 @@ export const errorBody = z.object({
     code: z.string(),
     reason: z.string(),
     fields: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+    /** Values of the code's message, e.g. `{ minutes: 12 }` for TOO_MANY_ATTEMPTS. */
+    values: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
   }),
 });
 export type ErrorBody = z.infer<typeof errorBody>;

@@ -17,11 +17,26 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly fields?: { path: string; message: string }[];
-  constructor(code: ErrorCode, opts: { reason?: string; fields?: { path: string; message: string }[]; status?: number } = {}) {
+  /** Values for the client's message of this code (e.g. `{ minutes: 12 }`). */
+  readonly values?: Record<string, string | number>;
+  /** Sent as `Retry-After` (seconds) with a 429. */
+  readonly retryAfterSeconds?: number;
+  constructor(
+    code: ErrorCode,
+    opts: {
+      reason?: string;
+      fields?: { path: string; message: string }[];
+      status?: number;
+      values?: Record<string, string | number>;
+      retryAfterSeconds?: number;
+    } = {},
+  ) {
     super(opts.reason ?? errorCatalogue[code].reason);
     this.code = code;
     this.status = opts.status ?? errorCatalogue[code].status;
     this.fields = opts.fields;
+    this.values = opts.values;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 }
 
@@ -147,5 +162,8 @@ function describe(code: string): string {
 
 /** Sends a catalogue error body. Used by the app's error handler and not-found handler. */
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
-  return reply.status(err.status).send({ error: { code: err.code, reason: err.message, ...(err.fields ? { fields: err.fields } : {}) } });
+  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
+  return reply.status(err.status).send({
+    error: { code: err.code, reason: err.message, ...(err.fields ? { fields: err.fields } : {}), ...(err.values ? { values: err.values } : {}) },
+  });
 }

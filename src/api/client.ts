@@ -12,12 +12,15 @@ export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
   readonly fields?: { path: string; message: string }[];
-  constructor(code: string, reason: string, status: number, fields?: { path: string; message: string }[]) {
+  /** Values of the code's message sent by the server (e.g. `{ minutes: 12 }`). */
+  readonly values?: Record<string, string | number>;
+  constructor(code: string, reason: string, status: number, fields?: { path: string; message: string }[], values?: Record<string, string | number>) {
     super(reason);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
     this.fields = fields;
+    this.values = values;
   }
   /** The server's reason (SPEC: "error reason"). */
   get reason(): string {
@@ -119,10 +122,11 @@ export async function call<N extends RouteName>(name: N, opts: CallOptions<N> = 
     if (!isLoginPath(path)) env.onUnauthorized(path);
   }
   if (!res.ok) {
-    const e = (json as { error?: { code?: unknown; reason?: unknown; fields?: unknown } } | null)?.error;
+    const e = (json as { error?: { code?: unknown; reason?: unknown; fields?: unknown; values?: unknown } } | null)?.error;
     const code = typeof e?.code === 'string' ? e.code : res.status === 401 ? 'INVALID_SESSION' : 'INTERNAL_ERROR';
     const reason = typeof e?.reason === 'string' ? e.reason : isErrorCode(code) ? errorCatalogue[code].reason : res.statusText;
-    throw new ApiError(code, reason, res.status, Array.isArray(e?.fields) ? (e.fields as ApiError['fields']) : undefined);
+    const values = e?.values && typeof e.values === 'object' && !Array.isArray(e.values) ? (e.values as ApiError['values']) : undefined;
+    throw new ApiError(code, reason, res.status, Array.isArray(e?.fields) ? (e.fields as ApiError['fields']) : undefined, values);
   }
   if (!json || typeof json !== 'object' || !('data' in json)) {
     throw new ApiError('INTERNAL_ERROR', errorCatalogue.INTERNAL_ERROR.reason, res.status);
