@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts';
 import { AppError, handle, type Deps } from '../http.ts';
 import { credit } from '../ledger.ts';
+import { take, type Limit } from '../limits.ts';
 import { verifyOtp, issueOtp } from '../otp.ts';
 import {
   CANCEL_POLICY,
@@ -25,6 +26,22 @@ import { parseId } from './reservations.ts';
 
 // How long a code checked by POST /verifyCancelTicketOTP stays good for the cancel call.
 const VERIFIED_CANCEL_MINUTES = 10;
+
+/** Wrong PINs one PNR takes (all PNR and PIN routes together) before it is closed for a while. */
+export const PIN_LIMIT: Limit = {
+  bucket: 'pnr-pin',
+  max: 10,
+  windowMs: 15 * 60_000,
+  reason: 'Too many wrong PINs for this PNR. Try again in {minutes} minutes.',
+};
+
+/** Ticket e-mails one PNR may send. */
+export const RESEND_EMAIL_LIMIT: Limit = {
+  bucket: 'pnr-resend-email',
+  max: 3,
+  windowMs: 60 * 60_000,
+  reason: 'This ticket was e-mailed several times in the last hour. Try again in {minutes} minutes.',
+};
 
 /** Registers the tickets routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -130,14 +147,28 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const out = await mustLoadReservation(deps.db, r.id);
     const email = await ticketEmail(deps.db, out, r.passenger_id);
     if (!email) throw new AppError('VALIDATION_FAILED', { reason: 'This reservation has no e-mail address.' });
+    await take(deps.db, RESEND_EMAIL_LIMIT, r.pnr!, deps.now());
     await sendTicket(deps, out, { email, sms: false });
     return true;
   });
 }
 
+/**
+ * The reservation of a PNR and PIN. Each try counts against the PNR's PIN_LIMIT and a
+ * right PIN takes its try back, so after 10 wrong PINs in 15 minutes the PNR answers
+ * TOO_MANY_ATTEMPTS, even for the right PIN, until the oldest wrong one is 15 minutes old.
+ */
 async function byPnr(deps: Deps, pnr: string | undefined, pin: string | undefined): Promise<ReservationRow> {
   if (!pnr || !pin || !/^[A-Za-z0-9]{1,20}$/.test(pnr) || !/^\d{4}$/.test(pin)) throw new AppError('WRONG_PNR_PIN');
-  return findByPnr(deps.db, pnr, pin);
+  const slot = await take(deps.db, PIN_LIMIT, pnr.trim().toUpperCase(), deps.now());
+  try {
+    const r = await findByPnr(deps.db, pnr, pin);
+    await slot.release();
+    return r;
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === 'WRONG_PNR_PIN')) await slot.release();
+    throw err;
+  }
 }
 
 /** The refund quote for cancelling a sold ticket now, or the reason it cannot be cancelled. */

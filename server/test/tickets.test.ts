@@ -171,4 +171,63 @@ t('resendReservationEmail sends the ticket to the reservation e-mail; only for s
   assert.is(code(x), 'RESERVATION_NOT_ACCESSIBLE');
 });
 
+t('PIN guessing: 10 wrong PINs in 15 minutes close the PNR on every PNR route, even for the right PIN', async () => {
+  const p = await f.passenger({ balance: 50_000 });
+  const sold = await buyTicket(f, p, await nextTrip({ minHours: 72 }), 1);
+  const other = await buyTicket(f, p, await nextTrip({ minHours: 72 }), 1);
+  const wrong = (n: number) => String((Number(sold.pin) + 1 + n) % 10000).padStart(4, '0');
+  // The wrong tries are spread over the three routes a PNR and PIN open: they share one count.
+  const routes = ['details', 'resendReservationEmail', 'cancelInitialize'];
+  for (let i = 0; i < 10; i++) {
+    const r = await f.api('GET', `/api/reservation/${routes[i % 3]}/${sold.pnr}/${wrong(i)}`);
+    assert.is(code(r), 'WRONG_PNR_PIN', `try ${i + 1}`);
+  }
+  for (const route of [...routes, 'cancel']) {
+    const path = route === 'cancel' ? `cancel/${sold.pnr}/${sold.pin}/123456` : `${route}/${sold.pnr}/${sold.pin}`;
+    const r = await f.api('GET', `/api/reservation/${path}`);
+    assert.is(r.status, 429, route);
+    assert.is(code(r), 'TOO_MANY_ATTEMPTS');
+    assert.match(r.body.error.reason, /Try again in 15 minutes/);
+    assert.equal(r.body.error.values, { minutes: 15 });
+    assert.is(r.headers['retry-after'], '900');
+  }
+  const v = await f.api('POST', '/api/verifyCancelTicketOTP', { pnr: sold.pnr, pin: sold.pin, otp: '123456' });
+  assert.is(code(v), 'TOO_MANY_ATTEMPTS');
+  // Other PNRs are not affected; the lock lifts when the oldest wrong try is 15 minutes old.
+  assert.is((await f.api('GET', `/api/reservation/details/${other.pnr}/${other.pin}`)).status, 200);
+  f.advance(14);
+  assert.is(code(await f.api('GET', `/api/reservation/details/${sold.pnr}/${sold.pin}`)), 'TOO_MANY_ATTEMPTS');
+  f.advance(1.1);
+  const ok = await f.api('GET', `/api/reservation/details/${sold.pnr}/${sold.pin}`);
+  assert.is(ok.status, 200);
+  assert.is(ok.body.data.pnr, sold.pnr);
+  // Right PINs never count: many views of one's own ticket keep working.
+  for (let i = 0; i < 12; i++) assert.is((await f.api('GET', `/api/reservation/details/${other.pnr}/${other.pin}`)).status, 200);
+});
+
+t('PIN guessing: simultaneous wrong PINs still get at most 10 tries', async () => {
+  const p = await f.passenger({ balance: 50_000 });
+  const sold = await buyTicket(f, p, await nextTrip({ minHours: 72 }), 1);
+  const tries = Array.from({ length: 40 }, (_, i) => String(i).padStart(4, '0')).filter((x) => x !== sold.pin);
+  const rs = await Promise.all(tries.map((pin) => f.api('GET', `/api/reservation/details/${sold.pnr}/${pin}`)));
+  const guesses = rs.filter((r) => code(r) === 'WRONG_PNR_PIN').length;
+  assert.ok(guesses <= 10, `${guesses} guesses were checked`);
+  assert.is(rs.filter((r) => code(r) === 'TOO_MANY_ATTEMPTS').length, tries.length - guesses);
+  f.advance(16);
+});
+
+t('resending the ticket e-mail: at most 3 per PNR per hour', async () => {
+  const p = await f.passenger({ balance: 50_000 });
+  const sold = await buyTicket(f, p, await nextTrip({ minHours: 72 }), 1);
+  const emails = async () => (await f.db.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_messages WHERE "to" = $1', [sold.passengerEmail]))[0]!.n;
+  const before = await emails();
+  for (let i = 0; i < 3; i++) assert.is((await f.api('GET', `/api/reservation/resendReservationEmail/${sold.pnr}/${sold.pin}`)).status, 200);
+  const r = await f.api('GET', `/api/reservation/resendReservationEmail/${sold.pnr}/${sold.pin}`);
+  assert.is(r.status, 429);
+  assert.is(code(r), 'TOO_MANY_ATTEMPTS');
+  assert.is(await emails(), before + 3);
+  f.advance(61);
+  assert.is((await f.api('GET', `/api/reservation/resendReservationEmail/${sold.pnr}/${sold.pin}`)).status, 200);
+});
+
 t.run();

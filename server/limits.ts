@@ -1,0 +1,104 @@
+/**
+ * Abuse limits kept in the database (`limit_events`), so they hold across server
+ * processes and restarts: "at most `max` events of a bucket per key in the last
+ * `windowMs`". Used for wrong PINs per PNR, ticket e-mails per PNR, contact
+ * messages per address and receipts per e-mail, and sign-in and code requests
+ * per address.
+ *
+ * `take` inserts the event first and counts after: of many simultaneous requests
+ * each counts at least every event committed before its own, so at most `max`
+ * of them find themselves inside the limit. A refused request's event is removed
+ * again, so refusals never push the wait further out.
+ */
+import type { Queryable } from './db.ts';
+import { AppError } from './http.ts';
+
+/** A limit: at most `max` events per key in the last `windowMs` milliseconds. */
+export interface Limit {
+  bucket: string;
+  max: number;
+  windowMs: number;
+  /** The code a refusal answers with (default TOO_MANY_ATTEMPTS). */
+  code?: 'TOO_MANY_ATTEMPTS' | 'TOO_MANY_REQUESTS';
+  /** The refusal's reason; `{minutes}` is replaced by the wait. */
+  reason?: string;
+}
+
+/** A counted event: `release()` takes it back (e.g. the PIN was right after all). */
+export interface Slot {
+  release(): Promise<void>;
+}
+
+/** How long until one more event fits, in seconds (0 when it fits now). */
+export async function waitSeconds(q: Queryable, limit: Limit, key: string, now: Date): Promise<number> {
+  const since = new Date(now.getTime() - limit.windowMs);
+  const rows = await q.query<{ at: Date }>(
+    'SELECT at FROM limit_events WHERE bucket = $1 AND key = $2 AND at > $3 ORDER BY at DESC OFFSET $4 LIMIT 1',
+    [limit.bucket, key, since, limit.max - 1],
+  );
+  if (!rows[0]) return 0;
+  return Math.max(1, Math.ceil((rows[0].at.getTime() + limit.windowMs - now.getTime()) / 1000));
+}
+
+/**
+ * Counts one event of `limit` for `key` at `now`, or throws the limit's 429 (with
+ * the minutes to wait) when `max` events are already in the window.
+ */
+export async function take(q: Queryable, limit: Limit, key: string, now: Date): Promise<Slot> {
+  const [row] = await q.query<{ id: number }>('INSERT INTO limit_events (bucket, key, at) VALUES ($1, $2, $3) RETURNING id', [
+    limit.bucket,
+    key,
+    now,
+  ]);
+  const id = row!.id;
+  const since = new Date(now.getTime() - limit.windowMs);
+  const [c] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM limit_events WHERE bucket = $1 AND key = $2 AND at > $3', [
+    limit.bucket,
+    key,
+    since,
+  ]);
+  const release = async () => {
+    await q.query('DELETE FROM limit_events WHERE id = $1', [id]);
+  };
+  if (c!.n <= limit.max) return { release };
+  await release();
+  throw refusal(limit, await waitSeconds(q, limit, key, now));
+}
+
+/** Throws the limit's 429 when no further event fits now (counts nothing). */
+export async function check(q: Queryable, limit: Limit, key: string, now: Date): Promise<void> {
+  const wait = await waitSeconds(q, limit, key, now);
+  if (wait > 0) throw refusal(limit, wait);
+}
+
+/** Counts one event without checking (e.g. a wrong PIN after the check passed). */
+export async function record(q: Queryable, limit: Limit, key: string, now: Date): Promise<void> {
+  await q.query('INSERT INTO limit_events (bucket, key, at) VALUES ($1, $2, $3)', [limit.bucket, key, now]);
+}
+
+function refusal(limit: Limit, seconds: number): AppError {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  const code = limit.code ?? 'TOO_MANY_ATTEMPTS';
+  const reason = limit.reason?.replace('{minutes}', String(minutes)) ?? `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  return new AppError(code, { reason, values: { minutes }, retryAfterSeconds: seconds });
+}
+
+/** Deletes events older than every window (a day); answers how many went. */
+export async function purgeLimitEvents(q: Queryable, now: Date): Promise<number> {
+  return (await q.query('DELETE FROM limit_events WHERE at < $1 RETURNING 1', [new Date(now.getTime() - 86_400_000)])).length;
+}
+
+/**
+ * The key for a client address: an IPv4 address as it is, an IPv6 address cut to
+ * its /64 (one subscriber's network: any address in it is the same visitor).
+ */
+export function addressKey(ip: string): string {
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (v4) return v4[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':') + '::/64';
+}
