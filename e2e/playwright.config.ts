@@ -46,6 +46,9 @@ export default defineConfig({
           RATE_LIMIT_MAX: '100000',
           // sign-up, login and OTP tests of parallel workers share one address
           AUTH_RATE_LIMIT_MAX: '100000',
+          // every browser of the run comes from 127.0.0.1
+          HOLD_LIMIT_PER_ADDRESS: '100000',
+          HOLD_LIMIT_PER_ADDRESS_TOTAL: '100000',
           ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
           ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
         },

@@ -57,24 +57,34 @@ export interface LockRequest {
   passengerId: number | null;
   now: Date;
   holdMinutes: number;
+  /** The client address key (limits.ts addressKey) the hold counts against. */
+  address: string;
+}
+
+/** Seats one client address may hold: on one trip, and across all trips. */
+export interface HoldLimits {
+  perTrip: number;
+  total: number;
 }
 
 /**
  * Answers a function that locks every seat of a request for `holders[0]` until
- * now + holdMinutes, or none: false when another holder has one of them or it is
- * sold/booked. TRIP_NOT_FOUND (also for another route), TRIP_OMITTED,
- * TRIP_IS_CLOSED, SEAT_NOT_FOUND for a seat missing from the layout,
- * MAX_SEAT_WARNING past the cap.
+ * now + holdMinutes (a seat the caller already holds keeps its expiry), or none:
+ * false when another holder has one of them or it is sold/booked. TRIP_NOT_FOUND
+ * (also for another route), TRIP_OMITTED, TRIP_IS_CLOSED, SEAT_NOT_FOUND for a seat
+ * missing from the layout, MAX_SEAT_WARNING past the cap, HOLD_LIMIT_EXCEEDED when
+ * the client address holds too many seats (`limits()`).
  *
  * All checks and the upsert are one database function (`lock_seats`, migration 004);
  * requests that arrive while a call is running go together in the next call
  * (`lock_seats_many`), each still won or lost on its own. PGlite runs one statement
  * at a time, so it gets one call at a time; PostgreSQL a few side by side.
  */
-export function seatLocker(db: Db): (req: LockRequest) => Promise<Held | false> {
+export function seatLocker(db: Db, limits: () => HoldLimits): (req: LockRequest) => Promise<Held | false> {
   const run = batched(
     async (reqs: LockRequest[]) => {
-      const rows = await db.query<{ r: LockOutcome[] | string }>('SELECT lock_seats_many($1::jsonb, $2, $3) AS r', [
+      const { perTrip, total } = limits();
+      const rows = await db.query<{ r: LockOutcome[] | string }>('SELECT lock_seats_many($1::jsonb, $2, $3, $4, $5) AS r', [
         JSON.stringify(
           reqs.map((q) => ({
             tripId: q.trip.tripId ?? null,
@@ -87,10 +97,13 @@ export function seatLocker(db: Db): (req: LockRequest) => Promise<Held | false> 
             passengerId: q.passengerId,
             now: q.now.toISOString(),
             expires: addMinutes(q.now, q.holdMinutes).toISOString(),
+            address: q.address,
           })),
         ),
         MAX_SEATS,
         OPEN_SEAT_NAME,
+        perTrip,
+        total,
       ]);
       const raw = rows[0]!.r;
       return typeof raw === 'string' ? (JSON.parse(raw) as LockOutcome[]) : raw;
@@ -102,7 +115,15 @@ export function seatLocker(db: Db): (req: LockRequest) => Promise<Held | false> 
     if ('lost' in out) return false;
     if ('failed' in out) throw new Error(`lock_seats failed (${out.failed}): ${out.message}`);
     if ('error' in out) {
-      if (out.error === 'MAX_SEAT_WARNING') throw new AppError('MAX_SEAT_WARNING', { reason: `You can select at most ${MAX_SEATS}` });
+      if (out.error === 'MAX_SEAT_WARNING') throw new AppError('MAX_SEAT_WARNING', { reason: `You can select at most ${MAX_SEATS}`, values: { count: MAX_SEATS } });
+      if (out.error === 'HOLD_LIMIT_EXCEEDED') {
+        const where = out.scope === 'trip' ? 'on this trip' : 'on all trips together';
+        throw new AppError('HOLD_LIMIT_EXCEEDED', {
+          reason: `At most ${out.limit} seats may be held from one network ${where}. Book or release seats, or try again when a hold ends.`,
+          values: { limit: out.limit },
+          retryAfterSeconds: Math.max(1, out.retry ?? 60),
+        });
+      }
       throw new AppError(out.error);
     }
     return { seatNames: out.seatNames, expirationTime: dhakaIsoOrNull(out.earliest ? new Date(out.earliest) : null) };
@@ -111,6 +132,7 @@ export function seatLocker(db: Db): (req: LockRequest) => Promise<Held | false> 
 
 type LockOutcome =
   | { error: 'TRIP_NOT_FOUND' | 'TRIP_OMITTED' | 'TRIP_IS_CLOSED' | 'SEAT_NOT_FOUND' | 'MAX_SEAT_WARNING' }
+  | { error: 'HOLD_LIMIT_EXCEEDED'; limit: number; scope: 'trip' | 'total'; retry: number | null }
   | { lost: true }
   | { failed: string; message: string }
   | { seatNames: string[]; earliest: string | null };

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_SEATS, OPEN_SEAT_NAME, type Seat, type SeatType, type TripSummary } from '../../contract/schemas.ts';
 import { AppError, handle, type Deps } from '../http.ts';
+import { addressKey } from '../limits.ts';
 import { memoized } from '../memo.ts';
 import { declinePending } from '../payments.ts';
 import { assertLiveBooking, lockOwnReservation, mustLoadReservation } from '../reservations.ts';
@@ -99,7 +100,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     };
   });
 
-  const lockSeats = seatLocker(deps.db);
+  const lockSeats = seatLocker(deps.db, () => ({ perTrip: deps.config.holdLimitPerAddress, total: deps.config.holdLimitPerAddressTotal }));
   handle(app, deps, 'seatLock', async (call) => {
     const { body } = call;
     const now = deps.now();
@@ -113,6 +114,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         passengerId: call.auth?.passengerId ?? null,
         now,
         holdMinutes: deps.config.holdMinutes,
+        address: addressKey(call.req.ip),
       });
     }
     const trip = body.tripId ? await findTrip(deps.db, body.tripId) : await findTripByCoach(deps.db, body.tripDate, body.coachCode);

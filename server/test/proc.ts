@@ -30,7 +30,7 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 120_0
   const port = Number(env.PORT ?? (await freePort()));
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: repo,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'error', DATABASE_URL: '', HOST: '127.0.0.1', RATE_LIMIT_MAX: '1000000', AUTH_RATE_LIMIT_MAX: '1000000', ...env, PORT: String(port) },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'error', DATABASE_URL: '', HOST: '127.0.0.1', RATE_LIMIT_MAX: '1000000', AUTH_RATE_LIMIT_MAX: '1000000', HOLD_LIMIT_PER_ADDRESS: '1000000', HOLD_LIMIT_PER_ADDRESS_TOTAL: '1000000', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -222,6 +222,78 @@ t('seatLock: a lock expires after 15 minutes and can then be taken; re-locking k
   assert.is(r.body.data, false);
 });
 
+t('seatLock: re-locking a held seat never moves its expiry; it ends 15 minutes after it was first locked', async () => {
+  const trip = await nextTrip();
+  const [a] = await freeSeats(f, trip.id, 1);
+  const first = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!]), { device: 'relock-aaaa-1' });
+  const expiry = first.body.data.expirationTime;
+  // the loop of an attacker keeping a coach blocked: lock the same seats again and again
+  for (let i = 0; i < 3; i++) {
+    f.advance(4);
+    const again = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!]), { device: 'relock-aaaa-1' });
+    assert.equal(again.body.data, { seatNames: [a], expirationTime: expiry });
+  }
+  const p = await f.passenger();
+  // signing in takes the visitor's hold over, with the same expiry
+  const mine = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!]), { token: p.token, device: 'relock-aaaa-1' });
+  assert.is(mine.body.data.expirationTime, expiry);
+  f.advance(3.1);
+  const other = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!]), { device: 'relock-bbbb-1' });
+  assert.equal(other.body.data.seatNames, [a]);
+});
+
+t('seatLock: one address holds at most HOLD_LIMIT_PER_ADDRESS seats of a trip and HOLD_LIMIT_PER_ADDRESS_TOTAL overall, whatever device ids it uses', async () => {
+  const config = f.deps.config;
+  const saved = { perTrip: config.holdLimitPerAddress, total: config.holdLimitPerAddressTotal };
+  config.holdLimitPerAddress = 10;
+  config.holdLimitPerAddressTotal = 14;
+  const from = async (ip: string, body: unknown, device: string) => {
+    const r = await f.app.inject({ method: 'POST', url: '/api/reservation/seatLock', payload: body as object, remoteAddress: ip, headers: { 'x-device-id': device } });
+    return { status: r.statusCode, body: r.json(), headers: r.headers };
+  };
+  try {
+    const trip = await nextTrip();
+    const seats = await freeSeats(f, trip.id, 16);
+    // 7 rotating device ids from one address, 2 seats each: only the first 10 seats are held
+    const outcomes = [];
+    for (let i = 0; i < 7; i++) outcomes.push(await from('203.0.113.7', lockBody(trip, seats.slice(i * 2, i * 2 + 2)), `rotating-device-${i}`));
+    assert.equal(outcomes.map((o) => o.status), [200, 200, 200, 200, 200, 429, 429]);
+    const refused = outcomes[5]!;
+    assert.is(refused.body.error.code, 'HOLD_LIMIT_EXCEEDED');
+    assert.match(refused.body.error.reason, 'At most 10 seats may be held from one network on this trip');
+    assert.equal(refused.body.error.values, { limit: 10 });
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    const held = await f.db.query<{ n: number }>('SELECT count(*)::int AS n FROM seat_locks WHERE trip_id = $1 AND address = $2 AND expires_at > $3', [trip.id, '203.0.113.7', f.now()]);
+    assert.is(held[0]!.n, 10, 'a refused request holds nothing');
+    // a signed-in passenger behind the same address is counted too
+    const p = await f.passenger();
+    const signedIn = await f.app.inject({ method: 'POST', url: '/api/reservation/seatLock', payload: lockBody(trip, [seats[14]!]), remoteAddress: '203.0.113.7', headers: { authorization: `Bearer ${p.token}` } });
+    assert.is(signedIn.statusCode, 429);
+    // another address still gets a seat
+    assert.equal((await from('198.51.100.20', lockBody(trip, [seats[14]!]), 'other-visitor-1')).body.data.seatNames, [seats[14]]);
+    // IPv6 visitors are counted by their /64: rotating addresses inside it does not help
+    const trip3 = await nextTrip();
+    const v6 = await freeSeats(f, trip3.id, 12);
+    const v6Status = [];
+    for (let i = 0; i < 4; i++) v6Status.push((await from(`2001:db8:1:2::${i + 1}`, lockBody(trip3, v6.slice(i * 3, i * 3 + 3)), `v6-device-${i}`)).status);
+    assert.equal(v6Status, [200, 200, 200, 429]);
+    await f.db.query('DELETE FROM seat_locks WHERE trip_id = $1', [trip3.id]);
+    // across trips: 10 held here, 4 more elsewhere, then the total of 14 refuses
+    const trip2 = await nextTrip();
+    const more = await freeSeats(f, trip2.id, 5);
+    assert.is((await from('203.0.113.7', lockBody(trip2, more.slice(0, 4)), 'rotating-device-8')).status, 200);
+    const total = await from('203.0.113.7', lockBody(trip2, [more[4]!]), 'rotating-device-9');
+    assert.is(total.status, 429);
+    assert.match(total.body.error.reason, 'At most 14 seats may be held from one network on all trips together');
+    // the holds end on their own and the address may hold seats again
+    f.advance(15.1);
+    assert.is((await from('203.0.113.7', lockBody(trip, [seats[12]!]), 'rotating-device-6')).status, 200);
+  } finally {
+    config.holdLimitPerAddress = saved.perTrip;
+    config.holdLimitPerAddressTotal = saved.total;
+  }
+});
+
 t('seatLock: at most 5 seats per holder and trip (MAX_SEAT_WARNING), OPEN is ignored, unknown seat is SEAT_NOT_FOUND', async () => {
   const trip = await nextTrip();
   const seats = await freeSeats(f, trip.id, 6);

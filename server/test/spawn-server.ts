@@ -61,6 +61,9 @@ export async function startServer(env: Record<string, string>, opts: StartOption
       LOG_LEVEL: 'error',
       RATE_LIMIT_MAX: '10000000',
       AUTH_RATE_LIMIT_MAX: '10000000',
+      // load from one test address; the per-address hold limits are tested with their own settings
+      HOLD_LIMIT_PER_ADDRESS: '10000000',
+      HOLD_LIMIT_PER_ADDRESS_TOTAL: '10000000',
       NODE_ENV: 'development',
       ...env,
     },
@@ -105,8 +108,14 @@ export async function startServer(env: Record<string, string>, opts: StartOption
 }
 
 /** JSON over HTTP: answers status and parsed body. */
-export async function call(base: string, method: string, url: string, body?: unknown, opts: { token?: string; device?: string } = {}): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+export async function call(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  opts: { token?: string; device?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.device) headers['x-device-id'] = opts.device;
@@ -118,7 +127,7 @@ export async function call(base: string, method: string, url: string, body?: unk
   } catch {
     // not JSON
   }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parsed, headers: res.headers };
 }
 
 /** Posts the sandbox gateway form; answers the redirect location. */

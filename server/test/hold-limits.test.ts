@@ -1,0 +1,91 @@
+/**
+ * The per-address hold limit under contention, where it matters: a real PostgreSQL
+ * with two server processes behind a proxy (TRUST_PROXY=1), one visitor address
+ * rotating device ids and sending its lock requests to both processes at once.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openDb, type Db } from '../db.ts';
+import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts';
+import { startPostgres, type TestPostgres } from './pg.ts';
+import { call, startServer, type ServerProcess } from './spawn-server.ts';
+
+let pg: TestPostgres | null = null;
+let db: Db | null = null;
+const servers: ServerProcess[] = [];
+
+test.before(async () => {
+  pg = await startPostgres();
+  if (!pg) return;
+  const url = await pg.createDatabase('hold_limits');
+  const env = { DATABASE_URL: url, TRUST_PROXY: '1', HOLD_LIMIT_PER_ADDRESS: '10', HOLD_LIMIT_PER_ADDRESS_TOTAL: '30' };
+  servers.push(await startServer(env));
+  servers.push(await startServer(env));
+  db = await openDb({ databaseUrl: url, max: 4 });
+});
+
+test.after(async () => {
+  await db?.close();
+  for (const s of servers) await s.kill('SIGTERM');
+  await pg?.stop();
+});
+
+test('PostgreSQL, two processes: 7 rotating device ids from one address hold at most 10 seats of a trip; others still get seats', async () => {
+  if (!pg || !db) {
+    console.warn('hold limits on PostgreSQL: SKIPPED (no PostgreSQL binaries)');
+    return;
+  }
+  const ctx = { db, now: () => new Date() };
+  // Four attackers at once, each on its own trip from its own address, so both processes
+  // run several lock transactions side by side: 30 single-seat requests per attacker,
+  // alternating between the processes, from 7 rotating device ids.
+  const attacks: { trip: Awaited<ReturnType<typeof pickTrip>>; seats: string[]; address: string }[] = [];
+  for (let skip = 0; attacks.length < 4; skip++) {
+    const trip = await pickTrip(ctx, { minHours: 48, skip });
+    const seats = await freeSeats(ctx, trip.id, 31).catch(() => null);
+    if (seats) attacks.push({ trip, seats, address: `203.0.113.${7 + attacks.length}` });
+  }
+  const results = await Promise.all(
+    attacks.map(({ trip, seats, address }) =>
+      Promise.all(
+        seats.slice(0, 30).map((seat, i) =>
+          call(servers[i % 2]!.url, 'POST', '/api/reservation/seatLock', lockBody(trip, [seat]), {
+            device: `rotating-device-${i % 7}`,
+            headers: { 'x-forwarded-for': address },
+          }),
+        ),
+      ),
+    ),
+  );
+  for (const [a, rs] of results.entries()) {
+    const won = rs.filter((r) => r.status === 200 && r.body.data);
+    const refused = rs.filter((r) => r.status === 429);
+    assert.is(won.length, 10, `attacker ${a}: ${won.length} holds granted`);
+    assert.is(refused.length, 20);
+    assert.ok(refused.every((r) => r.body.error.code === 'HOLD_LIMIT_EXCEEDED'));
+    const [held] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seat_locks WHERE trip_id = $1 AND address = $2 AND expires_at > now()', [
+      attacks[a]!.trip.id,
+      attacks[a]!.address,
+    ]);
+    assert.is(held!.n, 10);
+  }
+  const { trip, seats } = attacks[0]!;
+  const attacker = { 'x-forwarded-for': attacks[0]!.address };
+
+  // the eleventh seat is refused with a clear reason, whichever process and device id asks
+  const eleventh = await call(servers[1]!.url, 'POST', '/api/reservation/seatLock', lockBody(trip, [seats[30]!]), { device: 'brand-new-device', headers: attacker });
+  assert.is(eleventh.status, 429);
+  assert.is(eleventh.body.error.code, 'HOLD_LIMIT_EXCEEDED');
+  assert.is(eleventh.body.error.reason, 'At most 10 seats may be held from one network on this trip. Book or release seats, or try again when a hold ends.');
+  assert.ok(Number(eleventh.headers.get('retry-after')) > 0);
+
+  // a passenger from another address still gets a seat
+  const other = await call(servers[0]!.url, 'POST', '/api/reservation/seatLock', lockBody(trip, [seats[30]!]), {
+    device: 'another-visitor',
+    headers: { 'x-forwarded-for': '198.51.100.9' },
+  });
+  assert.is(other.status, 200);
+  assert.equal(other.body.data.seatNames, [seats[30]]);
+});
+
+test.run();
