@@ -67,6 +67,7 @@ async function start() {
       baseUrl: () => config.apiBaseUrl,
       token: () => token.value,
       deviceId,
+      language: () => language.value,
       currentPath: () => location.pathname + location.search,
       onUnauthorized: (path) => {
         resetInvalidSession(path)

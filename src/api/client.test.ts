@@ -21,6 +21,7 @@ function setup(parts: Parameters<typeof configureApi>[0] = {}) {
     baseUrl: () => 'https://api.example.test/api/',
     token: () => null,
     deviceId: () => 'device-1234567890',
+    language: () => 'bn',
     currentPath: () => '/search?from=DHK',
     onUnauthorized: (p) => void unauthorized.push(p),
     timeoutMs: 60_000,
@@ -37,6 +38,7 @@ test('sends Accept JSON, device id, no bearer without a token, and returns data'
   const h = log[0].init.headers as Record<string, string>;
   assert.is(h.Accept, 'application/json');
   assert.is(h['X-Device-Id'], 'device-1234567890');
+  assert.is(h['Accept-Language'], 'bn', 'the app language, so ticket e-mails and SMS follow it');
   assert.is(h.Authorization, undefined);
   assert.is(log[0].init.method, 'GET');
 });
@@ -65,6 +67,21 @@ test('passes the server error code and reason through', async () => {
     assert.is((e as ApiError).status, 409);
   }
   assert.equal(unauthorized, []);
+});
+
+test('message values sent with an error (minutes to wait, a limit) are kept on the ApiError', async () => {
+  setup({
+    fetch: fakeFetch(() =>
+      json(429, { error: { code: 'TOO_MANY_ATTEMPTS', reason: 'Too many wrong PINs for this PNR. Try again in 12 minutes.', values: { minutes: 12 } } }),
+    ),
+  });
+  const e = await call('offers').then(
+    () => null,
+    (err: unknown) => err,
+  );
+  assert.instance(e, ApiError);
+  assert.is((e as ApiError).code, 'TOO_MANY_ATTEMPTS');
+  assert.equal((e as ApiError).values, { minutes: 12 });
 });
 
 test('times out after the configured time with a clear error', async () => {

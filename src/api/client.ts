@@ -35,6 +35,8 @@ export interface ApiEnv {
   baseUrl: () => string;
   token: () => string | null;
   deviceId: () => string;
+  /** The app's language, sent as Accept-Language (ticket e-mails and SMS follow it). */
+  language: () => string;
   /** Current path, to skip the 401 reset on the login page and remember where to return. */
   currentPath: () => string;
   /** Clears the session and sends the user to /login (SPEC section 4). */
@@ -47,6 +49,7 @@ const env: ApiEnv = {
   baseUrl: () => '/api',
   token: () => null,
   deviceId: () => 'anonymous-device',
+  language: () => 'en',
   currentPath: () => '/',
   onUnauthorized: () => undefined,
   fetch: (...args) => globalThis.fetch(...args),
@@ -79,7 +82,7 @@ export async function call<N extends RouteName>(name: N, opts: CallOptions<N> = 
     const s = qs.toString();
     if (s) url += '?' + s;
   }
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Device-Id': env.deviceId() };
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': env.language(), 'X-Device-Id': env.deviceId() };
   const token = env.token();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';

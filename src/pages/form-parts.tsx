@@ -44,7 +44,7 @@ export function useErrorText() {
   return (e: FormError | null | undefined) => {
     if (!e) return ''
     const id = `error.${e.code}`
-    return intl.messages[id] ? intl.formatMessage({ id }) : e.reason || intl.formatMessage({ id: 'error.unknown' })
+    return intl.messages[id] ? intl.formatMessage({ id }, e.values) : e.reason || intl.formatMessage({ id: 'error.unknown' })
   }
 }
 

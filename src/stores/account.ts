@@ -50,6 +50,8 @@ export type LoginStep = 'mobile' | 'password' | 'signup' | 'verify' | 'forgotOtp
 export interface FormError {
   code: string;
   reason: string;
+  /** Values of the code's message from the server (e.g. `{ minutes: 12 }`). */
+  values?: Record<string, string | number>;
 }
 
 /** Sign-up form fields (SPEC section 3) before the verification code. */
@@ -140,7 +142,7 @@ export function defaultRange(now: number = clock.now()): DateRange {
 // ---------- helpers ----------
 
 function toFormError(err: unknown): FormError {
-  if (err instanceof ApiError) return { code: err.code, reason: err.reason };
+  if (err instanceof ApiError) return { code: err.code, reason: err.reason, ...(err.values ? { values: err.values } : {}) };
   return { code: 'INTERNAL_ERROR', reason: err instanceof Error ? err.message : String(err) };
 }
 

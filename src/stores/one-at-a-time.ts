@@ -10,15 +10,18 @@ export interface ScopedError<S extends string> {
   scope: S;
   code: string;
   reason: string;
+  /** Values of the code's message from the server (e.g. `{ minutes: 12 }`). */
+  values?: Record<string, string | number>;
 }
 
 /** Turns anything thrown (ApiError or not) into a ScopedError. */
 export function scopedError<S extends string>(scope: S, err: unknown): ScopedError<S> {
-  const e = err as { code?: unknown; reason?: unknown; message?: unknown } | null;
+  const e = err as { code?: unknown; reason?: unknown; message?: unknown; values?: Record<string, string | number> } | null;
   return {
     scope,
     code: typeof e?.code === 'string' ? e.code : 'INTERNAL_ERROR',
     reason: typeof e?.reason === 'string' ? e.reason : typeof e?.message === 'string' ? e.message : '',
+    ...(e?.values ? { values: e.values } : {}),
   };
 }
 

@@ -61,7 +61,7 @@ export interface ReservationDeps {
   /** Error dialog (lock lost, failed trip details). */
   errorDialog: (note: Note) => void;
   /** Error toast with the server's reason (failed seat lock). */
-  errorToast: (reason: string, code?: string) => void;
+  errorToast: (reason: string, code?: string, values?: Record<string, string | number>) => void;
   warningToast: (note: Note) => void;
   infoToast: (note: Note) => void;
   now: () => number;
@@ -74,7 +74,7 @@ const deps: ReservationDeps = {
   busStations: (body) => call('busStations', { body }),
   seatLock: (body, opts) => call('seatLock', { body, keepalive: opts?.keepalive }),
   errorDialog: (note) => ui.showError(toMessage(note)),
-  errorToast: (reason, code) => void ui.toastError(serverMessage(reason, code, code === 'MAX_SEAT_WARNING' ? { count: MAX_SEATS } : undefined)),
+  errorToast: (reason, code, values) => void ui.toastError(serverMessage(reason, code, code === 'MAX_SEAT_WARNING' ? { count: MAX_SEATS } : values)),
   warningToast: (note) => void ui.toastWarning(toMessage(note)),
   infoToast: (note) => void ui.toastInfo(toMessage(note)),
   now: () => Date.now(),
@@ -281,7 +281,7 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
     });
   } catch (err) {
     if (stale()) return loadStatusState.value;
-    deps.errorToast(reasonOf(err), codeOf(err));
+    deps.errorToast(reasonOf(err), codeOf(err), valuesOf(err));
   }
   return loadStatusState.value;
 }
@@ -457,7 +457,7 @@ async function reconcile(name: string, gen: number): Promise<void> {
         if (gen !== generation) return;
         // revert the seat to what the server holds and show the reason
         revert(name, entry.held);
-        deps.errorToast(reasonOf(err), codeOf(err));
+        deps.errorToast(reasonOf(err), codeOf(err), valuesOf(err));
         emit('failed', name);
         return;
       }
@@ -555,7 +555,7 @@ export async function resetReservation(opts: { event?: SeatEvent['kind'] } = {})
     try {
       await deps.seatLock(lockBody(details, names.slice(0, MAX_SEATS), false));
     } catch (err) {
-      if (gen === generation) deps.errorToast(reasonOf(err), codeOf(err));
+      if (gen === generation) deps.errorToast(reasonOf(err), codeOf(err), valuesOf(err));
     }
   }
 }
@@ -625,7 +625,7 @@ export async function extendHold(): Promise<void> {
       emit('extended');
     });
   } catch (err) {
-    if (gen === generation) deps.errorToast(reasonOf(err), codeOf(err));
+    if (gen === generation) deps.errorToast(reasonOf(err), codeOf(err), valuesOf(err));
   }
 }
 
@@ -755,6 +755,10 @@ function reasonOf(err: unknown): string {
 
 function codeOf(err: unknown): string | undefined {
   return (err as { code?: string })?.code;
+}
+
+function valuesOf(err: unknown): Record<string, string | number> | undefined {
+  return (err as { values?: Record<string, string | number> })?.values;
 }
 
 function reasonNote(err: unknown): Note {

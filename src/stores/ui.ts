@@ -170,9 +170,9 @@ export function resetUi(): void {
  * code has one (`error.<CODE>`), otherwise the server's reason as text.
  */
 export function messageForError(err: unknown, knownCodes: ReadonlySet<string> = new Set()): Message {
-  const e = err as { code?: unknown; reason?: unknown; message?: unknown } | null
+  const e = err as { code?: unknown; reason?: unknown; message?: unknown; values?: Record<string, string | number> } | null
   const code = typeof e?.code === 'string' ? e.code : ''
-  if (code && knownCodes.has(code)) return { id: `error.${code}` }
+  if (code && knownCodes.has(code)) return e?.values ? { id: `error.${code}`, values: e.values } : { id: `error.${code}` }
   const reason = typeof e?.reason === 'string' ? e.reason : typeof e?.message === 'string' ? e.message : ''
   return reason ? { text: reason } : { id: 'error.unknown' }
 }
