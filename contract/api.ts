@@ -25,13 +25,14 @@ const def = <const T extends RouteDef>(r: T) => r;
 export const api = {
   // Authentication and profile
   passengerByMobile: def({ method: 'GET', path: '/getPassengerByMobile/:mobile', auth: 'none', response: s.passengerByMobileResponse }),
-  register: def({ method: 'POST', path: '/register', auth: 'none', body: s.registerRequest, response: s.otpSentResponse }),
+  register: def({ method: 'POST', path: '/register', auth: 'none', body: s.registerRequest, response: s.registerResponse }),
   login: def({ method: 'POST', path: '/checkPassenger', auth: 'none', body: s.loginRequest, response: s.session }),
   logout: def({ method: 'POST', path: '/logout', auth: 'required', response: z.boolean() }),
   verifyOtp: def({ method: 'POST', path: '/verifyOTP', auth: 'none', body: s.verifyOtpRequest, response: s.verifyOtpResponse }),
   verifyCancelTicketOtp: def({ method: 'POST', path: '/verifyCancelTicketOTP', auth: 'none', body: s.verifyCancelOtpRequest, response: z.boolean() }),
   verifyMobile: def({ method: 'POST', path: '/verifyMobileVerificationCode', auth: 'none', body: s.verifyMobileRequest, response: s.session }),
-  resendMobileCode: def({ method: 'GET', path: '/resendMobileVerificationCode/:mobile', auth: 'none', response: s.otpSentResponse }),
+  // The path parameter is the registration token /register answered.
+  resendMobileCode: def({ method: 'GET', path: '/resendMobileVerificationCode/:registrationToken', auth: 'none', response: s.otpSentResponse }),
   setNewPassword: def({ method: 'POST', path: '/setNewPassword', auth: 'none', body: s.setNewPasswordRequest, response: s.session }),
   profile: def({ method: 'GET', path: '/profile/:id', auth: 'required', response: s.passenger }),
   updateProfile: def({ method: 'PUT', path: '/profile', auth: 'required', body: s.updateProfileRequest, response: s.passenger }),

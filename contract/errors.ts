@@ -66,6 +66,7 @@ export const errorCatalogue = {
   CITY_NOT_FOUND: { status: 404, reason: 'City not found.' },
   COACH_NOT_FOUND: { status: 404, reason: 'Coach not found.' },
   PASSENGER_NOT_FOUND: { status: 404, reason: 'Passenger not found.' },
+  REGISTRATION_NOT_FOUND: { status: 404, reason: 'This sign-up has expired or is already complete. Please sign up again.' },
   RESERVATION_NOT_FOUND: { status: 404, reason: 'Reservation not found.' },
   ROUTE_NOT_FOUND: { status: 404, reason: 'Route not found.' },
   SEAT_NOT_FOUND: { status: 404, reason: 'Seat not found.' },

@@ -216,7 +216,13 @@ export const registerRequest = z.strictObject({
   password,
 });
 export const otpSentResponse = z.object({ mobile: z.string(), resendAfterSeconds: z.number(), expiresInSeconds: z.number() });
-export const verifyMobileRequest = z.strictObject({ mobile, code: otpCode });
+/**
+ * POST /register answers a registration token with the code sent: only the browser that
+ * holds it can confirm that code (or ask for a new one), so a second registration of the
+ * same mobile never changes the first one's details.
+ */
+export const registerResponse = z.object({ ...otpSentResponse.shape, registrationToken: z.string() });
+export const verifyMobileRequest = z.strictObject({ mobile, code: otpCode, registrationToken: str(200) });
 /** POST /checkPassenger: login by mobile and password. */
 export const loginRequest = z.strictObject({ mobile, password: z.string().check(z.minLength(1), z.maxLength(50)), staySignedIn: z.optional(z.boolean()) });
 export const otpPurpose = z.enum(['LOGIN', 'RESET_PASSWORD']);

@@ -36,7 +36,8 @@ async function createPassenger(request: APIRequestContext, mobile = randomMobile
   const reg = await request.post('/api/register', { data: { mobile, fullName: 'Karim Rahman', email: `k${mobile}@example.com`, city: 'Dhaka', password } });
   expect(reg.ok(), await reg.text()).toBeTruthy();
   const code = await latestCode(request, mobile, /verification/);
-  const ok = await request.post('/api/verifyMobileVerificationCode', { data: { mobile, code } });
+  const { registrationToken } = (await reg.json()).data;
+  const ok = await request.post('/api/verifyMobileVerificationCode', { data: { mobile, code, registrationToken } });
   expect(ok.ok(), await ok.text()).toBeTruthy();
   return mobile;
 }

@@ -3,17 +3,29 @@
  * code per (mobile, purpose, ref), a new one only 180 s after the last, at most
  * 5 wrong tries. Each step is one atomic statement, so concurrent requests
  * cannot send two codes inside the interval or try a code more than 5 times.
+ * Sign-up codes (one ref per registration) keep the 180 s interval per mobile, and
+ * no mobile gets more than SMS_PER_MOBILE_HOUR codes an hour, whatever asks: each
+ * SMS costs the operator money and a stream of them harasses the number's owner.
  */
 import { randomInt } from 'node:crypto';
 import { OTP_RESEND_SECONDS } from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
 import { AppError, type Deps } from './http.ts';
+import { take, type Limit } from './limits.ts';
 import { sha256 } from './tokens.ts';
 
 export type OtpPurpose = 'SIGNUP' | 'LOGIN' | 'RESET_PASSWORD' | 'CANCEL_TICKET';
 
 export const OTP_TTL_SECONDS = 5 * 60;
 export const OTP_MAX_ATTEMPTS = 5;
+
+/** Codes one mobile no. may be sent in an hour, all purposes together. */
+export const SMS_PER_MOBILE_HOUR: Limit = {
+  bucket: 'sms-per-mobile',
+  max: 10,
+  windowMs: 60 * 60_000,
+  reason: 'Too many codes were sent to this mobile no. Try again in {minutes} minutes.',
+};
 
 const purposeText: Record<OtpPurpose, string> = {
   SIGNUP: 'mobile verification',
@@ -27,9 +39,10 @@ function codeHash(mobile: string, purpose: OtpPurpose, ref: string, code: string
 }
 
 /**
- * Issues a new code and sends it by SMS (through `deps.outbox`, in `db` when it is
- * a transaction). OTP_ALREADY_SENT when the last one for the same mobile, purpose
- * and ref was sent less than 180 s ago and not used yet.
+ * Issues a new code and sends it by SMS (through `deps.outbox`). Call it inside a
+ * transaction (`db` = tx): a refusal then rolls the new code back. OTP_ALREADY_SENT
+ * when the last one for the same mobile, purpose and ref (any ref for sign-up) was sent
+ * less than 180 s ago and not used yet; TOO_MANY_ATTEMPTS past SMS_PER_MOBILE_HOUR.
  */
 export async function issueOtp(
   db: Queryable,
@@ -41,6 +54,16 @@ export async function issueOtp(
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const resendCutoff = new Date(now.getTime() - OTP_RESEND_SECONDS * 1000);
   const expiresAt = new Date(now.getTime() + OTP_TTL_SECONDS * 1000);
+  // Requests for one mobile wait for each other (inside the caller's transaction), so the
+  // checks below cannot both pass for two of them.
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', ['otp-send', p.mobile]);
+  if (p.purpose === 'SIGNUP') {
+    const recent = await db.query(
+      "SELECT 1 FROM otps WHERE mobile = $1 AND purpose = 'SIGNUP' AND ref <> $2 AND sent_at > $3 AND consumed_at IS NULL LIMIT 1",
+      [p.mobile, ref, resendCutoff],
+    );
+    if (recent.length > 0) throw new AppError('OTP_ALREADY_SENT');
+  }
   const rows = await db.query(
     `INSERT INTO otps (mobile, purpose, ref, code_hash, attempts, sent_at, expires_at, consumed_at)
      VALUES ($1, $2, $3, $4, 0, $5, $6, NULL)
@@ -52,6 +75,8 @@ export async function issueOtp(
     [p.mobile, p.purpose, ref, codeHash(p.mobile, p.purpose, ref, code), now, expiresAt, resendCutoff],
   );
   if (rows.length === 0) throw new AppError('OTP_ALREADY_SENT');
+  // After the upsert: a refusal here rolls the new code back with the caller's transaction.
+  await take(db, SMS_PER_MOBILE_HOUR, p.mobile, now);
   await deps.outbox.send(
     {
       channel: 'SMS',

@@ -3,6 +3,7 @@
  * password reset, logout. Sessions are opaque bearer tokens (see sessions.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import type { Queryable } from '../db.ts';
 import { AppError, handle, type Deps } from '../http.ts';
 import { issueOtp, verifyOtp } from '../otp.ts';
 import { normaliseMobile, passengerByMobile, type PassengerRow } from '../passengers.ts';
@@ -12,6 +13,32 @@ import { newToken, sha256 } from '../tokens.ts';
 
 /** How long a password-reset token from /verifyOTP stays usable. */
 export const RESET_TOKEN_MINUTES = 10;
+
+/** How long a sign-up may wait for its code to be confirmed (codes can be resent meanwhile). */
+export const REGISTRATION_MINUTES = 30;
+
+interface RegistrationRow {
+  id: number;
+  mobile: string;
+  full_name: string;
+  email: string;
+  city: string;
+  password_hash: string;
+}
+
+/** The open (unexpired, not completed) registration of a token, or REGISTRATION_NOT_FOUND. */
+async function openRegistration(q: Queryable, token: string, now: Date, mobile?: string): Promise<RegistrationRow> {
+  const rows = await q.query<RegistrationRow>(
+    `SELECT id, mobile, full_name, email, city, password_hash FROM registrations
+      WHERE token_hash = $1 AND expires_at > $2 AND completed_at IS NULL`,
+    [sha256(token), now],
+  );
+  const r = rows[0];
+  if (!r || (mobile !== undefined && r.mobile !== mobile)) throw new AppError('REGISTRATION_NOT_FOUND');
+  return r;
+}
+
+const signupRef = (registrationId: number) => `reg:${registrationId}`;
 
 /** The normalised mobile of a (validated or path) value; VALIDATION_FAILED when it is not one. */
 export function requireMobile(value: string, field = 'mobile'): string {
@@ -45,48 +72,55 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   handle(app, deps, 'register', async ({ body }) => {
     const mobile = requireMobile(body.mobile);
+    const existing = await passengerByMobile(db, mobile);
+    if (existing && existing.status === 'INACTIVE') throw new AppError('USER_INACTIVE');
+    if (existing && existing.status === 'ACTIVE') throw new AppError('MOBILE_ALREADY_REGISTERED');
     const hash = await hashPassword(body.password);
+    const token = newToken();
     return db.transaction(async (tx) => {
       const now = deps.now();
-      // One atomic upsert: a new passenger, or new details for one still PENDING.
-      const rows = await tx.query<{ id: number }>(
-        `INSERT INTO passengers (mobile, full_name, email, city, password_hash, status, password_changed_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, 'PENDING', $6, $6)
-         ON CONFLICT (mobile) DO UPDATE
-           SET full_name = EXCLUDED.full_name, email = EXCLUDED.email, city = EXCLUDED.city,
-               password_hash = EXCLUDED.password_hash, password_changed_at = EXCLUDED.password_changed_at
-           WHERE passengers.status = 'PENDING'
-         RETURNING id`,
-        [mobile, body.fullName, body.email, body.city, hash, now],
+      // A registration of its own: nothing another sign-up of this mobile wrote is changed.
+      const [reg] = await tx.query<{ id: number }>(
+        `INSERT INTO registrations (token_hash, mobile, full_name, email, city, password_hash, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+        [sha256(token), mobile, body.fullName, body.email, body.city, hash, now, new Date(now.getTime() + REGISTRATION_MINUTES * 60_000)],
       );
-      if (rows.length === 0) {
-        const existing = await passengerByMobile(tx, mobile);
-        throw new AppError(existing?.status === 'INACTIVE' ? 'USER_INACTIVE' : 'MOBILE_ALREADY_REGISTERED');
-      }
-      const sent = await issueOtp(tx, deps, { mobile, purpose: 'SIGNUP' });
-      return { mobile, ...sent };
+      const sent = await issueOtp(tx, deps, { mobile, purpose: 'SIGNUP', ref: signupRef(reg!.id) });
+      return { mobile, ...sent, registrationToken: token };
     });
   });
 
   handle(app, deps, 'resendMobileCode', async ({ params }) => {
-    const mobile = requireMobile(params.mobile ?? '');
-    const p = await requirePassenger(deps, mobile);
-    if (p.status === 'ACTIVE') throw new AppError('MOBILE_ALREADY_REGISTERED');
-    const sent = await db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'SIGNUP' }));
-    return { mobile, ...sent };
+    const reg = await openRegistration(db, params.registrationToken ?? '', deps.now());
+    const p = await passengerByMobile(db, reg.mobile);
+    if (p && p.status !== 'PENDING') throw new AppError(p.status === 'INACTIVE' ? 'USER_INACTIVE' : 'MOBILE_ALREADY_REGISTERED');
+    const sent = await db.transaction((tx) => issueOtp(tx, deps, { mobile: reg.mobile, purpose: 'SIGNUP', ref: signupRef(reg.id) }));
+    return { mobile: reg.mobile, ...sent };
   });
 
   handle(app, deps, 'verifyMobile', async ({ body }) => {
     const mobile = requireMobile(body.mobile);
-    const p = await requirePassenger(deps, mobile);
-    if (p.status === 'ACTIVE') throw new AppError('MOBILE_ALREADY_REGISTERED');
-    await verifyOtp(db, deps, { mobile, purpose: 'SIGNUP', code: body.code });
+    const reg = await openRegistration(db, body.registrationToken, deps.now(), mobile);
+    const p = await passengerByMobile(db, mobile);
+    if (p && p.status !== 'PENDING') throw new AppError(p.status === 'INACTIVE' ? 'USER_INACTIVE' : 'MOBILE_ALREADY_REGISTERED');
+    // Only the code sent for this registration activates it.
+    await verifyOtp(db, deps, { mobile, purpose: 'SIGNUP', ref: signupRef(reg.id), code: body.code });
     return db.transaction(async (tx) => {
+      const now = deps.now();
+      const done = await tx.query('UPDATE registrations SET completed_at = $2 WHERE id = $1 AND completed_at IS NULL RETURNING id', [reg.id, now]);
+      if (done.length === 0) throw new AppError('REGISTRATION_NOT_FOUND');
+      // A passenger left PENDING by the old sign-up flow takes this registration's details.
       const [row] = await tx.query<PassengerRow>(
-        `UPDATE passengers SET status = 'ACTIVE' WHERE id = $1 AND status <> 'INACTIVE' RETURNING *`,
-        [p.id],
+        `INSERT INTO passengers (mobile, full_name, email, city, password_hash, status, password_changed_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, 'ACTIVE', $6, $6)
+         ON CONFLICT (mobile) DO UPDATE
+           SET full_name = EXCLUDED.full_name, email = EXCLUDED.email, city = EXCLUDED.city,
+               password_hash = EXCLUDED.password_hash, password_changed_at = EXCLUDED.password_changed_at, status = 'ACTIVE'
+           WHERE passengers.status = 'PENDING'
+         RETURNING *`,
+        [mobile, reg.full_name, reg.email, reg.city, reg.password_hash, now],
       );
-      if (!row) throw new AppError('USER_INACTIVE');
+      if (!row) throw new AppError('MOBILE_ALREADY_REGISTERED');
       return createSession(tx, deps, row);
     });
   });

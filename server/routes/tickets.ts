@@ -81,7 +81,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const r = await byPnr(deps, call.params.pnr, call.params.pin);
     const quote = await cancelQuote(deps, r, now);
     const mobile = await refundMobile(deps, r);
-    const sent = await issueOtp(deps.db, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr! });
+    const sent = await deps.db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr! }));
     return {
       reservationId: r.id,
       refundAmount: quote.refund,

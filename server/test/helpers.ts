@@ -129,7 +129,7 @@ export async function startTestApp(
     });
     if (r.status !== 200) throw new Error(`register failed: ${r.status} ${r.text}`);
     const code = await lastCode(r.body.data.mobile);
-    const v = await call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code } });
+    const v = await call('POST', '/api/verifyMobileVerificationCode', { body: { mobile, code, registrationToken: r.body.data.registrationToken } });
     if (v.status !== 200) throw new Error(`verify failed: ${v.status} ${v.text}`);
     return v.body.data as Session;
   };

@@ -52,7 +52,10 @@ test('killed mid-load, restarted: every acknowledged sign-up and message is stil
         if (r.status !== 200) continue;
         const box = await json(`${s.url}/dev/outbox?to=${mobile}`);
         const code = box.body.data[0].code;
-        const v = await json(s.url + '/api/verifyMobileVerificationCode', { method: 'POST', body: JSON.stringify({ mobile, code }) });
+        const v = await json(s.url + '/api/verifyMobileVerificationCode', {
+          method: 'POST',
+          body: JSON.stringify({ mobile, code, registrationToken: r.body.data.registrationToken }),
+        });
         if (v.status === 200) acked.push({ mobile, passengerId: v.body.data.passenger.id });
       } catch {
         // connection refused or reset once the process is killed

@@ -12,6 +12,7 @@ const passenger = { id: 7, mobile: '01812345678', fullName: 'Rahim', email: 'rah
 const company = { name: 'Company', phone: '16460', email: 'support@example.com' };
 const theSession = { token: 'tok-7', expiresAt: '2026-11-22T20:00:00+06:00', passenger, company };
 const sent = { mobile: '01812345678', resendAfterSeconds: 180, expiresInSeconds: 300 };
+const registered = { ...sent, registrationToken: 'reg-token-1' };
 
 type Handler = (opts: { body?: unknown; params?: Record<string, string | number>; query?: Record<string, unknown> }) => unknown;
 let handlers: Partial<Record<RouteName, Handler>>;
@@ -108,7 +109,7 @@ test('a wrong password keeps the step and shows BAD_CREDENTIALS; the next try cl
 
 test('an unknown mobile no. continues to SIGNUP, then the code with a 180 s resend timer, then signs in', async () => {
   handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: false });
-  handlers.register = () => sent;
+  handlers.register = () => registered;
   handlers.verifyMobile = () => theSession;
   await a.submitMobile('01812345678');
   assert.is(a.step.value, 'signup');
@@ -120,7 +121,7 @@ test('an unknown mobile no. continues to SIGNUP, then the code with a 180 s rese
   clock.tick(1);
   assert.is(a.resendSecondsLeft.value, 179);
   const to = await a.verifyMobile('123456');
-  assert.equal(calls[2]!.opts.body, { mobile: '01812345678', code: '123456' });
+  assert.equal(calls[2]!.opts.body, { mobile: '01812345678', code: '123456', registrationToken: 'reg-token-1' });
   assert.is(to, '/');
   assert.is(session.passenger.value?.id, 7);
   assert.is(clock.active(), 0, 'the countdown stops after sign-in');
@@ -128,7 +129,7 @@ test('an unknown mobile no. continues to SIGNUP, then the code with a 180 s rese
 
 test('Resend Code is refused until 180 s have passed, then restarts the countdown', async () => {
   handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: false });
-  handlers.register = () => sent;
+  handlers.register = () => registered;
   handlers.resendMobileCode = () => sent;
   await a.submitMobile('01812345678');
   await a.signUp({ mobile: '01812345678', fullName: 'Rahim', email: 'rahim@example.com', city: 'Dhaka', password: 'Secret@1' });
@@ -140,12 +141,13 @@ test('Resend Code is refused until 180 s have passed, then restarts the countdow
   assert.is(clock.active(), 0, 'the ticker stops at zero');
   await a.resendCode();
   assert.is(calls.at(-1)!.name, 'resendMobileCode');
+  assert.equal(calls.at(-1)!.opts.params, { registrationToken: 'reg-token-1' }, 'only the registration this browser started');
   assert.is(a.resendSecondsLeft.value, 180);
 });
 
 test('a second submit while the first is pending is dropped', async () => {
   handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: false });
-  handlers.register = () => sent;
+  handlers.register = () => registered;
   await a.submitMobile('01812345678');
   await a.signUp({ mobile: '01812345678', fullName: 'Rahim', email: 'rahim@example.com', city: 'Dhaka', password: 'Secret@1' });
   let release!: () => void;
@@ -160,7 +162,7 @@ test('a second submit while the first is pending is dropped', async () => {
 
 test('a wrong code shows INVALID_OTP_PROVIDED and stays on the code step', async () => {
   handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: false });
-  handlers.register = () => sent;
+  handlers.register = () => registered;
   handlers.verifyMobile = fail('INVALID_OTP_PROVIDED');
   await a.submitMobile('01812345678');
   await a.signUp({ mobile: '01812345678', fullName: 'Rahim', email: 'rahim@example.com', city: 'Dhaka', password: 'Secret@1' });
@@ -169,15 +171,26 @@ test('a wrong code shows INVALID_OTP_PROVIDED and stays on the code step', async
   assert.is(a.errors.value.login?.code, 'INVALID_OTP_PROVIDED');
 });
 
-test('a login of a number not yet verified moves to the code step with a new code', async () => {
+test('a login of a number whose sign-up was never confirmed moves to SIGNUP, the error shown', async () => {
   handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: true });
   handlers.login = fail('MOBILE_NOT_VERIFIED');
-  handlers.resendMobileCode = () => sent;
   await a.submitMobile('01812345678');
   await a.login('Secret@1', false);
-  assert.is(a.step.value, 'verify');
+  assert.is(a.step.value, 'signup');
   assert.is(a.errors.value.login?.code, 'MOBILE_NOT_VERIFIED');
-  assert.is(a.resendSecondsLeft.value, 180);
+  assert.not.ok(calls.some((c) => c.name === 'resendMobileCode'));
+});
+
+test('Resend Code for a sign-up that expired goes back to SIGNUP', async () => {
+  handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: false });
+  handlers.register = () => registered;
+  handlers.resendMobileCode = fail('REGISTRATION_NOT_FOUND');
+  await a.submitMobile('01812345678');
+  await a.signUp({ mobile: '01812345678', fullName: 'Rahim', email: 'rahim@example.com', city: 'Dhaka', password: 'Secret@1' });
+  clock.tick(180);
+  await a.resendCode();
+  assert.is(a.step.value, 'signup');
+  assert.is(a.errors.value.login?.code, 'REGISTRATION_NOT_FOUND');
 });
 
 test('forgotten password: OTP, verify, new password, then signed in', async () => {

@@ -88,6 +88,8 @@ const errorState = signal<Partial<Record<Scope, FormError>>>({});
 const resendAtState = signal<number | null>(null);
 const nowState = signal(clock.now());
 const resetTokenState = signal<string | null>(null);
+/** The token /register answered: only this browser can confirm the code sent for that sign-up. */
+const registrationTokenState = signal<string | null>(null);
 
 const profileState = signal<Passenger | null>(null);
 const balanceState = signal<number | null>(null);
@@ -221,6 +223,7 @@ function finishSignIn(s: Session, staySignedIn: boolean): string {
     balanceState.value = s.passenger.balance;
     stepState.value = 'mobile';
     resetTokenState.value = null;
+    registrationTokenState.value = null;
     resendAtState.value = null;
   });
   return session.takeRedirect();
@@ -234,6 +237,7 @@ export function restartLogin(): void {
   batch(() => {
     stepState.value = 'mobile';
     resetTokenState.value = null;
+    registrationTokenState.value = null;
     resendAtState.value = null;
     setError('login', null);
   });
@@ -257,8 +261,8 @@ export async function login(password: string, staySignedIn: boolean): Promise<st
   const m = mobileState.value;
   const s = await run('login', () => api('login', { body: { mobile: m, password, staySignedIn } }));
   if (s) return finishSignIn(s, staySignedIn);
-  // a registered number that never confirmed its code continues with the code step
-  if (loginError()?.code === 'MOBILE_NOT_VERIFIED') await resendCode(true);
+  // a number whose sign-up was never confirmed signs up again (the error stays shown)
+  if (loginError()?.code === 'MOBILE_NOT_VERIFIED') stepState.value = 'signup';
   return undefined;
 }
 
@@ -269,7 +273,10 @@ export async function signUp(input: SignupInput): Promise<void> {
   const body = { mobile: m, fullName: input.fullName.trim(), email: input.email.trim(), city: input.city.trim(), password: input.password };
   const sent = await run('login', () => api('register', { body }));
   if (sent) {
-    stepState.value = 'verify';
+    batch(() => {
+      registrationTokenState.value = sent.registrationToken;
+      stepState.value = 'verify';
+    });
     startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
   }
 }
@@ -277,27 +284,22 @@ export async function signUp(input: SignupInput): Promise<void> {
 /** Confirms the SMS verification code; the new passenger is signed in. */
 export async function verifyMobile(code: string): Promise<string | undefined> {
   const m = mobileState.value;
-  const s = await run('login', () => api('verifyMobile', { body: { mobile: m, code } }));
+  const registrationToken = registrationTokenState.value ?? '';
+  const s = await run('login', () => api('verifyMobile', { body: { mobile: m, code, registrationToken } }));
   return s ? finishSignIn(s, false) : undefined;
 }
 
-/**
- * Resend Code on the verification step (sign-up). `moveToVerify` is used when
- * a login finds the number not yet verified.
- */
-export async function resendCode(moveToVerify = false): Promise<void> {
-  const m = mobileState.value;
-  const previous = loginError();
-  const sent = await run('login', () => api('resendMobileCode', { params: { mobile: m } }));
-  if (sent) {
-    batch(() => {
-      if (moveToVerify) {
-        stepState.value = 'verify';
-        if (previous) setError('login', previous);
-      }
-    });
-    startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+/** Resend Code on the verification step (sign-up): a new code for this browser's registration. */
+export async function resendCode(): Promise<void> {
+  const registrationToken = registrationTokenState.value;
+  if (!registrationToken) {
+    stepState.value = 'signup';
+    return;
   }
+  const sent = await run('login', () => api('resendMobileCode', { params: { registrationToken } }));
+  if (sent) startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+  // the sign-up expired or was completed elsewhere: start it again
+  else if (loginError()?.code === 'REGISTRATION_NOT_FOUND') stepState.value = 'signup';
 }
 
 /** Forgot your password: sends an OTP to the mobile no. and continues to the OTP step. */
