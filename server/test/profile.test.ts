@@ -150,6 +150,36 @@ test('contact us: stores the message, answers its id, e-mails a receipt; malform
   assert.is(await count(t.db, 'contact_messages'), before + 2);
 });
 
+test('contact us as a spam relay: the receipt never repeats the sender text; 5 messages per address an hour, 3 receipts per e-mail a day', async () => {
+  const spam = { name: 'BUY CHEAP PILLS http://spam.example', email: 'victim@example.com', subject: 'Click http://spam.example/now', message: 'Visit http://spam.example' };
+  const send = (body: object, ip: string) =>
+    t.app.inject({ method: 'POST', url: '/api/reservation/contactUs', payload: body, remoteAddress: ip }).then((r) => ({ status: r.statusCode, body: r.json() }));
+  const first = await send(spam, '198.51.100.1');
+  assert.is(first.status, 200);
+  const [mail] = (await t.call('GET', '/dev/outbox?to=victim@example.com')).body.data;
+  for (const text of [mail.subject, mail.body]) {
+    for (const echoed of ['PILLS', 'spam.example', 'Click', 'Visit']) assert.not.ok(text.includes(echoed), `receipt repeats "${echoed}": ${text}`);
+  }
+  assert.match(mail.body, `We received your message #${first.body.data.id}`);
+  // three receipts a day to one address, whoever sends them
+  assert.is((await send(spam, '198.51.100.2')).status, 200);
+  assert.is((await send(spam, '198.51.100.3')).status, 200);
+  const fourth = await send(spam, '198.51.100.4');
+  assert.is(fourth.status, 429);
+  assert.is(fourth.body.error.code, 'TOO_MANY_ATTEMPTS');
+  assert.match(fourth.body.error.reason, 'for this e-mail address today');
+  // five messages an hour from one address, to any e-mail addresses
+  const codes: number[] = [];
+  for (let i = 0; i < 6; i++) codes.push((await send({ ...spam, email: `list${i}@example.com` }, '198.51.100.50')).status);
+  assert.equal(codes, [200, 200, 200, 200, 200, 429]);
+  const [n] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE \"to\" LIKE 'list%@example.com'");
+  assert.is(n!.n, 5);
+  t.clock.advance(61 * 60_000);
+  assert.is((await send({ ...spam, email: 'list9@example.com' }, '198.51.100.50')).status, 200);
+  t.clock.advance(23 * 60 * 60_000);
+  assert.is((await send(spam, '198.51.100.4')).status, 200);
+});
+
 test('dev outbox: newest first, filter by recipient; absent in production', async () => {
   const all = await t.call('GET', '/dev/outbox');
   assert.is(all.status, 200);
