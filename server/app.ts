@@ -68,10 +68,10 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       sendError(reply, new AppError('VALIDATION_FAILED', { fields: [{ path: '(url)', message: err.message.slice(0, 200) }] })),
   });
 
-  // HTML forms (the sandbox payment page) post urlencoded bodies.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  // JSON only: a form on another site can post urlencoded, multipart or text/plain bodies
+  // from a visitor's browser without asking, never JSON. Only the card gateway's callback
+  // routes accept urlencoded bodies, each in its own plugin scope.
+  app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) return sendError(reply, err);
