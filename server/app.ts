@@ -13,6 +13,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { api, type RouteName } from '../contract/api.ts';
 import { AppError, sendError, type Deps } from './http.ts';
+import { redactUrl } from './redact.ts';
 import { registerDevOutbox } from './outbox.ts';
 import * as auth from './routes/auth.ts';
 import * as contact from './routes/contact.ts';
@@ -33,6 +34,8 @@ export interface AppOptions {
   authRateLimitMax?: number;
   /** Fastify logger level, or false for none (env LOG_LEVEL, default 'warn'). */
   logLevel?: string | false;
+  /** Where log lines go (default stdout; tests read them). */
+  logStream?: NodeJS.WritableStream;
   /** Trust X-Forwarded-For from a reverse proxy (env TRUST_PROXY=1). */
   trustProxy?: boolean;
 }
@@ -59,7 +62,17 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   const env = process.env;
   const logLevel = opts.logLevel ?? env.LOG_LEVEL ?? 'warn';
   const app = Fastify({
-    logger: logLevel === false ? false : { level: logLevel },
+    logger:
+      logLevel === false
+        ? false
+        : {
+            level: logLevel,
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+            // PNRs, PINs, codes and tokens travel in some paths: never in a log line
+            serializers: {
+              req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+            },
+          },
     bodyLimit: 64 * 1024,
     trustProxy: opts.trustProxy ?? env.TRUST_PROXY === '1',
     return503OnClosing: true,
@@ -81,7 +94,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return sendError(reply, new AppError('VALIDATION_FAILED', { status, fields: [{ path: '(body)', message: err.message.slice(0, 200) }] }));
     }
-    req.log.error({ err, url: req.url, method: req.method }, 'unhandled error');
+    req.log.error({ err, url: redactUrl(req.url), method: req.method }, 'unhandled error');
     return sendError(reply, new AppError('INTERNAL_ERROR'));
   });
 
@@ -107,6 +120,12 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     strictTransportSecurity: deps.config.production ? undefined : false,
   });
   await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
+
+  // API answers carry personal data (profiles, balances, tickets, sessions): no shared or
+  // browser cache may keep them.
+  app.addHook('onSend', async (req, reply) => {
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
 
   const authMax = opts.authRateLimitMax ?? deps.config.authRateLimitMax;
   const authUrls = new Set(authLimitedRoutes.map((n) => '/api' + api[n].path));
