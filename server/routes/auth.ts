@@ -7,7 +7,7 @@ import type { Queryable } from '../db.ts';
 import { AppError, handle, type Deps } from '../http.ts';
 import { issueOtp, verifyOtp } from '../otp.ts';
 import { normaliseMobile, passengerByMobile, type PassengerRow } from '../passengers.ts';
-import { hashPassword, verifyPassword } from '../passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../passwords.ts';
 import { createSession, revokeOtherSessions, revokeSession } from '../sessions.ts';
 import { newToken, sha256 } from '../tokens.ts';
 
@@ -133,6 +133,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
     if (p.status === 'PENDING') throw new AppError('MOBILE_NOT_VERIFIED');
     if (p.status === 'INACTIVE') throw new AppError('USER_INACTIVE');
     if (passwordExpired(deps, p)) throw new AppError('PASSWORD_EXPIRED');
+    // A hash made with an older, cheaper cost is replaced now that the password is known.
+    if (needsRehash(p.password_hash)) {
+      await db.query('UPDATE passengers SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [p.id, await hashPassword(body.password), p.password_hash]);
+    }
     return createSession(db, deps, p, body.staySignedIn === true);
   });
 

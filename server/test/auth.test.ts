@@ -1,3 +1,4 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { api } from '../../contract/api.ts';
@@ -343,6 +344,23 @@ test('housekeeping removes sign-in state expired over a day ago, keeps live sess
   );
   assert.equal(left, { s: 0, o: 0 });
   assert.is((await t.call('GET', `/api/profile/${live.passenger.id}`, { token: live.token })).status, 200);
+});
+
+test('passwords: new hashes use scrypt N=2^17, r=8, p=1; an older cheaper hash is replaced at the next successful login', async () => {
+  const s = await t.signUp('01912345690');
+  const stored = async () => (await t.db.query<{ password_hash: string }>('SELECT password_hash FROM passengers WHERE id = $1', [s.passenger.id]))[0]!.password_hash;
+  assert.match(await stored(), /^scrypt\$131072\$8\$1\$/);
+  // a hash as the first release made it (N=2^14)
+  const salt = randomBytes(16);
+  const old = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync(TEST_PASSWORD.normalize('NFKC'), salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$');
+  await t.db.query('UPDATE passengers SET password_hash = $2 WHERE id = $1', [s.passenger.id, old]);
+  err(await t.call('POST', '/api/checkPassenger', { body: { mobile: '01912345690', password: 'Wrong@1234' } }), 401, 'BAD_CREDENTIALS');
+  assert.is(await stored(), old, 'a failed login changes nothing');
+  assert.is((await t.call('POST', '/api/checkPassenger', { body: { mobile: '01912345690', password: TEST_PASSWORD } })).status, 200);
+  const upgraded = await stored();
+  assert.match(upgraded, /^scrypt\$131072\$8\$1\$/);
+  assert.is((await t.call('POST', '/api/checkPassenger', { body: { mobile: '01912345690', password: TEST_PASSWORD } })).status, 200);
+  assert.is(await stored(), upgraded, 'hashed once');
 });
 
 test('strict rate limit on login and code routes', async () => {
