@@ -6,13 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { api, type RouteName } from '../contract/api.ts';
 import { AppError, sendError, type Deps } from './http.ts';
+import { addressKey, take, type Limit } from './limits.ts';
 import { redactUrl } from './redact.ts';
 import { registerDevOutbox } from './outbox.ts';
 import * as auth from './routes/auth.ts';
@@ -40,8 +41,9 @@ export interface AppOptions {
   trustProxy?: boolean;
 }
 
-/** Routes that send one-time codes or check passwords get the strict per-address limit. */
+/** Routes that send one-time codes, check passwords or tell whether a mobile is registered get the strict per-address limit. */
 const authLimitedRoutes: RouteName[] = [
+  'passengerByMobile',
   'login',
   'register',
   'sendOtp',
@@ -127,11 +129,18 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
+  // Sign-in, sign-up and code routes: AUTH_RATE_LIMIT_MAX requests a minute per client
+  // address and route, counted in the database so the limit holds across processes.
   const authMax = opts.authRateLimitMax ?? deps.config.authRateLimitMax;
-  const authUrls = new Set(authLimitedRoutes.map((n) => '/api' + api[n].path));
-  // Runs before the rate-limit plugin's own onRoute hook, which reads config.rateLimit.
+  const authRoutes = new Map(authLimitedRoutes.map((n) => [`${api[n].method} /api${api[n].path}`, n]));
   app.addHook('onRoute', (route) => {
-    if (authUrls.has(route.url)) route.config = { ...(route.config as object), rateLimit: { max: authMax, timeWindow: 60_000 } } as never;
+    const name = authRoutes.get(`${route.method} ${route.url}`);
+    if (!name) return;
+    const limit: Limit = { bucket: `auth:${name}`, max: authMax, windowMs: 60_000, code: 'TOO_MANY_REQUESTS', reason: 'Too many requests. Please wait {minutes} minute(s).' };
+    const check = async (req: FastifyRequest) => {
+      await take(deps.db, limit, addressKey(req.ip), deps.now());
+    };
+    route.preValidation = [...(Array.isArray(route.preValidation) ? route.preValidation : route.preValidation ? [route.preValidation] : []), check];
   });
   await app.register(rateLimit, {
     global: true,

@@ -5,12 +5,12 @@
  * messages per address and receipts per e-mail, and sign-in and code requests
  * per address.
  *
- * `take` inserts the event first and counts after: of many simultaneous requests
- * each counts at least every event committed before its own, so at most `max`
- * of them find themselves inside the limit. A refused request's event is removed
- * again, so refusals never push the wait further out.
+ * `take` counts and records in one transaction holding an advisory lock on the
+ * bucket and key, so simultaneous requests (on any process) are counted one after
+ * the other: exactly `max` of them pass, never more, never fewer. Refusals are not
+ * recorded, so they never push the wait further out.
  */
-import type { Queryable } from './db.ts';
+import type { Db, Queryable } from './db.ts';
 import { AppError } from './http.ts';
 
 /** A limit: at most `max` events per key in the last `windowMs` milliseconds. */
@@ -42,27 +42,25 @@ export async function waitSeconds(q: Queryable, limit: Limit, key: string, now: 
 
 /**
  * Counts one event of `limit` for `key` at `now`, or throws the limit's 429 (with
- * the minutes to wait) when `max` events are already in the window.
+ * the minutes to wait) when `max` events are already in the window. Given the
+ * database it runs in a transaction of its own; given a transaction it runs in it
+ * (and the lock lasts until that commits).
  */
-export async function take(q: Queryable, limit: Limit, key: string, now: Date): Promise<Slot> {
-  const [row] = await q.query<{ id: number }>('INSERT INTO limit_events (bucket, key, at) VALUES ($1, $2, $3) RETURNING id', [
-    limit.bucket,
-    key,
-    now,
-  ]);
-  const id = row!.id;
-  const since = new Date(now.getTime() - limit.windowMs);
-  const [c] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM limit_events WHERE bucket = $1 AND key = $2 AND at > $3', [
-    limit.bucket,
-    key,
-    since,
-  ]);
-  const release = async () => {
-    await q.query('DELETE FROM limit_events WHERE id = $1', [id]);
+export async function take(q: Db | Queryable, limit: Limit, key: string, now: Date): Promise<Slot> {
+  const id = 'transaction' in q ? await q.transaction((tx) => takeIn(tx, limit, key, now)) : await takeIn(q, limit, key, now);
+  return {
+    async release() {
+      await q.query('DELETE FROM limit_events WHERE id = $1', [id]);
+    },
   };
-  if (c!.n <= limit.max) return { release };
-  await release();
-  throw refusal(limit, await waitSeconds(q, limit, key, now));
+}
+
+async function takeIn(tx: Queryable, limit: Limit, key: string, now: Date): Promise<number> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [limit.bucket, key]);
+  const wait = await waitSeconds(tx, limit, key, now);
+  if (wait > 0) throw refusal(limit, wait);
+  const [row] = await tx.query<{ id: number }>('INSERT INTO limit_events (bucket, key, at) VALUES ($1, $2, $3) RETURNING id', [limit.bucket, key, now]);
+  return row!.id;
 }
 
 /** Throws the limit's 429 when no further event fits now (counts nothing). */

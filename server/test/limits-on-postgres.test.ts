@@ -1,7 +1,8 @@
 /**
- * The per-address hold limit under contention, where it matters: a real PostgreSQL
- * with two server processes behind a proxy (TRUST_PROXY=1), one visitor address
- * rotating device ids and sending its lock requests to both processes at once.
+ * Abuse limits under contention, where it matters: a real PostgreSQL with two server
+ * processes behind a proxy (TRUST_PROXY=1), each attacker sending its requests to
+ * both processes at once: seat holds per address, sign-in and code requests per
+ * address, wrong PINs per PNR.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -17,8 +18,8 @@ const servers: ServerProcess[] = [];
 test.before(async () => {
   pg = await startPostgres();
   if (!pg) return;
-  const url = await pg.createDatabase('hold_limits');
-  const env = { DATABASE_URL: url, TRUST_PROXY: '1', HOLD_LIMIT_PER_ADDRESS: '10', HOLD_LIMIT_PER_ADDRESS_TOTAL: '30' };
+  const url = await pg.createDatabase('limits');
+  const env = { DATABASE_URL: url, TRUST_PROXY: '1', HOLD_LIMIT_PER_ADDRESS: '10', HOLD_LIMIT_PER_ADDRESS_TOTAL: '30', AUTH_RATE_LIMIT_MAX: '6' };
   servers.push(await startServer(env));
   servers.push(await startServer(env));
   db = await openDb({ databaseUrl: url, max: 4 });
@@ -86,6 +87,45 @@ test('PostgreSQL, two processes: 7 rotating device ids from one address hold at 
   });
   assert.is(other.status, 200);
   assert.equal(other.body.data.seatNames, [seats[30]]);
+});
+
+test('PostgreSQL, two processes: sign-in and mobile look-ups from one address share one limit a minute', async () => {
+  if (!pg || !db) {
+    console.warn('auth limits on PostgreSQL: SKIPPED (no PostgreSQL binaries)');
+    return;
+  }
+  const from = { 'x-forwarded-for': '203.0.113.50' };
+  const logins = await Promise.all(
+    Array.from({ length: 12 }, (_, i) =>
+      call(servers[i % 2]!.url, 'POST', '/api/checkPassenger', { mobile: '01712345678', password: `Wrong@${1000 + i}` }, { headers: from }),
+    ),
+  );
+  assert.equal(logins.map((r) => r.status).sort(), [...Array(6).fill(401), ...Array(6).fill(429)]);
+  assert.ok(logins.filter((r) => r.status === 429).every((r) => r.body.error.code === 'TOO_MANY_REQUESTS'));
+  const lookups = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => call(servers[i % 2]!.url, 'GET', `/api/getPassengerByMobile/0171234${String(5000 + i)}`, undefined, { headers: from })),
+  );
+  assert.is(lookups.filter((r) => r.status === 200).length, 6);
+  // another address is not held back
+  const other = await call(servers[1]!.url, 'POST', '/api/checkPassenger', { mobile: '01712345678', password: 'Demo@1234' }, { headers: { 'x-forwarded-for': '198.51.100.60' } });
+  assert.is(other.status, 200);
+});
+
+test('PostgreSQL, two processes: 40 simultaneous PIN guesses on one PNR get exactly 10 answers, then even the right PIN waits', async () => {
+  if (!pg || !db) {
+    console.warn('PIN limit on PostgreSQL: SKIPPED (no PostgreSQL binaries)');
+    return;
+  }
+  const [sold] = await db.query<{ pnr: string; pin: string }>('SELECT pnr, pin FROM reservations WHERE status = 1 AND pnr IS NOT NULL LIMIT 1');
+  assert.ok(sold, 'the demo data has a sold ticket');
+  const tries = Array.from({ length: 41 }, (_, i) => String(i * 7).padStart(4, '0')).filter((p) => p !== sold!.pin).slice(0, 40);
+  const rs = await Promise.all(
+    tries.map((pin, i) => call(servers[i % 2]!.url, 'GET', `/api/reservation/details/${sold!.pnr}/${pin}`, undefined, { headers: { 'x-forwarded-for': `192.0.2.${i}` } })),
+  );
+  assert.is(rs.filter((r) => r.status === 404 && r.body.error.code === 'WRONG_PNR_PIN').length, 10);
+  assert.is(rs.filter((r) => r.status === 429 && r.body.error.code === 'TOO_MANY_ATTEMPTS').length, 30);
+  const right = await call(servers[0]!.url, 'GET', `/api/reservation/details/${sold!.pnr}/${sold!.pin}`);
+  assert.is(right.status, 429);
 });
 
 test.run();
