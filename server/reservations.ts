@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import type { Reservation, SeatType, CoachType } from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
+import { redeemCoupon } from './coupons.ts';
 import { AppError, type Deps } from './http.ts';
 import { toDhakaIso } from './time.ts';
 import { addMinutes, dhakaIsoOrNull } from './trips.ts';
@@ -202,8 +203,18 @@ export function newPin(): string {
 /**
  * Turns a booking into a sold ticket (status 1) with a fresh PNR and PIN. Call inside the
  * transaction that holds the row lock; answers false when the row was no longer booked.
+ * A coupon on the booking is redeemed here, its rules checked once more (coupons.ts):
+ * a coupon error is thrown and the caller's transaction must roll back.
  */
 export async function markSold(tx: Queryable, reservationId: number, method: 'CARD' | 'BALANCE', now: Date): Promise<boolean> {
+  const [r] = await tx.query<{ passenger_id: number | null; coupon_code: string | null; subtotal: number }>(
+    'SELECT passenger_id, coupon_code, subtotal FROM reservations WHERE id = $1 AND status = 2',
+    [reservationId],
+  );
+  if (!r) return false;
+  // A passenger's sales wait for each other, so a first-booking coupon sees the other sale.
+  if (r.passenger_id != null) await tx.query('SELECT id FROM passengers WHERE id = $1 FOR UPDATE', [r.passenger_id]);
+  if (r.coupon_code) await redeemCoupon(tx, { id: reservationId, passengerId: r.passenger_id, subtotal: r.subtotal, couponCode: r.coupon_code }, now);
   const rows = await tx.query(
     `UPDATE reservations SET status = 1, pnr = $2, pin = $3, payment_method = $4, paid_at = $5
       WHERE id = $1 AND status = 2 RETURNING id`,

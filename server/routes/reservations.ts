@@ -3,6 +3,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { MAX_SEATS, OPEN_SEAT_NAME, type Seat, type SeatType, type TripSummary } from '../../contract/schemas.ts';
+import { checkCouponRules, discountOf, findOffer } from '../coupons.ts';
 import { AppError, handle, type Deps } from '../http.ts';
 import { addressKey } from '../limits.ts';
 import { memoized } from '../memo.ts';
@@ -235,12 +236,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
     await deps.db.transaction(async (tx) => {
       const r = await lockOwnReservation(tx, id, call.auth!.passengerId);
       assertLiveBooking(r, now);
-      const [offer] = await tx.query<{ coupon_code: string; discount_percent: number; max_discount: number }>(
-        'SELECT coupon_code, discount_percent, max_discount FROM offers WHERE upper(coupon_code) = $1 AND valid_until >= $2::date',
-        [code, dhakaDate(now)],
-      );
-      if (!offer) throw new AppError('INVALID_COUPON');
-      const discount = Math.min(Math.floor((r.subtotal * Number(offer.discount_percent)) / 100), Number(offer.max_discount));
+      const offer = await findOffer(tx, code, now);
+      await checkCouponRules(tx, offer, { id: r.id, passengerId: r.passenger_id, subtotal: r.subtotal });
+      const discount = discountOf(offer, r.subtotal);
       await tx.query('UPDATE reservations SET coupon_code = $2, discount = $3, total = subtotal - $3 WHERE id = $1', [r.id, offer.coupon_code, discount]);
       // A card payment opened for the old amount must not be approvable.
       await declinePending(tx, r.id, now);

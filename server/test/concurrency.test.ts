@@ -184,6 +184,52 @@ function scenarios(name: string, make: () => Promise<{ ctx: Ctx; close(): Promis
     assert.ok(naive.filter(Boolean).length > 7, `naive debit accepted ${naive.filter(Boolean).length} payments for money enough for 7`);
   });
 
+  t('payments at once cannot use a once-only coupon twice (uses per passenger, and in total across passengers)', async () => {
+    if (skip()) return;
+    const code = `ONCE${tag.slice(0, 6).toUpperCase()}`;
+    const total = `ONE${tag.slice(0, 6).toUpperCase()}`;
+    await c.db.query(
+      `INSERT INTO offers (title, title_bn, description, coupon_code, discount_percent, max_discount, valid_until, max_uses_per_passenger, max_uses_total)
+       VALUES ('Once', 'Once', 'Once', $1, 50, 1000, '2099-12-31', 1, NULL), ('One', 'One', 'One', $2, 50, 1000, '2099-12-31', NULL, 1)`,
+      [code, total],
+    );
+    // six passengers race for the single use in total
+    const people = await Promise.all(Array.from({ length: 6 }, () => c.passenger(100_000)));
+    const theirs: number[] = [];
+    for (const [i, who] of people.entries()) {
+      const tr = await trip(c);
+      const s = await freeSeats(c, tr.id, 1);
+      await c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: who.token });
+      const b = await c.request(i, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: who.token });
+      assert.is((await c.request(i, 'GET', `/api/reservation/booking/applyDiscountCoupon/${b.body.data.id}/${total}`, undefined, { token: who.token })).status, 200);
+      theirs.push(b.body.data.id);
+    }
+    const race = await Promise.all(theirs.map((id, i) => c.request(i, 'POST', '/api/reservation/payFromBalance', { reservationId: id }, { token: people[i]!.token })));
+    assert.is(race.filter((r) => r.status === 200).length, 1);
+    assert.ok(race.filter((r) => r.status !== 200).every((r) => r.body.error.code === 'COUPON_USED_UP'));
+
+    // one passenger pays six bookings at once, each with the once-per-passenger coupon
+    const p = await c.passenger(100_000);
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const tr = await trip(c);
+      const s = await freeSeats(c, tr.id, 1);
+      await c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: p.token });
+      const b = await c.request(i, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: p.token });
+      assert.is(b.status, 200, JSON.stringify(b.body));
+      const a = await c.request(i, 'GET', `/api/reservation/booking/applyDiscountCoupon/${b.body.data.id}/${code}`, undefined, { token: p.token });
+      assert.is(a.status, 200, JSON.stringify(a.body));
+      ids.push(b.body.data.id);
+    }
+    const results = await Promise.all(ids.map((id, i) => c.request(i, 'POST', '/api/reservation/payFromBalance', { reservationId: id }, { token: p.token })));
+    assert.is(results.filter((r) => r.status === 200).length, 1);
+    assert.ok(results.filter((r) => r.status !== 200).every((r) => r.body.error.code === 'COUPON_ALREADY_USED'));
+    const [uses] = await c.db.query<{ n: number }>('SELECT count(*)::int AS n FROM coupon_redemptions cr JOIN offers o ON o.id = cr.offer_id WHERE o.coupon_code = $1', [code]);
+    assert.is(uses!.n, 1);
+    const [led] = await c.db.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE passenger_id = $1 AND kind = 'TICKET_PAYMENT'", [p.id]);
+    assert.is(led!.n, 1);
+  });
+
   t('a replayed payment callback confirms once and charges once', async () => {
     if (skip()) return;
     const p = await c.passenger(0);

@@ -601,4 +601,61 @@ t('coupons: apply gives min(percent, max) off; remove restores; unknown, expired
   assert.is(r.status, 401);
 });
 
+t('coupon rules: first booking only, uses per passenger, total uses and minimum fare, checked on apply and again on payment', async () => {
+  const offer = async (code: string, rules: string) => {
+    await f.db.query(
+      `INSERT INTO offers (title, title_bn, description, coupon_code, discount_percent, max_discount, valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare)
+       VALUES ('Rule test', 'Rule test', 'Rule test', $1, 10, 500, '2099-12-31', ${rules})`,
+      [code],
+    );
+  };
+  await offer('FIRSTONLY', 'true, 1, NULL, 0');
+  await offer('ONCEEACH', 'false, 1, NULL, 0');
+  await offer('TWOTOTAL', 'false, NULL, 2, 0');
+  await offer('BIGFARE', 'false, NULL, NULL, 100000');
+  const apply = (who: { token: string }, id: number, c: string) => f.api('GET', `/api/reservation/booking/applyDiscountCoupon/${id}/${c}`, undefined, { token: who.token });
+  const pay = (who: { token: string }, id: number) => f.api('POST', '/api/reservation/payFromBalance', { reservationId: id }, { token: who.token });
+
+  // FIRST50-style: a passenger who has bought before cannot use it
+  const p = await f.passenger({ balance: 100_000 });
+  const a = await lockAndBook(f, p, await nextTrip(), 1);
+  assert.is((await apply(p, a.id, 'FIRSTONLY')).status, 200);
+  assert.is((await pay(p, a.id)).status, 200);
+  const b = await lockAndBook(f, p, await nextTrip(), 1);
+  assert.is(code(await apply(p, b.id, 'FIRSTONLY')), 'COUPON_FIRST_BOOKING_ONLY');
+  // uses per passenger: once each
+  assert.is((await apply(p, b.id, 'ONCEEACH')).status, 200);
+  assert.is((await pay(p, b.id)).status, 200);
+  const c = await lockAndBook(f, p, await nextTrip(), 1);
+  assert.is(code(await apply(p, c.id, 'ONCEEACH')), 'COUPON_ALREADY_USED');
+  // total uses: two, by anyone
+  for (let i = 0; i < 2; i++) {
+    const who = await f.passenger({ balance: 100_000 });
+    const r = await lockAndBook(f, who, await nextTrip(), 1);
+    assert.is((await apply(who, r.id, 'TWOTOTAL')).status, 200);
+    assert.is((await pay(who, r.id)).status, 200);
+  }
+  assert.is(code(await apply(p, c.id, 'TWOTOTAL')), 'COUPON_USED_UP');
+  // minimum fare, with the amount for the message
+  const min = await apply(p, c.id, 'BIGFARE');
+  assert.is(code(min), 'COUPON_MIN_FARE');
+  assert.equal(min.body.error.values, { amount: 100000 });
+
+  // applied while it was allowed, then used up before payment: the payment is refused, nothing charged
+  const q = await f.passenger({ balance: 100_000 });
+  const x = await lockAndBook(f, q, await nextTrip(), 1);
+  const y = await lockAndBook(f, q, await nextTrip(), 1);
+  assert.is((await apply(q, x.id, 'FIRSTONLY')).status, 200);
+  assert.is((await apply(q, y.id, 'FIRSTONLY')).status, 200);
+  const both = await Promise.all([pay(q, x.id), pay(q, y.id)]);
+  assert.equal(both.map((r) => r.status).sort(), [200, 400]);
+  const refused = both.find((r) => r.status === 400)!;
+  assert.ok(['COUPON_FIRST_BOOKING_ONLY', 'COUPON_ALREADY_USED'].includes(code(refused)), code(refused));
+  const [bal] = await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [q.id]);
+  const paid = both.find((r) => r.status === 200)!.body.data;
+  assert.is(bal!.balance, 100_000 - paid.fare.total, 'charged once');
+  const [uses] = await f.db.query<{ n: number }>("SELECT count(*)::int AS n FROM coupon_redemptions cr JOIN offers o ON o.id = cr.offer_id WHERE o.coupon_code = 'FIRSTONLY' AND cr.passenger_id = $1", [q.id]);
+  assert.is(uses!.n, 1);
+});
+
 t.run();
