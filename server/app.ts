@@ -13,7 +13,8 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { api, type RouteName } from '../contract/api.ts';
 import { AppError, sendError, type Deps } from './http.ts';
-import { addressKey, take, type Limit } from './limits.ts';
+import { addressKey, onRefusal, take, type Limit } from './limits.ts';
+import { registerOperations, type ReadinessChecks } from './operations.ts';
 import { redactUrl } from './redact.ts';
 import { registerDevOutbox } from './outbox.ts';
 import * as auth from './routes/auth.ts';
@@ -39,6 +40,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** Trust X-Forwarded-For from a reverse proxy (env TRUST_PROXY=1). */
   trustProxy?: boolean;
+  /** Extra /readyz checks, e.g. `{ 'delivery worker': () => worker.running() }`. */
+  readiness?: ReadinessChecks;
 }
 
 /** Routes that send one-time codes, check passwords or tell whether a mobile is registered get the strict per-address limit. */
@@ -123,6 +126,25 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   });
   await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
 
+  // Shutting down: requests already running finish, and their connections close after
+  // the answer instead of idling on (a kept-alive socket would hold the close open).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    app.server.closeIdleConnections?.();
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
+  const stopCounting = onRefusal((bucket) => deps.metrics.refused(bucket));
+  app.addHook('onClose', async () => {
+    stopCounting();
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    deps.metrics.request(req.method, req.routeOptions.url ?? '(unmatched)', reply.statusCode, reply.elapsedTime / 1000);
+  });
+
   // API answers carry personal data (profiles, balances, tickets, sessions): no shared or
   // browser cache may keep them.
   app.addHook('onSend', async (req, reply) => {
@@ -157,6 +179,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   payments.register(app, deps);
   tickets.register(app, deps);
   registerDevOutbox(app, deps);
+  registerOperations(app, deps, opts.readiness);
 
   const dist = path.resolve(opts.distDir ?? path.join(root, 'dist'));
   const haveDist = fs.existsSync(path.join(dist, 'index.html'));
@@ -180,7 +203,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0]!;
-    const isApp = (req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|dev|sandbox)(\/|$)/.test(url);
+    const isApp = (req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|dev|sandbox|gateway|metrics|healthz|readyz)(\/|$)/.test(url);
     if (!isApp) return sendError(reply, new AppError('NOT_FOUND'));
     // A missing file with an extension (e.g. an old hashed chunk) is a real 404, not the app.
     if (/\.[a-z0-9]+$/i.test(url) && !url.endsWith('.html')) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');

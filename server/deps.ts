@@ -2,6 +2,7 @@
 import type { Db } from './db.ts';
 import type { Deps, Outbox } from './http.ts';
 import { readConfig, type ServerConfig } from './config.ts';
+import { createMetrics } from './metrics.ts';
 import { devOutbox } from './outbox.ts';
 import { sessionAuthenticator } from './sessions.ts';
 
@@ -34,5 +35,6 @@ export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
     outbox: opts.outbox ?? devOutbox(db, now, opts.quiet ? () => undefined : undefined),
     authenticate: sessionAuthenticator(db, now),
     config,
+    metrics: createMetrics(db),
   };
 }

@@ -11,6 +11,7 @@ import { api, type BodyOf, type ResponseOf, type RouteName } from '../contract/a
 import { errorCatalogue, type ErrorCode } from '../contract/errors.ts';
 import type { ServerConfig } from './config.ts';
 import type { Db, Queryable } from './db.ts';
+import type { Metrics } from './metrics.ts';
 
 /** A catalogue error with its HTTP status; `fields` for VALIDATION_FAILED. */
 export class AppError extends Error {
@@ -56,6 +57,8 @@ export interface Deps {
   authenticate: (token: string) => Promise<Auth | null>;
   /** Settings, read once from the environment (config.ts). */
   config: ServerConfig;
+  /** Prometheus metrics of this server. */
+  metrics: Metrics;
 }
 
 /** Where SMS and e-mail go: a development outbox here, a real gateway in production. */

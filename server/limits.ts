@@ -74,7 +74,16 @@ export async function record(q: Queryable, limit: Limit, key: string, now: Date)
   await q.query('INSERT INTO limit_events (bucket, key, at) VALUES ($1, $2, $3)', [limit.bucket, key, now]);
 }
 
+const refusalListeners = new Set<(bucket: string) => void>();
+
+/** Calls `fn` with the bucket of every refusal (metrics); answers the unsubscribe function. */
+export function onRefusal(fn: (bucket: string) => void): () => void {
+  refusalListeners.add(fn);
+  return () => refusalListeners.delete(fn);
+}
+
 function refusal(limit: Limit, seconds: number): AppError {
+  for (const fn of refusalListeners) fn(limit.bucket);
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   const code = limit.code ?? 'TOO_MANY_ATTEMPTS';
   const reason = limit.reason?.replace('{minutes}', String(minutes)) ?? `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;

@@ -108,19 +108,28 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const holders = holdersOf(call);
     if (body.locked) {
       // trip, route, sale and layout checks happen inside the one locking call
-      return lockSeats({
-        trip: body,
-        seatNames: body.seatNames,
-        holders,
-        passengerId: call.auth?.passengerId ?? null,
-        now,
-        holdMinutes: deps.config.holdMinutes,
-        address: addressKey(call.req.ip),
-      });
+      try {
+        const held = await lockSeats({
+          trip: body,
+          seatNames: body.seatNames,
+          holders,
+          passengerId: call.auth?.passengerId ?? null,
+          now,
+          holdMinutes: deps.config.holdMinutes,
+          address: addressKey(call.req.ip),
+        });
+        deps.metrics.seatLock(held ? 'won' : 'lost');
+        return held;
+      } catch (err) {
+        const code = err instanceof AppError ? err.code : null;
+        deps.metrics.seatLock(code === 'HOLD_LIMIT_EXCEEDED' ? 'refused_limit' : code === 'MAX_SEAT_WARNING' ? 'refused_max' : 'error');
+        throw err;
+      }
     }
     const trip = body.tripId ? await findTrip(deps.db, body.tripId) : await findTripByCoach(deps.db, body.tripDate, body.coachCode);
     if (!trip) throw new AppError('TRIP_NOT_FOUND');
     assertRoute(trip, body.originCode, body.destinationCode);
+    deps.metrics.seatLock('released');
     return unlockSeats(deps.db, { tripId: trip.id, seatNames: body.seatNames, holders, now });
   });
 

@@ -90,4 +90,64 @@ test('logs never hold PNRs, PINs, codes, registration tokens or mobile numbers, 
   }
 });
 
+test('/healthz and /readyz: alive, ready when the database answers, every migration is applied and each check passes; never says why', async () => {
+  const health = await t.call('GET', '/healthz');
+  assert.is(health.status, 200);
+  assert.equal(health.body, { status: 'ok' });
+  const ready = await t.call('GET', '/readyz');
+  assert.is(ready.status, 200);
+  assert.equal(ready.body, { status: 'ready' });
+  // a migration missing
+  const [last] = await t.db.query<{ version: string; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1');
+  await t.db.query('DELETE FROM schema_migrations WHERE version = $1', [last!.version]);
+  try {
+    const r = await t.call('GET', '/readyz');
+    assert.is(r.status, 503);
+    assert.equal(r.body, { status: 'not ready' });
+  } finally {
+    await t.db.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [last!.version, last!.name]);
+  }
+  // a worker that stopped
+  let running = false;
+  const app = await buildApp(t.deps, { logLevel: false, distDir: '/nonexistent', readiness: { 'delivery worker': () => running } });
+  try {
+    assert.is((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 503);
+    running = true;
+    assert.is((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+  } finally {
+    await app.close();
+  }
+  // no metrics without a token configured
+  assert.is((await t.call('GET', '/metrics')).status, 404);
+});
+
+test('/metrics behind METRICS_TOKEN: latency by route template, seat-lock outcomes, lockouts, payments; no secrets', async () => {
+  const m = await startTestApp({ daysAhead: 3, config: { metricsToken: 'metrics-secret-token' } });
+  try {
+    assert.is((await m.call('GET', '/metrics')).status, 401);
+    assert.is((await m.call('GET', '/metrics', { headers: { authorization: 'Bearer wrong-token-of-same-len' } })).status, 401);
+    const [trip] = await m.db.query<{ trip_date: string; coach_code: string; origin_code: string; destination_code: string }>(
+      `SELECT t.trip_date::text AS trip_date, t.coach_code, r.origin_code, r.destination_code FROM trips t JOIN routes r ON r.id = t.route_id
+        WHERE t.departure_at > now() + interval '1 day' ORDER BY t.id LIMIT 1`,
+    );
+    const lock = { tripDate: trip!.trip_date, coachCode: trip!.coach_code, originCode: trip!.origin_code, destinationCode: trip!.destination_code, seatNames: ['A1'], locked: true };
+    await m.call('POST', '/api/reservation/seatLock', { body: lock, headers: { 'x-device-id': 'metrics-device-1' } });
+    await m.call('POST', '/api/reservation/seatLock', { body: lock, headers: { 'x-device-id': 'metrics-device-2' } });
+    for (let i = 0; i < 11; i++) await m.call('GET', `/api/reservation/details/ZZZZZZZZZZ/${String(1000 + i)}`);
+    const r = await m.call('GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret-token' } });
+    assert.is(r.status, 200);
+    assert.match(r.text, 'http_request_duration_seconds_bucket{le="0.005",method="POST",route="/api/reservation/seatLock",status="200"}');
+    assert.match(r.text, 'route="/api/reservation/details/:pnr/:pin"');
+    assert.match(r.text, 'seat_lock_requests_total{outcome="won"} 1');
+    assert.match(r.text, 'seat_lock_requests_total{outcome="lost"} 1');
+    assert.match(r.text, 'limit_refusals_total{bucket="pnr-pin"} 1');
+    assert.match(r.text, /payments_refunded \d+/);
+    assert.match(r.text, 'process_cpu_seconds_total');
+    assert.not.match(r.text, 'ZZZZZZZZZZ');
+    assert.is(r.headers['cache-control'], 'no-store');
+  } finally {
+    await m.close();
+  }
+});
+
 test.run();
