@@ -2,7 +2,7 @@
 import type { Db } from './db.ts';
 import type { Deps, Outbox } from './http.ts';
 import { readConfig, type ServerConfig } from './config.ts';
-import { devOutbox } from './outbox.ts';
+import { createOutbox } from './outbox.ts';
 import { sessionAuthenticator } from './sessions.ts';
 
 export interface DepsOptions {
@@ -11,7 +11,7 @@ export interface DepsOptions {
   publicUrl?: string;
   production?: boolean;
   passwordMaxAgeDays?: number;
-  /** Silences the development outbox's console lines (tests). */
+  /** Accepted for older callers: storing a message prints nothing (the delivery worker's console transport does). */
   quiet?: boolean;
   /** Trip-search cache time; default SEARCH_CACHE_MS or 2000, and 0 with a test clock. */
   searchCacheMs?: number;
@@ -31,7 +31,7 @@ export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
   return {
     db,
     now,
-    outbox: opts.outbox ?? devOutbox(db, now, opts.quiet ? () => undefined : undefined),
+    outbox: opts.outbox ?? createOutbox(db, now, { production: config.production }),
     authenticate: sessionAuthenticator(db, now),
     config,
   };
