@@ -45,8 +45,11 @@ export interface SmtpReceiver {
   close(): Promise<void>;
 }
 
-/** Starts an SMTP server (no auth needed, no STARTTLS; TLS from the start when `secure`, with smtp-server's own test certificate). */
-export async function startSmtpReceiver(opts: { secure?: boolean } = {}): Promise<SmtpReceiver> {
+/**
+ * Starts an SMTP server (no auth needed, no STARTTLS; TLS from the start when `secure`,
+ * with smtp-server's own test certificate); `delayMs` holds each answer to DATA that long.
+ */
+export async function startSmtpReceiver(opts: { secure?: boolean; delayMs?: number } = {}): Promise<SmtpReceiver> {
   let seq = 0;
   const receiver: SmtpReceiver = {
     port: 0,
@@ -85,7 +88,7 @@ export async function startSmtpReceiver(opts: { secure?: boolean } = {}): Promis
               parsed,
               queueId,
             });
-            callback(null, `OK queued as ${queueId}`);
+            setTimeout(() => callback(null, `OK queued as ${queueId}`), opts.delayMs ?? 0);
           })
           .catch((err: Error) => callback(err));
       });
@@ -106,8 +109,8 @@ export interface SmsRequest {
   body: { to?: string; text?: string; sender?: string } & Record<string, unknown>;
 }
 
-/** What the provider answers: a status with a JSON body, or no answer at all. */
-export type SmsAnswer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang';
+/** What the provider answers: a status with a JSON body (after `delayMs`), or no answer at all. */
+export type SmsAnswer = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 export interface SmsReceiver {
   url: string;
@@ -159,6 +162,7 @@ export async function startSmsReceiver(port = 0): Promise<SmsReceiver> {
       receiver.requests.push(r);
       const a = receiver.answer(r, receiver.requests.length);
       if (a === 'hang') held.push(res);
+      else if (a.delayMs) setTimeout(() => reply(res, a), a.delayMs);
       else reply(res, a);
     });
   });
