@@ -26,7 +26,7 @@ export interface WorkerOptions {
   backoffMs?: number;
   /** Longest wait between two sends of one message, ms (default 30 min). */
   maxBackoffMs?: number;
-  /** A send still running after this long is abandoned and retried (default a third of the lease, at most 30 s). */
+  /** A send still running after this long is abandoned and retried (default a third of the lease, at most 15 s). */
   sendTimeoutMs?: number;
   /** Where problems are reported (default console.error). */
   log?: (line: string) => void;
@@ -55,9 +55,13 @@ interface ClaimedRow {
 
 type Outcome = { ok: true; providerMessageId: string | null } | { ok: false; error: string; permanent: boolean; retryAfterMs?: number };
 
-/** The send timeout that goes with a lease: a third of it, at most 30 s, so every send of a batch ends well inside the lease. */
+/**
+ * The send timeout that goes with a lease: a third of it, so every send of a batch
+ * (sent together) ends well inside the lease; at most 15 s, so a shutdown waiting
+ * for the sends in flight stays short.
+ */
 export function sendTimeoutFor(leaseMs: number): number {
-  return Math.max(1000, Math.min(30_000, Math.floor(leaseMs / 3)));
+  return Math.max(1000, Math.min(15_000, Math.floor(leaseMs / 3)));
 }
 
 /** Starts delivering `deps.db`'s outbox through `transports`; answers the handle. */

@@ -18,6 +18,35 @@ import { call } from './spawn-server.ts';
 
 const LEASE_SECONDS = 15;
 
+const mobile = (i: number) => `0171300000${i}`;
+
+/** Signs in the demo passenger and answers a function that buys ticket `i` (one seat, passenger mobile `mobile(i)`) from balance. */
+async function ticketBuyer(base: string, from: string, to: string, prefix = '0171300000'): Promise<(i: number) => Promise<void>> {
+  const login = await call(base, 'POST', '/api/checkPassenger', { mobile: DEMO_PASSENGER.mobile, password: DEMO_PASSENGER.password });
+  assert.is(login.status, 200, JSON.stringify(login.body));
+  const token: string = login.body.data.token;
+  const date = dhakaDate(new Date(Date.now() + 2 * 86_400_000));
+  const found = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: from, destinationCode: to, tripDate: date });
+  const trip = (found.body.data as { tripId: number; coachCode: string; fareFrom: number }[]).sort((a, b) => a.fareFrom - b.fareFrom)[0]!;
+  const st = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', { originCode: from, destinationCode: to, tripDate: date });
+  return async (i: number) => {
+    const d = await call(base, 'POST', '/api/reservation/tripDetails', { tripId: trip.tripId, originCode: from, destinationCode: to, originBusStationId: null, destinationBusStationId: null }, { token });
+    const seat = d.body.data.seatLayout.seats.find((s: any) => s.status === 0 && !s.lockedByOther && !s.lockedByMe && s.name !== 'OPEN').name;
+    const lock = await call(base, 'POST', '/api/reservation/seatLock', { tripId: trip.tripId, tripDate: date, coachCode: trip.coachCode, originCode: from, destinationCode: to, seatNames: [seat], locked: true }, { token });
+    assert.ok(lock.body.data, JSON.stringify(lock.body));
+    const b = await call(
+      base,
+      'POST',
+      '/api/reservation/booking',
+      { tripId: trip.tripId, seatNames: [seat], boardingStationId: st.body.data.boarding[0].id, droppingStationId: st.body.data.dropping[0].id, passengerName: `Crash ${i}`, passengerMobile: `${prefix}${i}` },
+      { token },
+    );
+    assert.is(b.status, 200, JSON.stringify(b.body));
+    const p = await call(base, 'POST', '/api/reservation/payFromBalance', { reservationId: b.body.data.id }, { token });
+    assert.is(p.status, 200, JSON.stringify(p.body));
+  };
+}
+
 interface Listed {
   id: number;
   channel: string;
@@ -37,31 +66,7 @@ test('SIGKILL with a send in flight and sends pending; after the restart each SM
   try {
     await server.ready;
     const base = server.url;
-    const login = await call(base, 'POST', '/api/checkPassenger', { mobile: DEMO_PASSENGER.mobile, password: DEMO_PASSENGER.password });
-    assert.is(login.status, 200, JSON.stringify(login.body));
-    const token: string = login.body.data.token;
-    const date = dhakaDate(new Date(Date.now() + 2 * 86_400_000));
-    const found = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: 'KHL', destinationCode: 'JSR', tripDate: date });
-    const trip = (found.body.data as { tripId: number; coachCode: string; fareFrom: number }[]).sort((a, b) => a.fareFrom - b.fareFrom)[0]!;
-    const st = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', { originCode: 'KHL', destinationCode: 'JSR', tripDate: date });
-    const mobile = (i: number) => `0171300000${i}`;
-
-    const buy = async (i: number) => {
-      const d = await call(base, 'POST', '/api/reservation/tripDetails', { tripId: trip.tripId, originCode: 'KHL', destinationCode: 'JSR', originBusStationId: null, destinationBusStationId: null }, { token });
-      const seat = d.body.data.seatLayout.seats.find((s: any) => s.status === 0 && !s.lockedByOther && !s.lockedByMe && s.name !== 'OPEN').name;
-      const lock = await call(base, 'POST', '/api/reservation/seatLock', { tripId: trip.tripId, tripDate: date, coachCode: trip.coachCode, originCode: 'KHL', destinationCode: 'JSR', seatNames: [seat], locked: true }, { token });
-      assert.ok(lock.body.data, JSON.stringify(lock.body));
-      const b = await call(
-        base,
-        'POST',
-        '/api/reservation/booking',
-        { tripId: trip.tripId, seatNames: [seat], boardingStationId: st.body.data.boarding[0].id, droppingStationId: st.body.data.dropping[0].id, passengerName: `Crash ${i}`, passengerMobile: mobile(i) },
-        { token },
-      );
-      assert.is(b.status, 200, JSON.stringify(b.body));
-      const p = await call(base, 'POST', '/api/reservation/payFromBalance', { reservationId: b.body.data.id }, { token });
-      assert.is(p.status, 200, JSON.stringify(p.body));
-    };
+    const buy = await ticketBuyer(base, 'KHL', 'JSR');
     const listed = async (url: string) => ((await call(url, 'GET', '/dev/outbox')).body.data as Listed[]).filter((m) => m.channel === 'SMS' && m.to.startsWith('017130000'));
 
     // Two tickets whose SMS the provider acknowledged and the server recorded.
@@ -128,6 +133,38 @@ test('SIGKILL with a send in flight and sends pending; after the restart each SM
     );
     assert.equal(after.slice(0, 2).map((m) => m.providerMessageId), ['before-1', 'before-2']);
     assert.ok(after.slice(2).every((m) => m.providerMessageId?.startsWith('after-')));
+  } finally {
+    server.kill('SIGKILL');
+    await server.exited;
+    await sms.close();
+  }
+});
+
+test('SIGTERM with a send in flight: the send finishes and is recorded before the process exits, and is not made again', async () => {
+  const dir = tempDir('delivery-sigterm-');
+  const sms = await startSmsReceiver();
+  sms.answer = (_r, n) => ({ status: 200, body: { id: `slow-${n}` }, delayMs: 1500 });
+  const env = { DATA_DIR: dir, SMS_API_URL: sms.url, SMS_API_TOKEN: 'tok' };
+  let server: ServerProcess = await spawnServer(env);
+  try {
+    await server.ready;
+    const buy = await ticketBuyer(server.url, 'JSR', 'KHL', '0171400000');
+    await buy(1);
+    await sms.waitFor(1);
+    server.kill('SIGTERM');
+    assert.is(await server.exited, 0);
+
+    const db = await openDb({ dataDir: dir, databaseUrl: '' });
+    const [row] = await db.query<{ status: string; provider_message_id: string | null }>(
+      `SELECT status, provider_message_id FROM outbox_messages WHERE channel = 'SMS' AND "to" = '01714000001'`,
+    );
+    await db.close();
+    assert.equal(row, { status: 'SENT', provider_message_id: 'slow-1' });
+
+    server = await spawnServer(env);
+    await server.ready;
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.is(sms.requests.length, 1, 'nothing sent again after the restart');
   } finally {
     server.kill('SIGKILL');
     await server.exited;
