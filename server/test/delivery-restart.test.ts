@@ -119,6 +119,7 @@ test('SIGKILL with a send in flight and sends pending; after the restart each SM
     const third = to(3);
     assert.is(third.length, 2, 'the send in flight at the kill is made again, once');
     assert.ok(third[0]!.at < killedAt);
+    assert.ok(Math.abs(lease - third[0]!.at - LEASE_SECONDS * 1000) < 2000, 'the lease is DELIVERY_LEASE_SECONDS long');
     assert.ok(third[1]!.at >= lease, `taken over ${lease - third[1]!.at} ms before the lease ran out`);
     assert.equal(
       sms.requests.map((r) => r.body.to).sort(),
