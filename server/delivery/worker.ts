@@ -91,11 +91,15 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
 
   const claim = async (): Promise<ClaimedRow[]> => {
     const now = deps.now();
-    // A message whose lease ran out after its last allowed attempt is not sent again.
+    // A message whose lease ran out after its last allowed attempt is not sent again (nor one
+    // left waiting when DELIVERY_MAX_ATTEMPTS was lowered).
     await deps.db.query(
       `UPDATE outbox_messages SET status = 'FAILED', locked_until = NULL, body = COALESCE(redacted_body, body), redacted_body = NULL,
-              last_error = COALESCE(last_error || '; ', '') || 'no answer recorded for the last attempt (process stopped mid-send)'
-        WHERE id IN (SELECT id FROM outbox_messages WHERE status = 'SENDING' AND locked_until <= $1 AND attempts >= $2
+              last_error = CASE WHEN status = 'SENDING'
+                                THEN COALESCE(last_error || '; ', '') || 'no answer recorded for the last attempt (process stopped mid-send)'
+                                ELSE last_error END
+        WHERE id IN (SELECT id FROM outbox_messages
+                      WHERE ((status = 'SENDING' AND locked_until <= $1) OR (status = 'PENDING' AND next_attempt_at <= $1)) AND attempts >= $2
                       ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED)`,
       [now, maxAttempts],
     );

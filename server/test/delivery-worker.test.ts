@@ -161,6 +161,21 @@ t('a lease that runs out after the last allowed attempt: FAILED, not sent again'
   }
 });
 
+t('a message waiting for a retry when the attempt limit is lowered below its attempts: FAILED, not sent', async () => {
+  const r = await receiver();
+  const id = await enqueueSms('01911000228');
+  // Two attempts made under an earlier DELIVERY_MAX_ATTEMPTS; the limit is now 2.
+  await app.db.query("UPDATE outbox_messages SET attempts = 2, last_error = 'SMS provider answered HTTP 503' WHERE id = $1", [id]);
+  const worker = startDeliveryWorker(app.deps, smsTo(r), { pollMs: 50, maxAttempts: 2 });
+  try {
+    await until(async () => (await row(id)).status === 'FAILED', 'FAILED');
+    assert.is((await row(id)).last_error, 'SMS provider answered HTTP 503');
+    assert.is(r.requests.length, 0);
+  } finally {
+    await worker.stop();
+  }
+});
+
 t('stop() lets the send in flight finish and be recorded, then claims nothing more', async () => {
   const slow = await receiver();
   slow.answer = () => 'hang';
