@@ -41,6 +41,10 @@ export interface ServerConfig {
   metricsToken: string | null;
   /** Days after today for which trips are generated from the timetable. */
   tripDaysAhead: number;
+  /** Sends of one message before it is FAILED (DELIVERY_MAX_ATTEMPTS). */
+  deliveryMaxAttempts: number;
+  /** How long a claimed message is reserved for the process sending it (DELIVERY_LEASE_SECONDS). */
+  deliveryLeaseSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -131,6 +135,8 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     sms,
     metricsToken: get('METRICS_TOKEN') ?? null,
     tripDaysAhead: int('TRIP_DAYS_AHEAD', 30),
+    deliveryMaxAttempts: int('DELIVERY_MAX_ATTEMPTS', 8),
+    deliveryLeaseSeconds: int('DELIVERY_LEASE_SECONDS', 120),
   };
   return { config, problems };
 }

@@ -3,7 +3,7 @@ import type { Db } from './db.ts';
 import type { Deps, Outbox } from './http.ts';
 import { readConfig, type ServerConfig } from './config.ts';
 import { createMetrics } from './metrics.ts';
-import { devOutbox } from './outbox.ts';
+import { createOutbox } from './outbox.ts';
 import { sessionAuthenticator } from './sessions.ts';
 
 export interface DepsOptions {
@@ -12,8 +12,6 @@ export interface DepsOptions {
   publicUrl?: string;
   production?: boolean;
   passwordMaxAgeDays?: number;
-  /** Silences the development outbox's console lines (tests). */
-  quiet?: boolean;
   /** Trip-search cache time; default SEARCH_CACHE_MS or 2000, and 0 with a test clock. */
   searchCacheMs?: number;
   /** Settings replacing what the environment says (tests). */
@@ -32,7 +30,7 @@ export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
   return {
     db,
     now,
-    outbox: opts.outbox ?? devOutbox(db, now, opts.quiet ? () => undefined : undefined),
+    outbox: opts.outbox ?? createOutbox(db, now, { production: config.production }),
     authenticate: sessionAuthenticator(db, now),
     config,
     metrics: createMetrics(db),

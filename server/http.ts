@@ -61,14 +61,19 @@ export interface Deps {
   metrics: Metrics;
 }
 
-/** Where SMS and e-mail go: a development outbox here, a real gateway in production. */
+/**
+ * Where SMS and e-mail go: each message is stored PENDING in `outbox_messages`
+ * and the delivery worker (server/delivery/worker.ts) sends it.
+ */
 export interface Outbox {
   /**
-   * Sends (or, in development, stores) one message. Pass the open transaction as
-   * `tx` when calling inside one: the message then commits or rolls back with it
-   * (on PGlite a query outside the open transaction would wait forever).
+   * Stores one message for delivery. Pass the open transaction as `tx` when calling
+   * inside one: the message then commits or rolls back with it (on PGlite a query
+   * outside the open transaction would wait forever).
    */
   send(msg: OutboxInput, tx?: Queryable): Promise<void>;
+  /** Calls `fn` after each stored message (the delivery worker wakes up); answers the unsubscribe. */
+  subscribe(fn: () => void): () => void;
 }
 
 /** One SMS or e-mail to send. `code` is the one-time code it carries, if any. */
@@ -78,6 +83,17 @@ export interface OutboxInput {
   subject?: string | null;
   body: string;
   code?: string | null;
+  /** The e-mail's HTML part (every passenger-provided value escaped); `body` is its plain text. */
+  html?: string | null;
+  /** Files attached to an e-mail. */
+  attachments?: OutboxAttachment[];
+}
+
+/** A file attached to an e-mail. */
+export interface OutboxAttachment {
+  filename: string;
+  contentType: string;
+  content: string | Buffer;
 }
 
 export interface Call<N extends RouteName> {

@@ -2,13 +2,16 @@
  * Server entry: opens the database (PGlite in DATA_DIR, or PostgreSQL by
  * DATABASE_URL), migrates and seeds, then listens on HOST:PORT.
  * Env: PORT (8080), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, PUBLIC_URL,
- * NODE_ENV, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS.
+ * NODE_ENV, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS,
+ * SMTP_URL, MAIL_FROM, SMS_API_URL, SMS_API_TOKEN, SMS_SENDER_ID, DELIVERY_MAX_ATTEMPTS, DELIVERY_LEASE_SECONDS.
  */
 import { performance } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
 import { describeProblems, readConfig } from './config.ts';
 import { DataDirLockedError, openDb, type Db } from './db.ts';
 import { createDeps } from './deps.ts';
+import { createTransports } from './delivery/transports.ts';
+import { sendTimeoutFor, startDeliveryWorker } from './delivery/worker.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { migrate } from './migrate.ts';
 import { seed } from './seed/index.ts';
@@ -36,8 +39,13 @@ async function main(): Promise<void> {
   }
   const deps = createDeps(db, { config });
   await migrate(db, (tx) => seed(tx, deps));
-  const app = await buildApp(deps, process.env.DIST_DIR ? { distDir: process.env.DIST_DIR } : {});
+  let worker: ReturnType<typeof startDeliveryWorker> | null = null;
+  const app = await buildApp(deps, {
+    ...(process.env.DIST_DIR ? { distDir: process.env.DIST_DIR } : {}),
+    readiness: { 'delivery worker': () => worker?.running() ?? false },
+  });
   const stopHousekeeping = startHousekeeping(db, deps.now);
+  worker = startDeliveryWorker(deps, createTransports(deps.config, { timeoutMs: sendTimeoutFor(deps.config.deliveryLeaseSeconds * 1000) }));
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -50,6 +58,8 @@ async function main(): Promise<void> {
       stopHousekeeping();
       await app.close();
     } finally {
+      // The sends in flight finish and are recorded before the database closes.
+      await worker.stop();
       await db.close();
       process.exit(0);
     }

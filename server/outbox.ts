@@ -1,50 +1,56 @@
 /**
- * Where SMS and e-mail go. In development every message is stored in
- * `outbox_messages` and printed, and `GET /dev/outbox` lists them (so people and
- * end-to-end tests can read one-time codes). A real SMS or e-mail gateway
- * implements `Provider` and is wrapped by `providerOutbox`.
+ * Where SMS and e-mail go. Every message is stored PENDING in `outbox_messages`, in
+ * the transaction of whatever causes it, and the delivery worker
+ * (server/delivery/worker.ts) sends it at least once. In development
+ * `GET /dev/outbox` lists the rows with their one-time codes, so people and
+ * end-to-end tests can read them; production never stores a code in plain text.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OutboxMessage } from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
-import { AppError, type Deps, type Outbox, type OutboxInput } from './http.ts';
+import type { Deps, Outbox, OutboxInput } from './http.ts';
 import { normaliseMobile } from './passengers.ts';
 import { toDhakaIso } from './time.ts';
 
-/** What a real SMS / e-mail gateway implements. Throwing means the message was not accepted. */
-export interface Provider {
-  sendSms(to: string, body: string): Promise<void>;
-  sendEmail(to: string, subject: string, body: string): Promise<void>;
-}
+/** What a redacted one-time code reads as in a stored body. */
+export const REDACTED_CODE = '••••••';
 
-/** The development outbox: stores each message (in the caller's transaction when given) and prints it. */
-export function devOutbox(db: Queryable, now: () => Date, log: (line: string) => void = (l) => console.log(l)): Outbox {
+/**
+ * The outbox: stores each message PENDING (in the caller's transaction when given)
+ * and tells subscribers. In production the `code` column stays NULL; the body keeps
+ * the code only until the message is sent (or fails for good).
+ */
+export function createOutbox(db: Queryable, now: () => Date, opts: { production: boolean }): Outbox {
+  const listeners = new Set<() => void>();
   return {
     async send(msg: OutboxInput, tx?: Queryable) {
-      await (tx ?? db).query('INSERT INTO outbox_messages (channel, "to", subject, body, code, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        msg.channel,
-        msg.to,
-        msg.subject ?? null,
-        msg.body,
-        msg.code ?? null,
-        now(),
-      ]);
-      log(`[outbox] ${msg.channel} to ${msg.to}${msg.subject ? ` (${msg.subject})` : ''}: ${msg.body}`);
+      const at = now();
+      const redacted = msg.code ? msg.body.split(msg.code).join(REDACTED_CODE) : null;
+      const attachments = (msg.attachments ?? []).map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        content: (typeof a.content === 'string' ? Buffer.from(a.content, 'utf8') : a.content).toString('base64'),
+      }));
+      await (tx ?? db).query(
+        `INSERT INTO outbox_messages (channel, "to", subject, body, code, created_at, status, next_attempt_at, html, attachments, redacted_body)
+         VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $6, $7, $8::jsonb, $9)`,
+        [
+          msg.channel,
+          msg.to,
+          msg.subject ?? null,
+          msg.body,
+          opts.production ? null : (msg.code ?? null),
+          at,
+          msg.html ?? null,
+          JSON.stringify(attachments),
+          redacted,
+        ],
+      );
+      for (const fn of listeners) fn();
     },
-  };
-}
-
-/** An outbox that hands messages to a real gateway; a failed SMS is SMS_PROVIDER_SERVICE_UNAVAILABLE. */
-export function providerOutbox(provider: Provider): Outbox {
-  return {
-    async send(msg: OutboxInput) {
-      try {
-        if (msg.channel === 'SMS') await provider.sendSms(msg.to, msg.body);
-        else await provider.sendEmail(msg.to, msg.subject ?? '', msg.body);
-      } catch (err) {
-        if (msg.channel === 'SMS') throw new AppError('SMS_PROVIDER_SERVICE_UNAVAILABLE');
-        throw err;
-      }
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => void listeners.delete(fn);
     },
   };
 }
@@ -57,9 +63,31 @@ interface OutboxRow {
   body: string;
   code: string | null;
   created_at: Date;
+  status: 'PENDING' | 'SENDING' | 'SENT' | 'FAILED';
+  attempts: number;
+  next_attempt_at: Date | null;
+  locked_until: Date | null;
+  sent_at: Date | null;
+  provider_message_id: string | null;
+  last_error: string | null;
+  attachment_names: string[] | null;
 }
 
-/** Registers `GET /dev/outbox[?to=]` (newest first) unless in production. */
+/** A /dev/outbox row: the contract's message plus its delivery state. */
+export interface DevOutboxMessage extends OutboxMessage {
+  status: OutboxRow['status'];
+  attempts: number;
+  nextAttemptAt: string | null;
+  lockedUntil: string | null;
+  sentAt: string | null;
+  providerMessageId: string | null;
+  lastError: string | null;
+  attachments: string[];
+}
+
+const iso = (d: Date | null) => (d ? toDhakaIso(d) : null);
+
+/** Registers `GET /dev/outbox[?to=]` (newest first, whatever the delivery status) unless in production. */
 export function registerDevOutbox(app: FastifyInstance, deps: Deps): void {
   if (deps.config.production) return;
   app.get('/dev/outbox', async (req) => {
@@ -67,11 +95,13 @@ export function registerDevOutbox(app: FastifyInstance, deps: Deps): void {
     const to = typeof q.to === 'string' && q.to.length > 0 && q.to.length <= 254 ? q.to.trim() : null;
     const wanted = to ? [...new Set([to, normaliseMobile(to) ?? to])] : null;
     const rows = await deps.db.query<OutboxRow>(
-      `SELECT id, channel, "to", subject, body, code, created_at FROM outbox_messages
+      `SELECT id, channel, "to", subject, body, code, created_at, status, attempts, next_attempt_at, locked_until, sent_at,
+              provider_message_id, last_error, ARRAY(SELECT a->>'filename' FROM jsonb_array_elements(attachments) a) AS attachment_names
+         FROM outbox_messages
         WHERE ($1::text[] IS NULL OR "to" = ANY($1::text[])) ORDER BY id DESC LIMIT 200`,
       [wanted],
     );
-    const data: OutboxMessage[] = rows.map((r) => ({
+    const data: DevOutboxMessage[] = rows.map((r) => ({
       id: r.id,
       channel: r.channel,
       to: r.to,
@@ -79,6 +109,14 @@ export function registerDevOutbox(app: FastifyInstance, deps: Deps): void {
       body: r.body,
       code: r.code,
       createdAt: toDhakaIso(r.created_at),
+      status: r.status,
+      attempts: r.attempts,
+      nextAttemptAt: iso(r.next_attempt_at),
+      lockedUntil: iso(r.locked_until),
+      sentAt: iso(r.sent_at),
+      providerMessageId: r.provider_message_id,
+      lastError: r.last_error,
+      attachments: r.attachment_names ?? [],
     }));
     return { data };
   });

@@ -5,7 +5,9 @@
 import crypto from 'node:crypto';
 import type { Reservation, SeatType, CoachType } from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
+import { getCompany } from './company.ts';
 import { redeemCoupon } from './coupons.ts';
+import { renderCancelEmail, renderCancelSms, renderTicketEmail, renderTicketSms, type Language } from './delivery/ticket-messages.ts';
 import { AppError, type Deps } from './http.ts';
 import { toDhakaIso } from './time.ts';
 import { addMinutes, dhakaIsoOrNull } from './trips.ts';
@@ -34,6 +36,8 @@ export interface ReservationRow {
   cancel_otp_hash: string | null;
   cancel_otp_expires_at: Date | null;
   created_at: Date;
+  /** The language the passenger booked in (ticket messages are written in it). */
+  language: 'en' | 'bn';
 }
 
 interface JoinedRow extends ReservationRow {
@@ -243,22 +247,50 @@ export function maskMobile(m: string): string {
   return m.slice(0, 3) + '*'.repeat(m.length - 5) + m.slice(-2);
 }
 
-/** Sends the ticket by e-mail (to `email`, if any) and, when `sms`, by SMS to the reservation mobile. */
-export async function sendTicket(deps: Deps, r: Reservation, opts: { email: string | null; sms: boolean }): Promise<void> {
-  const seats = r.seats.map((s) => s.name).join(', ');
-  const when = `${r.departureTime.slice(0, 10)} ${r.departureTime.slice(11, 16)}`;
-  const body =
-    `Ticket ${r.origin.name} to ${r.destination.name}, coach ${r.coach.code}, ${when} (Asia/Dhaka), seats ${seats}. ` +
-    `Boarding: ${r.boardingStation.name}. PNR ${r.pnr}, PIN ${r.pin}. Total paid: Tk ${r.fare.total}.`;
-  if (opts.sms) await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body });
+/**
+ * Writes the ticket SMS (to the reservation mobile, when `sms`) and e-mail (to `email`,
+ * if any) into the outbox, in the language the passenger booked in. Pass `tx` to
+ * write them in the caller's transaction.
+ */
+export async function sendTicket(deps: Deps, r: Reservation, opts: { email: string | null; sms: boolean; tx?: Queryable }): Promise<void> {
+  const q = opts.tx ?? deps.db;
+  const lang = await reservationLanguage(q, r.id);
+  const ctx = { company: await getCompany(q), appUrl: deps.config.appUrl, now: deps.now() };
+  if (opts.sms) await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body: renderTicketSms(r, lang, ctx) }, q);
   if (opts.email) {
-    await deps.outbox.send({
-      channel: 'EMAIL',
-      to: opts.email,
-      subject: `Your bus ticket ${r.pnr}`,
-      body: `Dear ${r.passengerName},\n\n${body}\n\nKeep the PNR and PIN to view or cancel this ticket.`,
-    });
+    const mail = renderTicketEmail(r, lang, ctx);
+    await deps.outbox.send({ channel: 'EMAIL', to: opts.email, subject: mail.subject, body: mail.text, html: mail.html, attachments: mail.attachments }, q);
   }
+}
+
+/** Writes a sold ticket's SMS and e-mail in `tx`, the transaction of the sale, so they are sent if and only if it commits. */
+export async function enqueueTicket(tx: Queryable, deps: Deps, reservationId: number): Promise<void> {
+  const r = await loadReservation(tx, reservationId);
+  if (!r) return;
+  await sendTicket(deps, r, { email: await ticketEmail(tx, r, await ownerOf(tx, reservationId)), sms: true, tx });
+}
+
+/** Writes the cancellation SMS and e-mail of a cancelled ticket in `tx`, the transaction of the cancel. */
+export async function enqueueCancelNotice(tx: Queryable, deps: Deps, reservationId: number, refund: number): Promise<void> {
+  const r = await loadReservation(tx, reservationId);
+  if (!r) return;
+  const lang = await reservationLanguage(tx, r.id);
+  await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body: renderCancelSms(r, lang, refund) }, tx);
+  const email = await ticketEmail(tx, r, await ownerOf(tx, reservationId));
+  if (email) {
+    const mail = renderCancelEmail(r, lang, refund, { company: await getCompany(tx), appUrl: deps.config.appUrl, now: deps.now() });
+    await deps.outbox.send({ channel: 'EMAIL', to: email, subject: mail.subject, body: mail.text, html: mail.html, attachments: mail.attachments }, tx);
+  }
+}
+
+async function reservationLanguage(q: Queryable, id: number): Promise<Language> {
+  const [row] = await q.query<{ language: Language }>('SELECT language FROM reservations WHERE id = $1', [id]);
+  return row?.language === 'bn' ? 'bn' : 'en';
+}
+
+async function ownerOf(q: Queryable, id: number): Promise<number | null> {
+  const [row] = await q.query<{ passenger_id: number | null }>('SELECT passenger_id FROM reservations WHERE id = $1', [id]);
+  return row?.passenger_id ?? null;
 }
 
 /** The address the ticket e-mail goes to: the reservation's, else the passenger's. */
@@ -269,15 +301,11 @@ export async function ticketEmail(q: Queryable, r: Reservation, passengerId: num
   return rows[0]?.email || null;
 }
 
-/** Sends the ticket SMS and e-mail after a sale; failures are logged, never undo the sale. */
+/** Writes the ticket SMS and e-mail after a sale (in their own transaction); failures are logged, never undo the sale. */
 export async function notifySold(deps: Deps, reservationId: number): Promise<void> {
   try {
-    const r = await loadReservation(deps.db, reservationId);
-    if (!r) return;
-    const pid = (await deps.db.query<{ passenger_id: number | null }>('SELECT passenger_id FROM reservations WHERE id = $1', [reservationId]))[0]
-      ?.passenger_id ?? null;
-    await sendTicket(deps, r, { email: await ticketEmail(deps.db, r, pid), sms: true });
+    await deps.db.transaction((tx) => enqueueTicket(tx, deps, reservationId));
   } catch (err) {
-    console.error('[reservations] ticket notification failed:', (err as Error).message);
+    console.error(`[reservations] ticket messages of reservation ${reservationId} not written:`, (err as Error).message);
   }
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerGateway } from '../gateway.ts';
 import { AppError, handle, type Deps } from '../http.ts';
 import { debit } from '../ledger.ts';
-import { assertLiveBooking, lockOwnReservation, markSold, mustLoadReservation, notifySold } from '../reservations.ts';
+import { assertLiveBooking, enqueueTicket, lockOwnReservation, markSold, mustLoadReservation } from '../reservations.ts';
 import { expireBookings } from '../trips.ts';
 import { confirmPayment, declinePending, findPayment, gatewayPath, newPaymentId, paymentResult, type PaymentRow } from '../payments.ts';
 
@@ -84,8 +84,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
       if (!(await markSold(tx, r.id, 'BALANCE', now))) throw new AppError('BOOKING_NOT_FOUND');
       // A card payment left open in another tab must not charge for a ticket already paid.
       await declinePending(tx, r.id, now);
+      await enqueueTicket(tx, deps, r.id);
     });
-    await notifySold(deps, id);
     return mustLoadReservation(deps.db, id);
   });
 }

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_SEATS, OPEN_SEAT_NAME, type Seat, type SeatType, type TripSummary } from '../../contract/schemas.ts';
 import { checkCouponRules, discountOf, findOffer } from '../coupons.ts';
+import { languageOf } from '../delivery/ticket-messages.ts';
 import { AppError, handle, type Deps } from '../http.ts';
 import { addressKey } from '../limits.ts';
 import { memoized } from '../memo.ts';
@@ -178,8 +179,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
         const subtotal = fares.reduce((a, s) => a + s.fare, 0);
         const [row] = await tx.query<{ id: number }>(
           `INSERT INTO reservations (trip_id, passenger_id, status, boarding_station_id, dropping_station_id, passenger_name, passenger_mobile,
-                                     passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, created_at)
-           VALUES ($1, $2, 2, $3, $4, $5, $6, $7, $8, 0, $8, $9, $10, $11) RETURNING id`,
+                                     passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, created_at, language)
+           VALUES ($1, $2, 2, $3, $4, $5, $6, $7, $8, 0, $8, $9, $10, $11, $12) RETURNING id`,
           [
             trip.id,
             passengerId,
@@ -192,6 +193,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
             minDate(addMinutes(now, deps.config.holdMinutes), trip.departure_at),
             minDate(addMinutes(now, deps.config.maxHoldMinutes), trip.departure_at),
             now,
+            languageOf(call.req.headers['accept-language']),
           ],
         );
         await tx.query(

@@ -12,6 +12,7 @@ import { verifyOtp, issueOtp } from '../otp.ts';
 import {
   CANCEL_POLICY,
   cancelCharge,
+  enqueueCancelNotice,
   findByPnr,
   loadReservations,
   maskMobile,
@@ -128,16 +129,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
       if (quote.refund > 0 && r.passenger_id != null) {
         await credit(tx, { passengerId: r.passenger_id, amount: quote.refund, kind: 'REFUND', description: `Refund for ticket ${r.pnr}`, reservationId: r.id, at: now });
       }
+      await enqueueCancelNotice(tx, deps, r.id, quote.refund);
     });
     const out = await mustLoadReservation(deps.db, r.id);
-    try {
-      const email = await ticketEmail(deps.db, out, r.passenger_id);
-      const body = `Ticket ${out.pnr} (${out.origin.name} to ${out.destination.name}, ${out.departureTime.slice(0, 10)}) is cancelled. Tk ${quote.refund} is refunded to your balance.`;
-      await deps.outbox.send({ channel: 'SMS', to: out.passengerMobile, body });
-      if (email) await deps.outbox.send({ channel: 'EMAIL', to: email, subject: `Ticket ${out.pnr} cancelled`, body });
-    } catch (err) {
-      console.error('[tickets] cancel notification failed:', (err as Error).message);
-    }
     return out;
   });
 

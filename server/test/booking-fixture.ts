@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { ServerConfig } from '../config.ts';
 import { openDb, type Db } from '../db.ts';
 import { createDeps } from '../deps.ts';
 import type { Deps } from '../http.ts';
@@ -62,12 +63,16 @@ async function makeApp(deps: Deps): Promise<FastifyInstance> {
 }
 
 /** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`. */
-export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number } = {}): Promise<Fixture> {
+export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number; config?: Partial<ServerConfig> } = {}): Promise<Fixture> {
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'));
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! });
   let clock = new Date();
   // Every test request comes from 127.0.0.1: the per-address hold limits are tested on their own.
-  const deps = createDeps(db, { now: () => clock, quiet: true, production: false, config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000 } });
+  const deps = createDeps(db, {
+    now: () => clock,
+    production: false,
+    config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, ...opts.config },
+  });
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead ?? 6 }));
   const app = await makeApp(deps);
   await app.ready();
@@ -216,4 +221,24 @@ export async function lastCode(f: Fixture, mobile: string): Promise<string> {
   const [row] = await f.db.query<{ code: string }>('SELECT code FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 1', [mobile]);
   if (!row) throw new Error(`no code sent to ${mobile}`);
   return row.code;
+}
+
+/**
+ * Locks, books (with `headers`, e.g. Accept-Language, and booking body fields in
+ * `body`) and pays from balance; answers the sold reservation.
+ */
+export async function buyTicketWith(
+  f: Fixture,
+  who: { token: string },
+  trip: Trip,
+  opts: { seats?: number; headers?: Record<string, string>; body?: Record<string, unknown> } = {},
+): Promise<any> {
+  const seats = await freeSeats(f, trip.id, opts.seats ?? 1);
+  const lock = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { token: who.token });
+  if (lock.status !== 200 || !lock.body.data) throw new Error(`lock failed: ${JSON.stringify(lock.body)}`);
+  const res = await f.api('POST', '/api/reservation/booking', bookingBody(trip, seats, opts.body), { token: who.token, headers: opts.headers });
+  if (res.status !== 200) throw new Error(`booking failed: ${JSON.stringify(res.body)}`);
+  const paid = await f.api('POST', '/api/reservation/payFromBalance', { reservationId: res.body.data.id }, { token: who.token });
+  if (paid.status !== 200) throw new Error(`payment failed: ${JSON.stringify(paid.body)}`);
+  return paid.body.data;
 }

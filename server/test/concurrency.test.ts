@@ -273,7 +273,7 @@ async function insertPassenger(db: Db, balance: number, now: Date): Promise<{ id
     `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ($1, 'Race Tester', $2, 'Dhaka', 'ACTIVE', $3, $4) RETURNING *`,
     [mobile, `r${mobile}@example.com`, balance, now],
   );
-  const s = await createSession(db, createDeps(db, { quiet: true }), row!, true);
+  const s = await createSession(db, createDeps(db), row!, true);
   return { id: row!.id, token: s.token };
 }
 

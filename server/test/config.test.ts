@@ -50,6 +50,16 @@ test('development defaults: sandbox gateway, development outbox, hold limits 10 
   assert.is(config.publicUrl, 'http://localhost:8080');
 });
 
+test('delivery settings: 8 attempts and a 120 s lease unless set; malformed values are named', () => {
+  const { config } = readConfig({});
+  assert.is(config.deliveryMaxAttempts, 8);
+  assert.is(config.deliveryLeaseSeconds, 120);
+  const set = readConfig({ DELIVERY_MAX_ATTEMPTS: '3', DELIVERY_LEASE_SECONDS: '30' });
+  assert.equal([set.config.deliveryMaxAttempts, set.config.deliveryLeaseSeconds, set.problems], [3, 30, []]);
+  const bad = readConfig({ DELIVERY_MAX_ATTEMPTS: '0', DELIVERY_LEASE_SECONDS: 'soon' });
+  assert.equal(bad.problems, ['DELIVERY_MAX_ATTEMPTS must be a positive whole number', 'DELIVERY_LEASE_SECONDS must be a positive whole number']);
+});
+
 test('malformed values are named', () => {
   const { problems } = readConfig({ HOLD_LIMIT_PER_ADDRESS: 'ten', SMTP_URL: 'http://x', SMS_API_URL: 'ftp://x' });
   const text = problems.join('\n');

@@ -1,6 +1,6 @@
 /**
  * Test harness: a fresh app on a throwaway PGlite folder, migrated and seeded,
- * with a movable clock and a quiet outbox. Used by every server test.
+ * with a movable clock. Used by every server test.
  *
  *   const t = await startTestApp();            // or startTestApp({ now: new Date('2026-01-10T04:00:00Z') })
  *   const r = await t.call('POST', '/api/checkPassenger', { body: {...}, token });
@@ -16,9 +16,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../../contract/schemas.ts';
 import { buildApp, type AppOptions } from '../app.ts';
+import type { ServerConfig } from '../config.ts';
 import { openDb, type Db } from '../db.ts';
 import { createDeps } from '../deps.ts';
-import type { ServerConfig } from '../config.ts';
 import type { Deps } from '../http.ts';
 import { migrate } from '../migrate.ts';
 import { seed } from '../seed/index.ts';
@@ -90,7 +90,6 @@ export async function startTestApp(
   // Every test request comes from 127.0.0.1: the per-address hold limits are tested on their own.
   const deps = createDeps(db, {
     now: clock.now,
-    quiet: true,
     production: opts.production ?? false,
     publicUrl: 'http://localhost:8080',
     passwordMaxAgeDays: opts.passwordMaxAgeDays,

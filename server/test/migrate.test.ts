@@ -27,7 +27,7 @@ const counts = async (db: Db) => {
 test('PGlite: migrations apply once in order, seeding is idempotent, trips are topped up as days pass', async () => {
   const db = await openDb({ dataDir: tempDir(), databaseUrl: '' });
   let now = new Date('2026-06-01T00:00:00Z');
-  const deps = createDeps(db, { now: () => now, quiet: true });
+  const deps = createDeps(db, { now: () => now });
   try {
     const names = listMigrations().map((m) => m.name);
     assert.equal(names.slice(0, 2), ['001_core.sql', '002_passengers.sql']);
@@ -110,7 +110,7 @@ test('PostgreSQL: concurrent debits on separate connections never overdraw', asy
   const url = await pg.createDatabase('ledger');
   const db = await openDb({ databaseUrl: url, max: 20 });
   try {
-    const deps = createDeps(db, { quiet: true });
+    const deps = createDeps(db);
     await migrate(db, (tx) => seed(tx, deps, { daysAhead: 0 }));
     const [p] = await db.query<{ id: number }>(`INSERT INTO passengers (mobile, full_name, email, city, status, created_at) VALUES ('01811112222', 'X', 'x@example.com', 'Dhaka', 'ACTIVE', now()) RETURNING id`);
     await db.transaction((tx) => credit(tx, { passengerId: p!.id, amount: 1000, kind: 'TOP_UP', description: 'Top-up', reservationId: null }));
