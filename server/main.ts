@@ -2,7 +2,8 @@
  * Server entry: opens the database (PGlite in DATA_DIR, or PostgreSQL by
  * DATABASE_URL), migrates and seeds, then listens on HOST:PORT.
  * Env: PORT (8080), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, PUBLIC_URL,
- * NODE_ENV, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS.
+ * NODE_ENV, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS,
+ * PAYMENT_PROVIDER, SSLCOMMERZ_* (see config.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
@@ -11,6 +12,7 @@ import { DataDirLockedError, openDb, type Db } from './db.ts';
 import { createDeps } from './deps.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { migrate } from './migrate.ts';
+import { startGatewayJobs } from './payment-gateways/index.ts';
 import { seed } from './seed/index.ts';
 
 async function main(): Promise<void> {
@@ -38,6 +40,8 @@ async function main(): Promise<void> {
   await migrate(db, (tx) => seed(tx, deps));
   const app = await buildApp(deps, process.env.DIST_DIR ? { distDir: process.env.DIST_DIR } : {});
   const stopHousekeeping = startHousekeeping(db, deps.now);
+  // Pending card payments whose callback never came are settled at start and every minute.
+  const stopGatewayJobs = startGatewayJobs(deps);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       stopHousekeeping();
+      stopGatewayJobs();
       await app.close();
     } finally {
       await db.close();

@@ -18,6 +18,7 @@ import type { Deps } from '../http.ts';
 import { migrate } from '../migrate.ts';
 import { seed } from '../seed/index.ts';
 import { createSession } from '../sessions.ts';
+import type { ServerConfig } from '../config.ts';
 import type { PassengerRow } from '../passengers.ts';
 
 export interface Fixture {
@@ -61,12 +62,12 @@ async function makeApp(deps: Deps): Promise<FastifyInstance> {
   }
 }
 
-/** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`. */
-export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number } = {}): Promise<Fixture> {
+/** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`; `config` overrides settings (e.g. the card gateway). */
+export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number; config?: Partial<ServerConfig> } = {}): Promise<Fixture> {
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'));
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! });
   let clock = new Date();
-  const deps = createDeps(db, { now: () => clock, quiet: true, production: false });
+  const deps = createDeps(db, { now: () => clock, quiet: true, production: false, config: opts.config });
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead ?? 6 }));
   const app = await makeApp(deps);
   await app.ready();

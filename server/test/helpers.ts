@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../../contract/schemas.ts';
 import { buildApp, type AppOptions } from '../app.ts';
+import type { ServerConfig } from '../config.ts';
 import { openDb, type Db } from '../db.ts';
 import { createDeps } from '../deps.ts';
 import type { Deps } from '../http.ts';
@@ -75,7 +76,7 @@ function pgliteTemplate(): Promise<string> {
 
 /** Starts a migrated, seeded app on a fresh PGlite folder (or `databaseUrl`). */
 export async function startTestApp(
-  opts: { now?: Date; daysAhead?: number; app?: AppOptions; databaseUrl?: string; production?: boolean; passwordMaxAgeDays?: number } = {},
+  opts: { now?: Date; daysAhead?: number; app?: AppOptions; databaseUrl?: string; production?: boolean; passwordMaxAgeDays?: number; config?: Partial<ServerConfig> } = {},
 ): Promise<TestApp> {
   const dir = tempDir();
   if (!opts.databaseUrl) fs.cpSync(await pgliteTemplate(), path.join(dir, 'pgdata'), { recursive: true });
@@ -86,7 +87,14 @@ export async function startTestApp(
     set: (d) => void (current = new Date(d)),
     advance: (ms) => void (current = new Date(current.getTime() + ms)),
   };
-  const deps = createDeps(db, { now: clock.now, quiet: true, production: opts.production ?? false, publicUrl: 'http://localhost:8080', passwordMaxAgeDays: opts.passwordMaxAgeDays });
+  const deps = createDeps(db, {
+    now: clock.now,
+    quiet: true,
+    production: opts.production ?? false,
+    publicUrl: 'http://localhost:8080',
+    passwordMaxAgeDays: opts.passwordMaxAgeDays,
+    config: opts.config,
+  });
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead }));
   const app = await buildApp(deps, { logLevel: false, rateLimitMax: 1_000_000, authRateLimitMax: 1_000_000, distDir: path.join(dir, 'no-dist'), ...opts.app });
   await app.ready();
