@@ -120,7 +120,11 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
     // Only a live booking is sold: past its time its seats may already be held by someone else. A charge
     // for another amount (the fare changed while the passenger was at the gateway) does not pay it either.
     const live = !!r && r.status === 2 && !!r.expiration_time && r.expiration_time > now && r.total === p.amount;
-    if (live && (await markSold(tx, r.id, 'CARD', now))) return r.id;
+    if (live && (await markSold(tx, r.id, 'CARD', now))) {
+      // Another card payment left open in another tab must not charge for this ticket too.
+      await declinePending(tx, r.id, now);
+      return r.id;
+    }
     await credit(tx, {
       passengerId: p.passenger_id,
       amount: p.amount,

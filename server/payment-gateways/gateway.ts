@@ -20,6 +20,8 @@ export interface PaymentGateway {
   readonly provider: PaymentRow['provider'] | null;
   /** The smallest amount (Tk) the gateway takes. */
   readonly minAmount: number;
+  /** Whether a pending payment can be handed out again (double click) rather than replaced by a new one. */
+  canReuse(payment: PaymentRow, now: Date): boolean;
   /** Where the browser goes to pay: a path on this server or an absolute gateway URL. */
   open(payment: PaymentRow, ctx: OpenContext): Promise<{ redirectUrl: string }>;
   /** Registers the gateway's browser and server-to-server callback routes (if any). */

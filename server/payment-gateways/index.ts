@@ -49,6 +49,7 @@ function unavailableGateway(deps: Deps): PaymentGateway {
   return {
     provider: null,
     minAmount: 1,
+    canReuse: () => false,
     async open() {
       throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
     },

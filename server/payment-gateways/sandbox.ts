@@ -23,6 +23,7 @@ export function sandboxGateway(deps: Deps, opts: { routes: boolean }): PaymentGa
   return {
     provider: 'sandbox',
     minAmount: 1,
+    canReuse: () => true,
     async open(payment) {
       return { redirectUrl: gatewayPath(payment.id) };
     },

@@ -233,6 +233,10 @@ export function sslcommerzGateway(
     settle,
     reconcile,
 
+    // A session still being opened, or opened: the same page. One whose opening died with its
+    // process (no page long after) is replaced, or the booking could never be paid by card.
+    canReuse: (payment, now) => !!payment.gateway_url || now.getTime() - payment.created_at.getTime() < settings.timeoutMs + 5000,
+
     async open(payment, ctx) {
       if (ctx.reused) return { redirectUrl: await waitForPage(deps, payment.id, settings.timeoutMs + 2000) };
       let session: { gatewayUrl: string; sessionKey: string | null };

@@ -25,8 +25,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
       assertLiveBooking(r, now);
       await assertNotUnderReview(tx, id);
       const [pending] = await tx.query<PaymentRow>("SELECT * FROM payments WHERE reservation_id = $1 AND status = 'PENDING'", [id]);
-      // Double click or a second tab: the same payment, unless the amount or the gateway changed since.
-      if (pending && pending.amount === r.total && pending.provider === gateway.provider) return { payment: pending, reused: true };
+      // Double click or a second tab: the same payment, unless the amount or the gateway changed since (or it cannot be resumed).
+      if (pending && pending.amount === r.total && pending.provider === gateway.provider && gateway.canReuse(pending, now)) return { payment: pending, reused: true };
       if (pending) await declinePending(tx, id, now);
       if (r.total <= 0) throw new AppError('VALIDATION_FAILED', { reason: 'Nothing to pay by card: pay from balance.' });
       if (r.total < gateway.minAmount) throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` });

@@ -394,6 +394,44 @@ t('forged returns: a made-up val_id sells nothing, another payment\'s val_id dec
   assert.is(none.status, 200);
 });
 
+t('two tabs paid: the first payment sells the ticket, the other is declined and its money goes to the balance', async () => {
+  const first = await cardPayment(1);
+  // The passenger cancels in one tab and opens a new payment...
+  await browser('cancel', ssl.giveUp(first.paymentId, 'CANCELLED'));
+  const second = await f.api('POST', '/api/reservation/payment', { reservationId: first.res.id }, { token: first.p.token });
+  const secondId: string = second.body.data.paymentId;
+  assert.ok(secondId !== first.paymentId);
+  // ...but still pays in the first tab, then in the second.
+  ssl.pay(first.paymentId);
+  await ssl.sendIpn(first.paymentId);
+  const sold = await reservation(first.res.id);
+  assert.is(sold.status, 1);
+  const other = await row(secondId);
+  assert.equal([other.status, other.decline_reason], ['DECLINED', 'replaced: the booking changed or was paid another way']);
+  ssl.pay(secondId);
+  await ssl.sendIpn(secondId);
+  const refunded = await row(secondId);
+  assert.equal([refunded.status, refunded.refunded], ['APPROVED', true]);
+  assert.equal(await ledgerOf(first.p.id), [{ amount: first.res.fare.total, kind: 'REFUND' }]);
+  assert.is(await messagesWith(sold.pnr!), 2);
+});
+
+t('a payment whose session never got its page (the process died while opening it) is replaced by the next click', async () => {
+  const p = await f.passenger();
+  const res = await lockAndBook(f, p, await nextTrip(), 1);
+  await f.db.query("INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider) VALUES ('pay_openedThenCrashed0001', 'RESERVATION', $1, $2, $3, $4, 'sslcommerz')", [
+    res.id,
+    p.id,
+    res.fare.total,
+    new Date(f.now().getTime() - 60_000),
+  ]);
+  const r = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token });
+  assert.is(r.status, 200);
+  assert.ok(r.body.data.paymentId !== 'pay_openedThenCrashed0001');
+  assert.match(r.body.data.redirectUrl, ssl.url);
+  assert.is((await row('pay_openedThenCrashed0001')).status, 'DECLINED');
+});
+
 t('the session API refusing: PAYMENT_GATEWAY_UNAVAILABLE, the payment declined with the reason, a later try works', async () => {
   const p = await f.passenger();
   const res = await lockAndBook(f, p, await nextTrip(), 1);
