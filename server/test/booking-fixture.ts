@@ -67,7 +67,8 @@ export async function openFixture(opts: { databaseUrl?: string; daysAhead?: numb
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'));
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! });
   let clock = new Date();
-  const deps = createDeps(db, { now: () => clock, quiet: true, production: false, config: opts.config });
+  // Every test request comes from 127.0.0.1: the per-address hold limits are tested on their own.
+  const deps = createDeps(db, { now: () => clock, quiet: true, production: false, config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, ...opts.config } });
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead ?? 6 }));
   const app = await makeApp(deps);
   await app.ready();

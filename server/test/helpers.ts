@@ -16,9 +16,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../../contract/schemas.ts';
 import { buildApp, type AppOptions } from '../app.ts';
-import type { ServerConfig } from '../config.ts';
 import { openDb, type Db } from '../db.ts';
 import { createDeps } from '../deps.ts';
+import type { ServerConfig } from '../config.ts';
 import type { Deps } from '../http.ts';
 import { migrate } from '../migrate.ts';
 import { seed } from '../seed/index.ts';
@@ -87,13 +87,14 @@ export async function startTestApp(
     set: (d) => void (current = new Date(d)),
     advance: (ms) => void (current = new Date(current.getTime() + ms)),
   };
+  // Every test request comes from 127.0.0.1: the per-address hold limits are tested on their own.
   const deps = createDeps(db, {
     now: clock.now,
     quiet: true,
     production: opts.production ?? false,
     publicUrl: 'http://localhost:8080',
     passwordMaxAgeDays: opts.passwordMaxAgeDays,
-    config: opts.config,
+    config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, ...opts.config },
   });
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead }));
   const app = await buildApp(deps, { logLevel: false, rateLimitMax: 1_000_000, authRateLimitMax: 1_000_000, distDir: path.join(dir, 'no-dist'), ...opts.app });
