@@ -54,6 +54,7 @@ export const errorCatalogue = {
   PAYMENT_DECLINED: { status: 402, reason: 'The payment was declined.' },
   PAYMENT_ALREADY_COMPLETED: { status: 409, reason: 'This reservation is already paid.' },
   PAYMENT_UNDER_REVIEW: { status: 409, reason: 'The payment is being reviewed by the payment gateway.' },
+  PAYMENT_GATEWAY_UNAVAILABLE: { status: 503, reason: 'Card payment is not available right now. Please try again in a few minutes, or pay from your balance.' },
   COUPON_FIRST_BOOKING_ONLY: { status: 400, reason: 'This coupon is for your first booking only.' },
   COUPON_ALREADY_USED: { status: 400, reason: 'You have already used this coupon.' },
   COUPON_USED_UP: { status: 400, reason: 'This coupon has been used up.' },

@@ -295,7 +295,7 @@ export const paymentResponse = z.object({ paymentId: z.string(), redirectUrl: z.
 export const paymentResultRequest = z.strictObject({ paymentId: str(100) });
 export const paymentResult = z.object({
   paymentId: z.string(),
-  status: z.enum(['PENDING', 'APPROVED', 'DECLINED']),
+  status: z.enum(['PENDING', 'APPROVED', 'DECLINED', 'REVIEW']),
   purpose: z.enum(['RESERVATION', 'TOP_UP']),
   amount: money,
   reservation: z.nullable(reservation),

@@ -9,7 +9,7 @@ import { HOLD_MINUTES, MAX_HOLD_MINUTES } from '../contract/schemas.ts';
 /** The card gateway: the development sandbox page, or SSLCommerz. */
 export type PaymentConfig =
   | { provider: 'sandbox' }
-  | { provider: 'sslcommerz'; storeId: string; storePassword: string; apiUrl: string };
+  | { provider: 'sslcommerz'; storeId: string; storePassword: string; apiUrl: string; timeoutMs: number };
 
 /** Parsed settings; see README "Configuration" and "Running in production". */
 export interface ServerConfig {
@@ -91,7 +91,13 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
   if (provider === 'sslcommerz') {
     const apiUrl = need('SSLCOMMERZ_API_URL').replace(/\/+$/, '');
     if (apiUrl && !httpUrl(apiUrl)) problems.push('SSLCOMMERZ_API_URL must be an http(s) URL');
-    payment = { provider: 'sslcommerz', storeId: need('SSLCOMMERZ_STORE_ID'), storePassword: need('SSLCOMMERZ_STORE_PASSWORD'), apiUrl };
+    payment = {
+      provider: 'sslcommerz',
+      storeId: need('SSLCOMMERZ_STORE_ID'),
+      storePassword: need('SSLCOMMERZ_STORE_PASSWORD'),
+      apiUrl,
+      timeoutMs: int('SSLCOMMERZ_TIMEOUT_MS', 15_000),
+    };
   } else if (provider === 'sandbox') {
     if (production) problems.push('PAYMENT_PROVIDER=sandbox is refused in production (set PAYMENT_PROVIDER=sslcommerz)');
   } else if (provider === undefined) {

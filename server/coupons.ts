@@ -67,6 +67,17 @@ export async function checkCouponRules(
   }
 }
 
+/** Throws the coupon error when the booking's coupon may no longer be used (before a card payment opens). */
+export async function assertCouponUsable(q: Queryable, r: { id: number; passenger_id: number | null; subtotal: number; coupon_code: string | null }): Promise<void> {
+  if (!r.coupon_code) return;
+  const rows = await q.query<OfferRow>(
+    `SELECT id, coupon_code, discount_percent, max_discount, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare
+       FROM offers WHERE coupon_code = $1`,
+    [r.coupon_code],
+  );
+  if (rows[0]) await checkCouponRules(q, rows[0], { id: r.id, passengerId: r.passenger_id, subtotal: r.subtotal });
+}
+
 /**
  * Records the use of the reservation's coupon as it is sold (call inside the sale's
  * transaction, holding the reservation's and the passenger's rows): locks the offer,

@@ -3,7 +3,8 @@
  * DATABASE_URL), migrates and seeds, then listens on HOST:PORT.
  * Env: PORT (8080), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, PUBLIC_URL,
  * NODE_ENV, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS,
- * SMTP_URL, MAIL_FROM, SMS_API_URL, SMS_API_TOKEN, SMS_SENDER_ID, DELIVERY_MAX_ATTEMPTS, DELIVERY_LEASE_SECONDS.
+ * SMTP_URL, MAIL_FROM, SMS_API_URL, SMS_API_TOKEN, SMS_SENDER_ID, DELIVERY_MAX_ATTEMPTS, DELIVERY_LEASE_SECONDS,
+ * PAYMENT_PROVIDER, SSLCOMMERZ_* (see config.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
@@ -14,6 +15,7 @@ import { createTransports } from './delivery/transports.ts';
 import { sendTimeoutFor, startDeliveryWorker } from './delivery/worker.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { migrate } from './migrate.ts';
+import { startGatewayJobs } from './payment-gateways/index.ts';
 import { seed } from './seed/index.ts';
 
 async function main(): Promise<void> {
@@ -46,6 +48,8 @@ async function main(): Promise<void> {
   });
   const stopHousekeeping = startHousekeeping(db, deps.now);
   worker = startDeliveryWorker(deps, createTransports(deps.config, { timeoutMs: sendTimeoutFor(deps.config.deliveryLeaseSeconds * 1000) }));
+  // Pending card payments whose callback never came are settled at start and every minute.
+  const stopGatewayJobs = startGatewayJobs(deps);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -56,6 +60,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       stopHousekeeping();
+      stopGatewayJobs();
       await app.close();
     } finally {
       // The sends in flight finish and are recorded before the database closes.

@@ -2,7 +2,8 @@
  * Prometheus metrics (prom-client), one registry per server: request latency by
  * route, seat-lock outcomes, limit refusals (PIN and code lockouts among them),
  * and, read from the database when scraped (so every process reports the same),
- * payments by outcome and the message outbox's backlog and failures.
+ * payments by outcome and the message outbox's backlog and failures (delivery
+ * failures by channel are `outbox_messages{status="FAILED"}`).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Queryable } from './db.ts';
@@ -59,6 +60,30 @@ export function createMetrics(db: Queryable): Metrics {
     async collect() {
       const [r] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE refunded');
       this.set(r?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'outbox_messages',
+    help: 'SMS and e-mails by channel and delivery status (PENDING and SENDING: the backlog; FAILED: given up)',
+    labelNames: ['channel', 'status'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await db.query<{ channel: string; status: string; n: number }>(
+        "SELECT channel, status, count(*)::int AS n FROM outbox_messages WHERE status <> 'SENT' GROUP BY 1, 2",
+      );
+      for (const r of rows) this.set({ channel: r.channel, status: r.status }, r.n);
+    },
+  });
+  new Gauge({
+    name: 'outbox_oldest_pending_seconds',
+    help: 'Age of the oldest message not yet delivered (0 when none)',
+    registers: [registry],
+    async collect() {
+      const [r] = await db.query<{ s: number | null }>(
+        "SELECT extract(epoch FROM now() - min(created_at))::float8 AS s FROM outbox_messages WHERE status IN ('PENDING', 'SENDING')",
+      );
+      this.set(Math.max(0, r?.s ?? 0));
     },
   });
   return {

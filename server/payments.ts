@@ -1,15 +1,18 @@
 /**
- * Card payments through the sandbox gateway and balance top-ups. A payment is
- * decided once (PENDING → APPROVED | DECLINED) and an approved one is confirmed
- * once: the atomic `confirmed_at IS NULL` update picks the single confirmer, so a
- * replayed callback never sells twice or credits twice.
+ * Card payments and balance top-ups, whichever gateway takes them
+ * (payment-gateways/). A payment is decided (PENDING → APPROVED | DECLINED |
+ * REVIEW) and an approved one is confirmed once: the atomic `confirmed_at IS NULL`
+ * update picks the single confirmer, so a replayed callback, in this process or
+ * another, never sells twice or credits twice. REVIEW holds a payment the gateway
+ * flagged as risky until an operator approves or declines it.
  */
 import crypto from 'node:crypto';
 import type { PaymentResult } from '../contract/schemas.ts';
 import type { Db, Queryable } from './db.ts';
 import { AppError, type Deps } from './http.ts';
 import { credit } from './ledger.ts';
-import { loadReservation, markSold, notifySold } from './reservations.ts';
+import { enqueueTicket, loadReservation, markSold } from './reservations.ts';
+import { expireBookings } from './trips.ts';
 
 /** A payments row. */
 export interface PaymentRow {
@@ -18,15 +21,24 @@ export interface PaymentRow {
   reservation_id: number | null;
   passenger_id: number;
   amount: number;
-  status: 'PENDING' | 'APPROVED' | 'DECLINED';
+  status: 'PENDING' | 'APPROVED' | 'DECLINED' | 'REVIEW';
   refunded: boolean;
   created_at: Date;
   decided_at: Date | null;
   confirmed_at: Date | null;
+  provider: 'sandbox' | 'sslcommerz';
+  gateway_url: string | null;
+  gateway_session: string | null;
+  gateway_val_id: string | null;
+  gateway_status: string | null;
+  risk_level: number | null;
+  decline_reason: string | null;
+  checked_at: Date | null;
+  reviewed_at: Date | null;
 }
 
-/** The sandbox gateway page of a payment. */
-export const gatewayPath = (paymentId: string) => `/sandbox/gateway/${encodeURIComponent(paymentId)}`;
+/** Payment ids as we issue them (`pay_` + base64url); anything else is never looked up. */
+export const paymentIdPattern = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** A random, unguessable payment id (it is the capability to read the payment result). */
 export function newPaymentId(): string {
@@ -42,7 +54,16 @@ export async function findPayment(q: Queryable, id: string): Promise<PaymentRow>
 
 /** Declines the reservation's pending card payment (its amount is stale or the booking is settled). */
 export async function declinePending(tx: Queryable, reservationId: number, now: Date): Promise<void> {
-  await tx.query("UPDATE payments SET status = 'DECLINED', decided_at = $2 WHERE reservation_id = $1 AND status = 'PENDING'", [reservationId, now]);
+  await tx.query(
+    "UPDATE payments SET status = 'DECLINED', decided_at = $2, decline_reason = 'replaced: the booking changed or was paid another way' WHERE reservation_id = $1 AND status = 'PENDING'",
+    [reservationId, now],
+  );
+}
+
+/** Throws PAYMENT_UNDER_REVIEW when a card payment of the reservation is held for review (it must not be paid twice). */
+export async function assertNotUnderReview(tx: Queryable, reservationId: number): Promise<void> {
+  const rows = await tx.query("SELECT 1 FROM payments WHERE reservation_id = $1 AND status = 'REVIEW' LIMIT 1", [reservationId]);
+  if (rows.length > 0) throw new AppError('PAYMENT_UNDER_REVIEW');
 }
 
 /**
@@ -71,18 +92,23 @@ export async function decide(db: Db, id: string, approve: boolean, now: Date): P
 }
 
 /**
- * Applies an approved payment exactly once: sells the booking (status 1, PNR, PIN) or
- * credits the top-up. If the booking was settled or ended meanwhile, the amount is
- * credited to the passenger's balance as a refund. Sends the ticket after commit.
+ * Applies an approved payment exactly once: sells the booking (status 1, PNR, PIN) and
+ * writes its ticket messages, or credits the top-up. If the booking was settled or
+ * ended meanwhile, or its coupon can no longer be used (a once-only coupon spent by
+ * another sale meanwhile), the amount is credited to the passenger's balance instead:
+ * the card was charged, so the money is never lost.
  */
 export async function confirmPayment(deps: Deps, id: string): Promise<void> {
   const now = deps.now();
   const p = await findPayment(deps.db, id);
   if (p.status !== 'APPROVED' || p.confirmed_at) return;
-  const sold = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     // Reservation row first, then the payment: the order payFromBalance uses too.
     const [r] = p.reservation_id != null
-      ? await tx.query<{ id: number; status: number }>('SELECT id, status FROM reservations WHERE id = $1 FOR UPDATE', [p.reservation_id])
+      ? await tx.query<{ id: number; status: number; total: number; expiration_time: Date | null }>(
+          'SELECT id, status, total, expiration_time FROM reservations WHERE id = $1 FOR UPDATE',
+          [p.reservation_id],
+        )
       : [];
     const won = await tx.query<PaymentRow>(
       "UPDATE payments SET confirmed_at = $2 WHERE id = $1 AND confirmed_at IS NULL AND status = 'APPROVED' RETURNING *",
@@ -93,19 +119,39 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
       await credit(tx, { passengerId: p.passenger_id, amount: p.amount, kind: 'TOP_UP', description: 'Balance top-up by card', reservationId: null, at: now });
       return null;
     }
-    if (r && r.status === 2 && (await markSold(tx, r.id, 'CARD', now))) return r.id;
+    // Only a live booking is sold: past its time its seats may already be held by someone else. A charge
+    // for another amount (the fare changed while the passenger was at the gateway) does not pay it either.
+    const live = !!r && r.status === 2 && !!r.expiration_time && r.expiration_time > now && r.total === p.amount;
+    let why = 'Card payment received after the booking ended';
+    if (live) {
+      // A coupon refused at sale time undoes the sale only, not the refund below.
+      await tx.query('SAVEPOINT sale');
+      try {
+        if (await markSold(tx, r.id, 'CARD', now)) {
+          // Another card payment left open in another tab must not charge for this ticket too.
+          await declinePending(tx, r.id, now);
+          await enqueueTicket(tx, deps, r.id);
+          return r.id;
+        }
+      } catch (err) {
+        if (!(err instanceof AppError && err.code.startsWith('COUPON_'))) throw err;
+        await tx.query('ROLLBACK TO SAVEPOINT sale');
+        // The booking stays payable at its full fare; the refund pays most of it.
+        await tx.query('UPDATE reservations SET coupon_code = NULL, discount = 0, total = subtotal WHERE id = $1', [r.id]);
+        why = 'Card payment refunded: the coupon could no longer be used';
+      }
+    }
     await credit(tx, {
       passengerId: p.passenger_id,
       amount: p.amount,
       kind: 'REFUND',
-      description: 'Card payment received after the booking ended',
+      description: why,
       reservationId: p.reservation_id,
       at: now,
     });
     await tx.query('UPDATE payments SET refunded = true WHERE id = $1', [id]);
     return null;
   });
-  if (sold != null) await notifySold(deps, sold);
 }
 
 /** The payment as the success and failure pages read it. */
@@ -123,10 +169,114 @@ export async function paymentResult(q: Queryable, id: string): Promise<PaymentRe
   };
 }
 
-/** Where the gateway sends the browser after a decision. */
-export function resultUrl(p: PaymentRow): string {
+/**
+ * Where the gateway sends the browser after a decision, on the app's origin `base`
+ * ('' for the same origin). Pending and review go to the success page, which says
+ * the payment is being confirmed or reviewed.
+ */
+export function resultUrl(p: PaymentRow, base = ''): string {
   const id = encodeURIComponent(p.id);
-  const ok = p.status === 'APPROVED';
-  if (p.purpose === 'TOP_UP') return `/profile?topUp=${id}&result=${ok ? 'success' : 'failure'}`;
-  return `/reservation/${ok ? 'success' : 'failure'}?paymentId=${id}`;
+  const ok = p.status !== 'DECLINED';
+  if (p.purpose === 'TOP_UP') return `${base}/profile?topUp=${id}&result=${ok ? 'success' : 'failure'}`;
+  return `${base}/reservation/${ok ? 'success' : 'failure'}?paymentId=${id}`;
+}
+
+/** What a real gateway established about a payment, after checking its answer against our row. */
+export type GatewayFinding =
+  | { outcome: 'paid'; valId: string; gatewayStatus: string; riskLevel: number }
+  | { outcome: 'declined'; reason: string; valId?: string | null; gatewayStatus?: string | null };
+
+// A finding may still change a payment that is pending, or one we declined (a stale amount,
+// the booking paid another way, the passenger gave up) that no operator reviewed and nothing applied:
+// money the gateway took for it must reach the passenger.
+const OPEN_TO_FINDINGS = "(status = 'PENDING' OR (status = 'DECLINED' AND reviewed_at IS NULL AND confirmed_at IS NULL))";
+
+/**
+ * Records what the gateway said, exactly once whatever the number of callbacks and
+ * processes: paid and safe → APPROVED, then sold or credited by confirmPayment; paid
+ * but risky (risk_level 1) → REVIEW, nothing sold or credited, a booking's seats held
+ * until departure; declined → DECLINED with the reason (only from PENDING).
+ */
+export async function applyFinding(deps: Deps, id: string, f: GatewayFinding): Promise<PaymentRow> {
+  const now = deps.now();
+  if (f.outcome === 'declined') {
+    await deps.db.query(
+      `UPDATE payments SET status = 'DECLINED', decided_at = $2, decline_reason = $3,
+              gateway_val_id = coalesce($4, gateway_val_id), gateway_status = coalesce($5, gateway_status)
+        WHERE id = $1 AND status = 'PENDING'`,
+      [id, now, f.reason.slice(0, 500), f.valId ?? null, f.gatewayStatus ?? null],
+    );
+    return findPayment(deps.db, id);
+  }
+  if (f.riskLevel === 1) {
+    await deps.db.transaction(async (tx) => {
+      const [p] = await tx.query<{ reservation_id: number | null }>('SELECT reservation_id FROM payments WHERE id = $1', [id]);
+      // Reservation row first, then the payment: the order confirmPayment uses too.
+      const [r] = p?.reservation_id != null
+        ? await tx.query<{ id: number; status: number; expiration_time: Date | null; trip_id: number }>(
+            'SELECT id, status, expiration_time, trip_id FROM reservations WHERE id = $1 FOR UPDATE',
+            [p.reservation_id],
+          )
+        : [];
+      const won = await tx.query(
+        `UPDATE payments SET status = 'REVIEW', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = 1, decline_reason = NULL
+          WHERE id = $1 AND ${OPEN_TO_FINDINGS} RETURNING id`,
+        [id, now, f.valId, f.gatewayStatus],
+      );
+      if (won.length === 1 && r && r.status === 2 && r.expiration_time && r.expiration_time > now) {
+        // The seats stay with the booking while an operator decides, at the latest until departure.
+        await tx.query(
+          'UPDATE reservations SET expiration_time = greatest(expiration_time, (SELECT departure_at FROM trips WHERE id = $2)) WHERE id = $1',
+          [r.id, r.trip_id],
+        );
+      }
+    });
+    return findPayment(deps.db, id);
+  }
+  await deps.db.query(
+    `UPDATE payments SET status = 'APPROVED', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = $5, decline_reason = NULL
+      WHERE id = $1 AND ${OPEN_TO_FINDINGS}`,
+    [id, now, f.valId, f.gatewayStatus, f.riskLevel],
+  );
+  await confirmPayment(deps, id);
+  return findPayment(deps.db, id);
+}
+
+/** Payments held for review, oldest first (for the operator). */
+export async function paymentsUnderReview(q: Queryable): Promise<PaymentRow[]> {
+  return q.query<PaymentRow>("SELECT * FROM payments WHERE status = 'REVIEW' ORDER BY created_at, id");
+}
+
+/**
+ * An operator accepts a payment held for review: it is applied like any approved one
+ * (the booking sold, or the amount credited to the balance). Answers the payment;
+ * one that is not under review is left as it is.
+ */
+export async function approveReviewedPayment(deps: Deps, id: string): Promise<PaymentRow> {
+  await deps.db.query("UPDATE payments SET status = 'APPROVED', reviewed_at = $2 WHERE id = $1 AND status = 'REVIEW'", [id, deps.now()]);
+  await confirmPayment(deps, id);
+  return findPayment(deps.db, id);
+}
+
+/**
+ * An operator refuses a payment held for review: nothing is sold or credited and the
+ * booking's seats are released now (the card is refunded from the gateway's panel).
+ */
+export async function declineReviewedPayment(deps: Deps, id: string, reason: string): Promise<PaymentRow> {
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    const [p] = await tx.query<{ reservation_id: number | null }>('SELECT reservation_id FROM payments WHERE id = $1', [id]);
+    const [r] = p?.reservation_id != null
+      ? await tx.query<{ id: number; status: number }>('SELECT id, status FROM reservations WHERE id = $1 FOR UPDATE', [p.reservation_id])
+      : [];
+    const won = await tx.query(
+      "UPDATE payments SET status = 'DECLINED', reviewed_at = $2, decided_at = $2, decline_reason = $3 WHERE id = $1 AND status = 'REVIEW' RETURNING id",
+      [id, now, `review: ${reason}`.slice(0, 500)],
+    );
+    if (won.length === 1 && r && r.status === 2) {
+      await tx.query('UPDATE reservations SET expiration_time = least(expiration_time, $2) WHERE id = $1', [r.id, now]);
+      await expireBookings(tx, now, { reservationId: r.id });
+    }
+  });
+  return findPayment(deps.db, id);
 }

@@ -1,62 +1,68 @@
 /**
- * Paying for a booking (card via the sandbox gateway, or balance), the payment
- * result pages, balance top-ups, and the sandbox gateway itself.
+ * Paying for a booking (card through the configured gateway, or balance), the
+ * payment result pages, balance top-ups, and the gateway's own callback routes.
  */
 import type { FastifyInstance } from 'fastify';
-import { registerGateway } from '../gateway.ts';
+import { assertCouponUsable } from '../coupons.ts';
 import { AppError, handle, type Deps } from '../http.ts';
 import { debit } from '../ledger.ts';
+import { createGateway, gatewayFor } from '../payment-gateways/index.ts';
 import { assertLiveBooking, enqueueTicket, lockOwnReservation, markSold, mustLoadReservation } from '../reservations.ts';
 import { expireBookings } from '../trips.ts';
-import { confirmPayment, declinePending, findPayment, gatewayPath, newPaymentId, paymentResult, type PaymentRow } from '../payments.ts';
+import { assertNotUnderReview, declinePending, findPayment, newPaymentId, paymentResult, type PaymentRow } from '../payments.ts';
 
-/** Registers the payments routes and the sandbox gateway. */
+/** Registers the payments routes and the configured gateway's routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
-  registerGateway(app, deps);
+  const gateway = createGateway(deps);
+  gateway.register(app);
 
   handle(app, deps, 'payment', async (call) => {
     const passengerId = call.auth!.passengerId;
     const id = call.body.reservationId;
     const now = deps.now();
-    const paymentId = await deps.db.transaction(async (tx) => {
+    if (!gateway.provider) throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
+    const { payment, reused } = await deps.db.transaction(async (tx) => {
       const r = await lockOwnReservation(tx, id, passengerId);
       assertLiveBooking(r, now);
+      await assertNotUnderReview(tx, id);
+      // Learn now, not after paying, that the coupon was used up meanwhile.
+      await assertCouponUsable(tx, r);
       const [pending] = await tx.query<PaymentRow>("SELECT * FROM payments WHERE reservation_id = $1 AND status = 'PENDING'", [id]);
-      // Double click or a second tab: the same payment, unless the amount changed since.
-      if (pending && pending.amount === r.total) return pending.id;
+      // Double click or a second tab: the same payment, unless the amount or the gateway changed since (or it cannot be resumed).
+      if (pending && pending.amount === r.total && pending.provider === gateway.provider && gateway.canReuse(pending, now)) return { payment: pending, reused: true };
       if (pending) await declinePending(tx, id, now);
       if (r.total <= 0) throw new AppError('VALIDATION_FAILED', { reason: 'Nothing to pay by card: pay from balance.' });
-      const pid = newPaymentId();
-      await tx.query(
-        "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at) VALUES ($1, 'RESERVATION', $2, $3, $4, $5)",
-        [pid, id, passengerId, r.total, now],
+      if (r.total < gateway.minAmount) throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` });
+      const [row] = await tx.query<PaymentRow>(
+        "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider) VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6) RETURNING *",
+        [newPaymentId(), id, passengerId, r.total, now, gateway.provider],
       );
-      return pid;
+      return { payment: row!, reused: false };
     });
-    return { paymentId, redirectUrl: gatewayPath(paymentId) };
+    const { redirectUrl } = await gateway.open(payment, { reused });
+    return { paymentId: payment.id, redirectUrl };
   });
 
   handle(app, deps, 'topUp', async (call) => {
-    const pid = newPaymentId();
-    await deps.db.query("INSERT INTO payments (id, purpose, passenger_id, amount, created_at) VALUES ($1, 'TOP_UP', $2, $3, $4)", [
-      pid,
-      call.auth!.passengerId,
-      call.body.amount,
-      deps.now(),
-    ]);
-    return { paymentId: pid, redirectUrl: gatewayPath(pid) };
+    if (!gateway.provider) throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
+    const [payment] = await deps.db.query<PaymentRow>(
+      "INSERT INTO payments (id, purpose, passenger_id, amount, created_at, provider) VALUES ($1, 'TOP_UP', $2, $3, $4, $5) RETURNING *",
+      [newPaymentId(), call.auth!.passengerId, call.body.amount, deps.now(), gateway.provider],
+    );
+    const { redirectUrl } = await gateway.open(payment!, { reused: false });
+    return { paymentId: payment!.id, redirectUrl };
   });
 
   handle(app, deps, 'paymentSuccess', async ({ body }) => {
     const p = await findPayment(deps.db, body.paymentId);
-    if (p.status === 'APPROVED' && !p.confirmed_at) await confirmPayment(deps, p.id);
+    await gatewayFor(deps, p).refresh(p);
     if (p.reservation_id != null) await expireBookings(deps.db, deps.now(), { reservationId: p.reservation_id });
     return paymentResult(deps.db, p.id);
   });
 
   handle(app, deps, 'paymentFailure', async ({ body }) => {
     const p = await findPayment(deps.db, body.paymentId);
-    await deps.db.query("UPDATE payments SET status = 'DECLINED', decided_at = $2 WHERE id = $1 AND status = 'PENDING'", [p.id, deps.now()]);
+    await gatewayFor(deps, p).abandon(p);
     if (p.reservation_id != null) await expireBookings(deps.db, deps.now(), { reservationId: p.reservation_id });
     return paymentResult(deps.db, p.id);
   });
@@ -69,6 +75,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     await deps.db.transaction(async (tx) => {
       const r = await lockOwnReservation(tx, id, passengerId);
       assertLiveBooking(r, now);
+      // A card payment held for review may still be accepted: the ticket must not be paid twice.
+      await assertNotUnderReview(tx, r.id);
       // A fully discounted booking has nothing to debit (the ledger takes positive amounts only).
       if (r.total > 0) {
         const balance = await debit(tx, {

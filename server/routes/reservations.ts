@@ -8,7 +8,7 @@ import { languageOf } from '../delivery/ticket-messages.ts';
 import { AppError, handle, type Deps } from '../http.ts';
 import { addressKey } from '../limits.ts';
 import { memoized } from '../memo.ts';
-import { declinePending } from '../payments.ts';
+import { assertNotUnderReview, declinePending } from '../payments.ts';
 import { assertLiveBooking, lockOwnReservation, mustLoadReservation } from '../reservations.ts';
 import { bookedUnpaidCount, holdersOf, seatLocker, unlockSeats } from '../seat-locks.ts';
 import {
@@ -232,6 +232,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     await deps.db.transaction(async (tx) => {
       const r = await lockOwnReservation(tx, body.reservationId, call.auth!.passengerId);
       assertLiveBooking(r, now);
+      // a card payment held for review may still be accepted for the booking as it is
+      await assertNotUnderReview(tx, r.id);
       await tx.query("UPDATE reservations SET status = 5, canceled_at = $2, cancel_reason = 'BOOKING_CANCELED' WHERE id = $1", [r.id, now]);
       await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id]);
       // A pending card payment for a canceled booking must not be approvable any more.
@@ -247,6 +249,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     await deps.db.transaction(async (tx) => {
       const r = await lockOwnReservation(tx, id, call.auth!.passengerId);
       assertLiveBooking(r, now);
+      // a card payment held for review may still be accepted for the booking as it is
+      await assertNotUnderReview(tx, r.id);
       const offer = await findOffer(tx, code, now);
       await checkCouponRules(tx, offer, { id: r.id, passengerId: r.passenger_id, subtotal: r.subtotal });
       const discount = discountOf(offer, r.subtotal);
@@ -263,6 +267,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     await deps.db.transaction(async (tx) => {
       const r = await lockOwnReservation(tx, id, call.auth!.passengerId);
       assertLiveBooking(r, now);
+      // a card payment held for review may still be accepted for the booking as it is
+      await assertNotUnderReview(tx, r.id);
       await tx.query('UPDATE reservations SET coupon_code = NULL, discount = 0, total = subtotal WHERE id = $1', [r.id]);
       await declinePending(tx, r.id, now);
     });

@@ -62,7 +62,7 @@ async function makeApp(deps: Deps): Promise<FastifyInstance> {
   }
 }
 
-/** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`. */
+/** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`; `config` overrides settings (e.g. the card gateway). */
 export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number; config?: Partial<ServerConfig> } = {}): Promise<Fixture> {
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'));
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! });

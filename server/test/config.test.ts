@@ -33,9 +33,15 @@ test('production refuses the sandbox gateway, whatever else is set', () => {
 test('production with every channel configured starts', () => {
   const { config, problems } = readConfig(full);
   assert.equal(problems, []);
-  assert.equal(config.payment, { provider: 'sslcommerz', storeId: 'store', storePassword: 'secret', apiUrl: 'https://sandbox.sslcommerz.com' });
+  assert.equal(config.payment, { provider: 'sslcommerz', storeId: 'store', storePassword: 'secret', apiUrl: 'https://sandbox.sslcommerz.com', timeoutMs: 15_000 });
   assert.equal(config.smtp, { url: full.SMTP_URL, from: full.MAIL_FROM });
   assert.equal(config.sms, { url: full.SMS_API_URL, token: 'token', senderId: null });
+});
+
+test('SSLCOMMERZ_TIMEOUT_MS sets how long a gateway call may take; a malformed one is named', () => {
+  const { config } = readConfig({ ...full, SSLCOMMERZ_TIMEOUT_MS: '4000' });
+  assert.equal(config.payment, { provider: 'sslcommerz', storeId: 'store', storePassword: 'secret', apiUrl: 'https://sandbox.sslcommerz.com', timeoutMs: 4000 });
+  assert.equal(readConfig({ ...full, SSLCOMMERZ_TIMEOUT_MS: 'soon' }).problems, ['SSLCOMMERZ_TIMEOUT_MS must be a positive whole number']);
 });
 
 test('development defaults: sandbox gateway, development outbox, hold limits 10 and 30', () => {

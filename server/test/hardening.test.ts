@@ -142,6 +142,8 @@ test('/metrics behind METRICS_TOKEN: latency by route template, seat-lock outcom
     assert.match(r.text, 'seat_lock_requests_total{outcome="lost"} 1');
     assert.match(r.text, 'limit_refusals_total{bucket="pnr-pin"} 1');
     assert.match(r.text, /payments_refunded \d+/);
+    assert.match(r.text, /outbox_oldest_pending_seconds \d/);
+    assert.match(r.text, '# TYPE outbox_messages gauge');
     assert.match(r.text, 'process_cpu_seconds_total');
     assert.not.match(r.text, 'ZZZZZZZZZZ');
     assert.is(r.headers['cache-control'], 'no-store');

@@ -117,8 +117,13 @@ export async function startTestApp(
     return { status: res.statusCode, body: body as any, headers: res.headers, text: res.body };
   };
 
+  // Production stores no code column: the code is read from the SMS text (nothing delivers it in these tests).
   const lastCode = async (to: string) => {
-    const rows = await db.query<{ code: string | null }>('SELECT code FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 1', [to]);
+    const rows = await db.query<{ code: string | null }>(
+      `SELECT coalesce(code, substring(body FROM '^([0-9]{6}) is your ')) AS code FROM outbox_messages
+        WHERE "to" = $1 AND channel = 'SMS' AND (code IS NOT NULL OR body ~ '^[0-9]{6} is your ') ORDER BY id DESC LIMIT 1`,
+      [to],
+    );
     return rows[0]?.code ?? null;
   };
 

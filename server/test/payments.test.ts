@@ -119,6 +119,40 @@ t('a coupon applied after opening a card payment voids it; the new payment has t
   assert.match(old.location!, /failure/);
 });
 
+t('coupon rules and card payments: a used-up coupon is refused before paying; spent meanwhile, the card money goes to the balance', async () => {
+  await f.db.query(
+    `INSERT INTO offers (title, title_bn, description, coupon_code, discount_percent, max_discount, valid_until, max_uses_per_passenger)
+     VALUES ('Card once', 'Card once', 'Card once', 'CARDONCE', 10, 500, '2099-12-31', 1)`,
+  );
+  const p = await f.passenger({ balance: 100_000 });
+  const a = await lockAndBook(f, p, await nextTrip(), 1);
+  const b = await lockAndBook(f, p, await nextTrip(), 1);
+  for (const r of [a, b]) assert.is((await f.api('GET', `/api/reservation/booking/applyDiscountCoupon/${r.id}/CARDONCE`, undefined, { token: p.token })).status, 200);
+  // B's card payment opens while the coupon is unused
+  const open = await f.api('POST', '/api/reservation/payment', { reservationId: b.id }, { token: p.token });
+  assert.is(open.status, 200);
+  // A uses the coupon
+  assert.is((await f.api('POST', '/api/reservation/payFromBalance', { reservationId: a.id }, { token: p.token })).status, 200);
+  const balanceBefore = (await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.id]))[0]!.balance;
+  // B's card is then approved: no ticket with a coupon spent twice, and the money is not lost
+  const post = await gateway(open.body.data.redirectUrl, 'approve');
+  assert.is(post.status, 303);
+  const result = await f.api('POST', '/api/reservation/success', { paymentId: open.body.data.paymentId });
+  assert.is(result.body.data.status, 'APPROVED');
+  assert.is(result.body.data.reservation.status, 2, 'not sold');
+  assert.equal(result.body.data.reservation.fare.couponCode, null);
+  assert.is(result.body.data.reservation.fare.total, b.fare.subtotal, 'payable again at the full fare');
+  assert.is(result.body.data.amount, b.fare.subtotal - Math.floor(b.fare.subtotal / 10), 'charged with the discount');
+  assert.is(result.body.data.balance, balanceBefore + result.body.data.amount, 'the card amount is on the balance');
+  const [refund] = await f.db.query<{ description: string }>("SELECT description FROM ledger WHERE passenger_id = $1 AND kind = 'REFUND' ORDER BY id DESC LIMIT 1", [p.id]);
+  assert.is(refund!.description, 'Card payment refunded: the coupon could no longer be used');
+  // a new card payment for a booking whose coupon is used up is refused before the passenger pays
+  const c = await lockAndBook(f, p, await nextTrip(), 1);
+  await f.db.query("UPDATE reservations SET coupon_code = 'CARDONCE', discount = 10, total = subtotal - 10 WHERE id = $1", [c.id]);
+  const refused = await f.api('POST', '/api/reservation/payment', { reservationId: c.id }, { token: p.token });
+  assert.is(code(refused), 'COUPON_ALREADY_USED');
+});
+
 t('an approval that arrives after the booking expired is declined (the card is not charged)', async () => {
   const p = await f.passenger();
   const res = await lockAndBook(f, p, await nextTrip(), 1);

@@ -345,6 +345,15 @@ test('top-up: a declined payment reports DECLINED and leaves the balance', async
   assert.is(a.balance.value, 100);
 });
 
+test('top-up: a payment held for review or still being confirmed is reported as such, the balance unchanged', async () => {
+  await signedIn();
+  handlers.paymentSuccess = () => ({ paymentId: 'pay-3', status: 'REVIEW', purpose: 'TOP_UP', amount: 700, reservation: null, balance: 100 });
+  assert.equal(await a.confirmTopUp('pay-3', 'success'), { status: 'REVIEW', amount: 700 });
+  handlers.paymentSuccess = () => ({ paymentId: 'pay-4', status: 'PENDING', purpose: 'TOP_UP', amount: 800, reservation: null, balance: 100 });
+  assert.equal(await a.confirmTopUp('pay-4', 'success'), { status: 'PENDING', amount: 800 });
+  assert.is(a.balance.value, 100);
+});
+
 test('my tickets: upcoming trips first (soonest first), then past ones (latest first)', async () => {
   await signedIn();
   const r = (id: number, departureTime: string) => ({ id, departureTime }) as Reservation;

@@ -77,7 +77,7 @@ export interface DateRange {
 }
 
 /** What a top-up confirmation ended with. */
-export type TopUpOutcome = { status: 'APPROVED'; amount: number; balance: number } | { status: 'DECLINED' | 'PENDING'; amount: number };
+export type TopUpOutcome = { status: 'APPROVED'; amount: number; balance: number } | { status: 'DECLINED' | 'PENDING' | 'REVIEW'; amount: number };
 
 const stepState = signal<LoginStep>('mobile');
 const mobileState = signal('');
@@ -422,7 +422,7 @@ export async function loadAccount(r: DateRange = rangeState.value): Promise<void
   }
 }
 
-/** Starts a top-up; answers the sandbox gateway URL the browser must open. */
+/** Starts a top-up; answers the card gateway's page the browser must open (a path here, or the gateway's address). */
 export async function startTopUp(amount: number): Promise<string | undefined> {
   const res = await run('topUp', () => api('topUp', { body: { amount } }));
   return res?.redirectUrl;

@@ -280,6 +280,29 @@ test('failure page: the booking stays payable while its time lasts', async () =>
   assert.is(named('payment').length, 1);
 });
 
+test('success page: a payment held for review is announced as such and sells nothing', async () => {
+  handlers.paymentSuccess = ({ body }) => ({ ...result((body as { paymentId: string }).paymentId, false), status: 'REVIEW' });
+  const res = await b.confirmPayment('pay_7', 'success');
+  assert.is(res?.status, 'REVIEW');
+  assert.is(b.paymentResult.value?.status, 'REVIEW');
+  assert.is(b.announcement.value?.id, 'booking.announceReview');
+  assert.is(b.reservation.value?.status, 2);
+  assert.is(b.reservation.value?.pnr, null);
+});
+
+test('success page: a payment still being confirmed can be checked again, and then shows the ticket', async () => {
+  handlers.paymentSuccess = ({ body }) => ({ ...result((body as { paymentId: string }).paymentId, false), status: 'PENDING' });
+  assert.is((await b.confirmPayment('pay_6', 'success'))?.status, 'PENDING');
+  assert.is((await b.confirmPayment('pay_6', 'success'))?.status, 'PENDING', 'the same page life asks once');
+  assert.is(named('paymentSuccess').length, 1);
+  handlers.paymentSuccess = ({ body }) => result((body as { paymentId: string }).paymentId, true);
+  const again = await b.recheckPayment('pay_6');
+  assert.is(again?.status, 'APPROVED');
+  assert.is(named('paymentSuccess').length, 2);
+  assert.is(b.phase.value, 'sold');
+  assert.is(b.announcement.value?.id, 'booking.announcePaid');
+});
+
 test('a failed confirmation can be tried again', async () => {
   handlers.paymentSuccess = () => fail('PAYMENT_NOT_FOUND');
   assert.is(await b.confirmPayment('x', 'success'), undefined);

@@ -371,6 +371,7 @@ export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'
       if (p && res.balance !== null) session.updatePassenger({ ...p, balance: res.balance });
       if (res.reservation?.status === reservationStatus.sold) announce('booking.announcePaid', { pnr: res.reservation.pnr ?? '' });
       else if (res.status === 'DECLINED') announce('booking.announceDeclined');
+      else if (res.status === 'REVIEW') announce('booking.announceReview');
       return res;
     } catch (err) {
       confirming.delete(key);
@@ -382,6 +383,16 @@ export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'
   })();
   confirming.set(key, task);
   return task;
+}
+
+/**
+ * Asks the server again about a payment still being confirmed (PENDING): the
+ * server checks with the gateway. Answers the new result.
+ */
+export function recheckPayment(paymentId: string): Promise<PaymentResult | undefined> {
+  if (busyState.value === 'confirm') return confirming.get(`success:${paymentId}`) ?? Promise.resolve(undefined);
+  confirming.delete(`success:${paymentId}`);
+  return confirmPayment(paymentId, 'success');
 }
 
 /** Opens a paid ticket by reservation id (after paying from the balance). */

@@ -5,7 +5,7 @@ import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { navigate } from '../../router.ts'
 import { confirmTopUp, errors, loadAccount, loadProfile, loadReservations } from '../../stores/account.ts'
-import { language, showError, showSuccess } from '../../stores/ui.ts'
+import { language, showError, showSuccess, toastInfo } from '../../stores/ui.ts'
 import { page } from '../page-styles.ts'
 import { AccountSection } from './account-section.tsx'
 import { ChangePassword } from './change-password.tsx'
@@ -34,8 +34,15 @@ async function finishTopUp(paymentId: string, result: 'success' | 'failure', loc
     if (e) showError({ id: `error.${e.code}` })
     return
   }
+  const amount = formatMoney(out.amount, locale)
   if (out.status === 'APPROVED') {
-    showSuccess({ id: 'profile.topUpDone', values: { amount: formatMoney(out.amount, locale), balance: formatMoney(out.balance, locale) } })
+    showSuccess({ id: 'profile.topUpDone', values: { amount, balance: formatMoney(out.balance, locale) } })
+  } else if (out.status === 'REVIEW') {
+    // paid at the gateway but held for review: neither done nor failed
+    toastInfo({ id: 'profile.topUpReview', values: { amount } }, true)
+  } else if (out.status === 'PENDING') {
+    // the gateway could not be asked yet: the top-up is confirmed later
+    toastInfo({ id: 'profile.topUpPending', values: { amount } }, true)
   } else {
     showError({ id: 'profile.topUpFailed' })
   }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Reservation } from '../../../contract/schemas.ts'
-import { ButtonLink } from '../../../design-system/button/index.ts'
+import { Button, ButtonLink } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate, currentRoute } from '../../router.ts'
 import * as b from '../../stores/booking.ts'
@@ -65,6 +65,20 @@ export default function ReservationFailurePage() {
         <FormStatus tone="info">{t('payment.wasApproved')}</FormStatus>
         <p>
           <ButtonLink href={`/reservation/success?paymentId=${encodeURIComponent(paymentId)}`}>{t('booking.viewTicket')}</ButtonLink>
+        </p>
+      </>
+    )
+  } else if (result.status === 'REVIEW') {
+    body = <FormStatus tone="info">{t('payment.underReview')}</FormStatus>
+  } else if (result.status === 'PENDING') {
+    // the gateway could not say yet whether the card was charged: not declined
+    body = (
+      <>
+        <FormStatus tone="info">{t('payment.confirmingLater')}</FormStatus>
+        <p>
+          <Button variant="outline" onClick={() => void b.recheckPayment(paymentId)}>
+            {t('payment.checkAgain')}
+          </Button>
         </p>
       </>
     )

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { reservationStatus } from '../../../contract/schemas.ts'
-import { ButtonLink } from '../../../design-system/button/index.ts'
+import { Button, ButtonLink } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
@@ -87,8 +87,23 @@ export default function ReservationSuccessPage() {
       </>
     )
   } else if (result?.status === 'APPROVED') {
-    // paid after the booking had ended: the server refunded the amount to the balance
+    // paid, but the booking had ended or its coupon was spent meanwhile: the server put the amount on the balance
     body = <FormStatus tone="info">{t('payment.paidLate', { total: formatMoney(result.amount, lang) })}</FormStatus>
+  } else if (result?.status === 'REVIEW') {
+    // paid, but the gateway flagged it: an operator approves (ticket sent) or declines (refund)
+    body = <FormStatus tone="info">{t('payment.underReview')}</FormStatus>
+  } else if (result?.status === 'PENDING' && paymentId) {
+    // the gateway could not confirm it yet: never offered as failed, it may well be paid
+    body = (
+      <>
+        <FormStatus tone="info">{t('payment.confirmingLater')}</FormStatus>
+        <p>
+          <Button variant="outline" onClick={() => void b.recheckPayment(paymentId)}>
+            {t('payment.checkAgain')}
+          </Button>
+        </p>
+      </>
+    )
   } else {
     body = (
       <>

@@ -1,17 +1,49 @@
 /**
- * The sandbox card gateway: a plain HTML page (no script, so it passes a strict
- * CSP) with `Approve payment` and `Decline payment`, and the form post that
- * records the decision and sends the browser back to the app with a 303.
+ * The sandbox card gateway, for development only: a plain HTML page (no script,
+ * so it passes a strict CSP) with `Approve payment` and `Decline payment`, and
+ * the form post that records the decision and sends the browser back to the app
+ * with a 303. Anyone can approve a payment there, so it is never registered in
+ * production (createGateway).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Deps } from './http.ts';
-import { confirmPayment, decide, findPayment, gatewayPath, resultUrl, type PaymentRow } from './payments.ts';
+import type { Deps } from '../http.ts';
+import { confirmPayment, decide, findPayment, paymentIdPattern, resultUrl, type PaymentRow } from '../payments.ts';
+import type { PaymentGateway } from './gateway.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
-const paymentIdPattern = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** The sandbox gateway page of a payment. */
+export const gatewayPath = (paymentId: string) => `/sandbox/gateway/${encodeURIComponent(paymentId)}`;
+
+/**
+ * The sandbox gateway. `routes: false` keeps only its success / failure handling,
+ * for sandbox payments left over when another gateway is configured.
+ */
+export function sandboxGateway(deps: Deps, opts: { routes: boolean }): PaymentGateway {
+  return {
+    provider: 'sandbox',
+    minAmount: 1,
+    canReuse: () => true,
+    async open(payment) {
+      return { redirectUrl: gatewayPath(payment.id) };
+    },
+    register(app) {
+      if (opts.routes) registerRoutes(app, deps);
+    },
+    async refresh(payment) {
+      if (payment.status === 'APPROVED' && !payment.confirmed_at) await confirmPayment(deps, payment.id);
+    },
+    async abandon(payment) {
+      await deps.db.query("UPDATE payments SET status = 'DECLINED', decided_at = $2, decline_reason = 'the passenger left the payment page' WHERE id = $1 AND status = 'PENDING'", [
+        payment.id,
+        deps.now(),
+      ]);
+    },
+  };
+}
 
 /** Registers GET and POST /sandbox/gateway/:paymentId. */
-export function registerGateway(app: FastifyInstance, deps: Deps): void {
+function registerRoutes(app: FastifyInstance, deps: Deps): void {
   app.register(async (scope) => {
     if (!scope.hasContentTypeParser(FORM)) {
       scope.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
@@ -64,10 +96,12 @@ export function registerGateway(app: FastifyInstance, deps: Deps): void {
   });
 }
 
+/** The sandbox payment `id`, or null (unknown, malformed, or taken by another gateway). */
 async function load(deps: Deps, id: string): Promise<PaymentRow | null> {
   if (!paymentIdPattern.test(id)) return null;
   try {
-    return await findPayment(deps.db, id);
+    const p = await findPayment(deps.db, id);
+    return p.provider === 'sandbox' ? p : null;
   } catch {
     return null;
   }
