@@ -2,7 +2,7 @@
  * Server entry: opens the database (PGlite in DATA_DIR, or PostgreSQL by
  * DATABASE_URL), migrates and seeds, then listens on HOST:PORT.
  * Env: PORT (8080), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, PUBLIC_URL,
- * NODE_ENV, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS.
+ * NODE_ENV, TRIP_DAYS_AHEAD, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS.
  */
 import { performance } from 'node:perf_hooks';
 import { buildApp } from './app.ts';
@@ -11,6 +11,7 @@ import { DataDirLockedError, openDb, type Db } from './db.ts';
 import { createDeps } from './deps.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { migrate } from './migrate.ts';
+import { startTripTopUp } from './network/trips.ts';
 import { seed } from './seed/index.ts';
 
 async function main(): Promise<void> {
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   await migrate(db, (tx) => seed(tx, deps));
   const app = await buildApp(deps, process.env.DIST_DIR ? { distDir: process.env.DIST_DIR } : {});
   const stopHousekeeping = startHousekeeping(db, deps.now);
+  const stopTripTopUp = startTripTopUp(db, deps.now, config.tripDaysAhead);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       stopHousekeeping();
+      stopTripTopUp();
       await app.close();
     } finally {
       await db.close();
