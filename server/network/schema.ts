@@ -175,8 +175,6 @@ export const networkSchema = z
 
 /** A validated network file. */
 export type Network = z.output<typeof networkSchema>;
-/** One timetable entry of a validated file. */
-export type Departure = Network['timetable'][number];
 /** One layout of a validated file. */
 export type NetworkLayout = Network['layouts'][number];
 

@@ -8,7 +8,7 @@ import type { Queryable } from '../db.ts';
 import type { Deps } from '../http.ts';
 import { topUpTrips } from '../network/trips.ts';
 import { seedDemoNetwork } from './demo-network.ts';
-import { lockOutDemoPassenger, seedPassengers } from './passengers.ts';
+import { DEMO_PASSENGER, lockOutDemoPassenger, seedPassengers } from './passengers.ts';
 import { removeDemoSales, seedReservations } from './reservations.ts';
 
 export interface SeedOptions {
@@ -21,8 +21,11 @@ export async function seed(tx: Queryable, deps: Deps, opts: SeedOptions = {}): P
   const now = deps.now();
   const daysAhead = opts.daysAhead ?? deps.config.tripDaysAhead;
   if (deps.config.production) {
-    await lockOutDemoPassenger(tx);
-    await removeDemoSales(tx, now);
+    const lockedOut = await lockOutDemoPassenger(tx);
+    const removed = await removeDemoSales(tx, now);
+    if (lockedOut || removed > 0) {
+      console.warn(`Production: the demo passenger ${DEMO_PASSENGER.mobile} can no longer sign in; ${removed} demo sale(s) removed (left by a development start).`);
+    }
     await topUpTrips(tx, now, daysAhead);
     return;
   }

@@ -33,6 +33,7 @@ export async function seedPassengers(tx: Queryable, now: Date): Promise<void> {
  * the demo passenger everywhere, may hold it with its published password. It can
  * no longer sign in (no password, INACTIVE) and its sessions end. Matched on its
  * mobile, name and example.com address together, so a real passenger never is.
+ * Answers whether it was there to lock out.
  */
 export async function lockOutDemoPassenger(tx: Queryable): Promise<boolean> {
   const d = DEMO_PASSENGER;

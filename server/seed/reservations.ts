@@ -135,7 +135,7 @@ function mulberry32(seed: number): () => number {
 /**
  * Production: demo sales left by a development start (or an older version) on
  * trips that have not departed are deleted, so their seats are on sale again.
- * Only the seed passenger's, which has no password and pays nothing.
+ * Only the seed passenger's, which has no password and pays nothing. Answers how many.
  */
 export async function removeDemoSales(tx: Queryable, now: Date): Promise<number> {
   const p = SEED_PASSENGER;
