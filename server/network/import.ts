@@ -120,13 +120,13 @@ export async function importNetwork(tx: Queryable, net: Network, opts: ImportOpt
   await importCompany(ctx);
   const cityRows = await importCities(ctx);
   const counterRows = await importCounters(ctx);
-  const layoutIds = await importLayouts(ctx);
-  const routeIds = await importRoutes(ctx);
-  await importTimetable(ctx, routeIds, layoutIds);
+  const layouts = await importLayouts(ctx);
+  const routes = await importRoutes(ctx);
+  await importTimetable(ctx, routes.ids, layouts.ids);
   await reconcileTrips(ctx, opts.daysAhead);
-  await withdrawRoutes(ctx, routeIds);
+  await withdrawRoutes(ctx, routes.gone);
   await withdrawCounters(ctx, counterRows);
-  await withdrawLayouts(ctx, layoutIds);
+  await withdrawLayouts(ctx, layouts.gone);
   await withdrawCities(ctx, cityRows);
   await importTimePeriods(ctx);
   await importOffers(ctx);
@@ -295,7 +295,13 @@ async function insertSeats(tx: Queryable, layoutId: number, l: NetworkLayout): P
  * keeps its seats for those trips, the new one takes the code and every other trip.
  * Without such trips it is changed in place.
  */
-async function importLayouts({ tx, net, now, report }: Ctx): Promise<Map<string, number>> {
+/** Ids by code, and the ids of current layouts the file no longer has. */
+interface Imported {
+  ids: Map<string, number>;
+  gone: number[];
+}
+
+async function importLayouts({ tx, net, now, report }: Ctx): Promise<Imported> {
   const rows = await tx.query<LayoutRow>('SELECT id, code, name, coach_type, rows, columns, aisle_columns, decks FROM layouts WHERE NOT retired');
   const seats = await tx.query<SeatRow>('SELECT layout_id, name, row, col, deck, seat_type FROM layout_seats WHERE layout_id = ANY($1::int[])', [rows.map((r) => r.id)]);
   const seatsOf = new Map<number, SeatRow[]>();
@@ -350,9 +356,7 @@ async function importLayouts({ tx, net, now, report }: Ctx): Promise<Map<string,
       ids.set(l.code, row.id);
     }
   }
-  // current layouts the file no longer has, by code, for withdrawLayouts
-  for (const r of rows) if (!ids.has(r.code)) ids.set(`\u0000${r.code}`, r.id);
-  return ids;
+  return { ids, gone: rows.filter((r) => !ids.has(r.code)).map((r) => r.id) };
 }
 
 interface RouteRow {
@@ -366,7 +370,7 @@ interface RouteRow {
 
 const routeKey = (from: string, to: string) => `${from}-${to}`;
 
-async function importRoutes({ tx, net, report }: Ctx): Promise<Map<string, number>> {
+async function importRoutes({ tx, net, report }: Ctx): Promise<Imported> {
   const rows = await tx.query<RouteRow>('SELECT id, origin_code, destination_code, distance_km, duration_minutes, active FROM routes ORDER BY id');
   const have = new Map(rows.map((r) => [routeKey(r.origin_code, r.destination_code), r]));
   const ids = new Map<string, number>();
@@ -400,8 +404,7 @@ async function importRoutes({ tx, net, report }: Ctx): Promise<Map<string, numbe
   }
   report.routes.added += add.length;
   report.routes.changed += change.length;
-  for (const r of rows) if (!ids.has(routeKey(r.origin_code, r.destination_code))) ids.set(`\u0000${r.id}`, r.id);
-  return ids;
+  return { ids, gone: rows.filter((r) => !ids.has(routeKey(r.origin_code, r.destination_code))).map((r) => r.id) };
 }
 
 interface ScheduleRow {
@@ -559,8 +562,7 @@ async function reconcileTrips({ tx, now, today, report }: Ctx, daysAhead: number
 }
 
 /** Routes the file no longer has: deleted when no trip ever used them, else withdrawn from the lists. */
-async function withdrawRoutes({ tx, report }: Ctx, ids: Map<string, number>): Promise<void> {
-  const gone = [...ids].filter(([k]) => k.startsWith('\u0000')).map(([, id]) => id);
+async function withdrawRoutes({ tx, report }: Ctx, gone: number[]): Promise<void> {
   if (gone.length === 0) return;
   const deleted = await tx.query(
     `DELETE FROM routes r WHERE r.id = ANY($1::int[]) AND NOT EXISTS (SELECT 1 FROM trips t WHERE t.route_id = r.id)
@@ -586,8 +588,7 @@ async function withdrawCounters({ tx, net, report }: Ctx, rows: CounterRow[]): P
 }
 
 /** Layouts the file no longer has: deleted when no trip uses them, else retired. */
-async function withdrawLayouts({ tx, report }: Ctx, ids: Map<string, number>): Promise<void> {
-  const gone = [...ids].filter(([k]) => k.startsWith('\u0000')).map(([, id]) => id);
+async function withdrawLayouts({ tx, report }: Ctx, gone: number[]): Promise<void> {
   if (gone.length === 0) return;
   const unused = await tx.query<{ id: number }>(
     `SELECT l.id FROM layouts l WHERE l.id = ANY($1::int[])

@@ -161,15 +161,19 @@ export const networkSchema = z
   .strictObject({
     version: z.literal(1).describe('Format version: 1'),
     company: z
-      .strictObject({ name: text(120), phone: text(30), email: z.email() })
+      .strictObject({
+        name: text(120).describe('Operator name'),
+        phone: text(30).describe('Help line'),
+        email: z.email().describe('Support e-mail address'),
+      })
       .describe('The operator, shown in the footer and on tickets'),
-    cities: z.array(city).min(1),
-    layouts: z.array(layout).min(1),
-    routes: z.array(route).min(1),
-    timetable: z.array(departure).min(1),
-    timePeriods: z.array(timePeriod),
-    offers: z.array(offer),
-    announcements: z.array(announcement),
+    cities: z.array(city).min(1).describe('Every city served'),
+    layouts: z.array(layout).min(1).describe('Every seat layout the timetable uses'),
+    routes: z.array(route).min(1).describe('Every route the timetable uses'),
+    timetable: z.array(departure).min(1).describe('Every coach departure; trips are generated from it'),
+    timePeriods: z.array(timePeriod).describe('Search filters by departure time'),
+    offers: z.array(offer).describe('Offers with coupon codes; removed ones end (used) or go (never used)'),
+    announcements: z.array(announcement).describe('Home-page notices'),
   })
   .describe("The operator's network and timetable");
 
