@@ -98,7 +98,12 @@ export async function topUpTrips(q: Queryable, now: Date, daysAhead: number): Pr
  * server's clock zone), each in its own transaction under the migration lock so it
  * never interleaves with an import; answers a stop function.
  */
-export function startTripTopUp(db: Db, now: () => Date, daysAhead: number, log: (msg: string) => void = console.error): () => void {
+export function startTripTopUp(
+  db: Db,
+  now: () => Date,
+  daysAhead: number,
+  { everyMs = 3_600_000, log = console.error }: { everyMs?: number; log?: (msg: string) => void } = {},
+): () => void {
   const run = async () => {
     const [state] = await db.query<{ through: string | null }>('SELECT through::text FROM trip_generation');
     if (state?.through && state.through >= addDays(dhakaDate(now()), daysAhead)) return;
@@ -107,7 +112,7 @@ export function startTripTopUp(db: Db, now: () => Date, daysAhead: number, log: 
       await topUpTrips(tx, now(), daysAhead);
     });
   };
-  const timer = setInterval(() => void run().catch((err: Error) => log(`[trips] top-up failed: ${err.message}`)), 3_600_000);
+  const timer = setInterval(() => void run().catch((err: Error) => log(`[trips] top-up failed: ${err.message}`)), everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }

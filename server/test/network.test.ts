@@ -6,8 +6,10 @@ import { openDb, type Db } from '../db.ts';
 import { migrate } from '../migrate.ts';
 import { importNetwork, reportChanged, type ImportReport } from '../network/import.ts';
 import { validateNetwork, validateNetworkText, type Network } from '../network/schema.ts';
-import { topUpTrips } from '../network/trips.ts';
-import { DEMO_NETWORK_FILE } from '../seed/demo-network.ts';
+import { startTripTopUp, topUpTrips } from '../network/trips.ts';
+import { createDeps } from '../deps.ts';
+import { seed } from '../seed/index.ts';
+import { DEMO_NETWORK_FILE, DEMO_SOURCE } from '../seed/demo-network.ts';
 import { addDays, dhakaDate, toDhakaIso } from '../time.ts';
 import { startTestApp, tempDir } from './helpers.ts';
 
@@ -424,6 +426,58 @@ test('entries removed from the file: withdrawn from the lists when tickets refer
     assert.ok((await t.call('GET', '/api/routes')).body.data.some((x: { originCode: string; destinationCode: string }) => x.originCode === 'RAJ' && x.destinationCode === 'BOG'));
   } finally {
     await t.close();
+  }
+});
+
+test('a running server tops the trips up by itself when the day rolls over', async () => {
+  const db = await emptyDb();
+  let now = new Date('2026-06-04T12:00:00Z');
+  try {
+    await load(db, demo(), now, 2);
+    const lastDay = async () => (await db.query<{ d: string }>('SELECT max(trip_date)::text AS d FROM trips'))[0]!.d;
+    assert.is(await lastDay(), '2026-06-06');
+    now = new Date('2026-06-04T18:30:00Z'); // 00:30 on 5 June in Dhaka
+    const errors: string[] = [];
+    const stop = startTripTopUp(db, () => now, 2, { everyMs: 20, log: (m) => errors.push(m) });
+    try {
+      for (let i = 0; i < 200 && (await lastDay()) !== '2026-06-07'; i++) await new Promise((r) => setTimeout(r, 25));
+    } finally {
+      stop();
+    }
+    assert.is(await lastDay(), '2026-06-07');
+    assert.equal(await db.query("SELECT count(*)::int AS n FROM trips WHERE trip_date = '2026-06-07'"), [{ n: 146 }]);
+    assert.equal(errors, []);
+  } finally {
+    await db.close();
+  }
+});
+
+test('development start: the demo network is imported again when its file changed, never over a network imported with npm run import', async () => {
+  const db = await emptyDb();
+  const now = new Date('2026-06-04T12:00:00Z');
+  const deps = createDeps(db, { now: () => now, quiet: true, production: false });
+  const start = () => migrate(db, (tx) => seed(tx, deps, { daysAhead: 2 }));
+  const imports = async () => (await db.query<{ source: string }>('SELECT source FROM network_imports ORDER BY id')).map((r) => r.source);
+  const fare = async () => (await db.query<{ fares: Record<string, number> }>("SELECT fares FROM schedules WHERE coach_code = '101-DHK-CTG'"))[0]!.fares;
+  try {
+    await start();
+    await start();
+    assert.equal(await imports(), [DEMO_SOURCE]);
+    // the file in the checkout changed since (a pull): imported again at the next start
+    await db.query("UPDATE network_imports SET sha256 = 'an older file'");
+    await db.query(`UPDATE schedules SET fares = '{"Standard": 1}' WHERE coach_code = '101-DHK-CTG'`);
+    await start();
+    assert.equal(await imports(), [DEMO_SOURCE, DEMO_SOURCE]);
+    assert.equal(await fare(), { Standard: 800 });
+    // the operator's own network stays
+    const own = demo();
+    own.timetable[0]!.fares = { Standard: 950 };
+    await db.transaction((tx) => importNetwork(tx, own, { now, daysAhead: 2, source: 'my-network.json', sha256: 'mine' }));
+    await start();
+    assert.equal(await imports(), [DEMO_SOURCE, DEMO_SOURCE, 'my-network.json']);
+    assert.equal(await fare(), { Standard: 950 });
+  } finally {
+    await db.close();
   }
 });
 
