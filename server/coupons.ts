@@ -21,11 +21,11 @@ export interface OfferRow {
   min_fare: number;
 }
 
-/** The valid offer of a coupon code (any case), or INVALID_COUPON; `forUpdate` locks its row. */
-export async function findOffer(q: Queryable, code: string, now: Date, forUpdate = false): Promise<OfferRow> {
+/** The offer of a coupon code (any case) valid today, or INVALID_COUPON. */
+export async function findOffer(q: Queryable, code: string, now: Date): Promise<OfferRow> {
   const rows = await q.query<OfferRow>(
     `SELECT id, coupon_code, discount_percent, max_discount, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare
-       FROM offers WHERE upper(coupon_code) = upper($1) AND valid_until >= $2::date${forUpdate ? ' FOR UPDATE' : ''}`,
+       FROM offers WHERE upper(coupon_code) = upper($1) AND valid_until >= $2::date AND (valid_from IS NULL OR valid_from <= $2::date)`,
     [code, dhakaDate(now)],
   );
   if (!rows[0]) throw new AppError('INVALID_COUPON');

@@ -2,7 +2,7 @@
  * Server entry: opens the database (PGlite in DATA_DIR, or PostgreSQL by
  * DATABASE_URL), migrates and seeds, then listens on HOST:PORT.
  * Env: PORT (8080), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, PUBLIC_URL,
- * NODE_ENV, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS,
+ * NODE_ENV, TRIP_DAYS_AHEAD, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS,
  * SMTP_URL, MAIL_FROM, SMS_API_URL, SMS_API_TOKEN, SMS_SENDER_ID, DELIVERY_MAX_ATTEMPTS, DELIVERY_LEASE_SECONDS,
  * PAYMENT_PROVIDER, SSLCOMMERZ_* (see config.ts).
  */
@@ -16,6 +16,7 @@ import { sendTimeoutFor, startDeliveryWorker } from './delivery/worker.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { migrate } from './migrate.ts';
 import { startGatewayJobs } from './payment-gateways/index.ts';
+import { startTripTopUp } from './network/trips.ts';
 import { seed } from './seed/index.ts';
 
 async function main(): Promise<void> {
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   worker = startDeliveryWorker(deps, createTransports(deps.config, { timeoutMs: sendTimeoutFor(deps.config.deliveryLeaseSeconds * 1000) }));
   // Pending card payments whose callback never came are settled at start and every minute.
   const stopGatewayJobs = startGatewayJobs(deps);
+  const stopTripTopUp = startTripTopUp(db, deps.now, config.tripDaysAhead);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
     try {
       stopHousekeeping();
       stopGatewayJobs();
+      stopTripTopUp();
       await app.close();
     } finally {
       // The sends in flight finish and are recorded before the database closes.

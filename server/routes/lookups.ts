@@ -23,7 +23,7 @@ interface StationRow {
 
 function citiesWithRoutes(side: 'origin_code' | 'destination_code') {
   return `SELECT c.code, c.name, c.name_bn FROM cities c
-           WHERE EXISTS (SELECT 1 FROM routes r WHERE r.${side} = c.code)
+           WHERE c.active AND EXISTS (SELECT 1 FROM routes r WHERE r.${side} = c.code AND r.active)
            ORDER BY c.sort, c.name`;
 }
 
@@ -44,7 +44,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     db.query<{ id: number; originCode: string; destinationCode: string; distanceKm: number; durationMinutes: number }>(
       `SELECT id, origin_code AS "originCode", destination_code AS "destinationCode",
               distance_km AS "distanceKm", duration_minutes AS "durationMinutes"
-         FROM routes ORDER BY origin_code, destination_code`,
+         FROM routes WHERE active ORDER BY origin_code, destination_code`,
     ),
   );
 
@@ -56,7 +56,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     db.query<Offer>(
       `SELECT id, title, title_bn AS "titleBn", description, coupon_code AS "couponCode",
               discount_percent AS "discountPercent", max_discount AS "maxDiscount", valid_until AS "validUntil"
-         FROM offers WHERE valid_until >= $1::date ORDER BY valid_until, id`,
+         FROM offers WHERE valid_until >= $1::date AND (valid_from IS NULL OR valid_from <= $1::date) ORDER BY valid_until, id`,
       [dhakaDate(deps.now())],
     ),
   );
@@ -85,7 +85,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       if (!trip) throw new AppError('TRIP_NOT_FOUND');
     }
     const stations = await db.query<StationRow>(
-      'SELECT id, city_code, name, address, phone, offset_minutes FROM bus_stations WHERE city_code = ANY($1::text[]) ORDER BY offset_minutes, id',
+      'SELECT id, city_code, name, address, phone, offset_minutes FROM bus_stations WHERE city_code = ANY($1::text[]) AND active ORDER BY offset_minutes, id',
       [[body.originCode, body.destinationCode]],
     );
     const at = (base: Date | undefined, offset: number) => (base ? toDhakaIso(base.getTime() + offset * 60_000) : null);

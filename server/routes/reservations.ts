@@ -295,7 +295,7 @@ async function searchTrips(deps: Deps, origin: string, destination: string, trip
   );
   if (rows.length === 0) return [];
   const stations = await deps.db.query<{ city_code: string; name: string }>(
-    'SELECT city_code, name FROM bus_stations WHERE city_code = ANY($1::text[]) ORDER BY offset_minutes, id',
+    'SELECT city_code, name FROM bus_stations WHERE city_code = ANY($1::text[]) AND active ORDER BY offset_minutes, id',
     [[origin, destination]],
   );
   const boarding = stations.filter((s) => s.city_code === origin).map((s) => s.name);
@@ -335,7 +335,7 @@ async function assertStation(deps: Deps, id: number | null | undefined, cityCode
     if (required) throw new AppError('BUS_STATION_NOT_FOUND');
     return;
   }
-  const rows = await deps.db.query('SELECT 1 FROM bus_stations WHERE id = $1 AND city_code = $2', [id, cityCode]);
+  const rows = await deps.db.query('SELECT 1 FROM bus_stations WHERE id = $1 AND city_code = $2 AND active', [id, cityCode]);
   if (rows.length === 0) throw new AppError('BUS_STATION_NOT_FOUND');
 }
 

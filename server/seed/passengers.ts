@@ -27,3 +27,23 @@ export async function seedPassengers(tx: Queryable, now: Date): Promise<void> {
     [row!.id, d.openingBalance, now],
   );
 }
+
+/**
+ * Production: a database that ran in development, or under a version that seeded
+ * the demo passenger everywhere, may hold it with its published password. It can
+ * no longer sign in (no password, INACTIVE) and its sessions end. Matched on its
+ * mobile, name and example.com address together, so a real passenger never is.
+ * Answers whether it was there to lock out.
+ */
+export async function lockOutDemoPassenger(tx: Queryable): Promise<boolean> {
+  const d = DEMO_PASSENGER;
+  const rows = await tx.query<{ id: number }>(
+    `UPDATE passengers SET password_hash = NULL, status = 'INACTIVE'
+      WHERE mobile = $1 AND full_name = $2 AND email = $3 AND (password_hash IS NOT NULL OR status <> 'INACTIVE')
+      RETURNING id`,
+    [d.mobile, d.fullName, d.email],
+  );
+  if (rows.length === 0) return false;
+  await tx.query('DELETE FROM sessions WHERE passenger_id = $1', [rows[0]!.id]);
+  return true;
+}

@@ -131,3 +131,22 @@ function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Production: demo sales left by a development start (or an older version) on
+ * trips that have not departed are deleted, so their seats are on sale again.
+ * Only the seed passenger's, which has no password and pays nothing. Answers how many.
+ */
+export async function removeDemoSales(tx: Queryable, now: Date): Promise<number> {
+  const p = SEED_PASSENGER;
+  const rows = await tx.query(
+    `DELETE FROM reservations x USING passengers p, trips t
+      WHERE p.mobile = $1 AND p.full_name = $2 AND p.email = $3 AND p.password_hash IS NULL
+        AND x.passenger_id = p.id AND t.id = x.trip_id AND t.departure_at > $4
+        AND NOT EXISTS (SELECT 1 FROM payments y WHERE y.reservation_id = x.id)
+        AND NOT EXISTS (SELECT 1 FROM coupon_redemptions c WHERE c.reservation_id = x.id)
+      RETURNING 1`,
+    [p.mobile, p.fullName, p.email, now],
+  );
+  return rows.length;
+}

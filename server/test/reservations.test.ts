@@ -640,6 +640,10 @@ t('coupon rules: first booking only, uses per passenger, total uses and minimum 
   const min = await apply(p, c.id, 'BIGFARE');
   assert.is(code(min), 'COUPON_MIN_FARE');
   assert.equal(min.body.error.values, { amount: 100000 });
+  // an offer that has not started yet is not valid
+  await offer('NOTYET', 'false, NULL, NULL, 0');
+  await f.db.query("UPDATE offers SET valid_from = $1::date + 1 WHERE coupon_code = 'NOTYET'", [dhakaDate(f.now())]);
+  assert.is(code(await apply(p, c.id, 'NOTYET')), 'INVALID_COUPON');
 
   // applied while it was allowed, then used up before payment: the payment is refused, nothing charged
   const q = await f.passenger({ balance: 100_000 });
