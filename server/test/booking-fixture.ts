@@ -62,10 +62,10 @@ async function makeApp(deps: Deps): Promise<FastifyInstance> {
 }
 
 /** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`. */
-export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number } = {}): Promise<Fixture> {
+export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number; now?: Date } = {}): Promise<Fixture> {
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'));
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! });
-  let clock = new Date();
+  let clock = opts.now ?? new Date();
   const deps = createDeps(db, { now: () => clock, quiet: true, production: false });
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead ?? 6 }));
   const app = await makeApp(deps);
