@@ -5,7 +5,7 @@
  * implements `Provider` and is wrapped by `providerOutbox`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { OutboxMessage } from '../contract/schemas.ts';
+import { isStorableText, type OutboxMessage } from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
 import { AppError, type Deps, type Outbox, type OutboxInput } from './http.ts';
 import { normaliseMobile } from './passengers.ts';
@@ -65,6 +65,7 @@ export function registerDevOutbox(app: FastifyInstance, deps: Deps): void {
   app.get('/dev/outbox', async (req) => {
     const q = (req.query ?? {}) as Record<string, unknown>;
     const to = typeof q.to === 'string' && q.to.length > 0 && q.to.length <= 254 ? q.to.trim() : null;
+    if (to !== null && !isStorableText(to)) throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'to', message: 'Contains a character that is not allowed' }] });
     const wanted = to ? [...new Set([to, normaliseMobile(to) ?? to])] : null;
     const rows = await deps.db.query<OutboxRow>(
       `SELECT id, channel, "to", subject, body, code, created_at FROM outbox_messages

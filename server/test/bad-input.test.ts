@@ -109,6 +109,12 @@ t('a NUL character in any text field, query value or path parameter is 400 namin
   await refused('GET', `/api/account/${who.id}?from=2026-01-01%00`, undefined, 'from', who.token);
 });
 
+t('the development outbox: a NUL in ?to= is 400, not 500', async () => {
+  await refused('GET', '/dev/outbox?to=0171%002345678', undefined, 'to');
+  const r = await f.api('GET', '/dev/outbox?to=01712345678');
+  assert.is(r.status, 200);
+});
+
 t('unpaired UTF-16 surrogates are refused, not stored as U+FFFD', async () => {
   const contact = { name: 'Ayesha', email: 'ayesha@example.com', subject: 'Refund', message: 'Hello' };
   await refused('POST', '/api/reservation/contactUs', { ...contact, name: 'Aye\ud800sha' }, 'name');
