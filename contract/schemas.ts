@@ -6,8 +6,10 @@
  * - success body `{ data: T }`, failure body `{ error: { code, reason, fields? } }`;
  * - instants are ISO-8601 strings with offset (`2026-11-22T08:30:00+06:00`);
  *   calendar dates are `yyyy-LL-dd` in Asia/Dhaka;
- * - money is whole Taka (integers);
- * - request objects are strict: unknown fields are refused with VALIDATION_FAILED.
+ * - money is whole Taka (integers); ids are PostgreSQL int4 (at most MAX_ID);
+ * - request objects are strict: unknown fields are refused with VALIDATION_FAILED;
+ * - request strings (body, query, path) never hold U+0000 or an unpaired UTF-16
+ *   surrogate (PostgreSQL text cannot store them): see `isStorableText`.
  */
 import * as z from 'zod/mini';
 
@@ -19,6 +21,11 @@ export const OPEN_SEAT_NAME = 'OPEN';
 export const OTP_RESEND_SECONDS = 180;
 export const HOLD_MINUTES = 15;
 export const MAX_HOLD_MINUTES = 30;
+/** The largest id (PostgreSQL int4). */
+export const MAX_ID = 2_147_483_647;
+/** Calendar dates the API takes (`isoDate`): years 1900 to 2199. */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2199;
 
 export const mobilePattern = /^0?01[3-9]\d{8}$/;
 export const passwordSpecials = '~!@#$%^&*()';
@@ -36,9 +43,25 @@ export const password = z.string().check(
   z.regex(/[~!@#$%^&*()]/),
   z.regex(/^\S*$/),
 );
-export const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+
+/** True for a real `yyyy-LL-dd` calendar date (no 30 February) in years MIN_YEAR to MAX_YEAR. */
+export function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < MIN_YEAR || y > MAX_YEAR || mo < 1 || mo > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+}
+
+/** False when `v` holds U+0000 or an unpaired UTF-16 surrogate, which PostgreSQL text cannot store. */
+export function isStorableText(v: string): boolean {
+  return !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v);
+}
+
+// The pattern is the calendar's shape, years 1900-2199 (what forms and test generators read); the refinement drops 30 February.
+export const isoDate = z.string().check(z.regex(/^(?:19|2[01])\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/), z.refine(isCalendarDate, 'Not a calendar date'));
 export const instant = z.string();
-export const id = z.number().check(z.int(), z.positive());
+export const id = z.number().check(z.int(), z.positive(), z.lte(MAX_ID));
 export const money = z.number().check(z.int());
 export const cityCode = z.string().check(z.regex(/^[A-Z]{3}$/));
 export const seatName = z.string().check(z.regex(/^[A-Z0-9]{1,6}$/));

@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api, type BodyOf, type ResponseOf, type RouteName } from '../contract/api.ts';
 import { errorCatalogue, type ErrorCode } from '../contract/errors.ts';
+import { isStorableText } from '../contract/schemas.ts';
 import type { ServerConfig } from './config.ts';
 import type { Db, Queryable } from './db.ts';
 import type { Metrics } from './metrics.ts';
@@ -131,6 +132,11 @@ export function handle<N extends RouteName>(
           throw new AppError('VALIDATION_FAILED', { fields: [{ path: k, message: 'Invalid path parameter' }] });
         }
       }
+      // PostgreSQL text cannot hold these: refused here for every route rather than failing in a query.
+      const unstorable = unstorableAt(params) ?? unstorableAt(query) ?? unstorableAt(body);
+      if (unstorable !== null) {
+        throw new AppError('VALIDATION_FAILED', { fields: [{ path: unstorable || '(body)', message: 'Contains a character that is not allowed' }] });
+      }
       let auth: Auth | null = null;
       const header = req.headers.authorization;
       if (def.auth !== 'none' && typeof header === 'string' && header.startsWith('Bearer ')) {
@@ -162,6 +168,17 @@ function parseOrThrow(schema: { safeParse(v: unknown): SafeResult }, value: unkn
       : [{ path: i.path.map(String).join('.') || '(body)', message: i.message === 'Invalid input' ? describe(i.code) : i.message }],
   );
   throw new AppError('VALIDATION_FAILED', { fields: fields.slice(0, 20) });
+}
+
+/** The dotted path of the first string at any depth that `isStorableText` refuses ('' for `v` itself), or null. */
+function unstorableAt(v: unknown, path = ''): string | null {
+  if (typeof v === 'string') return isStorableText(v) ? null : path;
+  if (v === null || typeof v !== 'object') return null;
+  for (const [k, x] of Object.entries(v)) {
+    const found = unstorableAt(x, path ? `${path}.${k}` : k);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 function describe(code: string): string {

@@ -6,9 +6,9 @@
  * end-to-end tests can read them; production never stores a code in plain text.
  */
 import type { FastifyInstance } from 'fastify';
-import type { OutboxMessage } from '../contract/schemas.ts';
+import { isStorableText, type OutboxMessage } from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
-import type { Deps, Outbox, OutboxInput } from './http.ts';
+import { AppError, type Deps, type Outbox, type OutboxInput } from './http.ts';
 import { normaliseMobile } from './passengers.ts';
 import { toDhakaIso } from './time.ts';
 
@@ -93,6 +93,7 @@ export function registerDevOutbox(app: FastifyInstance, deps: Deps): void {
   app.get('/dev/outbox', async (req) => {
     const q = (req.query ?? {}) as Record<string, unknown>;
     const to = typeof q.to === 'string' && q.to.length > 0 && q.to.length <= 254 ? q.to.trim() : null;
+    if (to !== null && !isStorableText(to)) throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'to', message: 'Contains a character that is not allowed' }] });
     const wanted = to ? [...new Set([to, normaliseMobile(to) ?? to])] : null;
     const rows = await deps.db.query<OutboxRow>(
       `SELECT id, channel, "to", subject, body, code, created_at, status, attempts, next_attempt_at, locked_until, sent_at,

@@ -24,10 +24,3 @@ export function dhakaDayStart(date: string): Date {
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(date + 'T00:00:00Z') + days * 86_400_000).toISOString().slice(0, 10);
 }
-
-/** True when `date` is a real calendar date in yyyy-mm-dd form. */
-export function isRealDate(date: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
-  const t = Date.parse(date + 'T00:00:00Z');
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === date;
-}

@@ -7,8 +7,7 @@
  * `validateNetwork` answers every problem at once as `path: message`.
  */
 import { z } from 'zod';
-import { coachTypes, OPEN_SEAT_NAME, seatTypes } from '../../contract/schemas.ts';
-import { isRealDate } from '../time.ts';
+import { coachTypes, isCalendarDate, OPEN_SEAT_NAME, seatTypes } from '../../contract/schemas.ts';
 
 /** Weekday names in ISO order: MON is 1, SUN is 7. */
 export const weekdayNames = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
@@ -18,7 +17,7 @@ const cityCode = z.string().regex(/^[A-Z]{3}$/, 'must be three capital letters, 
 const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date yyyy-mm-dd')
-  .refine(isRealDate, 'is not a calendar date');
+  .refine(isCalendarDate, 'is not a calendar date');
 const whole = (max: number) => z.number().int().min(0).max(max);
 const positive = (max: number) => z.number().int().min(1).max(max);
 
@@ -336,5 +335,5 @@ function crossCheck(json: unknown): string[] {
 function checkDates(at: (string | number)[], e: Record<string, unknown>, add: (path: (string | number)[], message: string) => void): void {
   const from = str(e.validFrom);
   const until = str(e.validUntil);
-  if (from && until && isRealDate(from) && isRealDate(until) && until < from) add([...at, 'validUntil'], `${until} is before validFrom ${from}`);
+  if (from && until && isCalendarDate(from) && isCalendarDate(until) && until < from) add([...at, 'validUntil'], `${until} is before validFrom ${from}`);
 }

@@ -63,10 +63,10 @@ async function makeApp(deps: Deps): Promise<FastifyInstance> {
 }
 
 /** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`; `config` overrides settings (e.g. the card gateway). */
-export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number; config?: Partial<ServerConfig> } = {}): Promise<Fixture> {
+export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number; config?: Partial<ServerConfig>; now?: Date } = {}): Promise<Fixture> {
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'));
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! });
-  let clock = new Date();
+  let clock = opts.now ?? new Date();
   // Every test request comes from 127.0.0.1: the per-address hold limits are tested on their own.
   const deps = createDeps(db, {
     now: () => clock,

@@ -79,6 +79,8 @@ test('URL round trip keeps the search and the filters', () => {
   assert.is(s.originCode.value, '', 'unknown values are ignored');
   assert.is(s.tripDate.value, '2026-11-22');
   assert.is(s.coachType.value, '');
+  s.applySearchQuery('from=DHK&to=CTG&date=2026-02-30');
+  assert.is(s.tripDate.value, '2026-11-22', 'a date that is not on the calendar is ignored');
 });
 
 test('searchTrips posts the search data and lists trips by departure time', async () => {

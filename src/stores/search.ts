@@ -4,7 +4,7 @@
  * The search lives in the URL; `searchQuery` / `applySearchQuery` convert.
  */
 import { batch, computed, signal } from '@preact/signals-react';
-import type { CoachType, TripSummary } from '../../contract/schemas.ts';
+import { isCalendarDate, type CoachType, type TripSummary } from '../../contract/schemas.ts';
 import { dhakaFields, todayInDhaka } from '../lib/dates.ts';
 import { validateOriginDestination, type MessageId } from '../lib/validation.ts';
 import * as ui from './ui.ts';
@@ -281,9 +281,8 @@ export function clearResults(): void {
 
 // ---------- helpers ----------
 
-function isIsoDate(v: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v + 'T00:00:00Z'));
-}
+// The contract's rule, so a date the form takes is one the server takes.
+const isIsoDate = isCalendarDate;
 
 /** Adds days to a yyyy-LL-dd date. */
 export function addDays(isoDate: string, days: number): string {
