@@ -7,7 +7,7 @@
  */
 import type { Company, Reservation } from '../../contract/schemas.ts';
 import type { OutboxAttachment } from '../http.ts';
-import { buildIcs } from './ics.ts';
+import { buildIcs } from '../../contract/ics.ts';
 
 /** A language the messages are written in. */
 export type Language = 'en' | 'bn';

@@ -84,11 +84,13 @@ t('a ticket booked in Bengali arrives by SMTP: Bengali subject and text, PNR and
   assert.is(ics.filename, `ticket-${sold.pnr}.ics`);
   assert.is(ics.contentType, 'text/calendar');
   const cal = ics.content.toString('utf8').replace(/\r\n /g, '');
-  const utc = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  // the reporting times as Dhaka wall-clock times (the API answers them with +06:00)
+  const dhaka = (iso: string) => iso.slice(0, 19).replace(/[-:]/g, '');
   assert.match(cal, 'BEGIN:VCALENDAR\r\n');
   assert.match(cal, 'BEGIN:VEVENT');
-  assert.match(cal, `DTSTART:${utc(sold.boardingStation.time)}\r\n`);
-  assert.match(cal, `DTEND:${utc(sold.droppingStation.time)}\r\n`);
+  assert.match(cal, `DTSTART;TZID=Asia/Dhaka:${dhaka(sold.boardingStation.time)}\r\n`);
+  assert.match(cal, `DTEND;TZID=Asia/Dhaka:${dhaka(sold.droppingStation.time)}\r\n`);
+  assert.match(cal, 'BEGIN:VTIMEZONE\r\nTZID:Asia/Dhaka');
   assert.match(cal, `SUMMARY:বাস ${sold.origin.nameBn} থেকে ${sold.destination.nameBn}\\, কোচ ${sold.coach.code}`);
   assert.match(cal, `LOCATION:${sold.boardingStation.name}\\, `);
   assert.match(cal, `DESCRIPTION:পিএনআর ${sold.pnr}। আসন ${sold.seats.map((s: { name: string }) => s.name).join('\\, ')}`);

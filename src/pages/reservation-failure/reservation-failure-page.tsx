@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Reservation } from '../../../contract/schemas.ts'
-import { Button, ButtonLink } from '../../../design-system/button/index.ts'
+import { ButtonLink } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate, currentRoute } from '../../router.ts'
 import * as b from '../../stores/booking.ts'
@@ -9,6 +9,7 @@ import { language } from '../../stores/ui.ts'
 import { FormStatus, ServerError } from '../form-parts.tsx'
 import { page } from '../page-styles.ts'
 import { PayPanel } from '../booking/pay-panel.tsx'
+import { PaymentPending } from '../booking/payment-pending.tsx'
 import { Announcer } from '../ticket/announcer.tsx'
 
 /** Where the booking was made: back to its seat page. */
@@ -72,16 +73,7 @@ export default function ReservationFailurePage() {
     body = <FormStatus tone="info">{t('payment.underReview')}</FormStatus>
   } else if (result.status === 'PENDING') {
     // the gateway could not say yet whether the card was charged: not declined
-    body = (
-      <>
-        <FormStatus tone="info">{t('payment.confirmingLater')}</FormStatus>
-        <p>
-          <Button variant="outline" onClick={() => void b.recheckPayment(paymentId)}>
-            {t('payment.checkAgain')}
-          </Button>
-        </p>
-      </>
-    )
+    body = <PaymentPending paymentId={paymentId} />
   } else if (r && phase === 'booked') {
     body = (
       <>

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { reservationStatus } from '../../../contract/schemas.ts'
-import { Button, ButtonLink } from '../../../design-system/button/index.ts'
+import { ButtonLink } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
@@ -9,6 +9,7 @@ import * as b from '../../stores/booking.ts'
 import { isSignedIn } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { FormStatus, ServerError } from '../form-parts.tsx'
+import { PaymentPending } from '../booking/payment-pending.tsx'
 import { page } from '../page-styles.ts'
 import { Announcer } from '../ticket/announcer.tsx'
 import { TicketView } from '../ticket/ticket-view.tsx'
@@ -94,16 +95,7 @@ export default function ReservationSuccessPage() {
     body = <FormStatus tone="info">{t('payment.underReview')}</FormStatus>
   } else if (result?.status === 'PENDING' && paymentId) {
     // the gateway could not confirm it yet: never offered as failed, it may well be paid
-    body = (
-      <>
-        <FormStatus tone="info">{t('payment.confirmingLater')}</FormStatus>
-        <p>
-          <Button variant="outline" onClick={() => void b.recheckPayment(paymentId)}>
-            {t('payment.checkAgain')}
-          </Button>
-        </p>
-      </>
-    )
+    body = <PaymentPending paymentId={paymentId} />
   } else {
     body = (
       <>
