@@ -12,6 +12,9 @@
  *   surrogate (PostgreSQL text cannot store them): see `isStorableText`.
  */
 import * as z from 'zod/mini';
+import { isCalendarDate } from './values.ts';
+
+export { isCalendarDate, isStorableText, MAX_YEAR, MIN_YEAR } from './values.ts';
 
 // ---------- shared primitives ----------
 
@@ -23,9 +26,6 @@ export const HOLD_MINUTES = 15;
 export const MAX_HOLD_MINUTES = 30;
 /** The largest id (PostgreSQL int4). */
 export const MAX_ID = 2_147_483_647;
-/** Calendar dates the API takes (`isoDate`): years 1900 to 2199. */
-export const MIN_YEAR = 1900;
-export const MAX_YEAR = 2199;
 
 export const mobilePattern = /^0?01[3-9]\d{8}$/;
 export const passwordSpecials = '~!@#$%^&*()';
@@ -43,20 +43,6 @@ export const password = z.string().check(
   z.regex(/[~!@#$%^&*()]/),
   z.regex(/^\S*$/),
 );
-
-/** True for a real `yyyy-LL-dd` calendar date (no 30 February) in years MIN_YEAR to MAX_YEAR. */
-export function isCalendarDate(v: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (y < MIN_YEAR || y > MAX_YEAR || mo < 1 || mo > 12 || d < 1) return false;
-  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
-}
-
-/** False when `v` holds U+0000 or an unpaired UTF-16 surrogate, which PostgreSQL text cannot store. */
-export function isStorableText(v: string): boolean {
-  return !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v);
-}
 
 // The pattern is the calendar's shape, years 1900-2199 (what forms and test generators read); the refinement drops 30 February.
 export const isoDate = z.string().check(z.regex(/^(?:19|2[01])\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/), z.refine(isCalendarDate, 'Not a calendar date'));

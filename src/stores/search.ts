@@ -4,7 +4,8 @@
  * The search lives in the URL; `searchQuery` / `applySearchQuery` convert.
  */
 import { batch, computed, signal } from '@preact/signals-react';
-import { isCalendarDate, type CoachType, type TripSummary } from '../../contract/schemas.ts';
+import type { CoachType, TripSummary } from '../../contract/schemas.ts';
+import { isCalendarDate } from '../../contract/values.ts';
 import { dhakaFields, todayInDhaka } from '../lib/dates.ts';
 import { validateOriginDestination, type MessageId } from '../lib/validation.ts';
 import * as ui from './ui.ts';
