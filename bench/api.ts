@@ -284,7 +284,6 @@ export async function runApi(log: (s: string) => void): Promise<PartResult> {
   const servers: BenchServer[] = [];
   try {
     const pg = await startPostgres();
-    if (!pg) throw new Error('PostgreSQL binaries not found (install postgresql-15 or set PG_BIN)');
     onCleanup(() => pg.stop());
     const url = await pg.createDatabase('bench');
     const a = await startServer({ DATABASE_URL: url });

@@ -2,27 +2,25 @@
  * Runs browser specs against the real server on a throwaway PostgreSQL 15
  * server instead of the embedded database: `node --import tsx e2e/on-postgres.ts [spec...]`.
  * Used by `npm test` for the booking journey (defaults to e2e/booking.spec.ts).
+ * Without Chromium or PostgreSQL binaries each test is reported skipped (a failure under CI).
  */
-import { spawn } from 'node:child_process';
-import { startPostgres } from '../server/test/pg.ts';
+import { postgresMissing, startPostgres } from '../server/test/pg.ts';
+import { chromiumMissing } from './browser.ts';
+import { runSpecs } from './run-specs.ts';
 
-const specs = process.argv.slice(2);
-const pg = await startPostgres();
-if (!pg) {
-  console.error('!!! SKIPPED: browser journey on PostgreSQL — no PostgreSQL binaries here (apt-get install postgresql).');
-  process.exit(0);
-}
+const specs = process.argv.slice(2).length ? process.argv.slice(2) : ['e2e/booking.spec.ts'];
+const step = 'e2e-pg';
+const missing = chromiumMissing() ?? postgresMissing();
 let code = 1;
-try {
-  const url = await pg.createDatabase('e2e');
-  code = await new Promise<number>((resolve) => {
-    const child = spawn('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...(specs.length ? specs : ['e2e/booking.spec.ts'])], {
-      stdio: 'inherit',
-      env: { ...process.env, E2E_DATABASE_URL: url, E2E_PORT: process.env.E2E_PG_PORT ?? '8791' },
-    });
-    child.on('close', (c) => resolve(c ?? 1));
-  });
-} finally {
-  await pg.stop();
+if (missing) {
+  code = await runSpecs({ step, specs, missing });
+} else {
+  const pg = await startPostgres();
+  try {
+    const url = await pg.createDatabase('e2e');
+    code = await runSpecs({ step, specs, missing: null, env: { E2E_DATABASE_URL: url, E2E_PORT: process.env.E2E_PG_PORT ?? '8791' } });
+  } finally {
+    await pg.stop();
+  }
 }
 process.exit(code);

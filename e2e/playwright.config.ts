@@ -9,6 +9,8 @@ const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
 // a fresh embedded database per run, so tests start from the demo data
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
 const root = path.resolve(import.meta.dirname, '..');
+// listing the tests (e2e/run-specs.ts does, to report them skipped) launches no browser
+const listing = process.argv.includes('--list');
 
 export default defineConfig({
   testDir: '.',
@@ -23,7 +25,7 @@ export default defineConfig({
   outputDir: path.join(root, 'test-results', 'artifacts'),
   use: {
     baseURL,
-    launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
+    launchOptions: { executablePath: listing ? undefined : chromiumPath(), args: chromiumArgs },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -3,10 +3,9 @@
  * a shared SMTP server and SMS provider: a burst of messages committed at once (and
  * more through the API of each process) is delivered exactly once, by both
  * processes. Then six workers on separate connections claiming two at a time, so
- * that their claims collide: still no message claimed twice. Skipped loudly
+ * that their claims collide: still no message claimed twice. Reported skipped
  * without PostgreSQL binaries (a failure under CI).
  */
-import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDb } from '../db.ts';
 import { smsTransport } from '../delivery/sms.ts';
@@ -15,13 +14,14 @@ import { startDeliveryWorker, type DeliveryWorker } from '../delivery/worker.ts'
 import { createDeps } from '../deps.ts';
 import { migrate } from '../migrate.ts';
 import { createOutbox } from '../outbox.ts';
-import { startPostgres } from './pg.ts';
+import { pgSuite, startPostgres } from './pg.ts';
 import { startSmsReceiver, startSmtpReceiver, until } from './receivers.ts';
 import { call, startServer, type ServerProcess } from './spawn-server.ts';
 
+const test = pgSuite('delivery on PostgreSQL');
+
 test('PostgreSQL, two server processes: every message is delivered exactly once, and both processes deliver', async () => {
   const pg = await startPostgres();
-  if (!pg) return;
   const url = await pg.createDatabase('delivery');
   const smtp = await startSmtpReceiver({ delayMs: 100 });
   const sms = await startSmsReceiver();
@@ -102,7 +102,6 @@ test('PostgreSQL, two server processes: every message is delivered exactly once,
 
 test('PostgreSQL, six workers claiming two at a time on separate connections: no message is claimed twice', async () => {
   const pg = await startPostgres();
-  if (!pg) return;
   const url = await pg.createDatabase('claims');
   const sms = await startSmsReceiver();
   const db = await openDb({ databaseUrl: url, max: 12 });

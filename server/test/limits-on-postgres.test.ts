@@ -4,20 +4,19 @@
  * both processes at once: seat holds per address, sign-in and code requests per
  * address, wrong PINs per PNR.
  */
-import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDb, type Db } from '../db.ts';
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts';
-import { startPostgres, type TestPostgres } from './pg.ts';
+import { pgSuite, startPostgres, type TestPostgres } from './pg.ts';
 import { call, startServer, type ServerProcess } from './spawn-server.ts';
 
-let pg: TestPostgres | null = null;
-let db: Db | null = null;
+const test = pgSuite('limits on PostgreSQL');
+let pg: TestPostgres;
+let db: Db;
 const servers: ServerProcess[] = [];
 
 test.before(async () => {
   pg = await startPostgres();
-  if (!pg) return;
   const url = await pg.createDatabase('limits');
   const env = { DATABASE_URL: url, TRUST_PROXY: '1', HOLD_LIMIT_PER_ADDRESS: '10', HOLD_LIMIT_PER_ADDRESS_TOTAL: '30', AUTH_RATE_LIMIT_MAX: '6' };
   servers.push(await startServer(env));
@@ -32,10 +31,6 @@ test.after(async () => {
 });
 
 test('PostgreSQL, two processes: 7 rotating device ids from one address hold at most 10 seats of a trip; others still get seats', async () => {
-  if (!pg || !db) {
-    console.warn('hold limits on PostgreSQL: SKIPPED (no PostgreSQL binaries)');
-    return;
-  }
   const ctx = { db, now: () => new Date() };
   // Four attackers at once, each on its own trip from its own address, so both processes
   // run several lock transactions side by side: 30 single-seat requests per attacker,
@@ -90,10 +85,6 @@ test('PostgreSQL, two processes: 7 rotating device ids from one address hold at 
 });
 
 test('PostgreSQL, two processes: sign-in and mobile look-ups from one address share one limit a minute', async () => {
-  if (!pg || !db) {
-    console.warn('auth limits on PostgreSQL: SKIPPED (no PostgreSQL binaries)');
-    return;
-  }
   const from = { 'x-forwarded-for': '203.0.113.50' };
   const logins = await Promise.all(
     Array.from({ length: 12 }, (_, i) =>
@@ -112,10 +103,6 @@ test('PostgreSQL, two processes: sign-in and mobile look-ups from one address sh
 });
 
 test('PostgreSQL, two processes: 40 simultaneous PIN guesses on one PNR get exactly 10 answers, then even the right PIN waits', async () => {
-  if (!pg || !db) {
-    console.warn('PIN limit on PostgreSQL: SKIPPED (no PostgreSQL binaries)');
-    return;
-  }
   const [sold] = await db.query<{ pnr: string; pin: string }>('SELECT pnr, pin FROM reservations WHERE status = 1 AND pnr IS NOT NULL LIMIT 1');
   assert.ok(sold, 'the demo data has a sold ticket');
   const tries = Array.from({ length: 41 }, (_, i) => String(i * 7).padStart(4, '0')).filter((p) => p !== sold!.pin).slice(0, 40);

@@ -7,7 +7,7 @@ import { credit, debit } from '../ledger.ts';
 import { listMigrations, migrate } from '../migrate.ts';
 import { seed } from '../seed/index.ts';
 import { addDays, dhakaDate } from '../time.ts';
-import { startPostgres, type TestPostgres } from './pg.ts';
+import { onPostgres, startPostgres, type TestPostgres } from './pg.ts';
 import { spawnServer } from './proc.ts';
 import { tempDir } from './helpers.ts';
 
@@ -72,11 +72,18 @@ test('PGlite: a failing migration rolls back completely', async () => {
   }
 });
 
-let pg: TestPostgres | null = null;
+const pgTest = onPostgres(test, 'migrations on PostgreSQL');
+let pg: TestPostgres;
 
-test('PostgreSQL: three servers starting together migrate and seed exactly once, and serve', async () => {
+pgTest.before(async () => {
   pg = await startPostgres();
-  if (!pg) return;
+});
+
+pgTest.after(async () => {
+  await pg.stop();
+});
+
+pgTest('PostgreSQL: three servers starting together migrate and seed exactly once, and serve', async () => {
   const url = await pg.createDatabase('race');
   const servers = await Promise.all([1, 2, 3].map(() => spawnServer({ DATABASE_URL: url })));
   try {
@@ -105,8 +112,7 @@ test('PostgreSQL: three servers starting together migrate and seed exactly once,
   }
 });
 
-test('PostgreSQL: concurrent debits on separate connections never overdraw', async () => {
-  if (!pg) return;
+pgTest('PostgreSQL: concurrent debits on separate connections never overdraw', async () => {
   const url = await pg.createDatabase('ledger');
   const db = await openDb({ databaseUrl: url, max: 20 });
   try {
@@ -131,10 +137,6 @@ test('PostgreSQL: concurrent debits on separate connections never overdraw', asy
   } finally {
     await db.close();
   }
-});
-
-test.after(async () => {
-  await pg?.stop();
 });
 
 test.run();

@@ -13,7 +13,7 @@ import { seed } from '../seed/index.ts';
 import { DEMO_PASSENGER } from '../seed/passengers.ts';
 import { SEED_PASSENGER } from '../seed/reservations.ts';
 import { addDays, dhakaDate } from '../time.ts';
-import { startPostgres } from './pg.ts';
+import { onPostgres, startPostgres } from './pg.ts';
 import { call, startServer } from './spawn-server.ts';
 import { startTestApp, tempDir } from './helpers.ts';
 
@@ -194,13 +194,8 @@ test('production through the start-up seeding: nothing demo on an empty database
   }
 });
 
-test('PostgreSQL: npm run import with DATABASE_URL, twice: the second changes nothing', async () => {
+onPostgres(test, 'network import')('PostgreSQL: npm run import with DATABASE_URL, twice: the second changes nothing', async () => {
   const pg = await startPostgres();
-  if (!pg) {
-    console.warn('SKIPPED: PostgreSQL binaries not found; npm run import with DATABASE_URL was not tested');
-    if (process.env.CI) throw new Error('PostgreSQL binaries are required under CI');
-    return;
-  }
   try {
     const url = await pg.createDatabase('network_import');
     const first = await runImport(demoFile, { DATABASE_URL: url });

@@ -2,13 +2,17 @@
  * Throwaway PostgreSQL 15 server for tests.
  *
  * API:
- *   import { startPostgres } from './pg.ts';
- *   const pg = await startPostgres();          // null when no binaries (loud skip; throws when CI is set)
- *   if (pg) {
+ *   import { pgSuite, startPostgres } from './pg.ts';
+ *   const t = pgSuite('limits on PostgreSQL');  // skipped and reported when there are no binaries (a failure under CI)
+ *   t.before(async () => {
+ *     const pg = await startPostgres();         // throws when there are no binaries: register through pgSuite/onPostgres
  *     pg.url;                                   // postgres://postgres@127.0.0.1:<port>/postgres
  *     const url2 = await pg.createDatabase('x'); // a fresh empty database on the same server
  *     await pg.stop();                          // stops the server and removes its folder
- *   }
+ *   });
+ *
+ * PG_BIN, when set, is the only folder looked in: `PG_BIN=none` hides PostgreSQL
+ * (to see how the PostgreSQL tests report themselves skipped).
  *
  * initdb refuses to run as root, so as root the binaries run as the `postgres`
  * user (runuser) in a temp folder owned by it. fsync is off: throwaway data.
@@ -17,6 +21,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { suite, type Test } from 'uvu';
+import { requires } from './skip.ts';
 import { freePort } from './spawn-server.ts';
 
 export interface TestPostgres {
@@ -28,28 +34,44 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
+const hasBinaries = (dir: string) => fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'));
+
 function findBinDir(): string | null {
-  const candidates = [process.env.PG_BIN, '/usr/lib/postgresql/15/bin'];
+  if (process.env.PG_BIN) return hasBinaries(process.env.PG_BIN) ? process.env.PG_BIN : null;
+  const candidates = ['/usr/lib/postgresql/15/bin'];
   try {
     for (const v of fs.readdirSync('/usr/lib/postgresql').sort().reverse()) candidates.push(`/usr/lib/postgresql/${v}/bin`);
   } catch {
     // no Debian-style install
   }
-  for (const dir of candidates) if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return dir;
+  for (const dir of candidates) if (hasBinaries(dir)) return dir;
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
   return null;
 }
 
-/** Starts a private PostgreSQL server on a free 127.0.0.1 port, or null (with a loud message) when none is installed. */
-export async function startPostgres(): Promise<TestPostgres | null> {
+/** Why PostgreSQL tests cannot run on this machine, or null when they can. */
+export function postgresMissing(): string | null {
+  if (findBinDir()) return null;
+  return process.env.PG_BIN
+    ? `no PostgreSQL binaries (initdb, pg_ctl) in PG_BIN=${process.env.PG_BIN}`
+    : 'no PostgreSQL binaries (initdb, pg_ctl): apt-get install postgresql (15 or later), or set PG_BIN to their folder';
+}
+
+/** `t` for tests that need PostgreSQL: without the binaries they are reported skipped (failed under CI), never passed. */
+export function onPostgres<T>(t: Test<T>, suiteName: string): Test<T> {
+  return requires(t, suiteName, postgresMissing());
+}
+
+/** A uvu suite whose every test needs PostgreSQL (see onPostgres). */
+export function pgSuite(name: string): Test {
+  return onPostgres(suite(name), name);
+}
+
+/** Starts a private PostgreSQL server on a free 127.0.0.1 port; throws when none is installed (see onPostgres). */
+export async function startPostgres(): Promise<TestPostgres> {
   const bin = findBinDir();
-  if (!bin) {
-    const msg = 'PostgreSQL binaries (initdb, pg_ctl) not found: PostgreSQL tests SKIPPED. Install postgresql-15 or set PG_BIN.';
-    if (process.env.CI) throw new Error(msg + ' (CI is set, so this is a failure.)');
-    console.warn('\n' + '!'.repeat(78) + '\n!!! ' + msg + '\n' + '!'.repeat(78) + '\n');
-    return null;
-  }
+  if (!bin) throw new Error(postgresMissing()!);
   const asRoot = process.getuid?.() === 0;
   const run = (cmd: string, args: string[]) => {
     const full = path.join(bin, cmd);

@@ -17,7 +17,7 @@ import type { PassengerRow } from '../passengers.ts';
 import { DEMO_PASSENGER } from '../seed/passengers.ts';
 import { createSession } from '../sessions.ts';
 import { dhakaDate } from '../time.ts';
-import { startPostgres, type TestPostgres } from './pg.ts';
+import { pgSuite, startPostgres, type TestPostgres } from './pg.ts';
 import { spawnServer, type ServerProcess } from './proc.ts';
 import { call, freePort } from './spawn-server.ts';
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts';
@@ -128,15 +128,14 @@ restart('SIGKILL after the customer paid, IPN lost; after the restart the IPN an
   }
 });
 
-const twoProcesses = suite('SSLCommerz on PostgreSQL with two server processes');
-let pg: TestPostgres | null = null;
+const twoProcesses = pgSuite('SSLCommerz on PostgreSQL with two server processes');
+let pg: TestPostgres;
 let ssl: StandIn;
 let servers: ServerProcess[] = [];
 let db: Db;
 
 twoProcesses.before(async () => {
   pg = await startPostgres();
-  if (!pg) return;
   ssl = await startStandIn();
   const url = await pg.createDatabase('sslcommerz');
   // The first process migrates and seeds; the second finds it done.
@@ -144,7 +143,6 @@ twoProcesses.before(async () => {
   db = await openDb({ databaseUrl: url, max: 10 });
 });
 twoProcesses.after(async () => {
-  if (!pg) return;
   await db.close();
   for (const s of servers) {
     s.kill('SIGTERM');
@@ -154,14 +152,7 @@ twoProcesses.after(async () => {
   await pg.stop();
 });
 
-const skipped = () => {
-  if (pg) return false;
-  console.warn('!!! SSLCommerz two-process test SKIPPED: no PostgreSQL binaries (see server/test/pg.ts).');
-  return true;
-};
-
 twoProcesses('the IPN to one process and the browser return to the other at the same moment, with replays to both: sold once, one PNR, one ticket notification', async () => {
-  if (skipped()) return;
   const [a, b] = servers as [ServerProcess, ServerProcess];
   const [row] = await db.query<PassengerRow>(
     `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ('01811999000', 'Two Process', 'two@example.com', 'Dhaka', 'ACTIVE', 0, now()) RETURNING *`,
