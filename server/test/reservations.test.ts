@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bookingBody, freeSeats, lockAndBook, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts';
+import { bookingBody, buyTicket, freeSeats, lockAndBook, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts';
 import { dhakaDate } from '../time.ts';
 
 const t = suite<{ f: Fixture }>('reservations');
@@ -348,22 +348,16 @@ t('seatLock errors: unknown coach, wrong route, departed trip, malformed', async
   assert.is(code(r), 'TRIP_NOT_FOUND');
   r = await f.api('POST', '/api/reservation/seatLock', { ...lockBody(trip, [a!]), originCode: trip.destinationCode, destinationCode: trip.originCode });
   assert.is(code(r), 'TRIP_NOT_FOUND');
-  const [gone] = await f.db.query<{ id: number; trip_date: string; coach_code: string; origin_code: string; destination_code: string }>(
-    `SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, r.origin_code, r.destination_code FROM trips t JOIN routes r ON r.id = t.route_id
-      WHERE t.departure_at < $1 ORDER BY t.departure_at DESC LIMIT 1`,
-    [f.now()],
-  );
-  if (gone) {
-    r = await f.api('POST', '/api/reservation/seatLock', {
-      tripDate: gone.trip_date,
-      coachCode: gone.coach_code,
-      originCode: gone.origin_code,
-      destinationCode: gone.destination_code,
-      seatNames: ['A1'],
-      locked: true,
-    });
+  // the clock pinned just past this trip's departure: it has left
+  const start = f.now();
+  f.setNow(new Date(trip.departureAt.getTime() + 60_000));
+  try {
+    r = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!]));
     assert.is(code(r), 'TRIP_IS_CLOSED');
+  } finally {
+    f.setNow(start);
   }
+  assert.is((await f.db.query('SELECT 1 FROM seat_locks WHERE trip_id = $1', [trip.id])).length, 0, 'nothing held on the departed trip');
   const ok = lockBody(trip, [a!]);
   await malformed('/api/reservation/seatLock', [
     {},
@@ -447,27 +441,27 @@ t('booking errors: no session, seats not held, held by another, sold, station, s
   const before = await f.snapshot();
   r = await f.api('POST', '/api/reservation/booking', bookingBody(trip, seats), { token: p.token });
   assert.is(code(r), 'BOOKING_TIME_EXCEED');
+  assert.is(await f.snapshot(), before);
   await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { token: q.token });
   const before2 = await f.snapshot();
   r = await f.api('POST', '/api/reservation/booking', bookingBody(trip, seats), { token: p.token });
   assert.is(r.status, 409);
   assert.is(code(r), 'SEAT_UNAVAILABLE');
   assert.is(await f.snapshot(), before2);
-  const [soldSeat] = await f.db.query<{ seat_name: string }>(
-    'SELECT rs.seat_name FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id WHERE rs.trip_id = $1 AND rs.active AND x.status = 1 LIMIT 1',
-    [trip.id],
-  );
-  if (soldSeat) {
-    r = await f.api('POST', '/api/reservation/booking', bookingBody(trip, [soldSeat.seat_name]), { token: p.token });
-    assert.is(code(r), 'SEAT_UNAVAILABLE');
-  }
+  // a seat someone bought on this trip
+  const buyer = await f.passenger({ balance: 100_000 });
+  const [soldSeat] = (await buyTicket(f, buyer, trip, 1)).seats.map((s: { name: string }) => s.name);
+  const before3 = await f.snapshot();
+  r = await f.api('POST', '/api/reservation/booking', bookingBody(trip, [soldSeat]), { token: p.token });
+  assert.is(r.status, 409);
+  assert.is(code(r), 'SEAT_UNAVAILABLE');
   r = await f.api('POST', '/api/reservation/booking', bookingBody(trip, seats, { droppingStationId: trip.boardingId }), { token: q.token });
   assert.is(code(r), 'BUS_STATION_NOT_FOUND');
   r = await f.api('POST', '/api/reservation/booking', bookingBody(trip, ['ZZ99']), { token: q.token });
   assert.is(code(r), 'SEAT_NOT_FOUND');
   r = await f.api('POST', '/api/reservation/booking', bookingBody(trip, seats, { tripId: 999_999 }), { token: q.token });
   assert.is(code(r), 'TRIP_NOT_FOUND');
-  assert.ok(before !== (await f.snapshot()));
+  assert.is(await f.snapshot(), before3, 'the refused bookings changed nothing');
   const ok = bookingBody(trip, seats);
   await malformed(
     '/api/reservation/booking',
@@ -586,12 +580,12 @@ t('coupons: apply gives min(percent, max) off; remove restores; unknown, expired
   const before = await f.snapshot();
   r = await f.api('GET', `/api/reservation/booking/applyDiscountCoupon/${res.id}/NOSUCHCODE`, undefined, { token: p.token });
   assert.is(code(r), 'INVALID_COUPON');
+  assert.is(await f.snapshot(), before);
   await f.db.query("INSERT INTO offers (title, title_bn, description, coupon_code, discount_percent, max_discount, valid_until) VALUES ('Old', 'Old', 'Old', 'OLDCODE1', 10, 100, '2020-01-01')");
   const before2 = await f.snapshot();
   r = await f.api('GET', `/api/reservation/booking/applyDiscountCoupon/${res.id}/OLDCODE1`, undefined, { token: p.token });
   assert.is(code(r), 'INVALID_COUPON');
   assert.is(await f.snapshot(), before2);
-  assert.ok(before);
   const q = await f.passenger();
   r = await f.api('GET', `/api/reservation/booking/applyDiscountCoupon/${res.id}/${offer!.coupon_code}`, undefined, { token: q.token });
   assert.is(code(r), 'RESERVATION_NOT_ACCESSIBLE');
