@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tempDir, TEST_PASSWORD } from './helpers.ts';
 import { spawnServer } from './proc.ts';
+import { until } from './receivers.ts';
 
 const json = async (url: string, init?: RequestInit) => {
   const r = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init?.headers ?? {}) } });
@@ -33,6 +34,7 @@ test('killed mid-load, restarted: every acknowledged sign-up and message is stil
   await s.ready;
   const acked: { mobile: string; passengerId: number }[] = [];
   const messages: number[] = [];
+  const refusals: string[] = [];
   let stop = false;
   let n = 0;
   const worker = async (w: number) => {
@@ -51,7 +53,10 @@ test('killed mid-load, restarted: every acknowledged sign-up and message is stil
           method: 'POST',
           body: JSON.stringify({ mobile, fullName: 'Load ' + i, email: 'l@example.com', city: 'Dhaka', password: TEST_PASSWORD }),
         });
-        if (r.status !== 200) continue;
+        if (r.status !== 200) {
+          refusals.push(`register ${r.status} ${JSON.stringify(r.body)}`);
+          continue;
+        }
         const box = await json(`${s.url}/dev/outbox?to=${mobile}`);
         const code = box.body.data[0].code;
         const v = await json(s.url + '/api/verifyMobileVerificationCode', {
@@ -59,17 +64,24 @@ test('killed mid-load, restarted: every acknowledged sign-up and message is stil
           body: JSON.stringify({ mobile, code, registrationToken: r.body.data.registrationToken }),
         });
         if (v.status === 200) acked.push({ mobile, passengerId: v.body.data.passenger.id });
-      } catch {
+        else refusals.push(`verify ${v.status} ${JSON.stringify(v.body)}`);
+      } catch (err) {
         // connection refused or reset once the process is killed
+        refusals.push(String(err));
       }
     }
   };
   const workers = [1, 2, 3, 4].map(worker);
-  while (acked.length < 12) await new Promise((r) => setTimeout(r, 50));
-  s.kill('SIGKILL');
-  await s.exited;
-  stop = true;
-  await Promise.all(workers);
+  try {
+    await until(() => acked.length >= 12, '12 acknowledged sign-ups', 60_000);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}: ${acked.length} so far; last refusals: ${refusals.slice(-3).join(' | ') || 'none'}`);
+  } finally {
+    s.kill('SIGKILL');
+    await s.exited;
+    stop = true;
+    await Promise.all(workers);
+  }
   assert.ok(acked.length >= 12 && messages.length >= 12);
 
   s = await spawnServer({ DATA_DIR: dir });
