@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
 import type { ServerConfig } from '../config.ts';
 import { openDb, type Db } from '../db.ts';
 import { createDeps } from '../deps.ts';
@@ -41,27 +42,6 @@ export interface Fixture {
 
 let mobileSeq = 0;
 
-async function makeApp(deps: Deps): Promise<FastifyInstance> {
-  try {
-    const { buildApp } = await import('../app.ts');
-    return await buildApp(deps, { logLevel: false, rateLimitMax: 1_000_000, authRateLimitMax: 1_000_000, distDir: path.join(os.tmpdir(), 'no-dist') });
-  } catch (err) {
-    if (!String((err as Error).message).includes('Cannot find module')) throw err;
-    // The app's other route modules are not all there yet: mount the reservation routes alone.
-    const Fastify = (await import('fastify')).default;
-    const { AppError, sendError } = await import('../http.ts');
-    const app = Fastify({ bodyLimit: 64 * 1024 });
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_q, b, d) => d(null, Object.fromEntries(new URLSearchParams(b as string))));
-    app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
-      if (err instanceof AppError) return sendError(reply, err);
-      if (err.statusCode && err.statusCode < 500) return sendError(reply, new AppError('VALIDATION_FAILED', { status: err.statusCode }));
-      return sendError(reply, new AppError('INTERNAL_ERROR'));
-    });
-    for (const m of [await import('../routes/reservations.ts'), await import('../routes/payments.ts'), await import('../routes/tickets.ts')]) m.register(app, deps);
-    return app;
-  }
-}
-
 /** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`; `config` overrides settings (e.g. the card gateway). */
 export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number; config?: Partial<ServerConfig>; now?: Date } = {}): Promise<Fixture> {
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'));
@@ -74,7 +54,7 @@ export async function openFixture(opts: { databaseUrl?: string; daysAhead?: numb
     config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, ...opts.config },
   });
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead ?? 6 }));
-  const app = await makeApp(deps);
+  const app = await buildApp(deps, { logLevel: false, rateLimitMax: 1_000_000, authRateLimitMax: 1_000_000, distDir: path.join(os.tmpdir(), 'no-dist') });
   await app.ready();
   const f: Fixture = {
     db,
