@@ -1,8 +1,9 @@
 /**
  * Races, on PGlite (one process, app.inject) and on a real PostgreSQL 15 with TWO
  * server processes sharing it: 500 simultaneous locks of one seat, an expired
- * lock taken over, overlapping bookings, 20 concurrent balance payments and a
- * replayed payment callback. Each race also runs a naive check-then-write variant
+ * lock taken over, overlapping bookings (each booked one holding its lock), 20
+ * concurrent balance payments, a replayed payment callback, simultaneous cancels
+ * with one code, and a card approval racing a balance payment. Each race also runs a naive check-then-write variant
  * of the lock and of the debit, and asserts that one DOES go wrong, so these tests
  * are known to be able to fail.
  */
@@ -135,6 +136,7 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
     );
     const booked = outcomes.filter((o) => o.booked);
     assert.ok(booked.length >= 1);
+    assert.ok(booked.every((o) => o.locked), `booked without holding the seats: ${JSON.stringify(booked.filter((o) => !o.locked))}`);
     const taken = booked.flatMap((o) => o.pair);
     assert.is(new Set(taken).size, taken.length, 'no seat booked twice');
     const dup = await c.db.query('SELECT seat_name FROM reservation_seats WHERE trip_id = $1 AND active GROUP BY seat_name HAVING count(*) > 1', [tr2.id]);
@@ -251,6 +253,70 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
     await Promise.all(Array.from({ length: 30 }, (_, i) => c.request(i, 'POST', '/api/reservation/success', { paymentId: top.body.data.paymentId })));
     const [bal] = await c.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.id]);
     assert.is(bal!.balance, 1200);
+  });
+
+  t('cancels at the same moment with one code refund once (with the code checked first, and without)', async () => {
+    const p = await c.passenger(100_000);
+    const [{ mobile }] = await c.db.query<{ mobile: string }>('SELECT mobile FROM passengers WHERE id = $1', [p.id]);
+    const balance = async () => (await c.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.id]))[0]!.balance;
+    const lastCode = async () =>
+      (await c.db.query<{ code: string }>('SELECT code FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 1', [mobile]))[0]!.code;
+    for (const checkedFirst of [false, true]) {
+      const tr = await trip(c);
+      const s = await freeSeats(c, tr.id, 1);
+      await c.request(0, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: p.token });
+      const b = await c.request(1, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: p.token });
+      const sold = await c.request(0, 'POST', '/api/reservation/payFromBalance', { reservationId: b.body.data.id }, { token: p.token });
+      assert.is(sold.status, 200, JSON.stringify(sold.body));
+      const { pnr, pin } = sold.body.data;
+      const quote = await c.request(1, 'GET', `/api/reservation/cancelInitialize/${pnr}/${pin}`);
+      assert.is(quote.status, 200, JSON.stringify(quote.body));
+      const otp = await lastCode();
+      if (checkedFirst) assert.is((await c.request(0, 'POST', '/api/verifyCancelTicketOTP', { pnr, pin, otp })).body.data, true);
+      const paid = await balance();
+      // six at once (a PNR takes ten tries in flight), alternating between the processes
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => c.request(i, 'GET', `/api/reservation/cancel/${pnr}/${pin}/${otp}`)));
+      const summary = JSON.stringify(results.map((r) => r.body.error?.code ?? r.status));
+      assert.is(results.filter((r) => r.status === 200).length, 1, summary);
+      const losers = checkedFirst ? ['RESERVATION_NOT_CANCELLABLE'] : ['RESERVATION_NOT_CANCELLABLE', 'OTP_VALIDITY_EXPIRED'];
+      assert.ok(results.filter((r) => r.status !== 200).every((r) => losers.includes(r.body.error.code)), summary);
+      assert.is(await balance(), paid + quote.body.data.refundAmount, 'refunded once');
+      const [refunds] = await c.db.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE reservation_id = $1 AND kind = 'REFUND'", [b.body.data.id]);
+      assert.is(refunds!.n, 1);
+    }
+  });
+
+  t('a card approval racing a balance payment for one booking charges once and sells once', async () => {
+    const p = await c.passenger(100_000);
+    const balance = async () => (await c.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.id]))[0]!.balance;
+    const outcomes: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      const tr = await trip(c);
+      const s = await freeSeats(c, tr.id, 1);
+      await c.request(round, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: p.token });
+      const b = await c.request(round, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: p.token });
+      const { id, fare } = b.body.data;
+      const opened = await c.request(round, 'POST', '/api/reservation/payment', { reservationId: id }, { token: p.token });
+      const { paymentId, redirectUrl } = opened.body.data;
+      const before = await balance();
+      // the approval on one process, the balance payment on the other, at once
+      const [, byBalance] = await Promise.all([
+        c.decide(round, redirectUrl, 'approve'),
+        c.request(round + 1, 'POST', '/api/reservation/payFromBalance', { reservationId: id }, { token: p.token }),
+      ]);
+      const [pay] = await c.db.query<{ status: string; refunded: boolean }>('SELECT status, refunded FROM payments WHERE id = $1', [paymentId]);
+      const [res] = await c.db.query<{ status: number; pnr: string; payment_method: string }>('SELECT status, pnr, payment_method FROM reservations WHERE id = $1', [id]);
+      const fromCard = pay!.status === 'APPROVED' ? fare.total : 0;
+      const what = `${res!.payment_method} (card ${pay!.status}${pay!.refunded ? ', refunded to the balance' : ''}; balance payment ${byBalance.body.error?.code ?? byBalance.status})`;
+      outcomes.push(what);
+      assert.is(res!.status, 1, what);
+      assert.is(before - (await balance()) + fromCard, fare.total, `charged once: ${what}`);
+      if (res!.payment_method === 'CARD') assert.is(byBalance.body.error?.code, 'PAYMENT_ALREADY_COMPLETED', what);
+      else assert.is(byBalance.status, 200, what);
+      const [tickets] = await c.db.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_messages WHERE body LIKE $1', [`%${res!.pnr}%`]);
+      assert.is(tickets!.n, 2, `one SMS and one e-mail: ${what}`);
+    }
+    console.log(`card approval against balance payment on ${name}:\n  ${outcomes.join('\n  ')}`);
   });
 
   return t;
