@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { expectNoAxeViolations, pageHeading } from './helpers.ts';
+import { apiToken, bookThroughApi, createPassenger, dhakaDate, expectNoAxeViolations, latestCode, outbox, PASSWORD, pageHeading, randomMobile } from './helpers.ts';
 
 type Lang = 'en' | 'bn';
 const messages: Record<Lang, Record<string, string>> = {
@@ -31,18 +31,6 @@ function mx(lang: Lang, id: string): RegExp {
 // a loaded machine runs axe slowly: room for every step
 test.describe.configure({ timeout: 240_000 });
 
-const PASSWORD = 'Secret@123';
-
-/** A yyyy-LL-dd date in Asia/Dhaka, `days` after today. */
-function dhakaDate(days: number): string {
-  const d = new Date(Date.now() + days * 86_400_000);
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-}
-
-function randomMobile(): string {
-  return '0171' + String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0');
-}
-
 interface TripRow {
   tripId: number;
   coachCode: string;
@@ -61,38 +49,10 @@ async function tripFor(request: APIRequestContext, days: number, index: number):
 
 const reservationUrl = (trip: TripRow, date: string) => `/reservation?tripId=${trip.tripId}&from=DHK&to=CTG&date=${date}`;
 
-async function outbox(request: APIRequestContext): Promise<{ channel: string; to: string; subject: string | null; body: string; code: string | null }[]> {
-  const res = await request.get('/dev/outbox');
-  return ((await res.json()) as { data: Awaited<ReturnType<typeof outbox>> }).data;
-}
-
-/** The newest code the outbox holds for `mobile` whose body matches `purpose`. */
-async function latestCode(request: APIRequestContext, mobile: string, purpose: RegExp, not?: string): Promise<string> {
-  let code: string | undefined;
-  await expect
-    .poll(async () => {
-      code = (await outbox(request)).find((x) => x.to === mobile && x.code && purpose.test(x.body) && x.code !== not)?.code ?? undefined;
-      return code;
-    })
-    .toBeTruthy();
-  return code!;
-}
-
-async function createPassenger(request: APIRequestContext, mobile = randomMobile()): Promise<string> {
-  const reg = await request.post('/api/register', { data: { mobile, fullName: 'Karim Rahman', email: `k${mobile}@example.com`, city: 'Dhaka', password: PASSWORD } });
-  expect(reg.ok(), await reg.text()).toBeTruthy();
-  const code = await latestCode(request, mobile, /verification/i);
-  const { registrationToken } = (await reg.json()).data;
-  const ok = await request.post('/api/verifyMobileVerificationCode', { data: { mobile, code, registrationToken } });
-  expect(ok.ok(), await ok.text()).toBeTruthy();
-  return mobile;
-}
-
 /** A new passenger with `amount` Tk topped up through the sandbox gateway. */
 async function fundedPassenger(request: APIRequestContext, amount: number): Promise<string> {
   const mobile = await createPassenger(request);
-  const login = await request.post('/api/checkPassenger', { data: { mobile, password: PASSWORD } });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const token = await apiToken(request, mobile);
   const topUp = await request.post('/api/account/topUp', { data: { amount }, headers: { Authorization: `Bearer ${token}` } });
   const { redirectUrl } = ((await topUp.json()) as { data: { redirectUrl: string } }).data;
   const approved = await request.post(redirectUrl, { form: { decision: 'approve' }, maxRedirects: 0 });
@@ -395,6 +355,60 @@ test('the booking ends when its time runs out', async ({ page, request }) => {
   await expect(panel(page).getByText(m(lang, 'booking.ended'))).toBeVisible();
   await expect(page.getByRole('button', { name: /by card/ })).toHaveCount(0);
   await expectNoAxeViolations(page, 'booking ended');
+});
+
+test('cancelling an unpaid booking releases its seats; the seats can be chosen again', async ({ page, request }) => {
+  const lang: Lang = 'en';
+  const { trip, date } = await tripFor(request, 7, 1);
+  const mobile = await createPassenger(request);
+  const [seat] = await bookOneSeat(page, lang, mobile, trip, date);
+  expect(await seatStatuses(request, trip.tripId, [seat!])).toEqual([2]);
+  await panel(page).getByRole('button', { name: m(lang, 'booking.cancelBooking') }).click();
+  await expect(page.getByRole('status').filter({ hasText: m(lang, 'booking.announceCanceled') })).toBeAttached();
+  await expect(panel(page).getByText(m(lang, 'booking.ended'))).toBeVisible();
+  await expect(page.getByRole('button', { name: /by card/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: m(lang, 'booking.payBalance') })).toHaveCount(0);
+  // the server agrees: the booking is cancelled and its seat is free for anyone
+  const [mine] = await api<{ id: number; status: number; seats: { name: string }[] }[]>(page, '/reservations');
+  expect([mine!.status, mine!.seats.map((s) => s.name)]).toEqual([5, [seat]]);
+  expect(await seatStatuses(request, trip.tripId, [seat!])).toEqual([0]);
+  await expectNoAxeViolations(page, 'booking cancelled');
+  await panel(page).getByRole('button', { name: m(lang, 'booking.startAgain') }).click();
+  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.heading') })).toBeVisible();
+  await expect(page.getByRole('grid').getByRole('button', { name: new RegExp(`^Seat ${seat},.*, available$`) })).toBeVisible();
+});
+
+test('the remaining seat limit: with 3 seats booked and unpaid, the page says 2 more, and a third is refused with the number', async ({ browser, page, request }) => {
+  const lang: Lang = 'en';
+  const { trip, date } = await tripFor(request, 7, 2);
+  // 3 seats booked, not paid, from another device
+  const elsewhere = await bookThroughApi(request, trip, { seats: 3 });
+  await page.goto('/login');
+  await login(page, lang, elsewhere.mobile, PASSWORD);
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto(reservationUrl(trip, date));
+  // the booking to pay is picked up, and the server's remaining limit reaches the page
+  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.bookedHeading') })).toBeVisible();
+  await expect(page.getByText('You can choose up to 2 seats.')).toBeVisible();
+
+  // What the server answered above (remainingSeatLimit 2), on a seat page where seats can still be
+  // chosen: the answer for a visitor with this one field as above.
+  const other = await browser.newPage();
+  await other.route('**/api/reservation/tripDetails', async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { data: { remainingSeatLimit: number } };
+    await route.fulfill({ response: res, json: { ...body, data: { ...body.data, remainingSeatLimit: 2 } } });
+  });
+  await other.goto(reservationUrl(trip, date));
+  await expect(other.getByText('You can choose up to 2 seats.')).toBeVisible();
+  for (let i = 0; i < 2; i++) await availableSeats(other).first().click();
+  const third = availableSeats(other).first();
+  const name = (await third.getAttribute('data-seat'))!;
+  await third.click();
+  await expect(other.getByRole('region', { name: /notifications/i }).getByText('Seat limit exceeded. You can book 2 seats on this trip.')).toBeVisible();
+  await expect(other.getByRole('grid').getByRole('button', { name: new RegExp(`^Seat ${name},.*, available$`) })).toHaveAttribute('aria-pressed', 'false');
+  await expect(other.getByTestId('selected-seats')).toHaveText(/^\S+, \S+$/);
+  await other.close();
 });
 
 test('keyboard alone: seats, login, book, pay by card, ticket, cancel', async ({ page, request }) => {

@@ -4,13 +4,7 @@
  * against the real server with fresh demo data.
  */
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { expectNoAxeViolations, pageHeading } from './helpers.ts';
-
-/** A yyyy-LL-dd date in Asia/Dhaka, `days` after today. */
-function dhakaDate(days: number): string {
-  const d = new Date(Date.now() + days * 86_400_000);
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-}
+import { bookThroughApi, dhakaDate, expectNoAxeViolations, pageHeading } from './helpers.ts';
 
 const tomorrow = dhakaDate(1);
 
@@ -19,10 +13,10 @@ const tomorrow = dhakaDate(1);
  * parallel against one server and each takes the first free seat it sees, so two of them holding seats
  * on one trip at the same time take each other's seats: the loser's lock answer is falsy and it gets the
  * lock-lost dialog instead of its seat. Every test that holds seats has a trip of its own: the mouse test
- * tomorrow's first AC Standard, the others below, and tomorrow's Non-AC and Sleeper trips one test each
- * (booking.spec.ts books on days 4 to 7).
+ * tomorrow's first AC Standard, the others below, and tomorrow's Non-AC, Sleeper and Business trips one
+ * test each (booking.spec.ts books on days 4 to 7).
  */
-const ownDay = { keyboard: dhakaDate(8), lockLost: dhakaDate(9), leaving: dhakaDate(10) } as const;
+const ownDay = { keyboard: dhakaDate(8), lockLost: dhakaDate(9), leaving: dhakaDate(10), unlock: dhakaDate(11), expiry: dhakaDate(12) } as const;
 
 interface TripRow {
   tripId: number;
@@ -48,6 +42,27 @@ const reservationUrl = (t: TripRow, date = tomorrow) => `/reservation?tripId=${t
 /** The seat buttons of the visible deck grid that are available right now. */
 function availableSeats(page: Page): Locator {
   return page.getByRole('grid').locator('button[data-state="available"]:visible');
+}
+
+/** A seat button by its seat name, whatever its state (the accessible name starts `Seat <name>,`). */
+function seatNamed(page: Page, name: string): Locator {
+  return page.getByRole('grid').getByRole('button', { name: new RegExp(`^Seat ${name},`) });
+}
+
+/** The first available seat of the visible deck and its name, read from its accessible name. */
+async function firstAvailable(page: Page): Promise<{ seat: Locator; name: string }> {
+  const label = (await page.getByRole('grid').getByRole('button', { name: /, available$/ }).first().getAttribute('aria-label'))!;
+  const name = /^Seat (\S+),/.exec(label)![1]!;
+  return { seat: seatNamed(page, name), name };
+}
+
+/** Whether anyone but the asker holds the seat, as any other visitor's tripDetails says. */
+async function heldByAnyone(request: APIRequestContext, trip: TripRow, name: string): Promise<boolean> {
+  const res = await request.post('/api/reservation/tripDetails', {
+    data: { tripId: trip.tripId, originCode: 'DHK', destinationCode: 'CTG', originBusStationId: null, destinationBusStationId: null },
+  });
+  const seats = ((await res.json()) as { data: { seatLayout: { seats: { name: string; lockedByOther: boolean }[] } } }).data.seatLayout.seats;
+  return seats.find((s) => s.name === name)!.lockedByOther;
 }
 
 async function openSeats(page: Page, trip: TripRow, date = tomorrow) {
@@ -326,13 +341,18 @@ test.describe('seat choice', () => {
     await openSeats(page, trip);
     const any = page.getByRole('button', { name: /^Seat [A-Z0-9]+, lower deck, (Business|Extra), [\d,]+ Tk, available$/ }).first();
     await expect(any).toBeVisible();
-    const sold = page.getByRole('grid').locator('button[data-state="sold"]').first();
-    if (await sold.count()) {
-      await expect(sold).toHaveAccessibleName(/sold, unavailable$/);
-      await expect(sold).toHaveAttribute('aria-disabled', 'true');
-      await sold.click({ force: true });
-      await expect(sold).toHaveAttribute('data-state', 'sold');
-    }
+    // a seat another passenger bought on this trip
+    const {
+      seats: [name],
+    } = await bookThroughApi(request, trip, { pay: true });
+    await page.reload();
+    const sold = page.getByRole('button', { name: new RegExp(`^Seat ${name}, lower deck, (Business|Extra), [\\d,]+ Tk, sold, unavailable$`) });
+    await expect(sold).toHaveAttribute('aria-disabled', 'true');
+    await sold.click({ force: true });
+    // still named sold, not pressed, nothing chosen or held
+    await expect(sold).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByTestId('selected-seats')).toHaveText('none yet');
+    expect((await serverLocks(page, trip)).mine).toEqual([]);
   });
 
   test('another passenger trying a seat the first one holds gets the lock-lost dialog', async ({ page, browser, request }) => {
@@ -398,6 +418,80 @@ test.describe('seat choice', () => {
     await tab.close({ runBeforeUnload: true });
     await expect.poll(async () => (await serverLocks(page, trip)).others, { timeout: 10_000 }).not.toContain(name);
     await ctx.close();
+  });
+
+  test('clicking a chosen seat again releases it, on the server too', async ({ page, request }) => {
+    const trip = await tripOf(request, 'AC_STANDARD', ownDay.unlock);
+    await openSeats(page, trip, ownDay.unlock);
+    const { seat, name } = await firstAvailable(page);
+    await seat.click();
+    await expect(seat).toHaveAttribute('aria-pressed', 'true');
+    await expect.poll(async () => (await serverLocks(page, trip)).mine).toEqual([name]);
+    expect(await heldByAnyone(request, trip, name)).toBe(true);
+
+    await seat.click();
+    await expect(seat).toHaveAttribute('aria-pressed', 'false');
+    await expect(seat).toHaveAccessibleName(/, available$/);
+    await expect(page.getByRole('status').filter({ hasText: `Seat ${name} released.` })).toBeAttached();
+    await expect(page.getByTestId('selected-seats')).toHaveText('none yet');
+    await expect(page.getByRole('heading', { name: 'Seat hold' })).toHaveCount(0);
+    await expect.poll(async () => (await serverLocks(page, trip)).mine).toEqual([]);
+    expect(await heldByAnyone(request, trip, name)).toBe(false);
+  });
+
+  test('the seat hold runs out: a warning with Keep my seats 2 minutes before, then the seats are released', async ({ page, request }) => {
+    const trip = await tripOf(request, 'AC_STANDARD', ownDay.expiry);
+    await page.clock.install();
+    await openSeats(page, trip, ownDay.expiry);
+    const { seat, name } = await firstAvailable(page);
+    await seat.click();
+    await expect.poll(async () => (await serverLocks(page, trip)).mine).toEqual([name]);
+    await expect(page.getByRole('heading', { name: 'Seat hold' })).toBeVisible();
+    await expect(page.getByText(/^Your seats are held for 1[45]:\d\d$/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Keep my seats' })).toHaveCount(0);
+
+    await page.clock.fastForward('13:30');
+    await expect(page.getByRole('status').filter({ hasText: 'Less than 2 minutes left to hold your seats.' })).toBeAttached();
+    await expect(page.getByRole('button', { name: 'Keep my seats' })).toBeVisible();
+    await expectNoAxeViolations(page, 'seat hold ending');
+
+    await page.clock.fastForward('02:00');
+    await expect(page.getByRole('region', { name: /notifications/i }).getByText('Your seat hold has run out, so the seats were released.', { exact: false })).toBeVisible();
+    await expect(seat).toHaveAccessibleName(/, available$/);
+    await expect(page.getByTestId('selected-seats')).toHaveText('none yet');
+    await expect(page.getByRole('heading', { name: 'Seat hold' })).toHaveCount(0);
+    // released on the server at once, though the lock itself had minutes left by the server's clock
+    await expect.poll(async () => (await serverLocks(page, trip)).mine).toEqual([]);
+    expect(await heldByAnyone(request, trip, name)).toBe(false);
+  });
+
+  test('trip details that cannot be loaded open the error dialog with the reason', async ({ page, request }) => {
+    // a trip that does not exist: the server's reason
+    await page.goto(`/reservation?tripId=999999&from=DHK&to=CTG&date=${tomorrow}`);
+    await pageHeading(page);
+    let dialog = page.getByRole('alertdialog', { name: 'Error' });
+    await expect(dialog).toContainText('Trip not found.');
+    await expect(page.getByRole('grid')).toHaveCount(0);
+    await expectNoAxeViolations(page, 'trip details error dialog');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(dialog).toHaveCount(0);
+
+    // the server failing on a trip that exists: the dialog again, and no seat map to click
+    const trip = await tripOf(request, 'AC_STANDARD');
+    await page.route('**/api/reservation/tripDetails', (route) =>
+      route.fulfill({ status: 500, json: { error: { code: 'INTERNAL_ERROR', reason: 'Internal server error' } } }),
+    );
+    await page.goto(reservationUrl(trip));
+    dialog = page.getByRole('alertdialog', { name: 'Error' });
+    await expect(dialog).toContainText('Something went wrong. Please try again.');
+    await expect(page.getByRole('grid')).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'OK' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toHaveCount(0);
+    // once the server answers again, a reload shows the seats
+    await page.unroute('**/api/reservation/tripDetails');
+    await page.reload();
+    await expect(page.getByRole('grid').first()).toBeVisible();
   });
 
   test('axe: the seat grid on both decks, and keyboard deck switch', async ({ page, request }) => {
