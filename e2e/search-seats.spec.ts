@@ -346,13 +346,25 @@ test.describe('seat choice', () => {
       seats: [name],
     } = await bookThroughApi(request, trip, { pay: true });
     await page.reload();
-    const sold = page.getByRole('button', { name: new RegExp(`^Seat ${name}, lower deck, (Business|Extra), [\\d,]+ Tk, sold, unavailable$`) });
+    const sold = seatNamed(page, name!);
+    await expect(sold).toHaveAccessibleName(new RegExp(`^Seat ${name}, lower deck, (Business|Extra), [\\d,]+ Tk, sold, unavailable$`));
     await expect(sold).toHaveAttribute('aria-disabled', 'true');
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/reservation/seatLock')) asked.push(...(r.postDataJSON() as { seatNames: string[] }).seatNames);
+    });
     await sold.click({ force: true });
-    // still named sold, not pressed, nothing chosen or held
+    await sold.focus();
+    await page.keyboard.press('Space');
+    // a seat that can be chosen, after it: its lock is asked for, the sold one's never was
+    const { seat: free, name: freeName } = await firstAvailable(page);
+    await free.click();
+    await expect.poll(() => asked).toContain(freeName);
+    expect(asked).not.toContain(name);
+    await expect(page.getByTestId('selected-seats')).toHaveText(freeName);
     await expect(sold).toHaveAttribute('aria-pressed', 'false');
-    await expect(page.getByTestId('selected-seats')).toHaveText('none yet');
-    expect((await serverLocks(page, trip)).mine).toEqual([]);
+    await expect(sold).toHaveAccessibleName(/, sold, unavailable$/);
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
   });
 
   test('another passenger trying a seat the first one holds gets the lock-lost dialog', async ({ page, browser, request }) => {
