@@ -81,6 +81,16 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
   t.after(async () => {
     await env?.close();
   });
+  /** Locks and books `n` free seats of a fresh trip for `who`, both on server `i`; answers the booking. */
+  const bookOn = async (i: number, who: { token: string }, n = 1) => {
+    const tr = await trip(c);
+    const s = await freeSeats(c, tr.id, n);
+    await c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: who.token });
+    const b = await c.request(i, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: who.token });
+    assert.is(b.status, 200, JSON.stringify(b.body));
+    return b.body.data;
+  };
+  const balanceOf = async (id: number) => (await c.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [id]))[0]!.balance;
 
   t('500 simultaneous locks of one seat by different holders: exactly one winner', async () => {
     const tr = await trip(c);
@@ -146,14 +156,7 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
   t('20 concurrent balance payments never overdraw', async () => {
     const p = await c.passenger(0);
     const ids: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const tr = await trip(c);
-      const s = await freeSeats(c, tr.id, 1);
-      await c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: p.token });
-      const b = await c.request(i, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: p.token });
-      assert.is(b.status, 200, JSON.stringify(b.body));
-      ids.push(b.body.data.id);
-    }
+    for (let i = 0; i < 20; i++) ids.push((await bookOn(i, p)).id);
     await c.db.query('UPDATE reservations SET subtotal = 500, total = 500 WHERE id = ANY($1::int[])', [ids]);
     await c.db.query('UPDATE passengers SET balance = 3750 WHERE id = $1', [p.id]);
     const results = await Promise.all(ids.map((id, i) => c.request(i, 'POST', '/api/reservation/payFromBalance', { reservationId: id }, { token: p.token })));
@@ -189,12 +192,9 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
     const people = await Promise.all(Array.from({ length: 6 }, () => c.passenger(100_000)));
     const theirs: number[] = [];
     for (const [i, who] of people.entries()) {
-      const tr = await trip(c);
-      const s = await freeSeats(c, tr.id, 1);
-      await c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: who.token });
-      const b = await c.request(i, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: who.token });
-      assert.is((await c.request(i, 'GET', `/api/reservation/booking/applyDiscountCoupon/${b.body.data.id}/${total}`, undefined, { token: who.token })).status, 200);
-      theirs.push(b.body.data.id);
+      const b = await bookOn(i, who);
+      assert.is((await c.request(i, 'GET', `/api/reservation/booking/applyDiscountCoupon/${b.id}/${total}`, undefined, { token: who.token })).status, 200);
+      theirs.push(b.id);
     }
     const race = await Promise.all(theirs.map((id, i) => c.request(i, 'POST', '/api/reservation/payFromBalance', { reservationId: id }, { token: people[i]!.token })));
     assert.is(race.filter((r) => r.status === 200).length, 1);
@@ -204,14 +204,10 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
     const p = await c.passenger(100_000);
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const tr = await trip(c);
-      const s = await freeSeats(c, tr.id, 1);
-      await c.request(i, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: p.token });
-      const b = await c.request(i, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: p.token });
-      assert.is(b.status, 200, JSON.stringify(b.body));
-      const a = await c.request(i, 'GET', `/api/reservation/booking/applyDiscountCoupon/${b.body.data.id}/${code}`, undefined, { token: p.token });
+      const b = await bookOn(i, p);
+      const a = await c.request(i, 'GET', `/api/reservation/booking/applyDiscountCoupon/${b.id}/${code}`, undefined, { token: p.token });
       assert.is(a.status, 200, JSON.stringify(a.body));
-      ids.push(b.body.data.id);
+      ids.push(b.id);
     }
     const results = await Promise.all(ids.map((id, i) => c.request(i, 'POST', '/api/reservation/payFromBalance', { reservationId: id }, { token: p.token })));
     assert.is(results.filter((r) => r.status === 200).length, 1);
@@ -258,47 +254,38 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
   t('cancels at the same moment with one code refund once (with the code checked first, and without)', async () => {
     const p = await c.passenger(100_000);
     const [{ mobile }] = await c.db.query<{ mobile: string }>('SELECT mobile FROM passengers WHERE id = $1', [p.id]);
-    const balance = async () => (await c.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.id]))[0]!.balance;
     const lastCode = async () =>
       (await c.db.query<{ code: string }>('SELECT code FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 1', [mobile]))[0]!.code;
     for (const checkedFirst of [false, true]) {
-      const tr = await trip(c);
-      const s = await freeSeats(c, tr.id, 1);
-      await c.request(0, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: p.token });
-      const b = await c.request(1, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: p.token });
-      const sold = await c.request(0, 'POST', '/api/reservation/payFromBalance', { reservationId: b.body.data.id }, { token: p.token });
+      const b = await bookOn(1, p);
+      const sold = await c.request(0, 'POST', '/api/reservation/payFromBalance', { reservationId: b.id }, { token: p.token });
       assert.is(sold.status, 200, JSON.stringify(sold.body));
       const { pnr, pin } = sold.body.data;
       const quote = await c.request(1, 'GET', `/api/reservation/cancelInitialize/${pnr}/${pin}`);
       assert.is(quote.status, 200, JSON.stringify(quote.body));
       const otp = await lastCode();
       if (checkedFirst) assert.is((await c.request(0, 'POST', '/api/verifyCancelTicketOTP', { pnr, pin, otp })).body.data, true);
-      const paid = await balance();
+      const paid = await balanceOf(p.id);
       // six at once (a PNR takes ten tries in flight), alternating between the processes
       const results = await Promise.all(Array.from({ length: 6 }, (_, i) => c.request(i, 'GET', `/api/reservation/cancel/${pnr}/${pin}/${otp}`)));
       const summary = JSON.stringify(results.map((r) => r.body.error?.code ?? r.status));
       assert.is(results.filter((r) => r.status === 200).length, 1, summary);
       const losers = checkedFirst ? ['RESERVATION_NOT_CANCELLABLE'] : ['RESERVATION_NOT_CANCELLABLE', 'OTP_VALIDITY_EXPIRED'];
       assert.ok(results.filter((r) => r.status !== 200).every((r) => losers.includes(r.body.error.code)), summary);
-      assert.is(await balance(), paid + quote.body.data.refundAmount, 'refunded once');
-      const [refunds] = await c.db.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE reservation_id = $1 AND kind = 'REFUND'", [b.body.data.id]);
+      assert.is(await balanceOf(p.id), paid + quote.body.data.refundAmount, 'refunded once');
+      const [refunds] = await c.db.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE reservation_id = $1 AND kind = 'REFUND'", [b.id]);
       assert.is(refunds!.n, 1);
     }
   });
 
   t('a card approval racing a balance payment for one booking charges once and sells once', async () => {
     const p = await c.passenger(100_000);
-    const balance = async () => (await c.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.id]))[0]!.balance;
     const outcomes: string[] = [];
     for (let round = 0; round < 6; round++) {
-      const tr = await trip(c);
-      const s = await freeSeats(c, tr.id, 1);
-      await c.request(round, 'POST', '/api/reservation/seatLock', lockBody(tr, s), { token: p.token });
-      const b = await c.request(round, 'POST', '/api/reservation/booking', bookingBody(tr, s), { token: p.token });
-      const { id, fare } = b.body.data;
+      const { id, fare } = await bookOn(round, p);
       const opened = await c.request(round, 'POST', '/api/reservation/payment', { reservationId: id }, { token: p.token });
       const { paymentId, redirectUrl } = opened.body.data;
-      const before = await balance();
+      const before = await balanceOf(p.id);
       // the approval on one process, the balance payment on the other, at once
       const [, byBalance] = await Promise.all([
         c.decide(round, redirectUrl, 'approve'),
@@ -310,7 +297,7 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
       const what = `${res!.payment_method} (card ${pay!.status}${pay!.refunded ? ', refunded to the balance' : ''}; balance payment ${byBalance.body.error?.code ?? byBalance.status})`;
       outcomes.push(what);
       assert.is(res!.status, 1, what);
-      assert.is(before - (await balance()) + fromCard, fare.total, `charged once: ${what}`);
+      assert.is(before - (await balanceOf(p.id)) + fromCard, fare.total, `charged once: ${what}`);
       if (res!.payment_method === 'CARD') assert.is(byBalance.body.error?.code, 'PAYMENT_ALREADY_COMPLETED', what);
       else assert.is(byBalance.status, 200, what);
       const [tickets] = await c.db.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_messages WHERE body LIKE $1', [`%${res!.pnr}%`]);
