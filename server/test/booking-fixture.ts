@@ -42,24 +42,8 @@ export interface Fixture {
 let mobileSeq = 0;
 
 async function makeApp(deps: Deps): Promise<FastifyInstance> {
-  try {
-    const { buildApp } = await import('../app.ts');
-    return await buildApp(deps, { logLevel: false, rateLimitMax: 1_000_000, authRateLimitMax: 1_000_000, distDir: path.join(os.tmpdir(), 'no-dist') });
-  } catch (err) {
-    if (!String((err as Error).message).includes('Cannot find module')) throw err;
-    // The app's other route modules are not all there yet: mount the reservation routes alone.
-    const Fastify = (await import('fastify')).default;
-    const { AppError, sendError } = await import('../http.ts');
-    const app = Fastify({ bodyLimit: 64 * 1024 });
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_q, b, d) => d(null, Object.fromEntries(new URLSearchParams(b as string))));
-    app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
-      if (err instanceof AppError) return sendError(reply, err);
-      if (err.statusCode && err.statusCode < 500) return sendError(reply, new AppError('VALIDATION_FAILED', { status: err.statusCode }));
-      return sendError(reply, new AppError('INTERNAL_ERROR'));
-    });
-    for (const m of [await import('../routes/reservations.ts'), await import('../routes/payments.ts'), await import('../routes/tickets.ts')]) m.register(app, deps);
-    return app;
-  }
+  const { buildApp } = await import('../app.ts');
+  return buildApp(deps, { logLevel: false, rateLimitMax: 1_000_000, authRateLimitMax: 1_000_000, distDir: path.join(os.tmpdir(), 'no-dist') });
 }
 
 /** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`; `config` overrides settings (e.g. the card gateway). */
@@ -168,7 +152,7 @@ export async function freeSeats(f: Pick<Fixture, 'db' | 'now'>, tripId: number, 
     `SELECT s.name FROM trips t JOIN layout_seats s ON s.layout_id = t.layout_id
       WHERE t.id = $1 AND s.name <> 'OPEN'
         AND NOT EXISTS (SELECT 1 FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
-                         WHERE rs.trip_id = t.id AND rs.seat_name = s.name AND rs.active AND (x.status = 1 OR (x.status = 2 AND x.expiration_time > $2)))
+                         WHERE rs.trip_id = t.id AND rs.seat_name = s.name AND seat_taken(rs.active, x.status, x.expiration_time, $2))
         AND NOT EXISTS (SELECT 1 FROM seat_locks k WHERE k.trip_id = t.id AND k.seat_name = s.name AND k.expires_at > $2)
       ORDER BY s.row, s.col, s.name LIMIT $3`,
     [tripId, f.now(), n],
