@@ -110,6 +110,12 @@ export function startOfMonthInDhaka(now: DateInput = Date.now()): string {
   return `${pad(f.year, 4)}-${pad(f.month)}-01`
 }
 
+/** Adds `days` to a calendar date ('yyyy-LL-dd'); calendar dates have no time zone, so UTC arithmetic is exact. */
+export function addDays(isoDate: string, days: number): string {
+  const d = new Date(Date.parse(isoDate + 'T00:00:00Z') + days * 86_400_000)
+  return d.toISOString().slice(0, 10)
+}
+
 /** The instant a Dhaka calendar date ('yyyy-LL-dd') starts. Dhaka has been UTC+6 without DST since 2009. */
 export function startOfDayInDhaka(isoDate: string): Date {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate)
