@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react'
 import { Combobox, createListCollection } from '@ark-ui/react/combobox'
 import { Portal } from '@ark-ui/react/portal'
-import { css } from '../../../styled-system/css'
-import type { City } from '../../../contract/schemas.ts'
+import { css } from '../../styled-system/css'
+import type { City } from '../../contract/schemas.ts'
 import { formStyles, type CityFieldProps } from './search-form.tsx'
 
 const styles = {

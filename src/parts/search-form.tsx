@@ -1,14 +1,14 @@
 import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'react'
-import { isPrerendering } from '../../lib/prerendering.ts'
+import { isPrerendering } from '../lib/prerendering.ts'
 import { useSignals } from '@preact/signals-react/runtime'
-import { css, cx } from '../../../styled-system/css'
-import { button, textField } from '../../../styled-system/recipes'
-import type { City } from '../../../contract/schemas.ts'
-import { navigate } from '../../router.ts'
-import { destinationCities, lookupsLoaded, originCities } from '../../stores/lookups.ts'
-import * as search from '../../stores/search.ts'
-import { language } from '../../stores/ui.ts'
-import { useT } from '../../app/use-t.ts'
+import { css, cx } from '../../styled-system/css'
+import { button, textField } from '../../styled-system/recipes'
+import type { City } from '../../contract/schemas.ts'
+import { navigate } from '../router.ts'
+import { destinationCities, lookupsLoaded, originCities } from '../stores/lookups.ts'
+import * as search from '../stores/search.ts'
+import { language } from '../stores/ui.ts'
+import { useT } from '../app/use-t.ts'
 
 // Ark Combobox (~29 KB) is not part of the first render: the plain <select>
 // works at once and is swapped for the type-ahead combobox when its chunk arrives.

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
 import { PinInput } from '../../../design-system/pin-input/index.ts'
+import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { localizeDigits } from '../../lib/dates.ts'
 import { CODE_LENGTH, validateCode } from '../../lib/validation.ts'
@@ -18,8 +19,8 @@ import {
   verifyResetOtp,
 } from '../../stores/account.ts'
 import { language } from '../../stores/ui.ts'
-import { FormStatus, ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { useForm } from '../use-form.ts'
+import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { useForm } from '../../parts/use-form.ts'
 
 /** "2:05" in the active language's digits. */
 function clock(seconds: number, locale: 'en' | 'bn'): string {
@@ -81,7 +82,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
         />
       </div>
       <ServerError error={errors.value.login} />
-      <FormStatus>{resent ? t('login.codeSent') : ''}</FormStatus>
+      <StatusMessage tone="success">{resent ? t('login.codeSent') : ''}</StatusMessage>
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>
           {t('login.verify')}

@@ -9,9 +9,9 @@ import { formatCalendarDate, formatDate, formatTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
 import { destinationCities, loadLookups, lookupsLoaded, originCities } from '../../stores/lookups.ts'
-import * as r from '../../stores/reservation.ts'
+import * as r from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 import { HoldTimer } from './hold-timer.tsx'
 import { FareSummary } from './fare-summary.tsx'
 import { Counters } from './counters.tsx'
@@ -225,7 +225,7 @@ export default function ReservationPage() {
   const trip = useMemo(() => tripRefFromQuery(query.replace(/^\?/, '')), [query])
 
   useEffect(() => {
-    if (!lookupsLoaded.peek()) void loadLookups().catch(() => undefined)
+    if (!lookupsLoaded.peek()) void loadLookups()
   }, [])
 
   return (

@@ -10,8 +10,8 @@ import { currentRoute, navigate } from '../../router.ts'
 import { destinationCities, loadLookups, lookupsLoaded, originCities, timePeriods } from '../../stores/lookups.ts'
 import * as search from '../../stores/search.ts'
 import { language } from '../../stores/ui.ts'
-import { SearchForm } from '../home/search-form.tsx'
-import { page } from '../page-styles.ts'
+import { SearchForm } from '../../parts/search-form.tsx'
+import { page } from '../../parts/page-styles.ts'
 import { isPrerendering } from '../../lib/prerendering.ts'
 
 const styles = {
@@ -269,7 +269,7 @@ export default function SearchPage() {
 
   useEffect(() => {
     // SPEC: lookups are not fetched on app load when the URL contains "search"
-    if (!lookupsLoaded.peek()) void loadLookups().catch(() => undefined)
+    if (!lookupsLoaded.peek()) void loadLookups()
   }, [])
 
   useEffect(() => {

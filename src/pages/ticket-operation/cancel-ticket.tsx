@@ -8,8 +8,8 @@ import { localizeDigits } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import * as tk from '../../stores/ticket.ts'
 import { language } from '../../stores/ui.ts'
-import { ServerError, form } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
+import { ServerError, form } from '../../parts/form-parts.tsx'
+import { page } from '../../parts/page-styles.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3', maxWidth: '36rem', mt: '4' }),
@@ -50,8 +50,7 @@ export function CancelTicket() {
   useEffect(() => {
     if (step !== 'otp') return
     heading.current?.focus()
-    const id = setInterval(tk.tick, 1000)
-    return () => clearInterval(id)
+    return tk.startResendClock()
   }, [step])
 
   if (step !== 'otp' || !quote) return <ServerError error={error} />
