@@ -25,6 +25,11 @@ export function localizeDigits(text: string, locale: Locale): string {
   return locale === 'bn' ? text.replace(/\d/g, (d) => BN_DIGITS[Number(d)]!) : text
 }
 
+/** A countdown of whole seconds as 'm:ss' ("2:05") in the locale's digits. */
+export function formatCountdown(seconds: number, locale: Locale): string {
+  return localizeDigits(`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`, locale)
+}
+
 let fieldsFormat: Intl.DateTimeFormat | undefined
 
 /** Calendar fields of an instant as seen on a wall clock in Dhaka. */

@@ -89,12 +89,6 @@ export const phase = computed<BookingPhase>(() => {
   if (r.status === reservationStatus.booked && r.expirationTime && Date.parse(r.expirationTime) > nowState.value) return 'booked';
   return 'ended';
 });
-/** Milliseconds left to pay, while booked. */
-export const msLeft = computed(() => {
-  const r = bookingState.value;
-  if (!r || r.status !== reservationStatus.booked || !r.expirationTime) return null;
-  return Math.max(0, Date.parse(r.expirationTime) - nowState.value);
-});
 /** The server still allows more time. */
 export const canExtend = computed(() => {
   const r = bookingState.value;

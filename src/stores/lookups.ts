@@ -29,6 +29,12 @@ export const offers = computed(() => offersState.value)
 /** True once a load has finished (whatever failed). */
 export const lookupsLoaded = computed(() => loadedState.value)
 
+/** A city's name by its code in the UI language (the code itself until the lists have loaded). */
+export function cityName(code: string, bn: boolean): string {
+  const c = originCitiesState.value.find((x) => x.code === code) ?? destinationCitiesState.value.find((x) => x.code === code)
+  return c ? (bn ? c.nameBn : c.name) : code
+}
+
 // ---------- actions ----------
 
 /** True when the app-load fetch should run for this URL (SPEC: not when it contains `search`). */
