@@ -4,16 +4,8 @@ import { ApiError } from './api-error.ts';
 import type { ApiEnv } from './client.ts';
 import { call, configureApi, fakeApi, lazyClient, REQUEST_TIMEOUT_MS, type Client } from './index.ts';
 
-const env = (token: string | null): ApiEnv => ({
-  baseUrl: () => '/api',
-  token: () => token,
-  deviceId: () => 'device-1234567890',
-  language: () => 'en',
-  currentPath: () => '/',
-  onUnauthorized: () => undefined,
-  fetch: () => Promise.reject(new Error('no network in this test')),
-  timeoutMs: REQUEST_TIMEOUT_MS,
-});
+// the stand-in wrapper below reads only the token
+const env = (token: string | null) => ({ token: () => token }) as ApiEnv;
 
 /** A stand-in for the fetch wrapper that answers every request with its route name and token. */
 function client(seen: { name: string; token: string | null }[]): Client {
