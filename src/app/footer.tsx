@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
 import { css } from '../../styled-system/css'
 import { config } from '../config.ts'
-import { dhakaFields } from '../lib/dates.ts'
 import { FacebookIcon, InstagramIcon, YoutubeIcon } from './icons.tsx'
 import { useT } from './use-t.ts'
 
@@ -87,7 +86,7 @@ export function Footer({ children }: { children?: ReactNode }) {
             <InstagramIcon />
           </Social>
         </ul>
-        <p className={styles.rights}>{t('footer.rights', { year: dhakaFields(Date.now()).year })}</p>
+        <p className={styles.rights}>{t('footer.rights', { year: new Date().getFullYear() })}</p>
       </div>
       {children}
     </footer>

@@ -5,8 +5,8 @@
  * components (src/app/) and uvu tests them in Node.
  */
 import { batch, computed, signal } from '@preact/signals-react'
-import { isErrorCode } from '../../contract/errors.ts'
 import { requestError } from '../api/api-error.ts'
+import { messagesFor } from '../i18n.ts'
 import { sessionStore, storageKeys } from '../lib/storage.ts'
 import type { Locale } from '../lib/dates.ts'
 
@@ -169,11 +169,14 @@ export function resetUi(): void {
 
 /**
  * What to show for a failed request (anything thrown, or the RequestError a
- * store kept): the translated catalogue message when the code has one
- * (`error.<CODE>`, with the server's values), otherwise the server's reason as text.
+ * store kept): the app's message for its catalogue code (`error.<CODE>`, with
+ * the server's values), otherwise the server's reason as text. English has a
+ * message for every catalogue code (locales.test.ts), and those messages ship
+ * with the first render, so the catalogue itself does not have to.
  */
 export function messageForError(err: unknown): Message {
   const { code, reason, values } = requestError(err)
-  if (isErrorCode(code)) return values ? { id: `error.${code}`, values } : { id: `error.${code}` }
+  const id = `error.${code}`
+  if (messagesFor('en')?.[id]) return values ? { id, values } : { id }
   return reason ? { text: reason } : { id: 'error.unknown' }
 }
