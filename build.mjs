@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { checkBudget, formatReport, routeFiles, routesFromSource, sizeReport, staticClosure } from './scripts/size-report.mjs'
+import { checkBudget, formatReport, loadRoutes, routeFiles, sizeReport, staticClosure } from './scripts/size-report.mjs'
 
 const root = dirname(fileURLToPath(import.meta.url))
 const ENTRY = 'src/main.tsx'
@@ -180,7 +180,7 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   if (!entryOut) throw new Error('entry output missing')
   const preloads = [...staticClosure(metafile, entryOut)].filter((f) => f !== entryOut).map((f) => url(outdir, f))
 
-  const routes = routesFromSource(join(root, 'src/routes.ts'))
+  const routes = await loadRoutes(root)
   // what each route's first render needs beyond the entry: main.tsx preloads the
   // current route's files all at once instead of one import level at a time
   // ('*overlays': the toast and dialog hosts with all messages, fetched without running

@@ -37,7 +37,7 @@ export interface SizeReportModule {
   BUDGET: { homeJsBrotli: number; cssBrotli: number };
   sizesOf(buf: Buffer): Sizes;
   staticClosure(metafile: Metafile, outFile: string, seen?: Set<string>): Set<string>;
-  routesFromSource(routesFile: string): { path: string; page: string; coreMessages: boolean }[];
+  loadRoutes(root: string): Promise<{ path: string; page: string; coreMessages: boolean }[]>;
   sizeReport(opts: { metafile: Metafile; root: string; entry: string; routes: { path: string; page: string; coreMessages?: boolean }[]; cssFile: string }): {
     css: Sizes;
     routes: { path: string; page: string; files: string[]; js: Sizes }[];

@@ -59,7 +59,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
   const date = new Date().toISOString();
   const cssFile = b.cssFiles[0];
   if (!cssFile) throw new Error('index.html links no stylesheet');
-  const routesAll = sr.routesFromSource(path.join(root, 'src/routes.ts'));
+  const routesAll = await sr.loadRoutes(root);
   // one row per page; its paths listed together
   const pages = new Map<string, string[]>();
   for (const r of routesAll) pages.set(r.page, [...(pages.get(r.page) ?? []), r.path]);

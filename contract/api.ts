@@ -88,13 +88,3 @@ export function pathOf(path: string, params: Record<string, string | number> = {
     return encodeURIComponent(String(v));
   });
 }
-
-/**
- * Development-only routes of the reference server (absent when NODE_ENV=production):
- * `GET /dev/outbox` lists SMS and e-mail newest first (OutboxMessage[] as `{ data }`),
- * `GET /sandbox/gateway/:paymentId` is the sandbox card page with `Approve payment`
- * and `Decline payment`, which posts to `/sandbox/gateway/:paymentId` and redirects the
- * browser to `/reservation/success?paymentId=...` or `/reservation/failure?paymentId=...`
- * (top-ups: `/profile?topUp=<paymentId>`).
- */
-export const devRoutes = { outbox: '/dev/outbox', gateway: '/sandbox/gateway/:paymentId' } as const;

@@ -2,6 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_ID, id, isCalendarDate, isoDate, isStorableText } from './schemas.ts';
+import { deviceIdPattern } from './values.ts';
 
 test('id: a positive int4', () => {
   for (const v of [1, 2, MAX_ID]) assert.ok(id.safeParse(v).success, String(v));
@@ -22,6 +23,11 @@ test('isoDate: real calendar dates from 1900 to 2199', () => {
 test('isStorableText: no NUL, no unpaired surrogate; pairs and other controls are fine', () => {
   for (const v of ['', 'plain', 'ঢাকা', '😀', 'a\u0001b', 'tab\there', '\ud83d\ude00x']) assert.ok(isStorableText(v), JSON.stringify(v));
   for (const v of ['\u0000', 'a\u0000', '\ud800', 'a\ud800b', '\udc00', 'x\ude00', '\ude00\ud83d', '😀\ud800']) assert.not.ok(isStorableText(v), JSON.stringify(v));
+});
+
+test('deviceIdPattern: the X-Device-Id values the server holds seats under, and the ids the app makes', () => {
+  for (const v of ['0123456789abcdef0123456789abcdef', 'abcdefgh', 'A_b-9'.padEnd(64, 'x'), 'fuzz-device-0001']) assert.ok(deviceIdPattern.test(v), v);
+  for (const v of ['', 'abcdefg', 'x'.repeat(65), 'bad device!', 'abc/defgh', 'ঢাকাঢাকাঢাকা', 'abcdefgh\n']) assert.not.ok(deviceIdPattern.test(v), JSON.stringify(v));
 });
 
 test.run();

@@ -57,9 +57,6 @@ export const seatStatus = { available: 0, sold: 1, booked: 2, adminBooked: 3, li
 export const reservationStatus = {
   sold: 1, booked: 2, adminBooked: 3, canceled: 5, tripMigrated: 10, openTicket: 12, linked: 13, tripMigratedCanceled: 14,
 } as const;
-export const reservationAction = {
-  confirmBooking: 1, cancelTicket: 2, cancelAdminBooked: 4, cancelBooking: 5, extendBookingTime: 6, confirmAdminBooking: 8, confirmLinked: 9,
-} as const;
 export const seatTypes = ['Standard', 'Business', 'Extra', 'Sleeper', 'Sleeper Horizontal'] as const;
 export const coachTypes = ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC', 'SLEEPER'] as const;
 

@@ -16,6 +16,12 @@ export function isCalendarDate(v: string): boolean {
   return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
 }
 
+/**
+ * An `X-Device-Id` header value: a visitor's seat locks are held under it (`d:<id>`);
+ * the app makes one per tab, the server ignores any other value.
+ */
+export const deviceIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
+
 /** False when `v` holds U+0000 or an unpaired UTF-16 surrogate, which PostgreSQL text cannot store. */
 export function isStorableText(v: string): boolean {
   return !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v);

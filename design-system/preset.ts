@@ -9,6 +9,7 @@ import { textFieldRecipe } from './text-field/text-field.recipe.ts'
 import { passwordInputRecipe } from './password-input/password-input.recipe.ts'
 import { pinInputRecipe } from './pin-input/pin-input.recipe.ts'
 import { seatGridRecipe } from './seat-grid/seat-grid.recipe.ts'
+import { statusRecipe } from './status/status.recipe.ts'
 
 /** The design system: tokens, breakpoints and component recipes in one preset. */
 export const preset = definePreset({
@@ -19,7 +20,7 @@ export const preset = definePreset({
     keyframes: {
       spin: { to: { transform: 'rotate(360deg)' } },
     },
-    recipes: { button: buttonRecipe },
+    recipes: { button: buttonRecipe, status: statusRecipe },
     slotRecipes: {
       dialog: dialogRecipe,
       toast: toastRecipe,

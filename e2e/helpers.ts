@@ -1,27 +1,10 @@
 /** Shared helpers for the browser tests: the axe check, the app's routes, passengers and bookings made through the API. */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { routes } from '../src/routes.ts';
 
-/** Every route of SPEC section 2 that a visitor can open directly. */
-export const publicRoutes = [
-  '/',
-  '/home',
-  '/search',
-  '/locations',
-  '/contact-us',
-  '/faq',
-  '/terms-and-conditions',
-  '/privacy-policy',
-  '/reservation',
-  '/reservation/success',
-  '/reservation/failure',
-  '/ticket-operation',
-  '/login',
-  '/error/401',
-  '/error/403',
-  '/error/404',
-  '/error/500',
-] as const;
+/** Every route of SPEC section 2 that a visitor can open directly (the app's route table, restricted ones left out). */
+export const publicRoutes = routes.filter((r) => !r.restricted).map((r) => r.path);
 
 /** Runs axe with the WCAG 2.0/2.1/2.2 A and AA rules and expects no violations. */
 export async function expectNoAxeViolations(page: Page, label = page.url()): Promise<void> {

@@ -2,7 +2,9 @@
 // raw / gzip / brotli. Used by build.mjs and by the benchmarks.
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib'
+import { tsImport } from 'tsx/esm/api'
 
 /** Budgets for the home route's first render, in bytes (brotli). */
 export const BUDGET = { homeJsBrotli: 100 * 1024, cssBrotli: 10 * 1024 }
@@ -34,15 +36,12 @@ export function staticClosure(metafile, outFile, seen = new Set()) {
 }
 
 /**
- * Reads the route table source and returns [{ path, page }] where page is the
- * source file of the lazily imported page (relative to the project root).
+ * The app's route table (src/routes.ts, pure data) as [{ path, page, coreMessages }],
+ * where page is the source file of the route's lazily loaded page (from the project root).
  */
-export function routesFromSource(routesFile) {
-  const text = readFileSync(routesFile, 'utf8')
-  const rows = []
-  const re = /path:\s*'([^']+)'[\s\S]*?import\('\.\/([^']+)'\)([^\n]*)/g
-  for (const m of text.matchAll(re)) rows.push({ path: m[1], page: join('src', m[2]), coreMessages: /coreMessages:\s*true/.test(m[3]) })
-  return rows
+export async function loadRoutes(root) {
+  const { routes, pageFile } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
+  return routes.map((r) => ({ path: r.path, page: pageFile(r.page), coreMessages: r.coreMessages === true }))
 }
 
 /**
@@ -62,7 +61,8 @@ export function routeFiles({ metafile, entry, routes }) {
     routes.map(({ path, page, coreMessages }) => {
       const files = new Set()
       const pageOut = byEntry.get(page.replace(/\\/g, '/'))
-      if (pageOut) staticClosure(metafile, pageOut, files)
+      if (!pageOut) throw new Error(`no chunk for ${page} (route ${path}): is it in src/page-loaders.ts?`)
+      staticClosure(metafile, pageOut, files)
       if (restOut && !coreMessages) staticClosure(metafile, restOut, files)
       return [path, [...files].filter((f) => !base.has(f))]
     }),

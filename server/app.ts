@@ -18,12 +18,15 @@ import { registerOperations, type ReadinessChecks } from './operations.ts';
 import { redactUrl } from './redact.ts';
 import { registerDevOutbox } from './outbox.ts';
 import * as auth from './routes/auth.ts';
+import * as bookings from './routes/bookings.ts';
 import * as contact from './routes/contact.ts';
+import * as coupons from './routes/coupons.ts';
 import * as lookups from './routes/lookups.ts';
 import * as payments from './routes/payments.ts';
 import * as profile from './routes/profile.ts';
-import * as reservations from './routes/reservations.ts';
+import * as seatLocks from './routes/seat-locks.ts';
 import * as tickets from './routes/tickets.ts';
+import * as trips from './routes/trips.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -175,7 +178,10 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   auth.register(app, deps);
   profile.register(app, deps);
   contact.register(app, deps);
-  reservations.register(app, deps);
+  trips.register(app, deps);
+  seatLocks.register(app, deps);
+  bookings.register(app, deps);
+  coupons.register(app, deps);
   payments.register(app, deps);
   tickets.register(app, deps);
   registerDevOutbox(app, deps);

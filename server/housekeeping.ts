@@ -1,10 +1,11 @@
 /** Periodic clean-up of expired sign-in state and old limit counters, so those tables stay small. */
 import type { Queryable } from './db.ts';
 import { purgeLimitEvents } from './limits.ts';
+import { addDhakaDays } from './time.ts';
 
 /** Deletes sessions, one-time codes, reset tokens and sign-ups that expired more than a day ago, and old limit events; answers how many rows went. */
 export async function purgeExpired(q: Queryable, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - 86_400_000);
+  const cutoff = addDhakaDays(now, -1);
   let n = 0;
   for (const table of ['sessions', 'otps', 'password_resets', 'registrations']) {
     n += (await q.query(`DELETE FROM ${table} WHERE expires_at < $1 RETURNING 1`, [cutoff])).length;

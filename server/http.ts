@@ -9,7 +9,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { api, type BodyOf, type ResponseOf, type RouteName } from '../contract/api.ts';
 import { errorCatalogue, type ErrorCode } from '../contract/errors.ts';
-import { isStorableText } from '../contract/schemas.ts';
+import { MAX_ID, isStorableText } from '../contract/schemas.ts';
+import { deviceIdPattern } from '../contract/values.ts';
 import type { ServerConfig } from './config.ts';
 import type { Db, Queryable } from './db.ts';
 import type { Metrics } from './metrics.ts';
@@ -103,13 +104,11 @@ export interface Call<N extends RouteName> {
   query: Record<string, string | undefined>;
   /** Present when a valid bearer token came (always for `auth: 'required'`). */
   auth: Auth | null;
-  /** Seat-lock holder: `p:<passengerId>` when signed in, else `d:<X-Device-Id>`. */
+  /** Seat-lock holder: `p:<passengerId>` when signed in, else `d:<X-Device-Id>`, else `ip:<address>`. */
   holder: string;
   req: FastifyRequest;
   reply: FastifyReply;
 }
-
-const deviceIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** Registers the handler of contract route `name` under `/api`. */
 export function handle<N extends RouteName>(
@@ -144,17 +143,26 @@ export function handle<N extends RouteName>(
         if (!auth && def.auth === 'required') throw new AppError('INVALID_SESSION');
       }
       if (def.auth === 'required' && !auth) throw new AppError('INVALID_SESSION');
-      const device = req.headers['x-device-id'];
-      const holder = auth
-        ? `p:${auth.passengerId}`
-        : typeof device === 'string' && deviceIdPattern.test(device)
-          ? `d:${device}`
-          : `ip:${req.ip}`;
+      const holder = auth ? `p:${auth.passengerId}` : (deviceHolder(req) ?? `ip:${req.ip}`);
       const data = await fn({ body: body as BodyOf<N>, params, query, auth, holder, req, reply });
       if (reply.sent) return reply;
       return { data };
     },
   });
+}
+
+/** The visitor lock holder `d:<X-Device-Id>` of a request, or null when the header is missing or malformed. */
+export function deviceHolder(req: { headers: Record<string, unknown> }): string | null {
+  const device = req.headers['x-device-id'];
+  return typeof device === 'string' && deviceIdPattern.test(device) ? `d:${device}` : null;
+}
+
+/** A path parameter holding an id (a positive int4), or VALIDATION_FAILED naming `field`. */
+export function pathId(v: string | undefined, field: string): number {
+  if (!v || !/^[1-9]\d{0,9}$/.test(v) || Number(v) > MAX_ID) {
+    throw new AppError('VALIDATION_FAILED', { fields: [{ path: field, message: 'Must be a positive whole number' }] });
+  }
+  return Number(v);
 }
 
 type SafeResult = { success: true; data: unknown } | { success: false; error: { issues: { path: PropertyKey[]; message: string; code: string; keys?: string[] }[] } };

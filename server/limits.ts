@@ -12,6 +12,7 @@
  */
 import type { Db, Queryable } from './db.ts';
 import { AppError } from './http.ts';
+import { addDhakaDays, addTime, timeBetween } from './time.ts';
 
 /** A limit: at most `max` events per key in the last `windowMs` milliseconds. */
 export interface Limit {
@@ -31,13 +32,13 @@ export interface Slot {
 
 /** How long until one more event fits, in seconds (0 when it fits now). */
 export async function waitSeconds(q: Queryable, limit: Limit, key: string, now: Date): Promise<number> {
-  const since = new Date(now.getTime() - limit.windowMs);
+  const since = addTime(now, { milliseconds: -limit.windowMs });
   const rows = await q.query<{ at: Date }>(
     'SELECT at FROM limit_events WHERE bucket = $1 AND key = $2 AND at > $3 ORDER BY at DESC OFFSET $4 LIMIT 1',
     [limit.bucket, key, since, limit.max - 1],
   );
   if (!rows[0]) return 0;
-  return Math.max(1, Math.ceil((rows[0].at.getTime() + limit.windowMs - now.getTime()) / 1000));
+  return Math.max(1, Math.ceil(timeBetween(now, addTime(rows[0].at, { milliseconds: limit.windowMs }), 'seconds')));
 }
 
 /**
@@ -92,7 +93,7 @@ function refusal(limit: Limit, seconds: number): AppError {
 
 /** Deletes events older than every window (a day); answers how many went. */
 export async function purgeLimitEvents(q: Queryable, now: Date): Promise<number> {
-  return (await q.query('DELETE FROM limit_events WHERE at < $1 RETURNING 1', [new Date(now.getTime() - 86_400_000)])).length;
+  return (await q.query('DELETE FROM limit_events WHERE at < $1 RETURNING 1', [addDhakaDays(now, -1)])).length;
 }
 
 /**

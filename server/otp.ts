@@ -12,6 +12,7 @@ import { OTP_RESEND_SECONDS } from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
 import { AppError, type Deps } from './http.ts';
 import { take, type Limit } from './limits.ts';
+import { addTime } from './time.ts';
 import { sha256 } from './tokens.ts';
 
 export type OtpPurpose = 'SIGNUP' | 'LOGIN' | 'RESET_PASSWORD' | 'CANCEL_TICKET';
@@ -52,8 +53,8 @@ export async function issueOtp(
   const ref = p.ref ?? '';
   const now = deps.now();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const resendCutoff = new Date(now.getTime() - OTP_RESEND_SECONDS * 1000);
-  const expiresAt = new Date(now.getTime() + OTP_TTL_SECONDS * 1000);
+  const resendCutoff = addTime(now, { seconds: -OTP_RESEND_SECONDS });
+  const expiresAt = addTime(now, { seconds: OTP_TTL_SECONDS });
   // Requests for one mobile wait for each other (inside the caller's transaction), so the
   // checks below cannot both pass for two of them.
   await db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', ['otp-send', p.mobile]);

@@ -4,15 +4,19 @@
  * REVIEW) and an approved one is confirmed once: the atomic `confirmed_at IS NULL`
  * update picks the single confirmer, so a replayed callback, in this process or
  * another, never sells twice or credits twice. REVIEW holds a payment the gateway
- * flagged as risky until an operator approves or declines it.
+ * flagged as risky until an operator approves or declines it. A booking can also be
+ * paid from the passenger's balance, in one transaction.
  */
 import crypto from 'node:crypto';
 import type { PaymentResult } from '../contract/schemas.ts';
+import { declinePending, expireBookings, lockChangeableBooking, setCoupon } from './bookings.ts';
+import { assertCouponUsable } from './coupons.ts';
 import type { Db, Queryable } from './db.ts';
 import { AppError, type Deps } from './http.ts';
-import { credit } from './ledger.ts';
-import { enqueueTicket, loadReservation, markSold } from './reservations.ts';
-import { expireBookings } from './trips.ts';
+import { credit, debit } from './ledger.ts';
+import type { PaymentGateway } from './payment-gateways/gateway.ts';
+import { loadReservation } from './reservation-view.ts';
+import { enqueueTicket, markSold } from './tickets.ts';
 
 /** A payments row. */
 export interface PaymentRow {
@@ -52,18 +56,78 @@ export async function findPayment(q: Queryable, id: string): Promise<PaymentRow>
   return rows[0];
 }
 
-/** Declines the reservation's pending card payment (its amount is stale or the booking is settled). */
-export async function declinePending(tx: Queryable, reservationId: number, now: Date): Promise<void> {
-  await tx.query(
-    "UPDATE payments SET status = 'DECLINED', decided_at = $2, decline_reason = 'replaced: the booking changed or was paid another way' WHERE reservation_id = $1 AND status = 'PENDING'",
-    [reservationId, now],
-  );
+/**
+ * Opens a card payment for the caller's live booking at its total, or hands out its
+ * pending one again (double click, second tab) while amount and gateway are unchanged.
+ * A coupon used up meanwhile is refused now, not after paying; a total of nothing, or
+ * below the gateway's minimum, is paid from the balance instead (VALIDATION_FAILED).
+ */
+export async function openCardPayment(
+  db: Db,
+  gateway: PaymentGateway,
+  req: { reservationId: number; passengerId: number; now: Date },
+): Promise<{ payment: PaymentRow; reused: boolean }> {
+  const { reservationId: id, passengerId, now } = req;
+  const provider = providerOf(gateway);
+  return db.transaction(async (tx) => {
+    const r = await lockChangeableBooking(tx, id, passengerId, now);
+    // Learn now, not after paying, that the coupon was used up meanwhile.
+    await assertCouponUsable(tx, r);
+    const [pending] = await tx.query<PaymentRow>("SELECT * FROM payments WHERE reservation_id = $1 AND status = 'PENDING'", [id]);
+    // Double click or a second tab: the same payment, unless the amount or the gateway changed since (or it cannot be resumed).
+    if (pending && pending.amount === r.total && pending.provider === provider && gateway.canReuse(pending, now)) return { payment: pending, reused: true };
+    if (pending) await declinePending(tx, id, now);
+    if (r.total <= 0) throw new AppError('VALIDATION_FAILED', { reason: 'Nothing to pay by card: pay from balance.' });
+    if (r.total < gateway.minAmount) throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` });
+    const [row] = await tx.query<PaymentRow>(
+      "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider) VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6) RETURNING *",
+      [newPaymentId(), id, passengerId, r.total, now, provider],
+    );
+    return { payment: row!, reused: false };
+  });
 }
 
-/** Throws PAYMENT_UNDER_REVIEW when a card payment of the reservation is held for review (it must not be paid twice). */
-export async function assertNotUnderReview(tx: Queryable, reservationId: number): Promise<void> {
-  const rows = await tx.query("SELECT 1 FROM payments WHERE reservation_id = $1 AND status = 'REVIEW' LIMIT 1", [reservationId]);
-  if (rows.length > 0) throw new AppError('PAYMENT_UNDER_REVIEW');
+/** Opens a card payment that tops up the passenger's balance by `amount`. */
+export async function openTopUp(q: Queryable, gateway: PaymentGateway, req: { passengerId: number; amount: number; now: Date }): Promise<PaymentRow> {
+  const [payment] = await q.query<PaymentRow>(
+    "INSERT INTO payments (id, purpose, passenger_id, amount, created_at, provider) VALUES ($1, 'TOP_UP', $2, $3, $4, $5) RETURNING *",
+    [newPaymentId(), req.passengerId, req.amount, req.now, providerOf(gateway)],
+  );
+  return payment!;
+}
+
+function providerOf(gateway: PaymentGateway): PaymentRow['provider'] {
+  if (!gateway.provider) throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
+  return gateway.provider;
+}
+
+/**
+ * Pays the caller's live booking from their balance and sells it, with its ticket
+ * messages, in one transaction: INSUFFICIENT_BALANCE, or the booking's errors.
+ */
+export async function payFromBalance(deps: Deps, req: { reservationId: number; passengerId: number; now: Date }): Promise<void> {
+  const { reservationId: id, passengerId, now } = req;
+  await expireBookings(deps.db, now, { reservationId: id });
+  await deps.db.transaction(async (tx) => {
+    // A card payment held for review may still be accepted: the ticket must not be paid twice.
+    const r = await lockChangeableBooking(tx, id, passengerId, now);
+    // A fully discounted booking has nothing to debit (the ledger takes positive amounts only).
+    if (r.total > 0) {
+      const balance = await debit(tx, {
+        passengerId,
+        amount: r.total,
+        kind: 'TICKET_PAYMENT',
+        description: `Ticket payment, booking ${r.id}`,
+        reservationId: r.id,
+        at: now,
+      });
+      if (balance === null) throw new AppError('INSUFFICIENT_BALANCE');
+    }
+    if (!(await markSold(tx, r.id, 'BALANCE', now))) throw new AppError('BOOKING_NOT_FOUND');
+    // A card payment left open in another tab must not charge for a ticket already paid.
+    await declinePending(tx, r.id, now);
+    await enqueueTicket(tx, deps, r.id);
+  });
 }
 
 /**
@@ -137,7 +201,7 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
         if (!(err instanceof AppError && err.code.startsWith('COUPON_'))) throw err;
         await tx.query('ROLLBACK TO SAVEPOINT sale');
         // The booking stays payable at its full fare; the refund pays most of it.
-        await tx.query('UPDATE reservations SET coupon_code = NULL, discount = 0, total = subtotal WHERE id = $1', [r.id]);
+        await setCoupon(tx, r.id, null);
         why = 'Card payment refunded: the coupon could no longer be used';
       }
     }

@@ -6,19 +6,16 @@
 import { MAX_SEATS, OPEN_SEAT_NAME } from '../contract/schemas.ts';
 import { batched } from './batch.ts';
 import type { Db, Queryable } from './db.ts';
-import { AppError } from './http.ts';
-import { addMinutes, dhakaIsoOrNull } from './trips.ts';
-
-const deviceIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
+import { AppError, deviceHolder } from './http.ts';
+import { addTime, dhakaIsoOrNull } from './time.ts';
 
 /**
  * The lock holders that count as the caller: its own holder, plus the visitor
  * holder of its X-Device-Id when signed in (locks taken before logging in).
  */
 export function holdersOf(call: { holder: string; auth: { passengerId: number } | null; req: { headers: Record<string, unknown> } }): string[] {
-  const device = call.req.headers['x-device-id'];
-  if (call.auth && typeof device === 'string' && deviceIdPattern.test(device)) return [call.holder, `d:${device}`];
-  return [call.holder];
+  const device = call.auth ? deviceHolder(call.req) : null;
+  return device ? [call.holder, device] : [call.holder];
 }
 
 /** What the caller holds on a trip: seat names and the earliest lock expiry. */
@@ -36,17 +33,6 @@ export async function heldBy(q: Queryable, tripId: number, holders: string[], no
   let earliest: Date | null = null;
   for (const r of rows) if (!earliest || r.expires_at < earliest) earliest = r.expires_at;
   return { seatNames: rows.map((r) => r.seat_name), expirationTime: dhakaIsoOrNull(earliest), earliest };
-}
-
-/** Seats of the passenger's unpaid, unexpired bookings on the trip. */
-export async function bookedUnpaidCount(q: Queryable, tripId: number, passengerId: number | null, now: Date): Promise<number> {
-  if (passengerId == null) return 0;
-  const rows = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
-      WHERE rs.trip_id = $1 AND rs.active AND x.passenger_id = $2 AND x.status = 2 AND x.expiration_time > $3`,
-    [tripId, passengerId, now],
-  );
-  return Number(rows[0]?.n ?? 0);
 }
 
 /** One lock request: the trip as the client names it, the seats and who asks. */
@@ -75,7 +61,7 @@ export interface HoldLimits {
  * missing from the layout, MAX_SEAT_WARNING past the cap, HOLD_LIMIT_EXCEEDED when
  * the client address holds too many seats (`limits()`).
  *
- * All checks and the upsert are one database function (`lock_seats`, migration 004);
+ * All checks and the upsert are one database function (`lock_seats`, migrations 006 and 010);
  * requests that arrive while a call is running go together in the next call
  * (`lock_seats_many`), each still won or lost on its own. PGlite runs one statement
  * at a time, so it gets one call at a time; PostgreSQL a few side by side.
@@ -96,7 +82,7 @@ export function seatLocker(db: Db, limits: () => HoldLimits): (req: LockRequest)
             holders: q.holders,
             passengerId: q.passengerId,
             now: q.now.toISOString(),
-            expires: addMinutes(q.now, q.holdMinutes).toISOString(),
+            expires: addTime(q.now, { minutes: q.holdMinutes }).toISOString(),
             address: q.address,
           })),
         ),
@@ -149,9 +135,4 @@ export async function unlockSeats(db: Queryable, opts: { tripId: number; seatNam
 
 function strip(h: Held): Held {
   return { seatNames: h.seatNames, expirationTime: h.expirationTime };
-}
-
-/** Deletes locks that expired before `now` (they are dead rows; for periodic housekeeping). */
-export async function purgeExpiredLocks(q: Queryable, now: Date): Promise<number> {
-  return (await q.query('DELETE FROM seat_locks WHERE expires_at < $1 RETURNING 1', [now])).length;
 }

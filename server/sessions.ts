@@ -7,7 +7,7 @@ import type { Queryable } from './db.ts';
 import type { Auth, Deps } from './http.ts';
 import { getCompany } from './company.ts';
 import { toPassenger, type PassengerRow } from './passengers.ts';
-import { toDhakaIso } from './time.ts';
+import { addDhakaDays, addTime, toDhakaIso } from './time.ts';
 import { newToken, sha256 } from './tokens.ts';
 
 export const SESSION_HOURS = 12;
@@ -17,8 +17,7 @@ export const STAY_SIGNED_IN_DAYS = 30;
 export async function createSession(q: Queryable, deps: Deps, passenger: PassengerRow, staySignedIn = false): Promise<Session> {
   const token = newToken();
   const now = deps.now();
-  const ttlMs = staySignedIn ? STAY_SIGNED_IN_DAYS * 86_400_000 : SESSION_HOURS * 3_600_000;
-  const expiresAt = new Date(now.getTime() + ttlMs);
+  const expiresAt = staySignedIn ? addDhakaDays(now, STAY_SIGNED_IN_DAYS) : addTime(now, { hours: SESSION_HOURS });
   await q.query('INSERT INTO sessions (passenger_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4)', [
     passenger.id,
     sha256(token),

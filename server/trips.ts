@@ -1,21 +1,21 @@
 /**
- * Trips as the reservation routes see them: loading one with its route and
- * layout, sale checks, seat availability (Asia/Dhaka time helpers live in time.ts).
+ * Trips: the search, loading one with its route and layout, sale checks, and the
+ * seat map with each seat's state as the trip-details answer shows it.
  */
-import { seatTypes, type CoachType, type SeatType } from '../contract/schemas.ts';
+import {
+  MAX_SEATS,
+  OPEN_SEAT_NAME,
+  seatTypes,
+  type CoachType,
+  type Seat,
+  type SeatType,
+  type TripDetails,
+  type TripSummary,
+} from '../contract/schemas.ts';
 import type { Queryable } from './db.ts';
 import { AppError } from './http.ts';
-import { toDhakaIso } from './time.ts';
-
-/** Nullable variant of toDhakaIso (time.ts). */
-export function dhakaIsoOrNull(d: Date | null | undefined): string | null {
-  return d ? toDhakaIso(d) : null;
-}
-
-/** Adds minutes to an instant. */
-export function addMinutes(d: Date, minutes: number): Date {
-  return new Date(d.getTime() + minutes * 60_000);
-}
+import { activeStations } from './lookups.ts';
+import { dhakaIsoOrNull, timeBetween, toDhakaIso } from './time.ts';
 
 /** A trip joined with its route and layout. */
 export interface TripRow {
@@ -82,12 +82,6 @@ export function assertRoute(trip: TripRow, originCode: string, destinationCode: 
   if (trip.origin_code !== originCode || trip.destination_code !== destinationCode) throw new AppError('TRIP_NOT_FOUND');
 }
 
-/**
- * SQL predicate over `rs` (reservation_seats) and `x` (reservations) for a seat that
- * is taken: sold, or booked and not yet expired. `$now` is the caller's placeholder.
- */
-export const takenSql = (now: string) => `rs.active AND (x.status = 1 OR (x.status = 2 AND x.expiration_time > ${now}))`;
-
 /** One seat of a trip's map: its place, whether it is sold (1) or booked (2), and its unexpired lock. */
 export interface SeatState {
   name: string;
@@ -102,8 +96,8 @@ export interface SeatState {
 
 /**
  * The trip's seats in layout order with their state, in one call (the `seat_map`
- * function, migration 005): sold or booked (unexpired) from the seat's one active
- * reservation row, and its unexpired lock.
+ * function, migrations 005 and 010): sold or booked (the `seat_taken` rule) from the
+ * seat's one active reservation row, and its unexpired lock.
  */
 export async function seatStates(q: Queryable, trip: { id: number; layout_id: number }, now: Date): Promise<SeatState[]> {
   return q.query<SeatState>('SELECT * FROM seat_map($1, $2, $3)', [trip.layout_id, trip.id, now]);
@@ -115,17 +109,91 @@ export function sortSeatTypes(types: string[]): SeatType[] {
 }
 
 /**
- * Marks booked reservations past their expiration as canceled (reason EXPIRED) and
- * frees their seats. One statement, so it never races a payment that locked the row.
+ * The open trips from origin to destination on a Dhaka date that depart after `now`,
+ * with their free seats (neither taken nor under an unexpired lock) and the route's stations.
  */
-export async function expireBookings(q: Queryable, now: Date, scope: { tripId?: number; reservationId?: number; passengerId?: number } = {}): Promise<void> {
-  await q.query(
-    `WITH expired AS (
-       UPDATE reservations SET status = 5, canceled_at = expiration_time, cancel_reason = 'EXPIRED'
-        WHERE status = 2 AND expiration_time <= $1
-          AND ($2::int IS NULL OR trip_id = $2) AND ($3::int IS NULL OR id = $3) AND ($4::int IS NULL OR passenger_id = $4)
-        RETURNING id)
-     UPDATE reservation_seats SET active = false WHERE active AND reservation_id IN (SELECT id FROM expired)`,
-    [now, scope.tripId ?? null, scope.reservationId ?? null, scope.passengerId ?? null],
+export async function searchTrips(q: Queryable, origin: string, destination: string, tripDate: string, now: Date): Promise<TripSummary[]> {
+  const rows = await q.query<TripRow & { total_seats: number; unavailable: number; seat_types: string[] | string }>(
+    `SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, t.departure_at, t.arrival_at, t.fares, t.layout_id,
+            r.origin_code, r.destination_code, l.coach_type,
+            (SELECT count(*)::int FROM layout_seats s WHERE s.layout_id = t.layout_id AND s.name <> '${OPEN_SEAT_NAME}') AS total_seats,
+            (SELECT array_agg(DISTINCT s.seat_type) FROM layout_seats s WHERE s.layout_id = t.layout_id AND s.name <> '${OPEN_SEAT_NAME}') AS seat_types,
+            (SELECT count(*)::int FROM (
+                SELECT rs.seat_name FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
+                 WHERE rs.trip_id = t.id AND seat_taken(rs.active, x.status, x.expiration_time, $4)
+                UNION
+                SELECT k.seat_name FROM seat_locks k WHERE k.trip_id = t.id AND k.expires_at > $4 AND k.seat_name <> '${OPEN_SEAT_NAME}'
+             ) u) AS unavailable
+       FROM trips t JOIN routes r ON r.id = t.route_id JOIN layouts l ON l.id = t.layout_id
+      WHERE t.trip_date = $3::date AND r.origin_code = $1 AND r.destination_code = $2 AND t.status = 'OPEN' AND t.departure_at > $4
+      ORDER BY t.departure_at, t.coach_code`,
+    [origin, destination, tripDate, now],
   );
+  if (rows.length === 0) return [];
+  const stations = await activeStations(q, [origin, destination]);
+  const boarding = stations.filter((s) => s.city_code === origin).map((s) => s.name);
+  const dropping = stations.filter((s) => s.city_code === destination).map((s) => s.name);
+  return rows.map((t) => {
+    const fares = typeof t.fares === 'string' ? (JSON.parse(t.fares) as Record<string, number>) : t.fares;
+    const types = sortSeatTypes(Array.isArray(t.seat_types) ? t.seat_types : String(t.seat_types ?? '').replace(/[{}"]/g, '').split(','));
+    const prices = types.map((ty) => fares[ty]).filter((f): f is number => typeof f === 'number');
+    return {
+      tripId: t.id,
+      tripDate: t.trip_date,
+      coachCode: t.coach_code,
+      coachType: t.coach_type,
+      originCode: t.origin_code,
+      destinationCode: t.destination_code,
+      departureTime: toDhakaIso(t.departure_at),
+      arrivalTime: toDhakaIso(t.arrival_at),
+      durationMinutes: Math.round(timeBetween(t.departure_at, t.arrival_at, 'minutes')),
+      boardingStations: boarding,
+      droppingStations: dropping,
+      fareFrom: prices.length ? Math.min(...prices) : 0,
+      availableSeats: Math.max(0, Number(t.total_seats) - Number(t.unavailable)),
+      totalSeats: Number(t.total_seats),
+      seatTypes: types,
+    };
+  });
+}
+
+/**
+ * The trip-details answer: the seat map as `holders` (the caller's lock holders) see
+ * it, and the seats the caller may still take next to the `booked` unpaid seats it has.
+ */
+export function toTripDetails(trip: TripRow, states: SeatState[], holders: string[], booked: number): TripDetails {
+  const held: string[] = [];
+  let earliest: Date | null = null;
+  const seats: Seat[] = states.map((s) => {
+    const locked = s.holder !== null && s.status === 0;
+    const mine = locked && holders.includes(s.holder!);
+    if (s.holder !== null && holders.includes(s.holder)) {
+      held.push(s.name);
+      if (!earliest || s.expires_at! < earliest) earliest = s.expires_at;
+    }
+    return {
+      name: s.name,
+      row: s.row,
+      column: s.col,
+      deck: s.deck,
+      seatType: s.seat_type,
+      fare: trip.fares[s.seat_type] ?? 0,
+      status: s.status,
+      lockedByOther: locked && !mine,
+      lockedByMe: mine,
+    };
+  });
+  return {
+    tripId: trip.id,
+    tripDate: trip.trip_date,
+    originCode: trip.origin_code,
+    destinationCode: trip.destination_code,
+    departureTime: toDhakaIso(trip.departure_at),
+    arrivalTime: toDhakaIso(trip.arrival_at),
+    coach: { code: trip.coach_code, type: trip.coach_type, name: trip.layout_name },
+    availableSeats: seats.filter((s) => s.name !== OPEN_SEAT_NAME && s.status === 0 && !s.lockedByOther && !s.lockedByMe).length,
+    seatLayout: { rows: trip.rows, columns: trip.columns, aisleColumns: trip.aisle_columns, decks: trip.decks, seats },
+    remainingSeatLimit: Math.max(0, MAX_SEATS - held.length - booked),
+    expirationTime: dhakaIsoOrNull(earliest),
+  };
 }

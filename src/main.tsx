@@ -6,6 +6,7 @@ import { StrictMode, startTransition, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { IntlProvider } from 'react-intl'
 import { useSignals } from '@preact/signals-react/runtime'
+import { configureApi, preloadApi } from './api/index.ts'
 import { App } from './app/app.tsx'
 import { PAGE_READY_EVENT, preloadPage } from './app/route-view.tsx'
 import { startAppEffects } from './app/start-app-effects.ts'
@@ -60,21 +61,20 @@ function liveContainer(): HTMLElement {
 
 async function start() {
   loadSession()
+  configureApi({
+    baseUrl: () => config.apiBaseUrl,
+    token: () => token.value,
+    deviceId,
+    language: () => language.value,
+    currentPath: () => location.pathname + location.search,
+    onUnauthorized: (path) => {
+      resetInvalidSession(path)
+      navigate('/login', { replace: true })
+    },
+  })
   // The fetch wrapper (and the contract schemas it imports) is not needed to
-  // paint: load it next to the first page instead of in the entry chunk.
-  void import('./api/client.ts').then(({ configureApi }) =>
-    configureApi({
-      baseUrl: () => config.apiBaseUrl,
-      token: () => token.value,
-      deviceId,
-      language: () => language.value,
-      currentPath: () => location.pathname + location.search,
-      onUnauthorized: (path) => {
-        resetInvalidSession(path)
-        navigate('/login', { replace: true })
-      },
-    }),
-  )
+  // paint: it loads next to the first page instead of in the entry chunk.
+  preloadApi()
   // a shared or reloaded results link: start the trip search while the page's code loads
   if (location.pathname === '/search' && location.search) {
     void import('./stores/search.ts').then((s) => s.searchFromLink(location.search.slice(1)))

@@ -7,7 +7,7 @@
 import navaid, { type Router } from 'navaid'
 import { computed, signal } from '@preact/signals-react'
 import { AUTH_URL, NOT_FOUND_URL, routes, type AppRoute } from './routes.ts'
-import { isSignedIn, rememberRedirect, takeRedirect } from './stores/session.ts'
+import { isSignedIn, rememberRedirect } from './stores/session.ts'
 
 /** The route on screen. */
 export interface RouteMatch {
@@ -50,11 +50,6 @@ let router: Router | null = null
 /** Goes to `path` (pushes a history entry unless `replace`). */
 export function navigate(path: string, opts: { replace?: boolean } = {}): void {
   if (router) router.route(path, opts.replace)
-}
-
-/** After a successful login: back to the remembered path, or home. */
-export function returnAfterLogin(): void {
-  navigate(takeRedirect(), { replace: true })
 }
 
 function run(): void {

@@ -59,9 +59,6 @@ export interface RootProps {
 
 const ENABLED: ReadonlySet<SeatGridState> = new Set(['available', 'selected'])
 
-/** True when a seat in this state can be toggled. */
-export const isToggleable = (state: SeatGridState) => ENABLED.has(state)
-
 /**
  * A coach layout: one ARIA grid per deck (a tab per deck when there are two),
  * one tab stop per grid, arrow keys between seats, Enter or Space to toggle.

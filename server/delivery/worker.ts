@@ -10,6 +10,7 @@
  * `deps.now()`. Logs carry ids, channels, statuses and error texts, never a body.
  */
 import type { Deps } from '../http.ts';
+import { addTime } from '../time.ts';
 import { DeliveryError, type OutgoingMessage, type Transports } from './transport.ts';
 
 /** Tuning of the worker; the defaults come from the settings. */
@@ -110,7 +111,7 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
                           AND attempts < $4
                         ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING o.id, o.channel, o."to", o.subject, o.body, o.html, o.attachments, o.attempts`,
-      [now, new Date(now.getTime() + leaseMs), batchSize, maxAttempts],
+      [now, addTime(now, { milliseconds: leaseMs }), batchSize, maxAttempts],
     );
   };
 
@@ -170,7 +171,7 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
     await deps.db.query(`UPDATE outbox_messages SET status = 'PENDING', next_attempt_at = $3, last_error = $4, locked_until = NULL ${fence}`, [
       row.id,
       row.attempts,
-      new Date(now.getTime() + wait),
+      addTime(now, { milliseconds: wait }),
       out.error,
     ]);
     log(`[delivery] message ${row.id} (${row.channel}) attempt ${row.attempts} not accepted, retry in ${Math.round(wait / 1000)} s: ${out.error}`);

@@ -9,9 +9,10 @@
  */
 import { seatTypes } from '../../contract/schemas.ts';
 import type { Queryable } from '../db.ts';
-import { addDays } from '../time.ts';
+import type { StationRow } from '../lookups.ts';
+import { addDays, calendarDays, dhakaDate } from '../time.ts';
 import { weekdayNames, type Network, type NetworkLayout } from './schema.ts';
-import { DESIRED_TRIPS, dhakaToday, generateTrips, serviceDays, setGeneratedThrough } from './trips.ts';
+import { DESIRED_TRIPS, generateTrips, setGeneratedThrough } from './trips.ts';
 
 /** What an import did to one kind of row. */
 export interface Counts {
@@ -101,7 +102,7 @@ function textArray(v: unknown): string[] {
 
 /** Imports `net`; answers what it added, changed, removed and left alone, and what it could not change. */
 export async function importNetwork(tx: Queryable, net: Network, opts: ImportOptions): Promise<ImportReport> {
-  const today = await dhakaToday(opts.now);
+  const today = dhakaDate(opts.now);
   const report: ImportReport = {
     company: counts(),
     cities: counts(),
@@ -200,13 +201,7 @@ async function importCities({ tx, net, report }: Ctx): Promise<CityRow[]> {
   return rows;
 }
 
-interface CounterRow {
-  id: number;
-  city_code: string;
-  name: string;
-  address: string;
-  phone: string;
-  offset_minutes: number;
+interface CounterRow extends StationRow {
   active: boolean;
 }
 
@@ -505,7 +500,7 @@ async function reconcileTrips({ tx, now, today, report }: Ctx, daysAhead: number
   const [future] = await tx.query<{ n: number; last: string | null }>('SELECT count(*)::int AS n, max(trip_date)::text AS last FROM trips WHERE departure_at > $1', [now]);
   if (future!.n > 0) {
     // every future trip's day is compared, also beyond the window (TRIP_DAYS_AHEAD may have shrunk)
-    const { dates, weekdays } = await serviceDays(today, future!.last! > last ? future!.last! : last);
+    const { dates, weekdays } = calendarDays(today, future!.last! > last ? future!.last! : last);
     const differs = `(d.coach_code IS NULL OR t.route_id <> d.route_id OR t.layout_id <> d.layout_id OR t.departure_at <> d.departure_at
                       OR t.arrival_at <> d.arrival_at OR t.fares <> d.fares)`;
     const locked = await tx.query<{ id: number }>(

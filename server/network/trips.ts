@@ -6,27 +6,7 @@
  */
 import type { Db, Queryable } from '../db.ts';
 import { MIGRATION_LOCK_KEY } from '../migrate.ts';
-import { addDays, dhakaDate } from '../time.ts';
-
-/** Dhaka calendar days first..last (yyyy-mm-dd) with their ISO weekday (1 Monday .. 7 Sunday). */
-export async function serviceDays(first: string, last: string): Promise<{ dates: string[]; weekdays: number[] }> {
-  // Loaded on demand: most starts have nothing to generate and should not pay for it.
-  const { Temporal } = await import('temporal-polyfill');
-  const dates: string[] = [];
-  const weekdays: number[] = [];
-  const end = Temporal.PlainDate.from(last);
-  for (let d = Temporal.PlainDate.from(first); Temporal.PlainDate.compare(d, end) <= 0; d = d.add({ days: 1 })) {
-    dates.push(d.toString());
-    weekdays.push(d.dayOfWeek);
-  }
-  return { dates, weekdays };
-}
-
-/** Today's date in Asia/Dhaka, by Temporal. */
-export async function dhakaToday(now: Date): Promise<string> {
-  const { Temporal } = await import('temporal-polyfill');
-  return Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO('Asia/Dhaka').toPlainDate().toString();
-}
+import { addDays, calendarDays, dhakaDate } from '../time.ts';
 
 /**
  * The trips the timetable asks for on the days `$1` (date[]) with weekdays `$2`
@@ -47,7 +27,7 @@ export const DESIRED_TRIPS = `
 /** Inserts the timetable's trips of days first..last that do not exist yet; answers how many. */
 export async function generateTrips(q: Queryable, first: string, last: string): Promise<number> {
   if (last < first) return 0;
-  const { dates, weekdays } = await serviceDays(first, last);
+  const { dates, weekdays } = calendarDays(first, last);
   // NOT EXISTS first, so trips already there cost no sequence number; ON CONFLICT for a racing process.
   const rows = await q.query(
     `INSERT INTO trips (trip_date, coach_code, route_id, layout_id, departure_at, arrival_at, fares)

@@ -13,6 +13,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, type Deps } from '../http.ts';
 import { applyFinding, confirmPayment, findPayment, paymentIdPattern, resultUrl, type GatewayFinding, type PaymentRow } from '../payments.ts';
+import { addTime, timeBetween } from '../time.ts';
 import type { PaymentGateway } from './gateway.ts';
 import { GatewayUnavailableError, sslcommerzApi, type SslTransaction, type SslcommerzApi, type SslcommerzSettings } from './sslcommerz-api.ts';
 
@@ -191,7 +192,7 @@ export function sslcommerzGateway(
 
   async function reconcile(): Promise<number> {
     const now = deps.now();
-    const due = new Date(now.getTime() - RECONCILE_AFTER_MS);
+    const due = addTime(now, { milliseconds: -RECONCILE_AFTER_MS });
     // Claimed with SKIP LOCKED and stamped, so processes sharing the database split the work.
     const rows = await deps.db.query<{ id: string }>(
       `UPDATE payments SET checked_at = $2 WHERE id IN (
@@ -201,7 +202,7 @@ export function sslcommerzGateway(
        RETURNING id`,
       [due, now],
     );
-    const declineUnpaidBefore = new Date(now.getTime() - ABANDONED_AFTER_MS);
+    const declineUnpaidBefore = addTime(now, { milliseconds: -ABANDONED_AFTER_MS });
     for (const { id } of rows) await settle(id, { kind: 'check', declineUnpaidBefore });
     return rows.length;
   }
@@ -235,7 +236,7 @@ export function sslcommerzGateway(
 
     // A session still being opened, or opened: the same page. One whose opening died with its
     // process (no page long after) is replaced, or the booking could never be paid by card.
-    canReuse: (payment, now) => !!payment.gateway_url || now.getTime() - payment.created_at.getTime() < settings.timeoutMs + 5000,
+    canReuse: (payment, now) => !!payment.gateway_url || timeBetween(payment.created_at, now, 'milliseconds') < settings.timeoutMs + 5000,
 
     async open(payment, ctx) {
       if (ctx.reused) return { redirectUrl: await waitForPage(deps, payment.id, settings.timeoutMs + 2000) };

@@ -1,14 +1,11 @@
 /**
- * The contact form: stores the message and e-mails the sender a receipt. It needs no
- * login, so it is limited (in the database, across processes) per client address and
- * per destination e-mail, and the receipt never repeats the sender's text: the form
- * cannot be used to send someone else mail of the sender's choosing.
+ * The contact form (contact-messages.ts). It needs no login, so it is limited (in the
+ * database, across processes) per client address and per destination e-mail.
  */
 import type { FastifyInstance } from 'fastify';
-import { getCompany } from '../company.ts';
+import { saveContactMessage } from '../contact-messages.ts';
 import { handle, type Deps } from '../http.ts';
 import { addressKey, take, type Limit } from '../limits.ts';
-import { normaliseMobile } from '../passengers.ts';
 
 /** Contact messages one client address may send. */
 export const CONTACT_PER_ADDRESS: Limit = {
@@ -37,25 +34,6 @@ export function register(app: FastifyInstance, deps: Deps): void {
       await perAddress.release();
       throw err;
     }
-    return deps.db.transaction(async (tx) => {
-      const mobile = body.mobile ? normaliseMobile(body.mobile) : null;
-      const [row] = await tx.query<{ id: number }>(
-        'INSERT INTO contact_messages (name, email, mobile, subject, message, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
-        [body.name, body.email, mobile, body.subject, body.message, now],
-      );
-      const company = await getCompany(tx);
-      await deps.outbox.send(
-        {
-          channel: 'EMAIL',
-          to: body.email,
-          subject: `We received your message #${row!.id}`,
-          body:
-            `Thank you for contacting ${company.name}. We received your message #${row!.id} and will reply within one working day.\n\n` +
-            `If you did not write to us, you can ignore this e-mail.\n\n${company.name} support, ${company.phone}`,
-        },
-        tx,
-      );
-      return { id: row!.id };
-    });
+    return { id: await saveContactMessage(deps, body, now) };
   });
 }

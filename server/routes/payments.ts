@@ -3,13 +3,11 @@
  * payment result pages, balance top-ups, and the gateway's own callback routes.
  */
 import type { FastifyInstance } from 'fastify';
-import { assertCouponUsable } from '../coupons.ts';
-import { AppError, handle, type Deps } from '../http.ts';
-import { debit } from '../ledger.ts';
+import { expireBookings } from '../bookings.ts';
+import { handle, type Deps } from '../http.ts';
 import { createGateway, gatewayFor } from '../payment-gateways/index.ts';
-import { assertLiveBooking, enqueueTicket, lockOwnReservation, markSold, mustLoadReservation } from '../reservations.ts';
-import { expireBookings } from '../trips.ts';
-import { assertNotUnderReview, declinePending, findPayment, newPaymentId, paymentResult, type PaymentRow } from '../payments.ts';
+import { findPayment, openCardPayment, openTopUp, payFromBalance, paymentResult } from '../payments.ts';
+import { mustLoadReservation } from '../reservation-view.ts';
 
 /** Registers the payments routes and the configured gateway's routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -17,40 +15,16 @@ export function register(app: FastifyInstance, deps: Deps): void {
   gateway.register(app);
 
   handle(app, deps, 'payment', async (call) => {
-    const passengerId = call.auth!.passengerId;
-    const id = call.body.reservationId;
-    const now = deps.now();
-    if (!gateway.provider) throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
-    const { payment, reused } = await deps.db.transaction(async (tx) => {
-      const r = await lockOwnReservation(tx, id, passengerId);
-      assertLiveBooking(r, now);
-      await assertNotUnderReview(tx, id);
-      // Learn now, not after paying, that the coupon was used up meanwhile.
-      await assertCouponUsable(tx, r);
-      const [pending] = await tx.query<PaymentRow>("SELECT * FROM payments WHERE reservation_id = $1 AND status = 'PENDING'", [id]);
-      // Double click or a second tab: the same payment, unless the amount or the gateway changed since (or it cannot be resumed).
-      if (pending && pending.amount === r.total && pending.provider === gateway.provider && gateway.canReuse(pending, now)) return { payment: pending, reused: true };
-      if (pending) await declinePending(tx, id, now);
-      if (r.total <= 0) throw new AppError('VALIDATION_FAILED', { reason: 'Nothing to pay by card: pay from balance.' });
-      if (r.total < gateway.minAmount) throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` });
-      const [row] = await tx.query<PaymentRow>(
-        "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider) VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6) RETURNING *",
-        [newPaymentId(), id, passengerId, r.total, now, gateway.provider],
-      );
-      return { payment: row!, reused: false };
-    });
+    const req = { reservationId: call.body.reservationId, passengerId: call.auth!.passengerId, now: deps.now() };
+    const { payment, reused } = await openCardPayment(deps.db, gateway, req);
     const { redirectUrl } = await gateway.open(payment, { reused });
     return { paymentId: payment.id, redirectUrl };
   });
 
   handle(app, deps, 'topUp', async (call) => {
-    if (!gateway.provider) throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE');
-    const [payment] = await deps.db.query<PaymentRow>(
-      "INSERT INTO payments (id, purpose, passenger_id, amount, created_at, provider) VALUES ($1, 'TOP_UP', $2, $3, $4, $5) RETURNING *",
-      [newPaymentId(), call.auth!.passengerId, call.body.amount, deps.now(), gateway.provider],
-    );
-    const { redirectUrl } = await gateway.open(payment!, { reused: false });
-    return { paymentId: payment!.id, redirectUrl };
+    const payment = await openTopUp(deps.db, gateway, { passengerId: call.auth!.passengerId, amount: call.body.amount, now: deps.now() });
+    const { redirectUrl } = await gateway.open(payment, { reused: false });
+    return { paymentId: payment.id, redirectUrl };
   });
 
   handle(app, deps, 'paymentSuccess', async ({ body }) => {
@@ -68,32 +42,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
   });
 
   handle(app, deps, 'payFromBalance', async (call) => {
-    const passengerId = call.auth!.passengerId;
     const id = call.body.reservationId;
-    const now = deps.now();
-    await expireBookings(deps.db, now, { reservationId: id });
-    await deps.db.transaction(async (tx) => {
-      const r = await lockOwnReservation(tx, id, passengerId);
-      assertLiveBooking(r, now);
-      // A card payment held for review may still be accepted: the ticket must not be paid twice.
-      await assertNotUnderReview(tx, r.id);
-      // A fully discounted booking has nothing to debit (the ledger takes positive amounts only).
-      if (r.total > 0) {
-        const balance = await debit(tx, {
-          passengerId,
-          amount: r.total,
-          kind: 'TICKET_PAYMENT',
-          description: `Ticket payment, booking ${r.id}`,
-          reservationId: r.id,
-          at: now,
-        });
-        if (balance === null) throw new AppError('INSUFFICIENT_BALANCE');
-      }
-      if (!(await markSold(tx, r.id, 'BALANCE', now))) throw new AppError('BOOKING_NOT_FOUND');
-      // A card payment left open in another tab must not charge for a ticket already paid.
-      await declinePending(tx, r.id, now);
-      await enqueueTicket(tx, deps, r.id);
-    });
+    await payFromBalance(deps, { reservationId: id, passengerId: call.auth!.passengerId, now: deps.now() });
     return mustLoadReservation(deps.db, id);
   });
 }

@@ -5,28 +5,24 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts';
-import { AppError, handle, type Deps } from '../http.ts';
-import { credit } from '../ledger.ts';
+import { expireBookings, ownReservation, type ReservationRow } from '../bookings.ts';
+import { AppError, handle, pathId, type Deps } from '../http.ts';
 import { take, type Limit } from '../limits.ts';
-import { verifyOtp, issueOtp } from '../otp.ts';
+import { issueOtp, verifyOtp } from '../otp.ts';
+import { loadReservations, mustLoadReservation } from '../reservation-view.ts';
 import {
   CANCEL_POLICY,
-  cancelCharge,
-  enqueueCancelNotice,
+  cancelCodeRemembered,
+  cancelQuote,
+  cancelTicket,
   findByPnr,
-  loadReservations,
   maskMobile,
-  mustLoadReservation,
+  passengerReservationIds,
+  refundMobile,
+  rememberCancelCode,
   sendTicket,
   ticketEmail,
-  type ReservationRow,
-} from '../reservations.ts';
-import { sha256 } from '../tokens.ts';
-import { addMinutes, expireBookings, findTrip } from '../trips.ts';
-import { parseId } from './reservations.ts';
-
-// How long a code checked by POST /verifyCancelTicketOTP stays good for the cancel call.
-const VERIFIED_CANCEL_MINUTES = 10;
+} from '../tickets.ts';
 
 /** Wrong PINs one PNR takes (all PNR and PIN routes together) before it is closed for a while. */
 export const PIN_LIMIT: Limit = {
@@ -47,10 +43,8 @@ export const RESEND_EMAIL_LIMIT: Limit = {
 /** Registers the tickets routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
   handle(app, deps, 'reservationById', async (call) => {
-    const id = parseId(call.params.id, 'id');
-    const [row] = await deps.db.query<{ passenger_id: number | null }>('SELECT passenger_id FROM reservations WHERE id = $1', [id]);
-    if (!row) throw new AppError('RESERVATION_NOT_FOUND');
-    if (row.passenger_id !== call.auth!.passengerId) throw new AppError('RESERVATION_NOT_ACCESSIBLE');
+    const id = pathId(call.params.id, 'id');
+    await ownReservation(deps.db, id, call.auth!.passengerId);
     await expireBookings(deps.db, deps.now(), { reservationId: id });
     return mustLoadReservation(deps.db, id);
   });
@@ -64,24 +58,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const passengerId = call.auth!.passengerId;
     const now = deps.now();
     await expireBookings(deps.db, now, { passengerId });
-    // Upcoming trips first (soonest first), then past ones (latest first).
-    const rows = await deps.db.query<{ id: number }>(
-      `SELECT x.id FROM reservations x JOIN trips t ON t.id = x.trip_id
-        WHERE x.passenger_id = $1
-        ORDER BY (t.departure_at > $2) DESC,
-                 CASE WHEN t.departure_at > $2 THEN t.departure_at END ASC,
-                 t.departure_at DESC, x.id DESC
-        LIMIT 200`,
-      [passengerId, now],
-    );
-    return loadReservations(deps.db, rows.map((r) => r.id));
+    return loadReservations(deps.db, await passengerReservationIds(deps.db, passengerId, now));
   });
 
   handle(app, deps, 'cancelInitialize', async (call) => {
     const now = deps.now();
     const r = await byPnr(deps, call.params.pnr, call.params.pin);
-    const quote = await cancelQuote(deps, r, now);
-    const mobile = await refundMobile(deps, r);
+    const quote = await cancelQuote(deps.db, r, now);
+    const mobile = await refundMobile(deps.db, r);
     const sent = await deps.db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr! }));
     return {
       reservationId: r.id,
@@ -97,42 +81,21 @@ export function register(app: FastifyInstance, deps: Deps): void {
   handle(app, deps, 'verifyCancelTicketOtp', async ({ body }) => {
     const now = deps.now();
     const r = await byPnr(deps, body.pnr, body.pin);
-    await cancelQuote(deps, r, now);
-    await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: body.otp });
+    await cancelQuote(deps.db, r, now);
+    await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps.db, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: body.otp });
     // The code is consumed; remember it on the reservation so the cancel call can present it.
-    await deps.db.query('UPDATE reservations SET cancel_otp_hash = $2, cancel_otp_expires_at = $3 WHERE id = $1 AND status = 1', [
-      r.id,
-      sha256(`${r.pnr}|${body.otp}`),
-      addMinutes(now, VERIFIED_CANCEL_MINUTES),
-    ]);
+    await rememberCancelCode(deps.db, r, body.otp, now);
     return true;
   });
 
   handle(app, deps, 'cancel', async (call) => {
     const now = deps.now();
     const r = await byPnr(deps, call.params.pnr, call.params.pin);
-    const quote = await cancelQuote(deps, r, now);
+    const quote = await cancelQuote(deps.db, r, now);
     const otp = call.params.otp;
-    const preVerified =
-      !!r.cancel_otp_hash && !!r.cancel_otp_expires_at && r.cancel_otp_expires_at > now && r.cancel_otp_hash === sha256(`${r.pnr}|${otp}`);
-    if (!preVerified) await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: otp });
-    await deps.db.transaction(async (tx) => {
-      // The status guard makes a double cancel refund once: only one update finds status 1.
-      const done = await tx.query(
-        `UPDATE reservations SET status = 5, canceled_at = $2, cancel_reason = 'TICKET_CANCELED', refund_amount = $3,
-                cancellation_charge = $4, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
-          WHERE id = $1 AND status = 1 RETURNING id`,
-        [r.id, now, quote.refund, quote.charge],
-      );
-      if (done.length === 0) throw new AppError('RESERVATION_NOT_CANCELLABLE');
-      await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id]);
-      if (quote.refund > 0 && r.passenger_id != null) {
-        await credit(tx, { passengerId: r.passenger_id, amount: quote.refund, kind: 'REFUND', description: `Refund for ticket ${r.pnr}`, reservationId: r.id, at: now });
-      }
-      await enqueueCancelNotice(tx, deps, r.id, quote.refund);
-    });
-    const out = await mustLoadReservation(deps.db, r.id);
-    return out;
+    if (!cancelCodeRemembered(r, otp, now)) await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps.db, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: otp });
+    await cancelTicket(deps, r, quote, now);
+    return mustLoadReservation(deps.db, r.id);
   });
 
   handle(app, deps, 'resendReservationEmail', async (call) => {
@@ -163,25 +126,4 @@ async function byPnr(deps: Deps, pnr: string | undefined, pin: string | undefine
     if (!(err instanceof AppError && err.code === 'WRONG_PNR_PIN')) await slot.release();
     throw err;
   }
-}
-
-/** The refund quote for cancelling a sold ticket now, or the reason it cannot be cancelled. */
-async function cancelQuote(deps: Deps, r: ReservationRow, now: Date): Promise<{ percent: number; charge: number; refund: number }> {
-  if (r.status !== 1) throw new AppError('RESERVATION_NOT_CANCELLABLE');
-  const trip = await findTrip(deps.db, r.trip_id);
-  if (!trip) throw new AppError('TRIP_NOT_FOUND');
-  if (trip.status === 'CLOSED_FOR_CANCELLATION') throw new AppError('TRIP_CLOSED_FOR_CANCELLATION');
-  const c = cancelCharge(trip.departure_at, now);
-  if (!c) throw new AppError('RESERVATION_CANCEL_TIME_EXPIRED');
-  const charge = Math.round((r.total * c.percent) / 100);
-  return { percent: c.percent, charge, refund: r.total - charge };
-}
-
-/** The cancel code goes to the account holder's mobile (the refund goes to that balance). */
-async function refundMobile(deps: Deps, r: ReservationRow): Promise<string> {
-  if (r.passenger_id != null) {
-    const [p] = await deps.db.query<{ mobile: string }>('SELECT mobile FROM passengers WHERE id = $1', [r.passenger_id]);
-    if (p) return p.mobile;
-  }
-  return r.passenger_mobile;
 }

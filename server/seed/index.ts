@@ -9,7 +9,7 @@ import type { Deps } from '../http.ts';
 import { topUpTrips } from '../network/trips.ts';
 import { seedDemoNetwork } from './demo-network.ts';
 import { DEMO_PASSENGER, lockOutDemoPassenger, seedPassengers } from './passengers.ts';
-import { removeDemoSales, seedReservations } from './reservations.ts';
+import { removeDemoSales, seedReservations } from './demo-sales.ts';
 
 export interface SeedOptions {
   /** Days after today that get trips (default TRIP_DAYS_AHEAD). */

@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
 import type { ServerConfig } from '../config.ts';
 import { openDb, type Db } from '../db.ts';
 import { createDeps } from '../deps.ts';
@@ -42,6 +41,11 @@ export interface Fixture {
 
 let mobileSeq = 0;
 
+async function makeApp(deps: Deps): Promise<FastifyInstance> {
+  const { buildApp } = await import('../app.ts');
+  return buildApp(deps, { logLevel: false, rateLimitMax: 1_000_000, authRateLimitMax: 1_000_000, distDir: path.join(os.tmpdir(), 'no-dist') });
+}
+
 /** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`; `config` overrides settings (e.g. the card gateway). */
 export async function openFixture(opts: { databaseUrl?: string; daysAhead?: number; config?: Partial<ServerConfig>; now?: Date } = {}): Promise<Fixture> {
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'));
@@ -54,7 +58,7 @@ export async function openFixture(opts: { databaseUrl?: string; daysAhead?: numb
     config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, ...opts.config },
   });
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead ?? 6 }));
-  const app = await buildApp(deps, { logLevel: false, rateLimitMax: 1_000_000, authRateLimitMax: 1_000_000, distDir: path.join(os.tmpdir(), 'no-dist') });
+  const app = await makeApp(deps);
   await app.ready();
   const f: Fixture = {
     db,
@@ -148,7 +152,7 @@ export async function freeSeats(f: Pick<Fixture, 'db' | 'now'>, tripId: number, 
     `SELECT s.name FROM trips t JOIN layout_seats s ON s.layout_id = t.layout_id
       WHERE t.id = $1 AND s.name <> 'OPEN'
         AND NOT EXISTS (SELECT 1 FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
-                         WHERE rs.trip_id = t.id AND rs.seat_name = s.name AND rs.active AND (x.status = 1 OR (x.status = 2 AND x.expiration_time > $2)))
+                         WHERE rs.trip_id = t.id AND rs.seat_name = s.name AND seat_taken(rs.active, x.status, x.expiration_time, $2))
         AND NOT EXISTS (SELECT 1 FROM seat_locks k WHERE k.trip_id = t.id AND k.seat_name = s.name AND k.expires_at > $2)
       ORDER BY s.row, s.col, s.name LIMIT $3`,
     [tripId, f.now(), n],

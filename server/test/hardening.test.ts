@@ -83,7 +83,9 @@ test('logs never hold PNRs, PINs, codes, registration tokens or mobile numbers, 
     for (const url of urls) await app.inject({ method: 'GET', url });
     await app.inject({ method: 'POST', url: '/api/verifyMobileVerificationCode', payload: { mobile: secrets.mobile, code: secrets.otp, registrationToken: secrets.token } });
     assert.ok(log.includes('/api/reservation/details/[redacted]/[redacted]'), 'requests are still logged');
-    for (const [name, value] of Object.entries(secrets)) assert.not.ok(log.includes(value), `${name} in the log`);
+    // Timestamps and response times are digits too: a 4-digit PIN turns up in them by chance.
+    const text = log.replace(/"(time|responseTime)":[\d.]+/g, '');
+    for (const [name, value] of Object.entries(secrets)) assert.not.ok(text.includes(value), `${name} in the log`);
     assert.not.ok(log.includes(`/${secrets.pin}`), 'PIN in a logged path');
   } finally {
     await app.close();

@@ -11,7 +11,7 @@ import { createDeps } from '../deps.ts';
 import { migrate } from '../migrate.ts';
 import { seed } from '../seed/index.ts';
 import { DEMO_PASSENGER } from '../seed/passengers.ts';
-import { SEED_PASSENGER } from '../seed/reservations.ts';
+import { SEED_PASSENGER } from '../seed/demo-sales.ts';
 import { addDays, dhakaDate } from '../time.ts';
 import { onPostgres, startPostgres } from './pg.ts';
 import { call, startServer } from './spawn-server.ts';

@@ -1,36 +1,15 @@
 /**
  * The fetch wrapper of SPEC section 7: API base from the runtime config, Accept
  * JSON, bearer token when stored, X-Device-Id, 60 s time-out, and the 401 reset
- * of SPEC section 4 (never on the login page itself). One typed function per
- * contract route: `call('tripSearch', { body })`.
+ * of SPEC section 4 (never on the login page itself). It imports the contract's
+ * route table and with it zod, so the app loads it lazily: stores call it through
+ * `call` in `./index.ts`, never directly.
  */
 import { api, pathOf, type BodyOf, type ResponseOf, type RouteName } from '../../contract/api.ts';
 import { errorCatalogue, isErrorCode } from '../../contract/errors.ts';
+import { ApiError } from './api-error.ts';
 
-/** An API failure: a catalogue code, its reason, HTTP status (0 for network/time-out). */
-export class ApiError extends Error {
-  readonly code: string;
-  readonly status: number;
-  readonly fields?: { path: string; message: string }[];
-  /** Values of the code's message sent by the server (e.g. `{ minutes: 12 }`). */
-  readonly values?: Record<string, string | number>;
-  constructor(code: string, reason: string, status: number, fields?: { path: string; message: string }[], values?: Record<string, string | number>) {
-    super(reason);
-    this.name = 'ApiError';
-    this.code = code;
-    this.status = status;
-    this.fields = fields;
-    this.values = values;
-  }
-  /** The server's reason (SPEC: "error reason"). */
-  get reason(): string {
-    return this.message;
-  }
-}
-
-export const REQUEST_TIMEOUT_MS = 60_000;
-
-/** What the wrapper needs from its surroundings; the app wires the real ones in `configureApi`. */
+/** What the wrapper needs from its surroundings (`configureApi` in `./index.ts` sets them). */
 export interface ApiEnv {
   baseUrl: () => string;
   token: () => string | null;
@@ -45,22 +24,6 @@ export interface ApiEnv {
   timeoutMs: number;
 }
 
-const env: ApiEnv = {
-  baseUrl: () => '/api',
-  token: () => null,
-  deviceId: () => 'anonymous-device',
-  language: () => 'en',
-  currentPath: () => '/',
-  onUnauthorized: () => undefined,
-  fetch: (...args) => globalThis.fetch(...args),
-  timeoutMs: REQUEST_TIMEOUT_MS,
-};
-
-/** Replaces parts of the environment (app start-up and tests). */
-export function configureApi(parts: Partial<ApiEnv>): void {
-  Object.assign(env, parts);
-}
-
 export interface CallOptions<N extends RouteName> {
   body?: BodyOf<N>;
   params?: Record<string, string | number>;
@@ -72,8 +35,8 @@ export interface CallOptions<N extends RouteName> {
   ignoreUnauthorized?: boolean;
 }
 
-/** Calls contract route `name` and returns its `data`, or throws ApiError. */
-export async function call<N extends RouteName>(name: N, opts: CallOptions<N> = {}): Promise<ResponseOf<N>> {
+/** Calls contract route `name` in `env` and returns its `data`, or throws ApiError. */
+export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: CallOptions<N> = {}): Promise<ResponseOf<N>> {
   const def = api[name];
   let url = env.baseUrl().replace(/\/$/, '') + pathOf(def.path, opts.params);
   if (opts.query) {

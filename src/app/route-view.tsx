@@ -3,16 +3,17 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../design-system/button/index.ts'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
 import { loadAllMessages } from '../i18n.ts'
+import { pageLoaders, type PageModule } from '../page-loaders.ts'
 import { currentRoute } from '../router.ts'
-import type { AppRoute } from '../routes.ts'
+import type { AppRoute, PageKey } from '../routes.ts'
 import { useT } from './use-t.ts'
 
-const pages = new Map<AppRoute['page'], LazyExoticComponent<ComponentType>>()
-const loaded = new Map<AppRoute['page'], ComponentType>()
+const pages = new Map<PageKey, LazyExoticComponent<ComponentType>>()
+const loaded = new Map<PageKey, ComponentType>()
 
-/** Loads a route's page (with `page`, by default the route's own import) and the messages it needs. */
-const loadPage = (route: AppRoute, page: AppRoute['page'] = route.page) =>
-  route.coreMessages ? page() : Promise.all([page(), loadAllMessages()]).then(([m]) => m)
+/** Loads a route's page (with `load`, by default the page's own loader) and the messages it needs. */
+const loadPage = (route: AppRoute, load: () => Promise<PageModule> = pageLoaders[route.page]) =>
+  route.coreMessages ? load() : Promise.all([load(), loadAllMessages()]).then(([m]) => m)
 
 function pageFor(route: AppRoute): ComponentType {
   const ready = loaded.get(route.page)
@@ -57,7 +58,7 @@ function retryPage(route: AppRoute, err: unknown) {
   }
   retries++
   const fresh = `${url}${url.includes('?') ? '&' : '?'}retry=${Date.now()}`
-  const load = () => import(/* @vite-ignore */ fresh) as Promise<{ default: ComponentType }>
+  const load = () => import(/* @vite-ignore */ fresh) as Promise<PageModule>
   loaded.delete(route.page)
   pages.set(route.page, lazy(() => loadPage(route, load)))
 }

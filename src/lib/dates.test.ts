@@ -1,6 +1,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import {
+  addDays,
+  formatCountdown,
   formatBrowserDate,
   formatBrowserTime,
   formatCalendarDate,
@@ -52,6 +54,14 @@ test('today and start of month follow the Dhaka calendar', () => {
 test('start of a Dhaka day is 18:00 UTC the day before', () => {
   assert.is(startOfDayInDhaka('2026-11-23').toISOString(), '2026-11-22T18:00:00.000Z')
   assert.is(formatCalendarDate('2026-11-23'), 'Nov 23, 2026')
+})
+
+test('countdowns read m:ss in the locale digits; calendar dates move across month and year ends', () => {
+  assert.is(formatCountdown(180, 'en'), '3:00')
+  assert.is(formatCountdown(119, 'en'), '1:59')
+  assert.is(formatCountdown(1, 'bn'), '০:০১')
+  assert.is(addDays('2026-12-31', 1), '2027-01-01')
+  assert.is(addDays('2028-03-01', -1), '2028-02-29')
 })
 
 test('invalid input throws', () => {

@@ -25,6 +25,11 @@ export function localizeDigits(text: string, locale: Locale): string {
   return locale === 'bn' ? text.replace(/\d/g, (d) => BN_DIGITS[Number(d)]!) : text
 }
 
+/** A countdown of whole seconds as 'm:ss' ("2:05") in the locale's digits. */
+export function formatCountdown(seconds: number, locale: Locale): string {
+  return localizeDigits(`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`, locale)
+}
+
 let fieldsFormat: Intl.DateTimeFormat | undefined
 
 /** Calendar fields of an instant as seen on a wall clock in Dhaka. */
@@ -108,6 +113,12 @@ export function todayInDhaka(now: DateInput = Date.now()): string {
 export function startOfMonthInDhaka(now: DateInput = Date.now()): string {
   const f = dhakaFields(now)
   return `${pad(f.year, 4)}-${pad(f.month)}-01`
+}
+
+/** Adds `days` to a calendar date ('yyyy-LL-dd'); calendar dates have no time zone, so UTC arithmetic is exact. */
+export function addDays(isoDate: string, days: number): string {
+  const d = new Date(Date.parse(isoDate + 'T00:00:00Z') + days * 86_400_000)
+  return d.toISOString().slice(0, 10)
 }
 
 /** The instant a Dhaka calendar date ('yyyy-LL-dd') starts. Dhaka has been UTC+6 without DST since 2009. */

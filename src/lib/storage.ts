@@ -16,8 +16,6 @@ export const storageKeys = {
   announcement: 'announcement',
 } as const;
 
-export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
-
 /** A minimal Storage: what the stores use. */
 export interface KeyValue {
   getItem(key: string): string | null;

@@ -1,9 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RouteName } from '../../contract/api.ts';
 import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts';
 import type { Reservation } from '../../contract/schemas.ts';
-import { ApiError } from '../api/client.ts';
+import { ApiError } from '../api/api-error.ts';
+import { configureApi, fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts';
+import { fakeClock, type FakeClock } from '../lib/clock.ts';
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts';
 import * as a from './account.ts';
 import * as session from './session.ts';
@@ -14,64 +15,29 @@ const theSession = { token: 'tok-7', expiresAt: '2026-11-22T20:00:00+06:00', pas
 const sent = { mobile: '01812345678', resendAfterSeconds: 180, expiresInSeconds: 300 };
 const registered = { ...sent, registrationToken: 'reg-token-1' };
 
-type Handler = (opts: { body?: unknown; params?: Record<string, string | number>; query?: Record<string, unknown> }) => unknown;
-let handlers: Partial<Record<RouteName, Handler>>;
-let calls: { name: RouteName; opts: Parameters<Handler>[0] }[];
+let handlers: FakeRoutes;
+let calls: FakeCall[];
 
 const fail = (code: ErrorCode) => () => {
   throw new ApiError(code, errorCatalogue[code].reason, errorCatalogue[code].status);
 };
 
-/** A fake clock whose intervals run when `tick` moves time on. */
-function fakeClock(start: number) {
-  let now = start;
-  const timers = new Map<number, () => void>();
-  let next = 1;
-  return {
-    clock: {
-      now: () => now,
-      setInterval: (fn: () => void) => {
-        timers.set(next, fn);
-        return next++;
-      },
-      clearInterval: (h: unknown) => void timers.delete(h as number),
-    },
-    tick(seconds: number) {
-      for (let i = 0; i < seconds; i++) {
-        now += 1000;
-        for (const fn of [...timers.values()]) fn();
-      }
-    },
-    active: () => timers.size,
-  };
-}
-
 const NOW = Date.parse('2026-11-22T10:00:00+06:00');
 let ss: KeyValue;
-let clock: ReturnType<typeof fakeClock>;
+let clock: FakeClock;
 
 test.before.each(async () => {
   ss = memoryStorage();
   useStorages(ss, memoryStorage());
   session.loadSession();
   handlers = {};
-  calls = [];
   clock = fakeClock(NOW);
-  a.injectAccountDeps({
-    clock: clock.clock,
-    call: (async (name: RouteName, opts: Parameters<Handler>[0] = {}) => {
-      calls.push({ name, opts });
-      const h = handlers[name];
-      if (!h) throw new Error(`unexpected call ${name}`);
-      return h(opts);
-    }) as a.CallFn,
-  });
   await a.logout();
-  calls = [];
+  calls = fakeApi(handlers);
 });
 
 test('a known mobile no. continues to the password, LOGIN signs in and returns to the remembered page', async () => {
-  handlers.passengerByMobile = ({ params }) => ({ mobile: params!.mobile, registered: true });
+  handlers.passengerByMobile = ({ params }) => ({ mobile: String(params!.mobile), registered: true });
   handlers.login = () => theSession;
   session.rememberRedirect('/reservation');
   await a.submitMobile(' 01812345678 ');
@@ -118,13 +84,13 @@ test('an unknown mobile no. continues to SIGNUP, then the code with a 180 s rese
   assert.is(a.step.value, 'verify');
   assert.is(a.resendSecondsLeft.value, 180);
   assert.not.ok(a.canResend.value);
-  clock.tick(1);
+  clock.advance(1_000);
   assert.is(a.resendSecondsLeft.value, 179);
   const to = await a.verifyMobile('123456');
   assert.equal(calls[2]!.opts.body, { mobile: '01812345678', code: '123456', registrationToken: 'reg-token-1' });
   assert.is(to, '/');
   assert.is(session.passenger.value?.id, 7);
-  assert.is(clock.active(), 0, 'the countdown stops after sign-in');
+  assert.is(clock.timers, 0, 'the countdown stops after sign-in');
 });
 
 test('Resend Code is refused until 180 s have passed, then restarts the countdown', async () => {
@@ -133,12 +99,12 @@ test('Resend Code is refused until 180 s have passed, then restarts the countdow
   handlers.resendMobileCode = () => sent;
   await a.submitMobile('01812345678');
   await a.signUp({ mobile: '01812345678', fullName: 'Rahim', email: 'rahim@example.com', city: 'Dhaka', password: 'Secret@1' });
-  clock.tick(179);
+  clock.advance(179_000);
   assert.is(a.resendSecondsLeft.value, 1);
   assert.not.ok(a.canResend.value);
-  clock.tick(1);
+  clock.advance(1_000);
   assert.ok(a.canResend.value);
-  assert.is(clock.active(), 0, 'the ticker stops at zero');
+  assert.is(clock.timers, 0, 'the ticker stops at zero');
   await a.resendCode();
   assert.is(calls.at(-1)!.name, 'resendMobileCode');
   assert.equal(calls.at(-1)!.opts.params, { registrationToken: 'reg-token-1' }, 'only the registration this browser started');
@@ -187,7 +153,7 @@ test('Resend Code for a sign-up that expired goes back to SIGNUP', async () => {
   handlers.resendMobileCode = fail('REGISTRATION_NOT_FOUND');
   await a.submitMobile('01812345678');
   await a.signUp({ mobile: '01812345678', fullName: 'Rahim', email: 'rahim@example.com', city: 'Dhaka', password: 'Secret@1' });
-  clock.tick(180);
+  clock.advance(180_000);
   await a.resendCode();
   assert.is(a.step.value, 'signup');
   assert.is(a.errors.value.login?.code, 'REGISTRATION_NOT_FOUND');
@@ -254,18 +220,16 @@ async function signedIn() {
   handlers.login = () => theSession;
   await a.submitMobile('01812345678');
   await a.login('Secret@1', false);
-  calls = [];
+  calls.length = 0;
 }
 
 test('logout forgets the session and the account data, and tells the server', async () => {
   await signedIn();
-  let tokenWhenCalled: string | null = null;
-  handlers.logout = () => {
-    tokenWhenCalled = session.token.value;
-    return true;
-  };
+  handlers.logout = () => true;
+  // as the app wires it at start
+  configureApi({ token: () => session.token.value });
   await a.logout();
-  assert.is(tokenWhenCalled, 'tok-7', 'the server call still carries the token');
+  assert.is(calls[0]!.token, 'tok-7', 'the server call still carries the token');
   assert.is(session.token.value, null);
   assert.is(a.profile.value, null);
   assert.is(a.balance.value, null);

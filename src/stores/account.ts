@@ -2,57 +2,25 @@
  * The passenger's account: the login and sign-up flow (a small state machine
  * that starts from the mobile number), the forgotten-password flow, the
  * profile, the balance with its transactions, top-ups and the passenger's
- * reservations. Actions are the only writers; they call the API through an
- * injectable `call` so tests run against a fake.
+ * reservations. Actions are the only writers; uvu runs them against `fakeApi`
+ * and `fakeClock`.
  *
  * Login flow:  mobile → password                    → signed in
  *                     → signup → verify             → signed in
  *              password → forgotOtp → newPassword   → signed in
  */
 import { batch, computed, signal } from '@preact/signals-react';
-import type { ResponseOf, RouteName } from '../../contract/api.ts';
 import { OTP_RESEND_SECONDS, type Passenger, type Reservation, type Session, type Transaction } from '../../contract/schemas.ts';
-import { call as realCall, ApiError, type CallOptions } from '../api/client.ts';
+import { requestError, type RequestError } from '../api/api-error.ts';
+import { call } from '../api/index.ts';
+import { every, now } from '../lib/clock.ts';
 import { startOfMonthInDhaka, todayInDhaka } from '../lib/dates.ts';
 import * as session from './session.ts';
-
-// ---------- injection (tests) ----------
-
-/** The API call function the actions use (the real client by default). */
-export type CallFn = <N extends RouteName>(name: N, opts?: CallOptions<N>) => Promise<ResponseOf<N>>;
-
-/** Clock and timers used by the resend countdown. */
-export interface Clock {
-  now: () => number;
-  setInterval: (fn: () => void, ms: number) => unknown;
-  clearInterval: (handle: unknown) => void;
-}
-
-let api: CallFn = realCall;
-let clock: Clock = {
-  now: () => Date.now(),
-  setInterval: (fn, ms) => globalThis.setInterval(fn, ms),
-  clearInterval: (h) => globalThis.clearInterval(h as ReturnType<typeof setInterval>),
-};
-
-/** Replaces the API call function and/or the clock (tests). */
-export function injectAccountDeps(deps: { call?: CallFn; clock?: Clock }): void {
-  if (deps.call) api = deps.call;
-  if (deps.clock) clock = deps.clock;
-}
 
 // ---------- state ----------
 
 /** Steps of the login page. */
 export type LoginStep = 'mobile' | 'password' | 'signup' | 'verify' | 'forgotOtp' | 'newPassword';
-
-/** A server error to show: the catalogue code and the server's reason (fallback text). */
-export interface FormError {
-  code: string;
-  reason: string;
-  /** Values of the code's message from the server (e.g. `{ minutes: 12 }`). */
-  values?: Record<string, string | number>;
-}
 
 /** Sign-up form fields (SPEC section 3) before the verification code. */
 export interface SignupInput {
@@ -84,9 +52,9 @@ const mobileState = signal('');
 /** The forms and lists that keep their own busy flag and error. */
 export type Scope = 'login' | 'profile' | 'password' | 'account' | 'topUp' | 'reservations';
 const busyState = signal<Partial<Record<Scope, boolean>>>({});
-const errorState = signal<Partial<Record<Scope, FormError>>>({});
+const errorState = signal<Partial<Record<Scope, RequestError>>>({});
 const resendAtState = signal<number | null>(null);
-const nowState = signal(clock.now());
+const nowState = signal(now());
 const resetTokenState = signal<string | null>(null);
 /** The token /register answered: only this browser can confirm the code sent for that sign-up. */
 const registrationTokenState = signal<string | null>(null);
@@ -125,10 +93,10 @@ export const reservations = computed(() => (mine.value ? reservationsState.value
 export const reservationsUpcomingFirst = computed(() => {
   const list = reservations.value;
   if (!list) return null;
-  const now = nowState.value;
+  const at = nowState.value;
   const t = (r: Reservation) => Date.parse(r.departureTime);
-  const upcoming = list.filter((r) => t(r) >= now).sort((a, b) => t(a) - t(b));
-  const past = list.filter((r) => t(r) < now).sort((a, b) => t(b) - t(a));
+  const upcoming = list.filter((r) => t(r) >= at).sort((a, b) => t(a) - t(b));
+  const past = list.filter((r) => t(r) < at).sort((a, b) => t(b) - t(a));
   return [...upcoming, ...past];
 });
 /** Whether a reservation's trip is still ahead. */
@@ -137,18 +105,13 @@ export function isUpcoming(r: Reservation): boolean {
 }
 
 /** The default transaction filter: the first of the current month until today (Asia/Dhaka). */
-export function defaultRange(now: number = clock.now()): DateRange {
-  return { from: startOfMonthInDhaka(now), to: todayInDhaka(now) };
+export function defaultRange(at: number = now()): DateRange {
+  return { from: startOfMonthInDhaka(at), to: todayInDhaka(at) };
 }
 
 // ---------- helpers ----------
 
-function toFormError(err: unknown): FormError {
-  if (err instanceof ApiError) return { code: err.code, reason: err.reason, ...(err.values ? { values: err.values } : {}) };
-  return { code: 'INTERNAL_ERROR', reason: err instanceof Error ? err.message : String(err) };
-}
-
-function setError(scope: Scope, e: FormError | null): void {
+function setError(scope: Scope, e: RequestError | null): void {
   const next = { ...errorState.value };
   if (e) next[scope] = e;
   else delete next[scope];
@@ -172,7 +135,7 @@ async function run<T>(scope: Scope, work: () => Promise<T>): Promise<T | undefin
   try {
     return await work();
   } catch (err) {
-    setError(scope, toFormError(err));
+    setError(scope, requestError(err));
     return undefined;
   } finally {
     setBusy(scope, false);
@@ -181,24 +144,24 @@ async function run<T>(scope: Scope, work: () => Promise<T>): Promise<T | undefin
 
 const loginError = () => errorState.value.login ?? null;
 
-let ticker: unknown = null;
+let stopTicker: (() => void) | null = null;
 
 function startResendTimer(seconds: number): void {
   stopResendTimer();
-  const now = clock.now();
+  const at = now();
   batch(() => {
-    nowState.value = now;
-    resendAtState.value = now + seconds * 1000;
+    nowState.value = at;
+    resendAtState.value = at + seconds * 1000;
   });
-  ticker = clock.setInterval(() => {
-    nowState.value = clock.now();
+  stopTicker = every(1000, () => {
+    nowState.value = now();
     if (resendSecondsLeft.value === 0) stopResendTimer();
-  }, 1000);
+  });
 }
 
 function stopResendTimer(): void {
-  if (ticker !== null) clock.clearInterval(ticker);
-  ticker = null;
+  stopTicker?.();
+  stopTicker = null;
 }
 
 /** Points the account data at passenger `id`, dropping another passenger's data. */
@@ -252,14 +215,14 @@ export function dismissError(scope: Scope): void {
 export async function submitMobile(value: string): Promise<void> {
   const m = value.trim();
   mobileState.value = m;
-  const found = await run('login', () => api('passengerByMobile', { params: { mobile: m } }));
+  const found = await run('login', () => call('passengerByMobile', { params: { mobile: m } }));
   if (found) stepState.value = found.registered ? 'password' : 'signup';
 }
 
 /** LOGIN: checks the password; on success stores the session and answers where to go next. */
 export async function login(password: string, staySignedIn: boolean): Promise<string | undefined> {
   const m = mobileState.value;
-  const s = await run('login', () => api('login', { body: { mobile: m, password, staySignedIn } }));
+  const s = await run('login', () => call('login', { body: { mobile: m, password, staySignedIn } }));
   if (s) return finishSignIn(s, staySignedIn);
   // a number whose sign-up was never confirmed signs up again (the error stays shown)
   if (loginError()?.code === 'MOBILE_NOT_VERIFIED') stepState.value = 'signup';
@@ -271,7 +234,7 @@ export async function signUp(input: SignupInput): Promise<void> {
   const m = input.mobile.trim();
   mobileState.value = m;
   const body = { mobile: m, fullName: input.fullName.trim(), email: input.email.trim(), city: input.city.trim(), password: input.password };
-  const sent = await run('login', () => api('register', { body }));
+  const sent = await run('login', () => call('register', { body }));
   if (sent) {
     batch(() => {
       registrationTokenState.value = sent.registrationToken;
@@ -285,7 +248,7 @@ export async function signUp(input: SignupInput): Promise<void> {
 export async function verifyMobile(code: string): Promise<string | undefined> {
   const m = mobileState.value;
   const registrationToken = registrationTokenState.value ?? '';
-  const s = await run('login', () => api('verifyMobile', { body: { mobile: m, code, registrationToken } }));
+  const s = await run('login', () => call('verifyMobile', { body: { mobile: m, code, registrationToken } }));
   return s ? finishSignIn(s, false) : undefined;
 }
 
@@ -296,7 +259,7 @@ export async function resendCode(): Promise<void> {
     stepState.value = 'signup';
     return;
   }
-  const sent = await run('login', () => api('resendMobileCode', { params: { registrationToken } }));
+  const sent = await run('login', () => call('resendMobileCode', { params: { registrationToken } }));
   if (sent) startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
   // the sign-up expired or was completed elsewhere: start it again
   else if (loginError()?.code === 'REGISTRATION_NOT_FOUND') stepState.value = 'signup';
@@ -305,7 +268,7 @@ export async function resendCode(): Promise<void> {
 /** Forgot your password: sends an OTP to the mobile no. and continues to the OTP step. */
 export async function forgotPassword(): Promise<void> {
   const m = mobileState.value;
-  const sent = await run('login', () => api('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }));
+  const sent = await run('login', () => call('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }));
   if (sent) {
     stepState.value = 'forgotOtp';
     startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
@@ -318,14 +281,14 @@ export async function forgotPassword(): Promise<void> {
 /** Resend Code on the password-reset OTP step. */
 export async function resendResetOtp(): Promise<void> {
   const m = mobileState.value;
-  const sent = await run('login', () => api('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }));
+  const sent = await run('login', () => call('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }));
   if (sent) startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
 }
 
 /** Verifies the password-reset OTP and continues to the new password. */
 export async function verifyResetOtp(otp: string): Promise<void> {
   const m = mobileState.value;
-  const res = await run('login', () => api('verifyOtp', { body: { mobile: m, otp, purpose: 'RESET_PASSWORD' } }));
+  const res = await run('login', () => call('verifyOtp', { body: { mobile: m, otp, purpose: 'RESET_PASSWORD' } }));
   if (res?.resetToken) {
     stopResendTimer();
     batch(() => {
@@ -344,14 +307,14 @@ export async function setNewPassword(password: string): Promise<string | undefin
     restartLogin();
     return undefined;
   }
-  const s = await run('login', () => api('setNewPassword', { body: { mobile: m, resetToken, password } }));
+  const s = await run('login', () => call('setNewPassword', { body: { mobile: m, resetToken, password } }));
   return s ? finishSignIn(s, false) : undefined;
 }
 
 /** LOGOUT: forgets the session and the account data at once, and ends the token on the server (best effort). */
 export async function logout(): Promise<void> {
   // the request reads the token before the session is cleared below
-  const ended = session.token.value !== null ? api('logout', { ignoreUnauthorized: true }).catch(() => undefined) : null;
+  const ended = session.token.value !== null ? call('logout', { ignoreUnauthorized: true }).catch(() => undefined) : null;
   session.signOut();
   batch(() => {
     ownerState.value = null;
@@ -379,7 +342,7 @@ function passengerId(): number | null {
 export async function loadProfile(): Promise<void> {
   const id = passengerId();
   if (id === null) return;
-  const p = await run('profile', () => api('profile', { params: { id } }));
+  const p = await run('profile', () => call('profile', { params: { id } }));
   if (p) {
     session.updatePassenger(p);
     batch(() => {
@@ -392,7 +355,7 @@ export async function loadProfile(): Promise<void> {
 /** Saves full name, e-mail and city; true when saved. */
 export async function updateProfile(input: ProfileInput): Promise<boolean> {
   const body = { fullName: input.fullName.trim(), email: input.email.trim(), city: input.city.trim() };
-  const p = await run('profile', () => api('updateProfile', { body }));
+  const p = await run('profile', () => call('updateProfile', { body }));
   if (!p) return false;
   session.updatePassenger(p);
   profileState.value = p;
@@ -401,7 +364,7 @@ export async function updateProfile(input: ProfileInput): Promise<boolean> {
 
 /** Changes the password; true when changed. */
 export async function changePassword(currentPassword: string, newPassword: string): Promise<boolean> {
-  const ok = await run('password', () => api('changePassword', { body: { currentPassword, newPassword } }));
+  const ok = await run('password', () => call('changePassword', { body: { currentPassword, newPassword } }));
   return ok === true;
 }
 
@@ -412,7 +375,7 @@ export async function loadAccount(r: DateRange = rangeState.value): Promise<void
   const id = passengerId();
   if (id === null) return;
   rangeState.value = r;
-  const res = await run('account', () => api('account', { params: { id }, query: { from: r.from, to: r.to } }));
+  const res = await run('account', () => call('account', { params: { id }, query: { from: r.from, to: r.to } }));
   if (res) {
     batch(() => {
       balanceState.value = res.balance;
@@ -424,7 +387,7 @@ export async function loadAccount(r: DateRange = rangeState.value): Promise<void
 
 /** Starts a top-up; answers the card gateway's page the browser must open (a path here, or the gateway's address). */
 export async function startTopUp(amount: number): Promise<string | undefined> {
-  const res = await run('topUp', () => api('topUp', { body: { amount } }));
+  const res = await run('topUp', () => call('topUp', { body: { amount } }));
   return res?.redirectUrl;
 }
 
@@ -435,7 +398,7 @@ export async function startTopUp(amount: number): Promise<string | undefined> {
 export async function confirmTopUp(paymentId: string, result: 'success' | 'failure'): Promise<TopUpOutcome | undefined> {
   if (confirmedTopUps.has(paymentId)) return undefined;
   confirmedTopUps.add(paymentId);
-  const res = await run('topUp', () => api(result === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } }));
+  const res = await run('topUp', () => call(result === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } }));
   if (!res) return undefined;
   if (res.status === 'APPROVED' && res.balance !== null) {
     balanceState.value = res.balance;
@@ -452,10 +415,10 @@ export async function confirmTopUp(paymentId: string, result: 'success' | 'failu
 /** Loads the passenger's reservations (My tickets). */
 export async function loadReservations(): Promise<void> {
   if (passengerId() === null) return;
-  const list = await run('reservations', () => api('myReservations'));
+  const list = await run('reservations', () => call('myReservations'));
   if (list) {
     batch(() => {
-      nowState.value = clock.now();
+      nowState.value = now();
       reservationsState.value = list;
     });
   }

@@ -3,7 +3,9 @@ import * as assert from 'uvu/assert';
 import type { RouteName } from '../../contract/api.ts';
 import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts';
 import type { PaymentResult, Reservation } from '../../contract/schemas.ts';
-import { ApiError } from '../api/client.ts';
+import { ApiError } from '../api/api-error.ts';
+import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts';
+import { fakeClock, type FakeClock } from '../lib/clock.ts';
 import { memoryStorage, useStorages } from '../lib/storage.ts';
 import * as b from './booking.ts';
 import * as session from './session.ts';
@@ -11,7 +13,7 @@ import * as session from './session.ts';
 // ---------- a fake server with one booking, like the real one ----------
 
 const NOW = Date.parse('2026-11-22T10:00:00+06:00');
-let now = NOW;
+let clock: FakeClock;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const station = (id: number, name: string) => ({ id, name, cityCode: 'DHK', address: 'Road 1', phone: '01700000000', time: null });
@@ -50,10 +52,8 @@ function booking(extra: Partial<Reservation> = {}): Reservation {
   };
 }
 
-type Handler = (opts: { body?: unknown; params?: Record<string, string | number> }) => unknown;
-let handlers: Partial<Record<RouteName, Handler>>;
-let calls: { name: RouteName; opts: Parameters<Handler>[0] }[];
-let assigned: string[];
+let handlers: FakeRoutes;
+let calls: FakeCall[];
 let server: Reservation;
 let balance: number;
 let pendingPayment: string | null;
@@ -64,7 +64,7 @@ const fail = (code: ErrorCode) => {
 
 const passenger = { id: 3, mobile: '01712345678', fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka', balance: 5000, createdAt: iso(NOW) };
 
-function fakeServer(): Partial<Record<RouteName, Handler>> {
+function fakeServer(): FakeRoutes {
   return {
     booking: () => (server = booking()),
     extendBooking: ({ body }) => {
@@ -114,28 +114,15 @@ const input: b.BookingInput = {
 };
 
 test.before.each(() => {
-  now = NOW;
+  clock = fakeClock(NOW);
   useStorages(memoryStorage(), memoryStorage());
   session.loadSession();
   session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } });
   balance = 5000;
   pendingPayment = null;
   server = booking();
-  calls = [];
-  assigned = [];
   handlers = fakeServer();
-  b.configureBooking({
-    now: () => now,
-    assign: (url) => void assigned.push(url),
-    apiBase: () => '/api',
-    call: (async (name: RouteName, opts: Parameters<Handler>[0] = {}) => {
-      calls.push({ name, opts });
-      await Promise.resolve();
-      const h = handlers[name];
-      if (!h) throw new Error(`unexpected call ${name}`);
-      return h(opts);
-    }) as b.CallFn,
-  });
+  calls = fakeApi(handlers);
   b.resetBooking();
 });
 
@@ -155,7 +142,7 @@ test('book sends the form (trimmed, empty e-mail as null) and shows the booked f
     passengerEmail: null,
   });
   assert.is(b.phase.value, 'booked');
-  assert.is(b.msLeft.value, 15 * 60_000);
+  assert.is(Date.parse(b.booking.value!.expirationTime!), NOW + 15 * 60_000);
   assert.is(b.announcement.value?.id, 'booking.announceBooked');
   assert.ok(b.canExtend.value);
 });
@@ -191,7 +178,7 @@ test('Book pressed while the resume check finds a live booking of the trip answe
 
 test('extend asks for 10 more minutes, never past the maximum', async () => {
   await b.book(input);
-  now += 60_000;
+  clock.now += 60_000;
   await b.extend();
   assert.is(named('extendBooking')[0]!.opts.body && (named('extendBooking')[0]!.opts.body as { expirationTime: string }).expirationTime, iso(NOW + 25 * 60_000));
   await b.extend();
@@ -206,14 +193,14 @@ test('coupon apply and remove show the server figures', async () => {
   await b.book(input);
   assert.is(await b.applyCoupon('nope'), false);
   assert.is(b.error.value?.code, 'INVALID_COUPON');
-  assert.is(b.reservation.value?.fare.total, 1600);
+  assert.is(b.booking.value?.fare.total, 1600);
   assert.ok(await b.applyCoupon(' eid10 '));
   assert.equal(named('applyCoupon')[1]!.opts.params, { reservationId: 41, couponCode: 'EID10' });
-  assert.equal(b.reservation.value?.fare, { subtotal: 1600, discount: 100, total: 1500, couponCode: 'EID10' });
+  assert.equal(b.booking.value?.fare, { subtotal: 1600, discount: 100, total: 1500, couponCode: 'EID10' });
   assert.is(b.error.value, null);
   assert.ok(await b.removeCoupon());
   assert.equal(named('removeCoupon')[0]!.opts.params, { reservationId: 41, couponCode: 'EID10' });
-  assert.is(b.reservation.value?.fare.total, 1600);
+  assert.is(b.booking.value?.fare.total, 1600);
 });
 
 test('pay by card: one payment request however often it is pressed, then the gateway', async () => {
@@ -224,7 +211,6 @@ test('pay by card: one payment request however often it is pressed, then the gat
   assert.is(await second, undefined);
   assert.is(await first, '/sandbox/gateway/pay_1');
   assert.is(named('payment').length, 1);
-  assert.equal(assigned, ['/sandbox/gateway/pay_1']);
   // leaving for the gateway: still not pressable
   assert.is(await b.payByCard(), undefined);
   assert.is(await b.payFromBalance(), undefined);
@@ -265,7 +251,7 @@ test('success page: confirms once with the server and shows the sold ticket', as
   assert.is(a, c);
   assert.is(named('paymentSuccess').length, 1);
   assert.is(b.paymentResult.value?.status, 'APPROVED');
-  assert.is(b.reservation.value?.pnr, 'ABCDEFGHJK');
+  assert.is(b.booking.value?.pnr, 'ABCDEFGHJK');
   assert.is(b.phase.value, 'sold');
   assert.is(b.announcement.value?.id, 'booking.announcePaid');
 });
@@ -286,8 +272,8 @@ test('success page: a payment held for review is announced as such and sells not
   assert.is(res?.status, 'REVIEW');
   assert.is(b.paymentResult.value?.status, 'REVIEW');
   assert.is(b.announcement.value?.id, 'booking.announceReview');
-  assert.is(b.reservation.value?.status, 2);
-  assert.is(b.reservation.value?.pnr, null);
+  assert.is(b.booking.value?.status, 2);
+  assert.is(b.booking.value?.pnr, null);
 });
 
 test('success page: a payment still being confirmed can be checked again, and then shows the ticket', async () => {
@@ -307,16 +293,16 @@ test('a failed confirmation can be tried again', async () => {
   handlers.paymentSuccess = () => fail('PAYMENT_NOT_FOUND');
   assert.is(await b.confirmPayment('x', 'success'), undefined);
   assert.is(b.error.value?.code, 'PAYMENT_NOT_FOUND');
-  handlers = fakeServer();
+  calls = fakeApi(fakeServer());
   assert.ok(await b.confirmPayment('x', 'success'));
 });
 
 test('the countdown ends the booking when its time is up', async () => {
   await b.book(input);
-  now = NOW + 15 * 60_000 - 1000;
+  clock.now = NOW + 15 * 60_000 - 1000;
   b.tick();
   assert.is(b.phase.value, 'booked');
-  now = NOW + 15 * 60_000;
+  clock.now = NOW + 15 * 60_000;
   b.tick();
   assert.is(b.phase.value, 'ended');
   assert.is(b.announcement.value?.id, 'booking.announceExpired');

@@ -9,44 +9,18 @@
  * tab, reload) with the same pending payment, so one booking never gets two
  * payments or two tickets.
  *
- * Actions are the only writers. The API, the clock and the browser navigation
- * are injected, so uvu runs this in Node against a fake server.
+ * Actions are the only writers; the page sends the browser to the gateway.
+ * uvu runs this in Node against `fakeApi` and `fakeClock`.
  */
 import { batch, computed, signal } from '@preact/signals-react';
-import { oneAtATime, scopedError, type ScopedError } from './one-at-a-time.ts';
-import type { ResponseOf, RouteName } from '../../contract/api.ts';
+import { oneAtATime, type ScopedError } from './one-at-a-time.ts';
 import { reservationStatus, type PaymentResult, type Reservation } from '../../contract/schemas.ts';
-import { call as realCall, type CallOptions } from '../api/client.ts';
+import { requestError } from '../api/api-error.ts';
+import { call } from '../api/index.ts';
 import { config } from '../config.ts';
-import * as seats from './reservation.ts';
+import { every, now } from '../lib/clock.ts';
+import * as seats from './seat-choice.ts';
 import * as session from './session.ts';
-
-// ---------- injection ----------
-
-/** The API call function (the real client by default). */
-export type CallFn = <N extends RouteName>(name: N, opts?: CallOptions<N>) => Promise<ResponseOf<N>>;
-
-/** What the store needs from the outside world. */
-export interface BookingDeps {
-  call: CallFn;
-  now: () => number;
-  /** Sends the browser to another page (the card gateway). */
-  assign: (url: string) => void;
-  /** The configured API base ('/api' or an absolute URL on another origin). */
-  apiBase: () => string;
-}
-
-const deps: BookingDeps = {
-  call: realCall,
-  now: () => Date.now(),
-  assign: (url) => (globalThis as { location?: { assign: (u: string) => void } }).location?.assign(url),
-  apiBase: () => config.apiBaseUrl,
-};
-
-/** Replaces parts of the environment (tests). */
-export function configureBooking(parts: Partial<BookingDeps>): void {
-  Object.assign(deps, parts);
-}
 
 // ---------- types ----------
 
@@ -85,12 +59,12 @@ export const EXTEND_MINUTES = 10;
 
 // ---------- state ----------
 
-const reservationState = signal<Reservation | null>(null);
+const bookingState = signal<Reservation | null>(null);
 const busyState = signal<BookingBusy | null>(null);
 const errorState = signal<BookingError | null>(null);
 const run = oneAtATime(busyState, errorState);
 const announcementState = signal<BookingAnnouncement | null>(null);
-const nowState = signal(deps.now());
+const nowState = signal(now());
 const resultState = signal<PaymentResult | null>(null);
 /** A card payment is on its way to the gateway (the page is about to leave). */
 const redirectingState = signal(false);
@@ -99,7 +73,7 @@ let seq = 0;
 let resuming: Promise<Reservation | undefined> | null = null;
 
 /** The booking on screen (status 2 while unpaid, 1 once sold, 5 when ended). */
-export const reservation = computed(() => reservationState.value);
+export const booking = computed(() => bookingState.value);
 export const busy = computed(() => busyState.value);
 export const error = computed(() => errorState.value);
 /** The latest status change, for a polite live region. */
@@ -109,21 +83,15 @@ export const paymentResult = computed(() => resultState.value);
 export const redirecting = computed(() => redirectingState.value);
 
 export const phase = computed<BookingPhase>(() => {
-  const r = reservationState.value;
+  const r = bookingState.value;
   if (!r) return 'form';
   if (r.status === reservationStatus.sold) return 'sold';
   if (r.status === reservationStatus.booked && r.expirationTime && Date.parse(r.expirationTime) > nowState.value) return 'booked';
   return 'ended';
 });
-/** Milliseconds left to pay, while booked. */
-export const msLeft = computed(() => {
-  const r = reservationState.value;
-  if (!r || r.status !== reservationStatus.booked || !r.expirationTime) return null;
-  return Math.max(0, Date.parse(r.expirationTime) - nowState.value);
-});
 /** The server still allows more time. */
 export const canExtend = computed(() => {
-  const r = reservationState.value;
+  const r = bookingState.value;
   if (phase.value !== 'booked' || !r?.expirationTime || !r.maxExpirationTime) return false;
   return Date.parse(r.maxExpirationTime) - Date.parse(r.expirationTime) >= 1000;
 });
@@ -138,13 +106,11 @@ function announce(id: string, values?: Record<string, string | number>): void {
   announcementState.value = { id, values, seq: ++seq };
 }
 
-
-
 /** Shows `r` and keeps the seat page's hold in line with it. */
 function adopt(r: Reservation): void {
   batch(() => {
-    reservationState.value = r;
-    nowState.value = deps.now();
+    bookingState.value = r;
+    nowState.value = now();
   });
   linkHold();
 }
@@ -157,7 +123,7 @@ const hold: seats.BookingHold = {
 
 /** The seat page of this booking's trip shows the booking's seats and countdown while it is unpaid. */
 function linkHold(): void {
-  const r = reservationState.value;
+  const r = bookingState.value;
   if (!r || seats.tripDetails.value?.tripId !== r.tripId) return;
   if (phase.value === 'booked') seats.holdForBooking(r.seats.map((s) => s.name), r.expirationTime, hold);
   else seats.holdForBooking([], null, null);
@@ -167,18 +133,18 @@ function ended(): void {
   linkHold();
   const ref = seats.tripRef.value;
   // the seats the booking held are free again: show the seat map as it is now
-  if (ref && ref.tripId === reservationState.value?.tripId) void seats.loadTrip(ref);
+  if (ref && ref.tripId === bookingState.value?.tripId) void seats.loadTrip(ref);
 }
 
 function expire(): void {
-  if (reservationState.value?.status !== reservationStatus.booked) return;
-  nowState.value = deps.now();
+  if (bookingState.value?.status !== reservationStatus.booked) return;
+  nowState.value = now();
   announce('booking.announceExpired');
   ended();
 }
 
 /** The gateway page URL: on the API's origin when the API is served from another one. */
-export function gatewayUrl(redirectUrl: string, apiBase: string = deps.apiBase()): string {
+export function gatewayUrl(redirectUrl: string, apiBase: string = config.apiBaseUrl): string {
   if (/^https?:\/\//i.test(redirectUrl)) return redirectUrl;
   if (!/^https?:\/\//i.test(apiBase)) return redirectUrl;
   return new URL(apiBase).origin + redirectUrl;
@@ -188,7 +154,7 @@ async function refreshBalance(): Promise<void> {
   const p = session.passenger.value;
   if (!p) return;
   try {
-    session.updatePassenger(await deps.call('profile', { params: { id: p.id } }));
+    session.updatePassenger(await call('profile', { params: { id: p.id } }));
   } catch {
     // the balance shown stays as it was; the profile page loads it again
   }
@@ -214,7 +180,7 @@ export async function book(input: BookingInput): Promise<Reservation | undefined
     const live = await check;
     if (live && live.tripId === input.tripId && phase.value === 'booked') return live;
   }
-  const r = await run('book', 'book', () => deps.call('booking', { body }));
+  const r = await run('book', 'book', () => call('booking', { body }));
   if (!r) return undefined;
   adopt(r);
   announce('booking.announceBooked', { total: r.fare.total, expires: r.expirationTime ?? '' });
@@ -226,7 +192,7 @@ export async function book(input: BookingInput): Promise<Reservation | undefined
  * back from the gateway), so it is paid rather than booked again.
  */
 export async function resume(tripId: number): Promise<Reservation | undefined> {
-  const current = reservationState.value;
+  const current = bookingState.value;
   if (current && current.tripId === tripId && phase.value === 'booked') {
     linkHold();
     return current;
@@ -235,13 +201,13 @@ export async function resume(tripId: number): Promise<Reservation | undefined> {
   busyState.value = 'resume';
   const task = (async () => {
     try {
-      const now = deps.now();
-      const list = await deps.call('myReservations');
+      const asked = now();
+      const list = await call('myReservations');
       const live = list.find(
-        (r) => r.tripId === tripId && r.status === reservationStatus.booked && !!r.expirationTime && Date.parse(r.expirationTime) > now,
+        (r) => r.tripId === tripId && r.status === reservationStatus.booked && !!r.expirationTime && Date.parse(r.expirationTime) > asked,
       );
       if (live) adopt(live);
-      else if (current && current.tripId !== tripId) reservationState.value = null;
+      else if (current && current.tripId !== tripId) bookingState.value = null;
       return live;
     } catch {
       // nothing to resume: the form is shown
@@ -260,11 +226,11 @@ export async function resume(tripId: number): Promise<Reservation | undefined> {
 
 /** Asks the server for EXTEND_MINUTES more (at most up to the booking's maximum); answers the new expiry. */
 export async function extend(): Promise<string | undefined> {
-  const r = reservationState.value;
+  const r = bookingState.value;
   if (!r || !canExtend.value || !r.expirationTime || !r.maxExpirationTime) return undefined;
-  const wanted = Math.min(Date.parse(r.maxExpirationTime), Math.max(deps.now(), Date.parse(r.expirationTime)) + EXTEND_MINUTES * 60_000);
+  const wanted = Math.min(Date.parse(r.maxExpirationTime), Math.max(now(), Date.parse(r.expirationTime)) + EXTEND_MINUTES * 60_000);
   const body = { reservationId: r.id, expirationTime: new Date(wanted).toISOString() };
-  const next = await run('extend', 'extend', () => deps.call('extendBooking', { body }));
+  const next = await run('extend', 'extend', () => call('extendBooking', { body }));
   if (!next) return undefined;
   adopt(next);
   announce('booking.announceExtended', { expires: next.expirationTime ?? '' });
@@ -273,14 +239,14 @@ export async function extend(): Promise<string | undefined> {
 
 /** Applies a coupon code; the fare shown is the server's answer. */
 export async function applyCoupon(code: string): Promise<boolean> {
-  const r = reservationState.value;
+  const r = bookingState.value;
   const couponCode = code.trim().toUpperCase();
   if (!r || phase.value !== 'booked') return false;
   if (!couponCode) {
     errorState.value = { scope: 'coupon', code: 'INVALID_COUPON', reason: '' };
     return false;
   }
-  const next = await run('coupon', 'coupon', () => deps.call('applyCoupon', { params: { reservationId: r.id, couponCode } }));
+  const next = await run('coupon', 'coupon', () => call('applyCoupon', { params: { reservationId: r.id, couponCode } }));
   if (!next) return false;
   adopt(next);
   announce('booking.announceCoupon', { code: next.fare.couponCode ?? couponCode, discount: next.fare.discount, total: next.fare.total });
@@ -289,10 +255,10 @@ export async function applyCoupon(code: string): Promise<boolean> {
 
 /** Removes the applied coupon; the fare shown is the server's answer. */
 export async function removeCoupon(): Promise<boolean> {
-  const r = reservationState.value;
+  const r = bookingState.value;
   if (!r || phase.value !== 'booked' || !r.fare.couponCode) return false;
   const couponCode = r.fare.couponCode;
-  const next = await run('coupon', 'coupon', () => deps.call('removeCoupon', { params: { reservationId: r.id, couponCode } }));
+  const next = await run('coupon', 'coupon', () => call('removeCoupon', { params: { reservationId: r.id, couponCode } }));
   if (!next) return false;
   adopt(next);
   announce('booking.announceCouponRemoved', { total: next.fare.total });
@@ -300,26 +266,25 @@ export async function removeCoupon(): Promise<boolean> {
 }
 
 /**
- * Pay by card: opens (or reuses) the booking's card payment and sends the
- * browser to the gateway. Pressing again while this runs does nothing.
+ * Pay by card: opens (or reuses) the booking's card payment and answers the
+ * gateway page the browser must open. Pressing again while this runs does nothing.
  */
 export async function payByCard(): Promise<string | undefined> {
-  const r = reservationState.value;
+  const r = bookingState.value;
   if (!r || !canPay.value) return undefined;
-  const res = await run('card', 'payment', () => deps.call('payment', { body: { reservationId: r.id } }));
+  const res = await run('card', 'payment', () => call('payment', { body: { reservationId: r.id } }));
   if (!res) return undefined;
   const url = gatewayUrl(res.redirectUrl);
   redirectingState.value = true;
   announce('booking.announceRedirect');
-  deps.assign(url);
   return url;
 }
 
 /** Pays from the balance; INSUFFICIENT_BALANCE leaves the booking as it is (card still possible). */
 export async function payFromBalance(): Promise<Reservation | undefined> {
-  const r = reservationState.value;
+  const r = bookingState.value;
   if (!r || !canPay.value) return undefined;
-  const sold = await run('balance', 'payment', () => deps.call('payFromBalance', { body: { reservationId: r.id } }));
+  const sold = await run('balance', 'payment', () => call('payFromBalance', { body: { reservationId: r.id } }));
   await refreshBalance();
   if (!sold) {
     if (errorState.value?.code === 'INSUFFICIENT_BALANCE') announce('booking.announceInsufficient');
@@ -332,9 +297,9 @@ export async function payFromBalance(): Promise<Reservation | undefined> {
 
 /** Gives the unpaid booking up; its seats become available again. */
 export async function cancelBooking(): Promise<boolean> {
-  const r = reservationState.value;
+  const r = bookingState.value;
   if (!r || phase.value !== 'booked') return false;
-  const next = await run('cancel', 'cancel', () => deps.call('cancelBooking', { body: { reservationId: r.id } }));
+  const next = await run('cancel', 'cancel', () => call('cancelBooking', { body: { reservationId: r.id } }));
   if (!next) return false;
   adopt(next);
   announce('booking.announceCanceled');
@@ -361,11 +326,11 @@ export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'
       redirectingState.value = false;
     });
     try {
-      const res = await deps.call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } });
+      const res = await call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } });
       batch(() => {
         resultState.value = res;
-        if (res.reservation) reservationState.value = res.reservation;
-        nowState.value = deps.now();
+        if (res.reservation) bookingState.value = res.reservation;
+        nowState.value = now();
       });
       const p = session.passenger.value;
       if (p && res.balance !== null) session.updatePassenger({ ...p, balance: res.balance });
@@ -375,7 +340,7 @@ export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'
       return res;
     } catch (err) {
       confirming.delete(key);
-      errorState.value = scopedError('confirm', err);
+      errorState.value = { scope: 'confirm', ...requestError(err) };
       return undefined;
     } finally {
       busyState.value = null;
@@ -395,11 +360,11 @@ export function recheckPayment(paymentId: string): Promise<PaymentResult | undef
   return confirmPayment(paymentId, 'success');
 }
 
-/** Opens a paid ticket by reservation id (after paying from the balance). */
-export async function loadReservation(id: number): Promise<Reservation | undefined> {
-  const current = reservationState.value;
+/** Opens a paid booking by its reservation id (after paying from the balance). */
+export async function loadBooking(id: number): Promise<Reservation | undefined> {
+  const current = bookingState.value;
   if (current?.id === id) return current;
-  const r = await run('confirm', 'confirm', () => deps.call('reservationById', { params: { id } }));
+  const r = await run('confirm', 'confirm', () => call('reservationById', { params: { id } }));
   if (r) adopt(r);
   return r;
 }
@@ -407,16 +372,15 @@ export async function loadReservation(id: number): Promise<Reservation | undefin
 /** Moves the countdown on; a booking whose time is up ends (the server expires it too). */
 export function tick(): void {
   const wasBooked = phase.value === 'booked';
-  nowState.value = deps.now();
+  nowState.value = now();
   if (wasBooked && phase.value === 'ended') expire();
 }
 
 /** Runs the countdown clock; returns the disposer. */
-export function startBookingClock(timers: { setInterval: typeof setInterval; clearInterval: typeof clearInterval } = globalThis): () => void {
-  const id = timers.setInterval(() => {
-    if (reservationState.value?.status === reservationStatus.booked) tick();
-  }, 1000);
-  return () => timers.clearInterval(id);
+export function startBookingClock(): () => void {
+  return every(1000, () => {
+    if (bookingState.value?.status === reservationStatus.booked) tick();
+  });
 }
 
 /** The page came back from the gateway without paying (browser back): the pay buttons work again. */
@@ -433,12 +397,12 @@ export function dismissError(): void {
 export function resetBooking(): void {
   confirming.clear();
   batch(() => {
-    reservationState.value = null;
+    bookingState.value = null;
     busyState.value = null;
     errorState.value = null;
     announcementState.value = null;
     resultState.value = null;
     redirectingState.value = false;
-    nowState.value = deps.now();
+    nowState.value = now();
   });
 }

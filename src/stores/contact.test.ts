@@ -1,5 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { fakeApi } from '../api/index.ts'
 import * as c from './contact.ts'
 import * as ui from './ui.ts'
 
@@ -11,34 +12,34 @@ test.before.each(() => {
 })
 
 test('invalid form: field errors, nothing sent', async () => {
-  let sent = 0
-  c.configureContact(async () => void sent++)
+  const calls = fakeApi({ contactUs: () => ({ id: 1 }) })
   assert.is(await c.submitContact({ ...valid, email: 'x', name: '' }), false)
   assert.equal(c.contactErrors.value, { email: 'validation.emailInvalid', name: 'validation.fullNameRequired' })
-  assert.is(sent, 0)
+  assert.is(calls.length, 0)
 })
 
 test('valid form: posts trimmed body without empty mobile and opens the success dialog', async () => {
-  let body: unknown
-  c.configureContact(async (b) => {
-    body = b
-  })
+  const calls = fakeApi({ contactUs: () => ({ id: 1 }) })
   assert.is(await c.submitContact({ ...valid, name: '  Rahima Akter ' }), true)
-  assert.equal(body, { name: 'Rahima Akter', email: 'rahima@example.com', subject: 'Refund', message: 'Where is my refund?' })
+  assert.equal(calls[0]!.opts.body, { name: 'Rahima Akter', email: 'rahima@example.com', subject: 'Refund', message: 'Where is my refund?' })
   assert.ok(ui.successModalVisible.value)
   assert.equal(ui.successMessage.value, { id: 'contact.sent' })
   assert.is(ui.isLoading.value, false)
 })
 
 test('server failure opens the error dialog with the catalogue message', async () => {
-  c.configureContact(() => Promise.reject(Object.assign(new Error('Validation failed. Check your inputs.'), { code: 'VALIDATION_FAILED', reason: 'Validation failed. Check your inputs.' })))
+  fakeApi({
+    contactUs: () => {
+      throw Object.assign(new Error('Validation failed. Check your inputs.'), { code: 'VALIDATION_FAILED', reason: 'Validation failed. Check your inputs.' })
+    },
+  })
   assert.is(await c.submitContact(valid), false)
   assert.ok(ui.errorModalVisible.value)
   assert.equal(ui.errorMessage.value, { id: 'error.VALIDATION_FAILED' })
 })
 
 test('unknown codes show the server reason', async () => {
-  c.configureContact(() => Promise.reject({ code: 'SOMETHING_NEW', reason: 'Try later' }))
+  fakeApi({ contactUs: () => Promise.reject({ code: 'SOMETHING_NEW', reason: 'Try later' }) })
   await c.submitContact(valid)
   assert.equal(ui.errorMessage.value, { text: 'Try later' })
 })

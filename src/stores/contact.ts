@@ -4,25 +4,9 @@
  * the success dialog.
  */
 import { batch, computed, signal } from '@preact/signals-react'
-import { errorCodes } from '../../contract/errors.ts'
+import { call } from '../api/index.ts'
 import { validateContactForm, type ContactForm, type FieldErrors } from '../lib/validation.ts'
 import { messageForError, showError, showSuccess, withLoading } from './ui.ts'
-
-/** The API call the store makes (src/api/contact.ts; a fake in tests). */
-export type SendContact = (body: {
-  name: string
-  email: string
-  mobile?: string
-  subject: string
-  message: string
-}) => Promise<unknown>
-
-let send: SendContact = async (body) => (await import('../api/contact.ts')).sendContactMessage(body)
-
-/** Replaces the API call (tests). */
-export function configureContact(fn: SendContact): void {
-  send = fn
-}
 
 const errorsState = signal<FieldErrors<keyof ContactForm>>({})
 const sendingState = signal(false)
@@ -44,8 +28,6 @@ export function revalidateContactField(form: ContactForm, field: keyof ContactFo
   errorsState.value = next
 }
 
-const known = new Set<string>(errorCodes)
-
 /** Validates and sends; returns true on success (the success dialog is then open). */
 export async function submitContact(form: ContactForm): Promise<boolean> {
   const errors = validateContactForm(form)
@@ -60,7 +42,7 @@ export async function submitContact(form: ContactForm): Promise<boolean> {
   }
   sendingState.value = true
   try {
-    await withLoading(send(body))
+    await withLoading(call('contactUs', { body }))
     batch(() => {
       sentCountState.value += 1
       errorsState.value = {}
@@ -68,7 +50,7 @@ export async function submitContact(form: ContactForm): Promise<boolean> {
     showSuccess({ id: 'contact.sent' })
     return true
   } catch (err) {
-    showError(messageForError(err, known))
+    showError(messageForError(err))
     return false
   } finally {
     sendingState.value = false

@@ -5,27 +5,11 @@
  */
 import { batch, computed, signal } from '@preact/signals-react'
 import type { Announcement, City, Offer, TimePeriod } from '../../contract/schemas.ts'
+import { call } from '../api/index.ts'
 import { readJson, sessionStore, storageKeys } from '../lib/storage.ts'
-
-/** The API functions the store calls (src/api/lookups.ts; fakes in tests). */
-export interface LookupsApi {
-  getOriginCities: () => Promise<City[]>
-  getDestinationCities: () => Promise<City[]>
-  getTimePeriods: () => Promise<TimePeriod[]>
-  getAnnouncements: () => Promise<Announcement[]>
-  getOffers: () => Promise<Offer[]>
-}
 
 /** First entry of the time-period list. */
 export const ALL_TIME_PERIOD: TimePeriod = { label: 'All', value: '04:00AM-11:59PM', integerValue: 0 }
-
-// The API module is loaded on demand so the first render does not carry the fetch wrapper and schemas.
-let loadApi: () => Promise<LookupsApi> = () => import('../api/lookups.ts')
-
-/** Replaces the API (tests) — pass an object or a loader. */
-export function configureLookups(api: LookupsApi | (() => Promise<LookupsApi>)): void {
-  loadApi = typeof api === 'function' ? api : () => Promise.resolve(api)
-}
 
 // ---------- state ----------
 
@@ -45,6 +29,12 @@ export const offers = computed(() => offersState.value)
 /** True once a load has finished (whatever failed). */
 export const lookupsLoaded = computed(() => loadedState.value)
 
+/** A city's name by its code in the UI language (the code itself until the lists have loaded). */
+export function cityName(code: string, bn: boolean): string {
+  const c = originCitiesState.value.find((x) => x.code === code) ?? destinationCitiesState.value.find((x) => x.code === code)
+  return c ? (bn ? c.nameBn : c.name) : code
+}
+
 // ---------- actions ----------
 
 /** True when the app-load fetch should run for this URL (SPEC: not when it contains `search`). */
@@ -59,23 +49,16 @@ export function withAllPeriod(list: TimePeriod[]): TimePeriod[] {
 
 /**
  * Fetches every lookup list in parallel. A failed list keeps what it had
- * (SPEC: failed announcements keep the existing list).
+ * (SPEC: failed announcements keep the existing list); the lists are marked
+ * loaded whatever failed, so the search form shows even offline. Never rejects.
  */
 export async function loadLookups(): Promise<void> {
-  let api: Awaited<ReturnType<typeof loadApi>>
-  try {
-    api = await loadApi()
-  } catch (err) {
-    // asked for and failed (network down): the search form shows all the same
-    loadedState.value = true
-    throw err
-  }
   const [origins, destinations, periods, news, deals] = await Promise.allSettled([
-    api.getOriginCities(),
-    api.getDestinationCities(),
-    api.getTimePeriods(),
-    api.getAnnouncements(),
-    api.getOffers(),
+    call('originCities'),
+    call('destinationCities'),
+    call('timePeriods'),
+    call('announcements'),
+    call('offers'),
   ])
   batch(() => {
     if (origins.status === 'fulfilled') originCitiesState.value = origins.value
@@ -89,7 +72,7 @@ export async function loadLookups(): Promise<void> {
 
 /** App start-up: loads the lookups unless `url` contains `search`. */
 export function startLookups(url: string): Promise<void> {
-  return shouldLoadLookups(url) ? loadLookups().catch(() => undefined) : Promise.resolve()
+  return shouldLoadLookups(url) ? loadLookups() : Promise.resolve()
 }
 
 /**

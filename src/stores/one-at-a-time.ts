@@ -4,26 +4,10 @@
  * server's reason) for the part of the page that asked.
  */
 import { batch, type Signal } from '@preact/signals-react';
+import { requestError, type RequestError } from '../api/api-error.ts';
 
-/** A failed request: where it came from, the catalogue code, the server's reason. */
-export interface ScopedError<S extends string> {
-  scope: S;
-  code: string;
-  reason: string;
-  /** Values of the code's message from the server (e.g. `{ minutes: 12 }`). */
-  values?: Record<string, string | number>;
-}
-
-/** Turns anything thrown (ApiError or not) into a ScopedError. */
-export function scopedError<S extends string>(scope: S, err: unknown): ScopedError<S> {
-  const e = err as { code?: unknown; reason?: unknown; message?: unknown; values?: Record<string, string | number> } | null;
-  return {
-    scope,
-    code: typeof e?.code === 'string' ? e.code : 'INTERNAL_ERROR',
-    reason: typeof e?.reason === 'string' ? e.reason : typeof e?.message === 'string' ? e.message : '',
-    ...(e?.values ? { values: e.values } : {}),
-  };
-}
+/** A failed request and the part of the page it belongs to. */
+export type ScopedError<S extends string> = RequestError & { scope: S };
 
 /**
  * A runner over the store's busy and error signals: answers undefined when a
@@ -39,7 +23,7 @@ export function oneAtATime<K extends string, S extends string>(busy: Signal<K | 
     try {
       return await work();
     } catch (err) {
-      error.value = scopedError(scope, err);
+      error.value = { scope, ...requestError(err) };
       return undefined;
     } finally {
       busy.value = null;

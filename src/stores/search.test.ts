@@ -1,7 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TripSummary } from '../../contract/schemas.ts';
+import { fakeApi, type FakeCall } from '../api/index.ts';
+import { fakeClock } from '../lib/clock.ts';
+import { addDays } from '../lib/dates.ts';
 import * as s from './search.ts';
+import * as ui from './ui.ts';
 
 function trip(id: number, departure: string, fareFrom: number, coachType: TripSummary['coachType'] = 'AC_STANDARD'): TripSummary {
   return {
@@ -23,22 +27,16 @@ function trip(id: number, departure: string, fareFrom: number, coachType: TripSu
   };
 }
 
-let asked: unknown[];
-let toasts: { reason: string; code?: string }[];
+let asked: FakeCall[];
 let answer: () => Promise<TripSummary[]>;
+/** The toasts shown, as their messages. */
+const toasts = () => ui.toasts.value.map((t) => t.message);
 
 test.before.each(() => {
-  asked = [];
-  toasts = [];
+  ui.resetUi();
+  fakeClock(Date.parse('2026-11-22T10:00:00+06:00'));
   answer = async () => [trip(1, '22:00', 900), trip(2, '07:30', 1200, 'AC_BUSINESS'), trip(3, '13:15', 700, 'NON_AC')];
-  s.configureSearch({
-    tripSearch: async (body) => {
-      asked.push(body);
-      return answer();
-    },
-    errorToast: (reason, code) => void toasts.push({ reason, code }),
-    today: () => '2026-11-22',
-  });
+  asked = fakeApi({ tripSearch: () => answer() });
   s.applySearchQuery('');
   s.clearResults();
 });
@@ -86,7 +84,7 @@ test('URL round trip keeps the search and the filters', () => {
 test('searchTrips posts the search data and lists trips by departure time', async () => {
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-22');
   assert.is(await s.searchTrips(), 'done');
-  assert.equal(asked, [{ originCode: 'DHK', destinationCode: 'CTG', tripDate: '2026-11-22' }]);
+  assert.equal(asked.map((c) => c.opts.body), [{ originCode: 'DHK', destinationCode: 'CTG', tripDate: '2026-11-22' }]);
   assert.equal(s.visibleTrips.value.map((t) => t.tripId), [2, 3, 1]);
   s.setSort('fare');
   assert.equal(s.visibleTrips.value.map((t) => t.tripId), [3, 1, 2]);
@@ -109,7 +107,7 @@ test('an empty result shows the No available trip toast and keeps the form', asy
   answer = async () => [];
   s.applySearchQuery('from=DHK&to=SYL&date=2026-11-22');
   assert.is(await s.searchTrips(), 'empty');
-  assert.equal(toasts, [{ reason: '', code: 'TRIP_IS_NOT_AVAILABLE' }]);
+  assert.equal(toasts(), [{ id: 'error.TRIP_IS_NOT_AVAILABLE' }]);
   assert.is(s.destinationCode.value, 'SYL');
 });
 
@@ -119,7 +117,7 @@ test('a failed search shows the server reason and keeps the form', async () => {
   };
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-22');
   assert.is(await s.searchTrips(), 'error');
-  assert.equal(toasts, [{ reason: 'System is in under maintenance', code: 'SALES_RESTRICTED' }]);
+  assert.equal(toasts(), [{ id: 'error.SALES_RESTRICTED' }]);
   assert.is(s.originCode.value, 'DHK');
 });
 
@@ -130,7 +128,7 @@ test('previous and next day, never before today', () => {
   assert.is(s.tripDate.value, '2026-11-23');
   assert.ok(s.shiftDay(-1));
   assert.is(s.tripDate.value, '2026-11-22');
-  assert.is(s.addDays('2026-12-31', 1), '2027-01-01');
+  assert.is(addDays('2026-12-31', 1), '2027-01-01');
 });
 
 test('parsePeriod reads the time-period values', () => {

@@ -6,30 +6,15 @@
 import { batch, computed, signal } from '@preact/signals-react';
 import type { CoachType, TripSummary } from '../../contract/schemas.ts';
 import { isCalendarDate } from '../../contract/values.ts';
-import { dhakaFields, todayInDhaka } from '../lib/dates.ts';
+import { requestError } from '../api/api-error.ts';
+import { call } from '../api/index.ts';
+import { now } from '../lib/clock.ts';
+import { addDays, dhakaFields, todayInDhaka } from '../lib/dates.ts';
 import { validateOriginDestination, type MessageId } from '../lib/validation.ts';
 import * as ui from './ui.ts';
 
-/** What the store needs from the outside world (the real API and UI by default; fakes in tests). */
-export interface SearchDeps {
-  tripSearch: (body: { originCode: string; destinationCode: string; tripDate: string }) => Promise<TripSummary[]>;
-  /** Error toast with the server's reason (SPEC section 7). */
-  errorToast: (reason: string, code?: string) => void;
-  /** Today's date in Asia/Dhaka, yyyy-LL-dd. */
-  today: () => string;
-}
-
-// The API client (and its schemas) load on first search, so the home page's first render stays small.
-const deps: SearchDeps = {
-  tripSearch: async (body) => (await import('../api/client.ts')).call('tripSearch', { body }),
-  errorToast: (reason, code) => void import('./messages.ts').then((m) => ui.toastError(m.serverMessage(reason, code))),
-  today: () => todayInDhaka(),
-};
-
-/** Wires the API and UI functions (app start-up) or fakes (tests). */
-export function configureSearch(parts: Partial<SearchDeps>): void {
-  Object.assign(deps, parts);
-}
+/** Today's date in Asia/Dhaka, yyyy-LL-dd. */
+const today = (): string => todayInDhaka(now());
 
 export type SortKey = 'departure' | 'fare';
 export type SearchStatus = 'idle' | 'loading' | 'done' | 'empty' | 'error';
@@ -44,7 +29,7 @@ export interface PeriodRange {
 
 const originCodeState = signal('');
 const destinationCodeState = signal('');
-const tripDateState = signal(deps.today());
+const tripDateState = signal(today());
 const tripsState = signal<TripSummary[]>([]);
 const statusState = signal<SearchStatus>('idle');
 /** The search the trip list answers (the form may have changed since). */
@@ -73,7 +58,7 @@ export const sort = computed(() => sortState.value);
 export const minDate = computed(() => {
   // read the date so the minimum is re-evaluated when the form changes (midnight rollover)
   void tripDateState.value;
-  return deps.today();
+  return today();
 });
 
 /** Field errors of the form (message ids); shown after a submit attempt or when both cities are the same. */
@@ -85,7 +70,7 @@ export const formErrors = computed(() => {
     if (!originCodeState.value) e.originCode = 'searchForm.fromRequired';
     if (!destinationCodeState.value) e.destinationCode ??= 'searchForm.toRequired';
     if (!isIsoDate(tripDateState.value)) e.tripDate = 'searchForm.dateRequired';
-    else if (tripDateState.value < deps.today()) e.tripDate = 'searchForm.dateInPast';
+    else if (tripDateState.value < today()) e.tripDate = 'searchForm.dateInPast';
   }
   return e;
 });
@@ -96,7 +81,7 @@ export const canSearch = computed(
     !!destinationCodeState.value &&
     originCodeState.value !== destinationCodeState.value &&
     isIsoDate(tripDateState.value) &&
-    tripDateState.value >= deps.today(),
+    tripDateState.value >= today(),
 );
 
 /** Coach types present in the trip list, in catalogue order. */
@@ -188,7 +173,7 @@ export function applySearchQuery(query: string | URLSearchParams): void {
     originCodeState.value = code(q.get('from'));
     destinationCodeState.value = code(q.get('to'));
     const d = q.get('date');
-    tripDateState.value = d && isIsoDate(d) ? d : deps.today();
+    tripDateState.value = d && isIsoDate(d) ? d : today();
     timePeriodState.value = parsePeriod(q.get('period') ?? '') ? q.get('period')! : '';
     const c = q.get('coach');
     coachTypeState.value = c === 'AC_BUSINESS' || c === 'AC_STANDARD' || c === 'NON_AC' || c === 'SLEEPER' ? c : '';
@@ -199,7 +184,7 @@ export function applySearchQuery(query: string | URLSearchParams): void {
 /** Moves the journey date by `days` (previous or next day), never before today. Returns whether it moved. */
 export function shiftDay(days: number): boolean {
   const next = addDays(tripDateState.value, days);
-  if (next < deps.today()) return false;
+  if (next < today()) return false;
   tripDateState.value = next;
   return true;
 }
@@ -249,22 +234,21 @@ async function runSearch(body: { originCode: string; destinationCode: string; tr
     searchedState.value = body;
   });
   try {
-    const list = await deps.tripSearch(body);
+    const list = await call('tripSearch', { body });
     // a newer search has started: its answer wins
     if (seq !== searchSeq) return statusState.value;
     batch(() => {
       tripsState.value = list;
       statusState.value = list.length ? 'done' : 'empty';
     });
-    if (!list.length) deps.errorToast('', 'TRIP_IS_NOT_AVAILABLE');
+    if (!list.length) ui.toastError({ id: 'error.TRIP_IS_NOT_AVAILABLE' });
   } catch (err) {
     if (seq !== searchSeq) return statusState.value;
-    const e = err as { code?: string; reason?: string; message?: string };
     batch(() => {
       tripsState.value = [];
-      statusState.value = e.code === 'TRIP_IS_NOT_AVAILABLE' ? 'empty' : 'error';
+      statusState.value = requestError(err).code === 'TRIP_IS_NOT_AVAILABLE' ? 'empty' : 'error';
     });
-    deps.errorToast(e.reason ?? e.message ?? '', e.code);
+    ui.toastError(ui.messageForError(err));
   }
   return statusState.value;
 }
@@ -284,12 +268,6 @@ export function clearResults(): void {
 
 // The contract's rule, so a date the form takes is one the server takes.
 const isIsoDate = isCalendarDate;
-
-/** Adds days to a yyyy-LL-dd date. */
-export function addDays(isoDate: string, days: number): string {
-  const d = new Date(Date.parse(isoDate + 'T00:00:00Z') + days * 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
 
 /** Parses a time-period value such as `04:00AM-11:59AM` into minutes; null for '' or unreadable values. */
 export function parsePeriod(value: string): PeriodRange | null {

@@ -5,6 +5,7 @@
  */
 import { batch, computed, signal } from '@preact/signals-react';
 import type { Company, Passenger, Session } from '../../contract/schemas.ts';
+import { deviceIdPattern } from '../../contract/values.ts';
 import { localStore, readJson, sessionStore, storageKeys as k } from '../lib/storage.ts';
 
 const tokenState = signal<string | null>(null);
@@ -121,7 +122,7 @@ export function takeRedirect(): string {
 export function deviceId(): string {
   const ss = sessionStore();
   let id = ss.getItem(k.deviceId);
-  if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) {
+  if (!id || !deviceIdPattern.test(id)) {
     const bytes = new Uint8Array(16);
     globalThis.crypto.getRandomValues(bytes);
     id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');

@@ -1,16 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { RouteName } from '../../contract/api.ts';
 import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts';
 import type { Reservation } from '../../contract/schemas.ts';
-import { ApiError } from '../api/client.ts';
+import { ApiError } from '../api/api-error.ts';
+import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts';
+import { fakeClock, type FakeClock } from '../lib/clock.ts';
 import { memoryStorage, useStorages } from '../lib/storage.ts';
 import * as session from './session.ts';
 import * as t from './ticket.ts';
-import type { CallFn } from './booking.ts';
 
 const NOW = Date.parse('2026-11-22T10:00:00+06:00');
-let now = NOW;
+let clock: FakeClock;
 const iso = (ms: number) => new Date(ms).toISOString();
 const station = (id: number) => ({ id, name: `S${id}`, cityCode: 'DHK', address: '', phone: '', time: null });
 
@@ -42,9 +42,8 @@ const sold: Reservation = {
   createdAt: iso(NOW),
 };
 
-type Handler = (opts: { body?: unknown; params?: Record<string, string | number> }) => unknown;
-let handlers: Partial<Record<RouteName, Handler>>;
-let calls: { name: RouteName; opts: Parameters<Handler>[0] }[];
+let handlers: FakeRoutes;
+let calls: FakeCall[];
 let balance: number;
 
 const fail = (code: ErrorCode) => {
@@ -53,11 +52,10 @@ const fail = (code: ErrorCode) => {
 const passenger = { id: 3, mobile: '01712345678', fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka', balance: 0, createdAt: iso(NOW) };
 
 test.before.each(() => {
-  now = NOW;
+  clock = fakeClock(NOW);
   balance = 0;
   useStorages(memoryStorage(), memoryStorage());
   session.loadSession();
-  calls = [];
   handlers = {
     reservationByPnr: ({ params }) => (params!.pnr === 'ABCDEFGHJK' && params!.pin === '1234' ? sold : fail('WRONG_PNR_PIN')),
     reservationById: ({ params }) => (params!.id === 41 ? sold : fail('RESERVATION_NOT_ACCESSIBLE')),
@@ -74,20 +72,11 @@ test.before.each(() => {
     cancel: ({ params }) => {
       if (params!.otp !== '654321') fail('INVALID_OTP_PROVIDED');
       balance += 900;
-      return { ...sold, status: 5, refundAmount: 900, canceledAt: iso(now) };
+      return { ...sold, status: 5, refundAmount: 900, canceledAt: iso(clock.now) };
     },
     profile: () => ({ ...passenger, balance }),
   };
-  t.configureTicket({
-    now: () => now,
-    call: (async (name: RouteName, opts: Parameters<Handler>[0] = {}) => {
-      calls.push({ name, opts });
-      await Promise.resolve();
-      const h = handlers[name];
-      if (!h) throw new Error(`unexpected call ${name}`);
-      return h(opts);
-    }) as CallFn,
-  });
+  calls = fakeApi(handlers);
   t.resetTicket();
 });
 
@@ -150,7 +139,7 @@ test('cancel refusals are explained; the resend wait counts down', async () => {
   assert.is(t.cancelStep.value, 'idle');
   handlers.cancelInitialize = () => ({ reservationId: 41, refundAmount: 500, cancellationCharge: 500, chargePercent: 50, policy: 'p', otpSentTo: 'x', resendAfterSeconds: 30 });
   await t.startCancel();
-  now += 31_000;
+  clock.now += 31_000;
   t.tick();
   assert.is(t.resendSecondsLeft.value, 0);
   assert.ok(await t.resendCancelCode());

@@ -2,28 +2,15 @@
  * Tickets (/ticket-operation): find one by PNR and PIN (anyone) or open one of
  * the signed-in passenger's by reservation id, resend its e-mail, and cancel
  * it with the SMS code (cancel initialize shows the refund and the policy; the
- * refund goes to the balance). Actions are the only writers; the API and the
- * clock are injected, so uvu runs this in Node.
+ * refund goes to the balance). Actions are the only writers; uvu runs this in
+ * Node against `fakeApi` and `fakeClock`.
  */
 import { batch, computed, signal } from '@preact/signals-react';
 import { oneAtATime, type ScopedError } from './one-at-a-time.ts';
 import { reservationStatus, type CancelInitialize, type Reservation } from '../../contract/schemas.ts';
-import { call as realCall } from '../api/client.ts';
-import type { CallFn } from './booking.ts';
+import { call } from '../api/index.ts';
+import { every, now } from '../lib/clock.ts';
 import * as session from './session.ts';
-
-/** What the store needs from the outside world. */
-export interface TicketDeps {
-  call: CallFn;
-  now: () => number;
-}
-
-const deps: TicketDeps = { call: realCall, now: () => Date.now() };
-
-/** Replaces parts of the environment (tests). */
-export function configureTicket(parts: Partial<TicketDeps>): void {
-  Object.assign(deps, parts);
-}
 
 /** PNR: 10 upper-case letters and digits. */
 export const PNR_PATTERN = /^[A-Z0-9]{10}$/;
@@ -59,7 +46,7 @@ const run = oneAtATime(busyState, errorState);
 const quoteState = signal<CancelInitialize | null>(null);
 const cancelStepState = signal<CancelStep>('idle');
 const resendAtState = signal<number | null>(null);
-const nowState = signal(deps.now());
+const nowState = signal(now());
 const emailSentState = signal(false);
 const announcementState = signal<TicketAnnouncement | null>(null);
 let seq = 0;
@@ -88,8 +75,6 @@ function announce(id: string, values?: Record<string, string | number>): void {
   announcementState.value = { id, values, seq: ++seq };
 }
 
-
-
 function show(r: Reservation): void {
   batch(() => {
     ticketState.value = r;
@@ -111,7 +96,7 @@ export function normalisePnr(pnr: string): string {
 export async function findByPnr(pnr: string, pin: string): Promise<Reservation | undefined> {
   const p = normalisePnr(pnr);
   const n = pin.trim();
-  const r = await run('find', 'find', () => deps.call('reservationByPnr', { params: { pnr: p, pin: n } }));
+  const r = await run('find', 'find', () => call('reservationByPnr', { params: { pnr: p, pin: n } }));
   if (!r) {
     ticketState.value = null;
     return undefined;
@@ -124,7 +109,7 @@ export async function findByPnr(pnr: string, pin: string): Promise<Reservation |
 /** Opens one of the signed-in passenger's tickets; RESERVATION_NOT_ACCESSIBLE when it is someone else's. */
 export async function openById(id: number): Promise<Reservation | undefined> {
   if (ticketState.value?.id === id) return ticketState.value;
-  const r = await run('find', 'find', () => deps.call('reservationById', { params: { id } }));
+  const r = await run('find', 'find', () => call('reservationById', { params: { id } }));
   if (!r) {
     ticketState.value = null;
     return undefined;
@@ -133,17 +118,11 @@ export async function openById(id: number): Promise<Reservation | undefined> {
   return r;
 }
 
-/** Shows a ticket already at hand (the success page). */
-export function showTicket(r: Reservation): void {
-  if (ticketState.value?.id === r.id && ticketState.value.status === r.status) return;
-  show(r);
-}
-
 /** Sends the ticket e-mail again. */
 export async function resendEmail(): Promise<boolean> {
   const t = ticketState.value;
   if (!t?.pnr || !t.pin) return false;
-  const ok = await run('resend', 'resend', () => deps.call('resendReservationEmail', { params: { pnr: t.pnr!, pin: t.pin! } }));
+  const ok = await run('resend', 'resend', () => call('resendReservationEmail', { params: { pnr: t.pnr!, pin: t.pin! } }));
   if (!ok) return false;
   emailSentState.value = true;
   announce('ticket.announceEmailSent');
@@ -154,14 +133,14 @@ export async function resendEmail(): Promise<boolean> {
 export async function startCancel(): Promise<CancelInitialize | undefined> {
   const t = ticketState.value;
   if (!t?.pnr || !t.pin) return undefined;
-  const q = await run('cancelInit', 'cancel', () => deps.call('cancelInitialize', { params: { pnr: t.pnr!, pin: t.pin! } }));
+  const q = await run('cancelInit', 'cancel', () => call('cancelInitialize', { params: { pnr: t.pnr!, pin: t.pin! } }));
   if (!q) return undefined;
-  const now = deps.now();
+  const at = now();
   batch(() => {
     quoteState.value = q;
     cancelStepState.value = 'otp';
-    nowState.value = now;
-    resendAtState.value = now + q.resendAfterSeconds * 1000;
+    nowState.value = at;
+    resendAtState.value = at + q.resendAfterSeconds * 1000;
   });
   announce('ticket.announceOtpSent', { to: q.otpSentTo });
   return q;
@@ -182,7 +161,7 @@ export async function confirmCancel(otp: string): Promise<Reservation | undefine
     errorState.value = { scope: 'cancel', code: 'INVALID_OTP_PROVIDED', reason: '' };
     return undefined;
   }
-  const r = await run('cancel', 'cancel', () => deps.call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code } }));
+  const r = await run('cancel', 'cancel', () => call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code } }));
   if (!r) return undefined;
   batch(() => {
     ticketState.value = r;
@@ -194,7 +173,7 @@ export async function confirmCancel(otp: string): Promise<Reservation | undefine
   const p = session.passenger.value;
   if (p) {
     try {
-      session.updatePassenger(await deps.call('profile', { params: { id: p.id } }));
+      session.updatePassenger(await call('profile', { params: { id: p.id } }));
     } catch {
       // the profile page loads the balance again
     }
@@ -214,7 +193,12 @@ export function abandonCancel(): void {
 
 /** Moves the resend countdown on. */
 export function tick(): void {
-  nowState.value = deps.now();
+  nowState.value = now();
+}
+
+/** Runs the resend countdown while the cancel step is open; returns the disposer. */
+export function startResendClock(): () => void {
+  return every(1000, tick);
 }
 
 /** Clears the error shown. */

@@ -1,5 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { ApiError } from '../api/api-error.ts'
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as ui from './ui.ts'
 
@@ -73,6 +74,15 @@ test('language is stored under `language` and unknown values fall back to en', (
   assert.is(ui.loadLanguage(), 'en')
   ss.setItem('language', 'bn')
   assert.is(ui.loadLanguage(), 'bn')
+})
+
+test('a failed request shows its catalogue message with the server values, else the server reason, else a generic text', () => {
+  const limited = new ApiError('TOO_MANY_ATTEMPTS', 'Too many wrong PINs. Try again in 12 minutes.', 429, undefined, { minutes: 12 })
+  assert.equal(ui.messageForError(limited), { id: 'error.TOO_MANY_ATTEMPTS', values: { minutes: 12 } })
+  assert.equal(ui.messageForError({ code: 'SEAT_UNAVAILABLE', reason: 'These seats are NOT available' }), { id: 'error.SEAT_UNAVAILABLE' })
+  assert.equal(ui.messageForError({ code: 'SOMETHING_NEW', reason: 'Try later' }), { text: 'Try later' })
+  assert.equal(ui.messageForError({ code: 'SOMETHING_NEW', reason: '' }), { id: 'error.unknown' })
+  assert.equal(ui.messageForError(new Error('boom')), { id: 'error.INTERNAL_ERROR' }, 'not from the server: the catalogue text, not the programmer\'s message')
 })
 
 test('bottom navigation flag', () => {

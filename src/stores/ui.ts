@@ -5,6 +5,8 @@
  * components (src/app/) and uvu tests them in Node.
  */
 import { batch, computed, signal } from '@preact/signals-react'
+import { requestError } from '../api/api-error.ts'
+import { messagesFor } from '../i18n.ts'
 import { sessionStore, storageKeys } from '../lib/storage.ts'
 import type { Locale } from '../lib/dates.ts'
 
@@ -166,13 +168,15 @@ export function resetUi(): void {
 }
 
 /**
- * What to show for a failed request: the translated catalogue message when the
- * code has one (`error.<CODE>`), otherwise the server's reason as text.
+ * What to show for a failed request (anything thrown, or the RequestError a
+ * store kept): the app's message for its catalogue code (`error.<CODE>`, with
+ * the server's values), otherwise the server's reason as text. English has a
+ * message for every catalogue code (locales.test.ts), and those messages ship
+ * with the first render, so the catalogue itself does not have to.
  */
-export function messageForError(err: unknown, knownCodes: ReadonlySet<string> = new Set()): Message {
-  const e = err as { code?: unknown; reason?: unknown; message?: unknown; values?: Record<string, string | number> } | null
-  const code = typeof e?.code === 'string' ? e.code : ''
-  if (code && knownCodes.has(code)) return e?.values ? { id: `error.${code}`, values: e.values } : { id: `error.${code}` }
-  const reason = typeof e?.reason === 'string' ? e.reason : typeof e?.message === 'string' ? e.message : ''
+export function messageForError(err: unknown): Message {
+  const { code, reason, values } = requestError(err)
+  const id = `error.${code}`
+  if (messagesFor('en')?.[id]) return values ? { id, values } : { id }
   return reason ? { text: reason } : { id: 'error.unknown' }
 }

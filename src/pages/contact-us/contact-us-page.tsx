@@ -7,7 +7,7 @@ import { useT } from '../../app/use-t.ts'
 import { config, displayPhone } from '../../config.ts'
 import type { ContactForm } from '../../lib/validation.ts'
 import { contactErrors, contactSending, contactSentCount, revalidateContactField, submitContact } from '../../stores/contact.ts'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 
 const empty: ContactForm = { name: '', email: '', mobile: '', subject: '', message: '' }
 const order: (keyof ContactForm)[] = ['name', 'email', 'mobile', 'subject', 'message']

@@ -2,7 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { ButtonLink } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { currentPath } from '../../router.ts'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 
 const CODES = ['401', '403', '404', '500'] as const
 

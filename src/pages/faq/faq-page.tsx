@@ -1,6 +1,6 @@
 import { css } from '../../../styled-system/css'
 import { useT } from '../../app/use-t.ts'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 
 const QUESTIONS = 10
 

@@ -5,8 +5,8 @@ import { formatCalendarDate } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { offers } from '../../stores/lookups.ts'
 import { language } from '../../stores/ui.ts'
-import { page } from '../page-styles.ts'
-import { SearchForm } from './search-form.tsx'
+import { page } from '../../parts/page-styles.ts'
+import { SearchForm } from '../../parts/search-form.tsx'
 
 const styles = {
   hero: css({ bg: 'brand.50', borderRadius: 'md', p: '6', mb: '6', border: '1px solid {colors.brand.100}' }),

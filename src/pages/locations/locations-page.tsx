@@ -1,7 +1,7 @@
 import { css } from '../../../styled-system/css'
 import { useT } from '../../app/use-t.ts'
 import { displayPhone } from '../../config.ts'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 
 /** Counters: message-id suffix and phone (phones are not translated). */
 const branches = [

@@ -2,8 +2,9 @@ import { useId, useRef, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
 import { PinInput } from '../../../design-system/pin-input/index.ts'
+import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
-import { localizeDigits } from '../../lib/dates.ts'
+import { formatCountdown } from '../../lib/dates.ts'
 import { CODE_LENGTH, validateCode } from '../../lib/validation.ts'
 import {
   busy,
@@ -18,15 +19,8 @@ import {
   verifyResetOtp,
 } from '../../stores/account.ts'
 import { language } from '../../stores/ui.ts'
-import { FormStatus, ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { useForm } from '../use-form.ts'
-
-/** "2:05" in the active language's digits. */
-function clock(seconds: number, locale: 'en' | 'bn'): string {
-  const m = Math.floor(seconds / 60)
-  const s = String(seconds % 60).padStart(2, '0')
-  return localizeDigits(`${m}:${s}`, locale)
-}
+import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { useForm } from '../../parts/use-form.ts'
 
 /**
  * The 6-digit SMS code: the sign-up verification code or the password-reset
@@ -81,7 +75,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
         />
       </div>
       <ServerError error={errors.value.login} />
-      <FormStatus>{resent ? t('login.codeSent') : ''}</FormStatus>
+      <StatusMessage tone="success">{resent ? t('login.codeSent') : ''}</StatusMessage>
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>
           {t('login.verify')}
@@ -97,7 +91,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
       </div>
       {seconds > 0 ? (
         <p id={countdownId} className={form.intro}>
-          {t('login.resendIn', { time: clock(seconds, language.value) })}
+          {t('login.resendIn', { time: formatCountdown(seconds, language.value) })}
         </p>
       ) : null}
       <div>

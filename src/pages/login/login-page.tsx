@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
+import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate } from '../../router.ts'
 import { clearInvalidSession, invalidSession } from '../../stores/session.ts'
 import { mobile, restartLogin, step, type LoginStep } from '../../stores/account.ts'
-import { FormStatus, useErrorText } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 import { CodeStep } from './code-step.tsx'
 import { MobileStep } from './mobile-step.tsx'
 import { NewPasswordStep } from './new-password-step.tsx'
@@ -28,7 +28,6 @@ const stepTitles: Partial<Record<LoginStep, string>> = {
 export default function LoginPage() {
   useSignals()
   const t = useT()
-  const errorText = useErrorText()
   const current = step.value
   // the 401 reset's message is read once, then the flag is cleared for the next visit
   const [sessionExpired] = useState(() => invalidSession.value)
@@ -62,7 +61,7 @@ export default function LoginPage() {
       <h1 className={page.h1} tabIndex={-1}>
         {t('login.heading')}
       </h1>
-      {sessionExpired ? <FormStatus tone="error">{errorText({ code: 'INVALID_SESSION', reason: '' })}</FormStatus> : null}
+      {sessionExpired ? <StatusMessage tone="error">{t('error.INVALID_SESSION')}</StatusMessage> : null}
       <div ref={stepRoot}>
         {title ? (
           <h2 className={page.h2} tabIndex={-1}>

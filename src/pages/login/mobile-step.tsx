@@ -4,8 +4,8 @@ import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { toAsciiDigits, validateMobile } from '../../lib/validation.ts'
 import { busy, errors, submitMobile } from '../../stores/account.ts'
-import { ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { useForm } from '../use-form.ts'
+import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { useForm } from '../../parts/use-form.ts'
 
 /** Step 1: the mobile no.; the store decides between password and sign-up. */
 export function MobileStep({ initial }: { initial: string }) {

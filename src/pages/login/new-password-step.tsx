@@ -3,9 +3,9 @@ import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { validateConfirmPassword, validatePassword, type FieldErrors } from '../../lib/validation.ts'
 import { busy, errors, mobile, setNewPassword } from '../../stores/account.ts'
-import { ServerError, form } from '../form-parts.tsx'
-import { PasswordPair } from '../password-pair.tsx'
-import { useForm } from '../use-form.ts'
+import { ServerError, form } from '../../parts/form-parts.tsx'
+import { PasswordPair } from '../../parts/password-pair.tsx'
+import { useForm } from '../../parts/use-form.ts'
 
 type Fields = { password: string; confirmPassword: string }
 

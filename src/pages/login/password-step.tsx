@@ -4,8 +4,8 @@ import { Button } from '../../../design-system/button/index.ts'
 import { PasswordInput } from '../../../design-system/password-input/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { busy, errors, forgotPassword, login, mobile, restartLogin } from '../../stores/account.ts'
-import { Checkbox, ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { useForm } from '../use-form.ts'
+import { Checkbox, ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { useForm } from '../../parts/use-form.ts'
 
 /** A known number: password, Stay signed in, Forgot your password, LOGIN. */
 export function PasswordStep({ onDone }: { onDone: (to: string | undefined) => void }) {

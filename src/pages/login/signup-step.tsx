@@ -4,9 +4,9 @@ import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { toAsciiDigits, validateSignupForm } from '../../lib/validation.ts'
 import { busy, errors, mobile, restartLogin, signUp } from '../../stores/account.ts'
-import { ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { PasswordPair } from '../password-pair.tsx'
-import { useForm } from '../use-form.ts'
+import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { PasswordPair } from '../../parts/password-pair.tsx'
+import { useForm } from '../../parts/use-form.ts'
 
 /** An unknown number: the sign-up form, then the SMS code step. */
 export function SignupStep() {

@@ -1,4 +1,4 @@
-import { LegalText } from '../legal-text.tsx'
+import { LegalText } from '../../parts/legal-text.tsx'
 
 /** Privacy policy. */
 export default function PrivacyPage() {

@@ -10,9 +10,9 @@ import { formatMoney } from '../../lib/money.ts'
 import { toAsciiDigits, validateTopUpForm } from '../../lib/validation.ts'
 import { balance, busy, errors, loadAccount, range, startTopUp, transactions } from '../../stores/account.ts'
 import { language } from '../../stores/ui.ts'
-import { ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
-import { useForm } from '../use-form.ts'
+import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { page } from '../../parts/page-styles.ts'
+import { useForm } from '../../parts/use-form.ts'
 
 const styles = {
   balance: css({ fontSize: '2xl', fontWeight: 'bold', color: 'brand.800', fontVariantNumeric: 'tabular-nums', m: '0' }),

@@ -2,13 +2,14 @@ import { useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
 import { PasswordInput } from '../../../design-system/password-input/index.ts'
+import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { validateChangePasswordForm } from '../../lib/validation.ts'
 import { busy, changePassword, errors, profile } from '../../stores/account.ts'
-import { FormStatus, ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
-import { PasswordPair } from '../password-pair.tsx'
-import { useForm } from '../use-form.ts'
+import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { page } from '../../parts/page-styles.ts'
+import { PasswordPair } from '../../parts/password-pair.tsx'
+import { useForm } from '../../parts/use-form.ts'
 
 /** Current password, new password (same rules as sign-up) and its confirmation. */
 export function ChangePassword() {
@@ -46,7 +47,7 @@ export function ChangePassword() {
           </Button>
         </div>
       </form>
-      <FormStatus>{changed ? t('profile.passwordChanged') : ''}</FormStatus>
+      <StatusMessage tone="success">{changed ? t('profile.passwordChanged') : ''}</StatusMessage>
     </section>
   )
 }

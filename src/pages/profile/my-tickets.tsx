@@ -6,19 +6,9 @@ import { formatDateTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { busy, errors, isUpcoming, reservationsUpcomingFirst } from '../../stores/account.ts'
 import { language } from '../../stores/ui.ts'
-import { ServerError } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
-
-const statusIds: Record<number, string> = {
-  1: 'profile.statusSold',
-  2: 'profile.statusBooked',
-  3: 'profile.statusAdminBooked',
-  5: 'profile.statusCanceled',
-  10: 'profile.statusTripMigrated',
-  12: 'profile.statusOpenTicket',
-  13: 'profile.statusLinked',
-  14: 'profile.statusTripMigratedCanceled',
-}
+import { ServerError } from '../../parts/form-parts.tsx'
+import { page } from '../../parts/page-styles.ts'
+import { statusMessageIds } from '../../parts/ticket-status.ts'
 
 const styles = {
   list: css({ listStyle: 'none', m: '0', p: '0', display: 'flex', flexDirection: 'column', gap: '3' }),
@@ -42,7 +32,7 @@ function Ticket({ r }: { r: Reservation }) {
       <ul className={styles.details}>
         {r.pnr ? <li>{t('profile.ticketPnr', { pnr: r.pnr })}</li> : null}
         <li>{t('profile.ticketSeats', { seats: r.seats.map((s) => s.name).join(', ') })}</li>
-        <li>{t('profile.ticketStatus', { status: statusIds[r.status] ? t(statusIds[r.status]!) : String(r.status) })}</li>
+        <li>{t('profile.ticketStatus', { status: statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status) })}</li>
         <li>{t('profile.ticketTotal', { amount: formatMoney(r.fare.total, locale) })}</li>
       </ul>
     </li>

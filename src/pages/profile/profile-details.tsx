@@ -2,13 +2,14 @@ import { useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
 import { TextField } from '../../../design-system/text-field/index.ts'
+import { StatusMessage } from '../../../design-system/status/index.ts'
 import type { Passenger } from '../../../contract/schemas.ts'
 import { useT } from '../../app/use-t.ts'
 import { validateProfileForm } from '../../lib/validation.ts'
 import { busy, errors, profile, updateProfile } from '../../stores/account.ts'
-import { FormStatus, ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
-import { useForm } from '../use-form.ts'
+import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { page } from '../../parts/page-styles.ts'
+import { useForm } from '../../parts/use-form.ts'
 
 function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) => void }) {
   useSignals()
@@ -64,7 +65,7 @@ export function ProfileDetails() {
           onSaved={setSaved}
         />
       ) : null}
-      <FormStatus>{saved ? t('profile.saved') : ''}</FormStatus>
+      <StatusMessage tone="success">{saved ? t('profile.saved') : ''}</StatusMessage>
     </section>
   )
 }

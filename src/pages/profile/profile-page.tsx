@@ -5,8 +5,8 @@ import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { navigate } from '../../router.ts'
 import { confirmTopUp, errors, loadAccount, loadProfile, loadReservations } from '../../stores/account.ts'
-import { language, showError, showSuccess, toastInfo } from '../../stores/ui.ts'
-import { page } from '../page-styles.ts'
+import { language, messageForError, showError, showSuccess, toastInfo } from '../../stores/ui.ts'
+import { page } from '../../parts/page-styles.ts'
 import { AccountSection } from './account-section.tsx'
 import { ChangePassword } from './change-password.tsx'
 import { MyTickets } from './my-tickets.tsx'
@@ -31,7 +31,7 @@ async function finishTopUp(paymentId: string, result: 'success' | 'failure', loc
   const out = await confirmTopUp(paymentId, result)
   if (!out) {
     const e = errors.value.topUp
-    if (e) showError({ id: `error.${e.code}` })
+    if (e) showError(messageForError(e))
     return
   }
   const amount = formatMoney(out.amount, locale)

@@ -2,15 +2,16 @@ import { useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Reservation } from '../../../contract/schemas.ts'
 import { ButtonLink } from '../../../design-system/button/index.ts'
+import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate, currentRoute } from '../../router.ts'
 import * as b from '../../stores/booking.ts'
 import { language } from '../../stores/ui.ts'
-import { FormStatus, ServerError } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
-import { PayPanel } from '../booking/pay-panel.tsx'
-import { PaymentPending } from '../booking/payment-pending.tsx'
-import { Announcer } from '../ticket/announcer.tsx'
+import { ServerError } from '../../parts/form-parts.tsx'
+import { page } from '../../parts/page-styles.ts'
+import { PayPanel } from '../../parts/pay-panel.tsx'
+import { PaymentPending } from '../../parts/payment-pending.tsx'
+import { Announcer } from '../../parts/announcer.tsx'
 
 /** Where the booking was made: back to its seat page. */
 function bookingHref(r: Reservation): string {
@@ -39,7 +40,7 @@ export default function ReservationFailurePage() {
   useEffect(() => b.startBookingClock(), [])
 
   const result = paymentId && b.paymentResult.value?.paymentId === paymentId ? b.paymentResult.value : null
-  const r = result ? b.reservation.value : null
+  const r = result ? b.booking.value : null
   const phase = b.phase.value
   const error = b.error.value?.scope === 'confirm' ? b.error.value : null
 
@@ -63,21 +64,21 @@ export default function ReservationFailurePage() {
   } else if (result.status === 'APPROVED') {
     body = (
       <>
-        <FormStatus tone="info">{t('payment.wasApproved')}</FormStatus>
+        <StatusMessage tone="info">{t('payment.wasApproved')}</StatusMessage>
         <p>
           <ButtonLink href={`/reservation/success?paymentId=${encodeURIComponent(paymentId)}`}>{t('booking.viewTicket')}</ButtonLink>
         </p>
       </>
     )
   } else if (result.status === 'REVIEW') {
-    body = <FormStatus tone="info">{t('payment.underReview')}</FormStatus>
+    body = <StatusMessage tone="info">{t('payment.underReview')}</StatusMessage>
   } else if (result.status === 'PENDING') {
     // the gateway could not say yet whether the card was charged: not declined
     body = <PaymentPending paymentId={paymentId} />
   } else if (r && phase === 'booked') {
     body = (
       <>
-        <FormStatus tone="error">{t('payment.declinedKept')}</FormStatus>
+        <StatusMessage tone="error">{t('payment.declinedKept')}</StatusMessage>
         <section aria-labelledby="retry-heading" className={page.card}>
           <h2 id="retry-heading" className={page.h3}>
             {t('payment.retryHeading')}
@@ -92,7 +93,7 @@ export default function ReservationFailurePage() {
   } else {
     body = (
       <>
-        <FormStatus tone="error">{t('payment.declinedEnded')}</FormStatus>
+        <StatusMessage tone="error">{t('payment.declinedEnded')}</StatusMessage>
         <p>
           <ButtonLink href="/" variant="outline">
             {t('seatChoice.backToSearch')}

@@ -2,17 +2,18 @@ import { useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { reservationStatus } from '../../../contract/schemas.ts'
 import { ButtonLink } from '../../../design-system/button/index.ts'
+import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
 import * as b from '../../stores/booking.ts'
 import { isSignedIn } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
-import { FormStatus, ServerError } from '../form-parts.tsx'
-import { PaymentPending } from '../booking/payment-pending.tsx'
-import { page } from '../page-styles.ts'
-import { Announcer } from '../ticket/announcer.tsx'
-import { TicketView } from '../ticket/ticket-view.tsx'
+import { ServerError } from '../../parts/form-parts.tsx'
+import { PaymentPending } from '../../parts/payment-pending.tsx'
+import { page } from '../../parts/page-styles.ts'
+import { Announcer } from '../../parts/announcer.tsx'
+import { TicketView } from '../../parts/ticket-view.tsx'
 
 /** `?paymentId=` from the gateway, or `?reservationId=` after paying from the balance. */
 function readQuery(search: string): { paymentId: string | null; reservationId: number | null } {
@@ -38,11 +39,11 @@ export default function ReservationSuccessPage() {
 
   useEffect(() => {
     if (paymentId) void b.confirmPayment(paymentId, 'success')
-    else if (reservationId) void b.loadReservation(reservationId)
+    else if (reservationId) void b.loadBooking(reservationId)
   }, [paymentId, reservationId])
 
   const result = paymentId ? b.paymentResult.value : null
-  const r = paymentId ? (result?.paymentId === paymentId ? result.reservation : null) : b.reservation.value?.id === reservationId ? b.reservation.value : null
+  const r = paymentId ? (result?.paymentId === paymentId ? result.reservation : null) : b.booking.value?.id === reservationId ? b.booking.value : null
   const loading = b.busy.value === 'confirm' || (!!paymentId && !result && !b.error.value) || (!!reservationId && !r && !b.error.value)
   const sold = r?.status === reservationStatus.sold
 
@@ -79,7 +80,7 @@ export default function ReservationSuccessPage() {
     const viewHref = isSignedIn.value ? `/ticket-operation?reservationId=${r.id}` : '/ticket-operation'
     body = (
       <>
-        <FormStatus>{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</FormStatus>
+        <StatusMessage tone="success">{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</StatusMessage>
         <TicketView reservation={r} heading={t('ticket.heading')}>
           <ButtonLink href={viewHref} variant="outline">
             {t('payment.viewInTicketOperation')}
@@ -89,17 +90,17 @@ export default function ReservationSuccessPage() {
     )
   } else if (result?.status === 'APPROVED') {
     // paid, but the booking had ended or its coupon was spent meanwhile: the server put the amount on the balance
-    body = <FormStatus tone="info">{t('payment.paidLate', { total: formatMoney(result.amount, lang) })}</FormStatus>
+    body = <StatusMessage tone="info">{t('payment.paidLate', { total: formatMoney(result.amount, lang) })}</StatusMessage>
   } else if (result?.status === 'REVIEW') {
     // paid, but the gateway flagged it: an operator approves (ticket sent) or declines (refund)
-    body = <FormStatus tone="info">{t('payment.underReview')}</FormStatus>
+    body = <StatusMessage tone="info">{t('payment.underReview')}</StatusMessage>
   } else if (result?.status === 'PENDING' && paymentId) {
     // the gateway could not confirm it yet: never offered as failed, it may well be paid
     body = <PaymentPending paymentId={paymentId} />
   } else {
     body = (
       <>
-        <FormStatus tone="error">{t(result?.status === 'DECLINED' ? 'payment.declined' : 'payment.pending')}</FormStatus>
+        <StatusMessage tone="error">{t(result?.status === 'DECLINED' ? 'payment.declined' : 'payment.pending')}</StatusMessage>
         {paymentId ? (
           <p>
             <ButtonLink href={`/reservation/failure?paymentId=${encodeURIComponent(paymentId)}`} variant="outline">

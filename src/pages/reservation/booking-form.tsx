@@ -4,10 +4,10 @@ import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { validateEmail, validateMobile, required, type FieldErrors } from '../../lib/validation.ts'
 import * as b from '../../stores/booking.ts'
-import * as r from '../../stores/reservation.ts'
+import * as r from '../../stores/seat-choice.ts'
 import { passenger } from '../../stores/session.ts'
-import { ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { useForm } from '../use-form.ts'
+import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { useForm } from '../../parts/use-form.ts'
 
 type Fields = { passengerName: string; passengerMobile: string; passengerEmail: string }
 

@@ -6,13 +6,13 @@ import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate } from '../../router.ts'
 import * as b from '../../stores/booking.ts'
-import * as r from '../../stores/reservation.ts'
+import * as r from '../../stores/seat-choice.ts'
 import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
-import { PayPanel } from '../booking/pay-panel.tsx'
-import { ServerError, form } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
-import { Announcer } from '../ticket/announcer.tsx'
+import { PayPanel } from '../../parts/pay-panel.tsx'
+import { ServerError, form } from '../../parts/form-parts.tsx'
+import { page } from '../../parts/page-styles.ts'
+import { Announcer } from '../../parts/announcer.tsx'
 import { BookingForm } from './booking-form.tsx'
 
 const styles = {
@@ -41,7 +41,7 @@ export function BookingPanel() {
   const t = useT()
   const details = r.tripDetails.value
   const signedIn = isSignedIn.value
-  const current = b.reservation.value
+  const current = b.booking.value
   const mine = current && details && current.tripId === details.tripId ? current : null
   const phase = mine ? b.phase.value : 'form'
   const busy = b.busy.value

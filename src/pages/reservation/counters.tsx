@@ -4,9 +4,9 @@ import { css, cx } from '../../../styled-system/css'
 import type { BusStation } from '../../../contract/schemas.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatTime } from '../../lib/dates.ts'
-import * as r from '../../stores/reservation.ts'
+import * as r from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 
 const styles = {
   row: css({ display: 'grid', gap: '3', gridTemplateColumns: '1fr', sm: { gridTemplateColumns: '1fr 1fr' } }),

@@ -7,9 +7,9 @@ import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
-import * as r from '../../stores/reservation.ts'
+import * as r from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 import { useLagging } from './use-lagging.ts'
 import { seatTypeId } from './seat-type-id.ts'
 
@@ -101,7 +101,7 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
           </tfoot>
         </table>
       ) : null}
-      <button type="button" className={button({ variant: 'outline' })} onClick={() => void r.resetReservation()} disabled={withOpen === 0}>
+      <button type="button" className={button({ variant: 'outline' })} onClick={() => void r.resetSeats()} disabled={withOpen === 0}>
         {t('seatChoice.reset')}
       </button>
     </section>

@@ -3,9 +3,9 @@ import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { localizeDigits } from '../../lib/dates.ts'
-import * as r from '../../stores/reservation.ts'
+import * as r from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 import { useLagging } from './use-lagging.ts'
 
 const styles = {

@@ -8,10 +8,10 @@ import { useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
-import { destinationCities, loadLookups, lookupsLoaded, originCities } from '../../stores/lookups.ts'
-import * as r from '../../stores/reservation.ts'
+import { cityName, loadLookups, lookupsLoaded } from '../../stores/lookups.ts'
+import * as r from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
-import { page } from '../page-styles.ts'
+import { page } from '../../parts/page-styles.ts'
 import { HoldTimer } from './hold-timer.tsx'
 import { FareSummary } from './fare-summary.tsx'
 import { Counters } from './counters.tsx'
@@ -77,11 +77,6 @@ function useSeatLabels(): SeatGridLabels {
 }
 
 const LEGEND_STATES: SeatGridState[] = ['available', 'selected', 'sold', 'booked', 'adminBooked', 'linked', 'held']
-
-function cityName(code: string, bn: boolean): string {
-  const c = originCities.value.find((x) => x.code === code) ?? destinationCities.value.find((x) => x.code === code)
-  return c ? (bn ? c.nameBn : c.name) : code
-}
 
 /** The seat map with its legend and live region. */
 function SeatMap() {
@@ -225,7 +220,7 @@ export default function ReservationPage() {
   const trip = useMemo(() => tripRefFromQuery(query.replace(/^\?/, '')), [query])
 
   useEffect(() => {
-    if (!lookupsLoaded.peek()) void loadLookups().catch(() => undefined)
+    if (!lookupsLoaded.peek()) void loadLookups()
   }, [])
 
   return (

@@ -7,11 +7,11 @@ import { useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime, type Locale } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute, navigate } from '../../router.ts'
-import { destinationCities, loadLookups, lookupsLoaded, originCities, timePeriods } from '../../stores/lookups.ts'
+import { cityName, loadLookups, lookupsLoaded, timePeriods } from '../../stores/lookups.ts'
 import * as search from '../../stores/search.ts'
 import { language } from '../../stores/ui.ts'
-import { SearchForm } from '../home/search-form.tsx'
-import { page } from '../page-styles.ts'
+import { SearchForm } from '../../parts/search-form.tsx'
+import { page } from '../../parts/page-styles.ts'
 import { isPrerendering } from '../../lib/prerendering.ts'
 
 const styles = {
@@ -43,11 +43,6 @@ const styles = {
 }
 
 const COACH_TYPES: CoachType[] = ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC', 'SLEEPER']
-
-function cityName(code: string, bn: boolean): string {
-  const c = originCities.value.find((x) => x.code === code) ?? destinationCities.value.find((x) => x.code === code)
-  return c ? (bn ? c.nameBn : c.name) : code
-}
 
 /** Writes the filters into the URL without a new history entry or a new search. */
 function replaceUrl(): void {
@@ -269,7 +264,7 @@ export default function SearchPage() {
 
   useEffect(() => {
     // SPEC: lookups are not fetched on app load when the URL contains "search"
-    if (!lookupsLoaded.peek()) void loadLookups().catch(() => undefined)
+    if (!lookupsLoaded.peek()) void loadLookups()
   }, [])
 
   useEffect(() => {

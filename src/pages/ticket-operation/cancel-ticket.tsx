@@ -4,12 +4,12 @@ import { css, cx } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
 import { PinInput } from '../../../design-system/pin-input/index.ts'
 import { useT } from '../../app/use-t.ts'
-import { localizeDigits } from '../../lib/dates.ts'
+import { formatCountdown, localizeDigits } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import * as tk from '../../stores/ticket.ts'
 import { language } from '../../stores/ui.ts'
-import { ServerError, form } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
+import { ServerError, form } from '../../parts/form-parts.tsx'
+import { page } from '../../parts/page-styles.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3', maxWidth: '36rem', mt: '4' }),
@@ -24,11 +24,6 @@ const styles = {
     '& dt': { fontWeight: 'bold' },
     '& dd': { m: '0', textAlign: 'end' },
   }),
-}
-
-/** m:ss */
-function clock(seconds: number): string {
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
 }
 
 /**
@@ -50,8 +45,7 @@ export function CancelTicket() {
   useEffect(() => {
     if (step !== 'otp') return
     heading.current?.focus()
-    const id = setInterval(tk.tick, 1000)
-    return () => clearInterval(id)
+    return tk.startResendClock()
   }, [step])
 
   if (step !== 'otp' || !quote) return <ServerError error={error} />
@@ -103,7 +97,7 @@ export function CancelTicket() {
           <button type="button" className={form.linkButton} disabled={seconds > 0 || busy !== null} onClick={() => void tk.resendCancelCode()}>
             {t('login.resendCode')}
           </button>
-          {seconds > 0 ? <span className={page.muted}> {t('login.resendIn', { time: localizeDigits(clock(seconds), lang) })}</span> : null}
+          {seconds > 0 ? <span className={page.muted}> {t('login.resendIn', { time: formatCountdown(seconds, lang) })}</span> : null}
         </div>
       </form>
     </section>

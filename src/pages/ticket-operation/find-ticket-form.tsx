@@ -4,8 +4,8 @@ import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
 import type { FieldErrors } from '../../lib/validation.ts'
 import * as tk from '../../stores/ticket.ts'
-import { ServerError, form, useMaybeT } from '../form-parts.tsx'
-import { useForm } from '../use-form.ts'
+import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { useForm } from '../../parts/use-form.ts'
 
 type Fields = { pnr: string; pin: string }
 

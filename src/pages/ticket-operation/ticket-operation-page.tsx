@@ -2,16 +2,17 @@ import { useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
+import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute, navigate } from '../../router.ts'
 import * as tk from '../../stores/ticket.ts'
 import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
-import { FormStatus, ServerError } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
-import { Announcer } from '../ticket/announcer.tsx'
-import { TicketView } from '../ticket/ticket-view.tsx'
+import { ServerError } from '../../parts/form-parts.tsx'
+import { page } from '../../parts/page-styles.ts'
+import { Announcer } from '../../parts/announcer.tsx'
+import { TicketView } from '../../parts/ticket-view.tsx'
 import { CancelTicket } from './cancel-ticket.tsx'
 import { FindTicketForm } from './find-ticket-form.tsx'
 
@@ -33,9 +34,9 @@ function Ticket() {
   const done = tk.cancelStep.value === 'done'
   return (
     <>
-      <FormStatus>
+      <StatusMessage tone="success">
         {done ? t('ticket.canceledDone', { refund: formatMoney(r.refundAmount ?? 0, lang) }) : tk.emailSent.value ? t('ticket.emailSent') : null}
-      </FormStatus>
+      </StatusMessage>
       <ServerError error={resendError} />
       <TicketView reservation={r} heading={t('ticket.heading')}>
         {sold ? (

@@ -1,17 +1,18 @@
 import { useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
-import type { Reservation } from '../../../contract/schemas.ts'
-import { css } from '../../../styled-system/css'
-import { Button } from '../../../design-system/button/index.ts'
-import { TextField } from '../../../design-system/text-field/index.ts'
-import { useT } from '../../app/use-t.ts'
-import { formatTime, type Locale } from '../../lib/dates.ts'
-import { formatMoney } from '../../lib/money.ts'
-import * as b from '../../stores/booking.ts'
-import { passenger } from '../../stores/session.ts'
-import { language } from '../../stores/ui.ts'
-import { FormStatus, ServerError, form, useErrorText } from '../form-parts.tsx'
-import { page } from '../page-styles.ts'
+import type { Reservation } from '../../contract/schemas.ts'
+import { css } from '../../styled-system/css'
+import { Button } from '../../design-system/button/index.ts'
+import { TextField } from '../../design-system/text-field/index.ts'
+import { StatusMessage } from '../../design-system/status/index.ts'
+import { useMessageText, useT } from '../app/use-t.ts'
+import { formatTime, type Locale } from '../lib/dates.ts'
+import { formatMoney } from '../lib/money.ts'
+import * as b from '../stores/booking.ts'
+import { passenger } from '../stores/session.ts'
+import { language, messageForError } from '../stores/ui.ts'
+import { ServerError, form } from './form-parts.tsx'
+import { page } from './page-styles.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '4' }),
@@ -58,7 +59,7 @@ export function ServerFare({ r, lang }: { r: Reservation; lang: Locale }) {
 function Coupon({ r }: { r: Reservation }) {
   useSignals()
   const t = useT()
-  const errorText = useErrorText()
+  const text = useMessageText()
   const [code, setCode] = useState('')
   const pending = b.busy.value === 'coupon'
   const error = b.error.value?.scope === 'coupon' ? b.error.value : null
@@ -90,7 +91,7 @@ function Coupon({ r }: { r: Reservation }) {
           maxLength={30}
           value={code}
           onChange={(e) => setCode(e.currentTarget.value)}
-          error={error ? errorText(error) : undefined}
+          error={error ? text(messageForError(error)) : undefined}
         />
         <Button type="submit" variant="outline" aria-disabled={pending || undefined}>
           {t('booking.applyCoupon')}
@@ -144,18 +145,20 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
         </h3>
         <ServerError error={payError} />
         {b.insufficientBalance.value ? (
-          <FormStatus tone="info">
+          <StatusMessage tone="info">
             {t('booking.insufficientBalance', { balance: formatMoney(balance ?? 0, lang), total: formatMoney(r.fare.total, lang) })}{' '}
             <a href="/profile#account">{t('booking.topUpLink')}</a>
-          </FormStatus>
+          </StatusMessage>
         ) : (
-          <FormStatus tone="info">{null}</FormStatus>
+          <StatusMessage tone="info">{null}</StatusMessage>
         )}
         <div className={form.actions}>
           <Button
             aria-disabled={!canPay || undefined}
-            onClick={() => {
-              if (canPay) void b.payByCard()
+            onClick={async () => {
+              if (!canPay) return
+              const gateway = await b.payByCard()
+              if (gateway) window.location.assign(gateway)
             }}
           >
             {busy === 'card' || b.redirecting.value ? t('booking.openingGateway') : t('booking.payCard', { total: formatMoney(r.fare.total, lang) })}

@@ -7,8 +7,8 @@
  */
 import type { Queryable } from '../db.ts';
 import type { Deps } from '../http.ts';
-import { newPin, newPnr } from '../reservations.ts';
-import { addDays, dhakaDate } from '../time.ts';
+import { newPin, newPnr } from '../tickets.ts';
+import { addDays, addTime, dhakaDate } from '../time.ts';
 
 /** Days after today whose trips get demo sales. */
 export const SEED_SALES_DAYS = 7;
@@ -68,7 +68,7 @@ export async function seedReservations(tx: Queryable, deps: Deps): Promise<void>
     plans.push({ key: `${t.id}:1`, tripId: t.id, status: 1, seats: take(sold), boarding, dropping, who: travellers[Math.floor(rnd() * travellers.length)]!, expires: null });
     if (rnd() < 0.35) {
       // a booking held by the operator until two hours before departure
-      const expires = new Date(t.departure_at.getTime() - 2 * 3_600_000);
+      const expires = addTime(t.departure_at, { hours: -2 });
       if (expires > now) {
         plans.push({ key: `${t.id}:2`, tripId: t.id, status: 2, seats: take(1 + Math.floor(rnd() * 2)), boarding, dropping, who: travellers[Math.floor(rnd() * travellers.length)]!, expires });
       }
@@ -76,7 +76,7 @@ export async function seedReservations(tx: Queryable, deps: Deps): Promise<void>
   }
   if (plans.length === 0) return;
 
-  const paidAt = new Date(now.getTime() - 3_600_000);
+  const paidAt = addTime(now, { hours: -1 });
   const rows = await tx.query<{ id: number; trip_id: number; status: number }>(
     `INSERT INTO reservations (trip_id, passenger_id, status, pnr, pin, boarding_station_id, dropping_station_id, passenger_name, passenger_mobile,
                                passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, payment_method, paid_at, created_at)

@@ -1,7 +1,10 @@
-import { useId, type ComponentProps, type ReactNode } from 'react'
+import { useId, type ComponentProps } from 'react'
 import { useIntl } from 'react-intl'
 import { css, cx } from '../../styled-system/css'
-import type { FormError } from '../stores/account.ts'
+import { StatusMessage } from '../../design-system/status/index.ts'
+import type { RequestError } from '../api/api-error.ts'
+import { useMessageText } from '../app/use-t.ts'
+import { messageForError } from '../stores/ui.ts'
 
 /** Layout shared by the account forms (login, sign-up, profile). */
 export const form = {
@@ -27,60 +30,19 @@ export const form = {
   readOnlyValue: css({ fontSize: 'lg', fontVariantNumeric: 'tabular-nums' }),
 }
 
-const alertBox = css({
-  p: '3',
-  borderRadius: 'md',
-  borderWidth: '1px',
-  borderStyle: 'solid',
-  fontWeight: 'medium',
-  '&[data-tone=error]': { bg: 'red.50', borderColor: 'red.700', color: 'red.700' },
-  '&[data-tone=success]': { bg: 'green.50', borderColor: 'green.700', color: 'green.700' },
-  '&[data-tone=info]': { bg: 'blue.50', borderColor: 'blue.700', color: 'blue.700' },
-})
-
-/** Text of a server error: the catalogue message of its code in the active language, else the server's reason. */
-export function useErrorText() {
-  const intl = useIntl()
-  return (e: FormError | null | undefined) => {
-    if (!e) return ''
-    const id = `error.${e.code}`
-    return intl.messages[id] ? intl.formatMessage({ id }, e.values) : e.reason || intl.formatMessage({ id: 'error.unknown' })
-  }
-}
-
 /** Translates an optional message id (field messages). */
 export function useMaybeT() {
   const intl = useIntl()
   return (id: string | undefined, values?: Record<string, string | number>) => (id ? intl.formatMessage({ id }, values) : undefined)
 }
 
-/**
- * A server error for the form: an always-present alert region whose text
- * changes, so screen readers announce each new error.
- */
-export function ServerError({ error }: { error: FormError | null | undefined }) {
-  const text = useErrorText()(error)
+/** A failed request under the form (its catalogue message, else the server's reason), read out at once. */
+export function ServerError({ error }: { error: RequestError | null | undefined }) {
+  const text = useMessageText()
   return (
-    <div role="alert" aria-atomic="true">
-      {text ? (
-        <p className={alertBox} data-tone="error">
-          {text}
-        </p>
-      ) : null}
-    </div>
-  )
-}
-
-/** A confirmation for the form, announced politely. */
-export function FormStatus({ children, tone = 'success' }: { children: ReactNode; tone?: 'success' | 'error' | 'info' }) {
-  return (
-    <div role="status" aria-atomic="true">
-      {children ? (
-        <p className={alertBox} data-tone={tone}>
-          {children}
-        </p>
-      ) : null}
-    </div>
+    <StatusMessage tone="error" politeness="assertive">
+      {error ? text(messageForError(error)) : null}
+    </StatusMessage>
   )
 }
 

@@ -1,5 +1,5 @@
 import { QrCode } from '@ark-ui/react/qr-code'
-import { css } from '../../../styled-system/css'
+import { css } from '../../styled-system/css'
 
 const styles = {
   root: css({ width: '8.5rem', height: '8.5rem', flexShrink: '0', bg: 'white', p: '1', _print: { width: '3.6cm', height: '3.6cm' } }),

@@ -1,52 +1,19 @@
 import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'react'
-import { isPrerendering } from '../../lib/prerendering.ts'
+import { isPrerendering } from '../lib/prerendering.ts'
 import { useSignals } from '@preact/signals-react/runtime'
-import { css, cx } from '../../../styled-system/css'
-import { button, textField } from '../../../styled-system/recipes'
-import type { City } from '../../../contract/schemas.ts'
-import { navigate } from '../../router.ts'
-import { destinationCities, lookupsLoaded, originCities } from '../../stores/lookups.ts'
-import * as search from '../../stores/search.ts'
-import { language } from '../../stores/ui.ts'
-import { useT } from '../../app/use-t.ts'
+import { cx } from '../../styled-system/css'
+import { button } from '../../styled-system/recipes'
+import { navigate } from '../router.ts'
+import { destinationCities, lookupsLoaded, originCities } from '../stores/lookups.ts'
+import * as search from '../stores/search.ts'
+import { language } from '../stores/ui.ts'
+import { useT } from '../app/use-t.ts'
+import { formStyles, type CityFieldProps } from './search-form-parts.ts'
 
 // Ark Combobox (~29 KB) is not part of the first render: the plain <select>
 // works at once and is swapped for the type-ahead combobox when its chunk arrives.
 const loadCombobox = () => import('./city-combobox.tsx')
 const CityCombobox = lazy(() => loadCombobox().then((m) => ({ default: m.CityCombobox })))
-
-const textFieldSlots = textField()
-
-export const formStyles = {
-  form: css({
-    display: 'grid',
-    gap: '3',
-    alignItems: 'start',
-    gridTemplateColumns: '1fr',
-    md: { gridTemplateColumns: 'minmax(0, 1fr) auto minmax(0, 1fr) minmax(0, 0.9fr) auto' },
-  }),
-  field: css({ display: 'flex', flexDirection: 'column', gap: '1', minWidth: '0' }),
-  // the plain select and the date input look like every TextField input
-  label: textFieldSlots.label,
-  control: textFieldSlots.input,
-  error: textFieldSlots.error,
-  swap: css({ md: { mt: '1.75rem' }, justifySelf: 'center' }),
-  submit: css({ md: { mt: '1.75rem' } }),
-}
-
-/** City choice: a labelled <select>, enhanced to a combobox when loaded. */
-export interface CityFieldProps {
-  label: string
-  cities: City[]
-  value: string
-  onChange: (code: string) => void
-  error?: string
-  /** Name of the URL parameter (`from`, `to`): the form also works without JavaScript state. */
-  name: string
-  placeholder: string
-  noMatch: string
-  bn: boolean
-}
 
 function PlainCitySelect({ label, cities, value, onChange, error, name, placeholder, bn }: CityFieldProps) {
   const id = useId()

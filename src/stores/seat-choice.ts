@@ -14,15 +14,15 @@ import {
   INFINITE_SEAT_LIMIT,
   OPEN_SEAT_NAME,
   seatStatus,
-  type BusStation,
   type Seat,
+  type BusStation,
   type SeatLockRequest,
   type SeatLockResponse,
   type SeatType,
   type TripDetails,
 } from '../../contract/schemas.ts';
-import { call } from '../api/client.ts';
-import { serverMessage, toMessage } from './messages.ts';
+import { call } from '../api/index.ts';
+import { defer, every, now } from '../lib/clock.ts';
 import * as ui from './ui.ts';
 
 /** What a seat looks like to the passenger right now. */
@@ -36,57 +36,7 @@ export type SeatState =
   /** Held by another passenger's lock. */
   | 'held';
 
-/** A message for the UI layer: a message id and its values (formatted by react-intl there). */
-export interface Note {
-  id: string;
-  values?: Record<string, string | number>;
-  /** Text to show when the id has no translation (a server reason). */
-  fallback?: string;
-}
-
-/** What the store needs from the outside world (the real API and UI by default; fakes in tests). */
-export interface ReservationDeps {
-  tripDetails: (body: {
-    tripId: number;
-    originCode: string;
-    destinationCode: string;
-    originBusStationId: number | null;
-    destinationBusStationId: number | null;
-  }) => Promise<TripDetails>;
-  busStations: (body: { originCode: string; destinationCode: string; tripDate: string; tripId?: number | null }) => Promise<{
-    boarding: BusStation[];
-    dropping: BusStation[];
-  }>;
-  seatLock: (body: SeatLockRequest, opts?: { keepalive?: boolean }) => Promise<SeatLockResponse>;
-  /** Error dialog (lock lost, failed trip details). */
-  errorDialog: (note: Note) => void;
-  /** Error toast with the server's reason (failed seat lock). */
-  errorToast: (reason: string, code?: string, values?: Record<string, string | number>) => void;
-  warningToast: (note: Note) => void;
-  infoToast: (note: Note) => void;
-  now: () => number;
-  /** Runs a lock request after the click's own work (so the seat repaints first). */
-  defer: (task: () => void) => void;
-}
-
-const deps: ReservationDeps = {
-  tripDetails: (body) => call('tripDetails', { body }),
-  busStations: (body) => call('busStations', { body }),
-  seatLock: (body, opts) => call('seatLock', { body, keepalive: opts?.keepalive }),
-  errorDialog: (note) => ui.showError(toMessage(note)),
-  errorToast: (reason, code, values) => void ui.toastError(serverMessage(reason, code, code === 'MAX_SEAT_WARNING' ? { count: MAX_SEATS } : values)),
-  warningToast: (note) => void ui.toastWarning(toMessage(note)),
-  infoToast: (note) => void ui.toastInfo(toMessage(note)),
-  now: () => Date.now(),
-  defer: (task) => void setTimeout(task, 0),
-};
-
-/** Wires the API and UI functions (app start-up) or fakes (tests). */
-export function configureReservation(parts: Partial<ReservationDeps>): void {
-  Object.assign(deps, parts);
-}
-
-/** The trip a reservation page shows: from the URL. */
+/** The trip the seat page shows: from the URL. */
 export interface TripRef {
   tripId: number;
   originCode: string;
@@ -118,11 +68,15 @@ const arrivalScheduleIdState = signal<number | null>(null);
 const availableSeatsState = signal(0);
 const lastEventState = signal<SeatEvent | null>(null);
 /** Epoch ms, ticking every second while a hold runs (see startHoldClock). */
-const nowState = signal(deps.now());
+const nowState = signal(now());
+/** The selection size the server allows: its remaining limit plus the seats we already held when it answered. */
+const limitBaseState = signal(MAX_SEATS);
 
 /** Per-seat state signals: the grid subscribes to one each. */
 let seatSignals = new Map<string, Signal<SeatState>>();
-let seatsByName = new Map<string, Seat>();
+
+// Request bookkeeping below: what lock requests are running and which answers are
+// stale. Nothing on screen derives from it, so it is plain data, not signals.
 
 /** Per-seat server sync: what the server holds for us and whether a request is running. */
 interface SeatSync {
@@ -130,8 +84,6 @@ interface SeatSync {
   busy: boolean;
 }
 let sync = new Map<string, SeatSync>();
-/** The selection size the server allows: its remaining limit plus the seats we already held when it answered. */
-let limitBase = MAX_SEATS;
 /** Bumped on every trip change, reset and release: lock answers from before are ignored (and their locks given back). */
 let generation = 0;
 /** Bumped on every load: an older load's answer is ignored. */
@@ -156,12 +108,10 @@ export const arrivalScheduleId = computed(() => arrivalScheduleIdState.value);
 export const availableSeats = computed(() => availableSeatsState.value);
 export const lastEvent = computed(() => lastEventState.value);
 
+/** The trip's seats by name (static data: type, fare, position). */
+const seatsByName = computed(() => new Map(tripDetailsState.value?.seatLayout.seats.map((s) => [s.name, s]) ?? []));
 /** The selected seats (SPEC "seats": seat objects with a name), in the order chosen. */
-export const seats = computed(() => {
-  // seatsByName is replaced together with the trip details
-  void tripDetailsState.value;
-  return seatNamesState.value.map((n) => seatsByName.get(n)).filter((s): s is Seat => !!s);
-});
+export const seats = computed(() => seatNamesState.value.map((n) => seatsByName.value.get(n)).filter((s): s is Seat => !!s));
 /** Selected seats that count (OPEN placeholders excluded). */
 export const countedSeats = computed(() => seats.value.filter((s) => s.name !== OPEN_SEAT_NAME));
 export const totalFare = computed(() => countedSeats.value.reduce((sum, s) => sum + s.fare, 0));
@@ -180,7 +130,7 @@ export const fareByType = computed(() => {
 /** Seats the passenger may still add: the smaller of MAX_SEATS and the server's remaining limit. */
 export const seatLimit = computed(() => {
   const remaining = tripDetailsState.value?.remainingSeatLimit ?? MAX_SEATS;
-  return remaining === INFINITE_SEAT_LIMIT ? MAX_SEATS : Math.min(MAX_SEATS, Math.max(0, limitBase));
+  return remaining === INFINITE_SEAT_LIMIT ? MAX_SEATS : Math.min(MAX_SEATS, Math.max(0, limitBaseState.value));
 });
 /** Milliseconds left on the hold, or null when nothing is held. */
 export const holdMsLeft = computed(() => {
@@ -202,11 +152,6 @@ export function seatState(name: string): ReadonlySignal<SeatState> {
     seatSignals.set(name, s);
   }
   return s;
-}
-
-/** The seat object by name (static data: type, fare, position). */
-export function seatByName(name: string): Seat | undefined {
-  return seatsByName.get(name);
 }
 
 // ---------- actions ----------
@@ -242,35 +187,30 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       droppingStationsState.value = [];
     }
   });
-  if (!sameTrip) {
-    seatsByName = new Map();
-    sync = new Map();
-  }
+  if (!sameTrip) sync = new Map();
   if (released) await released;
   const stale = () => seq !== loadSeq || gen !== generation;
   try {
-    const details = await deps.tripDetails({
+    const body = {
       tripId: ref.tripId,
       originCode: ref.originCode,
       destinationCode: ref.destinationCode,
       originBusStationId: departureScheduleIdState.value,
       destinationBusStationId: arrivalScheduleIdState.value,
-    });
+    };
+    const details = await call('tripDetails', { body });
     if (stale()) return loadStatusState.value;
     applyDetails(details, !!sameTrip);
   } catch (err) {
     if (stale()) return loadStatusState.value;
     loadStatusState.value = 'error';
-    deps.errorDialog(reasonNote(err));
+    ui.showError(ui.messageForError(err));
     return 'error';
   }
   const details = tripDetailsState.value!;
   try {
-    const stations = await deps.busStations({
-      originCode: ref.originCode,
-      destinationCode: ref.destinationCode,
-      tripDate: details.tripDate,
-      tripId: ref.tripId,
+    const stations = await call('busStations', {
+      body: { originCode: ref.originCode, destinationCode: ref.destinationCode, tripDate: details.tripDate, tripId: ref.tripId },
     });
     if (stale()) return loadStatusState.value;
     batch(() => {
@@ -281,7 +221,7 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
     });
   } catch (err) {
     if (stale()) return loadStatusState.value;
-    deps.errorToast(reasonOf(err), codeOf(err), valuesOf(err));
+    ui.toastError(ui.messageForError(err));
   }
   return loadStatusState.value;
 }
@@ -293,14 +233,12 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
  * server) unless the seat has been sold or booked meanwhile; its lock request carries on.
  */
 function applyDetails(details: TripDetails, sameTrip = false): void {
-  const byName = new Map<string, Seat>();
   const nextSync = new Map<string, SeatSync>();
   /** Seats the server says it holds for us. */
   const serverMine: string[] = [];
   /** Seats whose on-screen choice stands over the answer: name → chosen. */
   const kept = new Map<string, boolean>();
   for (const s of details.seatLayout.seats) {
-    byName.set(s.name, s);
     const held = s.lockedByMe && s.status === seatStatus.available && s.name !== OPEN_SEAT_NAME;
     if (held) serverMine.push(s.name);
     const entry = sync.get(s.name);
@@ -322,11 +260,10 @@ function applyDetails(details: TripDetails, sameTrip = false): void {
   // the caller's selection keeps its order; seats the server holds for it (reload, back) follow
   const before = seatNamesState.peek().filter((n) => mine.includes(n));
   const selection = [...before, ...mine.filter((n) => !before.includes(n))].slice(0, MAX_SEATS);
-  // the server's remaining limit already subtracts the seats it holds for us
-  limitBase = details.remainingSeatLimit + Math.min(serverMine.length, MAX_SEATS);
+  sync = nextSync;
   batch(() => {
-    seatsByName = byName;
-    sync = nextSync;
+    // the server's remaining limit already subtracts the seats it holds for us
+    limitBaseState.value = details.remainingSeatLimit + Math.min(serverMine.length, MAX_SEATS);
     for (const s of details.seatLayout.seats) {
       const state: SeatState = kept.has(s.name)
         ? kept.get(s.name)
@@ -347,7 +284,7 @@ function applyDetails(details: TripDetails, sameTrip = false): void {
     availableSeatsState.value = details.availableSeats;
     tripDetailsState.value = details;
     loadStatusState.value = 'ready';
-    nowState.value = deps.now();
+    nowState.value = now();
   });
   // a choice made during the load whose lock request has not started yet
   for (const [name, chosen] of kept) {
@@ -381,7 +318,7 @@ export type ToggleResult = 'selected' | 'deselected' | 'unavailable' | 'maxSeats
  * takes the seat away again with the lock-lost dialog.
  */
 export function toggleSeat(name: string): ToggleResult {
-  const seat = seatsByName.get(name);
+  const seat = seatsByName.value.get(name);
   const sig = seatSignals.get(name);
   if (!seat || !sig) return 'unknown';
   const state = sig.value;
@@ -407,12 +344,12 @@ export function toggleSeat(name: string): ToggleResult {
   if (name !== OPEN_SEAT_NAME) {
     const count = countedSeats.value.length;
     if (count >= MAX_SEATS) {
-      deps.warningToast({ id: 'error.MAX_SEAT_WARNING', values: { count: MAX_SEATS } });
+      ui.toastWarning({ id: 'error.MAX_SEAT_WARNING', values: { count: MAX_SEATS } });
       emit('rejected', name);
       return 'maxSeats';
     }
     if (count >= seatLimit.value) {
-      deps.warningToast({ id: 'seatChoice.seatLimit', values: { count: seatLimit.value } });
+      ui.toastWarning({ id: 'seatChoice.seatLimit', values: { count: seatLimit.value } });
       emit('rejected', name);
       return 'seatLimit';
     }
@@ -422,7 +359,7 @@ export function toggleSeat(name: string): ToggleResult {
     // a new hold after a reset (expirationTime now) or an expired one: its expiry comes with the lock
     // answer; the old one would end the new hold at the hold clock's next tick
     const exp = expirationTimeState.peek();
-    if (countedSeats.peek().length === 0 && exp && Date.parse(exp) <= deps.now()) expirationTimeState.value = null;
+    if (countedSeats.peek().length === 0 && exp && Date.parse(exp) <= now()) expirationTimeState.value = null;
     sig.value = 'selected';
     seatNamesState.value = [...seatNamesState.value, name];
     emit('selected', name);
@@ -433,7 +370,7 @@ export function toggleSeat(name: string): ToggleResult {
 
 function schedule(name: string): void {
   const gen = generation;
-  deps.defer(() => void reconcile(name, gen));
+  defer(() => void reconcile(name, gen));
 }
 
 /** Brings the server lock of one seat in line with its on-screen state, one request at a time. */
@@ -452,12 +389,12 @@ async function reconcile(name: string, gen: number): Promise<void> {
       const body = lockBody(details, [name], want);
       let res: SeatLockResponse;
       try {
-        res = await deps.seatLock(body);
+        res = await call('seatLock', { body });
       } catch (err) {
         if (gen !== generation) return;
         // revert the seat to what the server holds and show the reason
         revert(name, entry.held);
-        deps.errorToast(reasonOf(err), codeOf(err), valuesOf(err));
+        ui.toastError(ui.messageForError(err));
         emit('failed', name);
         return;
       }
@@ -466,7 +403,7 @@ async function reconcile(name: string, gen: number): Promise<void> {
         const now = tripDetailsState.value;
         const sameTrip = !!now && now.tripId === details.tripId && now.originCode === details.originCode && now.destinationCode === details.destinationCode;
         const chosenAgain = sameTrip && seatSignals.get(name)?.value === 'selected';
-        if (want && res && !chosenAgain) void deps.seatLock({ ...body, locked: false }).catch(() => undefined);
+        if (want && res && !chosenAgain) void call('seatLock', { body: { ...body, locked: false } }).catch(() => undefined);
         return;
       }
       if (!res) {
@@ -480,7 +417,7 @@ async function reconcile(name: string, gen: number): Promise<void> {
       } else {
         expirationTimeState.value = res.expirationTime;
       }
-      nowState.value = deps.now();
+      nowState.value = now();
     }
   } finally {
     entry.busy = false;
@@ -506,7 +443,7 @@ function lockLost(name: string): void {
     availableSeatsState.value = Math.max(0, availableSeatsState.value - 1);
     emit('lockLost', name);
   });
-  deps.errorDialog({ id: 'seat.lockLost', values: { names: name } });
+  ui.showError({ id: 'seat.lockLost', values: { names: name } });
 }
 
 function lockBody(details: TripDetails, seatNames: string[], locked: boolean): SeatLockRequest {
@@ -532,7 +469,7 @@ function heldOrPending(): string[] {
  * SPEC section 4 reset: unlocks all held seats, clears the seats and sets
  * expirationTime to now.
  */
-export async function resetReservation(opts: { event?: SeatEvent['kind'] } = {}): Promise<void> {
+export async function resetSeats(opts: { event?: SeatEvent['kind'] } = {}): Promise<void> {
   if (bookingHold && opts.event !== 'expired') return bookingHold.cancel();
   const details = tripDetailsState.value;
   const names = heldOrPending();
@@ -543,8 +480,8 @@ export async function resetReservation(opts: { event?: SeatEvent['kind'] } = {})
       if (sig && sig.value === 'selected') sig.value = 'available';
     }
     seatNamesState.value = [];
-    expirationTimeState.value = new Date(deps.now()).toISOString();
-    nowState.value = deps.now();
+    expirationTimeState.value = new Date(now()).toISOString();
+    nowState.value = now();
     emit(opts.event ?? 'reset');
   });
   for (const e of sync.values()) {
@@ -553,9 +490,9 @@ export async function resetReservation(opts: { event?: SeatEvent['kind'] } = {})
   }
   if (details && names.length) {
     try {
-      await deps.seatLock(lockBody(details, names.slice(0, MAX_SEATS), false));
+      await call('seatLock', { body: lockBody(details, names.slice(0, MAX_SEATS), false) });
     } catch (err) {
-      if (gen === generation) deps.errorToast(reasonOf(err), codeOf(err), valuesOf(err));
+      if (gen === generation) ui.toastError(ui.messageForError(err));
     }
   }
 }
@@ -584,7 +521,7 @@ export async function releaseSeats(opts: { keepalive?: boolean } = {}): Promise<
   });
   if (!details || !names.length) return;
   try {
-    await deps.seatLock(lockBody(details, names.slice(0, MAX_SEATS), false), { keepalive: opts.keepalive });
+    await call('seatLock', { body: lockBody(details, names.slice(0, MAX_SEATS), false), keepalive: opts.keepalive });
   } catch {
     // the page is going away or another trip is loading; the server lets the lock expire
   }
@@ -600,7 +537,7 @@ export async function extendHold(): Promise<void> {
     if (until) {
       batch(() => {
         expirationTimeState.value = until;
-        nowState.value = deps.now();
+        nowState.value = now();
         emit('extended');
       });
     }
@@ -611,21 +548,21 @@ export async function extendHold(): Promise<void> {
   if (!details || names.length === 0) return;
   const gen = generation;
   try {
-    const res = await deps.seatLock(lockBody(details, names, true));
+    const res = await call('seatLock', { body: lockBody(details, names, true) });
     if (gen !== generation) return;
     if (!res) {
       // someone else holds one of them now: treat like a lost lock
-      await resetReservation();
-      deps.errorDialog({ id: 'seat.lockLost', values: { names: names.join(', ') } });
+      await resetSeats();
+      ui.showError({ id: 'seat.lockLost', values: { names: names.join(', ') } });
       return;
     }
     batch(() => {
       expirationTimeState.value = res.expirationTime;
-      nowState.value = deps.now();
+      nowState.value = now();
       emit('extended');
     });
   } catch (err) {
-    if (gen === generation) deps.errorToast(reasonOf(err), codeOf(err), valuesOf(err));
+    if (gen === generation) ui.toastError(ui.messageForError(err));
   }
 }
 
@@ -651,8 +588,8 @@ export async function expireHold(): Promise<void> {
   const hold = bookingHold;
   bookingHold = null;
   hold?.expired();
-  await resetReservation({ event: 'expired' });
-  deps.infoToast({ id: 'seatChoice.holdExpired' });
+  await resetSeats({ event: 'expired' });
+  ui.toastInfo({ id: 'seatChoice.holdExpired' });
 }
 
 /** What a booking (issue 6) does when the passenger extends, resets or outlives a hold it owns. */
@@ -688,7 +625,7 @@ export function holdForBooking(names: string[], expiration: string | null, hold:
     for (const n of keep) seatSignals.get(n)!.value = 'selected';
     seatNamesState.value = keep;
     expirationTimeState.value = hold ? expiration : null;
-    nowState.value = deps.now();
+    nowState.value = now();
   });
 }
 
@@ -716,7 +653,6 @@ export function clearTrip(): void {
     droppingStationsState.value = [];
     lastEventState.value = null;
   });
-  seatsByName = new Map();
   sync = new Map();
   seatSignals = new Map();
   touched = new Set();
@@ -727,18 +663,17 @@ export function clearTrip(): void {
  * Runs the hold clock: ticks `now` every second while seats are held and
  * expires the hold when its time is up. Returns the disposer.
  */
-export function startHoldClock(timers: { setInterval: typeof setInterval; clearInterval: typeof clearInterval } = globalThis): () => void {
-  const id = timers.setInterval(() => {
+export function startHoldClock(): () => void {
+  return every(1000, () => {
     if (countedSeats.value.length === 0) return;
-    nowState.value = deps.now();
+    nowState.value = now();
     if (holdMsLeft.value === 0) void expireHold();
-  }, 1000);
-  return () => timers.clearInterval(id);
+  });
 }
 
 /** Moves the hold clock (tests, and after the tab wakes up). */
 export function tick(): void {
-  nowState.value = deps.now();
+  nowState.value = now();
   if (holdMsLeft.value === 0 && countedSeats.value.length > 0) void expireHold();
 }
 
@@ -746,22 +681,4 @@ export function tick(): void {
 
 function emit(kind: SeatEvent['kind'], seatName?: string): void {
   lastEventState.value = { kind, seatName, seq: ++eventSeq };
-}
-
-function reasonOf(err: unknown): string {
-  const e = err as { reason?: string; message?: string };
-  return e?.reason ?? e?.message ?? '';
-}
-
-function codeOf(err: unknown): string | undefined {
-  return (err as { code?: string })?.code;
-}
-
-function valuesOf(err: unknown): Record<string, string | number> | undefined {
-  return (err as { values?: Record<string, string | number> })?.values;
-}
-
-function reasonNote(err: unknown): Note {
-  const code = codeOf(err);
-  return { id: code ? `error.${code}` : 'error.unknown', fallback: reasonOf(err) || undefined };
 }

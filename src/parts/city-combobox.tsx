@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react'
 import { Combobox, createListCollection } from '@ark-ui/react/combobox'
 import { Portal } from '@ark-ui/react/portal'
-import { css } from '../../../styled-system/css'
-import type { City } from '../../../contract/schemas.ts'
-import { formStyles, type CityFieldProps } from './search-form.tsx'
+import { css } from '../../styled-system/css'
+import type { City } from '../../contract/schemas.ts'
+import { formStyles, type CityFieldProps } from './search-form-parts.ts'
 
 const styles = {
   control: css({ position: 'relative', display: 'flex' }),

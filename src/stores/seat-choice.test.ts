@@ -1,12 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Seat, SeatLockRequest, SeatLockResponse, TripDetails } from '../../contract/schemas.ts';
-import * as r from './reservation.ts';
+import { fakeApi, type CallOptions, type FakeCall, type FakeRoutes } from '../api/index.ts';
+import { fakeClock, type FakeClock } from '../lib/clock.ts';
+import * as r from './seat-choice.ts';
+import * as ui from './ui.ts';
 
 // ---------- a fake server: seat locks per holder, like the real one ----------
 
 const NOW = Date.parse('2026-11-22T10:00:00+06:00');
-let now = NOW;
+let clock: FakeClock;
 
 function seat(name: string, row: number, column: number, extra: Partial<Seat> = {}): Seat {
   return {
@@ -54,18 +57,21 @@ const layout = [
 
 /** Seat name → holder. */
 let locks: Map<string, string>;
-let calls: { body: SeatLockRequest; keepalive?: boolean }[];
-let dialogs: r.Note[];
-let warnings: r.Note[];
-let infos: r.Note[];
-let errorToasts: string[];
+let log: FakeCall[];
+let routes: FakeRoutes;
 let failNextLock: Error | null;
 let currentDetails: TripDetails;
 
+/** The seat-lock requests sent, in order. */
+const calls = () => log.filter((c) => c.name === 'seatLock').map((c) => ({ body: c.opts.body as SeatLockRequest, keepalive: c.opts.keepalive }));
+/** The error dialog on screen, if any. */
+const dialog = () => (ui.errorModalVisible.value ? ui.errorMessage.value : null);
+/** The toasts of one type shown, as their messages. */
+const toasts = (type: ui.ToastType) => ui.toasts.value.filter((t) => t.type === type).map((t) => t.message);
+
 function fakeSeatLock(holder: string) {
-  return async (body: SeatLockRequest, opts?: { keepalive?: boolean }): Promise<SeatLockResponse> => {
-    calls.push({ body, keepalive: opts?.keepalive });
-    await Promise.resolve();
+  return ({ body }: CallOptions<'seatLock'>): SeatLockResponse => {
+    if (!body) throw new Error('seatLock without a body');
     if (failNextLock) {
       const e = failNextLock;
       failNextLock = null;
@@ -78,7 +84,7 @@ function fakeSeatLock(holder: string) {
       for (const n of body.seatNames) if (locks.get(n) === holder) locks.delete(n);
     }
     const mine = [...locks].filter(([, h]) => h === holder).map(([n]) => n);
-    return { seatNames: mine, expirationTime: mine.length ? new Date(now + 15 * 60_000).toISOString() : null };
+    return { seatNames: mine, expirationTime: mine.length ? new Date(clock.now + 15 * 60_000).toISOString() : null };
   };
 }
 
@@ -87,27 +93,18 @@ const flush = async () => {
 };
 
 test.before.each(async () => {
-  now = NOW;
+  clock = fakeClock(NOW);
   locks = new Map();
-  calls = [];
-  dialogs = [];
-  warnings = [];
-  infos = [];
-  errorToasts = [];
   failNextLock = null;
   currentDetails = details(layout.map((s) => ({ ...s })));
   r.clearTrip();
-  r.configureReservation({
-    tripDetails: async () => currentDetails,
-    busStations: async () => ({ boarding: [], dropping: [] }),
+  ui.resetUi();
+  routes = {
+    tripDetails: () => currentDetails,
+    busStations: () => ({ boarding: [], dropping: [] }),
     seatLock: fakeSeatLock('me'),
-    errorDialog: (n) => void dialogs.push(n),
-    warningToast: (n) => void warnings.push(n),
-    infoToast: (n) => void infos.push(n),
-    errorToast: (reason) => void errorToasts.push(reason),
-    now: () => now,
-    defer: (task) => queueMicrotask(task),
-  });
+  };
+  log = fakeApi(routes);
   await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
 });
 
@@ -128,7 +125,7 @@ test('choosing a seat selects it at once and locks it on the server; choosing ag
   assert.equal(r.seats.value.map((s) => s.name), ['A1']);
   await flush();
   assert.is(locks.get('A1'), 'me');
-  assert.equal(calls[0]!.body, {
+  assert.equal(calls()[0]!.body, {
     tripId: 7,
     tripDate: '2026-11-22',
     coachCode: 'NX-101',
@@ -142,7 +139,7 @@ test('choosing a seat selects it at once and locks it on the server; choosing ag
   assert.is(r.seatState('A1').value, 'available');
   await flush();
   assert.not.ok(locks.has('A1'));
-  assert.is(calls[1]!.body.locked, false);
+  assert.is(calls()[1]!.body.locked, false);
 });
 
 test('fare summary: total and fare per seat type', async () => {
@@ -161,7 +158,7 @@ test('unavailable seats cannot be toggled', async () => {
   assert.is(r.toggleSeat('B3'), 'unavailable');
   assert.is(r.toggleSeat('B4'), 'unavailable');
   await flush();
-  assert.is(calls.length, 0);
+  assert.is(calls().length, 0);
 });
 
 test('a falsy lock answer removes the seat from the selection and available seats and opens the error dialog', async () => {
@@ -173,7 +170,7 @@ test('a falsy lock answer removes the seat from the selection and available seat
   assert.is(r.seatState('A2').value, 'held');
   assert.equal(r.seats.value, []);
   assert.is(r.availableSeats.value, before - 1);
-  assert.equal(dialogs, [{ id: 'seat.lockLost', values: { names: 'A2' } }]);
+  assert.equal(dialog(), { id: 'seat.lockLost', values: { names: 'A2' } });
   assert.is(r.toggleSeat('A2'), 'unavailable', 'and it cannot be chosen again');
 });
 
@@ -183,7 +180,7 @@ test('a failed lock request reverts the seat and shows the reason in an error to
   await flush();
   assert.is(r.seatState('A1').value, 'available');
   assert.equal(r.seats.value, []);
-  assert.equal(errorToasts, ['Seat limit exceeded.']);
+  assert.equal(toasts('error'), [{ id: 'error.SEAT_LIMIT_EXCEEDED' }]);
 });
 
 test('more than 5 seats shows MAX_SEAT_WARNING with 5 and rejects the 6th', async () => {
@@ -194,7 +191,7 @@ test('more than 5 seats shows MAX_SEAT_WARNING with 5 and rejects the 6th', asyn
   for (let i = 1; i <= 5; i++) assert.is(r.toggleSeat(`C${i}`), 'selected');
   assert.is(r.toggleSeat('C6'), 'maxSeats');
   assert.is(r.seatState('C6').value, 'available');
-  assert.equal(warnings, [{ id: 'error.MAX_SEAT_WARNING', values: { count: 5 } }]);
+  assert.equal(toasts('warning'), [{ id: 'error.MAX_SEAT_WARNING', values: { count: 5 } }]);
   assert.is(r.seats.value.length, 5);
   await flush();
   assert.is(locks.size, 5);
@@ -211,7 +208,7 @@ test('OPEN seats are placeholders: not counted, never locked', async () => {
   assert.is(r.countedSeats.value.length, 5);
   assert.is(r.seats.value.length, 6);
   await flush();
-  assert.not.ok(calls.some((c) => c.body.seatNames.includes('OPEN')));
+  assert.not.ok(calls().some((c) => c.body.seatNames.includes('OPEN')));
   assert.is(r.totalFare.value, 5 * 800);
 });
 
@@ -222,14 +219,14 @@ test('the remaining seat limit is enforced with its number', async () => {
   r.toggleSeat('A1');
   r.toggleSeat('A2');
   assert.is(r.toggleSeat('A3'), 'seatLimit');
-  assert.equal(warnings, [{ id: 'seatChoice.seatLimit', values: { count: 2 } }]);
+  assert.equal(toasts('warning'), [{ id: 'seatChoice.seatLimit', values: { count: 2 } }]);
   await flush();
 });
 
 test('the remaining limit counts seats this visitor already holds (the server subtracts them)', async () => {
   currentDetails = details(
     layout.map((s) => (s.name === 'A4' ? { ...s, lockedByMe: true } : { ...s })),
-    { remainingSeatLimit: 1, expirationTime: new Date(now + 60_000).toISOString() },
+    { remainingSeatLimit: 1, expirationTime: new Date(clock.now + 60_000).toISOString() },
   );
   r.clearTrip();
   await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
@@ -251,19 +248,19 @@ test('reset unlocks all held seats, clears the seats and sets expirationTime to 
   r.toggleSeat('A3');
   await flush();
   assert.is(locks.size, 2);
-  await r.resetReservation();
+  await r.resetSeats();
   assert.is(locks.size, 0);
   assert.equal(r.seats.value, []);
   assert.is(r.seatState('A1').value, 'available');
-  assert.is(Date.parse(r.expirationTime.value!), now);
-  const last = calls.at(-1)!;
+  assert.is(Date.parse(r.expirationTime.value!), clock.now);
+  const last = calls().at(-1)!;
   assert.is(last.body.locked, false);
   assert.equal(last.body.seatNames.sort(), ['A1', 'A3']);
 });
 
 test('reset while a lock is in flight still leaves nothing held', async () => {
   r.toggleSeat('A1');
-  await r.resetReservation();
+  await r.resetSeats();
   await flush();
   assert.is(locks.size, 0);
 });
@@ -286,7 +283,7 @@ test('release with keepalive gives back held seats (leaving the page, closing th
   await flush();
   await r.releaseSeats({ keepalive: true });
   assert.is(locks.size, 0);
-  assert.is(calls.at(-1)!.keepalive, true);
+  assert.is(calls().at(-1)!.keepalive, true);
 });
 
 test('choosing another trip releases the seats held on the first', async () => {
@@ -299,7 +296,7 @@ test('choosing another trip releases the seats held on the first', async () => {
 });
 
 test('own unexpired locks from the server are kept as the selection after a reload', async () => {
-  const exp = new Date(now + 10 * 60_000).toISOString();
+  const exp = new Date(clock.now + 10 * 60_000).toISOString();
   currentDetails = details(
     layout.map((s) => (s.name === 'A4' ? { ...s, lockedByMe: true } : { ...s })),
     { expirationTime: exp },
@@ -311,7 +308,7 @@ test('own unexpired locks from the server are kept as the selection after a relo
   assert.is(r.expirationTime.value, exp);
   r.toggleSeat('A4');
   await flush();
-  assert.is(calls.at(-1)!.body.locked, false, 'choosing it again unlocks');
+  assert.is(calls().at(-1)!.body.locked, false, 'choosing it again unlocks');
 });
 
 // ---------- a reload of the same trip (back from login, after a refused booking) ----------
@@ -320,16 +317,17 @@ test('own unexpired locks from the server are kept as the selection after a relo
 function snapshot(): TripDetails {
   const seats = layout.map((s) => ({ ...s, lockedByMe: locks.get(s.name) === 'me', lockedByOther: locks.has(s.name) && locks.get(s.name) !== 'me' }));
   const mine = seats.filter((s) => s.lockedByMe).length;
-  return details(seats, { remainingSeatLimit: 5 - mine, expirationTime: mine ? new Date(now + 15 * 60_000).toISOString() : null });
+  return details(seats, { remainingSeatLimit: 5 - mine, expirationTime: mine ? new Date(clock.now + 15 * 60_000).toISOString() : null });
 }
 
 /** Starts a reload whose answer is taken now (before what follows reaches the server) and sent on `answer()`. */
 function slowReload(): { done: Promise<r.LoadStatus>; answer: () => void } {
   const taken = snapshot();
   let answer = () => {};
-  r.configureReservation({ tripDetails: () => new Promise((res) => (answer = () => res(taken))) });
+  const answered = new Promise<TripDetails>((res) => (answer = () => res(taken)));
+  routes.tripDetails = () => answered;
   const done = r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
-  return { done, answer: () => answer() };
+  return { done, answer };
 }
 
 test('a seat chosen while the trip reloads stays chosen and held (the answer predates its lock)', async () => {
@@ -353,7 +351,7 @@ test('a seat chosen while the trip reloads stays chosen and held (the answer pre
 test('a lock still in flight when the reload answers carries on; the seat stays chosen', async () => {
   let release = () => {};
   const real = fakeSeatLock('me');
-  r.configureReservation({ seatLock: (body) => new Promise((res) => (release = () => void real(body).then(res))) });
+  routes.seatLock = (opts) => new Promise((res) => (release = () => res(real(opts))));
   r.toggleSeat('A2');
   await flush();
   const reload = slowReload();
@@ -409,16 +407,16 @@ test('another trip takes the seat map of the first down at once: no click can lo
 test('a seat chosen after a reset starts a new hold: the reset time does not end it', async () => {
   r.toggleSeat('A1');
   await flush();
-  await r.resetReservation();
+  await r.resetSeats();
   let release = () => {};
   const real = fakeSeatLock('me');
-  r.configureReservation({ seatLock: (body) => new Promise((res) => (release = () => void real(body).then(res))) });
-  now += 1000;
+  routes.seatLock = (opts) => new Promise((res) => (release = () => res(real(opts))));
+  clock.now += 1000;
   r.toggleSeat('A2');
   await flush();
   r.tick();
   assert.is(r.seatState('A2').value, 'selected', 'the hold clock does not expire the new choice');
-  assert.equal(infos, []);
+  assert.equal(toasts('info'), []);
   release();
   await flush();
   assert.is(locks.get('A2'), 'me');
@@ -430,28 +428,26 @@ test('the hold countdown warns in its last 2 minutes and resets when it runs out
   await flush();
   assert.is(r.holdMsLeft.value, 15 * 60_000);
   assert.not.ok(r.holdEndingSoon.value);
-  now += 13 * 60_000 + 1000;
+  clock.now += 13 * 60_000 + 1000;
   r.tick();
   assert.ok(r.holdEndingSoon.value);
-  now += 2 * 60_000;
+  clock.now += 2 * 60_000;
   r.tick();
   await flush();
   assert.equal(r.seats.value, []);
   assert.is(locks.size, 0);
-  assert.equal(infos, [{ id: 'seatChoice.holdExpired' }]);
+  assert.equal(toasts('info'), [{ id: 'seatChoice.holdExpired' }]);
   assert.is(r.lastEvent.value?.kind, 'expired');
 });
 
 test('failed trip details open the error dialog with the server reason', async () => {
-  r.configureReservation({
-    tripDetails: async () => {
-      throw Object.assign(new Error('Trip not found.'), { code: 'TRIP_NOT_FOUND', reason: 'Trip not found.' });
-    },
-  });
+  routes.tripDetails = async () => {
+    throw Object.assign(new Error('Trip not found.'), { code: 'TRIP_NOT_FOUND', reason: 'Trip not found.' });
+  };
   r.clearTrip();
   const st = await r.loadTrip({ tripId: 99, originCode: 'DHK', destinationCode: 'CTG' });
   assert.is(st, 'error');
-  assert.equal(dialogs, [{ id: 'error.TRIP_NOT_FOUND', fallback: 'Trip not found.' }]);
+  assert.equal(dialog(), { id: 'error.TRIP_NOT_FOUND' });
 });
 
 test('toggling one seat changes only that seat signal', async () => {

@@ -1,7 +1,7 @@
 import { useIntl } from 'react-intl'
-import { LiveRegion } from '../../../design-system/visually-hidden/index.ts'
-import { formatTime, type Locale } from '../../lib/dates.ts'
-import { formatMoney } from '../../lib/money.ts'
+import { LiveRegion } from '../../design-system/visually-hidden/index.ts'
+import { formatTime, type Locale } from '../lib/dates.ts'
+import { formatMoney } from '../lib/money.ts'
 
 /** A store's status change: message id, raw values, sequence number. */
 export interface Announcement {

@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
-import type { Reservation } from '../../../contract/schemas.ts'
-import { css, cx } from '../../../styled-system/css'
-import { button } from '../../../styled-system/recipes'
-import { useT } from '../../app/use-t.ts'
-import { formatCalendarDate, formatDateTime, formatTime, localizeDigits, type Locale } from '../../lib/dates.ts'
-import { buildIcs } from '../../../contract/ics.ts'
-import { formatMoney } from '../../lib/money.ts'
-import { language } from '../../stores/ui.ts'
-import { page } from '../page-styles.ts'
+import type { Reservation } from '../../contract/schemas.ts'
+import { css, cx } from '../../styled-system/css'
+import { button } from '../../styled-system/recipes'
+import { StatusBadge } from '../../design-system/status/index.ts'
+import { useT } from '../app/use-t.ts'
+import { formatCalendarDate, formatDateTime, formatTime, localizeDigits, type Locale } from '../lib/dates.ts'
+import { buildIcs } from '../../contract/ics.ts'
+import { formatMoney } from '../lib/money.ts'
+import { language } from '../stores/ui.ts'
+import { page } from './page-styles.ts'
 import { TicketQr } from './ticket-qr.tsx'
 import { statusMessageIds, statusTone } from './ticket-status.ts'
 
@@ -29,18 +30,6 @@ const styles = {
   }),
   top: css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: '2' }),
   brand: css({ fontWeight: 'bold', color: 'brand.800', fontSize: 'lg' }),
-  badge: css({
-    display: 'inline-block',
-    px: '3',
-    py: '1',
-    borderRadius: 'full',
-    fontWeight: 'bold',
-    fontSize: 'sm',
-    border: '1px solid',
-    '&[data-tone=success]': { bg: 'green.50', color: 'green.700', borderColor: 'green.700' },
-    '&[data-tone=info]': { bg: 'blue.50', color: 'blue.700', borderColor: 'blue.700' },
-    '&[data-tone=error]': { bg: 'red.50', color: 'red.700', borderColor: 'red.700' },
-  }),
   keyRow: css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '4', justifyContent: 'space-between' }),
   keys: css({ display: 'flex', flexWrap: 'wrap', gap: '3' }),
   key: css({
@@ -154,9 +143,9 @@ export function TicketView({ reservation: r, heading, children }: TicketViewProp
       </div>
       <p>
         {t('ticket.status')}{' '}
-        <span className={styles.badge} data-tone={statusTone(r.status)} data-testid="ticket-status">
+        <StatusBadge tone={statusTone(r.status)} data-testid="ticket-status">
           {status}
-        </span>
+        </StatusBadge>
       </p>
       {hasKeys ? (
         <div className={styles.keyRow}>

@@ -1,3 +1,0 @@
-export * from './schemas.ts';
-export * from './errors.ts';
-export * from './api.ts';

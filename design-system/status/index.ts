@@ -1,0 +1,1 @@
+export { StatusBadge, StatusMessage, type StatusBadgeProps, type StatusMessageProps, type StatusTone } from './status.tsx'
