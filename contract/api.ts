@@ -1,5 +1,5 @@
 /**
- * The table of every /api route (SPEC section 7 plus the paths the SPEC leaves
+ * The table of every /api route (docs/spec.md section 7 plus the paths the SPEC leaves
  * to configuration). Paths are relative to the API base (default `/api`);
  * `:name` marks a path parameter. `auth`: `required` answers 401 without a
  * valid bearer token; `optional` reads it when present (seat locks fall back

@@ -1,5 +1,5 @@
 /**
- * The error catalogue of SPEC section 8: every code the API may answer with,
+ * The error catalogue of docs/spec.md section 8: every code the API may answer with,
  * its English reason (the text a user sees when the app has no translation)
  * and the HTTP status the reference server sends with it.
  */

@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { routes } from '../src/routes.ts';
 
-/** Every route of SPEC section 2 that a visitor can open directly (the app's route table, restricted ones left out). */
+/** Every route of docs/spec.md section 2 that a visitor can open directly (the app's route table, restricted ones left out). */
 export const publicRoutes = routes.filter((r) => !r.restricted).map((r) => r.path);
 
 /** Runs axe with the WCAG 2.0/2.1/2.2 A and AA rules and expects no violations. */

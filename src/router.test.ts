@@ -29,7 +29,7 @@ test('trailing slashes and query strings are ignored', () => {
   assert.is(normalizePath(''), '/')
 })
 
-test('only /profile is restricted (issue 5); every title id exists', () => {
+test('only /profile is restricted; every title id exists', () => {
   for (const r of routes) {
     assert.is(r.restricted, r.path === '/profile', r.path)
     assert.ok(en[r.titleId], r.titleId)

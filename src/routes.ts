@@ -1,5 +1,5 @@
 /**
- * The only route table (SPEC section 2), pure data: path, title message id,
+ * The only route table (docs/spec.md section 2), pure data: path, title message id,
  * whether the route needs a signed-in passenger, and the page that shows it.
  * It imports nothing: the router, the build's size report and the browser
  * tests read it; `page-loaders.ts` maps each page to its lazily loaded module.

@@ -1,7 +1,7 @@
 /**
- * The fetch wrapper of SPEC section 7: API base from the runtime config, Accept
+ * The fetch wrapper of docs/spec.md section 7: API base from the runtime config, Accept
  * JSON, bearer token when stored, X-Device-Id, 60 s time-out, and the 401 reset
- * of SPEC section 4 (never on the login page itself). It imports the contract's
+ * of docs/spec.md section 4 (never on the login page itself). It imports the contract's
  * route table and with it zod, so the app loads it lazily: stores call it through
  * `call` in `./index.ts`, never directly.
  */
@@ -18,7 +18,7 @@ export interface ApiEnv {
   language: () => string;
   /** Current path, to skip the 401 reset on the login page and remember where to return. */
   currentPath: () => string;
-  /** Clears the session and sends the user to /login (SPEC section 4). */
+  /** Clears the session and sends the user to /login (docs/spec.md section 4). */
   onUnauthorized: (path: string) => void;
   fetch: typeof fetch;
   timeoutMs: number;

@@ -6,9 +6,9 @@ import { ArrowUpIcon, MessengerIcon } from './icons.tsx'
 import { useScrolledPast } from './use-scroll-y.ts'
 import { useT } from './use-t.ts'
 
-/** Scroll-to-top appears after this many px (SPEC section 9). */
+/** Scroll-to-top appears after this many px (docs/spec.md section 9). */
 export const SCROLL_TOP_THRESHOLD = 100
-/** The messenger widget is hidden on these paths (SPEC section 2). */
+/** The messenger widget is hidden on these paths (docs/spec.md section 2). */
 const NO_MESSENGER = new Set(['/search', '/reservation'])
 
 const styles = {

@@ -1,4 +1,4 @@
-/** Header navigation of SPEC section 2, in order. */
+/** Header navigation of docs/spec.md section 2, in order. */
 export const navItems = [
   { href: '/', labelId: 'nav.home' },
   { href: '/ticket-operation', labelId: 'nav.ticketOperation' },

@@ -1,5 +1,5 @@
 /**
- * Browser storage keys of SPEC section 3 and a safe accessor: session storage by
+ * Browser storage keys of docs/spec.md section 3 and a safe accessor: session storage by
  * default, local storage only where the passenger chose `Stay signed in`, and an
  * in-memory fallback where neither exists (Node tests, private modes that throw).
  */

@@ -1,5 +1,5 @@
 /**
- * Form validation rules of SPEC section 5. Each validator returns the message
+ * Form validation rules of docs/spec.md section 5. Each validator returns the message
  * id of the first problem (see locales/en.json for the exact texts) or
  * undefined when the value is valid. Patterns mirror contract/schemas.ts; they
  * are repeated here so the browser bundle does not load zod for a regex.
@@ -106,7 +106,7 @@ export function validateCode(value: string, messageId: MessageId = 'validation.v
   return new RegExp(`^\\d{${CODE_LENGTH}}$`).test(value) ? undefined : messageId
 }
 
-/** Fields of the sign-up form (SPEC section 3) before the code step. */
+/** Fields of the sign-up form (docs/spec.md section 3) before the code step. */
 export interface SignupForm {
   mobile: string
   fullName: string

@@ -1,6 +1,6 @@
 import { reservationStatus } from '../../contract/schemas.ts'
 
-/** Message id of each reservation status (SPEC section 4), shared with My tickets. */
+/** Message id of each reservation status (docs/spec.md section 4), shared with My tickets. */
 export const statusMessageIds: Record<number, string> = {
   [reservationStatus.sold]: 'profile.statusSold',
   [reservationStatus.booked]: 'profile.statusBooked',

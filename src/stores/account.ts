@@ -22,7 +22,7 @@ import * as session from './session.ts';
 /** Steps of the login page. */
 export type LoginStep = 'mobile' | 'password' | 'signup' | 'verify' | 'forgotOtp' | 'newPassword';
 
-/** Sign-up form fields (SPEC section 3) before the verification code. */
+/** Sign-up form fields (docs/spec.md section 3) before the verification code. */
 export interface SignupInput {
   mobile: string;
   fullName: string;

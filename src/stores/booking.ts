@@ -1,5 +1,5 @@
 /**
- * Booking and payment (issue 6): turns the held seats into a booking, extends
+ * Booking and payment: turns the held seats into a booking, extends
  * its time, applies or removes a coupon (the fare always comes from the
  * server), pays by card through the gateway or from the balance, and confirms
  * the gateway's result on /reservation/success and /reservation/failure.

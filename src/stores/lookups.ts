@@ -1,5 +1,5 @@
 /**
- * Lookup lists fetched on app load (SPEC section 4): origin cities, destination
+ * Lookup lists fetched on app load (docs/spec.md section 4): origin cities, destination
  * cities, time periods (with "All" first), announcements and offers. Skipped
  * when the URL contains `search` (the search page loads what it needs).
  */

@@ -1,5 +1,5 @@
 /**
- * Trip search: the search data of SPEC section 3 (tripDate, originCode,
+ * Trip search: the search data of docs/spec.md section 3 (tripDate, originCode,
  * destinationCode), the trip list, and the results' filters and sort.
  * The search lives in the URL; `searchQuery` / `applySearchQuery` convert.
  */

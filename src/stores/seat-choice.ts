@@ -1,7 +1,7 @@
 /**
- * Seat choice: the reservation data of SPEC section 3 (seats, expirationTime,
+ * Seat choice: the reservation data of docs/spec.md section 3 (seats, expirationTime,
  * departureScheduleId, arrivalScheduleId), the trip details and the selection
- * rules of SPEC sections 4 and 5.
+ * rules of docs/spec.md sections 4 and 5.
  *
  * Speed: every seat has its own state signal (`seatState(name)`), so toggling
  * a seat re-renders only that seat. A toggle shows at once (optimistic); a
@@ -159,7 +159,7 @@ export function seatState(name: string): ReadonlySignal<SeatState> {
 /**
  * Loads trip details and the boarding and dropping counters. When another trip
  * was on screen, its held seats are released first. Failures set the error
- * dialog to the server's reason (SPEC section 7).
+ * dialog to the server's reason (docs/spec.md section 7).
  */
 export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
   const prev = tripRefState.value;
@@ -313,7 +313,7 @@ export function stateOf(s: Seat): SeatState {
 export type ToggleResult = 'selected' | 'deselected' | 'unavailable' | 'maxSeats' | 'seatLimit' | 'unknown';
 
 /**
- * Chooses or un-chooses a seat (SPEC sections 4 and 5). The selected state
+ * Chooses or un-chooses a seat (docs/spec.md sections 4 and 5). The selected state
  * shows at once; the lock (or unlock) request follows, and a falsy lock answer
  * takes the seat away again with the lock-lost dialog.
  */
@@ -434,7 +434,7 @@ function revert(name: string, held: boolean): void {
   });
 }
 
-/** SPEC section 4: a falsy lock answer removes the seat from the selection and from available seats. */
+/** docs/spec.md section 4: a falsy lock answer removes the seat from the selection and from available seats. */
 function lockLost(name: string): void {
   batch(() => {
     const sig = seatSignals.get(name);
@@ -466,7 +466,7 @@ function heldOrPending(): string[] {
 }
 
 /**
- * SPEC section 4 reset: unlocks all held seats, clears the seats and sets
+ * docs/spec.md section 4 reset: unlocks all held seats, clears the seats and sets
  * expirationTime to now.
  */
 export async function resetSeats(opts: { event?: SeatEvent['kind'] } = {}): Promise<void> {
@@ -592,7 +592,7 @@ export async function expireHold(): Promise<void> {
   ui.toastInfo({ id: 'seatChoice.holdExpired' });
 }
 
-/** What a booking (issue 6) does when the passenger extends, resets or outlives a hold it owns. */
+/** What a booking does when the passenger extends, resets or outlives a hold it owns. */
 export interface BookingHold {
   /** Asks the server for more time; answers the new expiry, or null when it could not. */
   extend: () => Promise<string | null>;

@@ -88,7 +88,7 @@ export function signOut(): void {
 }
 
 /**
- * The 401 reset of SPEC section 4: clears token, passenger and company, flags an
+ * The 401 reset of docs/spec.md section 4: clears token, passenger and company, flags an
  * invalid session and remembers `path` for the return after login.
  */
 export function resetInvalidSession(path: string): void {
