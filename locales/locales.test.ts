@@ -2,6 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readFileSync } from 'node:fs'
 import { parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser'
+import { createIntl } from '@formatjs/intl'
 import { errorCodes } from '../contract/errors.ts'
 
 const load = (name: string) =>
@@ -64,6 +65,20 @@ test('SPEC texts are kept verbatim', () => {
   assert.is(en['dialog.errorTitle'], 'Error')
   assert.is(en['nav.login'], 'LOGIN')
   assert.is(en['validation.confirmPasswordMismatch'], "Confirm password doesn't match")
+})
+
+test('every message formats in its language with values for its placeholders (as react-intl will)', () => {
+  for (const [locale, messages] of [['en', en], ['bn', bn]] as const) {
+    const errors: string[] = []
+    const intl = createIntl({ locale, messages, onError: (e) => void errors.push(`${locale}: ${e.message}`) })
+    for (const id of Object.keys(messages)) {
+      const values = Object.fromEntries(argumentNames(messages[id]!).map((n) => [n, 2]))
+      const text = intl.formatMessage({ id }, values)
+      assert.type(text, 'string', id)
+      assert.not.match(text, /\{|\}/, `${locale} ${id} left a placeholder: ${text}`)
+    }
+    assert.equal(errors, [])
+  }
 })
 
 test('no placeholder text', () => {
