@@ -41,7 +41,11 @@ const precompiledLocales = {
       const [file, part] = args.path.split('#')
       const messages = JSON.parse(readFileSync(file, 'utf8'))
       const keep = ([id]) => part === 'all' || (part === 'core') === isCore(id)
-      const compiled = Object.fromEntries(Object.entries(messages).filter(keep).map(([id, text]) => [id, parse(text)]))
+      const compiled = Object.fromEntries(
+        Object.entries(messages)
+          .filter(keep)
+          .map(([id, text]) => [id, parse(text)]),
+      )
       return { contents: JSON.stringify(compiled), loader: 'json', watchFiles: [file] }
     })
   },
@@ -84,10 +88,8 @@ ${preloadTags}
  * which slows every style recalculation on a phone; drop those no rule reads.
  */
 function dropUnusedElementVars(css) {
-  return css.replace(/(\*,[^{}]*)\{((?:--[\w-]+:[^;{}]*;?)+)\}/g, (rule, selector, body) => {
-    const kept = body
-      .split(';')
-      .filter((d) => d.trim() && css.includes(`var(${d.split(':')[0].trim()}`))
+  return css.replace(/(\*,[^{}]*)\{((?:--[\w-]+:[^;{}]*;?)+)\}/g, (_rule, selector, body) => {
+    const kept = body.split(';').filter((d) => d.trim() && css.includes(`var(${d.split(':')[0].trim()}`))
     return kept.length ? `${selector}{${kept.join(';')}}` : ''
   })
 }
@@ -206,7 +208,11 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   writeFileSync(join(outdir, 'config.js'), `window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n`)
 
   const seenPages = new Set()
-  const uniqueRoutes = routes.filter((r) => (seenPages.has(r.page) ? false : (seenPages.add(r.page), true)))
+  const uniqueRoutes = routes.filter((r) => {
+    if (seenPages.has(r.page)) return false
+    seenPages.add(r.page)
+    return true
+  })
   const report = sizeReport({ metafile, root, entry: ENTRY, routes: uniqueRoutes, cssFile })
   log('\nFirst-render size per route (entry + its static imports + the page chunk):')
   log(formatReport(report))

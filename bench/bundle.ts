@@ -4,109 +4,117 @@
  * largest packages in each chunk. Sizes and closures come from
  * scripts/size-report.mjs (the same numbers `npm run build` prints).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { BenchBuild, Metafile, Sizes } from './build.ts';
-import { sizeReportModule } from './build.ts';
-import { fig, kb, root, type Figure, type PartResult } from './lib.ts';
+import fs from 'node:fs'
+import path from 'node:path'
+import type { BenchBuild, Metafile, Sizes } from './build.ts'
+import { sizeReportModule } from './build.ts'
+import { fig, kb, root, type Figure, type PartResult } from './lib.ts'
 
-const ENTRY = 'src/main.tsx';
+const ENTRY = 'src/main.tsx'
 
 /** The package (node_modules) or source folder an input file belongs to. */
 export function packageOf(input: string): string {
-  const p = input.replace(/\\/g, '/');
-  const nm = p.lastIndexOf('node_modules/');
+  const p = input.replace(/\\/g, '/')
+  const nm = p.lastIndexOf('node_modules/')
   if (nm >= 0) {
-    const parts = p.slice(nm + 'node_modules/'.length).split('/');
-    return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+    const parts = p.slice(nm + 'node_modules/'.length).split('/')
+    return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!
   }
-  const parts = p.split('/');
-  if (parts[0] === 'src' && parts[1] === 'pages') return parts.slice(0, 3).join('/');
-  if ((parts[0] === 'src' || parts[0] === 'design-system') && parts.length > 2) return parts.slice(0, 2).join('/');
-  return parts.length > 1 && parts[0] !== 'locales' ? parts[0]! : p;
+  const parts = p.split('/')
+  if (parts[0] === 'src' && parts[1] === 'pages') return parts.slice(0, 3).join('/')
+  if ((parts[0] === 'src' || parts[0] === 'design-system') && parts.length > 2) return parts.slice(0, 2).join('/')
+  return parts.length > 1 && parts[0] !== 'locales' ? parts[0]! : p
 }
 
 /** The largest packages of one output chunk, by bytes in the (minified, uncompressed) output. */
 export function largestPackages(metafile: Metafile, file: string, n = 4): { name: string; bytes: number }[] {
-  const by = new Map<string, number>();
+  const by = new Map<string, number>()
   for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[file]?.inputs ?? {})) {
-    const k = packageOf(input);
-    by.set(k, (by.get(k) ?? 0) + bytesInOutput);
+    const k = packageOf(input)
+    by.set(k, (by.get(k) ?? 0) + bytesInOutput)
   }
   return [...by.entries()]
     .map(([name, bytes]) => ({ name, bytes }))
     .filter((x) => x.bytes > 0)
     .sort((a, b) => b.bytes - a.bytes)
-    .slice(0, n);
+    .slice(0, n)
 }
 
-const add = (a: Sizes, b: Sizes): Sizes => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli });
-const zero: Sizes = { raw: 0, gzip: 0, brotli: 0 };
-const k = (n: number) => (n / 1024).toFixed(1);
-const triple = (s: Sizes) => `${k(s.raw)} / ${k(s.gzip)} / ${k(s.brotli)}`;
+const add = (a: Sizes, b: Sizes): Sizes => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli })
+const zero: Sizes = { raw: 0, gzip: 0, brotli: 0 }
+const k = (n: number) => (n / 1024).toFixed(1)
+const triple = (s: Sizes) => `${k(s.raw)} / ${k(s.gzip)} / ${k(s.brotli)}`
 
 /** A short name for an output chunk: its entry point, else its largest input. */
 function chunkLabel(metafile: Metafile, file: string): string {
-  const o = metafile.outputs[file]!;
-  const base = path.basename(file);
-  if (o.entryPoint) return `${base} (${o.entryPoint})`;
-  return base;
+  const o = metafile.outputs[file]!
+  const base = path.basename(file)
+  if (o.entryPoint) return `${base} (${o.entryPoint})`
+  return base
 }
 
 export async function runBundle(b: BenchBuild): Promise<PartResult> {
-  const sr = await sizeReportModule();
-  const { metafile } = b;
-  const date = new Date().toISOString();
-  const cssFile = b.cssFiles[0];
-  if (!cssFile) throw new Error('index.html links no stylesheet');
-  const routesAll = await sr.loadRoutes(root);
+  const sr = await sizeReportModule()
+  const { metafile } = b
+  const date = new Date().toISOString()
+  const cssFile = b.cssFiles[0]
+  if (!cssFile) throw new Error('index.html links no stylesheet')
+  const routesAll = await sr.loadRoutes(root)
   // one row per page; its paths listed together
-  const pages = new Map<string, string[]>();
-  for (const r of routesAll) pages.set(r.page, [...(pages.get(r.page) ?? []), r.path]);
-  const routes = [...pages.entries()].map(([page, paths]) => ({ path: paths[0]!, page, paths, coreMessages: routesAll.some((r) => r.page === page && r.coreMessages) }));
-  const report = sr.sizeReport({ metafile, root, entry: ENTRY, routes, cssFile });
+  const pages = new Map<string, string[]>()
+  for (const r of routesAll) pages.set(r.page, [...(pages.get(r.page) ?? []), r.path])
+  const routes = [...pages.entries()].map(([page, paths]) => ({
+    path: paths[0]!,
+    page,
+    paths,
+    coreMessages: routesAll.some((r) => r.page === page && r.coreMessages),
+  }))
+  const report = sr.sizeReport({ metafile, root, entry: ENTRY, routes, cssFile })
 
-  const outputs = Object.entries(metafile.outputs);
-  const byEntry = new Map(outputs.filter(([, o]) => o.entryPoint).map(([f, o]) => [o.entryPoint!.replace(/\\/g, '/'), f]));
-  const pageOutputs = new Set(routes.map((r) => byEntry.get(r.page)).filter((x): x is string => !!x));
-  const sizeCache = new Map<string, Sizes>();
+  const outputs = Object.entries(metafile.outputs)
+  const byEntry = new Map(outputs.filter(([, o]) => o.entryPoint).map(([f, o]) => [o.entryPoint!.replace(/\\/g, '/'), f]))
+  const pageOutputs = new Set(routes.map((r) => byEntry.get(r.page)).filter((x): x is string => !!x))
+  const sizeCache = new Map<string, Sizes>()
   const sizeOf = (f: string) => {
-    if (!sizeCache.has(f)) sizeCache.set(f, sr.sizesOf(fs.readFileSync(path.join(root, f))));
-    return sizeCache.get(f)!;
-  };
-  const css = b.cssFiles.map((f) => sr.sizesOf(fs.readFileSync(f))).reduce(add, zero);
+    if (!sizeCache.has(f)) sizeCache.set(f, sr.sizesOf(fs.readFileSync(path.join(root, f))))
+    return sizeCache.get(f)!
+  }
+  const css = b.cssFiles.map((f) => sr.sizesOf(fs.readFileSync(f))).reduce(add, zero)
   // CSS chunks esbuild emitted (CSS imported from JS), if any
-  const cssChunk = (files: Iterable<string>) => [...files].filter((f) => f.endsWith('.css')).map(sizeOf).reduce(add, zero);
+  const cssChunk = (files: Iterable<string>) =>
+    [...files]
+      .filter((f) => f.endsWith('.css'))
+      .map(sizeOf)
+      .reduce(add, zero)
 
-  const figures: Figure[] = [];
-  const detailRows: string[] = [];
-  const usedChunks = new Set<string>();
+  const figures: Figure[] = []
+  const detailRows: string[] = []
+  const usedChunks = new Set<string>()
   for (const r of report.routes) {
     // report.files are relative to root already; match the metafile's keys
-    const first = new Set(r.files.map((f) => f.split(path.sep).join('/')));
-    for (const f of first) usedChunks.add(f);
+    const first = new Set(r.files.map((f) => f.split(path.sep).join('/')))
+    for (const f of first) usedChunks.add(f)
     // what the route's files load later (lazy widgets, locale, API client), other pages excluded
-    const later = new Set<string>();
+    const later = new Set<string>()
     for (const f of first) {
       for (const imp of metafile.outputs[f]?.imports ?? []) {
-        if (imp.kind !== 'dynamic-import' || imp.external || first.has(imp.path) || pageOutputs.has(imp.path)) continue;
-        for (const g of sr.staticClosure(metafile, imp.path)) if (!first.has(g)) later.add(g);
+        if (imp.kind !== 'dynamic-import' || imp.external || first.has(imp.path) || pageOutputs.has(imp.path)) continue
+        for (const g of sr.staticClosure(metafile, imp.path)) if (!first.has(g)) later.add(g)
       }
     }
-    for (const f of later) usedChunks.add(f);
-    const laterJs = [...later].filter((f) => f.endsWith('.js')).map(sizeOf).reduce(add, zero);
-    const firstCss = add(css, cssChunk(first));
-    const paths = pages.get(r.page) ?? [r.path];
-    const isHome = paths.includes('/');
-    figures.push(
-      fig(`${paths.join(', ')} first-render JS (brotli)`, r.js.brotli, kb, isHome ? { max: sr.BUDGET.homeJsBrotli } : {}),
-    );
-    if (isHome) figures.push(fig(`${paths.join(', ')} first-render CSS (brotli)`, firstCss.brotli, kb, { max: sr.BUDGET.cssBrotli }));
-    if (isHome) figures.push(fig(`${paths.join(', ')} JS loaded after first render (brotli)`, laterJs.brotli, kb));
-    const laterNames = [...later].map((f) => path.basename(f).replace(/-[A-Z0-9]{8}\.js$/, '')).join(', ');
-    detailRows.push(
-      `| ${paths.join(', ')} | ${triple(r.js)} | ${first.size} | ${triple(firstCss)} | ${triple(laterJs)} | ${laterNames || '—'} |`,
-    );
+    for (const f of later) usedChunks.add(f)
+    const laterJs = [...later]
+      .filter((f) => f.endsWith('.js'))
+      .map(sizeOf)
+      .reduce(add, zero)
+    const firstCss = add(css, cssChunk(first))
+    const paths = pages.get(r.page) ?? [r.path]
+    const isHome = paths.includes('/')
+    figures.push(fig(`${paths.join(', ')} first-render JS (brotli)`, r.js.brotli, kb, isHome ? { max: sr.BUDGET.homeJsBrotli } : {}))
+    if (isHome) figures.push(fig(`${paths.join(', ')} first-render CSS (brotli)`, firstCss.brotli, kb, { max: sr.BUDGET.cssBrotli }))
+    if (isHome) figures.push(fig(`${paths.join(', ')} JS loaded after first render (brotli)`, laterJs.brotli, kb))
+    const laterNames = [...later].map((f) => path.basename(f).replace(/-[A-Z0-9]{8}\.js$/, '')).join(', ')
+    detailRows.push(`| ${paths.join(', ')} | ${triple(r.js)} | ${first.size} | ${triple(firstCss)} | ${triple(laterJs)} | ${laterNames || '—'} |`)
   }
 
   const chunkRows = [...usedChunks]
@@ -118,7 +126,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
         `| ${chunkLabel(metafile, f)} | ${triple(s)} | ${largestPackages(metafile, f)
           .map((p) => `${p.name} ${k(p.bytes)}`)
           .join(', ')} |`,
-    );
+    )
 
   return {
     part: 'bundle',
@@ -127,7 +135,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
     figures,
     details: [
       `Built with \`build.mjs\` in ${(b.ms / 1000).toFixed(1)} s. Sizes in KB as raw / gzip (level 9) / brotli (quality 11); ` +
-        'first render = the entry, its static imports and the page chunk (what index.html preloads plus the route\'s page); ' +
+        "first render = the entry, its static imports and the page chunk (what index.html preloads plus the route's page); " +
         '"after" = chunks those files import lazily (widgets, the Bengali locale, the API client), other pages excluded. ' +
         'One stylesheet serves every route.',
       '',
@@ -142,5 +150,5 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
       ...chunkRows,
     ],
     errors: [],
-  };
+  }
 }

@@ -3,38 +3,38 @@
  * processes that are always cleaned up, the API server on a free loopback port,
  * and the demo-data look-ups every part needs.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer as startChild } from '../server/test/spawn-server.ts';
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startServer as startChild } from '../server/test/spawn-server.ts'
 
-export { freePort } from '../server/test/spawn-server.ts';
+export { freePort } from '../server/test/spawn-server.ts'
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 // ---------- statistics ----------
 
 /** Median of the samples (NaN for none). */
 export function median(xs: number[]): number {
-  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b)
+  if (!s.length) return NaN
+  const m = s.length >> 1
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
 
 /** The p-th percentile (0–100, nearest rank). */
 export function percentile(xs: number[], p: number): number {
-  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b)
+  if (!s.length) return NaN
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
 }
 
 /** Min and max of the samples. */
 export function range(xs: number[]): { min: number; max: number } {
-  const s = xs.filter(Number.isFinite);
-  return s.length ? { min: Math.min(...s), max: Math.max(...s) } : { min: NaN, max: NaN };
+  const s = xs.filter(Number.isFinite)
+  return s.length ? { min: Math.min(...s), max: Math.max(...s) } : { min: NaN, max: NaN }
 }
 
 // ---------- figures ----------
@@ -42,32 +42,32 @@ export function range(xs: number[]): { min: number; max: number } {
 /** One measured figure, as the table and BENCHMARKS.md show it. */
 export interface Figure {
   /** Row name, e.g. `/ first render JS (brotli)`. */
-  name: string;
+  name: string
   /** Median (or the single value) as displayed, e.g. `96.9 KB`. */
-  value: string;
+  value: string
   /** Spread of the repeated samples, e.g. `min 10.1 – max 14.2 ms (n=20)`, or ''. */
-  spread: string;
+  spread: string
   /** The budget in words, or '' when the figure has none. */
-  budget: string;
+  budget: string
   /** true pass, false fail, null no budget (or not measured). */
-  pass: boolean | null;
+  pass: boolean | null
 }
 
 /** What one part answers. */
 export interface PartResult {
-  part: PartName;
-  title: string;
+  part: PartName
+  title: string
   /** ISO time the part ran. */
-  date: string;
-  figures: Figure[];
+  date: string
+  figures: Figure[]
   /** Extra Markdown (detail tables, failing audits, notes), printed after the figures. */
-  details: string[];
+  details: string[]
   /** Problems that stopped some measurement; shown as FAIL rows' reasons. */
-  errors: string[];
+  errors: string[]
 }
 
-export const PARTS = ['bundle', 'lighthouse', 'seat', 'api'] as const;
-export type PartName = (typeof PARTS)[number];
+export const PARTS = ['bundle', 'lighthouse', 'seat', 'api'] as const
+export type PartName = (typeof PARTS)[number]
 
 /** A figure with a numeric budget: pass when `value <= max` (or `>= min`). */
 export function fig(
@@ -76,102 +76,108 @@ export function fig(
   fmt: (n: number) => string,
   opts: { samples?: number[]; max?: number; min?: number; budget?: string; exact?: number } = {},
 ): Figure {
-  let pass: boolean | null = null;
-  if (!Number.isFinite(value)) pass = opts.max !== undefined || opts.min !== undefined || opts.exact !== undefined ? false : null;
-  else if (opts.exact !== undefined) pass = value === opts.exact;
-  else if (opts.max !== undefined) pass = value <= opts.max;
-  else if (opts.min !== undefined) pass = value >= opts.min;
+  let pass: boolean | null = null
+  if (!Number.isFinite(value)) pass = opts.max !== undefined || opts.min !== undefined || opts.exact !== undefined ? false : null
+  else if (opts.exact !== undefined) pass = value === opts.exact
+  else if (opts.max !== undefined) pass = value <= opts.max
+  else if (opts.min !== undefined) pass = value >= opts.min
   const budget =
     opts.budget ??
-    (opts.exact !== undefined ? `= ${fmt(opts.exact)}` : opts.max !== undefined ? `≤ ${fmt(opts.max)}` : opts.min !== undefined ? `≥ ${fmt(opts.min)}` : '');
-  return { name, value: Number.isFinite(value) ? fmt(value) : 'n/a', spread: spreadOf(opts.samples, fmt), budget, pass };
+    (opts.exact !== undefined
+      ? `= ${fmt(opts.exact)}`
+      : opts.max !== undefined
+        ? `≤ ${fmt(opts.max)}`
+        : opts.min !== undefined
+          ? `≥ ${fmt(opts.min)}`
+          : '')
+  return { name, value: Number.isFinite(value) ? fmt(value) : 'n/a', spread: spreadOf(opts.samples, fmt), budget, pass }
 }
 
 /** `min a – max b (n=N)` of repeated samples, '' for fewer than two. */
 export function spreadOf(samples: number[] | undefined, fmt: (n: number) => string): string {
-  if (!samples || samples.length < 2) return '';
-  const { min, max } = range(samples);
-  return `${fmt(min)} – ${fmt(max)} (n=${samples.filter(Number.isFinite).length})`;
+  if (!samples || samples.length < 2) return ''
+  const { min, max } = range(samples)
+  return `${fmt(min)} – ${fmt(max)} (n=${samples.filter(Number.isFinite).length})`
 }
 
-export const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : Math.round(n)} ms`;
-export const sec = (n: number) => `${(n / 1000).toFixed(2)} s`;
-export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-export const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
-export const int = (n: number) => String(Math.round(n));
-export const num = (d: number) => (n: number) => n.toFixed(d);
+export const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : Math.round(n)} ms`
+export const sec = (n: number) => `${(n / 1000).toFixed(2)} s`
+export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+export const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`
+export const int = (n: number) => String(Math.round(n))
+export const num = (d: number) => (n: number) => n.toFixed(d)
 
 // ---------- processes ----------
 
-const children = new Set<ChildProcess>();
-const cleanups = new Set<() => Promise<void> | void>();
+const children = new Set<ChildProcess>()
+const cleanups = new Set<() => Promise<void> | void>()
 
 /** Remembers a child so `cleanup()` (and process exit) kills it. */
 export function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
+  children.add(child)
+  child.once('exit', () => children.delete(child))
+  return child
 }
 
 /** Registers an async clean-up (stop PostgreSQL, close a browser, remove a folder). */
 export function onCleanup(fn: () => Promise<void> | void): () => void {
-  cleanups.add(fn);
-  return () => cleanups.delete(fn);
+  cleanups.add(fn)
+  return () => cleanups.delete(fn)
 }
 
 /** Kills every tracked child and runs every clean-up; safe to call twice. */
 export async function cleanup(): Promise<void> {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  const fns = [...cleanups].reverse();
-  cleanups.clear();
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
+  const fns = [...cleanups].reverse()
+  cleanups.clear()
   for (const fn of fns) {
     try {
-      await withTimeout(Promise.resolve(fn()), 20_000, 'clean-up');
+      await withTimeout(Promise.resolve(fn()), 20_000, 'clean-up')
     } catch (err) {
-      console.error('clean-up:', (err as Error).message);
+      console.error('clean-up:', (err as Error).message)
     }
   }
 }
 
 process.once('exit', () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
+})
 
 /** Rejects after `ms` with a message naming `what`. */
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
+  let timer: NodeJS.Timeout
   return Promise.race([
     p.finally(() => clearTimeout(timer)),
     new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: no answer in ${Math.round(ms / 1000)} s`)), ms);
+      timer = setTimeout(() => reject(new Error(`${what}: no answer in ${Math.round(ms / 1000)} s`)), ms)
     }),
-  ]);
+  ])
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** A new temp folder, removed by `cleanup()`. */
 export function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${prefix}-`));
-  onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${prefix}-`))
+  onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
 }
 
 /** Resident memory of a process in bytes (Linux /proc; `ps` elsewhere), NaN when gone. */
 export function rssOf(pid: number): number {
   try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
-    if (m) return Number(m[1]) * 1024;
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(status)
+    if (m) return Number(m[1]) * 1024
   } catch {
     // not Linux, or the process is gone
   }
-  return NaN;
+  return NaN
 }
 
 // ---------- the API server ----------
 
-const staged = new Map<string, string>();
+const staged = new Map<string, string>()
 
 /**
  * A private copy of what the server needs (server/, contract/, node_modules
@@ -180,34 +186,34 @@ const staged = new Map<string, string>();
  * runs, and the server only looks for dist/index.html when it starts.
  */
 export function stagedRoot(dist: string | null): string {
-  const key = dist ?? '';
-  const have = staged.get(key);
-  if (have) return have;
-  const dir = tempDir('root');
+  const key = dist ?? ''
+  const have = staged.get(key)
+  if (have) return have
+  const dir = tempDir('root')
   for (const d of ['server', 'contract']) {
-    fs.cpSync(path.join(root, d), path.join(dir, d), { recursive: true, filter: (src) => !src.includes(`${path.sep}.data`) });
+    fs.cpSync(path.join(root, d), path.join(dir, d), { recursive: true, filter: (src) => !src.includes(`${path.sep}.data`) })
   }
   for (const f of ['node_modules', 'package.json', 'tsconfig.json']) {
-    if (fs.existsSync(path.join(root, f))) fs.symlinkSync(path.join(root, f), path.join(dir, f));
+    if (fs.existsSync(path.join(root, f))) fs.symlinkSync(path.join(root, f), path.join(dir, f))
   }
-  if (dist) fs.cpSync(dist, path.join(dir, 'dist'), { recursive: true });
-  staged.set(key, dir);
-  return dir;
+  if (dist) fs.cpSync(dist, path.join(dir, 'dist'), { recursive: true })
+  staged.set(key, dir)
+  return dir
 }
 
 /** A running `server/main.ts`. */
 export interface BenchServer {
-  url: string;
-  pid: number;
+  url: string
+  pid: number
   /** Spawn → "Ready on" line, ms. */
-  readyMs: number;
+  readyMs: number
   /** Spawn → first successful GET /api/originCities, ms. */
-  firstResponseMs: number;
+  firstResponseMs: number
   /** What the server says it took ("in N ms"), or NaN. */
-  selfReportedMs: number;
-  output(): string;
+  selfReportedMs: number
+  output(): string
   /** SIGTERM, then SIGKILL after 10 s; resolves on exit. */
-  stop(): Promise<void>;
+  stop(): Promise<void>
 }
 
 /**
@@ -220,19 +226,19 @@ export async function startServer(env: Record<string, string>, opts: { dist?: st
   const s = await startChild(
     { RATE_LIMIT_MAX: '100000000', AUTH_RATE_LIMIT_MAX: '100000000', DATABASE_URL: '', ...env },
     { cwd: stagedRoot(opts.dist ?? null), timeoutMs: opts.timeoutMs ?? 180_000, onSpawn: track },
-  );
-  let firstResponseMs = NaN;
+  )
+  let firstResponseMs = NaN
   for (let i = 0; i < 200 && Number.isNaN(firstResponseMs); i++) {
     try {
-      const res = await fetch(`${s.url}/api/originCities`, { headers: { accept: 'application/json' } });
-      await res.arrayBuffer();
-      if (res.ok) firstResponseMs = performance.now() - s.spawnedAt;
+      const res = await fetch(`${s.url}/api/originCities`, { headers: { accept: 'application/json' } })
+      await res.arrayBuffer()
+      if (res.ok) firstResponseMs = performance.now() - s.spawnedAt
     } catch {
       // not listening yet
     }
-    if (Number.isNaN(firstResponseMs)) await sleep(25);
+    if (Number.isNaN(firstResponseMs)) await sleep(25)
   }
-  const self = /Ready on .* in (\d+) ms/.exec(s.output());
+  const self = /Ready on .* in (\d+) ms/.exec(s.output())
   return {
     url: s.url,
     pid: s.pid,
@@ -241,19 +247,19 @@ export async function startServer(env: Record<string, string>, opts: { dist?: st
     selfReportedMs: self ? Number(self[1]) : NaN,
     output: s.output,
     async stop() {
-      const t = setTimeout(() => s.child.kill('SIGKILL'), 10_000);
-      await s.kill('SIGTERM');
-      clearTimeout(t);
+      const t = setTimeout(() => s.child.kill('SIGKILL'), 10_000)
+      await s.kill('SIGTERM')
+      clearTimeout(t)
     },
-  };
+  }
 }
 
 // ---------- demo data ----------
 
 /** A yyyy-MM-dd date in Asia/Dhaka, `days` after today. */
 export function dhakaDate(days: number): string {
-  const d = new Date(Date.now() + days * 86_400_000);
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+  const d = new Date(Date.now() + days * 86_400_000)
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d)
 }
 
 /** JSON POST to the API; answers the `data` field, throws on HTTP errors. */
@@ -262,68 +268,71 @@ export async function apiPost<T>(base: string, p: string, body: unknown, headers
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`POST ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { data: T }).data;
+  })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`POST ${p}: HTTP ${res.status} ${text.slice(0, 300)}`)
+  return (JSON.parse(text) as { data: T }).data
 }
 
 /** The fields of a trip search row the benchmark uses. */
 export interface TripRow {
-  tripId: number;
-  tripDate: string;
-  coachType: string;
-  coachCode: string;
-  originCode: string;
-  destinationCode: string;
-  availableSeats: number;
+  tripId: number
+  tripDate: string
+  coachType: string
+  coachCode: string
+  originCode: string
+  destinationCode: string
+  availableSeats: number
 }
 
 /** Trips between two cities on a date (demo data). */
 export function searchTrips(base: string, originCode: string, destinationCode: string, tripDate: string): Promise<TripRow[]> {
-  return apiPost<TripRow[]>(base, '/reservation/tripSearch', { originCode, destinationCode, tripDate });
+  return apiPost<TripRow[]>(base, '/reservation/tripSearch', { originCode, destinationCode, tripDate })
 }
 
 /** Tomorrow's DHK→CTG double-deck (SLEEPER) trip, else the trip with the most seats. */
 export async function doubleDeckTrip(base: string): Promise<{ trip: TripRow; date: string; doubleDeck: boolean }> {
-  const date = dhakaDate(1);
-  const trips = await searchTrips(base, 'DHK', 'CTG', date);
-  if (!trips.length) throw new Error(`no DHK→CTG trips on ${date} in the demo data`);
-  const dd = trips.find((t) => t.coachType === 'SLEEPER');
-  return { trip: dd ?? [...trips].sort((a, b) => b.availableSeats - a.availableSeats)[0]!, date, doubleDeck: !!dd };
+  const date = dhakaDate(1)
+  const trips = await searchTrips(base, 'DHK', 'CTG', date)
+  if (!trips.length) throw new Error(`no DHK→CTG trips on ${date} in the demo data`)
+  const dd = trips.find((t) => t.coachType === 'SLEEPER')
+  return { trip: dd ?? [...trips].sort((a, b) => b.availableSeats - a.availableSeats)[0]!, date, doubleDeck: !!dd }
 }
 
 /** The reservation page's URL for a trip (format of src/pages/reservation `tripRefFromQuery`). */
 export function reservationPath(t: TripRow): string {
-  const q = new URLSearchParams({ tripId: String(t.tripId), from: t.originCode, to: t.destinationCode, date: t.tripDate });
-  return `/reservation?${q}`;
+  const q = new URLSearchParams({ tripId: String(t.tripId), from: t.originCode, to: t.destinationCode, date: t.tripDate })
+  return `/reservation?${q}`
 }
 
 /** The search page's URL (format of src/stores/search.ts `searchQuery`). */
 export function searchPath(from: string, to: string, date: string): string {
-  return `/search?${new URLSearchParams({ from, to, date })}`;
+  return `/search?${new URLSearchParams({ from, to, date })}`
 }
 
 // ---------- machine ----------
 
 /** One line naming the machine: CPU, cores, memory, OS, Node, load. */
 export function machine(): string {
-  const cpus = os.cpus();
-  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
-  return `${cpus[0]?.model.trim() ?? 'unknown CPU'} × ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()}, Node ${process.version}, load average ${load}`;
+  const cpus = os.cpus()
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')
+  return `${cpus[0]?.model.trim() ?? 'unknown CPU'} × ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()}, Node ${process.version}, load average ${load}`
 }
 
 /** The installed Chromium version, or ''. */
 export async function chromiumVersion(exe: string): Promise<string> {
   return new Promise((resolve) => {
-    const c = spawn(exe, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    const t = setTimeout(() => c.kill('SIGKILL'), 10_000);
+    const c = spawn(exe, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    let out = ''
+    c.stdout.on('data', (d) => (out += d))
+    const t = setTimeout(() => c.kill('SIGKILL'), 10_000)
     c.on('close', () => {
-      clearTimeout(t);
-      resolve(out.trim());
-    });
-    c.on('error', () => resolve(''));
-  });
+      clearTimeout(t)
+      resolve(out.trim())
+    })
+    c.on('error', () => resolve(''))
+  })
 }

@@ -5,17 +5,17 @@
  * none given = all. Exits 0 even when a budget fails (it is a report; FAIL
  * rows say so); exits 2 on a bad argument.
  */
-import { buildApp, type BenchBuild } from './build.ts';
-import { runBundle } from './bundle.ts';
-import { cleanup, machine, PARTS, startServer, tempDir, withTimeout, type BenchServer, type PartName, type PartResult } from './lib.ts';
-import { printTable, writeBenchmarks } from './report.ts';
+import { buildApp, type BenchBuild } from './build.ts'
+import { runBundle } from './bundle.ts'
+import { cleanup, machine, PARTS, startServer, tempDir, withTimeout, type BenchServer, type PartName, type PartResult } from './lib.ts'
+import { printTable, writeBenchmarks } from './report.ts'
 
 const TITLES: Record<PartName, string> = {
   bundle: 'Bundle',
   lighthouse: 'Page load on a slow phone (Lighthouse mobile)',
   seat: 'Interaction at 4x CPU throttling',
   api: 'API and server',
-};
+}
 
 /** Upper bound per part; a part past it is reported as not measured and the run goes on. */
 const PART_LIMIT_MS: Record<PartName, number> = {
@@ -23,110 +23,110 @@ const PART_LIMIT_MS: Record<PartName, number> = {
   lighthouse: 420_000,
   seat: 240_000,
   api: 300_000,
-};
+}
 
 function failed(part: PartName, err: unknown): PartResult {
-  const msg = err instanceof Error ? err.message : String(err);
-  console.error(`\n[bench] ${part} failed: ${err instanceof Error && err.stack ? err.stack : msg}\n`);
-  return { part, title: TITLES[part], date: new Date().toISOString(), figures: [], details: [], errors: [msg] };
+  const msg = err instanceof Error ? err.message : String(err)
+  console.error(`\n[bench] ${part} failed: ${err instanceof Error && err.stack ? err.stack : msg}\n`)
+  return { part, title: TITLES[part], date: new Date().toISOString(), figures: [], details: [], errors: [msg] }
 }
 
 function parseArgs(argv: string[]): PartName[] {
-  const aliases: Record<string, PartName> = { interaction: 'seat', lh: 'lighthouse', size: 'bundle' };
-  const parts: PartName[] = [];
+  const aliases: Record<string, PartName> = { interaction: 'seat', lh: 'lighthouse', size: 'bundle' }
+  const parts: PartName[] = []
   for (const a of argv) {
-    const p = (aliases[a] ?? a) as PartName;
+    const p = (aliases[a] ?? a) as PartName
     if (!PARTS.includes(p)) {
-      console.error(`unknown part "${a}". Usage: npm run bench [-- ${PARTS.join('|')} ...]`);
-      process.exit(2);
+      console.error(`unknown part "${a}". Usage: npm run bench [-- ${PARTS.join('|')} ...]`)
+      process.exit(2)
     }
-    if (!parts.includes(p)) parts.push(p);
+    if (!parts.includes(p)) parts.push(p)
   }
-  return parts.length ? PARTS.filter((p) => parts.includes(p)) : [...PARTS];
+  return parts.length ? PARTS.filter((p) => parts.includes(p)) : [...PARTS]
 }
 
 async function main(): Promise<void> {
-  const parts = parseArgs(process.argv.slice(2));
-  const started = performance.now();
-  const mach = machine();
-  const log = (s: string) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${s}`);
-  log(`parts: ${parts.join(', ')}; ${mach}`);
-  const results: PartResult[] = [];
+  const parts = parseArgs(process.argv.slice(2))
+  const started = performance.now()
+  const mach = machine()
+  const log = (s: string) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${s}`)
+  log(`parts: ${parts.join(', ')}; ${mach}`)
+  const results: PartResult[] = []
   const run = async (part: PartName, fn: () => Promise<PartResult>) => {
-    log(`${part}…`);
+    log(`${part}…`)
     try {
-      results.push(await withTimeout(fn(), PART_LIMIT_MS[part], part));
+      results.push(await withTimeout(fn(), PART_LIMIT_MS[part], part))
     } catch (err) {
-      results.push(failed(part, err));
+      results.push(failed(part, err))
     }
-    log(`${part} done`);
-  };
+    log(`${part} done`)
+  }
 
   try {
-    let build: BenchBuild | null = null;
-    let buildError: unknown = null;
+    let build: BenchBuild | null = null
+    let buildError: unknown = null
     if (parts.some((p) => p !== 'api')) {
-      log('building the app (build.mjs)…');
+      log('building the app (build.mjs)…')
       try {
-        build = await buildApp();
-        log(`built in ${(build.ms / 1000).toFixed(1)} s`);
+        build = await buildApp()
+        log(`built in ${(build.ms / 1000).toFixed(1)} s`)
       } catch (err) {
-        buildError = err;
-        console.error('[bench] build failed:', err);
+        buildError = err
+        console.error('[bench] build failed:', err)
       }
     }
-    if (parts.includes('bundle')) await run('bundle', async () => (build ? runBundle(build) : Promise.reject(buildError)));
+    if (parts.includes('bundle')) await run('bundle', async () => (build ? runBundle(build) : Promise.reject(buildError)))
 
-    let server: BenchServer | null = null;
+    let server: BenchServer | null = null
     const appServer = async () => {
       if (!server) {
-        if (!build) throw buildError ?? new Error('the build failed');
-        server = await startServer({ DATA_DIR: tempDir('app-data') }, { dist: build.outdir });
-        log(`app server ${server.url} ready in ${(server.readyMs / 1000).toFixed(1)} s (fresh demo data)`);
+        if (!build) throw buildError ?? new Error('the build failed')
+        server = await startServer({ DATA_DIR: tempDir('app-data') }, { dist: build.outdir })
+        log(`app server ${server.url} ready in ${(server.readyMs / 1000).toFixed(1)} s (fresh demo data)`)
       }
-      return server;
-    };
+      return server
+    }
     if (parts.includes('lighthouse')) {
       await run('lighthouse', async () => {
-        const { runLighthouse } = await import('./lighthouse.ts');
-        return runLighthouse((await appServer()).url, log);
-      });
+        const { runLighthouse } = await import('./lighthouse.ts')
+        return runLighthouse((await appServer()).url, log)
+      })
     }
     if (parts.includes('seat')) {
       await run('seat', async () => {
-        const { runInteraction } = await import('./interaction.ts');
-        return runInteraction((await appServer()).url, log);
-      });
+        const { runInteraction } = await import('./interaction.ts')
+        return runInteraction((await appServer()).url, log)
+      })
     }
-    if (server) await (server as BenchServer).stop();
+    if (server) await (server as BenchServer).stop()
     if (parts.includes('api')) {
       await run('api', async () => {
-        const { runApi } = await import('./api.ts');
-        return runApi(log);
-      });
+        const { runApi } = await import('./api.ts')
+        return runApi(log)
+      })
     }
   } finally {
-    await cleanup();
+    await cleanup()
   }
 
-  const totalMs = performance.now() - started;
-  console.log('\n' + printTable(results));
-  const file = writeBenchmarks(results, mach, totalMs);
-  console.log(`\nWrote ${file} (${(totalMs / 1000).toFixed(0)} s).`);
+  const totalMs = performance.now() - started
+  console.log('\n' + printTable(results))
+  const file = writeBenchmarks(results, mach, totalMs)
+  console.log(`\nWrote ${file} (${(totalMs / 1000).toFixed(0)} s).`)
 }
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {
-    console.error(`\n[bench] ${sig}: stopping child processes`);
-    void cleanup().finally(() => process.exit(130));
-  });
+    console.error(`\n[bench] ${sig}: stopping child processes`)
+    void cleanup().finally(() => process.exit(130))
+  })
 }
 
 main().then(
   () => process.exit(0),
   async (err) => {
-    console.error('[bench] failed:', err);
-    await cleanup();
-    process.exit(1);
+    console.error('[bench] failed:', err)
+    await cleanup()
+    process.exit(1)
   },
-);
+)

@@ -5,22 +5,22 @@
  * valid bearer token; `optional` reads it when present (seat locks fall back
  * to the `X-Device-Id` header for visitors).
  */
-import * as z from 'zod/mini';
-import * as s from './schemas.ts';
+import * as z from 'zod/mini'
+import * as s from './schemas.ts'
 
-type Method = 'GET' | 'POST' | 'PUT';
-type Auth = 'none' | 'optional' | 'required';
+type Method = 'GET' | 'POST' | 'PUT'
+type Auth = 'none' | 'optional' | 'required'
 
 interface RouteDef {
-  method: Method;
-  path: string;
-  auth: Auth;
-  body?: z.ZodMiniType;
-  query?: z.ZodMiniType;
-  response: z.ZodMiniType;
+  method: Method
+  path: string
+  auth: Auth
+  body?: z.ZodMiniType
+  query?: z.ZodMiniType
+  response: z.ZodMiniType
 }
 
-const def = <const T extends RouteDef>(r: T) => r;
+const def = <const T extends RouteDef>(r: T) => r
 
 export const api = {
   // Authentication and profile
@@ -46,7 +46,13 @@ export const api = {
   originCities: def({ method: 'GET', path: '/originCities', auth: 'none', response: z.array(s.city) }),
   destinationCities: def({ method: 'GET', path: '/destinationCities', auth: 'none', response: z.array(s.city) }),
   timePeriods: def({ method: 'GET', path: '/timePeriods', auth: 'none', response: z.array(s.timePeriod) }),
-  busStations: def({ method: 'POST', path: '/busStationsByOriginDestinationAndTripDate', auth: 'none', body: s.busStationsRequest, response: s.busStationsResponse }),
+  busStations: def({
+    method: 'POST',
+    path: '/busStationsByOriginDestinationAndTripDate',
+    auth: 'none',
+    body: s.busStationsRequest,
+    response: s.busStationsResponse,
+  }),
   routes: def({ method: 'GET', path: '/routes', auth: 'none', response: z.array(s.route) }),
   announcements: def({ method: 'GET', path: '/announcements', auth: 'none', response: z.array(s.announcement) }),
   offers: def({ method: 'GET', path: '/offers', auth: 'none', response: z.array(s.offer) }),
@@ -57,10 +63,22 @@ export const api = {
   tripDetails: def({ method: 'POST', path: '/reservation/tripDetails', auth: 'optional', body: s.tripDetailsRequest, response: s.tripDetails }),
   seatLock: def({ method: 'POST', path: '/reservation/seatLock', auth: 'optional', body: s.seatLockRequest, response: s.seatLockResponse }),
   booking: def({ method: 'POST', path: '/reservation/booking', auth: 'required', body: s.bookingRequest, response: s.reservation }),
-  extendBooking: def({ method: 'POST', path: '/reservation/extendBookingTime', auth: 'required', body: s.extendBookingRequest, response: s.reservation }),
+  extendBooking: def({
+    method: 'POST',
+    path: '/reservation/extendBookingTime',
+    auth: 'required',
+    body: s.extendBookingRequest,
+    response: s.reservation,
+  }),
   cancelBooking: def({ method: 'POST', path: '/reservation/cancelBooking', auth: 'required', body: s.reservationIdRequest, response: s.reservation }),
   payment: def({ method: 'POST', path: '/reservation/payment', auth: 'required', body: s.reservationIdRequest, response: s.paymentResponse }),
-  payFromBalance: def({ method: 'POST', path: '/reservation/payFromBalance', auth: 'required', body: s.reservationIdRequest, response: s.reservation }),
+  payFromBalance: def({
+    method: 'POST',
+    path: '/reservation/payFromBalance',
+    auth: 'required',
+    body: s.reservationIdRequest,
+    response: s.reservation,
+  }),
   paymentSuccess: def({ method: 'POST', path: '/reservation/success', auth: 'optional', body: s.paymentResultRequest, response: s.paymentResult }),
   paymentFailure: def({ method: 'POST', path: '/reservation/failure', auth: 'optional', body: s.paymentResultRequest, response: s.paymentResult }),
   reservationById: def({ method: 'GET', path: '/reservation/details/:id', auth: 'required', response: s.reservation }),
@@ -68,23 +86,33 @@ export const api = {
   cancelInitialize: def({ method: 'GET', path: '/reservation/cancelInitialize/:pnr/:pin', auth: 'optional', response: s.cancelInitializeResponse }),
   cancel: def({ method: 'GET', path: '/reservation/cancel/:pnr/:pin/:otp', auth: 'optional', response: s.reservation }),
   contactUs: def({ method: 'POST', path: '/reservation/contactUs', auth: 'none', body: s.contactRequest, response: s.contactResponse }),
-  applyCoupon: def({ method: 'GET', path: '/reservation/booking/applyDiscountCoupon/:reservationId/:couponCode', auth: 'required', response: s.reservation }),
-  removeCoupon: def({ method: 'GET', path: '/reservation/booking/removeDiscountCoupon/:reservationId/:couponCode', auth: 'required', response: s.reservation }),
+  applyCoupon: def({
+    method: 'GET',
+    path: '/reservation/booking/applyDiscountCoupon/:reservationId/:couponCode',
+    auth: 'required',
+    response: s.reservation,
+  }),
+  removeCoupon: def({
+    method: 'GET',
+    path: '/reservation/booking/removeDiscountCoupon/:reservationId/:couponCode',
+    auth: 'required',
+    response: s.reservation,
+  }),
   resendReservationEmail: def({ method: 'GET', path: '/reservation/resendReservationEmail/:pnr/:pin', auth: 'optional', response: z.boolean() }),
-} as const;
+} as const
 
-export type Api = typeof api;
-export type RouteName = keyof Api;
+export type Api = typeof api
+export type RouteName = keyof Api
 /** The `data` type a route answers with. */
-export type ResponseOf<N extends RouteName> = z.infer<Api[N]['response']>;
+export type ResponseOf<N extends RouteName> = z.infer<Api[N]['response']>
 /** The request body type of a route (never for routes without a body). */
-export type BodyOf<N extends RouteName> = Api[N] extends { body: infer B extends z.ZodMiniType } ? z.infer<B> : never;
+export type BodyOf<N extends RouteName> = Api[N] extends { body: infer B extends z.ZodMiniType } ? z.infer<B> : never
 
 /** Fills `:name` parameters of a route path, URI-encoding each value. */
 export function pathOf(path: string, params: Record<string, string | number> = {}): string {
   return path.replace(/:(\w+)/g, (_, k: string) => {
-    const v = params[k];
-    if (v === undefined) throw new Error(`missing path parameter ${k} for ${path}`);
-    return encodeURIComponent(String(v));
-  });
+    const v = params[k]
+    if (v === undefined) throw new Error(`missing path parameter ${k} for ${path}`)
+    return encodeURIComponent(String(v))
+  })
 }

@@ -54,7 +54,10 @@ export const errorCatalogue = {
   PAYMENT_DECLINED: { status: 402, reason: 'The payment was declined.' },
   PAYMENT_ALREADY_COMPLETED: { status: 409, reason: 'This reservation is already paid.' },
   PAYMENT_UNDER_REVIEW: { status: 409, reason: 'The payment is being reviewed by the payment gateway.' },
-  PAYMENT_GATEWAY_UNAVAILABLE: { status: 503, reason: 'Card payment is not available right now. Please try again in a few minutes, or pay from your balance.' },
+  PAYMENT_GATEWAY_UNAVAILABLE: {
+    status: 503,
+    reason: 'Card payment is not available right now. Please try again in a few minutes, or pay from your balance.',
+  },
   COUPON_FIRST_BOOKING_ONLY: { status: 400, reason: 'This coupon is for your first booking only.' },
   COUPON_ALREADY_USED: { status: 400, reason: 'You have already used this coupon.' },
   COUPON_USED_UP: { status: 400, reason: 'This coupon has been used up.' },
@@ -86,13 +89,13 @@ export const errorCatalogue = {
   NO_INTERNET_CONNECTION: { status: 0, reason: 'No internet connection.' },
   CONNECTION_AVAILABLE_NOW: { status: 0, reason: 'Internet connection is available now.' },
   REQUEST_TIMEOUT: { status: 0, reason: 'The server took too long to answer. Please try again.' },
-} as const satisfies Record<string, { status: number; reason: string }>;
+} as const satisfies Record<string, { status: number; reason: string }>
 
-export type ErrorCode = keyof typeof errorCatalogue;
+export type ErrorCode = keyof typeof errorCatalogue
 
-export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[]
 
 /** True when `code` is a catalogue code. */
 export function isErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === 'string' && Object.hasOwn(errorCatalogue, code);
+  return typeof code === 'string' && Object.hasOwn(errorCatalogue, code)
 }

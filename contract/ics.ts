@@ -9,22 +9,22 @@
 /** What goes into the calendar event. */
 export interface IcsEvent {
   /** Globally unique id (stable for the same ticket, so re-adding updates it). */
-  uid: string;
-  start: Date | number | string;
-  end: Date | number | string;
-  summary: string;
-  location?: string;
-  description?: string;
+  uid: string
+  start: Date | number | string
+  end: Date | number | string
+  summary: string
+  location?: string
+  description?: string
   /** Creation stamp (defaults to now). */
-  stamp?: Date | number | string;
+  stamp?: Date | number | string
   /** PRODID's organisation (default Nodi Express). */
-  producer?: string;
+  producer?: string
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-const toDate = (v: Date | number | string) => (v instanceof Date ? v : new Date(v));
+const pad = (n: number, w = 2) => String(n).padStart(w, '0')
+const toDate = (v: Date | number | string) => (v instanceof Date ? v : new Date(v))
 
-let dhakaClock: Intl.DateTimeFormat | null = null;
+let dhakaClock: Intl.DateTimeFormat | null = null
 
 /** 20261122T083000: wall-clock time in Dhaka. */
 export function dhakaLocal(input: Date | number | string): string {
@@ -36,39 +36,42 @@ export function dhakaLocal(input: Date | number | string): string {
     hour: 'numeric',
     minute: 'numeric',
     hourCycle: 'h23',
-  });
-  const f = Object.fromEntries(dhakaClock.formatToParts(toDate(input)).map((p) => [p.type, Number(p.value)]));
-  return `${pad(f.year!, 4)}${pad(f.month!)}${pad(f.day!)}T${pad(f.hour!)}${pad(f.minute!)}00`;
+  })
+  const f = Object.fromEntries(dhakaClock.formatToParts(toDate(input)).map((p) => [p.type, Number(p.value)]))
+  return `${pad(f.year!, 4)}${pad(f.month!)}${pad(f.day!)}T${pad(f.hour!)}${pad(f.minute!)}00`
 }
 
 /** 20261122T023000Z: the UTC instant. */
 export function utcStamp(input: Date | number | string): string {
-  return toDate(input).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return toDate(input)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '')
 }
 
 /** Escapes TEXT values: backslash, semicolon, comma and new lines. */
 export function escapeText(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+  return s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n')
 }
 
 /** Folds a content line at 75 octets (UTF-8), continuing with CRLF and a space, never inside a character. */
 export function fold(line: string): string {
-  const enc = new TextEncoder();
-  const parts: string[] = [];
-  let current = '';
-  let size = 0;
+  const enc = new TextEncoder()
+  const parts: string[] = []
+  let current = ''
+  let size = 0
   for (const ch of line) {
-    const n = enc.encode(ch).length;
+    const n = enc.encode(ch).length
     if (size + n > (parts.length ? 74 : 75)) {
-      parts.push(current);
-      current = '';
-      size = 0;
+      parts.push(current)
+      current = ''
+      size = 0
     }
-    current += ch;
-    size += n;
+    current += ch
+    size += n
   }
-  parts.push(current);
-  return parts.join('\r\n ');
+  parts.push(current)
+  return parts.join('\r\n ')
 }
 
 const VTIMEZONE = [
@@ -81,11 +84,11 @@ const VTIMEZONE = [
   'TZNAME:+06',
   'END:STANDARD',
   'END:VTIMEZONE',
-];
+]
 
 /** The .ics file text (CRLF line ends). */
 export function buildIcs(e: IcsEvent): string {
-  const producer = (e.producer ?? 'Nodi Express').replace(/[/\r\n]/g, ' ');
+  const producer = (e.producer ?? 'Nodi Express').replace(/[/\r\n]/g, ' ')
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -108,6 +111,6 @@ export function buildIcs(e: IcsEvent): string {
     'END:VALARM',
     'END:VEVENT',
     'END:VCALENDAR',
-  ];
-  return lines.map(fold).join('\r\n') + '\r\n';
+  ]
+  return lines.map(fold).join('\r\n') + '\r\n'
 }

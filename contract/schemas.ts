@@ -11,54 +11,57 @@
  * - request strings (body, query, path) never hold U+0000 or an unpaired UTF-16
  *   surrogate (PostgreSQL text cannot store them): see `isStorableText`.
  */
-import * as z from 'zod/mini';
-import { isCalendarDate } from './values.ts';
+import * as z from 'zod/mini'
+import { isCalendarDate } from './values.ts'
 
-export { isCalendarDate, isStorableText, MAX_YEAR, MIN_YEAR } from './values.ts';
+export { isCalendarDate, isStorableText, MAX_YEAR, MIN_YEAR } from './values.ts'
 
 // ---------- shared primitives ----------
 
-export const MAX_SEATS = 5;
-export const INFINITE_SEAT_LIMIT = -999;
-export const OPEN_SEAT_NAME = 'OPEN';
-export const OTP_RESEND_SECONDS = 180;
-export const HOLD_MINUTES = 15;
-export const MAX_HOLD_MINUTES = 30;
+export const MAX_SEATS = 5
+export const INFINITE_SEAT_LIMIT = -999
+export const OPEN_SEAT_NAME = 'OPEN'
+export const OTP_RESEND_SECONDS = 180
+export const HOLD_MINUTES = 15
+export const MAX_HOLD_MINUTES = 30
 /** The largest id (PostgreSQL int4). */
-export const MAX_ID = 2_147_483_647;
+export const MAX_ID = 2_147_483_647
 
-export const mobilePattern = /^0?01[3-9]\d{8}$/;
-export const passwordSpecials = '~!@#$%^&*()';
+export const mobilePattern = /^0?01[3-9]\d{8}$/
+export const passwordSpecials = '~!@#$%^&*()'
 
-const str = (max = 200) => z.string().check(z.maxLength(max));
-const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max));
-export const mobile = z.string().check(z.trim(), z.regex(mobilePattern));
-export const email = z.string().check(z.trim(), z.maxLength(254), z.regex(/^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/));
-export const password = z.string().check(
-  z.minLength(6),
-  z.maxLength(50),
-  z.regex(/[A-Z]/),
-  z.regex(/[a-z]/),
-  z.regex(/\d/),
-  z.regex(/[~!@#$%^&*()]/),
-  z.regex(/^\S*$/),
-);
+const str = (max = 200) => z.string().check(z.maxLength(max))
+const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max))
+export const mobile = z.string().check(z.trim(), z.regex(mobilePattern))
+export const email = z.string().check(z.trim(), z.maxLength(254), z.regex(/^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/))
+export const password = z
+  .string()
+  .check(z.minLength(6), z.maxLength(50), z.regex(/[A-Z]/), z.regex(/[a-z]/), z.regex(/\d/), z.regex(/[~!@#$%^&*()]/), z.regex(/^\S*$/))
 
 // The pattern is the calendar's shape, years 1900-2199 (what forms and test generators read); the refinement drops 30 February.
-export const isoDate = z.string().check(z.regex(/^(?:19|2[01])\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/), z.refine(isCalendarDate, 'Not a calendar date'));
-export const instant = z.string();
-export const id = z.number().check(z.int(), z.positive(), z.lte(MAX_ID));
-export const money = z.number().check(z.int());
-export const cityCode = z.string().check(z.regex(/^[A-Z]{3}$/));
-export const seatName = z.string().check(z.regex(/^[A-Z0-9]{1,6}$/));
-export const otpCode = z.string().check(z.regex(/^\d{6}$/));
+export const isoDate = z
+  .string()
+  .check(z.regex(/^(?:19|2[01])\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/), z.refine(isCalendarDate, 'Not a calendar date'))
+export const instant = z.string()
+export const id = z.number().check(z.int(), z.positive(), z.lte(MAX_ID))
+export const money = z.number().check(z.int())
+export const cityCode = z.string().check(z.regex(/^[A-Z]{3}$/))
+export const seatName = z.string().check(z.regex(/^[A-Z0-9]{1,6}$/))
+export const otpCode = z.string().check(z.regex(/^\d{6}$/))
 
-export const seatStatus = { available: 0, sold: 1, booked: 2, adminBooked: 3, linked: 13 } as const;
+export const seatStatus = { available: 0, sold: 1, booked: 2, adminBooked: 3, linked: 13 } as const
 export const reservationStatus = {
-  sold: 1, booked: 2, adminBooked: 3, canceled: 5, tripMigrated: 10, openTicket: 12, linked: 13, tripMigratedCanceled: 14,
-} as const;
-export const seatTypes = ['Standard', 'Business', 'Extra', 'Sleeper', 'Sleeper Horizontal'] as const;
-export const coachTypes = ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC', 'SLEEPER'] as const;
+  sold: 1,
+  booked: 2,
+  adminBooked: 3,
+  canceled: 5,
+  tripMigrated: 10,
+  openTicket: 12,
+  linked: 13,
+  tripMigratedCanceled: 14,
+} as const
+export const seatTypes = ['Standard', 'Business', 'Extra', 'Sleeper', 'Sleeper Horizontal'] as const
+export const coachTypes = ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC', 'SLEEPER'] as const
 
 // ---------- envelope ----------
 
@@ -70,14 +73,14 @@ export const errorBody = z.object({
     /** Values of the code's message, e.g. `{ minutes: 12 }` for TOO_MANY_ATTEMPTS. */
     values: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
   }),
-});
-export type ErrorBody = z.infer<typeof errorBody>;
+})
+export type ErrorBody = z.infer<typeof errorBody>
 
 // ---------- lookups ----------
 
-export const city = z.object({ code: cityCode, name: z.string(), nameBn: z.string() });
-export const timePeriod = z.object({ label: z.string(), value: z.string(), integerValue: z.number() });
-export const announcement = z.object({ id: z.number(), title: z.string(), titleBn: z.string() });
+export const city = z.object({ code: cityCode, name: z.string(), nameBn: z.string() })
+export const timePeriod = z.object({ label: z.string(), value: z.string(), integerValue: z.number() })
+export const announcement = z.object({ id: z.number(), title: z.string(), titleBn: z.string() })
 export const offer = z.object({
   id: z.number(),
   title: z.string(),
@@ -87,7 +90,7 @@ export const offer = z.object({
   discountPercent: z.number(),
   maxDiscount: money,
   validUntil: isoDate,
-});
+})
 export const busStation = z.object({
   id,
   name: z.string(),
@@ -96,17 +99,17 @@ export const busStation = z.object({
   phone: z.string(),
   /** Reporting time at this counter for the asked trip (instant), when asked for a trip. */
   time: z.optional(z.nullable(instant)),
-});
-export const route = z.object({ id, originCode: cityCode, destinationCode: cityCode, distanceKm: z.number(), durationMinutes: z.number() });
-export const company = z.object({ name: z.string(), phone: z.string(), email: z.string() });
+})
+export const route = z.object({ id, originCode: cityCode, destinationCode: cityCode, distanceKm: z.number(), durationMinutes: z.number() })
+export const company = z.object({ name: z.string(), phone: z.string(), email: z.string() })
 
 export const busStationsRequest = z.strictObject({
   originCode: cityCode,
   destinationCode: cityCode,
   tripDate: isoDate,
   tripId: z.optional(z.nullable(id)),
-});
-export const busStationsResponse = z.object({ boarding: z.array(busStation), dropping: z.array(busStation) });
+})
+export const busStationsResponse = z.object({ boarding: z.array(busStation), dropping: z.array(busStation) })
 
 // ---------- trips and seats ----------
 
@@ -114,7 +117,7 @@ export const tripSearchRequest = z.strictObject({
   originCode: cityCode,
   destinationCode: cityCode,
   tripDate: isoDate,
-});
+})
 export const tripSummary = z.object({
   tripId: id,
   tripDate: isoDate,
@@ -131,8 +134,8 @@ export const tripSummary = z.object({
   availableSeats: z.number(),
   totalSeats: z.number(),
   seatTypes: z.array(z.enum(seatTypes)),
-});
-export const tripSearchResponse = z.array(tripSummary);
+})
+export const tripSearchResponse = z.array(tripSummary)
 
 export const seat = z.object({
   name: z.string(),
@@ -147,7 +150,7 @@ export const seat = z.object({
   lockedByOther: z.boolean(),
   /** Held by the caller's own unexpired lock. */
   lockedByMe: z.boolean(),
-});
+})
 export const seatLayout = z.object({
   rows: z.number(),
   columns: z.number(),
@@ -155,14 +158,14 @@ export const seatLayout = z.object({
   aisleColumns: z.array(z.number()),
   decks: z.array(z.enum(['LOWER', 'UPPER'])),
   seats: z.array(seat),
-});
+})
 export const tripDetailsRequest = z.strictObject({
   tripId: id,
   originCode: cityCode,
   destinationCode: cityCode,
   originBusStationId: z.nullable(id),
   destinationBusStationId: z.nullable(id),
-});
+})
 export const tripDetails = z.object({
   tripId: id,
   tripDate: isoDate,
@@ -177,7 +180,7 @@ export const tripDetails = z.object({
   remainingSeatLimit: z.number(),
   /** Expiry of the caller's current seat locks on this trip, if any. */
   expirationTime: z.nullable(instant),
-});
+})
 
 export const seatLockRequest = z.strictObject({
   tripId: z.optional(id),
@@ -187,12 +190,9 @@ export const seatLockRequest = z.strictObject({
   destinationCode: cityCode,
   seatNames: z.array(seatName).check(z.minLength(1), z.maxLength(MAX_SEATS)),
   locked: z.boolean(),
-});
+})
 /** Truthy when the lock is yours (or the unlock done), `false` when another holder has a seat. */
-export const seatLockResponse = z.union([
-  z.literal(false),
-  z.object({ seatNames: z.array(z.string()), expirationTime: z.nullable(instant) }),
-]);
+export const seatLockResponse = z.union([z.literal(false), z.object({ seatNames: z.array(z.string()), expirationTime: z.nullable(instant) })])
 
 // ---------- passengers, sessions ----------
 
@@ -204,14 +204,14 @@ export const passenger = z.object({
   city: z.string(),
   balance: money,
   createdAt: instant,
-});
+})
 export const session = z.object({
   token: z.string(),
   expiresAt: instant,
   passenger,
   company,
-});
-export const passengerByMobileResponse = z.object({ mobile: z.string(), registered: z.boolean() });
+})
+export const passengerByMobileResponse = z.object({ mobile: z.string(), registered: z.boolean() })
 
 /** POST /register: sign-up; sends an SMS verification code. */
 export const registerRequest = z.strictObject({
@@ -220,25 +220,29 @@ export const registerRequest = z.strictObject({
   email,
   city: text(1, 60),
   password,
-});
-export const otpSentResponse = z.object({ mobile: z.string(), resendAfterSeconds: z.number(), expiresInSeconds: z.number() });
+})
+export const otpSentResponse = z.object({ mobile: z.string(), resendAfterSeconds: z.number(), expiresInSeconds: z.number() })
 /**
  * POST /register answers a registration token with the code sent: only the browser that
  * holds it can confirm that code (or ask for a new one), so a second registration of the
  * same mobile never changes the first one's details.
  */
-export const registerResponse = z.object({ ...otpSentResponse.shape, registrationToken: z.string() });
-export const verifyMobileRequest = z.strictObject({ mobile, code: otpCode, registrationToken: str(200) });
+export const registerResponse = z.object({ ...otpSentResponse.shape, registrationToken: z.string() })
+export const verifyMobileRequest = z.strictObject({ mobile, code: otpCode, registrationToken: str(200) })
 /** POST /checkPassenger: login by mobile and password. */
-export const loginRequest = z.strictObject({ mobile, password: z.string().check(z.minLength(1), z.maxLength(50)), staySignedIn: z.optional(z.boolean()) });
-export const otpPurpose = z.enum(['LOGIN', 'RESET_PASSWORD']);
-export const sendOtpRequest = z.strictObject({ mobile, purpose: otpPurpose });
+export const loginRequest = z.strictObject({
+  mobile,
+  password: z.string().check(z.minLength(1), z.maxLength(50)),
+  staySignedIn: z.optional(z.boolean()),
+})
+export const otpPurpose = z.enum(['LOGIN', 'RESET_PASSWORD'])
+export const sendOtpRequest = z.strictObject({ mobile, purpose: otpPurpose })
 /** POST /verifyOTP: LOGIN answers a session; RESET_PASSWORD answers a reset token for /setNewPassword. */
-export const verifyOtpRequest = z.strictObject({ mobile, otp: otpCode, purpose: otpPurpose });
-export const verifyOtpResponse = z.object({ session: z.nullable(session), resetToken: z.nullable(z.string()) });
-export const setNewPasswordRequest = z.strictObject({ mobile, resetToken: str(200), password });
-export const updateProfileRequest = z.strictObject({ fullName: text(1, 100), email, city: text(1, 60) });
-export const changePasswordRequest = z.strictObject({ currentPassword: z.string().check(z.minLength(1), z.maxLength(50)), newPassword: password });
+export const verifyOtpRequest = z.strictObject({ mobile, otp: otpCode, purpose: otpPurpose })
+export const verifyOtpResponse = z.object({ session: z.nullable(session), resetToken: z.nullable(z.string()) })
+export const setNewPasswordRequest = z.strictObject({ mobile, resetToken: str(200), password })
+export const updateProfileRequest = z.strictObject({ fullName: text(1, 100), email, city: text(1, 60) })
+export const changePasswordRequest = z.strictObject({ currentPassword: z.string().check(z.minLength(1), z.maxLength(50)), newPassword: password })
 
 export const transaction = z.object({
   id,
@@ -248,15 +252,15 @@ export const transaction = z.object({
   kind: z.enum(['TOP_UP', 'TICKET_PAYMENT', 'REFUND', 'OPENING']),
   description: z.string(),
   reservationId: z.nullable(id),
-});
-export const accountResponse = z.object({ balance: money, transactions: z.array(transaction) });
+})
+export const accountResponse = z.object({ balance: money, transactions: z.array(transaction) })
 /** Query string of GET /account/{id}: `from` and `to` dates (yyyy-LL-dd, Asia/Dhaka, inclusive). */
-export const accountQuery = z.strictObject({ from: z.optional(isoDate), to: z.optional(isoDate) });
-export const topUpRequest = z.strictObject({ amount: z.number().check(z.int(), z.gte(10), z.lte(100000)) });
+export const accountQuery = z.strictObject({ from: z.optional(isoDate), to: z.optional(isoDate) })
+export const topUpRequest = z.strictObject({ amount: z.number().check(z.int(), z.gte(10), z.lte(100000)) })
 
 // ---------- reservations, payments ----------
 
-export const reservationSeat = z.object({ name: z.string(), seatType: z.enum(seatTypes), fare: money });
+export const reservationSeat = z.object({ name: z.string(), seatType: z.enum(seatTypes), fare: money })
 export const reservation = z.object({
   id,
   status: z.number(),
@@ -284,7 +288,7 @@ export const reservation = z.object({
   canceledAt: z.nullable(instant),
   refundAmount: z.nullable(money),
   createdAt: instant,
-});
+})
 export const bookingRequest = z.strictObject({
   tripId: id,
   seatNames: z.array(seatName).check(z.minLength(1), z.maxLength(MAX_SEATS)),
@@ -293,12 +297,12 @@ export const bookingRequest = z.strictObject({
   passengerName: text(1, 100),
   passengerMobile: mobile,
   passengerEmail: z.optional(z.nullable(email)),
-});
-export const reservationIdRequest = z.strictObject({ reservationId: id });
-export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instant });
-export const paymentResponse = z.object({ paymentId: z.string(), redirectUrl: z.string() });
+})
+export const reservationIdRequest = z.strictObject({ reservationId: id })
+export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instant })
+export const paymentResponse = z.object({ paymentId: z.string(), redirectUrl: z.string() })
 /** POST /reservation/success and /reservation/failure: the gateway's payment id. */
-export const paymentResultRequest = z.strictObject({ paymentId: str(100) });
+export const paymentResultRequest = z.strictObject({ paymentId: str(100) })
 export const paymentResult = z.object({
   paymentId: z.string(),
   status: z.enum(['PENDING', 'APPROVED', 'DECLINED', 'REVIEW']),
@@ -306,7 +310,7 @@ export const paymentResult = z.object({
   amount: money,
   reservation: z.nullable(reservation),
   balance: z.nullable(money),
-});
+})
 export const cancelInitializeResponse = z.object({
   reservationId: id,
   refundAmount: money,
@@ -315,16 +319,16 @@ export const cancelInitializeResponse = z.object({
   policy: z.string(),
   otpSentTo: z.string(),
   resendAfterSeconds: z.number(),
-});
-export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode });
+})
+export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode })
 export const contactRequest = z.strictObject({
   name: text(1, 100),
   email,
   mobile: z.optional(z.union([mobile, z.literal('')])),
   subject: text(1, 150),
   message: text(1, 2000),
-});
-export const contactResponse = z.object({ id });
+})
+export const contactResponse = z.object({ id })
 
 // ---------- development outbox ----------
 
@@ -336,26 +340,26 @@ export const outboxMessage = z.object({
   body: z.string(),
   code: z.nullable(z.string()),
   createdAt: instant,
-});
+})
 
-export type City = z.infer<typeof city>;
-export type TimePeriod = z.infer<typeof timePeriod>;
-export type Announcement = z.infer<typeof announcement>;
-export type Offer = z.infer<typeof offer>;
-export type BusStation = z.infer<typeof busStation>;
-export type Company = z.infer<typeof company>;
-export type TripSummary = z.infer<typeof tripSummary>;
-export type Seat = z.infer<typeof seat>;
-export type SeatLayout = z.infer<typeof seatLayout>;
-export type TripDetails = z.infer<typeof tripDetails>;
-export type SeatLockRequest = z.infer<typeof seatLockRequest>;
-export type SeatLockResponse = z.infer<typeof seatLockResponse>;
-export type Passenger = z.infer<typeof passenger>;
-export type Session = z.infer<typeof session>;
-export type Transaction = z.infer<typeof transaction>;
-export type Reservation = z.infer<typeof reservation>;
-export type PaymentResult = z.infer<typeof paymentResult>;
-export type CancelInitialize = z.infer<typeof cancelInitializeResponse>;
-export type OutboxMessage = z.infer<typeof outboxMessage>;
-export type SeatType = (typeof seatTypes)[number];
-export type CoachType = (typeof coachTypes)[number];
+export type City = z.infer<typeof city>
+export type TimePeriod = z.infer<typeof timePeriod>
+export type Announcement = z.infer<typeof announcement>
+export type Offer = z.infer<typeof offer>
+export type BusStation = z.infer<typeof busStation>
+export type Company = z.infer<typeof company>
+export type TripSummary = z.infer<typeof tripSummary>
+export type Seat = z.infer<typeof seat>
+export type SeatLayout = z.infer<typeof seatLayout>
+export type TripDetails = z.infer<typeof tripDetails>
+export type SeatLockRequest = z.infer<typeof seatLockRequest>
+export type SeatLockResponse = z.infer<typeof seatLockResponse>
+export type Passenger = z.infer<typeof passenger>
+export type Session = z.infer<typeof session>
+export type Transaction = z.infer<typeof transaction>
+export type Reservation = z.infer<typeof reservation>
+export type PaymentResult = z.infer<typeof paymentResult>
+export type CancelInitialize = z.infer<typeof cancelInitializeResponse>
+export type OutboxMessage = z.infer<typeof outboxMessage>
+export type SeatType = (typeof seatTypes)[number]
+export type CoachType = (typeof coachTypes)[number]

@@ -5,458 +5,499 @@
  * data. Every test books its own trip (tests share one server) and checks axe
  * on every step; the journeys run in en and bn.
  */
-import fs from 'node:fs';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { apiToken, bookThroughApi, createPassenger, dhakaDate, expectNoAxeViolations, latestCode, outbox, PASSWORD, pageHeading, randomMobile } from './helpers.ts';
+import fs from 'node:fs'
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
+import {
+  apiToken,
+  bookThroughApi,
+  createPassenger,
+  dhakaDate,
+  expectNoAxeViolations,
+  latestCode,
+  outbox,
+  PASSWORD,
+  pageHeading,
+  randomMobile,
+} from './helpers.ts'
 
-type Lang = 'en' | 'bn';
+type Lang = 'en' | 'bn'
 const messages: Record<Lang, Record<string, string>> = {
   en: JSON.parse(fs.readFileSync(new URL('../locales/en.json', import.meta.url), 'utf8')),
   bn: JSON.parse(fs.readFileSync(new URL('../locales/bn.json', import.meta.url), 'utf8')),
-};
+}
 
 /** A message of the app in `lang`, with simple `{name}` values filled in. */
 function m(lang: Lang, id: string, values: Record<string, string | number> = {}): string {
-  const text = messages[lang][id];
-  if (text === undefined) throw new Error(`no message ${id}`);
-  return text.replace(/\{(\w+)\}/g, (_, k: string) => (k in values ? String(values[k]) : `{${k}}`));
+  const text = messages[lang][id]
+  if (text === undefined) throw new Error(`no message ${id}`)
+  return text.replace(/\{(\w+)\}/g, (_, k: string) => (k in values ? String(values[k]) : `{${k}}`))
 }
 
 /** A message as a pattern: the parts around its `{values}` match anything. */
 function mx(lang: Lang, id: string): RegExp {
-  const parts = messages[lang][id]!.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(parts.join('.*'));
+  const parts = messages[lang][id]!.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return new RegExp(parts.join('.*'))
 }
 
 // a loaded machine runs axe slowly: room for every step
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ timeout: 240_000 })
 
 interface TripRow {
-  tripId: number;
-  coachCode: string;
-  availableSeats: number;
+  tripId: number
+  coachCode: string
+  availableSeats: number
 }
 
 /** The `index`-th trip (Dhaka to Chattogram) `days` ahead: each test takes its own. */
 async function tripFor(request: APIRequestContext, days: number, index: number): Promise<{ trip: TripRow; date: string }> {
-  const date = dhakaDate(days);
-  const res = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } });
-  expect(res.ok()).toBe(true);
-  const trips = ((await res.json()) as { data: TripRow[] }).data.filter((t) => t.availableSeats > 5);
-  expect(trips.length).toBeGreaterThan(index);
-  return { trip: trips[index]!, date };
+  const date = dhakaDate(days)
+  const res = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } })
+  expect(res.ok()).toBe(true)
+  const trips = ((await res.json()) as { data: TripRow[] }).data.filter((t) => t.availableSeats > 5)
+  expect(trips.length).toBeGreaterThan(index)
+  return { trip: trips[index]!, date }
 }
 
-const reservationUrl = (trip: TripRow, date: string) => `/reservation?tripId=${trip.tripId}&from=DHK&to=CTG&date=${date}`;
+const reservationUrl = (trip: TripRow, date: string) => `/reservation?tripId=${trip.tripId}&from=DHK&to=CTG&date=${date}`
 
 /** A new passenger with `amount` Tk topped up through the sandbox gateway. */
 async function fundedPassenger(request: APIRequestContext, amount: number): Promise<string> {
-  const mobile = await createPassenger(request);
-  const token = await apiToken(request, mobile);
-  const topUp = await request.post('/api/account/topUp', { data: { amount }, headers: { Authorization: `Bearer ${token}` } });
-  const { redirectUrl } = ((await topUp.json()) as { data: { redirectUrl: string } }).data;
-  const approved = await request.post(redirectUrl, { form: { decision: 'approve' }, maxRedirects: 0 });
-  expect(approved.status()).toBe(303);
-  return mobile;
+  const mobile = await createPassenger(request)
+  const token = await apiToken(request, mobile)
+  const topUp = await request.post('/api/account/topUp', { data: { amount }, headers: { Authorization: `Bearer ${token}` } })
+  const { redirectUrl } = ((await topUp.json()) as { data: { redirectUrl: string } }).data
+  const approved = await request.post(redirectUrl, { form: { decision: 'approve' }, maxRedirects: 0 })
+  expect(approved.status()).toBe(303)
+  return mobile
 }
 
 async function setLanguage(page: Page, lang: Lang): Promise<void> {
-  await page.goto('/faq');
-  await page.evaluate((l) => sessionStorage.setItem('language', l), lang);
+  await page.goto('/faq')
+  await page.evaluate((l) => sessionStorage.setItem('language', l), lang)
 }
 
 /** Logs in on /login (mobile, password) in `lang`. */
 async function login(page: Page, lang: Lang, mobile: string, password: string): Promise<void> {
-  await page.getByLabel(m(lang, 'login.mobile')).fill(mobile);
-  await page.getByRole('button', { name: m(lang, 'login.continue') }).click();
-  await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(password);
-  await page.getByRole('button', { name: m(lang, 'login.submit'), exact: true }).last().click();
+  await page.getByLabel(m(lang, 'login.mobile')).fill(mobile)
+  await page.getByRole('button', { name: m(lang, 'login.continue') }).click()
+  await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(password)
+  await page
+    .getByRole('button', { name: m(lang, 'login.submit'), exact: true })
+    .last()
+    .click()
 }
 
 /** Seats available now in the visible deck. */
-const availableSeats = (page: Page): Locator => page.getByRole('grid').locator('button[data-state="available"]:visible');
+const availableSeats = (page: Page): Locator => page.getByRole('grid').locator('button[data-state="available"]:visible')
 
 /** Counters and `count` seats on the open seat page. */
 async function chooseSeats(page: Page, lang: Lang, count = 1): Promise<string[]> {
-  await expect(page.getByRole('grid').first()).toBeVisible();
-  await page.getByLabel(m(lang, 'seatChoice.boarding')).selectOption({ index: 1 });
-  await page.getByLabel(m(lang, 'seatChoice.dropping')).selectOption({ index: 1 });
-  const names: string[] = [];
+  await expect(page.getByRole('grid').first()).toBeVisible()
+  await page.getByLabel(m(lang, 'seatChoice.boarding')).selectOption({ index: 1 })
+  await page.getByLabel(m(lang, 'seatChoice.dropping')).selectOption({ index: 1 })
+  const names: string[] = []
   for (let i = 0; i < count; i++) {
-    const seat = availableSeats(page).first();
-    const name = (await seat.getAttribute('data-seat'))!;
-    await seat.click();
-    await expect(page.locator(`[data-seat="${name}"]:visible`)).toHaveAttribute('data-state', 'selected');
-    names.push(name);
+    const seat = availableSeats(page).first()
+    const name = (await seat.getAttribute('data-seat'))!
+    await seat.click()
+    await expect(page.locator(`[data-seat="${name}"]:visible`)).toHaveAttribute('data-state', 'selected')
+    names.push(name)
   }
-  await expect(page.getByTestId('selected-seats')).not.toHaveText(m(lang, 'seatChoice.noSeats'));
-  return names;
+  await expect(page.getByTestId('selected-seats')).not.toHaveText(m(lang, 'seatChoice.noSeats'))
+  return names
 }
 
-const panel = (page: Page) => page.getByTestId('booking-panel');
+const panel = (page: Page) => page.getByTestId('booking-panel')
 
 /** Books from the filled-in booking form. */
 async function book(page: Page, lang: Lang): Promise<void> {
-  await panel(page).getByRole('button', { name: m(lang, 'booking.book') }).click();
-  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.bookedHeading') })).toBeVisible();
+  await panel(page)
+    .getByRole('button', { name: m(lang, 'booking.book') })
+    .click()
+  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.bookedHeading') })).toBeVisible()
 }
 
-const taka = (lang: Lang, n: number) => (lang === 'bn' ? `${n.toLocaleString('en-US').replace(/\d/g, (d) => '০১২৩৪৫৬৭৮৯'[Number(d)]!)} টাকা` : `${n.toLocaleString('en-US')} Tk`);
+const taka = (lang: Lang, n: number) =>
+  lang === 'bn' ? `${n.toLocaleString('en-US').replace(/\d/g, (d) => '০১২৩৪৫৬৭৮৯'[Number(d)]!)} টাকা` : `${n.toLocaleString('en-US')} Tk`
 
 async function api<T>(page: Page, path: string): Promise<T> {
   return page.evaluate(async (p) => {
-    const res = await fetch(`/api${p}`, { headers: { Accept: 'application/json', Authorization: `Bearer ${sessionStorage.getItem('token')}` } });
-    return ((await res.json()) as { data: unknown }).data;
-  }, path) as Promise<T>;
+    const res = await fetch(`/api${p}`, { headers: { Accept: 'application/json', Authorization: `Bearer ${sessionStorage.getItem('token')}` } })
+    return ((await res.json()) as { data: unknown }).data
+  }, path) as Promise<T>
 }
 
 async function seatStatuses(request: APIRequestContext, tripId: number, names: string[]): Promise<number[]> {
   const res = await request.post('/api/reservation/tripDetails', {
     data: { tripId, originCode: 'DHK', destinationCode: 'CTG', originBusStationId: null, destinationBusStationId: null },
-  });
-  const seats = ((await res.json()) as { data: { seatLayout: { seats: { name: string; status: number; lockedByOther: boolean }[] } } }).data.seatLayout.seats;
+  })
+  const seats = ((await res.json()) as { data: { seatLayout: { seats: { name: string; status: number; lockedByOther: boolean }[] } } }).data
+    .seatLayout.seats
   return names.map((n) => {
-    const s = seats.find((x) => x.name === n)!;
-    return s.lockedByOther ? -1 : s.status;
-  });
+    const s = seats.find((x) => x.name === n)!
+    return s.lockedByOther ? -1 : s.status
+  })
 }
 
 for (const lang of ['en', 'bn'] as const) {
   test(`${lang}: a new user searches, books with a coupon, pays by card, finds, e-mails and cancels the ticket`, async ({ page, request }) => {
-    test.setTimeout(420_000);
-    const { trip, date } = await tripFor(request, 4, lang === 'en' ? 0 : 1);
-    const mobile = randomMobile();
-    await setLanguage(page, lang);
+    test.setTimeout(420_000)
+    const { trip, date } = await tripFor(request, 4, lang === 'en' ? 0 : 1)
+    const mobile = randomMobile()
+    await setLanguage(page, lang)
 
     // search
-    await page.goto(`/search?from=DHK&to=CTG&date=${date}`);
-    await pageHeading(page);
-    const card = page.getByRole('listitem').filter({ hasText: trip.coachCode }).first();
-    await card.getByRole('button', { name: m(lang, 'trips.chooseSeats') }).click();
-    await expect(page).toHaveURL(new RegExp(`/reservation\\?.*tripId=${trip.tripId}`));
+    await page.goto(`/search?from=DHK&to=CTG&date=${date}`)
+    await pageHeading(page)
+    const card = page.getByRole('listitem').filter({ hasText: trip.coachCode }).first()
+    await card.getByRole('button', { name: m(lang, 'trips.chooseSeats') }).click()
+    await expect(page).toHaveURL(new RegExp(`/reservation\\?.*tripId=${trip.tripId}`))
 
     // seats, then the login handoff keeps them
-    const seats = await chooseSeats(page, lang, 2);
-    await expect(panel(page).getByText(m(lang, 'booking.loginNeeded'))).toBeVisible();
-    await expectNoAxeViolations(page, `${lang} seats chosen, login needed`);
-    await panel(page).getByRole('button', { name: m(lang, 'booking.loginToBook') }).click();
-    await expect(page).toHaveURL(/\/login$/);
-    await page.getByLabel(m(lang, 'login.mobile')).fill(mobile);
-    await page.getByRole('button', { name: m(lang, 'login.continue') }).click();
-    await page.getByLabel(m(lang, 'login.fullName')).fill('Nusrat Jahan');
-    await page.getByRole('textbox', { name: m(lang, 'login.email'), exact: true }).fill(`n${mobile}@example.com`);
-    await page.getByLabel(m(lang, 'login.city')).fill('Dhaka');
-    await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(PASSWORD);
-    await page.getByLabel(m(lang, 'login.confirmPassword')).fill(PASSWORD);
-    await page.getByRole('button', { name: m(lang, 'login.signup') }).click();
-    const code = await latestCode(request, mobile, /verification/i);
-    await page.getByRole('textbox').first().click();
-    await page.keyboard.type(code);
-    await expect(page).toHaveURL(new RegExp(`/reservation\\?.*tripId=${trip.tripId}`));
-    await expect(page.getByTestId('selected-seats')).toHaveText(seats.join(', '));
+    const seats = await chooseSeats(page, lang, 2)
+    await expect(panel(page).getByText(m(lang, 'booking.loginNeeded'))).toBeVisible()
+    await expectNoAxeViolations(page, `${lang} seats chosen, login needed`)
+    await panel(page)
+      .getByRole('button', { name: m(lang, 'booking.loginToBook') })
+      .click()
+    await expect(page).toHaveURL(/\/login$/)
+    await page.getByLabel(m(lang, 'login.mobile')).fill(mobile)
+    await page.getByRole('button', { name: m(lang, 'login.continue') }).click()
+    await page.getByLabel(m(lang, 'login.fullName')).fill('Nusrat Jahan')
+    await page.getByRole('textbox', { name: m(lang, 'login.email'), exact: true }).fill(`n${mobile}@example.com`)
+    await page.getByLabel(m(lang, 'login.city')).fill('Dhaka')
+    await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(PASSWORD)
+    await page.getByLabel(m(lang, 'login.confirmPassword')).fill(PASSWORD)
+    await page.getByRole('button', { name: m(lang, 'login.signup') }).click()
+    const code = await latestCode(request, mobile, /verification/i)
+    await page.getByRole('textbox').first().click()
+    await page.keyboard.type(code)
+    await expect(page).toHaveURL(new RegExp(`/reservation\\?.*tripId=${trip.tripId}`))
+    await expect(page.getByTestId('selected-seats')).toHaveText(seats.join(', '))
 
     // passenger details are pre-filled from the profile
-    await expect(page.getByLabel(m(lang, 'booking.passengerName'))).toHaveValue('Nusrat Jahan');
-    await expect(page.getByLabel(m(lang, 'booking.passengerMobile'))).toHaveValue(mobile);
-    await expectNoAxeViolations(page, `${lang} booking form`);
-    await book(page, lang);
-    await expect(page.getByTestId('hold-clock')).toBeVisible();
-    await expectNoAxeViolations(page, `${lang} booked`);
+    await expect(page.getByLabel(m(lang, 'booking.passengerName'))).toHaveValue('Nusrat Jahan')
+    await expect(page.getByLabel(m(lang, 'booking.passengerMobile'))).toHaveValue(mobile)
+    await expectNoAxeViolations(page, `${lang} booking form`)
+    await book(page, lang)
+    await expect(page.getByTestId('hold-clock')).toBeVisible()
+    await expectNoAxeViolations(page, `${lang} booked`)
 
     // coupon: the figures are the server's
-    const offers = ((await (await request.get('/api/offers')).json()) as { data: { couponCode: string; discountPercent: number; maxDiscount: number }[] }).data;
-    const offer = offers.find((o) => o.couponCode === 'WINTER10') ?? offers[0]!;
-    const subtotalText = await page.getByTestId('booking-total').innerText();
-    await page.getByLabel(m(lang, 'booking.couponCode')).fill('NOPE123');
-    await page.getByRole('button', { name: m(lang, 'booking.applyCoupon') }).click();
-    await expect(page.getByLabel(m(lang, 'booking.couponCode'))).toHaveAccessibleDescription(new RegExp(m(lang, 'error.INVALID_COUPON')));
-    await expectNoAxeViolations(page, `${lang} invalid coupon`);
-    await page.getByLabel(m(lang, 'booking.couponCode')).fill(offer.couponCode.toLowerCase());
-    await page.getByRole('button', { name: m(lang, 'booking.applyCoupon') }).click();
-    await expect(panel(page).getByText(m(lang, 'booking.couponApplied', { code: offer.couponCode }))).toBeVisible();
-    const booking = (await api<{ id: number; fare: { subtotal: number; discount: number; total: number } }[]>(page, '/reservations'))[0]!;
-    expect(booking.fare.discount).toBe(Math.min(Math.floor((booking.fare.subtotal * offer.discountPercent) / 100), offer.maxDiscount));
-    await expect(page.getByTestId('booking-total')).toHaveText(taka(lang, booking.fare.total));
-    await expect(page.getByTestId('booking-discount')).toHaveText(`−${taka(lang, booking.fare.discount)}`);
-    await expectNoAxeViolations(page, `${lang} coupon applied`);
-    await page.screenshot({ path: test.info().outputPath('booked.png'), fullPage: true });
-    await page.getByRole('button', { name: m(lang, 'booking.removeCoupon') }).click();
-    await expect(page.getByTestId('booking-total')).toHaveText(subtotalText);
-    await page.getByLabel(m(lang, 'booking.couponCode')).fill(offer.couponCode);
-    await page.getByRole('button', { name: m(lang, 'booking.applyCoupon') }).click();
-    await expect(page.getByTestId('booking-total')).toHaveText(taka(lang, booking.fare.total));
+    const offers = (
+      (await (await request.get('/api/offers')).json()) as { data: { couponCode: string; discountPercent: number; maxDiscount: number }[] }
+    ).data
+    const offer = offers.find((o) => o.couponCode === 'WINTER10') ?? offers[0]!
+    const subtotalText = await page.getByTestId('booking-total').innerText()
+    await page.getByLabel(m(lang, 'booking.couponCode')).fill('NOPE123')
+    await page.getByRole('button', { name: m(lang, 'booking.applyCoupon') }).click()
+    await expect(page.getByLabel(m(lang, 'booking.couponCode'))).toHaveAccessibleDescription(new RegExp(m(lang, 'error.INVALID_COUPON')))
+    await expectNoAxeViolations(page, `${lang} invalid coupon`)
+    await page.getByLabel(m(lang, 'booking.couponCode')).fill(offer.couponCode.toLowerCase())
+    await page.getByRole('button', { name: m(lang, 'booking.applyCoupon') }).click()
+    await expect(panel(page).getByText(m(lang, 'booking.couponApplied', { code: offer.couponCode }))).toBeVisible()
+    const booking = (await api<{ id: number; fare: { subtotal: number; discount: number; total: number } }[]>(page, '/reservations'))[0]!
+    expect(booking.fare.discount).toBe(Math.min(Math.floor((booking.fare.subtotal * offer.discountPercent) / 100), offer.maxDiscount))
+    await expect(page.getByTestId('booking-total')).toHaveText(taka(lang, booking.fare.total))
+    await expect(page.getByTestId('booking-discount')).toHaveText(`−${taka(lang, booking.fare.discount)}`)
+    await expectNoAxeViolations(page, `${lang} coupon applied`)
+    await page.screenshot({ path: test.info().outputPath('booked.png'), fullPage: true })
+    await page.getByRole('button', { name: m(lang, 'booking.removeCoupon') }).click()
+    await expect(page.getByTestId('booking-total')).toHaveText(subtotalText)
+    await page.getByLabel(m(lang, 'booking.couponCode')).fill(offer.couponCode)
+    await page.getByRole('button', { name: m(lang, 'booking.applyCoupon') }).click()
+    await expect(page.getByTestId('booking-total')).toHaveText(taka(lang, booking.fare.total))
 
     // card: the sandbox gateway approves
-    await page.getByRole('button', { name: m(lang, 'booking.payCard', { total: taka(lang, booking.fare.total) }) }).click();
-    await expect(page).toHaveURL(/\/sandbox\/gateway\//);
-    await expect(page.getByText(`Tk ${booking.fare.total.toLocaleString('en-US')} (BDT)`)).toBeVisible();
-    await page.getByRole('button', { name: 'Approve payment' }).click();
-    await expect(page).toHaveURL(/\/reservation\/success\?paymentId=/);
-    await expect(await pageHeading(page)).toHaveText(m(lang, 'reservationSuccess.heading'));
-    const pnr = (await page.getByTestId('ticket-pnr').innerText()).trim();
-    const pin = (await page.getByTestId('ticket-pin').innerText()).trim();
-    expect(pnr).toMatch(/^[A-Z0-9]{10}$/);
-    expect(pin).toMatch(/^\d{4}$/);
-    await expect(page.getByTestId('ticket-seats')).toHaveText(seats.join(', '));
-    await expect(page.getByRole('img', { name: m(lang, 'ticket.qrLabel', { pnr, pin }) })).toBeVisible();
-    await expect(page.getByTestId('ticket-status')).toHaveText(m(lang, 'profile.statusSold'));
-    await expectNoAxeViolations(page, `${lang} success page`);
+    await page.getByRole('button', { name: m(lang, 'booking.payCard', { total: taka(lang, booking.fare.total) }) }).click()
+    await expect(page).toHaveURL(/\/sandbox\/gateway\//)
+    await expect(page.getByText(`Tk ${booking.fare.total.toLocaleString('en-US')} (BDT)`)).toBeVisible()
+    await page.getByRole('button', { name: 'Approve payment' }).click()
+    await expect(page).toHaveURL(/\/reservation\/success\?paymentId=/)
+    await expect(await pageHeading(page)).toHaveText(m(lang, 'reservationSuccess.heading'))
+    const pnr = (await page.getByTestId('ticket-pnr').innerText()).trim()
+    const pin = (await page.getByTestId('ticket-pin').innerText()).trim()
+    expect(pnr).toMatch(/^[A-Z0-9]{10}$/)
+    expect(pin).toMatch(/^\d{4}$/)
+    await expect(page.getByTestId('ticket-seats')).toHaveText(seats.join(', '))
+    await expect(page.getByRole('img', { name: m(lang, 'ticket.qrLabel', { pnr, pin }) })).toBeVisible()
+    await expect(page.getByTestId('ticket-status')).toHaveText(m(lang, 'profile.statusSold'))
+    await expectNoAxeViolations(page, `${lang} success page`)
 
     // a reload confirms again without a second ticket
-    await page.reload();
-    await expect(page.getByTestId('ticket-pnr')).toHaveText(pnr);
+    await page.reload()
+    await expect(page.getByTestId('ticket-pnr')).toHaveText(pnr)
 
     // calendar: Dhaka wall-clock departure
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: m(lang, 'ticket.addToCalendar') }).click();
-    const file = await download;
-    expect(file.suggestedFilename()).toBe(`ticket-${pnr}.ics`);
-    const ics = fs.readFileSync((await file.path())!, 'utf8');
-    expect(ics).toMatch(/\r\nDTSTART;TZID=Asia\/Dhaka:\d{8}T\d{6}\r\n/);
-    expect(ics).toContain('TZID:Asia/Dhaka');
+    const download = page.waitForEvent('download')
+    await page.getByRole('button', { name: m(lang, 'ticket.addToCalendar') }).click()
+    const file = await download
+    expect(file.suggestedFilename()).toBe(`ticket-${pnr}.ics`)
+    const ics = fs.readFileSync((await file.path())!, 'utf8')
+    expect(ics).toMatch(/\r\nDTSTART;TZID=Asia\/Dhaka:\d{8}T\d{6}\r\n/)
+    expect(ics).toContain('TZID:Asia/Dhaka')
 
     // print: the ticket alone on one A4 page (page.pdf renders with print media)
-    await page.emulateMedia({ media: 'print' });
-    await expect(page.getByRole('banner')).toBeHidden();
-    await expect(page.getByRole('button', { name: m(lang, 'ticket.print') })).toBeHidden();
-    await expect(page.getByTestId('ticket-pnr')).toBeVisible();
-    await page.screenshot({ path: test.info().outputPath('ticket-print.png'), fullPage: true });
-    const pdf = await page.pdf({ format: 'A4', printBackground: true, path: test.info().outputPath('ticket.pdf') });
-    expect(pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length).toBe(1);
-    await page.emulateMedia({ media: 'screen' });
+    await page.emulateMedia({ media: 'print' })
+    await expect(page.getByRole('banner')).toBeHidden()
+    await expect(page.getByRole('button', { name: m(lang, 'ticket.print') })).toBeHidden()
+    await expect(page.getByTestId('ticket-pnr')).toBeVisible()
+    await page.screenshot({ path: test.info().outputPath('ticket-print.png'), fullPage: true })
+    const pdf = await page.pdf({ format: 'A4', printBackground: true, path: test.info().outputPath('ticket.pdf') })
+    expect(pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length).toBe(1)
+    await page.emulateMedia({ media: 'screen' })
 
     // /ticket-operation by PNR and PIN
-    await page.getByRole('link', { name: m(lang, 'payment.viewInTicketOperation') }).click();
-    await expect(page.getByTestId('ticket-pnr')).toHaveText(pnr);
-    await page.getByRole('button', { name: m(lang, 'ticket.findAnother') }).click();
-    await page.getByLabel(m(lang, 'ticket.pnr')).fill(pnr);
-    await page.getByLabel(m(lang, 'ticket.pin')).fill(pin === '0000' ? '1111' : '0000');
-    await page.getByRole('button', { name: m(lang, 'ticket.find') }).click();
-    await expect(page.getByRole('alert').filter({ hasText: m(lang, 'error.WRONG_PNR_PIN') })).toBeVisible();
-    await expectNoAxeViolations(page, `${lang} wrong PNR/PIN`);
-    await page.getByLabel(m(lang, 'ticket.pin')).fill(pin);
-    await page.getByRole('button', { name: m(lang, 'ticket.find') }).click();
-    await expect(page.getByTestId('ticket-pnr')).toHaveText(pnr);
-    await expectNoAxeViolations(page, `${lang} ticket found`);
+    await page.getByRole('link', { name: m(lang, 'payment.viewInTicketOperation') }).click()
+    await expect(page.getByTestId('ticket-pnr')).toHaveText(pnr)
+    await page.getByRole('button', { name: m(lang, 'ticket.findAnother') }).click()
+    await page.getByLabel(m(lang, 'ticket.pnr')).fill(pnr)
+    await page.getByLabel(m(lang, 'ticket.pin')).fill(pin === '0000' ? '1111' : '0000')
+    await page.getByRole('button', { name: m(lang, 'ticket.find') }).click()
+    await expect(page.getByRole('alert').filter({ hasText: m(lang, 'error.WRONG_PNR_PIN') })).toBeVisible()
+    await expectNoAxeViolations(page, `${lang} wrong PNR/PIN`)
+    await page.getByLabel(m(lang, 'ticket.pin')).fill(pin)
+    await page.getByRole('button', { name: m(lang, 'ticket.find') }).click()
+    await expect(page.getByTestId('ticket-pnr')).toHaveText(pnr)
+    await expectNoAxeViolations(page, `${lang} ticket found`)
 
     // resend the e-mail
-    await page.getByRole('button', { name: m(lang, 'ticket.resendEmail') }).click();
-    await expect(page.getByText(m(lang, 'ticket.emailSent'))).toBeVisible();
-    await expect.poll(async () => (await outbox(request)).filter((x) => x.channel === 'EMAIL' && x.subject?.includes(pnr)).length).toBe(2);
+    await page.getByRole('button', { name: m(lang, 'ticket.resendEmail') }).click()
+    await expect(page.getByText(m(lang, 'ticket.emailSent'))).toBeVisible()
+    await expect.poll(async () => (await outbox(request)).filter((x) => x.channel === 'EMAIL' && x.subject?.includes(pnr)).length).toBe(2)
 
     // cancel with the SMS code: refund to the balance, seats free again
-    const passengerId = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('passenger')!) as { id: number }).id);
-    const before = (await api<{ balance: number }>(page, `/profile/${passengerId}`)).balance;
-    await page.getByRole('button', { name: m(lang, 'ticket.cancel'), exact: true }).click();
-    await expect(page.getByRole('heading', { name: m(lang, 'ticket.cancelHeading') })).toBeFocused();
-    const refundText = await page.getByTestId('refund-amount').innerText();
-    await expectNoAxeViolations(page, `${lang} cancel: OTP step`);
-    const otp = await latestCode(request, mobile, /cancel|./i, code);
-    await page.getByRole('textbox', { name: m(lang, 'login.codeDigit', { index: 1, count: 6 }) }).click();
-    await page.keyboard.type(otp);
-    await page.getByRole('button', { name: m(lang, 'ticket.confirmCancel') }).click();
-    await expect(page.getByTestId('ticket-status')).toHaveText(m(lang, 'profile.statusCanceled'));
-    await expect(page.getByText(m(lang, 'ticket.canceledDone', { refund: refundText }))).toBeVisible();
-    await expectNoAxeViolations(page, `${lang} cancelled`);
-    const after = (await api<{ balance: number }>(page, `/profile/${passengerId}`)).balance;
-    expect(after - before).toBe(Number(refundText.replace(/[^\d০-৯]/g, '').replace(/[০-৯]/g, (d) => String('০১২৩৪৫৬৭৮৯'.indexOf(d)))));
-    expect(await seatStatuses(request, trip.tripId, seats)).toEqual(seats.map(() => 0));
-  });
+    const passengerId = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('passenger')!) as { id: number }).id)
+    const before = (await api<{ balance: number }>(page, `/profile/${passengerId}`)).balance
+    await page.getByRole('button', { name: m(lang, 'ticket.cancel'), exact: true }).click()
+    await expect(page.getByRole('heading', { name: m(lang, 'ticket.cancelHeading') })).toBeFocused()
+    const refundText = await page.getByTestId('refund-amount').innerText()
+    await expectNoAxeViolations(page, `${lang} cancel: OTP step`)
+    const otp = await latestCode(request, mobile, /cancel|./i, code)
+    await page.getByRole('textbox', { name: m(lang, 'login.codeDigit', { index: 1, count: 6 }) }).click()
+    await page.keyboard.type(otp)
+    await page.getByRole('button', { name: m(lang, 'ticket.confirmCancel') }).click()
+    await expect(page.getByTestId('ticket-status')).toHaveText(m(lang, 'profile.statusCanceled'))
+    await expect(page.getByText(m(lang, 'ticket.canceledDone', { refund: refundText }))).toBeVisible()
+    await expectNoAxeViolations(page, `${lang} cancelled`)
+    const after = (await api<{ balance: number }>(page, `/profile/${passengerId}`)).balance
+    expect(after - before).toBe(Number(refundText.replace(/[^\d০-৯]/g, '').replace(/[০-৯]/g, (d) => String('০১২৩৪৫৬৭৮৯'.indexOf(d)))))
+    expect(await seatStatuses(request, trip.tripId, seats)).toEqual(seats.map(() => 0))
+  })
 }
 
 /** Logs `mobile` in, opens the trip's seat page, chooses one seat and books it; answers the seat names. */
 async function bookOneSeat(page: Page, lang: Lang, mobile: string, trip: Parameters<typeof reservationUrl>[0], date: string): Promise<string[]> {
-  await page.goto('/login');
-  await login(page, lang, mobile, PASSWORD);
-  await expect(page).toHaveURL(/\/$/);
-  await page.goto(reservationUrl(trip, date));
-  const seats = await chooseSeats(page, lang, 1);
-  await book(page, lang);
-  return seats;
+  await page.goto('/login')
+  await login(page, lang, mobile, PASSWORD)
+  await expect(page).toHaveURL(/\/$/)
+  await page.goto(reservationUrl(trip, date))
+  const seats = await chooseSeats(page, lang, 1)
+  await book(page, lang)
+  return seats
 }
 
 test('declined card: the failure page keeps the booking; pay from balance instead', async ({ page, request }) => {
-  const lang: Lang = 'en';
-  const { trip, date } = await tripFor(request, 5, 0);
-  const mobile = await fundedPassenger(request, 5000);
-  const seats = await bookOneSeat(page, lang, mobile, trip, date);
-  await page.getByRole('button', { name: /by card/ }).click();
-  await page.getByRole('button', { name: 'Decline payment' }).click();
-  await expect(page).toHaveURL(/\/reservation\/failure\?paymentId=/);
-  await expect(await pageHeading(page)).toHaveText(m(lang, 'reservationFailure.heading'));
-  await expect(page.getByText(m(lang, 'payment.declinedKept'))).toBeVisible();
-  await expect(page.getByRole('button', { name: /by card/ })).toBeVisible();
-  expect(await seatStatuses(request, trip.tripId, seats)).toEqual([2]);
-  await expectNoAxeViolations(page, 'failure page');
-  await page.screenshot({ path: test.info().outputPath('failure.png'), fullPage: true });
-  const balanceBefore = (await api<{ balance: number }>(page, '/profile/' + JSON.parse((await page.evaluate(() => sessionStorage.getItem('passenger')))!).id)).balance;
-  await page.getByRole('button', { name: m(lang, 'booking.payBalance') }).click();
-  await expect(page).toHaveURL(/\/reservation\/success\?reservationId=\d+/);
-  await expect(page.getByTestId('ticket-pnr')).toHaveText(/^[A-Z0-9]{10}$/);
-  const total = Number((await page.getByTestId('ticket-total').innerText()).replace(/\D/g, ''));
-  const balanceAfter = (await api<{ balance: number }>(page, '/profile/' + JSON.parse((await page.evaluate(() => sessionStorage.getItem('passenger')))!).id)).balance;
-  expect(balanceBefore - balanceAfter).toBe(total);
-  expect(await seatStatuses(request, trip.tripId, seats)).toEqual([1]);
-  await expectNoAxeViolations(page, 'success after balance');
-});
+  const lang: Lang = 'en'
+  const { trip, date } = await tripFor(request, 5, 0)
+  const mobile = await fundedPassenger(request, 5000)
+  const seats = await bookOneSeat(page, lang, mobile, trip, date)
+  await page.getByRole('button', { name: /by card/ }).click()
+  await page.getByRole('button', { name: 'Decline payment' }).click()
+  await expect(page).toHaveURL(/\/reservation\/failure\?paymentId=/)
+  await expect(await pageHeading(page)).toHaveText(m(lang, 'reservationFailure.heading'))
+  await expect(page.getByText(m(lang, 'payment.declinedKept'))).toBeVisible()
+  await expect(page.getByRole('button', { name: /by card/ })).toBeVisible()
+  expect(await seatStatuses(request, trip.tripId, seats)).toEqual([2])
+  await expectNoAxeViolations(page, 'failure page')
+  await page.screenshot({ path: test.info().outputPath('failure.png'), fullPage: true })
+  const balanceBefore = (
+    await api<{ balance: number }>(page, '/profile/' + JSON.parse((await page.evaluate(() => sessionStorage.getItem('passenger')))!).id)
+  ).balance
+  await page.getByRole('button', { name: m(lang, 'booking.payBalance') }).click()
+  await expect(page).toHaveURL(/\/reservation\/success\?reservationId=\d+/)
+  await expect(page.getByTestId('ticket-pnr')).toHaveText(/^[A-Z0-9]{10}$/)
+  const total = Number((await page.getByTestId('ticket-total').innerText()).replace(/\D/g, ''))
+  const balanceAfter = (
+    await api<{ balance: number }>(page, '/profile/' + JSON.parse((await page.evaluate(() => sessionStorage.getItem('passenger')))!).id)
+  ).balance
+  expect(balanceBefore - balanceAfter).toBe(total)
+  expect(await seatStatuses(request, trip.tripId, seats)).toEqual([1])
+  await expectNoAxeViolations(page, 'success after balance')
+})
 
 test('insufficient balance is explained and the card is still offered', async ({ page, request }) => {
-  const lang: Lang = 'bn';
-  const { trip, date } = await tripFor(request, 5, 1);
-  const mobile = await createPassenger(request);
-  await setLanguage(page, lang);
-  await bookOneSeat(page, lang, mobile, trip, date);
-  await page.getByRole('button', { name: m(lang, 'booking.payBalance') }).click();
-  await expect(page.getByText(mx(lang, 'booking.insufficientBalance'))).toBeVisible();
-  await expect(page.getByRole('alert').filter({ hasText: m(lang, 'error.INSUFFICIENT_BALANCE') })).toBeVisible();
-  const card = panel(page).getByRole('button', { name: mx(lang, 'booking.payCard') });
-  await expect(card).toBeEnabled();
-  await expect(card).not.toHaveAttribute('aria-disabled', 'true');
-  await expectNoAxeViolations(page, 'bn insufficient balance');
-  await card.click();
-  await expect(page).toHaveURL(/\/sandbox\/gateway\//);
-});
+  const lang: Lang = 'bn'
+  const { trip, date } = await tripFor(request, 5, 1)
+  const mobile = await createPassenger(request)
+  await setLanguage(page, lang)
+  await bookOneSeat(page, lang, mobile, trip, date)
+  await page.getByRole('button', { name: m(lang, 'booking.payBalance') }).click()
+  await expect(page.getByText(mx(lang, 'booking.insufficientBalance'))).toBeVisible()
+  await expect(page.getByRole('alert').filter({ hasText: m(lang, 'error.INSUFFICIENT_BALANCE') })).toBeVisible()
+  const card = panel(page).getByRole('button', { name: mx(lang, 'booking.payCard') })
+  await expect(card).toBeEnabled()
+  await expect(card).not.toHaveAttribute('aria-disabled', 'true')
+  await expectNoAxeViolations(page, 'bn insufficient balance')
+  await card.click()
+  await expect(page).toHaveURL(/\/sandbox\/gateway\//)
+})
 
 test('double click on pay opens one payment; back from the gateway pays the same one', async ({ page, request }) => {
-  const lang: Lang = 'en';
-  const { trip, date } = await tripFor(request, 6, 0);
-  const mobile = await createPassenger(request);
-  await bookOneSeat(page, lang, mobile, trip, date);
-  const payments: string[] = [];
+  const lang: Lang = 'en'
+  const { trip, date } = await tripFor(request, 6, 0)
+  const mobile = await createPassenger(request)
+  await bookOneSeat(page, lang, mobile, trip, date)
+  const payments: string[] = []
   page.on('request', (r) => {
-    if (r.url().endsWith('/api/reservation/payment')) payments.push(r.url());
-  });
-  await page.getByRole('button', { name: /by card/ }).dblclick();
-  await expect(page).toHaveURL(/\/sandbox\/gateway\//);
-  const first = page.url();
-  expect(payments.length).toBe(1);
+    if (r.url().endsWith('/api/reservation/payment')) payments.push(r.url())
+  })
+  await page.getByRole('button', { name: /by card/ }).dblclick()
+  await expect(page).toHaveURL(/\/sandbox\/gateway\//)
+  const first = page.url()
+  expect(payments.length).toBe(1)
 
   // back to the booking (reload): the booking is picked up, not booked again, and the same payment opens
-  await page.goto(reservationUrl(trip, date));
-  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.bookedHeading') })).toBeVisible();
-  await page.getByRole('button', { name: /by card/ }).click();
-  await expect(page).toHaveURL(first);
-  const list = await request.get('/dev/outbox');
-  expect(list.ok()).toBe(true);
-  await page.getByRole('button', { name: 'Approve payment' }).click();
-  await expect(page.getByTestId('ticket-pnr')).toBeVisible();
-});
+  await page.goto(reservationUrl(trip, date))
+  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.bookedHeading') })).toBeVisible()
+  await page.getByRole('button', { name: /by card/ }).click()
+  await expect(page).toHaveURL(first)
+  const list = await request.get('/dev/outbox')
+  expect(list.ok()).toBe(true)
+  await page.getByRole('button', { name: 'Approve payment' }).click()
+  await expect(page.getByTestId('ticket-pnr')).toBeVisible()
+})
 
 test('the booking ends when its time runs out', async ({ page, request }) => {
-  const lang: Lang = 'en';
-  const { trip, date } = await tripFor(request, 6, 1);
-  const mobile = await createPassenger(request);
-  await page.clock.install();
-  await bookOneSeat(page, lang, mobile, trip, date);
-  await expect(panel(page).getByRole('button', { name: m(lang, 'booking.extend') })).toBeVisible();
-  await panel(page).getByRole('button', { name: m(lang, 'booking.extend') }).click();
-  await expect(page.getByRole('status').filter({ hasText: mx(lang, 'booking.announceExtended') })).toBeAttached();
-  await page.clock.fastForward('31:00');
-  await expect(panel(page).getByText(m(lang, 'booking.ended'))).toBeVisible();
-  await expect(page.getByRole('button', { name: /by card/ })).toHaveCount(0);
-  await expectNoAxeViolations(page, 'booking ended');
-});
+  const lang: Lang = 'en'
+  const { trip, date } = await tripFor(request, 6, 1)
+  const mobile = await createPassenger(request)
+  await page.clock.install()
+  await bookOneSeat(page, lang, mobile, trip, date)
+  await expect(panel(page).getByRole('button', { name: m(lang, 'booking.extend') })).toBeVisible()
+  await panel(page)
+    .getByRole('button', { name: m(lang, 'booking.extend') })
+    .click()
+  await expect(page.getByRole('status').filter({ hasText: mx(lang, 'booking.announceExtended') })).toBeAttached()
+  await page.clock.fastForward('31:00')
+  await expect(panel(page).getByText(m(lang, 'booking.ended'))).toBeVisible()
+  await expect(page.getByRole('button', { name: /by card/ })).toHaveCount(0)
+  await expectNoAxeViolations(page, 'booking ended')
+})
 
 test('cancelling an unpaid booking releases its seats; the seats can be chosen again', async ({ page, request }) => {
-  const lang: Lang = 'en';
-  const { trip, date } = await tripFor(request, 7, 1);
-  const mobile = await createPassenger(request);
-  const [seat] = await bookOneSeat(page, lang, mobile, trip, date);
-  expect(await seatStatuses(request, trip.tripId, [seat!])).toEqual([2]);
-  await panel(page).getByRole('button', { name: m(lang, 'booking.cancelBooking') }).click();
-  await expect(page.getByRole('status').filter({ hasText: m(lang, 'booking.announceCanceled') })).toBeAttached();
-  await expect(panel(page).getByText(m(lang, 'booking.ended'))).toBeVisible();
-  await expect(page.getByRole('button', { name: /by card/ })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: m(lang, 'booking.payBalance') })).toHaveCount(0);
+  const lang: Lang = 'en'
+  const { trip, date } = await tripFor(request, 7, 1)
+  const mobile = await createPassenger(request)
+  const [seat] = await bookOneSeat(page, lang, mobile, trip, date)
+  expect(await seatStatuses(request, trip.tripId, [seat!])).toEqual([2])
+  await panel(page)
+    .getByRole('button', { name: m(lang, 'booking.cancelBooking') })
+    .click()
+  await expect(page.getByRole('status').filter({ hasText: m(lang, 'booking.announceCanceled') })).toBeAttached()
+  await expect(panel(page).getByText(m(lang, 'booking.ended'))).toBeVisible()
+  await expect(page.getByRole('button', { name: /by card/ })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: m(lang, 'booking.payBalance') })).toHaveCount(0)
   // the server agrees: the booking is cancelled and its seat is free for anyone
-  const [mine] = await api<{ id: number; status: number; seats: { name: string }[] }[]>(page, '/reservations');
-  expect([mine!.status, mine!.seats.map((s) => s.name)]).toEqual([5, [seat]]);
-  expect(await seatStatuses(request, trip.tripId, [seat!])).toEqual([0]);
-  await expectNoAxeViolations(page, 'booking cancelled');
-  await panel(page).getByRole('button', { name: m(lang, 'booking.startAgain') }).click();
-  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.heading') })).toBeVisible();
-  await expect(page.getByRole('grid').getByRole('button', { name: new RegExp(`^Seat ${seat},.*, available$`) })).toBeVisible();
-});
+  const [mine] = await api<{ id: number; status: number; seats: { name: string }[] }[]>(page, '/reservations')
+  expect([mine!.status, mine!.seats.map((s) => s.name)]).toEqual([5, [seat]])
+  expect(await seatStatuses(request, trip.tripId, [seat!])).toEqual([0])
+  await expectNoAxeViolations(page, 'booking cancelled')
+  await panel(page)
+    .getByRole('button', { name: m(lang, 'booking.startAgain') })
+    .click()
+  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.heading') })).toBeVisible()
+  await expect(page.getByRole('grid').getByRole('button', { name: new RegExp(`^Seat ${seat},.*, available$`) })).toBeVisible()
+})
 
-test('the remaining seat limit: with 3 seats booked and unpaid, the page says 2 more, and a third is refused with the number', async ({ browser, page, request }) => {
-  const lang: Lang = 'en';
-  const { trip, date } = await tripFor(request, 7, 2);
+test('the remaining seat limit: with 3 seats booked and unpaid, the page says 2 more, and a third is refused with the number', async ({
+  browser,
+  page,
+  request,
+}) => {
+  const lang: Lang = 'en'
+  const { trip, date } = await tripFor(request, 7, 2)
   // 3 seats booked, not paid, from another device
-  const elsewhere = await bookThroughApi(request, trip, { seats: 3 });
-  await page.goto('/login');
-  await login(page, lang, elsewhere.mobile, PASSWORD);
-  await expect(page).toHaveURL(/\/$/);
-  await page.goto(reservationUrl(trip, date));
+  const elsewhere = await bookThroughApi(request, trip, { seats: 3 })
+  await page.goto('/login')
+  await login(page, lang, elsewhere.mobile, PASSWORD)
+  await expect(page).toHaveURL(/\/$/)
+  await page.goto(reservationUrl(trip, date))
   // the booking to pay is picked up, and the server's remaining limit reaches the page
-  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.bookedHeading') })).toBeVisible();
-  await expect(page.getByText('You can choose up to 2 seats.')).toBeVisible();
+  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.bookedHeading') })).toBeVisible()
+  await expect(page.getByText('You can choose up to 2 seats.')).toBeVisible()
 
   // What the server answered above (remainingSeatLimit 2), on a seat page where seats can still be
   // chosen: the answer for a visitor with this one field as above.
-  const other = await browser.newPage();
+  const other = await browser.newPage()
   await other.route('**/api/reservation/tripDetails', async (route) => {
-    const res = await route.fetch();
-    const body = (await res.json()) as { data: { remainingSeatLimit: number } };
-    await route.fulfill({ response: res, json: { ...body, data: { ...body.data, remainingSeatLimit: 2 } } });
-  });
-  await other.goto(reservationUrl(trip, date));
-  await expect(other.getByText('You can choose up to 2 seats.')).toBeVisible();
-  for (let i = 0; i < 2; i++) await availableSeats(other).first().click();
-  const third = availableSeats(other).first();
-  const name = (await third.getAttribute('data-seat'))!;
-  await third.click();
-  await expect(other.getByRole('region', { name: /notifications/i }).getByText('Seat limit exceeded. You can book 2 seats on this trip.')).toBeVisible();
-  await expect(other.getByRole('grid').getByRole('button', { name: new RegExp(`^Seat ${name},.*, available$`) })).toHaveAttribute('aria-pressed', 'false');
-  await expect(other.getByTestId('selected-seats')).toHaveText(/^\S+, \S+$/);
-  await other.close();
-});
+    const res = await route.fetch()
+    const body = (await res.json()) as { data: { remainingSeatLimit: number } }
+    await route.fulfill({ response: res, json: { ...body, data: { ...body.data, remainingSeatLimit: 2 } } })
+  })
+  await other.goto(reservationUrl(trip, date))
+  await expect(other.getByText('You can choose up to 2 seats.')).toBeVisible()
+  for (let i = 0; i < 2; i++) await availableSeats(other).first().click()
+  const third = availableSeats(other).first()
+  const name = (await third.getAttribute('data-seat'))!
+  await third.click()
+  await expect(
+    other.getByRole('region', { name: /notifications/i }).getByText('Seat limit exceeded. You can book 2 seats on this trip.'),
+  ).toBeVisible()
+  await expect(other.getByRole('grid').getByRole('button', { name: new RegExp(`^Seat ${name},.*, available$`) })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  )
+  await expect(other.getByTestId('selected-seats')).toHaveText(/^\S+, \S+$/)
+  await other.close()
+})
 
 test('keyboard alone: seats, login, book, pay by card, ticket, cancel', async ({ page, request }) => {
-  const { trip, date } = await tripFor(request, 7, 0);
-  const mobile = await createPassenger(request);
-  await page.goto(reservationUrl(trip, date));
-  await expect(page.getByRole('grid').first()).toBeVisible();
+  const { trip, date } = await tripFor(request, 7, 0)
+  const mobile = await createPassenger(request)
+  await page.goto(reservationUrl(trip, date))
+  await expect(page.getByRole('grid').first()).toBeVisible()
   const press = async (l: Locator, key = 'Enter') => {
-    await l.focus();
-    await page.keyboard.press(key);
-  };
+    await l.focus()
+    await page.keyboard.press(key)
+  }
   // the counters arrive just after the seat map: an arrow key on a select without them does nothing
   for (const label of ['Boarding counter', 'Dropping counter']) {
-    const counter = page.getByLabel(label);
-    await expect(counter.locator('option').nth(1)).toBeAttached();
-    await counter.focus();
-    await page.keyboard.press('ArrowDown');
-    await expect(counter).not.toHaveValue('');
+    const counter = page.getByLabel(label)
+    await expect(counter.locator('option').nth(1)).toBeAttached()
+    await counter.focus()
+    await page.keyboard.press('ArrowDown')
+    await expect(counter).not.toHaveValue('')
   }
-  const seat = availableSeats(page).first();
-  const name = (await seat.getAttribute('data-seat'))!;
-  await press(seat, 'Space');
-  await expect(page.getByTestId('selected-seats')).toHaveText(name);
-  await press(panel(page).getByRole('button', { name: 'Login to book' }));
-  await page.getByLabel('Mobile no.').focus();
-  await page.keyboard.type(mobile);
-  await page.keyboard.press('Enter');
-  await page.getByLabel('Password', { exact: true }).focus();
-  await page.keyboard.type(PASSWORD);
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/reservation\?/);
-  await expect(page.getByTestId('selected-seats')).toHaveText(name);
+  const seat = availableSeats(page).first()
+  const name = (await seat.getAttribute('data-seat'))!
+  await press(seat, 'Space')
+  await expect(page.getByTestId('selected-seats')).toHaveText(name)
+  await press(panel(page).getByRole('button', { name: 'Login to book' }))
+  await page.getByLabel('Mobile no.').focus()
+  await page.keyboard.type(mobile)
+  await page.keyboard.press('Enter')
+  await page.getByLabel('Password', { exact: true }).focus()
+  await page.keyboard.type(PASSWORD)
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(/\/reservation\?/)
+  await expect(page.getByTestId('selected-seats')).toHaveText(name)
   // Enter in a field submits the booking form
-  await page.getByLabel('Passenger name').focus();
-  await page.keyboard.press('Enter');
-  await expect(panel(page).getByRole('heading', { name: 'Pay for your booking' })).toBeVisible();
-  await press(page.getByRole('button', { name: /by card/ }));
-  await press(page.getByRole('button', { name: 'Approve payment' }));
-  await expect(page).toHaveURL(/\/reservation\/success\?paymentId=/);
-  const pnr = (await page.getByTestId('ticket-pnr').innerText()).trim();
-  await press(page.getByRole('link', { name: 'View in Ticket Operation' }));
-  await expect(page.getByTestId('ticket-pnr')).toHaveText(pnr);
-  await press(page.getByRole('button', { name: 'Cancel ticket', exact: true }));
-  await expect(page.getByRole('heading', { name: 'Cancel this ticket' })).toBeFocused();
-  const otp = await latestCode(request, mobile, /./, await latestCode(request, mobile, /verification/i));
-  await page.getByRole('textbox', { name: 'Digit 1 of 6' }).focus();
-  await page.keyboard.type(otp);
-  await press(page.getByRole('button', { name: 'Cancel ticket now' }));
-  await expect(page.getByTestId('ticket-status')).toHaveText('Cancelled');
-  expect(await seatStatuses(request, trip.tripId, [name])).toEqual([0]);
-});
+  await page.getByLabel('Passenger name').focus()
+  await page.keyboard.press('Enter')
+  await expect(panel(page).getByRole('heading', { name: 'Pay for your booking' })).toBeVisible()
+  await press(page.getByRole('button', { name: /by card/ }))
+  await press(page.getByRole('button', { name: 'Approve payment' }))
+  await expect(page).toHaveURL(/\/reservation\/success\?paymentId=/)
+  const pnr = (await page.getByTestId('ticket-pnr').innerText()).trim()
+  await press(page.getByRole('link', { name: 'View in Ticket Operation' }))
+  await expect(page.getByTestId('ticket-pnr')).toHaveText(pnr)
+  await press(page.getByRole('button', { name: 'Cancel ticket', exact: true }))
+  await expect(page.getByRole('heading', { name: 'Cancel this ticket' })).toBeFocused()
+  const otp = await latestCode(request, mobile, /./, await latestCode(request, mobile, /verification/i))
+  await page.getByRole('textbox', { name: 'Digit 1 of 6' }).focus()
+  await page.keyboard.type(otp)
+  await press(page.getByRole('button', { name: 'Cancel ticket now' }))
+  await expect(page.getByTestId('ticket-status')).toHaveText('Cancelled')
+  expect(await seatStatuses(request, trip.tripId, [name])).toEqual([0])
+})

@@ -4,54 +4,54 @@
  * and the keyboard checks of e2e/keyboard.ts (tab order, visible focus, grids and tab
  * lists). One test per example file.
  */
-import { expect, test } from '@playwright/test';
-import { exampleNames, serveExamples } from './design-system-examples.ts';
-import { expectNoAxeViolations } from './helpers.ts';
-import { checkGrids, checkRovingGroups, checkTabLists, checkTabOrder } from './keyboard.ts';
+import { expect, test } from '@playwright/test'
+import { exampleNames, serveExamples } from './design-system-examples.ts'
+import { expectNoAxeViolations } from './helpers.ts'
+import { checkGrids, checkRovingGroups, checkTabLists, checkTabOrder } from './keyboard.ts'
 
 // Controls kept out of the tab order on purpose, as their README says.
 const outOfTabOrder: Record<string, RegExp> = {
   // password-input/README.md: the show/hide button is outside the tab order (Ark's choice)
   'password-input': /^(Show|Hide) password$/,
-};
+}
 
-let served: Awaited<ReturnType<typeof serveExamples>>;
+let served: Awaited<ReturnType<typeof serveExamples>>
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  served = await serveExamples();
-});
+  test.setTimeout(120_000)
+  served = await serveExamples()
+})
 
 test.afterAll(async () => {
-  await served?.close();
-});
+  await served?.close()
+})
 
 test('the examples are found by globbing design-system/*/examples/*.tsx', () => {
-  const names = exampleNames();
-  expect(names).toEqual(expect.arrayContaining(['button/variants', 'seat-grid/double-deck', 'seat-grid/business-2-1', 'dialog/error']));
-  expect(names.every((n) => /^[a-z0-9-]+\/[a-z0-9-]+$/.test(n))).toBe(true);
-});
+  const names = exampleNames()
+  expect(names).toEqual(expect.arrayContaining(['button/variants', 'seat-grid/double-deck', 'seat-grid/business-2-1', 'dialog/error']))
+  expect(names.every((n) => /^[a-z0-9-]+\/[a-z0-9-]+$/.test(n))).toBe(true)
+})
 
 for (const name of exampleNames()) {
   test(`${name.replace('/', '/examples/')}.tsx`, async ({ page }) => {
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(err.message));
+    const problems: string[] = []
+    page.on('pageerror', (err) => problems.push(err.message))
     page.on('console', (msg) => {
-      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(msg.text());
-    });
-    await page.goto(`${served.url}/?example=${encodeURIComponent(name)}`);
-    await expect(page.locator('html')).toHaveAttribute('data-example-ready', 'yes');
-    await expectNoAxeViolations(page, name);
-    await checkTabOrder(page, outOfTabOrder[name.split('/')[0]!] ?? null);
+      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(msg.text())
+    })
+    await page.goto(`${served.url}/?example=${encodeURIComponent(name)}`)
+    await expect(page.locator('html')).toHaveAttribute('data-example-ready', 'yes')
+    await expectNoAxeViolations(page, name)
+    await checkTabOrder(page, outOfTabOrder[name.split('/')[0]!] ?? null)
     // grids in the page, or in each tab's panel when tabs switch between them
-    let grids = 0;
+    let grids = 0
     const tabLists = await checkTabLists(page, async () => {
-      grids += await checkGrids(page);
-    });
-    if (tabLists === 0) grids += await checkGrids(page);
-    if (name.startsWith('seat-grid/')) expect(grids, 'seat grids checked').toBeGreaterThan(0);
-    const groups = await checkRovingGroups(page);
-    if (name.startsWith('pin-input/')) expect(groups, 'PIN inputs checked').toBeGreaterThan(0);
-    expect(problems, 'console errors and warnings').toEqual([]);
-  });
+      grids += await checkGrids(page)
+    })
+    if (tabLists === 0) grids += await checkGrids(page)
+    if (name.startsWith('seat-grid/')) expect(grids, 'seat grids checked').toBeGreaterThan(0)
+    const groups = await checkRovingGroups(page)
+    if (name.startsWith('pin-input/')) expect(groups, 'PIN inputs checked').toBeGreaterThan(0)
+    expect(problems, 'console errors and warnings').toEqual([])
+  })
 }

@@ -1,16 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { defineConfig } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from './browser.ts';
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+import { chromiumArgs, chromiumPath } from './browser.ts'
 
-const port = Number(process.env.E2E_PORT ?? 8790);
-const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
+const port = Number(process.env.E2E_PORT ?? 8790)
+const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`
 // a fresh embedded database per run, so tests start from the demo data
-const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
-const root = path.resolve(import.meta.dirname, '..');
+const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'))
+const root = path.resolve(import.meta.dirname, '..')
 // listing the tests (e2e/run-specs.ts does, to report them skipped) launches no browser
-const listing = process.argv.includes('--list');
+const listing = process.argv.includes('--list')
 
 export default defineConfig({
   testDir: '.',
@@ -55,4 +55,4 @@ export default defineConfig({
           ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
         },
       },
-});
+})

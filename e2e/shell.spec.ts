@@ -1,200 +1,213 @@
-import { expect, test } from '@playwright/test';
-import { pageHeading, publicRoutes } from './helpers.ts';
+import { expect, test } from '@playwright/test'
+import { pageHeading, publicRoutes } from './helpers.ts'
 
 for (const route of publicRoutes) {
   test(`${route} renders its heading and title`, async ({ page }) => {
-    await page.goto(route);
-    const h1 = await pageHeading(page);
-    await expect(h1).not.toBeEmpty();
-    await expect(page).toHaveTitle(/\S/);
-    expect(await page.locator('h1').count()).toBe(1);
-  });
+    await page.goto(route)
+    const h1 = await pageHeading(page)
+    await expect(h1).not.toBeEmpty()
+    await expect(page).toHaveTitle(/\S/)
+    expect(await page.locator('h1').count()).toBe(1)
+  })
 }
 
 test('unknown paths go to /error/404, and so do unknown /error paths', async ({ page }) => {
-  await page.goto('/no/such/page');
-  await expect(page).toHaveURL(/\/error\/404$/);
-  await pageHeading(page);
-  await page.goto('/error/418');
-  await expect(page).toHaveURL(/\/error\/404$/);
-  await expect(page.getByRole('link', { name: /home/i }).first()).toBeVisible();
-});
+  await page.goto('/no/such/page')
+  await expect(page).toHaveURL(/\/error\/404$/)
+  await pageHeading(page)
+  await page.goto('/error/418')
+  await expect(page).toHaveURL(/\/error\/404$/)
+  await expect(page.getByRole('link', { name: /home/i }).first()).toBeVisible()
+})
 
 test('navigation moves focus to the new page heading and changes the title', async ({ page }) => {
-  await page.goto('/');
-  await pageHeading(page);
-  const before = await page.title();
-  await page.getByRole('banner').getByRole('link', { name: 'FAQ' }).first().click();
-  await expect(page).toHaveURL(/\/faq$/);
-  const h1 = await pageHeading(page);
-  await expect(h1).toBeFocused();
-  expect(await page.title()).not.toBe(before);
-});
+  await page.goto('/')
+  await pageHeading(page)
+  const before = await page.title()
+  await page.getByRole('banner').getByRole('link', { name: 'FAQ' }).first().click()
+  await expect(page).toHaveURL(/\/faq$/)
+  const h1 = await pageHeading(page)
+  await expect(h1).toBeFocused()
+  expect(await page.title()).not.toBe(before)
+})
 
 test('the language switch changes texts and <html lang>, and is kept in session storage', async ({ page }) => {
-  await page.goto('/faq');
-  await pageHeading(page);
-  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-  const enTitle = await page.locator('main h1').innerText();
-  await page.getByRole('button', { name: /বাংলা|language/i }).first().click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'bn');
-  await expect(page.locator('main h1')).not.toHaveText(enTitle);
-  expect(await page.evaluate(() => sessionStorage.getItem('language'))).toBe('bn');
-  await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'bn');
-});
+  await page.goto('/faq')
+  await pageHeading(page)
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+  const enTitle = await page.locator('main h1').innerText()
+  await page
+    .getByRole('button', { name: /বাংলা|language/i })
+    .first()
+    .click()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'bn')
+  await expect(page.locator('main h1')).not.toHaveText(enTitle)
+  expect(await page.evaluate(() => sessionStorage.getItem('language'))).toBe('bn')
+  await page.reload()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'bn')
+})
 
 test('offline and online show one notification each, duplicates prevented', async ({ page, context }) => {
   // the notification code is fetched once the page is idle, before any network drop
-  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()));
-  await page.goto('/faq');
-  await pageHeading(page);
-  await warmed;
+  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()))
+  await page.goto('/faq')
+  await pageHeading(page)
+  await warmed
   // the rest of the notification code (preloaded with it) has arrived too
-  await page.waitForLoadState('networkidle');
-  await context.setOffline(true);
-  await context.setOffline(false);
-  await context.setOffline(true);
-  const region = page.getByRole('region', { name: /notifications/i });
-  await expect(region.getByText(/no internet connection/i)).toHaveCount(1);
-  await context.setOffline(false);
-  await expect(region.getByText(/connection is available/i)).toHaveCount(1);
-});
+  await page.waitForLoadState('networkidle')
+  await context.setOffline(true)
+  await context.setOffline(false)
+  await context.setOffline(true)
+  const region = page.getByRole('region', { name: /notifications/i })
+  await expect(region.getByText(/no internet connection/i)).toHaveCount(1)
+  await context.setOffline(false)
+  await expect(region.getByText(/connection is available/i)).toHaveCount(1)
+})
 
 test('the contact form validates beside the fields and shows the success dialog', async ({ page }) => {
-  await page.goto('/contact-us');
-  await pageHeading(page);
-  await page.getByRole('button', { name: /send/i }).click();
-  await expect(page.getByText('Email is required')).toBeVisible();
-  const field = (name: RegExp) => page.getByRole('textbox', { name });
-  await field(/^email/i).fill('not-an-email');
-  await page.getByRole('button', { name: /send/i }).click();
-  await expect(page.getByText('Please enter a valid email')).toBeVisible();
-  await field(/name/i).first().fill('Rahim Uddin');
-  await field(/^email/i).fill('rahim@example.com');
-  await field(/subject/i).fill('Lost luggage');
-  await field(/^message/i).fill('I left a bag on the 8:00 AM coach from Dhaka to Chattogram.');
-  await page.getByRole('button', { name: /send/i }).click();
-  const dialog = page.getByRole('dialog', { name: 'Success' });
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('button', { name: 'OK' }).click();
-  await expect(dialog).toBeHidden();
-});
+  await page.goto('/contact-us')
+  await pageHeading(page)
+  await page.getByRole('button', { name: /send/i }).click()
+  await expect(page.getByText('Email is required')).toBeVisible()
+  const field = (name: RegExp) => page.getByRole('textbox', { name })
+  await field(/^email/i).fill('not-an-email')
+  await page.getByRole('button', { name: /send/i }).click()
+  await expect(page.getByText('Please enter a valid email')).toBeVisible()
+  await field(/name/i).first().fill('Rahim Uddin')
+  await field(/^email/i).fill('rahim@example.com')
+  await field(/subject/i).fill('Lost luggage')
+  await field(/^message/i).fill('I left a bag on the 8:00 AM coach from Dhaka to Chattogram.')
+  await page.getByRole('button', { name: /send/i }).click()
+  const dialog = page.getByRole('dialog', { name: 'Success' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByRole('button', { name: 'OK' }).click()
+  await expect(dialog).toBeHidden()
+})
 
 test('the scroll-to-top button appears after scrolling 100px', async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 700 });
-  await page.goto('/faq');
-  await pageHeading(page);
-  const button = page.getByRole('button', { name: /scroll to top|back to top/i });
-  await expect(button).toBeHidden();
-  await page.mouse.wheel(0, 600);
-  await expect(button).toBeVisible();
-  await button.click();
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(5);
-});
+  await page.setViewportSize({ width: 375, height: 700 })
+  await page.goto('/faq')
+  await pageHeading(page)
+  const button = page.getByRole('button', { name: /scroll to top|back to top/i })
+  await expect(button).toBeHidden()
+  await page.mouse.wheel(0, 600)
+  await expect(button).toBeVisible()
+  await button.click()
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(5)
+})
 
 test('on a phone the menu is collapsed into a drawer', async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 700 });
-  await page.goto('/faq');
-  await pageHeading(page);
-  await page.getByRole('button', { name: /menu/i }).click();
-  const drawer = page.getByRole('dialog');
-  await expect(drawer.getByRole('link', { name: 'Contact Us' })).toBeVisible();
-  await drawer.getByRole('link', { name: 'Contact Us' }).click();
-  await expect(page).toHaveURL(/\/contact-us$/);
-});
+  await page.setViewportSize({ width: 375, height: 700 })
+  await page.goto('/faq')
+  await pageHeading(page)
+  await page.getByRole('button', { name: /menu/i }).click()
+  const drawer = page.getByRole('dialog')
+  await expect(drawer.getByRole('link', { name: 'Contact Us' })).toBeVisible()
+  await drawer.getByRole('link', { name: 'Contact Us' }).click()
+  await expect(page).toHaveURL(/\/contact-us$/)
+})
 
 test('a page that cannot load while offline shows a retry, not a blank screen', async ({ page, context }) => {
-  await page.goto('/faq');
-  await pageHeading(page);
-  await context.setOffline(true);
-  await page.getByRole('contentinfo').getByRole('link', { name: /privacy/i }).first().click();
-  await expect(page.getByRole('heading', { level: 1, name: 'This page could not be loaded' })).toBeVisible();
-  await context.setOffline(false);
-  await page.getByRole('button', { name: 'Try again' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: /privacy/i })).toBeVisible();
-});
+  await page.goto('/faq')
+  await pageHeading(page)
+  await context.setOffline(true)
+  await page
+    .getByRole('contentinfo')
+    .getByRole('link', { name: /privacy/i })
+    .first()
+    .click()
+  await expect(page.getByRole('heading', { level: 1, name: 'This page could not be loaded' })).toBeVisible()
+  await context.setOffline(false)
+  await page.getByRole('button', { name: 'Try again' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: /privacy/i })).toBeVisible()
+})
 
 test('a notification whose code cannot load leaves the page working', async ({ page, context }) => {
-  await page.route(/\/toast-host-[A-Z0-9]+\.js$/, (route) => route.abort());
-  await page.goto('/faq');
-  await pageHeading(page);
+  await page.route(/\/toast-host-[A-Z0-9]+\.js$/, (route) => route.abort())
+  await page.goto('/faq')
+  await pageHeading(page)
   // the offline notice needs the notification code, which never arrives
-  await context.setOffline(true);
-  await context.setOffline(false);
-  await expect(page.getByRole('heading', { level: 1, name: /faq|questions/i })).toBeVisible();
-  await page.getByRole('contentinfo').getByRole('link', { name: /privacy/i }).first().click();
-  await expect(page.getByRole('heading', { level: 1, name: /privacy/i })).toBeVisible();
-});
+  await context.setOffline(true)
+  await context.setOffline(false)
+  await expect(page.getByRole('heading', { level: 1, name: /faq|questions/i })).toBeVisible()
+  await page
+    .getByRole('contentinfo')
+    .getByRole('link', { name: /privacy/i })
+    .first()
+    .click()
+  await expect(page.getByRole('heading', { level: 1, name: /privacy/i })).toBeVisible()
+})
 
 test('at most 3 notifications at once: more wait their turn; announcements are not shown again on the next visit', async ({ page, context }) => {
   // the most notifications on screen at any moment of the test
   await page.addInitScript(() => {
-    const w = window as unknown as { mostToasts: number };
-    w.mostToasts = 0;
+    const w = window as unknown as { mostToasts: number }
+    w.mostToasts = 0
     const onScreen = () =>
       [...document.querySelectorAll('[role="region"]')]
         .filter((r) => /notifications/i.test(r.getAttribute('aria-label') ?? ''))
-        .reduce((n, r) => n + r.querySelectorAll('[role="status"]').length, 0);
+        .reduce((n, r) => n + r.querySelectorAll('[role="status"]').length, 0)
     new MutationObserver(() => {
-      w.mostToasts = Math.max(w.mostToasts, onScreen());
-    }).observe(document, { childList: true, subtree: true });
-  });
-  await page.goto('/');
-  await pageHeading(page);
-  const region = page.getByRole('region', { name: /notifications/i });
-  const shown = region.getByRole('status');
-  const announcement = region.getByText(/double-deck|boarding counter|Eid/i);
+      w.mostToasts = Math.max(w.mostToasts, onScreen())
+    }).observe(document, { childList: true, subtree: true })
+  })
+  await page.goto('/')
+  await pageHeading(page)
+  const region = page.getByRole('region', { name: /notifications/i })
+  const shown = region.getByRole('status')
+  const announcement = region.getByText(/double-deck|boarding counter|Eid/i)
   // the three announcements of the demo data stay until closed
-  await expect(announcement).toHaveCount(3);
-  await context.setOffline(true);
-  await context.setOffline(false);
+  await expect(announcement).toHaveCount(3)
+  await context.setOffline(true)
+  await context.setOffline(false)
   // each closed announcement lets the next notice, queued meanwhile, take its place
-  await shown.first().getByRole('button', { name: 'Dismiss notification' }).click();
-  await expect(region.getByText('No internet connection.')).toBeVisible();
-  await shown.first().getByRole('button', { name: 'Dismiss notification' }).click();
-  await expect(region.getByText('Internet connection is available now.')).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { mostToasts: number }).mostToasts)).toBe(3);
+  await shown.first().getByRole('button', { name: 'Dismiss notification' }).click()
+  await expect(region.getByText('No internet connection.')).toBeVisible()
+  await shown.first().getByRole('button', { name: 'Dismiss notification' }).click()
+  await expect(region.getByText('Internet connection is available now.')).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { mostToasts: number }).mostToasts)).toBe(3)
 
   // The app rewrites the list of shown announcements (session storage `announcement`, SPEC) on each
   // home visit: stored pretty-printed, it comes back compact once this visit has checked it.
-  await page.evaluate(() => sessionStorage.setItem('announcement', JSON.stringify(JSON.parse(sessionStorage.getItem('announcement')!), null, 1)));
-  await page.reload();
-  await pageHeading(page);
-  await page.waitForFunction(() => !sessionStorage.getItem('announcement')?.includes('\n'));
+  await page.evaluate(() => sessionStorage.setItem('announcement', JSON.stringify(JSON.parse(sessionStorage.getItem('announcement')!), null, 1)))
+  await page.reload()
+  await pageHeading(page)
+  await page.waitForFunction(() => !sessionStorage.getItem('announcement')?.includes('\n'))
   // a notice made now is queued behind any announcement made before it
-  await context.setOffline(true);
-  await expect(region.getByText('No internet connection.')).toBeVisible();
-  await expect(announcement).toHaveCount(0);
-  await context.setOffline(false);
-});
+  await context.setOffline(true)
+  await expect(region.getByText('No internet connection.')).toBeVisible()
+  await expect(announcement).toHaveCount(0)
+  await context.setOffline(false)
+})
 
 test('the success dialog also closes on a click on its backdrop', async ({ page }) => {
-  await page.goto('/contact-us');
-  await pageHeading(page);
-  const field = (name: RegExp) => page.getByRole('textbox', { name });
-  await field(/name/i).first().fill('Karim Ahmed');
-  await field(/^email/i).fill('karim@example.com');
-  await field(/subject/i).fill('Refund question');
-  await field(/^message/i).fill('How long does a refund to my balance take after cancelling?');
-  await page.getByRole('button', { name: /send/i }).click();
-  const dialog = page.getByRole('dialog', { name: 'Success' });
-  await expect(dialog).toBeVisible();
-  await page.mouse.click(5, 5);
-  await expect(dialog).toBeHidden();
-});
+  await page.goto('/contact-us')
+  await pageHeading(page)
+  const field = (name: RegExp) => page.getByRole('textbox', { name })
+  await field(/name/i).first().fill('Karim Ahmed')
+  await field(/^email/i).fill('karim@example.com')
+  await field(/subject/i).fill('Refund question')
+  await field(/^message/i).fill('How long does a refund to my balance take after cancelling?')
+  await page.getByRole('button', { name: /send/i }).click()
+  const dialog = page.getByRole('dialog', { name: 'Success' })
+  await expect(dialog).toBeVisible()
+  await page.mouse.click(5, 5)
+  await expect(dialog).toBeHidden()
+})
 
-test('the home and results pages paint from their HTML before any JavaScript runs (forms hidden until usable); other paths start empty', async ({ browser }) => {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1, name: 'Book intercity bus tickets' })).toBeVisible();
+test('the home and results pages paint from their HTML before any JavaScript runs (forms hidden until usable); other paths start empty', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  await page.goto('/')
+  await expect(page.getByRole('heading', { level: 1, name: 'Book intercity bus tickets' })).toBeVisible()
   // the search form keeps its place but is shown only once the app makes it work
-  await expect(page.getByLabel('From', { exact: true })).toBeHidden();
-  await page.goto('/search?from=DHK&to=CTG&date=2030-01-01');
-  await expect(page.getByRole('heading', { level: 1, name: 'Available trips' })).toBeVisible();
-  await expect(page.getByLabel('From', { exact: true })).toBeHidden();
-  await page.goto('/faq');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0);
-  await context.close();
-});
+  await expect(page.getByLabel('From', { exact: true })).toBeHidden()
+  await page.goto('/search?from=DHK&to=CTG&date=2030-01-01')
+  await expect(page.getByRole('heading', { level: 1, name: 'Available trips' })).toBeVisible()
+  await expect(page.getByLabel('From', { exact: true })).toBeHidden()
+  await page.goto('/faq')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0)
+  await context.close()
+})

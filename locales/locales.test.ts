@@ -5,16 +5,23 @@ import { parse, type MessageFormatElement } from '@formatjs/icu-messageformat-pa
 import { createIntl } from '@formatjs/intl'
 import { errorCodes } from '../contract/errors.ts'
 
-const load = (name: string) =>
-  JSON.parse(readFileSync(new URL(`./${name}.json`, import.meta.url), 'utf8')) as Record<string, string>
+const load = (name: string) => JSON.parse(readFileSync(new URL(`./${name}.json`, import.meta.url), 'utf8')) as Record<string, string>
 const en = load('en')
 const bn = load('bn')
 
 test('en and bn have exactly the same keys', () => {
   const enKeys = Object.keys(en).sort()
   const bnKeys = Object.keys(bn).sort()
-  assert.equal(enKeys.filter((k) => !(k in bn)), [], 'missing in bn')
-  assert.equal(bnKeys.filter((k) => !(k in en)), [], 'missing in en')
+  assert.equal(
+    enKeys.filter((k) => !(k in bn)),
+    [],
+    'missing in bn',
+  )
+  assert.equal(
+    bnKeys.filter((k) => !(k in en)),
+    [],
+    'missing in en',
+  )
 })
 
 test('message ids are <scope>.<camelKey> (codes such as error.SEAT_UNAVAILABLE keep their names)', () => {
@@ -24,7 +31,10 @@ test('message ids are <scope>.<camelKey> (codes such as error.SEAT_UNAVAILABLE k
 })
 
 test('every message parses as ICU in both languages', () => {
-  for (const [name, messages] of [['en', en], ['bn', bn]] as const) {
+  for (const [name, messages] of [
+    ['en', en],
+    ['bn', bn],
+  ] as const) {
     for (const [id, text] of Object.entries(messages)) {
       try {
         parse(text)
@@ -68,7 +78,10 @@ test('SPEC texts are kept verbatim', () => {
 })
 
 test('every message formats in its language with values for its placeholders (as react-intl will)', () => {
-  for (const [locale, messages] of [['en', en], ['bn', bn]] as const) {
+  for (const [locale, messages] of [
+    ['en', en],
+    ['bn', bn],
+  ] as const) {
     const errors: string[] = []
     const intl = createIntl({ locale, messages, onError: (e) => void errors.push(`${locale}: ${e.message}`) })
     for (const id of Object.keys(messages)) {

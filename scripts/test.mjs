@@ -1,116 +1,127 @@
 #!/usr/bin/env node
-// npm test: typecheck, build, unit tests (uvu), server tests (uvu), browser tests
+// npm test: lint (Biome: format and lint), typecheck, build, unit tests (uvu), server tests (uvu), browser tests
 // (Playwright in Debian Chromium against the real server), then one summary line
 // `N passed, N failed, N skipped`. Pass a step name to run only that: `npm test -- unit e2e`.
 // A test that cannot run here (no PostgreSQL binaries, no Chromium) is skipped and
 // named in the summary; when CI is set every skipped test counts as failed.
 // SERVER_TESTS narrows the server step to the test files matching a pattern.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 
-const root = path.resolve(import.meta.dirname, '..');
-const only = process.argv.slice(2);
-const uvu = ['--import', 'tsx', 'node_modules/uvu/bin.js'];
-const ci = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
-const totals = { passed: 0, failed: 0, skipped: 0 };
-const lines = [];
-const skipLines = [];
+const root = path.resolve(import.meta.dirname, '..')
+const only = process.argv.slice(2)
+const uvu = ['--import', 'tsx', 'node_modules/uvu/bin.js']
+const ci = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0'
+const totals = { passed: 0, failed: 0, skipped: 0 }
+const lines = []
+const skipLines = []
 
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
-    let out = '';
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
-    child.stderr.on('data', (d) => { out += d; process.stderr.write(d); });
-    child.on('close', (code) => resolve({ code: code ?? 1, out }));
-  });
+    let out = ''
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.on('data', (d) => {
+      out += d
+      process.stdout.write(d)
+    })
+    child.stderr.on('data', (d) => {
+      out += d
+      process.stderr.write(d)
+    })
+    child.on('close', (code) => resolve({ code: code ?? 1, out }))
+  })
 }
 
-const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
-const sum = (t, re) => [...t.matchAll(re)].reduce((a, m) => a + Number(m[1]), 0);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removes the terminal colour codes uvu prints
+const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '')
+const sum = (t, re) => [...t.matchAll(re)].reduce((a, m) => a + Number(m[1]), 0)
 
 /** The `SKIPPED: <suite> — <test>: <reason>` lines of a step's output (server/test/skip.ts, e2e/run-specs.ts). */
 function skippedLines(out) {
-  return [...strip(out).matchAll(/^SKIPPED: .+$/gm)].map((m) => m[0]);
+  return [...strip(out).matchAll(/^SKIPPED: .+$/gm)].map((m) => m[0])
 }
 
 /** Passed, failed and skipped tests of uvu runs; a non-zero exit without a failed test counts as one failure. */
 function uvuCounts(r) {
-  const t = strip(r.out);
-  const ok = sum(t, /Passed:\s+(\d+)/g);
-  const bad = sum(t, /Total:\s+(\d+)/g) - ok;
-  return { ok, bad: bad + (r.code !== 0 && bad === 0 ? 1 : 0), skipped: sum(t, /Skipped:\s+(\d+)/g) };
+  const t = strip(r.out)
+  const ok = sum(t, /Passed:\s+(\d+)/g)
+  const bad = sum(t, /Total:\s+(\d+)/g) - ok
+  return { ok, bad: bad + (r.code !== 0 && bad === 0 ? 1 : 0), skipped: sum(t, /Skipped:\s+(\d+)/g) }
 }
 
 /** Counts of a Playwright run from its JSON report, or the skip lines when no browser ran. */
 function playwrightCounts(r, report) {
   if (!fs.existsSync(report)) {
     // e2e/run-specs.ts exits 1 under CI after naming the tests it could not run (counted failed below)
-    const skipped = skippedLines(r.out).length;
-    return { ok: 0, bad: skipped ? 0 : 1, skipped };
+    const skipped = skippedLines(r.out).length
+    return { ok: 0, bad: skipped ? 0 : 1, skipped }
   }
-  const s = JSON.parse(fs.readFileSync(report, 'utf8')).stats ?? {};
-  const bad = (s.unexpected ?? 0) + (r.code !== 0 && !s.unexpected ? 1 : 0);
-  return { ok: (s.expected ?? 0) + (s.flaky ?? 0), bad, skipped: s.skipped ?? 0 };
+  const s = JSON.parse(fs.readFileSync(report, 'utf8')).stats ?? {}
+  const bad = (s.unexpected ?? 0) + (r.code !== 0 && !s.unexpected ? 1 : 0)
+  return { ok: (s.expected ?? 0) + (s.flaky ?? 0), bad, skipped: s.skipped ?? 0 }
 }
 
 async function playwrightStep(script, reportName) {
-  const report = path.join(root, 'test-results', reportName);
-  fs.rmSync(report, { force: true });
-  const r = await run('node', ['--import', 'tsx', script], { E2E_REPORT: report });
-  return { ...playwrightCounts(r, report), out: r.out };
+  const report = path.join(root, 'test-results', reportName)
+  fs.rmSync(report, { force: true })
+  const r = await run('node', ['--import', 'tsx', script], { E2E_REPORT: report })
+  return { ...playwrightCounts(r, report), out: r.out }
 }
 
 const steps = {
+  async lint() {
+    const r = await run('npm', ['run', '--silent', 'lint'])
+    return r.code === 0 ? { ok: 1, bad: 0 } : { ok: 0, bad: 1 }
+  },
   async typecheck() {
     // styled-system/ is generated (git-ignored): a clean clone has none until Panda runs
-    const r = await run('npm', ['run', '--silent', 'typecheck']);
-    return r.code === 0 ? { ok: 1, bad: 0 } : { ok: 0, bad: 1 };
+    const r = await run('npm', ['run', '--silent', 'typecheck'])
+    return r.code === 0 ? { ok: 1, bad: 0 } : { ok: 0, bad: 1 }
   },
   async build() {
-    const r = await run('node', ['build.mjs']);
-    return r.code === 0 ? { ok: 1, bad: 0 } : { ok: 0, bad: 1 };
+    const r = await run('node', ['build.mjs'])
+    return r.code === 0 ? { ok: 1, bad: 0 } : { ok: 0, bad: 1 }
   },
   async unit() {
-    const c = { ok: 0, bad: 0, skipped: 0, out: '' };
+    const c = { ok: 0, bad: 0, skipped: 0, out: '' }
     for (const dir of ['contract', 'src', 'design-system', 'locales']) {
-      if (!fs.existsSync(path.join(root, dir))) continue;
-      const r = await run('node', [...uvu, dir, '\\.test\\.ts$']);
-      const n = uvuCounts(r);
-      c.ok += n.ok;
-      c.bad += n.bad;
-      c.skipped += n.skipped;
-      c.out += r.out;
+      if (!fs.existsSync(path.join(root, dir))) continue
+      const r = await run('node', [...uvu, dir, '\\.test\\.ts$'])
+      const n = uvuCounts(r)
+      c.ok += n.ok
+      c.bad += n.bad
+      c.skipped += n.skipped
+      c.out += r.out
     }
-    return c;
+    return c
   },
   async server() {
-    const r = await run('node', [...uvu, 'server/test', process.env.SERVER_TESTS || '\\.test\\.ts$'], { NODE_ENV: 'test' });
-    return { ...uvuCounts(r), out: r.out };
+    const r = await run('node', [...uvu, 'server/test', process.env.SERVER_TESTS || '\\.test\\.ts$'], { NODE_ENV: 'test' })
+    return { ...uvuCounts(r), out: r.out }
   },
   e2e: () => playwrightStep('e2e/run.ts', 'e2e.json'),
   // The booking journey again, with the server on a real PostgreSQL server.
   'e2e-pg': () => playwrightStep('e2e/on-postgres.ts', 'e2e-pg.json'),
-};
+}
 
 for (const [name, step] of Object.entries(steps)) {
-  if (only.length && !only.includes(name)) continue;
-  console.log(`\n=== ${name} ===`);
-  const t0 = Date.now();
-  let { ok, bad, skipped = 0, out = '' } = await step();
-  skipLines.push(...skippedLines(out));
+  if (only.length && !only.includes(name)) continue
+  console.log(`\n=== ${name} ===`)
+  const t0 = Date.now()
+  let { ok, bad, skipped = 0, out = '' } = await step()
+  skipLines.push(...skippedLines(out))
   if (ci && skipped) {
     // under CI nothing may go untested
-    bad += skipped;
-    skipped = 0;
+    bad += skipped
+    skipped = 0
   }
-  totals.passed += ok;
-  totals.failed += bad;
-  totals.skipped += skipped;
-  lines.push(`${name}: ${ok} passed, ${bad} failed, ${skipped} skipped (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  totals.passed += ok
+  totals.failed += bad
+  totals.skipped += skipped
+  lines.push(`${name}: ${ok} passed, ${bad} failed, ${skipped} skipped (${((Date.now() - t0) / 1000).toFixed(1)} s)`)
 }
-if (skipLines.length) console.log(`\n${ci ? 'Not run (CI is set: counted as failed)' : 'Skipped (not run)'}:\n  ${skipLines.join('\n  ')}`);
-console.log('\n' + lines.join('\n'));
-console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-process.exit(totals.failed ? 1 : 0);
+if (skipLines.length) console.log(`\n${ci ? 'Not run (CI is set: counted as failed)' : 'Skipped (not run)'}:\n  ${skipLines.join('\n  ')}`)
+console.log('\n' + lines.join('\n'))
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+process.exit(totals.failed ? 1 : 0)

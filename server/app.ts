@@ -3,48 +3,48 @@
  * routes, the development outbox, the built front end with its SPA fallback,
  * and one error format (`{ error: { code, reason, fields? } }`) for everything.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
-import { api, type RouteName } from '../contract/api.ts';
-import { AppError, sendError, type Deps } from './http.ts';
-import { addressKey, onRefusal, take, type Limit } from './limits.ts';
-import { registerOperations, type ReadinessChecks } from './operations.ts';
-import { redactUrl } from './redact.ts';
-import { registerDevOutbox } from './outbox.ts';
-import * as auth from './routes/auth.ts';
-import * as bookings from './routes/bookings.ts';
-import * as contact from './routes/contact.ts';
-import * as coupons from './routes/coupons.ts';
-import * as lookups from './routes/lookups.ts';
-import * as payments from './routes/payments.ts';
-import * as profile from './routes/profile.ts';
-import * as seatLocks from './routes/seat-locks.ts';
-import * as tickets from './routes/tickets.ts';
-import * as trips from './routes/trips.ts';
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
+import compress from '@fastify/compress'
+import helmet from '@fastify/helmet'
+import rateLimit from '@fastify/rate-limit'
+import fastifyStatic from '@fastify/static'
+import { api, type RouteName } from '../contract/api.ts'
+import { AppError, sendError, type Deps } from './http.ts'
+import { addressKey, onRefusal, take, type Limit } from './limits.ts'
+import { registerOperations, type ReadinessChecks } from './operations.ts'
+import { redactUrl } from './redact.ts'
+import { registerDevOutbox } from './outbox.ts'
+import * as auth from './routes/auth.ts'
+import * as bookings from './routes/bookings.ts'
+import * as contact from './routes/contact.ts'
+import * as coupons from './routes/coupons.ts'
+import * as lookups from './routes/lookups.ts'
+import * as payments from './routes/payments.ts'
+import * as profile from './routes/profile.ts'
+import * as seatLocks from './routes/seat-locks.ts'
+import * as tickets from './routes/tickets.ts'
+import * as trips from './routes/trips.ts'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 export interface AppOptions {
   /** Folder of the built front end (default `dist/` at the repository root). */
-  distDir?: string;
+  distDir?: string
   /** Requests per minute per client address on every route (env RATE_LIMIT_MAX, default 60000). */
-  rateLimitMax?: number;
+  rateLimitMax?: number
   /** Requests per minute per client address on each sign-in / one-time-code route (env AUTH_RATE_LIMIT_MAX, default 30). */
-  authRateLimitMax?: number;
+  authRateLimitMax?: number
   /** Fastify logger level, or false for none (env LOG_LEVEL, default 'warn'). */
-  logLevel?: string | false;
+  logLevel?: string | false
   /** Where log lines go (default stdout; tests read them). */
-  logStream?: NodeJS.WritableStream;
+  logStream?: NodeJS.WritableStream
   /** Trust X-Forwarded-For from a reverse proxy (env TRUST_PROXY=1). */
-  trustProxy?: boolean;
+  trustProxy?: boolean
   /** Extra /readyz checks, e.g. `{ 'delivery worker': () => worker.running() }`. */
-  readiness?: ReadinessChecks;
+  readiness?: ReadinessChecks
 }
 
 /** Routes that send one-time codes, check passwords or tell whether a mobile is registered get the strict per-address limit. */
@@ -61,14 +61,14 @@ const authLimitedRoutes: RouteName[] = [
   'verifyCancelTicketOtp',
   'cancelInitialize',
   'cancel',
-];
+]
 
-const hashedFile = /-[A-Z0-9]{8}\.[a-z0-9]+$/;
+const hashedFile = /-[A-Z0-9]{8}\.[a-z0-9]+$/
 
 /** Builds the Fastify application on `deps` (not yet listening). */
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
-  const env = process.env;
-  const logLevel = opts.logLevel ?? env.LOG_LEVEL ?? 'warn';
+  const env = process.env
+  const logLevel = opts.logLevel ?? env.LOG_LEVEL ?? 'warn'
   const app = Fastify({
     logger:
       logLevel === false
@@ -87,24 +87,24 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     // Router-level rejections (bad URL encoding, over-long path parameter) in the catalogue format.
     frameworkErrors: (err, _req, reply) =>
       sendError(reply, new AppError('VALIDATION_FAILED', { fields: [{ path: '(url)', message: err.message.slice(0, 200) }] })),
-  });
+  })
 
   // JSON only: a form on another site can post urlencoded, multipart or text/plain bodies
   // from a visitor's browser without asking, never JSON. Only the card gateway's callback
   // routes accept urlencoded bodies, each in its own plugin scope.
-  app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('text/plain')
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
-    if (err instanceof AppError) return sendError(reply, err);
-    const status = (err as FastifyError).statusCode;
-    if (status === 429) return sendError(reply, new AppError('TOO_MANY_REQUESTS'));
-    if (status === 413) return sendError(reply, new AppError('VALIDATION_FAILED', { status: 413, reason: 'The request is too large.' }));
+    if (err instanceof AppError) return sendError(reply, err)
+    const status = (err as FastifyError).statusCode
+    if (status === 429) return sendError(reply, new AppError('TOO_MANY_REQUESTS'))
+    if (status === 413) return sendError(reply, new AppError('VALIDATION_FAILED', { status: 413, reason: 'The request is too large.' }))
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendError(reply, new AppError('VALIDATION_FAILED', { status, fields: [{ path: '(body)', message: err.message.slice(0, 200) }] }));
+      return sendError(reply, new AppError('VALIDATION_FAILED', { status, fields: [{ path: '(body)', message: err.message.slice(0, 200) }] }))
     }
-    req.log.error({ err, url: redactUrl(req.url), method: req.method }, 'unhandled error');
-    return sendError(reply, new AppError('INTERNAL_ERROR'));
-  });
+    req.log.error({ err, url: redactUrl(req.url), method: req.method }, 'unhandled error')
+    return sendError(reply, new AppError('INTERNAL_ERROR'))
+  })
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -126,73 +126,79 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     },
     // HSTS only makes sense behind HTTPS in production.
     strictTransportSecurity: deps.config.production ? undefined : false,
-  });
-  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
+  })
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 })
 
   // Shutting down: requests already running finish, and their connections close after
   // the answer instead of idling on (a kept-alive socket would hold the close open).
-  let closing = false;
+  let closing = false
   app.addHook('preClose', async () => {
-    closing = true;
-    app.server.closeIdleConnections?.();
-  });
+    closing = true
+    app.server.closeIdleConnections?.()
+  })
   app.addHook('onSend', async (_req, reply) => {
-    if (closing) reply.header('connection', 'close');
-  });
+    if (closing) reply.header('connection', 'close')
+  })
 
-  const stopCounting = onRefusal((bucket) => deps.metrics.refused(bucket));
+  const stopCounting = onRefusal((bucket) => deps.metrics.refused(bucket))
   app.addHook('onClose', async () => {
-    stopCounting();
-  });
+    stopCounting()
+  })
   app.addHook('onResponse', async (req, reply) => {
-    deps.metrics.request(req.method, req.routeOptions.url ?? '(unmatched)', reply.statusCode, reply.elapsedTime / 1000);
-  });
+    deps.metrics.request(req.method, req.routeOptions.url ?? '(unmatched)', reply.statusCode, reply.elapsedTime / 1000)
+  })
 
   // API answers carry personal data (profiles, balances, tickets, sessions): no shared or
   // browser cache may keep them.
   app.addHook('onSend', async (req, reply) => {
-    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
+  })
 
   // Sign-in, sign-up and code routes: AUTH_RATE_LIMIT_MAX requests a minute per client
   // address and route, counted in the database so the limit holds across processes.
-  const authMax = opts.authRateLimitMax ?? deps.config.authRateLimitMax;
-  const authRoutes = new Map(authLimitedRoutes.map((n) => [`${api[n].method} /api${api[n].path}`, n]));
+  const authMax = opts.authRateLimitMax ?? deps.config.authRateLimitMax
+  const authRoutes = new Map(authLimitedRoutes.map((n) => [`${api[n].method} /api${api[n].path}`, n]))
   app.addHook('onRoute', (route) => {
-    const name = authRoutes.get(`${route.method} ${route.url}`);
-    if (!name) return;
-    const limit: Limit = { bucket: `auth:${name}`, max: authMax, windowMs: 60_000, code: 'TOO_MANY_REQUESTS', reason: 'Too many requests. Please wait {minutes} minute(s).' };
+    const name = authRoutes.get(`${route.method} ${route.url}`)
+    if (!name) return
+    const limit: Limit = {
+      bucket: `auth:${name}`,
+      max: authMax,
+      windowMs: 60_000,
+      code: 'TOO_MANY_REQUESTS',
+      reason: 'Too many requests. Please wait {minutes} minute(s).',
+    }
     const check = async (req: FastifyRequest) => {
-      await take(deps.db, limit, addressKey(req.ip), deps.now());
-    };
-    route.preValidation = [...(Array.isArray(route.preValidation) ? route.preValidation : route.preValidation ? [route.preValidation] : []), check];
-  });
+      await take(deps.db, limit, addressKey(req.ip), deps.now())
+    }
+    route.preValidation = [...(Array.isArray(route.preValidation) ? route.preValidation : route.preValidation ? [route.preValidation] : []), check]
+  })
   await app.register(rateLimit, {
     global: true,
     max: opts.rateLimitMax ?? deps.config.rateLimitMax,
     timeWindow: 60_000,
     errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS'),
-  });
+  })
 
-  lookups.register(app, deps);
-  auth.register(app, deps);
-  profile.register(app, deps);
-  contact.register(app, deps);
-  trips.register(app, deps);
-  seatLocks.register(app, deps);
-  bookings.register(app, deps);
-  coupons.register(app, deps);
-  payments.register(app, deps);
-  tickets.register(app, deps);
-  registerDevOutbox(app, deps);
-  registerOperations(app, deps, opts.readiness);
+  lookups.register(app, deps)
+  auth.register(app, deps)
+  profile.register(app, deps)
+  contact.register(app, deps)
+  trips.register(app, deps)
+  seatLocks.register(app, deps)
+  bookings.register(app, deps)
+  coupons.register(app, deps)
+  payments.register(app, deps)
+  tickets.register(app, deps)
+  registerDevOutbox(app, deps)
+  registerOperations(app, deps, opts.readiness)
 
-  const dist = path.resolve(opts.distDir ?? path.join(root, 'dist'));
-  const haveDist = fs.existsSync(path.join(dist, 'index.html'));
+  const dist = path.resolve(opts.distDir ?? path.join(root, 'dist'))
+  const haveDist = fs.existsSync(path.join(dist, 'index.html'))
   // index.html holds the prerendered home page, search.html the results page's frame;
   // app.html (header and footer) serves every other path
-  const fallbackPage = fs.existsSync(path.join(dist, 'app.html')) ? 'app.html' : 'index.html';
-  const searchPage = fs.existsSync(path.join(dist, 'search.html')) ? 'search.html' : fallbackPage;
+  const fallbackPage = fs.existsSync(path.join(dist, 'app.html')) ? 'app.html' : 'index.html'
+  const searchPage = fs.existsSync(path.join(dist, 'search.html')) ? 'search.html' : fallbackPage
   if (haveDist) {
     await app.register(fastifyStatic, {
       root: dist,
@@ -200,25 +206,25 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       cacheControl: false,
       allowedPath: (p) => p !== '/meta.json',
       setHeaders: (reply, file) => {
-        const rel = path.relative(dist, file).split(path.sep).join('/');
-        const immutable = rel.startsWith('assets/') || hashedFile.test(rel);
-        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        const rel = path.relative(dist, file).split(path.sep).join('/')
+        const immutable = rel.startsWith('assets/') || hashedFile.test(rel)
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
       },
-    });
+    })
   }
 
   app.setNotFoundHandler((req, reply) => {
-    const url = req.url.split('?')[0]!;
-    const isApp = (req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|dev|sandbox|gateway|metrics|healthz|readyz)(\/|$)/.test(url);
-    if (!isApp) return sendError(reply, new AppError('NOT_FOUND'));
+    const url = req.url.split('?')[0]!
+    const isApp = (req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|dev|sandbox|gateway|metrics|healthz|readyz)(\/|$)/.test(url)
+    if (!isApp) return sendError(reply, new AppError('NOT_FOUND'))
     // A missing file with an extension (e.g. an old hashed chunk) is a real 404, not the app.
-    if (/\.[a-z0-9]+$/i.test(url) && !url.endsWith('.html')) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    if (/\.[a-z0-9]+$/i.test(url) && !url.endsWith('.html')) return reply.code(404).type('text/plain; charset=utf-8').send('Not found')
     if (!haveDist) {
-      return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run npm run build, then restart the server.');
+      return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run npm run build, then restart the server.')
     }
-    reply.header('cache-control', 'no-cache');
-    return reply.sendFile(/^\/home\/?$/.test(url) ? 'index.html' : /^\/search\/?$/.test(url) ? searchPage : fallbackPage);
-  });
+    reply.header('cache-control', 'no-cache')
+    return reply.sendFile(/^\/home\/?$/.test(url) ? 'index.html' : /^\/search\/?$/.test(url) ? searchPage : fallbackPage)
+  })
 
-  return app;
+  return app
 }

@@ -4,126 +4,126 @@
  * gateway, SMTP, SMS provider): a production start with any of them missing is
  * refused with one message naming every missing variable, never run on a stand-in.
  */
-import { HOLD_MINUTES, MAX_HOLD_MINUTES } from '../contract/schemas.ts';
+import { HOLD_MINUTES, MAX_HOLD_MINUTES } from '../contract/schemas.ts'
 
 /** The card gateway: the development sandbox page, or SSLCommerz. */
 export type PaymentConfig =
   | { provider: 'sandbox' }
-  | { provider: 'sslcommerz'; storeId: string; storePassword: string; apiUrl: string; timeoutMs: number };
+  | { provider: 'sslcommerz'; storeId: string; storePassword: string; apiUrl: string; timeoutMs: number }
 
 /** Parsed settings; see README "Configuration" and "Running in production". */
 export interface ServerConfig {
-  production: boolean;
+  production: boolean
   /** Public origin of this API server (gateway callbacks), e.g. https://api.example.com. */
-  publicUrl: string;
+  publicUrl: string
   /** Public origin of the web app (where the payment result pages are); defaults to publicUrl. */
-  appUrl: string;
-  holdMinutes: number;
-  maxHoldMinutes: number;
+  appUrl: string
+  holdMinutes: number
+  maxHoldMinutes: number
   /** How long identical trip searches are answered from memory (0: never). */
-  searchCacheMs: number;
+  searchCacheMs: number
   /** Days after which a password must be reset (PASSWORD_EXPIRED); 0: never. */
-  passwordMaxAgeDays: number;
+  passwordMaxAgeDays: number
   /** Seats one client address may hold on one trip (HOLD_LIMIT_PER_ADDRESS). */
-  holdLimitPerAddress: number;
+  holdLimitPerAddress: number
   /** Seats one client address may hold across all trips (HOLD_LIMIT_PER_ADDRESS_TOTAL). */
-  holdLimitPerAddressTotal: number;
+  holdLimitPerAddressTotal: number
   /** Requests per minute per address on all routes (in memory, per process). */
-  rateLimitMax: number;
+  rateLimitMax: number
   /** Requests per minute per address on each sign-in and code route (kept in the database). */
-  authRateLimitMax: number;
-  payment: PaymentConfig;
+  authRateLimitMax: number
+  payment: PaymentConfig
   /** SMTP e-mail (SMTP_URL, MAIL_FROM); null: the development outbox only. */
-  smtp: { url: string; from: string } | null;
+  smtp: { url: string; from: string } | null
   /** HTTP SMS provider (SMS_API_URL, SMS_API_TOKEN, SMS_SENDER_ID); null: the development outbox only. */
-  sms: { url: string; token: string; senderId: string | null } | null;
+  sms: { url: string; token: string; senderId: string | null } | null
   /** Bearer token that opens /metrics; null: no /metrics. */
-  metricsToken: string | null;
+  metricsToken: string | null
   /** Days after today for which trips are generated from the timetable. */
-  tripDaysAhead: number;
+  tripDaysAhead: number
   /** Sends of one message before it is FAILED (DELIVERY_MAX_ATTEMPTS). */
-  deliveryMaxAttempts: number;
+  deliveryMaxAttempts: number
   /** How long a claimed message is reserved for the process sending it (DELIVERY_LEASE_SECONDS). */
-  deliveryLeaseSeconds: number;
+  deliveryLeaseSeconds: number
 }
 
-type Env = Record<string, string | undefined>;
+type Env = Record<string, string | undefined>
 
 const positiveInt = (v: string | undefined, fallback: number): number => {
-  if (v === undefined || v.trim() === '') return fallback;
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : NaN;
-};
+  if (v === undefined || v.trim() === '') return fallback
+  const n = Number(v)
+  return Number.isInteger(n) && n > 0 ? n : NaN
+}
 
-const httpUrl = (v: string) => /^https?:\/\/[^\s/]+(\/\S*)?$/i.test(v);
+const httpUrl = (v: string) => /^https?:\/\/[^\s/]+(\/\S*)?$/i.test(v)
 
 /** Reads the settings from `env`; `problems` lists each missing or malformed variable (empty when it may start). */
 export function readConfig(env: Env = process.env): { config: ServerConfig; problems: string[] } {
-  const problems: string[] = [];
-  const production = env.NODE_ENV === 'production';
+  const problems: string[] = []
+  const production = env.NODE_ENV === 'production'
   const get = (k: string) => {
-    const v = env[k]?.trim();
-    return v ? v : undefined;
-  };
+    const v = env[k]?.trim()
+    return v ? v : undefined
+  }
   const need = (k: string) => {
-    const v = get(k);
-    if (!v) problems.push(`${k} is not set`);
-    return v ?? '';
-  };
+    const v = get(k)
+    if (!v) problems.push(`${k} is not set`)
+    return v ?? ''
+  }
   const int = (k: string, fallback: number) => {
-    const n = positiveInt(env[k], fallback);
+    const n = positiveInt(env[k], fallback)
     if (Number.isNaN(n)) {
-      problems.push(`${k} must be a positive whole number`);
-      return fallback;
+      problems.push(`${k} must be a positive whole number`)
+      return fallback
     }
-    return n;
-  };
+    return n
+  }
 
-  const port = get('PORT') ?? '8080';
-  const publicUrl = (get('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  if (production && !get('PUBLIC_URL')) problems.push('PUBLIC_URL is not set (the public https origin of this server, for gateway callbacks)');
-  else if (!httpUrl(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL');
-  const appUrl = (get('APP_URL') ?? publicUrl).replace(/\/+$/, '');
-  if (!httpUrl(appUrl)) problems.push('APP_URL must be an http(s) URL');
+  const port = get('PORT') ?? '8080'
+  const publicUrl = (get('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '')
+  if (production && !get('PUBLIC_URL')) problems.push('PUBLIC_URL is not set (the public https origin of this server, for gateway callbacks)')
+  else if (!httpUrl(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL')
+  const appUrl = (get('APP_URL') ?? publicUrl).replace(/\/+$/, '')
+  if (!httpUrl(appUrl)) problems.push('APP_URL must be an http(s) URL')
 
-  let payment: PaymentConfig = { provider: 'sandbox' };
-  const provider = get('PAYMENT_PROVIDER') ?? (production ? undefined : 'sandbox');
+  let payment: PaymentConfig = { provider: 'sandbox' }
+  const provider = get('PAYMENT_PROVIDER') ?? (production ? undefined : 'sandbox')
   if (provider === 'sslcommerz') {
-    const apiUrl = need('SSLCOMMERZ_API_URL').replace(/\/+$/, '');
-    if (apiUrl && !httpUrl(apiUrl)) problems.push('SSLCOMMERZ_API_URL must be an http(s) URL');
+    const apiUrl = need('SSLCOMMERZ_API_URL').replace(/\/+$/, '')
+    if (apiUrl && !httpUrl(apiUrl)) problems.push('SSLCOMMERZ_API_URL must be an http(s) URL')
     payment = {
       provider: 'sslcommerz',
       storeId: need('SSLCOMMERZ_STORE_ID'),
       storePassword: need('SSLCOMMERZ_STORE_PASSWORD'),
       apiUrl,
       timeoutMs: int('SSLCOMMERZ_TIMEOUT_MS', 15_000),
-    };
+    }
   } else if (provider === 'sandbox') {
-    if (production) problems.push('PAYMENT_PROVIDER=sandbox is refused in production (set PAYMENT_PROVIDER=sslcommerz)');
+    if (production) problems.push('PAYMENT_PROVIDER=sandbox is refused in production (set PAYMENT_PROVIDER=sslcommerz)')
   } else if (provider === undefined) {
-    problems.push('PAYMENT_PROVIDER is not set (sslcommerz)');
-    for (const k of ['SSLCOMMERZ_STORE_ID', 'SSLCOMMERZ_STORE_PASSWORD', 'SSLCOMMERZ_API_URL']) if (!get(k)) problems.push(`${k} is not set`);
+    problems.push('PAYMENT_PROVIDER is not set (sslcommerz)')
+    for (const k of ['SSLCOMMERZ_STORE_ID', 'SSLCOMMERZ_STORE_PASSWORD', 'SSLCOMMERZ_API_URL']) if (!get(k)) problems.push(`${k} is not set`)
   } else {
-    problems.push(`PAYMENT_PROVIDER must be sslcommerz${production ? '' : ' or sandbox'}, not "${provider}"`);
+    problems.push(`PAYMENT_PROVIDER must be sslcommerz${production ? '' : ' or sandbox'}, not "${provider}"`)
   }
 
-  let smtp: ServerConfig['smtp'] = null;
+  let smtp: ServerConfig['smtp'] = null
   if (get('SMTP_URL') || production) {
-    const url = need('SMTP_URL');
-    const from = need('MAIL_FROM');
-    if (url && !/^smtps?:\/\/[^\s]+$/i.test(url)) problems.push('SMTP_URL must look like smtp://user:pass@host:port or smtps://…');
-    smtp = { url, from };
+    const url = need('SMTP_URL')
+    const from = need('MAIL_FROM')
+    if (url && !/^smtps?:\/\/[^\s]+$/i.test(url)) problems.push('SMTP_URL must look like smtp://user:pass@host:port or smtps://…')
+    smtp = { url, from }
   }
 
-  let sms: ServerConfig['sms'] = null;
+  let sms: ServerConfig['sms'] = null
   if (get('SMS_API_URL') || production) {
-    const url = need('SMS_API_URL');
-    const token = need('SMS_API_TOKEN');
-    if (url && !httpUrl(url)) problems.push('SMS_API_URL must be an http(s) URL');
-    sms = { url, token, senderId: get('SMS_SENDER_ID') ?? null };
+    const url = need('SMS_API_URL')
+    const token = need('SMS_API_TOKEN')
+    if (url && !httpUrl(url)) problems.push('SMS_API_URL must be an http(s) URL')
+    sms = { url, token, senderId: get('SMS_SENDER_ID') ?? null }
   }
 
-  const searchCache = env.SEARCH_CACHE_MS;
+  const searchCache = env.SEARCH_CACHE_MS
   const config: ServerConfig = {
     production,
     publicUrl,
@@ -143,14 +143,14 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     tripDaysAhead: int('TRIP_DAYS_AHEAD', 30),
     deliveryMaxAttempts: int('DELIVERY_MAX_ATTEMPTS', 8),
     deliveryLeaseSeconds: int('DELIVERY_LEASE_SECONDS', 120),
-  };
-  return { config, problems };
+  }
+  return { config, problems }
 }
 
 /** The one message a refused start prints: every problem on its own line. */
 export function describeProblems(problems: string[], production: boolean): string {
   const head = production
     ? 'Refusing to start in production (NODE_ENV=production): the real channels are not configured.'
-    : 'Refusing to start: the configuration is incomplete.';
-  return [head, ...problems.map((p) => `  - ${p}`), 'See README "Running in production".'].join('\n');
+    : 'Refusing to start: the configuration is incomplete.'
+  return [head, ...problems.map((p) => `  - ${p}`), 'See README "Running in production".'].join('\n')
 }

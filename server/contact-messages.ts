@@ -3,9 +3,9 @@
  * never repeats the sender's text, so the form cannot send someone else mail of the
  * sender's choosing.
  */
-import { getCompany } from './company.ts';
-import type { Deps } from './http.ts';
-import { normaliseMobile } from './passengers.ts';
+import { getCompany } from './company.ts'
+import type { Deps } from './http.ts'
+import { normaliseMobile } from './passengers.ts'
 
 /** Stores a contact message and queues its receipt; answers the message number. */
 export async function saveContactMessage(
@@ -14,12 +14,12 @@ export async function saveContactMessage(
   now: Date,
 ): Promise<number> {
   return deps.db.transaction(async (tx) => {
-    const mobile = m.mobile ? normaliseMobile(m.mobile) : null;
+    const mobile = m.mobile ? normaliseMobile(m.mobile) : null
     const [row] = await tx.query<{ id: number }>(
       'INSERT INTO contact_messages (name, email, mobile, subject, message, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
       [m.name, m.email, mobile, m.subject, m.message, now],
-    );
-    const company = await getCompany(tx);
+    )
+    const company = await getCompany(tx)
     await deps.outbox.send(
       {
         channel: 'EMAIL',
@@ -30,7 +30,7 @@ export async function saveContactMessage(
           `If you did not write to us, you can ignore this e-mail.\n\n${company.name} support, ${company.phone}`,
       },
       tx,
-    );
-    return row!.id;
-  });
+    )
+    return row!.id
+  })
 }

@@ -5,20 +5,20 @@
  * (`coupon_redemptions`) under a lock on the offer row and on the passenger: two
  * payments at once can never both use a once-only coupon.
  */
-import type { Queryable } from './db.ts';
-import { AppError } from './http.ts';
-import { dhakaDate } from './time.ts';
+import type { Queryable } from './db.ts'
+import { AppError } from './http.ts'
+import { dhakaDate } from './time.ts'
 
 /** An offer with its rules. */
 export interface OfferRow {
-  id: number;
-  coupon_code: string;
-  discount_percent: number;
-  max_discount: number;
-  first_booking_only: boolean;
-  max_uses_per_passenger: number | null;
-  max_uses_total: number | null;
-  min_fare: number;
+  id: number
+  coupon_code: string
+  discount_percent: number
+  max_discount: number
+  first_booking_only: boolean
+  max_uses_per_passenger: number | null
+  max_uses_total: number | null
+  min_fare: number
 }
 
 /** The offer of a coupon code (any case) valid today, or INVALID_COUPON. */
@@ -27,14 +27,14 @@ export async function findOffer(q: Queryable, code: string, now: Date): Promise<
     `SELECT id, coupon_code, discount_percent, max_discount, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare
        FROM offers WHERE upper(coupon_code) = upper($1) AND valid_until >= $2::date AND (valid_from IS NULL OR valid_from <= $2::date)`,
     [code, dhakaDate(now)],
-  );
-  if (!rows[0]) throw new AppError('INVALID_COUPON');
-  return rows[0];
+  )
+  if (!rows[0]) throw new AppError('INVALID_COUPON')
+  return rows[0]
 }
 
 /** The discount an offer gives on a subtotal. */
 export function discountOf(offer: OfferRow, subtotal: number): number {
-  return Math.min(Math.floor((subtotal * Number(offer.discount_percent)) / 100), Number(offer.max_discount));
+  return Math.min(Math.floor((subtotal * Number(offer.discount_percent)) / 100), Number(offer.max_discount))
 }
 
 /**
@@ -48,34 +48,43 @@ export async function checkCouponRules(
   r: { id: number; passengerId: number | null; subtotal: number },
 ): Promise<void> {
   if (r.subtotal < offer.min_fare) {
-    throw new AppError('COUPON_MIN_FARE', { reason: `This coupon needs a fare of at least Tk ${offer.min_fare}.`, values: { amount: offer.min_fare } });
+    throw new AppError('COUPON_MIN_FARE', {
+      reason: `This coupon needs a fare of at least Tk ${offer.min_fare}.`,
+      values: { amount: offer.min_fare },
+    })
   }
   if (offer.first_booking_only) {
-    const paid = await q.query('SELECT 1 FROM reservations WHERE passenger_id = $1 AND paid_at IS NOT NULL AND id <> $2 LIMIT 1', [r.passengerId, r.id]);
-    if (paid.length > 0) throw new AppError('COUPON_FIRST_BOOKING_ONLY');
+    const paid = await q.query('SELECT 1 FROM reservations WHERE passenger_id = $1 AND paid_at IS NOT NULL AND id <> $2 LIMIT 1', [
+      r.passengerId,
+      r.id,
+    ])
+    if (paid.length > 0) throw new AppError('COUPON_FIRST_BOOKING_ONLY')
   }
   if (offer.max_uses_per_passenger != null) {
     const [mine] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM coupon_redemptions WHERE offer_id = $1 AND passenger_id = $2', [
       offer.id,
       r.passengerId,
-    ]);
-    if (mine!.n >= offer.max_uses_per_passenger) throw new AppError('COUPON_ALREADY_USED');
+    ])
+    if (mine!.n >= offer.max_uses_per_passenger) throw new AppError('COUPON_ALREADY_USED')
   }
   if (offer.max_uses_total != null) {
-    const [all] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM coupon_redemptions WHERE offer_id = $1', [offer.id]);
-    if (all!.n >= offer.max_uses_total) throw new AppError('COUPON_USED_UP');
+    const [all] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM coupon_redemptions WHERE offer_id = $1', [offer.id])
+    if (all!.n >= offer.max_uses_total) throw new AppError('COUPON_USED_UP')
   }
 }
 
 /** Throws the coupon error when the booking's coupon may no longer be used (before a card payment opens). */
-export async function assertCouponUsable(q: Queryable, r: { id: number; passenger_id: number | null; subtotal: number; coupon_code: string | null }): Promise<void> {
-  if (!r.coupon_code) return;
+export async function assertCouponUsable(
+  q: Queryable,
+  r: { id: number; passenger_id: number | null; subtotal: number; coupon_code: string | null },
+): Promise<void> {
+  if (!r.coupon_code) return
   const rows = await q.query<OfferRow>(
     `SELECT id, coupon_code, discount_percent, max_discount, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare
        FROM offers WHERE coupon_code = $1`,
     [r.coupon_code],
-  );
-  if (rows[0]) await checkCouponRules(q, rows[0], { id: r.id, passengerId: r.passenger_id, subtotal: r.subtotal });
+  )
+  if (rows[0]) await checkCouponRules(q, rows[0], { id: r.id, passengerId: r.passenger_id, subtotal: r.subtotal })
 }
 
 /**
@@ -94,15 +103,15 @@ export async function redeemCoupon(
     `SELECT id, coupon_code, discount_percent, max_discount, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare
        FROM offers WHERE coupon_code = $1 FOR UPDATE`,
     [r.couponCode],
-  );
-  const offer = rows[0];
+  )
+  const offer = rows[0]
   // An offer removed by the operator after the coupon was applied: the discount stands.
-  if (!offer) return;
-  await checkCouponRules(tx, offer, r);
+  if (!offer) return
+  await checkCouponRules(tx, offer, r)
   await tx.query('INSERT INTO coupon_redemptions (reservation_id, offer_id, passenger_id, created_at) VALUES ($1, $2, $3, $4)', [
     r.id,
     offer.id,
     r.passengerId,
     now,
-  ]);
+  ])
 }

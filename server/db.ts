@@ -8,137 +8,137 @@
  * - int8/numeric come back as JS numbers on both (parsed here), timestamps as Date,
  *   dates as 'yyyy-mm-dd' strings.
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import fs from 'node:fs'
+import path from 'node:path'
 
 export interface Queryable {
   /** Runs one parameterised statement ($1, $2, ...) and returns its rows. */
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>
 }
 
 /** The handle inside `transaction`: queries plus multi-statement scripts (migrations). */
 export interface Tx extends Queryable {
   /** Runs a script of several statements without parameters. */
-  exec(sql: string): Promise<void>;
+  exec(sql: string): Promise<void>
 }
 
 export interface Db extends Queryable {
-  readonly kind: 'pglite' | 'postgres';
+  readonly kind: 'pglite' | 'postgres'
   /** Runs `fn` in one transaction on its own connection; commits, or rolls back on throw. */
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /** Runs a script of several statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
-  close(): Promise<void>;
+  exec(sql: string): Promise<void>
+  close(): Promise<void>
 }
 
 export interface OpenOptions {
-  databaseUrl?: string;
-  dataDir?: string;
+  databaseUrl?: string
+  dataDir?: string
   /** Pool size for PostgreSQL. */
-  max?: number;
+  max?: number
 }
 
 /** Opens the database chosen by the options (or DATABASE_URL / DATA_DIR). */
 export async function openDb(opts: OpenOptions = {}): Promise<Db> {
-  const url = opts.databaseUrl ?? process.env.DATABASE_URL;
-  if (url) return openPostgres(url, opts.max ?? 10);
-  return openPglite(opts.dataDir ?? process.env.DATA_DIR ?? '.data');
+  const url = opts.databaseUrl ?? process.env.DATABASE_URL
+  if (url) return openPostgres(url, opts.max ?? 10)
+  return openPglite(opts.dataDir ?? process.env.DATA_DIR ?? '.data')
 }
 
 async function openPostgres(url: string, max: number): Promise<Db> {
-  const pg = (await import('pg')).default;
+  const pg = (await import('pg')).default
   // int8 (count, sum, bigserial) and numeric as numbers, like PGlite
-  pg.types.setTypeParser(20, (v: string) => Number(v));
-  pg.types.setTypeParser(1700, (v: string) => Number(v));
+  pg.types.setTypeParser(20, (v: string) => Number(v))
+  pg.types.setTypeParser(1700, (v: string) => Number(v))
   // date as the plain 'yyyy-mm-dd' string (pg's default is a local-midnight Date)
-  pg.types.setTypeParser(1082, (v: string) => v);
-  const pool = new pg.Pool({ connectionString: url, max });
-  pool.on('error', (err) => console.error('[db] idle client error:', err.message));
+  pg.types.setTypeParser(1082, (v: string) => v)
+  const pool = new pg.Pool({ connectionString: url, max })
+  pool.on('error', (err) => console.error('[db] idle client error:', err.message))
   return {
     kind: 'postgres',
     async query(sql, params) {
-      const r = await pool.query(sql, params as unknown[]);
-      return r.rows;
+      const r = await pool.query(sql, params as unknown[])
+      return r.rows
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await pool.connect()
       try {
-        await client.query('BEGIN');
+        await client.query('BEGIN')
         const tx: Tx = {
           async query(sql, params) {
-            return (await client.query(sql, params as unknown[])).rows;
+            return (await client.query(sql, params as unknown[])).rows
           },
           async exec(sql) {
-            await client.query(sql);
+            await client.query(sql)
           },
-        };
-        const out = await fn(tx);
-        await client.query('COMMIT');
-        return out;
+        }
+        const out = await fn(tx)
+        await client.query('COMMIT')
+        return out
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
+        await client.query('ROLLBACK').catch(() => undefined)
+        throw err
       } finally {
-        client.release();
+        client.release()
       }
     },
     async exec(sql) {
-      await pool.query(sql);
+      await pool.query(sql)
     },
     async close() {
-      await pool.end();
+      await pool.end()
     },
-  };
+  }
 }
 
 async function openPglite(dataDir: string): Promise<Db> {
-  const dir = path.resolve(dataDir);
-  fs.mkdirSync(dir, { recursive: true });
-  const release = takeLock(dir);
-  const { PGlite, types } = await import('@electric-sql/pglite');
-  let pgl: InstanceType<typeof PGlite>;
+  const dir = path.resolve(dataDir)
+  fs.mkdirSync(dir, { recursive: true })
+  const release = takeLock(dir)
+  const { PGlite, types } = await import('@electric-sql/pglite')
+  let pgl: InstanceType<typeof PGlite>
   try {
     pgl = await PGlite.create(path.join(dir, 'pgdata'), {
       parsers: { [types.DATE]: (v: string) => v, [types.NUMERIC]: (v: string) => Number(v) },
-    });
+    })
   } catch (err) {
-    release();
-    throw err;
+    release()
+    throw err
   }
-  const fix = <T>(rows: T[]) => rows.map((r) => normalise(r as Record<string, unknown>) as T);
+  const fix = <T>(rows: T[]) => rows.map((r) => normalise(r as Record<string, unknown>) as T)
   return {
     kind: 'pglite',
     async query(sql, params) {
-      return fix((await pgl.query(sql, params as unknown[])).rows as never[]);
+      return fix((await pgl.query(sql, params as unknown[])).rows as never[])
     },
     async transaction(fn) {
       return pgl.transaction(async (t) =>
         fn({
           async query(sql, params) {
-            return fix((await t.query(sql, params as unknown[])).rows as never[]);
+            return fix((await t.query(sql, params as unknown[])).rows as never[])
           },
           async exec(sql) {
-            await t.exec(sql);
+            await t.exec(sql)
           },
         }),
-      );
+      )
     },
     async exec(sql) {
-      await pgl.exec(sql);
+      await pgl.exec(sql)
     },
     async close() {
       try {
-        await pgl.close();
+        await pgl.close()
       } finally {
-        release();
+        release()
       }
     },
-  };
+  }
 }
 
 function normalise(row: Record<string, unknown>): Record<string, unknown> {
-  for (const k in row) if (typeof row[k] === 'bigint') row[k] = Number(row[k]);
-  return row;
+  for (const k in row) if (typeof row[k] === 'bigint') row[k] = Number(row[k])
+  return row
 }
 
 /** Error thrown when another live process holds the data folder. */
@@ -149,45 +149,45 @@ export class DataDirLockedError extends Error {}
  * folder silently lose acknowledged writes, so a second one is refused.
  */
 function takeLock(dir: string): () => void {
-  const file = path.join(dir, 'server.lock');
+  const file = path.join(dir, 'server.lock')
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = fs.openSync(file, 'wx');
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      let released = false;
+      const fd = fs.openSync(file, 'wx')
+      fs.writeSync(fd, String(process.pid))
+      fs.closeSync(fd)
+      let released = false
       const release = () => {
-        if (released) return;
-        released = true;
+        if (released) return
+        released = true
         try {
-          if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.unlinkSync(file);
+          if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.unlinkSync(file)
         } catch {
           // already gone
         }
-      };
-      process.once('exit', release);
-      return release;
+      }
+      process.once('exit', release)
+      return release
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(fs.readFileSync(file, 'utf8'));
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      const pid = Number(fs.readFileSync(file, 'utf8'))
       if (pid && pid !== process.pid && isAlive(pid)) {
         throw new DataDirLockedError(
           `The data folder ${dir} is in use by another server process (pid ${pid}). ` +
             'Stop it first, or start this one with another DATA_DIR, or use DATABASE_URL for several processes.',
-        );
+        )
       }
       // stale lock from a process that died: take it over
-      fs.rmSync(file, { force: true });
+      fs.rmSync(file, { force: true })
     }
   }
-  throw new DataDirLockedError(`Could not lock the data folder ${dir}.`);
+  throw new DataDirLockedError(`Could not lock the data folder ${dir}.`)
 }
 
 function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    process.kill(pid, 0)
+    return true
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

@@ -1,32 +1,32 @@
 /** Builds the `Deps` every module gets, from an open database and settings (env by default). */
-import type { Db } from './db.ts';
-import type { Deps, Outbox } from './http.ts';
-import { readConfig, type ServerConfig } from './config.ts';
-import { createMetrics } from './metrics.ts';
-import { createOutbox } from './outbox.ts';
-import { sessionAuthenticator } from './sessions.ts';
+import type { Db } from './db.ts'
+import type { Deps, Outbox } from './http.ts'
+import { readConfig, type ServerConfig } from './config.ts'
+import { createMetrics } from './metrics.ts'
+import { createOutbox } from './outbox.ts'
+import { sessionAuthenticator } from './sessions.ts'
 
 export interface DepsOptions {
-  now?: () => Date;
-  outbox?: Outbox;
-  publicUrl?: string;
-  production?: boolean;
-  passwordMaxAgeDays?: number;
+  now?: () => Date
+  outbox?: Outbox
+  publicUrl?: string
+  production?: boolean
+  passwordMaxAgeDays?: number
   /** Trip-search cache time; default SEARCH_CACHE_MS or 2000, and 0 with a test clock. */
-  searchCacheMs?: number;
+  searchCacheMs?: number
   /** Settings replacing what the environment says (tests). */
-  config?: Partial<ServerConfig>;
+  config?: Partial<ServerConfig>
 }
 
 /** Wires the database, clock, outbox, authenticator and configuration. */
 export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
-  const now = opts.now ?? (() => new Date());
-  const config: ServerConfig = { ...readConfig().config, ...opts.config };
-  if (opts.publicUrl !== undefined) config.publicUrl = config.appUrl = opts.publicUrl.replace(/\/+$/, '');
-  if (opts.production !== undefined) config.production = opts.production;
-  if (opts.passwordMaxAgeDays !== undefined) config.passwordMaxAgeDays = opts.passwordMaxAgeDays;
-  if (opts.searchCacheMs !== undefined) config.searchCacheMs = opts.searchCacheMs;
-  else if (opts.now && process.env.SEARCH_CACHE_MS === undefined) config.searchCacheMs = 0;
+  const now = opts.now ?? (() => new Date())
+  const config: ServerConfig = { ...readConfig().config, ...opts.config }
+  if (opts.publicUrl !== undefined) config.publicUrl = config.appUrl = opts.publicUrl.replace(/\/+$/, '')
+  if (opts.production !== undefined) config.production = opts.production
+  if (opts.passwordMaxAgeDays !== undefined) config.passwordMaxAgeDays = opts.passwordMaxAgeDays
+  if (opts.searchCacheMs !== undefined) config.searchCacheMs = opts.searchCacheMs
+  else if (opts.now && process.env.SEARCH_CACHE_MS === undefined) config.searchCacheMs = 0
   return {
     db,
     now,
@@ -34,5 +34,5 @@ export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
     authenticate: sessionAuthenticator(db, now),
     config,
     metrics: createMetrics(db),
-  };
+  }
 }

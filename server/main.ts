@@ -6,81 +6,81 @@
  * SMTP_URL, MAIL_FROM, SMS_API_URL, SMS_API_TOKEN, SMS_SENDER_ID, DELIVERY_MAX_ATTEMPTS, DELIVERY_LEASE_SECONDS,
  * PAYMENT_PROVIDER, SSLCOMMERZ_* (see config.ts).
  */
-import { performance } from 'node:perf_hooks';
-import { buildApp } from './app.ts';
-import { describeProblems, readConfig } from './config.ts';
-import { DataDirLockedError, openDb, type Db } from './db.ts';
-import { createDeps } from './deps.ts';
-import { createTransports } from './delivery/transports.ts';
-import { sendTimeoutFor, startDeliveryWorker } from './delivery/worker.ts';
-import { startHousekeeping } from './housekeeping.ts';
-import { migrate } from './migrate.ts';
-import { startGatewayJobs } from './payment-gateways/index.ts';
-import { startTripTopUp } from './network/trips.ts';
-import { seed } from './seed/index.ts';
+import { performance } from 'node:perf_hooks'
+import { buildApp } from './app.ts'
+import { describeProblems, readConfig } from './config.ts'
+import { DataDirLockedError, openDb, type Db } from './db.ts'
+import { createDeps } from './deps.ts'
+import { createTransports } from './delivery/transports.ts'
+import { sendTimeoutFor, startDeliveryWorker } from './delivery/worker.ts'
+import { startHousekeeping } from './housekeeping.ts'
+import { migrate } from './migrate.ts'
+import { startGatewayJobs } from './payment-gateways/index.ts'
+import { startTripTopUp } from './network/trips.ts'
+import { seed } from './seed/index.ts'
 
 async function main(): Promise<void> {
-  const started = performance.now();
+  const started = performance.now()
   // Checked before anything else, so a misconfigured production start fails at once.
-  const { config, problems } = readConfig();
+  const { config, problems } = readConfig()
   if (problems.length > 0) {
-    console.error(describeProblems(problems, config.production));
-    process.exit(1);
+    console.error(describeProblems(problems, config.production))
+    process.exit(1)
   }
-  const port = Number(process.env.PORT ?? 8080);
-  const host = process.env.HOST || '127.0.0.1';
-  const dataDir = process.env.DATA_DIR ?? '.data';
-  let db: Db;
+  const port = Number(process.env.PORT ?? 8080)
+  const host = process.env.HOST || '127.0.0.1'
+  const dataDir = process.env.DATA_DIR ?? '.data'
+  let db: Db
   try {
-    db = await openDb({ dataDir });
+    db = await openDb({ dataDir })
   } catch (err) {
     if (err instanceof DataDirLockedError) {
-      console.error(err.message);
-      process.exit(1);
+      console.error(err.message)
+      process.exit(1)
     }
-    throw err;
+    throw err
   }
-  const deps = createDeps(db, { config });
-  await migrate(db, (tx) => seed(tx, deps));
-  let worker: ReturnType<typeof startDeliveryWorker> | null = null;
+  const deps = createDeps(db, { config })
+  await migrate(db, (tx) => seed(tx, deps))
+  let worker: ReturnType<typeof startDeliveryWorker> | null = null
   const app = await buildApp(deps, {
     ...(process.env.DIST_DIR ? { distDir: process.env.DIST_DIR } : {}),
     readiness: { 'delivery worker': () => worker?.running() ?? false },
-  });
-  const stopHousekeeping = startHousekeeping(db, deps.now);
-  worker = startDeliveryWorker(deps, createTransports(deps.config, { timeoutMs: sendTimeoutFor(deps.config.deliveryLeaseSeconds * 1000) }));
+  })
+  const stopHousekeeping = startHousekeeping(db, deps.now)
+  worker = startDeliveryWorker(deps, createTransports(deps.config, { timeoutMs: sendTimeoutFor(deps.config.deliveryLeaseSeconds * 1000) }))
   // Pending card payments whose callback never came are settled at start and every minute.
-  const stopGatewayJobs = startGatewayJobs(deps);
-  const stopTripTopUp = startTripTopUp(db, deps.now, config.tripDaysAhead);
+  const stopGatewayJobs = startGatewayJobs(deps)
+  const stopTripTopUp = startTripTopUp(db, deps.now, config.tripDaysAhead)
 
-  let closing = false;
+  let closing = false
   const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    console.log(`${signal}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
+    if (closing) return
+    closing = true
+    console.log(`${signal}: shutting down`)
+    const force = setTimeout(() => process.exit(1), 10_000)
+    force.unref()
     try {
-      stopHousekeeping();
-      stopGatewayJobs();
-      stopTripTopUp();
-      await app.close();
+      stopHousekeeping()
+      stopGatewayJobs()
+      stopTripTopUp()
+      await app.close()
     } finally {
       // The sends in flight finish and are recorded before the database closes.
-      await worker.stop();
-      await db.close();
-      process.exit(0);
+      await worker.stop()
+      await db.close()
+      process.exit(0)
     }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
 
-  await app.listen({ port, host });
-  const where = db.kind === 'pglite' ? `pglite ${dataDir}` : 'postgres';
-  console.log(`Ready on http://localhost:${port} (database: ${where}) in ${Math.round(performance.now() - started)} ms`);
+  await app.listen({ port, host })
+  const where = db.kind === 'pglite' ? `pglite ${dataDir}` : 'postgres'
+  console.log(`Ready on http://localhost:${port} (database: ${where}) in ${Math.round(performance.now() - started)} ms`)
 }
 
 main().catch((err) => {
-  console.error('Failed to start:', err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+  console.error('Failed to start:', err instanceof Error ? err.message : err)
+  process.exit(1)
+})

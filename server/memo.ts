@@ -8,18 +8,18 @@ export function memoized<A, V>(
   load: (arg: A) => Promise<V>,
   opts: { ttlMs: () => number; max: number; key?: (arg: A) => unknown },
 ): (arg: A) => Promise<V> {
-  const memo = new Map<unknown, { at: number; value: Promise<V> }>();
+  const memo = new Map<unknown, { at: number; value: Promise<V> }>()
   return (arg) => {
-    const key = opts.key ? opts.key(arg) : arg;
-    const ttl = opts.ttlMs();
-    const hit = memo.get(key);
-    if (ttl > 0 && hit && Date.now() - hit.at < ttl) return hit.value;
-    const value = load(arg);
+    const key = opts.key ? opts.key(arg) : arg
+    const ttl = opts.ttlMs()
+    const hit = memo.get(key)
+    if (ttl > 0 && hit && Date.now() - hit.at < ttl) return hit.value
+    const value = load(arg)
     if (ttl > 0) {
-      if (memo.size >= opts.max) memo.clear();
-      memo.set(key, { at: Date.now(), value });
-      value.catch(() => memo.delete(key));
+      if (memo.size >= opts.max) memo.clear()
+      memo.set(key, { at: Date.now(), value })
+      value.catch(() => memo.delete(key))
     }
-    return value;
-  };
+    return value
+  }
 }

@@ -7,18 +7,18 @@
  * no mobile gets more than SMS_PER_MOBILE_HOUR codes an hour, whatever asks: each
  * SMS costs the operator money and a stream of them harasses the number's owner.
  */
-import { randomInt } from 'node:crypto';
-import { OTP_RESEND_SECONDS } from '../contract/schemas.ts';
-import type { Queryable } from './db.ts';
-import { AppError, type Deps } from './http.ts';
-import { take, type Limit } from './limits.ts';
-import { addTime } from './time.ts';
-import { sha256 } from './tokens.ts';
+import { randomInt } from 'node:crypto'
+import { OTP_RESEND_SECONDS } from '../contract/schemas.ts'
+import type { Queryable } from './db.ts'
+import { AppError, type Deps } from './http.ts'
+import { take, type Limit } from './limits.ts'
+import { addTime } from './time.ts'
+import { sha256 } from './tokens.ts'
 
-export type OtpPurpose = 'SIGNUP' | 'LOGIN' | 'RESET_PASSWORD' | 'CANCEL_TICKET';
+export type OtpPurpose = 'SIGNUP' | 'LOGIN' | 'RESET_PASSWORD' | 'CANCEL_TICKET'
 
-export const OTP_TTL_SECONDS = 5 * 60;
-export const OTP_MAX_ATTEMPTS = 5;
+export const OTP_TTL_SECONDS = 5 * 60
+export const OTP_MAX_ATTEMPTS = 5
 
 /** Codes one mobile no. may be sent in an hour, all purposes together. */
 export const SMS_PER_MOBILE_HOUR: Limit = {
@@ -26,17 +26,17 @@ export const SMS_PER_MOBILE_HOUR: Limit = {
   max: 10,
   windowMs: 60 * 60_000,
   reason: 'Too many codes were sent to this mobile no. Try again in {minutes} minutes.',
-};
+}
 
 const purposeText: Record<OtpPurpose, string> = {
   SIGNUP: 'mobile verification',
   LOGIN: 'login',
   RESET_PASSWORD: 'password reset',
   CANCEL_TICKET: 'ticket cancellation',
-};
+}
 
 function codeHash(mobile: string, purpose: OtpPurpose, ref: string, code: string): string {
-  return sha256(`${mobile}|${purpose}|${ref}|${code}`);
+  return sha256(`${mobile}|${purpose}|${ref}|${code}`)
 }
 
 /**
@@ -50,20 +50,20 @@ export async function issueOtp(
   deps: Deps,
   p: { mobile: string; purpose: OtpPurpose; ref?: string },
 ): Promise<{ resendAfterSeconds: number; expiresInSeconds: number }> {
-  const ref = p.ref ?? '';
-  const now = deps.now();
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const resendCutoff = addTime(now, { seconds: -OTP_RESEND_SECONDS });
-  const expiresAt = addTime(now, { seconds: OTP_TTL_SECONDS });
+  const ref = p.ref ?? ''
+  const now = deps.now()
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
+  const resendCutoff = addTime(now, { seconds: -OTP_RESEND_SECONDS })
+  const expiresAt = addTime(now, { seconds: OTP_TTL_SECONDS })
   // Requests for one mobile wait for each other (inside the caller's transaction), so the
   // checks below cannot both pass for two of them.
-  await db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', ['otp-send', p.mobile]);
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', ['otp-send', p.mobile])
   if (p.purpose === 'SIGNUP') {
     const recent = await db.query(
       "SELECT 1 FROM otps WHERE mobile = $1 AND purpose = 'SIGNUP' AND ref <> $2 AND sent_at > $3 AND consumed_at IS NULL LIMIT 1",
       [p.mobile, ref, resendCutoff],
-    );
-    if (recent.length > 0) throw new AppError('OTP_ALREADY_SENT');
+    )
+    if (recent.length > 0) throw new AppError('OTP_ALREADY_SENT')
   }
   const rows = await db.query(
     `INSERT INTO otps (mobile, purpose, ref, code_hash, attempts, sent_at, expires_at, consumed_at)
@@ -74,10 +74,10 @@ export async function issueOtp(
        WHERE otps.sent_at <= $7 OR otps.consumed_at IS NOT NULL
      RETURNING id`,
     [p.mobile, p.purpose, ref, codeHash(p.mobile, p.purpose, ref, code), now, expiresAt, resendCutoff],
-  );
-  if (rows.length === 0) throw new AppError('OTP_ALREADY_SENT');
+  )
+  if (rows.length === 0) throw new AppError('OTP_ALREADY_SENT')
   // After the upsert: a refusal here rolls the new code back with the caller's transaction.
-  await take(db, SMS_PER_MOBILE_HOUR, p.mobile, now);
+  await take(db, SMS_PER_MOBILE_HOUR, p.mobile, now)
   await deps.outbox.send(
     {
       channel: 'SMS',
@@ -86,8 +86,8 @@ export async function issueOtp(
       code,
     },
     db,
-  );
-  return { resendAfterSeconds: OTP_RESEND_SECONDS, expiresInSeconds: OTP_TTL_SECONDS };
+  )
+  return { resendAfterSeconds: OTP_RESEND_SECONDS, expiresInSeconds: OTP_TTL_SECONDS }
 }
 
 /**
@@ -96,14 +96,10 @@ export async function issueOtp(
  * Call it with `deps.db`, not inside a transaction that its error rolls back,
  * or the wrong try is not counted.
  */
-export async function verifyOtp(
-  db: Queryable,
-  deps: Deps,
-  p: { mobile: string; purpose: OtpPurpose; ref?: string; code: string },
-): Promise<void> {
-  const ref = p.ref ?? '';
-  const now = deps.now();
-  const live = `mobile = $1 AND purpose = $2 AND ref = $3 AND consumed_at IS NULL AND expires_at > $4 AND attempts < ${OTP_MAX_ATTEMPTS}`;
+export async function verifyOtp(db: Queryable, deps: Deps, p: { mobile: string; purpose: OtpPurpose; ref?: string; code: string }): Promise<void> {
+  const ref = p.ref ?? ''
+  const now = deps.now()
+  const live = `mobile = $1 AND purpose = $2 AND ref = $3 AND consumed_at IS NULL AND expires_at > $4 AND attempts < ${OTP_MAX_ATTEMPTS}`
   if (/^\d{6}$/.test(p.code)) {
     const used = await db.query(`UPDATE otps SET consumed_at = $4 WHERE ${live} AND code_hash = $5 RETURNING id`, [
       p.mobile,
@@ -111,9 +107,9 @@ export async function verifyOtp(
       ref,
       now,
       codeHash(p.mobile, p.purpose, ref, p.code),
-    ]);
-    if (used.length > 0) return;
+    ])
+    if (used.length > 0) return
   }
-  const missed = await db.query(`UPDATE otps SET attempts = attempts + 1 WHERE ${live} RETURNING attempts`, [p.mobile, p.purpose, ref, now]);
-  throw new AppError(missed.length > 0 ? 'INVALID_OTP_PROVIDED' : 'OTP_VALIDITY_EXPIRED');
+  const missed = await db.query(`UPDATE otps SET attempts = attempts + 1 WHERE ${live} RETURNING attempts`, [p.mobile, p.purpose, ref, now])
+  throw new AppError(missed.length > 0 ? 'INVALID_OTP_PROVIDED' : 'OTP_VALIDITY_EXPIRED')
 }

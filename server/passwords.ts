@@ -4,57 +4,57 @@
  * for scrypt (Password Storage Cheat Sheet: N=2^17, r=8, p=1); a hash made with
  * older, cheaper parameters is replaced at the passenger's next successful login.
  */
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
 /** The scrypt parameters new hashes use. */
-export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
-const KEY_LEN = 32;
+export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const
+const KEY_LEN = 32
 // 128 * N * r bytes (128 MiB) plus headroom
-const MAX_MEM = 256 * 1024 * 1024;
+const MAX_MEM = 256 * 1024 * 1024
 // Each hash holds 128 MiB and a libuv thread for ~0.3 s: two at a time keep memory bounded
 // and leave threads for file and DNS work when many passengers log in at once.
-const MAX_CONCURRENT = 2;
+const MAX_CONCURRENT = 2
 
-let running = 0;
-const waiting: (() => void)[] = [];
+let running = 0
+const waiting: (() => void)[] = []
 
 async function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((go) => waiting.push(go));
-  running++;
+  if (running >= MAX_CONCURRENT) await new Promise<void>((go) => waiting.push(go))
+  running++
   try {
     return await new Promise((resolve, reject) =>
       scrypt(password.normalize('NFKC'), salt, KEY_LEN, { N: n, r, p, maxmem: MAX_MEM }, (err, key) => (err ? reject(err) : resolve(key))),
-    );
+    )
   } finally {
-    running--;
-    waiting.shift()?.();
+    running--
+    waiting.shift()?.()
   }
 }
 
 /** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url parts). */
 export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const salt = randomBytes(16)
+  const key = await derive(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p)
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$')
 }
 
 // Compared against when the account is unknown, so a miss costs as long as a hit.
-let dummyHash: Promise<string> | null = null;
+let dummyHash: Promise<string> | null = null
 
 /** True when `password` matches `stored`; a null `stored` still spends the same time and answers false. */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const hash = stored ?? (await (dummyHash ??= hashPassword('not-a-real-password-Aa1!')));
-  const parts = hash.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [, n, r, p, salt, expected] = parts;
-  const want = Buffer.from(expected!, 'base64url');
-  const got = await derive(password, Buffer.from(salt!, 'base64url'), Number(n), Number(r), Number(p));
-  return got.length === want.length && timingSafeEqual(got, want) && stored !== null;
+  const hash = stored ?? (await (dummyHash ??= hashPassword('not-a-real-password-Aa1!')))
+  const parts = hash.split('$')
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false
+  const [, n, r, p, salt, expected] = parts
+  const want = Buffer.from(expected!, 'base64url')
+  const got = await derive(password, Buffer.from(salt!, 'base64url'), Number(n), Number(r), Number(p))
+  return got.length === want.length && timingSafeEqual(got, want) && stored !== null
 }
 
 /** True when `stored` was made with other parameters than today's (rehash it after a successful login). */
 export function needsRehash(stored: string | null): boolean {
-  if (!stored) return false;
-  const [kind, n, r, p] = stored.split('$');
-  return kind !== 'scrypt' || Number(n) !== SCRYPT.N || Number(r) !== SCRYPT.r || Number(p) !== SCRYPT.p;
+  if (!stored) return false
+  const [kind, n, r, p] = stored.split('$')
+  return kind !== 'scrypt' || Number(n) !== SCRYPT.N || Number(r) !== SCRYPT.r || Number(p) !== SCRYPT.p
 }

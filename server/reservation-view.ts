@@ -3,43 +3,43 @@
  * mapper every route answers with: trip, cities, stations with their reporting times,
  * seats, fare, and the booking or ticket times.
  */
-import type { CoachType, Reservation, SeatType } from '../contract/schemas.ts';
-import type { ReservationRow } from './bookings.ts';
-import type { Queryable } from './db.ts';
-import { AppError } from './http.ts';
-import { stationTime } from './lookups.ts';
-import { dhakaIsoOrNull, toDhakaIso } from './time.ts';
+import type { CoachType, Reservation, SeatType } from '../contract/schemas.ts'
+import type { ReservationRow } from './bookings.ts'
+import type { Queryable } from './db.ts'
+import { AppError } from './http.ts'
+import { stationTime } from './lookups.ts'
+import { dhakaIsoOrNull, toDhakaIso } from './time.ts'
 
 interface JoinedRow extends ReservationRow {
-  trip_date: string;
-  coach_code: string;
-  coach_type: CoachType;
-  layout_name: string;
-  departure_at: Date;
-  arrival_at: Date;
-  o_code: string;
-  o_name: string;
-  o_name_bn: string;
-  d_code: string;
-  d_name: string;
-  d_name_bn: string;
-  b_id: number;
-  b_name: string;
-  b_city: string;
-  b_address: string;
-  b_phone: string;
-  b_offset: number;
-  e_id: number;
-  e_name: string;
-  e_city: string;
-  e_address: string;
-  e_phone: string;
-  e_offset: number;
+  trip_date: string
+  coach_code: string
+  coach_type: CoachType
+  layout_name: string
+  departure_at: Date
+  arrival_at: Date
+  o_code: string
+  o_name: string
+  o_name_bn: string
+  d_code: string
+  d_name: string
+  d_name_bn: string
+  b_id: number
+  b_name: string
+  b_city: string
+  b_address: string
+  b_phone: string
+  b_offset: number
+  e_id: number
+  e_name: string
+  e_city: string
+  e_address: string
+  e_phone: string
+  e_offset: number
 }
 
 /** Loads reservations in the contract shape, in the order of `ids` (missing ids are skipped). */
 export async function loadReservations(q: Queryable, ids: number[]): Promise<Reservation[]> {
-  if (ids.length === 0) return [];
+  if (ids.length === 0) return []
   const rows = await q.query<JoinedRow>(
     `SELECT x.*, t.trip_date::text AS trip_date, t.coach_code, l.coach_type, l.name AS layout_name, t.departure_at, t.arrival_at,
             o.code AS o_code, o.name AS o_name, o.name_bn AS o_name_bn,
@@ -56,30 +56,30 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
        JOIN bus_stations e ON e.id = x.dropping_station_id
       WHERE x.id = ANY($1::int[])`,
     [ids],
-  );
+  )
   const seats = await q.query<{ reservation_id: number; seat_name: string; seat_type: SeatType; fare: number }>(
     'SELECT reservation_id, seat_name, seat_type, fare FROM reservation_seats WHERE reservation_id = ANY($1::int[]) ORDER BY id',
     [ids],
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  )
+  const byId = new Map(rows.map((r) => [r.id, r]))
   return ids.flatMap((rid) => {
-    const r = byId.get(rid);
-    if (!r) return [];
-    const own = seats.filter((s) => s.reservation_id === rid).map((s) => ({ name: s.seat_name, seatType: s.seat_type, fare: s.fare }));
-    return [toReservation(r, own)];
-  });
+    const r = byId.get(rid)
+    if (!r) return []
+    const own = seats.filter((s) => s.reservation_id === rid).map((s) => ({ name: s.seat_name, seatType: s.seat_type, fare: s.fare }))
+    return [toReservation(r, own)]
+  })
 }
 
 /** Loads one reservation in the contract shape, or null. */
 export async function loadReservation(q: Queryable, id: number): Promise<Reservation | null> {
-  return (await loadReservations(q, [id]))[0] ?? null;
+  return (await loadReservations(q, [id]))[0] ?? null
 }
 
 /** Like loadReservation, throwing RESERVATION_NOT_FOUND when absent. */
 export async function mustLoadReservation(q: Queryable, id: number): Promise<Reservation> {
-  const r = await loadReservation(q, id);
-  if (!r) throw new AppError('RESERVATION_NOT_FOUND');
-  return r;
+  const r = await loadReservation(q, id)
+  if (!r) throw new AppError('RESERVATION_NOT_FOUND')
+  return r
 }
 
 function toReservation(r: JoinedRow, seats: Reservation['seats']): Reservation {
@@ -123,5 +123,5 @@ function toReservation(r: JoinedRow, seats: Reservation['seats']): Reservation {
     canceledAt: dhakaIsoOrNull(r.canceled_at),
     refundAmount: r.refund_amount,
     createdAt: toDhakaIso(r.created_at),
-  };
+  }
 }

@@ -3,25 +3,25 @@
  * seat with one atomic upsert that only replaces an expired lock or its own. All
  * seats of one request are won together or not at all, in one database call.
  */
-import { MAX_SEATS, OPEN_SEAT_NAME } from '../contract/schemas.ts';
-import { batched } from './batch.ts';
-import type { Db, Queryable } from './db.ts';
-import { AppError, deviceHolder } from './http.ts';
-import { addTime, dhakaIsoOrNull } from './time.ts';
+import { MAX_SEATS, OPEN_SEAT_NAME } from '../contract/schemas.ts'
+import { batched } from './batch.ts'
+import type { Db, Queryable } from './db.ts'
+import { AppError, deviceHolder } from './http.ts'
+import { addTime, dhakaIsoOrNull } from './time.ts'
 
 /**
  * The lock holders that count as the caller: its own holder, plus the visitor
  * holder of its X-Device-Id when signed in (locks taken before logging in).
  */
 export function holdersOf(call: { holder: string; auth: { passengerId: number } | null; req: { headers: Record<string, unknown> } }): string[] {
-  const device = call.auth ? deviceHolder(call.req) : null;
-  return device ? [call.holder, device] : [call.holder];
+  const device = call.auth ? deviceHolder(call.req) : null
+  return device ? [call.holder, device] : [call.holder]
 }
 
 /** What the caller holds on a trip: seat names and the earliest lock expiry. */
 export interface Held {
-  seatNames: string[];
-  expirationTime: string | null;
+  seatNames: string[]
+  expirationTime: string | null
 }
 
 /** The caller's unexpired locks on the trip. */
@@ -29,28 +29,28 @@ export async function heldBy(q: Queryable, tripId: number, holders: string[], no
   const rows = await q.query<{ seat_name: string; expires_at: Date }>(
     'SELECT seat_name, expires_at FROM seat_locks WHERE trip_id = $1 AND holder = ANY($2::text[]) AND expires_at > $3 ORDER BY seat_name',
     [tripId, holders, now],
-  );
-  let earliest: Date | null = null;
-  for (const r of rows) if (!earliest || r.expires_at < earliest) earliest = r.expires_at;
-  return { seatNames: rows.map((r) => r.seat_name), expirationTime: dhakaIsoOrNull(earliest), earliest };
+  )
+  let earliest: Date | null = null
+  for (const r of rows) if (!earliest || r.expires_at < earliest) earliest = r.expires_at
+  return { seatNames: rows.map((r) => r.seat_name), expirationTime: dhakaIsoOrNull(earliest), earliest }
 }
 
 /** One lock request: the trip as the client names it, the seats and who asks. */
 export interface LockRequest {
-  trip: { tripId?: number; tripDate: string; coachCode: string; originCode: string; destinationCode: string };
-  seatNames: string[];
-  holders: string[];
-  passengerId: number | null;
-  now: Date;
-  holdMinutes: number;
+  trip: { tripId?: number; tripDate: string; coachCode: string; originCode: string; destinationCode: string }
+  seatNames: string[]
+  holders: string[]
+  passengerId: number | null
+  now: Date
+  holdMinutes: number
   /** The client address key (limits.ts addressKey) the hold counts against. */
-  address: string;
+  address: string
 }
 
 /** Seats one client address may hold: on one trip, and across all trips. */
 export interface HoldLimits {
-  perTrip: number;
-  total: number;
+  perTrip: number
+  total: number
 }
 
 /**
@@ -69,7 +69,7 @@ export interface HoldLimits {
 export function seatLocker(db: Db, limits: () => HoldLimits): (req: LockRequest) => Promise<Held | false> {
   const run = batched(
     async (reqs: LockRequest[]) => {
-      const { perTrip, total } = limits();
+      const { perTrip, total } = limits()
       const rows = await db.query<{ r: LockOutcome[] | string }>('SELECT lock_seats_many($1::jsonb, $2, $3, $4, $5) AS r', [
         JSON.stringify(
           reqs.map((q) => ({
@@ -90,30 +90,31 @@ export function seatLocker(db: Db, limits: () => HoldLimits): (req: LockRequest)
         OPEN_SEAT_NAME,
         perTrip,
         total,
-      ]);
-      const raw = rows[0]!.r;
-      return typeof raw === 'string' ? (JSON.parse(raw) as LockOutcome[]) : raw;
+      ])
+      const raw = rows[0]!.r
+      return typeof raw === 'string' ? (JSON.parse(raw) as LockOutcome[]) : raw
     },
     { concurrency: db.kind === 'pglite' ? 1 : 4, maxBatch: 64 },
-  );
+  )
   return async (req) => {
-    const out = await run(req);
-    if ('lost' in out) return false;
-    if ('failed' in out) throw new Error(`lock_seats failed (${out.failed}): ${out.message}`);
+    const out = await run(req)
+    if ('lost' in out) return false
+    if ('failed' in out) throw new Error(`lock_seats failed (${out.failed}): ${out.message}`)
     if ('error' in out) {
-      if (out.error === 'MAX_SEAT_WARNING') throw new AppError('MAX_SEAT_WARNING', { reason: `You can select at most ${MAX_SEATS}`, values: { count: MAX_SEATS } });
+      if (out.error === 'MAX_SEAT_WARNING')
+        throw new AppError('MAX_SEAT_WARNING', { reason: `You can select at most ${MAX_SEATS}`, values: { count: MAX_SEATS } })
       if (out.error === 'HOLD_LIMIT_EXCEEDED') {
-        const where = out.scope === 'trip' ? 'on this trip' : 'on all trips together';
+        const where = out.scope === 'trip' ? 'on this trip' : 'on all trips together'
         throw new AppError('HOLD_LIMIT_EXCEEDED', {
           reason: `At most ${out.limit} seats may be held from one network ${where}. Book or release seats, or try again when a hold ends.`,
           values: { limit: out.limit },
           retryAfterSeconds: Math.max(1, out.retry ?? 60),
-        });
+        })
       }
-      throw new AppError(out.error);
+      throw new AppError(out.error)
     }
-    return { seatNames: out.seatNames, expirationTime: dhakaIsoOrNull(out.earliest ? new Date(out.earliest) : null) };
-  };
+    return { seatNames: out.seatNames, expirationTime: dhakaIsoOrNull(out.earliest ? new Date(out.earliest) : null) }
+  }
 }
 
 type LockOutcome =
@@ -121,7 +122,7 @@ type LockOutcome =
   | { error: 'HOLD_LIMIT_EXCEEDED'; limit: number; scope: 'trip' | 'total'; retry: number | null }
   | { lost: true }
   | { failed: string; message: string }
-  | { seatNames: string[]; earliest: string | null };
+  | { seatNames: string[]; earliest: string | null }
 
 /** Releases the caller's own locks among `seatNames`; others' locks are untouched. */
 export async function unlockSeats(db: Queryable, opts: { tripId: number; seatNames: string[]; holders: string[]; now: Date }): Promise<Held> {
@@ -129,10 +130,10 @@ export async function unlockSeats(db: Queryable, opts: { tripId: number; seatNam
     opts.tripId,
     opts.seatNames,
     opts.holders,
-  ]);
-  return strip(await heldBy(db, opts.tripId, opts.holders, opts.now));
+  ])
+  return strip(await heldBy(db, opts.tripId, opts.holders, opts.now))
 }
 
 function strip(h: Held): Held {
-  return { seatNames: h.seatNames, expirationTime: h.expirationTime };
+  return { seatNames: h.seatNames, expirationTime: h.expirationTime }
 }

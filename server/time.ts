@@ -4,69 +4,69 @@
  * instant, time added to an instant, the time between two instants, and the one
  * instant format the API answers with.
  */
-import { Temporal } from 'temporal-polyfill';
+import { Temporal } from 'temporal-polyfill'
 
 /** The operator's time zone: every date and time the app shows is Dhaka's. */
-export const DHAKA = 'Asia/Dhaka';
+export const DHAKA = 'Asia/Dhaka'
 
-const instantOf = (d: Date | string | number) => Temporal.Instant.fromEpochMilliseconds(new Date(d).getTime());
-const dateOf = (i: Temporal.Instant | Temporal.ZonedDateTime) => new Date(i.epochMilliseconds);
+const instantOf = (d: Date | string | number) => Temporal.Instant.fromEpochMilliseconds(new Date(d).getTime())
+const dateOf = (i: Temporal.Instant | Temporal.ZonedDateTime) => new Date(i.epochMilliseconds)
 
 // Bangladesh has kept UTC+06:00 without daylight saving since 2010. Every instant of
 // every answer goes through toDhakaIso (trip and station times, each reservation's
 // times), and the polyfill's time-zone lookup costs about 13 times the plain
 // formatting (16 µs against 1.2 µs a call), so it shifts by the fixed offset;
 // time.test.ts checks it against Temporal's Asia/Dhaka.
-const DHAKA_OFFSET_MS = 6 * 60 * 60 * 1000;
+const DHAKA_OFFSET_MS = 6 * 60 * 60 * 1000
 
 /** ISO-8601 instant with the Dhaka offset, to the second, e.g. `2026-11-22T08:30:00+06:00`. */
 export function toDhakaIso(d: Date | string | number): string {
-  return new Date(new Date(d).getTime() + DHAKA_OFFSET_MS).toISOString().slice(0, 19) + '+06:00';
+  return new Date(new Date(d).getTime() + DHAKA_OFFSET_MS).toISOString().slice(0, 19) + '+06:00'
 }
 
 /** Nullable variant of toDhakaIso. */
 export function dhakaIsoOrNull(d: Date | null | undefined): string | null {
-  return d ? toDhakaIso(d) : null;
+  return d ? toDhakaIso(d) : null
 }
 
 /** The Dhaka calendar date (yyyy-mm-dd) of an instant. */
 export function dhakaDate(d: Date | number = Date.now()): string {
-  return instantOf(d).toZonedDateTimeISO(DHAKA).toPlainDate().toString();
+  return instantOf(d).toZonedDateTimeISO(DHAKA).toPlainDate().toString()
 }
 
 /** The instant a Dhaka calendar date begins. */
 export function dhakaDayStart(date: string): Date {
-  return dateOf(Temporal.PlainDate.from(date).toZonedDateTime(DHAKA));
+  return dateOf(Temporal.PlainDate.from(date).toZonedDateTime(DHAKA))
 }
 
 /** Adds whole days (negative: subtracts) to a yyyy-mm-dd date. */
 export function addDays(date: string, days: number): string {
-  return Temporal.PlainDate.from(date).add({ days }).toString();
+  return Temporal.PlainDate.from(date).add({ days }).toString()
 }
 
 /** The instant `days` Dhaka calendar days after (negative: before) `d`, at the same wall-clock time. */
 export function addDhakaDays(d: Date, days: number): Date {
-  return dateOf(instantOf(d).toZonedDateTimeISO(DHAKA).add({ days }));
+  return dateOf(instantOf(d).toZonedDateTimeISO(DHAKA).add({ days }))
 }
 
 /** The instant a duration after (negative values: before) `d`. */
 export function addTime(d: Date, duration: { hours?: number; minutes?: number; seconds?: number; milliseconds?: number }): Date {
-  return dateOf(instantOf(d).add(duration));
+  return dateOf(instantOf(d).add(duration))
 }
 
 /** The time from `from` to `to` in `unit`, exactly (a fraction; negative when `to` is earlier). */
 export function timeBetween(from: Date, to: Date, unit: 'hours' | 'minutes' | 'seconds' | 'milliseconds'): number {
-  return instantOf(from).until(instantOf(to)).total({ unit });
+  return instantOf(from).until(instantOf(to)).total({ unit })
 }
 
 /** Every calendar day from `first` to `last` (yyyy-mm-dd) with its ISO weekday (1 Monday .. 7 Sunday). */
 export function calendarDays(first: string, last: string): { dates: string[]; weekdays: number[] } {
-  const dates: string[] = [];
-  const weekdays: number[] = [];
-  const end = Temporal.PlainDate.from(last);
+  const dates: string[] = []
+  const weekdays: number[] = []
+  const end = Temporal.PlainDate.from(last)
   for (let d = Temporal.PlainDate.from(first); Temporal.PlainDate.compare(d, end) <= 0; d = d.add({ days: 1 })) {
-    dates.push(d.toString());
-    weekdays.push(d.dayOfWeek);
+    dates.push(d.toString())
+    weekdays.push(d.dayOfWeek)
   }
-  return { dates, weekdays };
+  return { dates, weekdays }
 }

@@ -11,87 +11,91 @@ import {
   type SeatType,
   type TripDetails,
   type TripSummary,
-} from '../contract/schemas.ts';
-import type { Queryable } from './db.ts';
-import { AppError } from './http.ts';
-import { activeStations } from './lookups.ts';
-import { dhakaIsoOrNull, timeBetween, toDhakaIso } from './time.ts';
+} from '../contract/schemas.ts'
+import type { Queryable } from './db.ts'
+import { AppError } from './http.ts'
+import { activeStations } from './lookups.ts'
+import { dhakaIsoOrNull, timeBetween, toDhakaIso } from './time.ts'
 
 /** A trip joined with its route and layout. */
 export interface TripRow {
-  id: number;
-  trip_date: string;
-  coach_code: string;
-  route_id: number;
-  layout_id: number;
-  departure_at: Date;
-  arrival_at: Date;
-  status: string;
-  fares: Record<string, number>;
-  origin_code: string;
-  destination_code: string;
-  duration_minutes: number;
-  coach_type: CoachType;
-  layout_name: string;
-  rows: number;
-  columns: number;
-  aisle_columns: number[];
-  decks: ('LOWER' | 'UPPER')[];
+  id: number
+  trip_date: string
+  coach_code: string
+  route_id: number
+  layout_id: number
+  departure_at: Date
+  arrival_at: Date
+  status: string
+  fares: Record<string, number>
+  origin_code: string
+  destination_code: string
+  duration_minutes: number
+  coach_type: CoachType
+  layout_name: string
+  rows: number
+  columns: number
+  aisle_columns: number[]
+  decks: ('LOWER' | 'UPPER')[]
 }
 
 const TRIP_SELECT = `
   SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, t.route_id, t.layout_id, t.departure_at, t.arrival_at,
          t.status, t.fares, r.origin_code, r.destination_code, r.duration_minutes,
          l.coach_type, l.name AS layout_name, l.rows, l.columns, l.aisle_columns, l.decks
-    FROM trips t JOIN routes r ON r.id = t.route_id JOIN layouts l ON l.id = t.layout_id`;
+    FROM trips t JOIN routes r ON r.id = t.route_id JOIN layouts l ON l.id = t.layout_id`
 
 /** Loads a trip by id, or null. */
 export async function findTrip(q: Queryable, tripId: number): Promise<TripRow | null> {
-  const rows = await q.query<TripRow>(`${TRIP_SELECT} WHERE t.id = $1`, [tripId]);
-  return rows[0] ? fixTrip(rows[0]) : null;
+  const rows = await q.query<TripRow>(`${TRIP_SELECT} WHERE t.id = $1`, [tripId])
+  return rows[0] ? fixTrip(rows[0]) : null
 }
 
 /** Loads a trip by its date and coach code, or null. */
 export async function findTripByCoach(q: Queryable, tripDate: string, coachCode: string): Promise<TripRow | null> {
-  const rows = await q.query<TripRow>(`${TRIP_SELECT} WHERE t.trip_date = $1::date AND t.coach_code = $2`, [tripDate, coachCode]);
-  return rows[0] ? fixTrip(rows[0]) : null;
+  const rows = await q.query<TripRow>(`${TRIP_SELECT} WHERE t.trip_date = $1::date AND t.coach_code = $2`, [tripDate, coachCode])
+  return rows[0] ? fixTrip(rows[0]) : null
 }
 
 function fixTrip(t: TripRow): TripRow {
-  if (typeof t.fares === 'string') t.fares = JSON.parse(t.fares);
-  t.aisle_columns = parseArray(t.aisle_columns).map(Number);
-  t.decks = parseArray(t.decks) as TripRow['decks'];
-  return t;
+  if (typeof t.fares === 'string') t.fares = JSON.parse(t.fares)
+  t.aisle_columns = parseArray(t.aisle_columns).map(Number)
+  t.decks = parseArray(t.decks) as TripRow['decks']
+  return t
 }
 
 function parseArray(v: unknown): string[] {
-  if (Array.isArray(v)) return v;
-  if (typeof v === 'string') return v.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
-  return [];
+  if (Array.isArray(v)) return v
+  if (typeof v === 'string')
+    return v
+      .replace(/^\{|\}$/g, '')
+      .split(',')
+      .filter(Boolean)
+  return []
 }
 
 /** Throws the catalogue error when the trip is not on sale at `now`. */
 export function assertOnSale(trip: TripRow, now: Date): void {
-  if (trip.status === 'OMITTED') throw new AppError('TRIP_OMITTED');
-  if (trip.status !== 'OPEN') throw new AppError('TRIP_IS_CLOSED');
-  if (trip.departure_at.getTime() <= now.getTime()) throw new AppError('TRIP_IS_CLOSED');
+  if (trip.status === 'OMITTED') throw new AppError('TRIP_OMITTED')
+  if (trip.status !== 'OPEN') throw new AppError('TRIP_IS_CLOSED')
+  if (trip.departure_at.getTime() <= now.getTime()) throw new AppError('TRIP_IS_CLOSED')
 }
 
 /** Throws TRIP_NOT_FOUND unless the trip runs from origin to destination. */
 export function assertRoute(trip: TripRow, originCode: string, destinationCode: string): void {
-  if (trip.origin_code !== originCode || trip.destination_code !== destinationCode) throw new AppError('TRIP_NOT_FOUND');
+  if (trip.origin_code !== originCode || trip.destination_code !== destinationCode) throw new AppError('TRIP_NOT_FOUND')
 }
 
 /** One seat of a trip's map: its place, whether it is sold (1) or booked (2), and its unexpired lock. */
 export interface SeatState {
-  name: string;
-  row: number;
-  col: number;
-  deck: 'LOWER' | 'UPPER';
-  seat_type: SeatType;
-  status: number;
-  holder: string | null;
-  expires_at: Date | null;
+  name: string
+  row: number
+  col: number
+  deck: 'LOWER' | 'UPPER'
+  seat_type: SeatType
+  status: number
+  holder: string | null
+  expires_at: Date | null
 }
 
 /**
@@ -100,12 +104,12 @@ export interface SeatState {
  * seat's one active reservation row, and its unexpired lock.
  */
 export async function seatStates(q: Queryable, trip: { id: number; layout_id: number }, now: Date): Promise<SeatState[]> {
-  return q.query<SeatState>('SELECT * FROM seat_map($1, $2, $3)', [trip.layout_id, trip.id, now]);
+  return q.query<SeatState>('SELECT * FROM seat_map($1, $2, $3)', [trip.layout_id, trip.id, now])
 }
 
 /** Seat types in catalogue order. */
 export function sortSeatTypes(types: string[]): SeatType[] {
-  return seatTypes.filter((t) => types.includes(t));
+  return seatTypes.filter((t) => types.includes(t))
 }
 
 /**
@@ -128,15 +132,21 @@ export async function searchTrips(q: Queryable, origin: string, destination: str
       WHERE t.trip_date = $3::date AND r.origin_code = $1 AND r.destination_code = $2 AND t.status = 'OPEN' AND t.departure_at > $4
       ORDER BY t.departure_at, t.coach_code`,
     [origin, destination, tripDate, now],
-  );
-  if (rows.length === 0) return [];
-  const stations = await activeStations(q, [origin, destination]);
-  const boarding = stations.filter((s) => s.city_code === origin).map((s) => s.name);
-  const dropping = stations.filter((s) => s.city_code === destination).map((s) => s.name);
+  )
+  if (rows.length === 0) return []
+  const stations = await activeStations(q, [origin, destination])
+  const boarding = stations.filter((s) => s.city_code === origin).map((s) => s.name)
+  const dropping = stations.filter((s) => s.city_code === destination).map((s) => s.name)
   return rows.map((t) => {
-    const fares = typeof t.fares === 'string' ? (JSON.parse(t.fares) as Record<string, number>) : t.fares;
-    const types = sortSeatTypes(Array.isArray(t.seat_types) ? t.seat_types : String(t.seat_types ?? '').replace(/[{}"]/g, '').split(','));
-    const prices = types.map((ty) => fares[ty]).filter((f): f is number => typeof f === 'number');
+    const fares = typeof t.fares === 'string' ? (JSON.parse(t.fares) as Record<string, number>) : t.fares
+    const types = sortSeatTypes(
+      Array.isArray(t.seat_types)
+        ? t.seat_types
+        : String(t.seat_types ?? '')
+            .replace(/[{}"]/g, '')
+            .split(','),
+    )
+    const prices = types.map((ty) => fares[ty]).filter((f): f is number => typeof f === 'number')
     return {
       tripId: t.id,
       tripDate: t.trip_date,
@@ -153,8 +163,8 @@ export async function searchTrips(q: Queryable, origin: string, destination: str
       availableSeats: Math.max(0, Number(t.total_seats) - Number(t.unavailable)),
       totalSeats: Number(t.total_seats),
       seatTypes: types,
-    };
-  });
+    }
+  })
 }
 
 /**
@@ -162,14 +172,14 @@ export async function searchTrips(q: Queryable, origin: string, destination: str
  * it, and the seats the caller may still take next to the `booked` unpaid seats it has.
  */
 export function toTripDetails(trip: TripRow, states: SeatState[], holders: string[], booked: number): TripDetails {
-  const held: string[] = [];
-  let earliest: Date | null = null;
+  const held: string[] = []
+  let earliest: Date | null = null
   const seats: Seat[] = states.map((s) => {
-    const locked = s.holder !== null && s.status === 0;
-    const mine = locked && holders.includes(s.holder!);
+    const locked = s.holder !== null && s.status === 0
+    const mine = locked && holders.includes(s.holder!)
     if (s.holder !== null && holders.includes(s.holder)) {
-      held.push(s.name);
-      if (!earliest || s.expires_at! < earliest) earliest = s.expires_at;
+      held.push(s.name)
+      if (!earliest || s.expires_at! < earliest) earliest = s.expires_at
     }
     return {
       name: s.name,
@@ -181,8 +191,8 @@ export function toTripDetails(trip: TripRow, states: SeatState[], holders: strin
       status: s.status,
       lockedByOther: locked && !mine,
       lockedByMe: mine,
-    };
-  });
+    }
+  })
   return {
     tripId: trip.id,
     tripDate: trip.trip_date,
@@ -195,5 +205,5 @@ export function toTripDetails(trip: TripRow, states: SeatState[], holders: strin
     seatLayout: { rows: trip.rows, columns: trip.columns, aisleColumns: trip.aisle_columns, decks: trip.decks, seats },
     remainingSeatLimit: Math.max(0, MAX_SEATS - held.length - booked),
     expirationTime: dhakaIsoOrNull(earliest),
-  };
+  }
 }

@@ -8,9 +8,24 @@ const en = JSON.parse(readFileSync(new URL('../locales/en.json', import.meta.url
 
 test('every SPEC route resolves', () => {
   for (const p of [
-    '/', '/home', '/search', '/locations', '/contact-us', '/faq', '/terms-and-conditions', '/privacy-policy',
-    '/reservation', '/reservation/success', '/reservation/failure', '/ticket-operation', '/profile', '/login',
-    '/error/401', '/error/403', '/error/404', '/error/500',
+    '/',
+    '/home',
+    '/search',
+    '/locations',
+    '/contact-us',
+    '/faq',
+    '/terms-and-conditions',
+    '/privacy-policy',
+    '/reservation',
+    '/reservation/success',
+    '/reservation/failure',
+    '/ticket-operation',
+    '/profile',
+    '/login',
+    '/error/401',
+    '/error/403',
+    '/error/404',
+    '/error/500',
   ]) {
     const r = resolvePath(p, true)
     assert.is(r.kind, 'route', p)

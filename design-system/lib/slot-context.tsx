@@ -1,6 +1,7 @@
 import { createContext, useContext, type ComponentProps, type JSX, type JSXElementConstructor } from 'react'
 import { cx } from '../../styled-system/css'
 
+// biome-ignore lint/suspicious/noExplicitAny: any component, whatever its props (each part keeps its own props type)
 type AnyComponent = keyof JSX.IntrinsicElements | JSXElementConstructor<any>
 
 /**
@@ -14,6 +15,7 @@ export function createSlotContext<S extends string>(defaults: Record<S, string>)
   function bindSlot<C extends AnyComponent>(Comp: C, slot: S) {
     function Part(props: ComponentProps<C>) {
       const classes = useContext(Ctx)
+      // biome-ignore lint/suspicious/noExplicitAny: the part's props are checked through ComponentProps<C> above
       const Tag = Comp as JSXElementConstructor<any>
       return <Tag {...props} className={cx(classes[slot], (props as { className?: string }).className)} />
     }

@@ -36,7 +36,18 @@ const EyeOff = () => (
  * A labelled password field over Ark PasswordInput: show/hide button, hint and
  * error linked with aria-describedby, errors announced through a polite live region.
  */
-export function PasswordInput({ label, error, hint, autoComplete = 'current-password', showLabel, hideLabel, name, disabled, className, ...rest }: PasswordInputProps) {
+export function PasswordInput({
+  label,
+  error,
+  hint,
+  autoComplete = 'current-password',
+  showLabel,
+  hideLabel,
+  name,
+  disabled,
+  className,
+  ...rest
+}: PasswordInputProps) {
   const id = useId()
   const inputId = `${id}-input`
   const errorId = `${id}-error`
@@ -76,7 +87,7 @@ export function PasswordInput({ label, error, hint, autoComplete = 'current-pass
             ))}
           </ul>
         ) : (
-          errors[0] ?? ''
+          (errors[0] ?? '')
         )}
       </div>
     </Ark.Root>

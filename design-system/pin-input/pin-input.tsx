@@ -29,7 +29,20 @@ export interface PinInputProps {
  * the whole code fills every box. The error is linked with aria-describedby and
  * announced through a polite live region.
  */
-export function PinInput({ label, boxLabel, value, onValueChange, onValueComplete, count = 6, error, hint, name, disabled, autoFocus, className }: PinInputProps) {
+export function PinInput({
+  label,
+  boxLabel,
+  value,
+  onValueChange,
+  onValueComplete,
+  count = 6,
+  error,
+  hint,
+  name,
+  disabled,
+  autoFocus,
+  className,
+}: PinInputProps) {
   const id = useId()
   const labelId = `${id}-label`
   const errorId = `${id}-error`

@@ -138,9 +138,7 @@ function DeckGrid({ deck, layout, getState, onToggle, labels, bare }: DeckGridPr
   )
   // the one seat with tabindex=0: the first selected, else the first available, else the first
   const focused: Signal<string> = useSignal(
-    (seats.find((x) => getState(x.name).peek() === 'selected') ??
-      seats.find((x) => getState(x.name).peek() === 'available') ??
-      seats[0])?.name ?? '',
+    (seats.find((x) => getState(x.name).peek() === 'selected') ?? seats.find((x) => getState(x.name).peek() === 'available') ?? seats[0])?.name ?? '',
   )
 
   const onKeyDown = useCallback(
@@ -158,6 +156,7 @@ function DeckGrid({ deck, layout, getState, onToggle, labels, bare }: DeckGridPr
   )
 
   const grid = (
+    // biome-ignore lint/a11y/useSemanticElements: an ARIA grid with roving focus (README: keyboard), not a data table
     <div
       ref={gridRef}
       role="grid"
@@ -167,14 +166,16 @@ function DeckGrid({ deck, layout, getState, onToggle, labels, bare }: DeckGridPr
       onKeyDown={onKeyDown}
     >
       {rows.map((r) => (
+        // biome-ignore lint/a11y/useSemanticElements: rows of the ARIA grid above
+        // biome-ignore lint/a11y/useFocusableInteractive: the seat button inside the cell takes focus (roving tabindex)
         <div role="row" key={r} className={s.row}>
           {Array.from({ length: columns }, (_, c) => {
             const seat = byPos.get(r)?.get(c)
             return (
+              // biome-ignore lint/a11y/useSemanticElements: cells of the ARIA grid above
+              // biome-ignore lint/a11y/useFocusableInteractive: the seat button inside the cell takes focus (roving tabindex)
               <div role="gridcell" key={c} className={s.cell}>
-                {seat ? (
-                  <SeatButton seat={seat} state={getState(seat.name)} focused={focused} onToggle={onToggle} label={labels.seat} />
-                ) : null}
+                {seat ? <SeatButton seat={seat} state={getState(seat.name)} focused={focused} onToggle={onToggle} label={labels.seat} /> : null}
               </div>
             )
           })}
@@ -210,7 +211,10 @@ function move(
   const row = inRow(from.row)
   const i = row.indexOf(from)
   const nearestIn = (r: number) =>
-    inRow(r).reduce<SeatGridSeat | null>((best, x) => (!best || Math.abs(x.column - from.column) < Math.abs(best.column - from.column) ? x : best), null)
+    inRow(r).reduce<SeatGridSeat | null>(
+      (best, x) => (!best || Math.abs(x.column - from.column) < Math.abs(best.column - from.column) ? x : best),
+      null,
+    )
   const ri = rows.indexOf(from.row)
   switch (key) {
     case 'ArrowRight':
@@ -222,7 +226,7 @@ function move(
     case 'ArrowUp':
       return ri > 0 ? nearestIn(rows[ri - 1]!) : from
     case 'Home':
-      return ctrl ? inRow(rows[0]!)[0] ?? from : row[0] ?? from
+      return ctrl ? (inRow(rows[0]!)[0] ?? from) : (row[0] ?? from)
     case 'End': {
       if (!ctrl) return row[row.length - 1] ?? from
       const last = inRow(rows[rows.length - 1]!)

@@ -49,11 +49,7 @@ export function TextField({ label, error, hint, multiline, requiredMark, classNa
           {hint}
         </p>
       ) : null}
-      {multiline ? (
-        <textarea {...common} {...(rest as ComponentProps<'textarea'>)} />
-      ) : (
-        <input {...common} {...rest} />
-      )}
+      {multiline ? <textarea {...common} {...(rest as ComponentProps<'textarea'>)} /> : <input {...common} {...rest} />}
       <p id={errorId} className={s.error} aria-live="polite">
         {error ?? ''}
       </p>

@@ -30,8 +30,7 @@ export const tokens = defineTokens({
   },
   fonts: {
     body: {
-      value:
-        "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans Bengali', 'Hind Siliguri', sans-serif",
+      value: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans Bengali', 'Hind Siliguri', sans-serif",
     },
   },
   fontSizes: {

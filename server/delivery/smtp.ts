@@ -5,13 +5,13 @@
  * message to the receiving side. A 5xx answer refuses the message for good; a 4xx
  * answer, a lost connection or a time-out is retried.
  */
-import nodemailer from 'nodemailer';
-import { DeliveryError, type Transport } from './transport.ts';
+import nodemailer from 'nodemailer'
+import { DeliveryError, type Transport } from './transport.ts'
 
 /** The SMTP settings (SMTP_URL, MAIL_FROM). */
 export interface SmtpSettings {
-  url: string;
-  from: string;
+  url: string
+  from: string
 }
 
 /** The SMTP e-mail transport. */
@@ -24,7 +24,7 @@ export function smtpTransport(cfg: SmtpSettings, opts: { messageIdHost: string; 
     // Messages are built from stored rows only: never read a local file or fetch a URL into one.
     disableFileAccess: true,
     disableUrlAccess: true,
-  });
+  })
   return {
     kind: 'smtp',
     async send(msg, signal) {
@@ -37,21 +37,21 @@ export function smtpTransport(cfg: SmtpSettings, opts: { messageIdHost: string; 
         attachments: msg.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
         messageId: `<${msg.idempotencyKey}@${opts.messageIdHost}>`,
         signal,
-      };
+      }
       try {
-        const info = await transporter.sendMail(mail);
-        const queued = /queued as ([^\s]+)/i.exec(String(info.response ?? ''));
-        return { providerMessageId: queued?.[1] ?? info.messageId ?? null };
+        const info = await transporter.sendMail(mail)
+        const queued = /queued as ([^\s]+)/i.exec(String(info.response ?? ''))
+        return { providerMessageId: queued?.[1] ?? info.messageId ?? null }
       } catch (err) {
-        const e = err as Error & { code?: string; responseCode?: number; response?: string };
-        const reply = typeof e.responseCode === 'number' ? e.responseCode : null;
-        const why = `SMTP ${reply ?? e.code ?? 'error'}: ${(e.response ?? e.message).replace(/\s+/g, ' ').slice(0, 300)}`;
+        const e = err as Error & { code?: string; responseCode?: number; response?: string }
+        const reply = typeof e.responseCode === 'number' ? e.responseCode : null
+        const why = `SMTP ${reply ?? e.code ?? 'error'}: ${(e.response ?? e.message).replace(/\s+/g, ' ').slice(0, 300)}`
         // 5xx is the server's final no for this message; a failed login (535) is the operator's to fix, so keep trying.
-        throw new DeliveryError(why, reply !== null && reply >= 500 && reply < 600 && e.code !== 'EAUTH');
+        throw new DeliveryError(why, reply !== null && reply >= 500 && reply < 600 && e.code !== 'EAUTH')
       }
     },
     close() {
-      transporter.close();
+      transporter.close()
     },
-  };
+  }
 }

@@ -5,82 +5,94 @@
  * file. Dates and amounts are written for Asia/Dhaka with `Intl` (Bengali digits in
  * bn); PNR, PIN, coach and seat names stay as printed on the ticket.
  */
-import type { Company, Reservation } from '../../contract/schemas.ts';
-import type { OutboxAttachment } from '../http.ts';
-import { buildIcs } from '../../contract/ics.ts';
+import type { Company, Reservation } from '../../contract/schemas.ts'
+import type { OutboxAttachment } from '../http.ts'
+import { buildIcs } from '../../contract/ics.ts'
 
 /** A language the messages are written in. */
-export type Language = 'en' | 'bn';
+export type Language = 'en' | 'bn'
 
 /** bn when the Accept-Language header starts with `bn`, else en. */
 export function languageOf(acceptLanguage: string | string[] | undefined): Language {
-  const h = Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage;
-  return typeof h === 'string' && /^\s*bn\b/i.test(h) ? 'bn' : 'en';
+  const h = Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage
+  return typeof h === 'string' && /^\s*bn\b/i.test(h) ? 'bn' : 'en'
 }
 
 /** What every message needs besides the reservation. */
 export interface MessageContext {
-  company: Company;
+  company: Company
   /** Public origin of the web app (the ticket page link). */
-  appUrl: string;
+  appUrl: string
   /** When the message is written (the .ics stamp). */
-  now: Date;
+  now: Date
 }
 
 /** A rendered e-mail. */
 export interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-  attachments: OutboxAttachment[];
+  subject: string
+  text: string
+  html: string
+  attachments: OutboxAttachment[]
 }
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 }
 
-const locale = (lang: Language) => (lang === 'bn' ? 'bn-BD' : 'en-GB');
-const zone = 'Asia/Dhaka';
+const locale = (lang: Language) => (lang === 'bn' ? 'bn-BD' : 'en-GB')
+const zone = 'Asia/Dhaka'
 
 function date(lang: Language, iso: string): string {
-  return new Intl.DateTimeFormat(locale(lang), { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale(lang), { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(
+    new Date(iso),
+  )
 }
 
 function time(lang: Language, iso: string): string {
-  return new Intl.DateTimeFormat(locale(lang), { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale(lang), { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(iso))
 }
 
 function money(lang: Language, amount: number): string {
-  const n = new Intl.NumberFormat(locale(lang)).format(amount);
-  return lang === 'bn' ? `${n} টাকা` : `Tk ${n}`;
+  const n = new Intl.NumberFormat(locale(lang)).format(amount)
+  return lang === 'bn' ? `${n} টাকা` : `Tk ${n}`
 }
 
-const city = (lang: Language, c: Reservation['origin']) => (lang === 'bn' ? c.nameBn : c.name);
+const city = (lang: Language, c: Reservation['origin']) => (lang === 'bn' ? c.nameBn : c.name)
 
 interface Words {
-  subject: (pnr: string, from: string, to: string, day: string) => string;
-  dear: (name: string) => string;
-  intro: string;
-  pnr: string;
-  pin: string;
-  trip: string;
-  route: (from: string, to: string) => string;
-  departure: string;
-  coach: string;
-  seats: string;
-  boarding: string;
-  dropping: string;
-  passenger: string;
-  paid: string;
-  calendar: string;
-  manage: string;
-  keepSecret: string;
-  sms: (p: { company: string; pnr: string; pin: string; route: string; when: string; coach: string; seats: string; boarding: string; paid: string }) => string;
-  calendarSummary: (from: string, to: string, coach: string, seats: string) => string;
-  calendarDescription: (pnr: string, seats: string, boarding: string, phone: string) => string;
-  cancelSubject: (pnr: string) => string;
-  cancelled: (pnr: string, route: string, day: string, refund: string) => string;
+  subject: (pnr: string, from: string, to: string, day: string) => string
+  dear: (name: string) => string
+  intro: string
+  pnr: string
+  pin: string
+  trip: string
+  route: (from: string, to: string) => string
+  departure: string
+  coach: string
+  seats: string
+  boarding: string
+  dropping: string
+  passenger: string
+  paid: string
+  calendar: string
+  manage: string
+  keepSecret: string
+  sms: (p: {
+    company: string
+    pnr: string
+    pin: string
+    route: string
+    when: string
+    coach: string
+    seats: string
+    boarding: string
+    paid: string
+  }) => string
+  calendarSummary: (from: string, to: string, coach: string, seats: string) => string
+  calendarDescription: (pnr: string, seats: string, boarding: string, phone: string) => string
+  cancelSubject: (pnr: string) => string
+  cancelled: (pnr: string, route: string, day: string, refund: string) => string
 }
 
 const words: Record<Language, Words> = {
@@ -102,7 +114,8 @@ const words: Record<Language, Words> = {
     calendar: 'The attached calendar file adds the trip to your calendar.',
     manage: 'View, print or cancel this ticket with its PNR and PIN at',
     keepSecret: 'Keep the PIN private: anyone who has the PNR and PIN can cancel the ticket.',
-    sms: (p) => `${p.company} ticket PNR ${p.pnr} PIN ${p.pin}. ${p.route}, ${p.when}, coach ${p.coach}, seats ${p.seats}. Board at ${p.boarding}. Paid ${p.paid}.`,
+    sms: (p) =>
+      `${p.company} ticket PNR ${p.pnr} PIN ${p.pin}. ${p.route}, ${p.when}, coach ${p.coach}, seats ${p.seats}. Board at ${p.boarding}. Paid ${p.paid}.`,
     calendarSummary: (from, to, coach, seats) => `Bus ${from} to ${to}, coach ${coach}, seats ${seats}`,
     calendarDescription: (pnr, seats, boarding, phone) => `PNR ${pnr}. Seats ${seats}. Board at ${boarding} (${phone}).`,
     cancelSubject: (pnr) => `Ticket ${pnr} cancelled`,
@@ -126,21 +139,22 @@ const words: Record<Language, Words> = {
     calendar: 'সংযুক্ত ক্যালেন্ডার ফাইলটি যাত্রাটি আপনার ক্যালেন্ডারে যোগ করে।',
     manage: 'পিএনআর ও পিন দিয়ে টিকিটটি দেখুন, প্রিন্ট করুন বা বাতিল করুন:',
     keepSecret: 'পিন গোপন রাখুন: পিএনআর ও পিন জানলে যে কেউ টিকিট বাতিল করতে পারে।',
-    sms: (p) => `${p.company} টিকিট: পিএনআর ${p.pnr}, পিন ${p.pin}। ${p.route}, ${p.when}, কোচ ${p.coach}, আসন ${p.seats}। বোর্ডিং: ${p.boarding}। পরিশোধিত ${p.paid}।`,
+    sms: (p) =>
+      `${p.company} টিকিট: পিএনআর ${p.pnr}, পিন ${p.pin}। ${p.route}, ${p.when}, কোচ ${p.coach}, আসন ${p.seats}। বোর্ডিং: ${p.boarding}। পরিশোধিত ${p.paid}।`,
     calendarSummary: (from, to, coach, seats) => `বাস ${from} থেকে ${to}, কোচ ${coach}, আসন ${seats}`,
     calendarDescription: (pnr, seats, boarding, phone) => `পিএনআর ${pnr}। আসন ${seats}। বোর্ডিং: ${boarding} (${phone})।`,
     cancelSubject: (pnr) => `টিকিট ${pnr} বাতিল হয়েছে`,
     cancelled: (pnr, route, day, refund) => `টিকিট ${pnr} (${route}, ${day}) বাতিল হয়েছে। আপনার ব্যালেন্সে ${refund} ফেরত দেওয়া হয়েছে।`,
   },
-};
+}
 
-const seatList = (r: Reservation) => r.seats.map((s) => s.name).join(', ');
-const boardingTime = (r: Reservation) => r.boardingStation.time ?? r.departureTime;
-const ticketPage = (ctx: MessageContext) => `${ctx.appUrl}/ticket-operation`;
+const seatList = (r: Reservation) => r.seats.map((s) => s.name).join(', ')
+const boardingTime = (r: Reservation) => r.boardingStation.time ?? r.departureTime
+const ticketPage = (ctx: MessageContext) => `${ctx.appUrl}/ticket-operation`
 
 /** The ticket SMS: PNR, PIN, route, departure, coach, seats, counter and amount, in one short text. */
 export function renderTicketSms(r: Reservation, lang: Language, ctx: MessageContext): string {
-  const w = words[lang];
+  const w = words[lang]
   return w.sms({
     company: ctx.company.name,
     pnr: r.pnr ?? '',
@@ -151,15 +165,15 @@ export function renderTicketSms(r: Reservation, lang: Language, ctx: MessageCont
     seats: seatList(r),
     boarding: r.boardingStation.name,
     paid: money(lang, r.fare.total),
-  });
+  })
 }
 
 /** The ticket e-mail: subject, plain text, escaped HTML and `ticket-<PNR>.ics`. */
 export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageContext): RenderedEmail {
-  const w = words[lang];
-  const from = city(lang, r.origin);
-  const to = city(lang, r.destination);
-  const board = boardingTime(r);
+  const w = words[lang]
+  const from = city(lang, r.origin)
+  const to = city(lang, r.destination)
+  const board = boardingTime(r)
   const rows: [string, string][] = [
     [w.pnr, r.pnr ?? ''],
     [w.pin, r.pin ?? ''],
@@ -171,9 +185,9 @@ export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageCo
     [w.dropping, `${r.droppingStation.name}, ${r.droppingStation.address}`],
     [w.passenger, `${r.passengerName}, ${r.passengerMobile}`],
     [w.paid, money(lang, r.fare.total)],
-  ];
-  const subject = w.subject(r.pnr ?? '', from, to, date(lang, board));
-  const signature = [ctx.company.name, ctx.company.phone, ctx.company.email].filter(Boolean).join(', ');
+  ]
+  const subject = w.subject(r.pnr ?? '', from, to, date(lang, board))
+  const signature = [ctx.company.name, ctx.company.phone, ctx.company.email].filter(Boolean).join(', ')
   const text = [
     w.dear(r.passengerName),
     '',
@@ -186,13 +200,13 @@ export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageCo
     w.keepSecret,
     '',
     signature,
-  ].join('\n');
+  ].join('\n')
   const table = rows
     .map(([k, v], i) => {
-      const value = i < 2 ? `<strong style="font-family:monospace;font-size:18px">${escapeHtml(v)}</strong>` : escapeHtml(v);
-      return `<tr><th scope="row" style="text-align:left;padding:4px 16px 4px 0;vertical-align:top">${escapeHtml(k)}</th><td style="padding:4px 0">${value}</td></tr>`;
+      const value = i < 2 ? `<strong style="font-family:monospace;font-size:18px">${escapeHtml(v)}</strong>` : escapeHtml(v)
+      return `<tr><th scope="row" style="text-align:left;padding:4px 16px 4px 0;vertical-align:top">${escapeHtml(k)}</th><td style="padding:4px 0">${value}</td></tr>`
     })
-    .join('\n');
+    .join('\n')
   const html = page(lang, subject, [
     `<p>${escapeHtml(w.dear(r.passengerName))}</p>`,
     `<p>${escapeHtml(w.intro)}</p>`,
@@ -201,7 +215,7 @@ export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageCo
     `<p>${escapeHtml(w.manage)} <a href="${escapeHtml(ticketPage(ctx))}">${escapeHtml(ticketPage(ctx))}</a></p>`,
     `<p>${escapeHtml(w.keepSecret)}</p>`,
     `<p style="color:#555">${escapeHtml(signature)}</p>`,
-  ]);
+  ])
   const ics = buildIcs({
     // The web app's "add to calendar" uses the same id, so both add one event.
     uid: `reservation-${r.id}@nodiexpress.com.bd`,
@@ -212,29 +226,34 @@ export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageCo
     description: w.calendarDescription(r.pnr ?? '', seatList(r), r.boardingStation.name, r.boardingStation.phone),
     stamp: ctx.now,
     producer: ctx.company.name || 'Bus ticket',
-  });
-  return { subject, text, html, attachments: [{ filename: `ticket-${r.pnr}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: ics }] };
+  })
+  return {
+    subject,
+    text,
+    html,
+    attachments: [{ filename: `ticket-${r.pnr}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: ics }],
+  }
 }
 
 /** The cancellation SMS. */
 export function renderCancelSms(r: Reservation, lang: Language, refund: number): string {
-  const w = words[lang];
-  return w.cancelled(r.pnr ?? '', w.route(city(lang, r.origin), city(lang, r.destination)), date(lang, boardingTime(r)), money(lang, refund));
+  const w = words[lang]
+  return w.cancelled(r.pnr ?? '', w.route(city(lang, r.origin), city(lang, r.destination)), date(lang, boardingTime(r)), money(lang, refund))
 }
 
 /** The cancellation e-mail. */
 export function renderCancelEmail(r: Reservation, lang: Language, refund: number, ctx: MessageContext): RenderedEmail {
-  const w = words[lang];
-  const subject = w.cancelSubject(r.pnr ?? '');
-  const line = renderCancelSms(r, lang, refund);
-  const signature = [ctx.company.name, ctx.company.phone, ctx.company.email].filter(Boolean).join(', ');
-  const text = [w.dear(r.passengerName), '', line, '', signature].join('\n');
+  const w = words[lang]
+  const subject = w.cancelSubject(r.pnr ?? '')
+  const line = renderCancelSms(r, lang, refund)
+  const signature = [ctx.company.name, ctx.company.phone, ctx.company.email].filter(Boolean).join(', ')
+  const text = [w.dear(r.passengerName), '', line, '', signature].join('\n')
   const html = page(lang, subject, [
     `<p>${escapeHtml(w.dear(r.passengerName))}</p>`,
     `<p>${escapeHtml(line)}</p>`,
     `<p style="color:#555">${escapeHtml(signature)}</p>`,
-  ]);
-  return { subject, text, html, attachments: [] };
+  ])
+  return { subject, text, html, attachments: [] }
 }
 
 function page(lang: Language, title: string, parts: string[]): string {
@@ -243,9 +262,9 @@ function page(lang: Language, title: string, parts: string[]): string {
     `<html lang="${lang}">`,
     '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title></head>`,
-    '<body style="margin:0;padding:16px;font-family:system-ui,-apple-system,\'Segoe UI\',\'Noto Sans Bengali\',sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a">',
+    "<body style=\"margin:0;padding:16px;font-family:system-ui,-apple-system,'Segoe UI','Noto Sans Bengali',sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a\">",
     ...parts,
     '</body>',
     '</html>',
-  ].join('\n');
+  ].join('\n')
 }

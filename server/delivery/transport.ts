@@ -3,50 +3,50 @@
  * interface each channel implements, the refusal that says whether to retry, and
  * the development console transport (which production never has).
  */
-import type { ServerConfig } from '../config.ts';
+import type { ServerConfig } from '../config.ts'
 
 /** One claimed outbox message, ready to send. */
 export interface OutgoingMessage {
-  id: number;
-  channel: 'SMS' | 'EMAIL';
-  to: string;
-  subject: string | null;
+  id: number
+  channel: 'SMS' | 'EMAIL'
+  to: string
+  subject: string | null
   /** The SMS text, or the e-mail's plain-text part. */
-  text: string;
-  html: string | null;
-  attachments: { filename: string; contentType: string; content: Buffer }[];
+  text: string
+  html: string | null
+  attachments: { filename: string; contentType: string; content: Buffer }[]
   /** Stable across retries of this message, so a provider can drop a repeat after a crash mid-send. */
-  idempotencyKey: string;
+  idempotencyKey: string
 }
 
 /** What a provider answered for an accepted message. */
 export interface SendResult {
-  providerMessageId: string | null;
+  providerMessageId: string | null
 }
 
 /** A channel's way out. Throwing means not accepted: a `DeliveryError` says whether to retry. */
 export interface Transport {
-  readonly kind: 'smtp' | 'sms-http' | 'console';
-  send(msg: OutgoingMessage, signal: AbortSignal): Promise<SendResult>;
+  readonly kind: 'smtp' | 'sms-http' | 'console'
+  send(msg: OutgoingMessage, signal: AbortSignal): Promise<SendResult>
   /** Releases connections (on shutdown). */
-  close?(): void;
+  close?(): void
 }
 
 /** The transport of each channel. */
 export interface Transports {
-  EMAIL: Transport;
-  SMS: Transport;
+  EMAIL: Transport
+  SMS: Transport
 }
 
 /** A refused send. `permanent`: retrying cannot help (FAILED at once); otherwise retried with backoff. */
 export class DeliveryError extends Error {
-  readonly permanent: boolean;
+  readonly permanent: boolean
   /** The provider's Retry-After, if it sent one. */
-  readonly retryAfterMs?: number;
+  readonly retryAfterMs?: number
   constructor(message: string, permanent: boolean, retryAfterMs?: number) {
-    super(message);
-    this.permanent = permanent;
-    this.retryAfterMs = retryAfterMs;
+    super(message)
+    this.permanent = permanent
+    this.retryAfterMs = retryAfterMs
   }
 }
 
@@ -55,13 +55,13 @@ export class DeliveryError extends Error {
  * accepts it. Refused in production, where nothing may print a code or a PIN.
  */
 export function consoleTransport(config: Pick<ServerConfig, 'production'>, log: (line: string) => void = (l) => console.log(l)): Transport {
-  if (config.production) throw new Error('The console outbox does not exist in production: configure SMTP_URL and SMS_API_URL.');
+  if (config.production) throw new Error('The console outbox does not exist in production: configure SMTP_URL and SMS_API_URL.')
   return {
     kind: 'console',
     async send(msg) {
-      const files = msg.attachments.length > 0 ? ` [attached: ${msg.attachments.map((a) => a.filename).join(', ')}]` : '';
-      log(`[outbox] ${msg.channel} to ${msg.to}${msg.subject ? ` (${msg.subject})` : ''}: ${msg.text}${files}`);
-      return { providerMessageId: null };
+      const files = msg.attachments.length > 0 ? ` [attached: ${msg.attachments.map((a) => a.filename).join(', ')}]` : ''
+      log(`[outbox] ${msg.channel} to ${msg.to}${msg.subject ? ` (${msg.subject})` : ''}: ${msg.text}${files}`)
+      return { providerMessageId: null }
     },
-  };
+  }
 }

@@ -3,17 +3,17 @@
  * set, the HTTP SMS provider when SMS_API_URL is set, otherwise the development
  * console transport, which production never has.
  */
-import type { ServerConfig } from '../config.ts';
-import { smsTransport } from './sms.ts';
-import { smtpTransport } from './smtp.ts';
-import { consoleTransport, type Transports } from './transport.ts';
+import type { ServerConfig } from '../config.ts'
+import { smsTransport } from './sms.ts'
+import { smtpTransport } from './smtp.ts'
+import { consoleTransport, type Transports } from './transport.ts'
 
 /** Options of `createTransports`. */
 export interface TransportOptions {
   /** A send taking longer is abandoned and retried. */
-  timeoutMs: number;
+  timeoutMs: number
   /** Where the console transport prints (development). */
-  log?: (line: string) => void;
+  log?: (line: string) => void
 }
 
 /**
@@ -22,9 +22,9 @@ export interface TransportOptions {
  * missing channel throws, so a console transport can never be registered there).
  */
 export function createTransports(config: ServerConfig, opts: TransportOptions): Transports {
-  const host = new URL(config.publicUrl).hostname || 'localhost';
+  const host = new URL(config.publicUrl).hostname || 'localhost'
   return {
     EMAIL: config.smtp ? smtpTransport(config.smtp, { messageIdHost: host, timeoutMs: opts.timeoutMs }) : consoleTransport(config, opts.log),
     SMS: config.sms ? smsTransport(config.sms, { timeoutMs: opts.timeoutMs }) : consoleTransport(config, opts.log),
-  };
+  }
 }

@@ -9,52 +9,52 @@
  * runs out and sends them again with the same idempotency key. Every time comes from
  * `deps.now()`. Logs carry ids, channels, statuses and error texts, never a body.
  */
-import type { Deps } from '../http.ts';
-import { addTime } from '../time.ts';
-import { DeliveryError, type OutgoingMessage, type Transports } from './transport.ts';
+import type { Deps } from '../http.ts'
+import { addTime } from '../time.ts'
+import { DeliveryError, type OutgoingMessage, type Transports } from './transport.ts'
 
 /** Tuning of the worker; the defaults come from the settings. */
 export interface WorkerOptions {
   /** Messages claimed per pass (default 10). */
-  batchSize?: number;
+  batchSize?: number
   /** Wait between passes when there is nothing to do, ms (default 1000). */
-  pollMs?: number;
+  pollMs?: number
   /** How long a claimed message is reserved for this process, ms (default config.deliveryLeaseSeconds). */
-  leaseMs?: number;
+  leaseMs?: number
   /** Sends of one message before it is FAILED (default config.deliveryMaxAttempts). */
-  maxAttempts?: number;
+  maxAttempts?: number
   /** Wait after the first failed send, doubled after each further one, ms (default 30 s). */
-  backoffMs?: number;
+  backoffMs?: number
   /** Longest wait between two sends of one message, ms (default 30 min). */
-  maxBackoffMs?: number;
+  maxBackoffMs?: number
   /** A send still running after this long is abandoned and retried (default a third of the lease, at most 15 s). */
-  sendTimeoutMs?: number;
+  sendTimeoutMs?: number
   /** Where problems are reported (default console.error). */
-  log?: (line: string) => void;
+  log?: (line: string) => void
 }
 
 /** The running worker. */
 export interface DeliveryWorker {
   /** Lets the sends in flight finish and be recorded, then stops claiming. */
-  stop(): Promise<void>;
+  stop(): Promise<void>
   /** True until stop() is called. */
-  running(): boolean;
+  running(): boolean
   /** Runs a pass soon (a message was just stored). */
-  nudge(): void;
+  nudge(): void
 }
 
 interface ClaimedRow {
-  id: number;
-  channel: 'SMS' | 'EMAIL';
-  to: string;
-  subject: string | null;
-  body: string;
-  html: string | null;
-  attachments: { filename: string; contentType: string; content: string }[] | string;
-  attempts: number;
+  id: number
+  channel: 'SMS' | 'EMAIL'
+  to: string
+  subject: string | null
+  body: string
+  html: string | null
+  attachments: { filename: string; contentType: string; content: string }[] | string
+  attempts: number
 }
 
-type Outcome = { ok: true; providerMessageId: string | null } | { ok: false; error: string; permanent: boolean; retryAfterMs?: number };
+type Outcome = { ok: true; providerMessageId: string | null } | { ok: false; error: string; permanent: boolean; retryAfterMs?: number }
 
 /**
  * The send timeout that goes with a lease: a third of it, so every send of a batch
@@ -62,36 +62,36 @@ type Outcome = { ok: true; providerMessageId: string | null } | { ok: false; err
  * for the sends in flight stays short.
  */
 export function sendTimeoutFor(leaseMs: number): number {
-  return Math.max(1000, Math.min(15_000, Math.floor(leaseMs / 3)));
+  return Math.max(1000, Math.min(15_000, Math.floor(leaseMs / 3)))
 }
 
 /** Starts delivering `deps.db`'s outbox through `transports`; answers the handle. */
 export function startDeliveryWorker(deps: Deps, transports: Transports, opts: WorkerOptions = {}): DeliveryWorker {
-  const batchSize = opts.batchSize ?? 10;
-  const pollMs = opts.pollMs ?? 1000;
-  const leaseMs = opts.leaseMs ?? deps.config.deliveryLeaseSeconds * 1000;
-  const maxAttempts = opts.maxAttempts ?? deps.config.deliveryMaxAttempts;
-  const backoffMs = opts.backoffMs ?? 30_000;
-  const maxBackoffMs = opts.maxBackoffMs ?? 30 * 60_000;
-  const sendTimeoutMs = opts.sendTimeoutMs ?? sendTimeoutFor(leaseMs);
-  const log = opts.log ?? ((line: string) => console.error(line));
+  const batchSize = opts.batchSize ?? 10
+  const pollMs = opts.pollMs ?? 1000
+  const leaseMs = opts.leaseMs ?? deps.config.deliveryLeaseSeconds * 1000
+  const maxAttempts = opts.maxAttempts ?? deps.config.deliveryMaxAttempts
+  const backoffMs = opts.backoffMs ?? 30_000
+  const maxBackoffMs = opts.maxBackoffMs ?? 30 * 60_000
+  const sendTimeoutMs = opts.sendTimeoutMs ?? sendTimeoutFor(leaseMs)
+  const log = opts.log ?? ((line: string) => console.error(line))
 
-  let stopping = false;
-  let again = false;
-  let wake: (() => void) | null = null;
-  let lastProblem = '';
-  let lastProblemAt = 0;
+  let stopping = false
+  let again = false
+  let wake: (() => void) | null = null
+  let lastProblem = ''
+  let lastProblemAt = 0
 
   const problem = (text: string) => {
     // A database that is down fails every pass: say so once a minute, not once a second.
-    if (text === lastProblem && Date.now() - lastProblemAt < 60_000) return;
-    lastProblem = text;
-    lastProblemAt = Date.now();
-    log(`[delivery] ${text}`);
-  };
+    if (text === lastProblem && Date.now() - lastProblemAt < 60_000) return
+    lastProblem = text
+    lastProblemAt = Date.now()
+    log(`[delivery] ${text}`)
+  }
 
   const claim = async (): Promise<ClaimedRow[]> => {
-    const now = deps.now();
+    const now = deps.now()
     // A message whose lease ran out after its last allowed attempt is not sent again (nor one
     // left waiting when DELIVERY_MAX_ATTEMPTS was lowered).
     await deps.db.query(
@@ -103,7 +103,7 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
                       WHERE ((status = 'SENDING' AND locked_until <= $1) OR (status = 'PENDING' AND next_attempt_at <= $1)) AND attempts >= $2
                       ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED)`,
       [now, maxAttempts],
-    );
+    )
     return deps.db.query<ClaimedRow>(
       `UPDATE outbox_messages o SET status = 'SENDING', attempts = o.attempts + 1, locked_until = $2
         WHERE o.id IN (SELECT id FROM outbox_messages
@@ -112,11 +112,11 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
                         ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING o.id, o.channel, o."to", o.subject, o.body, o.html, o.attachments, o.attempts`,
       [now, addTime(now, { milliseconds: leaseMs }), batchSize, maxAttempts],
-    );
-  };
+    )
+  }
 
   const send = async (row: ClaimedRow): Promise<Outcome> => {
-    const files = typeof row.attachments === 'string' ? (JSON.parse(row.attachments) as Exclude<ClaimedRow['attachments'], string>) : row.attachments;
+    const files = typeof row.attachments === 'string' ? (JSON.parse(row.attachments) as Exclude<ClaimedRow['attachments'], string>) : row.attachments
     const msg: OutgoingMessage = {
       id: row.id,
       channel: row.channel,
@@ -126,123 +126,123 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
       html: row.html,
       attachments: (files ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'base64') })),
       idempotencyKey: `outbox-${row.id}`,
-    };
-    const abort = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
+    }
+    const abort = new AbortController()
+    let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        abort.abort();
-        reject(new DeliveryError(`no answer within ${Math.round(sendTimeoutMs / 1000)} s`, false));
-      }, sendTimeoutMs);
-    });
+        abort.abort()
+        reject(new DeliveryError(`no answer within ${Math.round(sendTimeoutMs / 1000)} s`, false))
+      }, sendTimeoutMs)
+    })
     try {
-      const r = await Promise.race([transports[row.channel].send(msg, abort.signal), timeout]);
-      return { ok: true, providerMessageId: r.providerMessageId };
+      const r = await Promise.race([transports[row.channel].send(msg, abort.signal), timeout])
+      return { ok: true, providerMessageId: r.providerMessageId }
     } catch (err) {
-      const e = err instanceof DeliveryError ? err : new DeliveryError((err as Error)?.message ?? String(err), false);
-      return { ok: false, error: e.message.slice(0, 500), permanent: e.permanent, retryAfterMs: e.retryAfterMs };
+      const e = err instanceof DeliveryError ? err : new DeliveryError((err as Error)?.message ?? String(err), false)
+      return { ok: false, error: e.message.slice(0, 500), permanent: e.permanent, retryAfterMs: e.retryAfterMs }
     } finally {
-      clearTimeout(timer);
+      clearTimeout(timer)
     }
-  };
+  }
 
   const record = async (row: ClaimedRow, out: Outcome): Promise<void> => {
-    const now = deps.now();
+    const now = deps.now()
     // `attempts` fences the update: a process whose lease ran out and was taken over records nothing.
-    const fence = 'WHERE id = $1 AND status = \'SENDING\' AND attempts = $2';
+    const fence = "WHERE id = $1 AND status = 'SENDING' AND attempts = $2"
     if (out.ok) {
       await deps.db.query(
         `UPDATE outbox_messages SET status = 'SENT', sent_at = $3, provider_message_id = $4, locked_until = NULL, last_error = NULL,
                 body = COALESCE(redacted_body, body), redacted_body = NULL ${fence}`,
         [row.id, row.attempts, now, out.providerMessageId],
-      );
-      return;
+      )
+      return
     }
     if (out.permanent || row.attempts >= maxAttempts) {
       await deps.db.query(
         `UPDATE outbox_messages SET status = 'FAILED', last_error = $3, locked_until = NULL,
                 body = COALESCE(redacted_body, body), redacted_body = NULL ${fence}`,
         [row.id, row.attempts, out.error],
-      );
-      log(`[delivery] message ${row.id} (${row.channel}) FAILED after ${row.attempts} attempt(s): ${out.error}`);
-      return;
+      )
+      log(`[delivery] message ${row.id} (${row.channel}) FAILED after ${row.attempts} attempt(s): ${out.error}`)
+      return
     }
-    const wait = Math.max(Math.min(maxBackoffMs, backoffMs * 2 ** (row.attempts - 1)), Math.min(out.retryAfterMs ?? 0, maxBackoffMs));
+    const wait = Math.max(Math.min(maxBackoffMs, backoffMs * 2 ** (row.attempts - 1)), Math.min(out.retryAfterMs ?? 0, maxBackoffMs))
     await deps.db.query(`UPDATE outbox_messages SET status = 'PENDING', next_attempt_at = $3, last_error = $4, locked_until = NULL ${fence}`, [
       row.id,
       row.attempts,
       addTime(now, { milliseconds: wait }),
       out.error,
-    ]);
-    log(`[delivery] message ${row.id} (${row.channel}) attempt ${row.attempts} not accepted, retry in ${Math.round(wait / 1000)} s: ${out.error}`);
-  };
+    ])
+    log(`[delivery] message ${row.id} (${row.channel}) attempt ${row.attempts} not accepted, retry in ${Math.round(wait / 1000)} s: ${out.error}`)
+  }
 
   const pass = async (): Promise<number> => {
-    const rows = await claim();
+    const rows = await claim()
     await Promise.all(
       rows.map(async (row) => {
-        const out = await send(row);
+        const out = await send(row)
         try {
-          await record(row, out);
+          await record(row, out)
         } catch (err) {
           // The row stays SENDING: it is sent again when its lease runs out (at least once).
-          problem(`message ${row.id} (${row.channel}): could not record ${out.ok ? 'SENT' : 'the failure'}: ${(err as Error).message}`);
+          problem(`message ${row.id} (${row.channel}): could not record ${out.ok ? 'SENT' : 'the failure'}: ${(err as Error).message}`)
         }
       }),
-    );
-    return rows.length;
-  };
+    )
+    return rows.length
+  }
 
   const loop = (async () => {
     while (!stopping) {
-      let claimed = 0;
+      let claimed = 0
       try {
-        claimed = await pass();
+        claimed = await pass()
       } catch (err) {
-        problem(`claiming messages failed: ${(err as Error).message}`);
+        problem(`claiming messages failed: ${(err as Error).message}`)
       }
-      if (stopping) break;
+      if (stopping) break
       if (claimed >= batchSize || again) {
-        again = false;
-        continue;
+        again = false
+        continue
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs);
-        timer.unref();
+        const timer = setTimeout(done, pollMs)
+        timer.unref()
         function done() {
-          clearTimeout(timer);
-          wake = null;
-          resolve();
+          clearTimeout(timer)
+          wake = null
+          resolve()
         }
-        wake = done;
-      });
+        wake = done
+      })
     }
-  })();
+  })()
 
-  let nudgeTimer: NodeJS.Timeout | null = null;
-  const unsubscribe = deps.outbox.subscribe(() => worker.nudge());
+  let nudgeTimer: NodeJS.Timeout | null = null
+  const unsubscribe = deps.outbox.subscribe(() => worker.nudge())
 
   const worker: DeliveryWorker = {
     async stop() {
-      if (stopping) return loop;
-      stopping = true;
-      unsubscribe();
-      if (nudgeTimer) clearTimeout(nudgeTimer);
-      wake?.();
-      await loop;
-      for (const t of new Set([transports.EMAIL, transports.SMS])) t.close?.();
+      if (stopping) return loop
+      stopping = true
+      unsubscribe()
+      if (nudgeTimer) clearTimeout(nudgeTimer)
+      wake?.()
+      await loop
+      for (const t of new Set([transports.EMAIL, transports.SMS])) t.close?.()
     },
     running: () => !stopping,
     nudge() {
-      if (stopping || nudgeTimer) return;
+      if (stopping || nudgeTimer) return
       // A message is often stored inside a transaction that commits a moment later.
       nudgeTimer = setTimeout(() => {
-        nudgeTimer = null;
-        if (wake) wake();
-        else again = true;
-      }, 20);
-      nudgeTimer.unref();
+        nudgeTimer = null
+        if (wake) wake()
+        else again = true
+      }, 20)
+      nudgeTimer.unref()
     },
-  };
-  return worker;
+  }
+  return worker
 }

@@ -7,102 +7,111 @@
  * except trips with reservations (any ticket or booking, even canceled) or seats on
  * hold: those are never changed or deleted, only reported.
  */
-import { seatTypes } from '../../contract/schemas.ts';
-import type { Queryable } from '../db.ts';
-import type { StationRow } from '../lookups.ts';
-import { addDays, calendarDays, dhakaDate } from '../time.ts';
-import { weekdayNames, type Network, type NetworkLayout } from './schema.ts';
-import { DESIRED_TRIPS, generateTrips, setGeneratedThrough } from './trips.ts';
+import { seatTypes } from '../../contract/schemas.ts'
+import type { Queryable } from '../db.ts'
+import type { StationRow } from '../lookups.ts'
+import { addDays, calendarDays, dhakaDate } from '../time.ts'
+import { weekdayNames, type Network, type NetworkLayout } from './schema.ts'
+import { DESIRED_TRIPS, generateTrips, setGeneratedThrough } from './trips.ts'
 
 /** What an import did to one kind of row. */
 export interface Counts {
-  added: number;
-  changed: number;
-  removed: number;
-  unchanged: number;
+  added: number
+  changed: number
+  removed: number
+  unchanged: number
 }
 
 /** What an import did to trips; `kept`: trips the timetable would change or drop but that have reservations. */
 export interface TripCounts extends Counts {
-  kept: number;
+  kept: number
 }
 
 /** The answer of `importNetwork`, also stored in `network_imports.report`. */
 export interface ImportReport {
-  company: Counts;
-  cities: Counts;
-  counters: Counts;
-  layouts: Counts;
-  routes: Counts;
-  timetable: Counts;
-  timePeriods: Counts;
-  offers: Counts;
-  announcements: Counts;
-  trips: TripCounts;
-  warnings: string[];
+  company: Counts
+  cities: Counts
+  counters: Counts
+  layouts: Counts
+  routes: Counts
+  timetable: Counts
+  timePeriods: Counts
+  offers: Counts
+  announcements: Counts
+  trips: TripCounts
+  warnings: string[]
 }
 
 export interface ImportOptions {
   /** The import's clock: trips departing after it are made to match the timetable. */
-  now: Date;
+  now: Date
   /** Trips are generated for today..today+daysAhead (Asia/Dhaka). */
-  daysAhead: number;
+  daysAhead: number
   /** Recorded in `network_imports` with the hash, when given. */
-  source?: string;
-  sha256?: string;
+  source?: string
+  sha256?: string
 }
 
-const counts = (): Counts => ({ added: 0, changed: 0, removed: 0, unchanged: 0 });
+const counts = (): Counts => ({ added: 0, changed: 0, removed: 0, unchanged: 0 })
 
 /** True when the import added, changed or removed anything. */
 export function reportChanged(r: ImportReport): boolean {
-  return Object.values(r).some((c) => typeof c === 'object' && !Array.isArray(c) && c.added + c.changed + c.removed > 0);
+  return Object.values(r).some((c) => typeof c === 'object' && !Array.isArray(c) && c.added + c.changed + c.removed > 0)
 }
 
 /** The report as lines for a terminal. */
 export function describeReport(r: ImportReport): string {
-  const lines: string[] = [];
+  const lines: string[] = []
   for (const [name, c] of Object.entries(r) as [string, Counts | string[]][]) {
-    if (Array.isArray(c)) continue;
+    if (Array.isArray(c)) continue
     const parts = (['added', 'changed', 'removed', 'unchanged', 'kept'] as const)
       .filter((k) => (c as TripCounts)[k])
-      .map((k) => `${(c as TripCounts)[k]} ${k}`);
-    lines.push(`  ${name.padEnd(14)} ${parts.join(', ') || 'none'}`);
+      .map((k) => `${(c as TripCounts)[k]} ${k}`)
+    lines.push(`  ${name.padEnd(14)} ${parts.join(', ') || 'none'}`)
   }
-  lines.push(reportChanged(r) ? 'The network was updated.' : 'Nothing changed.');
-  if (r.warnings.length > 0) lines.push(`Warnings (${r.warnings.length}):`, ...r.warnings.map((w) => `  - ${w}`));
-  return lines.join('\n');
+  lines.push(reportChanged(r) ? 'The network was updated.' : 'Nothing changed.')
+  if (r.warnings.length > 0) lines.push(`Warnings (${r.warnings.length}):`, ...r.warnings.map((w) => `  - ${w}`))
+  return lines.join('\n')
 }
 
 /** Trips with reservations (any, even canceled) or unexpired holds: an import never changes or deletes them. */
 const IN_USE = (trip: string, now: string) =>
-  `(EXISTS (SELECT 1 FROM reservations x WHERE x.trip_id = ${trip}.id) OR EXISTS (SELECT 1 FROM seat_locks k WHERE k.trip_id = ${trip}.id AND k.expires_at > ${now}))`;
+  `(EXISTS (SELECT 1 FROM reservations x WHERE x.trip_id = ${trip}.id) OR EXISTS (SELECT 1 FROM seat_locks k WHERE k.trip_id = ${trip}.id AND k.expires_at > ${now}))`
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** Fares with their keys in catalogue order, so equal fares compare equal. */
 function canonicalFares(f: Partial<Record<string, number>> | string): Record<string, number> {
-  const o = typeof f === 'string' ? (JSON.parse(f) as Record<string, number>) : f;
-  const out: Record<string, number> = {};
-  for (const t of seatTypes) if (o[t] !== undefined) out[t] = Number(o[t]);
-  return out;
+  const o = typeof f === 'string' ? (JSON.parse(f) as Record<string, number>) : f
+  const out: Record<string, number> = {}
+  for (const t of seatTypes) if (o[t] !== undefined) out[t] = Number(o[t])
+  return out
 }
 
 function intArray(v: unknown): number[] {
-  if (Array.isArray(v)) return v.map(Number);
-  if (typeof v === 'string') return v.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map(Number);
-  return [];
+  if (Array.isArray(v)) return v.map(Number)
+  if (typeof v === 'string')
+    return v
+      .replace(/^\{|\}$/g, '')
+      .split(',')
+      .filter(Boolean)
+      .map(Number)
+  return []
 }
 
 function textArray(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String);
-  if (typeof v === 'string') return v.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
-  return [];
+  if (Array.isArray(v)) return v.map(String)
+  if (typeof v === 'string')
+    return v
+      .replace(/^\{|\}$/g, '')
+      .split(',')
+      .filter(Boolean)
+  return []
 }
 
 /** Imports `net`; answers what it added, changed, removed and left alone, and what it could not change. */
 export async function importNetwork(tx: Queryable, net: Network, opts: ImportOptions): Promise<ImportReport> {
-  const today = dhakaDate(opts.now);
+  const today = dhakaDate(opts.now)
   const report: ImportReport = {
     company: counts(),
     cities: counts(),
@@ -115,23 +124,23 @@ export async function importNetwork(tx: Queryable, net: Network, opts: ImportOpt
     announcements: counts(),
     trips: { ...counts(), kept: 0 },
     warnings: [],
-  };
-  const ctx: Ctx = { tx, net, now: opts.now, today, report };
+  }
+  const ctx: Ctx = { tx, net, now: opts.now, today, report }
 
-  await importCompany(ctx);
-  const cityRows = await importCities(ctx);
-  const counterRows = await importCounters(ctx);
-  const layouts = await importLayouts(ctx);
-  const routes = await importRoutes(ctx);
-  await importTimetable(ctx, routes.ids, layouts.ids);
-  await reconcileTrips(ctx, opts.daysAhead);
-  await withdrawRoutes(ctx, routes.gone);
-  await withdrawCounters(ctx, counterRows);
-  await withdrawLayouts(ctx, layouts.gone);
-  await withdrawCities(ctx, cityRows);
-  await importTimePeriods(ctx);
-  await importOffers(ctx);
-  await importAnnouncements(ctx);
+  await importCompany(ctx)
+  const cityRows = await importCities(ctx)
+  const counterRows = await importCounters(ctx)
+  const layouts = await importLayouts(ctx)
+  const routes = await importRoutes(ctx)
+  await importTimetable(ctx, routes.ids, layouts.ids)
+  await reconcileTrips(ctx, opts.daysAhead)
+  await withdrawRoutes(ctx, routes.gone)
+  await withdrawCounters(ctx, counterRows)
+  await withdrawLayouts(ctx, layouts.gone)
+  await withdrawCities(ctx, cityRows)
+  await importTimePeriods(ctx)
+  await importOffers(ctx)
+  await importAnnouncements(ctx)
 
   if (opts.source !== undefined) {
     await tx.query('INSERT INTO network_imports (source, sha256, report, imported_at) VALUES ($1, $2, $3::jsonb, $4)', [
@@ -139,53 +148,53 @@ export async function importNetwork(tx: Queryable, net: Network, opts: ImportOpt
       opts.sha256 ?? '',
       JSON.stringify(report),
       opts.now,
-    ]);
+    ])
   }
-  return report;
+  return report
 }
 
 interface Ctx {
-  tx: Queryable;
-  net: Network;
-  now: Date;
-  today: string;
-  report: ImportReport;
+  tx: Queryable
+  net: Network
+  now: Date
+  today: string
+  report: ImportReport
 }
 
 async function importCompany({ tx, net, report }: Ctx): Promise<void> {
-  const c = net.company;
-  const [row] = await tx.query<{ name: string; phone: string; email: string }>('SELECT name, phone, email FROM company WHERE id = 1');
+  const c = net.company
+  const [row] = await tx.query<{ name: string; phone: string; email: string }>('SELECT name, phone, email FROM company WHERE id = 1')
   if (!row) {
-    await tx.query('INSERT INTO company (id, name, phone, email) VALUES (1, $1, $2, $3)', [c.name, c.phone, c.email]);
-    report.company.added++;
+    await tx.query('INSERT INTO company (id, name, phone, email) VALUES (1, $1, $2, $3)', [c.name, c.phone, c.email])
+    report.company.added++
   } else if (row.name !== c.name || row.phone !== c.phone || row.email !== c.email) {
-    await tx.query('UPDATE company SET name = $1, phone = $2, email = $3 WHERE id = 1', [c.name, c.phone, c.email]);
-    report.company.changed++;
+    await tx.query('UPDATE company SET name = $1, phone = $2, email = $3 WHERE id = 1', [c.name, c.phone, c.email])
+    report.company.changed++
   } else {
-    report.company.unchanged++;
+    report.company.unchanged++
   }
 }
 
 interface CityRow {
-  code: string;
-  name: string;
-  name_bn: string;
-  sort: number;
-  active: boolean;
+  code: string
+  name: string
+  name_bn: string
+  sort: number
+  active: boolean
 }
 
 async function importCities({ tx, net, report }: Ctx): Promise<CityRow[]> {
-  const rows = await tx.query<CityRow>('SELECT code, name, name_bn, sort, active FROM cities');
-  const have = new Map(rows.map((r) => [r.code, r]));
-  const add: CityRow[] = [];
-  const change: CityRow[] = [];
+  const rows = await tx.query<CityRow>('SELECT code, name, name_bn, sort, active FROM cities')
+  const have = new Map(rows.map((r) => [r.code, r]))
+  const add: CityRow[] = []
+  const change: CityRow[] = []
   net.cities.forEach((c, i) => {
-    const want: CityRow = { code: c.code, name: c.name, name_bn: c.nameBn, sort: i + 1, active: true };
-    const row = have.get(c.code);
-    if (!row) add.push(want);
-    else if (row.name !== want.name || row.name_bn !== want.name_bn || row.sort !== want.sort || !row.active) change.push(want);
-    else report.cities.unchanged++;
-  });
+    const want: CityRow = { code: c.code, name: c.name, name_bn: c.nameBn, sort: i + 1, active: true }
+    const row = have.get(c.code)
+    if (!row) add.push(want)
+    else if (row.name !== want.name || row.name_bn !== want.name_bn || row.sort !== want.sort || !row.active) change.push(want)
+    else report.cities.unchanged++
+  })
   for (const [list, sql] of [
     [add, 'INSERT INTO cities (code, name, name_bn, sort) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])'],
     [
@@ -194,31 +203,32 @@ async function importCities({ tx, net, report }: Ctx): Promise<CityRow[]> {
          FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS u(code, name, name_bn, sort) WHERE c.code = u.code`,
     ],
   ] as const) {
-    if (list.length > 0) await tx.query(sql, [list.map((c) => c.code), list.map((c) => c.name), list.map((c) => c.name_bn), list.map((c) => c.sort)]);
+    if (list.length > 0) await tx.query(sql, [list.map((c) => c.code), list.map((c) => c.name), list.map((c) => c.name_bn), list.map((c) => c.sort)])
   }
-  report.cities.added += add.length;
-  report.cities.changed += change.length;
-  return rows;
+  report.cities.added += add.length
+  report.cities.changed += change.length
+  return rows
 }
 
 interface CounterRow extends StationRow {
-  active: boolean;
+  active: boolean
 }
 
-const counterKey = (city: string, name: string) => `${city}\u0000${name}`;
+const counterKey = (city: string, name: string) => `${city}\u0000${name}`
 
 async function importCounters({ tx, net, report }: Ctx): Promise<CounterRow[]> {
-  const rows = await tx.query<CounterRow>('SELECT id, city_code, name, address, phone, offset_minutes, active FROM bus_stations');
-  const have = new Map(rows.map((r) => [counterKey(r.city_code, r.name), r]));
-  const add: Omit<CounterRow, 'active'>[] = [];
-  const change: Omit<CounterRow, 'active'>[] = [];
+  const rows = await tx.query<CounterRow>('SELECT id, city_code, name, address, phone, offset_minutes, active FROM bus_stations')
+  const have = new Map(rows.map((r) => [counterKey(r.city_code, r.name), r]))
+  const add: Omit<CounterRow, 'active'>[] = []
+  const change: Omit<CounterRow, 'active'>[] = []
   for (const c of net.cities) {
     for (const k of c.counters) {
-      const row = have.get(counterKey(c.code, k.name));
-      const want = { id: row?.id ?? 0, city_code: c.code, name: k.name, address: k.address, phone: k.phone, offset_minutes: k.offsetMinutes };
-      if (!row) add.push(want);
-      else if (row.address !== want.address || row.phone !== want.phone || row.offset_minutes !== want.offset_minutes || !row.active) change.push(want);
-      else report.counters.unchanged++;
+      const row = have.get(counterKey(c.code, k.name))
+      const want = { id: row?.id ?? 0, city_code: c.code, name: k.name, address: k.address, phone: k.phone, offset_minutes: k.offsetMinutes }
+      if (!row) add.push(want)
+      else if (row.address !== want.address || row.phone !== want.phone || row.offset_minutes !== want.offset_minutes || !row.active)
+        change.push(want)
+      else report.counters.unchanged++
     }
   }
   if (add.length > 0) {
@@ -226,62 +236,69 @@ async function importCounters({ tx, net, report }: Ctx): Promise<CounterRow[]> {
       `INSERT INTO bus_stations (city_code, name, address, phone, offset_minutes)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])`,
       [add.map((c) => c.city_code), add.map((c) => c.name), add.map((c) => c.address), add.map((c) => c.phone), add.map((c) => c.offset_minutes)],
-    );
+    )
   }
   if (change.length > 0) {
     await tx.query(
       `UPDATE bus_stations b SET address = u.address, phone = u.phone, offset_minutes = u.offset_minutes, active = true
          FROM unnest($1::int[], $2::text[], $3::text[], $4::int[]) AS u(id, address, phone, offset_minutes) WHERE b.id = u.id`,
       [change.map((c) => c.id), change.map((c) => c.address), change.map((c) => c.phone), change.map((c) => c.offset_minutes)],
-    );
+    )
   }
-  report.counters.added += add.length;
-  report.counters.changed += change.length;
-  return rows;
+  report.counters.added += add.length
+  report.counters.changed += change.length
+  return rows
 }
 
 interface LayoutRow {
-  id: number;
-  code: string;
-  name: string;
-  coach_type: string;
-  rows: number;
-  columns: number;
-  aisle_columns: unknown;
-  decks: unknown;
+  id: number
+  code: string
+  name: string
+  coach_type: string
+  rows: number
+  columns: number
+  aisle_columns: unknown
+  decks: unknown
 }
 
 interface SeatRow {
-  layout_id: number;
-  name: string;
-  row: number;
-  col: number;
-  deck: string;
-  seat_type: string;
+  layout_id: number
+  name: string
+  row: number
+  col: number
+  deck: string
+  seat_type: string
 }
 
 /** The parts of a layout that tickets depend on (all but its name), in a comparable form. */
-function layoutShape(l: { coachType: string; rows: number; columns: number; aisleColumns: number[]; decks: string[]; seats: { name: string; row: number; col: number; deck: string; seatType: string }[] }): string {
-  const seats = [...l.seats].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((s) => [s.name, s.row, s.col, s.deck, s.seatType]);
-  return JSON.stringify([l.coachType, l.rows, l.columns, [...l.aisleColumns].sort((a, b) => a - b), l.decks, seats]);
+function layoutShape(l: {
+  coachType: string
+  rows: number
+  columns: number
+  aisleColumns: number[]
+  decks: string[]
+  seats: { name: string; row: number; col: number; deck: string; seatType: string }[]
+}): string {
+  const seats = [...l.seats].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((s) => [s.name, s.row, s.col, s.deck, s.seatType])
+  return JSON.stringify([l.coachType, l.rows, l.columns, [...l.aisleColumns].sort((a, b) => a - b), l.decks, seats])
 }
 
 async function insertLayout(tx: Queryable, l: NetworkLayout): Promise<number> {
   const [row] = await tx.query<{ id: number }>(
     'INSERT INTO layouts (code, name, coach_type, rows, columns, aisle_columns, decks) VALUES ($1, $2, $3, $4, $5, $6::int[], $7::text[]) RETURNING id',
     [l.code, l.name, l.coachType, l.rows, l.columns, l.aisleColumns, l.decks],
-  );
-  await insertSeats(tx, row!.id, l);
-  return row!.id;
+  )
+  await insertSeats(tx, row!.id, l)
+  return row!.id
 }
 
 async function insertSeats(tx: Queryable, layoutId: number, l: NetworkLayout): Promise<void> {
-  const s = l.seats;
+  const s = l.seats
   await tx.query(
     `INSERT INTO layout_seats (layout_id, name, row, col, deck, seat_type)
      SELECT $1, * FROM unnest($2::text[], $3::int[], $4::int[], $5::text[], $6::text[])`,
     [layoutId, s.map((x) => x.name), s.map((x) => x.row), s.map((x) => x.col), s.map((x) => x.deck), s.map((x) => x.seatType)],
-  );
+  )
 }
 
 /**
@@ -292,23 +309,25 @@ async function insertSeats(tx: Queryable, layoutId: number, l: NetworkLayout): P
  */
 /** Ids by code, and the ids of current layouts the file no longer has. */
 interface Imported {
-  ids: Map<string, number>;
-  gone: number[];
+  ids: Map<string, number>
+  gone: number[]
 }
 
 async function importLayouts({ tx, net, now, report }: Ctx): Promise<Imported> {
-  const rows = await tx.query<LayoutRow>('SELECT id, code, name, coach_type, rows, columns, aisle_columns, decks FROM layouts WHERE NOT retired');
-  const seats = await tx.query<SeatRow>('SELECT layout_id, name, row, col, deck, seat_type FROM layout_seats WHERE layout_id = ANY($1::int[])', [rows.map((r) => r.id)]);
-  const seatsOf = new Map<number, SeatRow[]>();
-  for (const s of seats) (seatsOf.get(s.layout_id) ?? seatsOf.set(s.layout_id, []).get(s.layout_id)!).push(s);
-  const have = new Map(rows.map((r) => [r.code, r]));
-  const ids = new Map<string, number>();
+  const rows = await tx.query<LayoutRow>('SELECT id, code, name, coach_type, rows, columns, aisle_columns, decks FROM layouts WHERE NOT retired')
+  const seats = await tx.query<SeatRow>('SELECT layout_id, name, row, col, deck, seat_type FROM layout_seats WHERE layout_id = ANY($1::int[])', [
+    rows.map((r) => r.id),
+  ])
+  const seatsOf = new Map<number, SeatRow[]>()
+  for (const s of seats) (seatsOf.get(s.layout_id) ?? seatsOf.set(s.layout_id, []).get(s.layout_id)!).push(s)
+  const have = new Map(rows.map((r) => [r.code, r]))
+  const ids = new Map<string, number>()
   for (const l of net.layouts) {
-    const row = have.get(l.code);
+    const row = have.get(l.code)
     if (!row) {
-      ids.set(l.code, await insertLayout(tx, l));
-      report.layouts.added++;
-      continue;
+      ids.set(l.code, await insertLayout(tx, l))
+      report.layouts.added++
+      continue
     }
     const current = layoutShape({
       coachType: row.coach_type,
@@ -317,68 +336,66 @@ async function importLayouts({ tx, net, now, report }: Ctx): Promise<Imported> {
       aisleColumns: intArray(row.aisle_columns),
       decks: textArray(row.decks),
       seats: (seatsOf.get(row.id) ?? []).map((s) => ({ name: s.name, row: s.row, col: s.col, deck: s.deck, seatType: s.seat_type })),
-    });
+    })
     if (current === layoutShape(l)) {
-      ids.set(l.code, row.id);
+      ids.set(l.code, row.id)
       if (row.name !== l.name) {
-        await tx.query('UPDATE layouts SET name = $2 WHERE id = $1', [row.id, l.name]);
-        report.layouts.changed++;
+        await tx.query('UPDATE layouts SET name = $2 WHERE id = $1', [row.id, l.name])
+        report.layouts.changed++
       } else {
-        report.layouts.unchanged++;
+        report.layouts.unchanged++
       }
-      continue;
+      continue
     }
-    report.layouts.changed++;
-    const [use] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM trips t WHERE t.layout_id = $1 AND ${IN_USE('t', '$2')}`, [row.id, now]);
+    report.layouts.changed++
+    const [use] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM trips t WHERE t.layout_id = $1 AND ${IN_USE('t', '$2')}`, [
+      row.id,
+      now,
+    ])
     if (use!.n > 0) {
-      await tx.query('UPDATE layouts SET retired = true WHERE id = $1', [row.id]);
-      ids.set(l.code, await insertLayout(tx, l));
+      await tx.query('UPDATE layouts SET retired = true WHERE id = $1', [row.id])
+      ids.set(l.code, await insertLayout(tx, l))
       report.warnings.push(
         `layout ${l.code}: its seats changed; ${use!.n} trip(s) with reservations or held seats keep the previous seat plan, every other trip from today on gets the new one`,
-      );
+      )
     } else {
-      await tx.query('UPDATE layouts SET name = $2, coach_type = $3, rows = $4, columns = $5, aisle_columns = $6::int[], decks = $7::text[] WHERE id = $1', [
-        row.id,
-        l.name,
-        l.coachType,
-        l.rows,
-        l.columns,
-        l.aisleColumns,
-        l.decks,
-      ]);
-      await tx.query('DELETE FROM layout_seats WHERE layout_id = $1', [row.id]);
-      await insertSeats(tx, row.id, l);
-      ids.set(l.code, row.id);
+      await tx.query(
+        'UPDATE layouts SET name = $2, coach_type = $3, rows = $4, columns = $5, aisle_columns = $6::int[], decks = $7::text[] WHERE id = $1',
+        [row.id, l.name, l.coachType, l.rows, l.columns, l.aisleColumns, l.decks],
+      )
+      await tx.query('DELETE FROM layout_seats WHERE layout_id = $1', [row.id])
+      await insertSeats(tx, row.id, l)
+      ids.set(l.code, row.id)
     }
   }
-  return { ids, gone: rows.filter((r) => !ids.has(r.code)).map((r) => r.id) };
+  return { ids, gone: rows.filter((r) => !ids.has(r.code)).map((r) => r.id) }
 }
 
 interface RouteRow {
-  id: number;
-  origin_code: string;
-  destination_code: string;
-  distance_km: number;
-  duration_minutes: number;
-  active: boolean;
+  id: number
+  origin_code: string
+  destination_code: string
+  distance_km: number
+  duration_minutes: number
+  active: boolean
 }
 
-const routeKey = (from: string, to: string) => `${from}-${to}`;
+const routeKey = (from: string, to: string) => `${from}-${to}`
 
 async function importRoutes({ tx, net, report }: Ctx): Promise<Imported> {
-  const rows = await tx.query<RouteRow>('SELECT id, origin_code, destination_code, distance_km, duration_minutes, active FROM routes ORDER BY id');
-  const have = new Map(rows.map((r) => [routeKey(r.origin_code, r.destination_code), r]));
-  const ids = new Map<string, number>();
-  const add = net.routes.filter((r) => !have.has(routeKey(r.from, r.to)));
-  const change: RouteRow[] = [];
+  const rows = await tx.query<RouteRow>('SELECT id, origin_code, destination_code, distance_km, duration_minutes, active FROM routes ORDER BY id')
+  const have = new Map(rows.map((r) => [routeKey(r.origin_code, r.destination_code), r]))
+  const ids = new Map<string, number>()
+  const add = net.routes.filter((r) => !have.has(routeKey(r.from, r.to)))
+  const change: RouteRow[] = []
   for (const r of net.routes) {
-    const row = have.get(routeKey(r.from, r.to));
-    if (!row) continue;
-    ids.set(routeKey(r.from, r.to), row.id);
+    const row = have.get(routeKey(r.from, r.to))
+    if (!row) continue
+    ids.set(routeKey(r.from, r.to), row.id)
     if (row.distance_km !== r.distanceKm || row.duration_minutes !== r.durationMinutes || !row.active) {
-      change.push({ ...row, distance_km: r.distanceKm, duration_minutes: r.durationMinutes });
+      change.push({ ...row, distance_km: r.distanceKm, duration_minutes: r.durationMinutes })
     } else {
-      report.routes.unchanged++;
+      report.routes.unchanged++
     }
   }
   if (add.length > 0) {
@@ -387,31 +404,31 @@ async function importRoutes({ tx, net, report }: Ctx): Promise<Imported> {
        SELECT a, b, km, min FROM unnest($1::text[], $2::text[], $3::int[], $4::int[]) WITH ORDINALITY AS u(a, b, km, min, n) ORDER BY n
        RETURNING id, origin_code, destination_code`,
       [add.map((r) => r.from), add.map((r) => r.to), add.map((r) => r.distanceKm), add.map((r) => r.durationMinutes)],
-    );
-    for (const r of inserted) ids.set(routeKey(r.origin_code, r.destination_code), r.id);
+    )
+    for (const r of inserted) ids.set(routeKey(r.origin_code, r.destination_code), r.id)
   }
   if (change.length > 0) {
     await tx.query(
       `UPDATE routes r SET distance_km = u.km, duration_minutes = u.min, active = true
          FROM unnest($1::int[], $2::int[], $3::int[]) AS u(id, km, min) WHERE r.id = u.id`,
       [change.map((r) => r.id), change.map((r) => r.distance_km), change.map((r) => r.duration_minutes)],
-    );
+    )
   }
-  report.routes.added += add.length;
-  report.routes.changed += change.length;
-  return { ids, gone: rows.filter((r) => !ids.has(routeKey(r.origin_code, r.destination_code))).map((r) => r.id) };
+  report.routes.added += add.length
+  report.routes.changed += change.length
+  return { ids, gone: rows.filter((r) => !ids.has(routeKey(r.origin_code, r.destination_code))).map((r) => r.id) }
 }
 
 interface ScheduleRow {
-  id: number;
-  coach_code: string;
-  route_id: number;
-  layout_id: number;
-  departs: string;
-  weekdays: unknown;
-  valid_from: string | null;
-  valid_until: string | null;
-  fares: Record<string, number> | string;
+  id: number
+  coach_code: string
+  route_id: number
+  layout_id: number
+  departs: string
+  weekdays: unknown
+  valid_from: string | null
+  valid_until: string | null
+  fares: Record<string, number> | string
 }
 
 async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, number>, layoutIds: Map<string, number>): Promise<void> {
@@ -419,11 +436,21 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
     `SELECT id, coach_code, route_id, layout_id, to_char(depart_time, 'HH24:MI') AS departs, weekdays,
             valid_from::text AS valid_from, valid_until::text AS valid_until, fares
        FROM schedules`,
-  );
-  const have = new Map(rows.map((r) => [r.coach_code, r]));
-  type Want = { id: number; code: string; route: number; layout: number; departs: string; weekdays: number[]; from: string | null; until: string | null; fares: string };
-  const add: Want[] = [];
-  const change: Want[] = [];
+  )
+  const have = new Map(rows.map((r) => [r.coach_code, r]))
+  type Want = {
+    id: number
+    code: string
+    route: number
+    layout: number
+    departs: string
+    weekdays: number[]
+    from: string | null
+    until: string | null
+    fares: string
+  }
+  const add: Want[] = []
+  const change: Want[] = []
   for (const d of net.timetable) {
     const want: Want = {
       id: have.get(d.coachCode)?.id ?? 0,
@@ -435,26 +462,29 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
       from: d.validFrom ?? null,
       until: d.validUntil ?? null,
       fares: JSON.stringify(canonicalFares(d.fares)),
-    };
-    const row = have.get(d.coachCode);
-    if (!row) add.push(want);
+    }
+    const row = have.get(d.coachCode)
+    if (!row) add.push(want)
     else if (
       row.route_id !== want.route ||
       row.layout_id !== want.layout ||
       row.departs !== want.departs ||
-      !sameJson(intArray(row.weekdays).sort((a, b) => a - b), want.weekdays) ||
+      !sameJson(
+        intArray(row.weekdays).sort((a, b) => a - b),
+        want.weekdays,
+      ) ||
       row.valid_from !== want.from ||
       row.valid_until !== want.until ||
       JSON.stringify(canonicalFares(row.fares)) !== want.fares
     ) {
-      change.push(want);
+      change.push(want)
     } else {
-      report.timetable.unchanged++;
+      report.timetable.unchanged++
     }
   }
-  const wanted = new Set(net.timetable.map((d) => d.coachCode));
-  const gone = rows.filter((r) => !wanted.has(r.coach_code)).map((r) => r.id);
-  if (gone.length > 0) await tx.query('DELETE FROM schedules WHERE id = ANY($1::int[])', [gone]);
+  const wanted = new Set(net.timetable.map((d) => d.coachCode))
+  const gone = rows.filter((r) => !wanted.has(r.coach_code)).map((r) => r.id)
+  if (gone.length > 0) await tx.query('DELETE FROM schedules WHERE id = ANY($1::int[])', [gone])
   // Weekdays travel as '{1,2,3}' texts: unnest cannot take an array of arrays of different lengths.
   const params = (list: Want[]) => [
     list.map((w) => w.id),
@@ -466,15 +496,15 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
     list.map((w) => w.from),
     list.map((w) => w.until),
     list.map((w) => w.fares),
-  ];
+  ]
   const unnest = `unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::date[], $8::date[], $9::text[])
-                  WITH ORDINALITY AS u(id, code, route, layout, departs, weekdays, valid_from, valid_until, fares, n)`;
+                  WITH ORDINALITY AS u(id, code, route, layout, departs, weekdays, valid_from, valid_until, fares, n)`
   if (add.length > 0) {
     await tx.query(
       `INSERT INTO schedules (coach_code, route_id, layout_id, depart_time, weekdays, valid_from, valid_until, fares)
        SELECT code, route, layout, departs::time, weekdays::int[], valid_from, valid_until, fares::jsonb FROM ${unnest} ORDER BY n`,
       params(add),
-    );
+    )
   }
   if (change.length > 0) {
     await tx.query(
@@ -482,11 +512,11 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
               valid_from = u.valid_from, valid_until = u.valid_until, fares = u.fares::jsonb
          FROM ${unnest} WHERE s.id = u.id`,
       params(change),
-    );
+    )
   }
-  report.timetable.added += add.length;
-  report.timetable.changed += change.length;
-  report.timetable.removed += gone.length;
+  report.timetable.added += add.length
+  report.timetable.changed += change.length
+  report.timetable.removed += gone.length
 }
 
 /**
@@ -496,21 +526,32 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
  * committed by another process meanwhile is seen before anything is written.
  */
 async function reconcileTrips({ tx, now, today, report }: Ctx, daysAhead: number): Promise<void> {
-  const last = addDays(today, daysAhead);
-  const [future] = await tx.query<{ n: number; last: string | null }>('SELECT count(*)::int AS n, max(trip_date)::text AS last FROM trips WHERE departure_at > $1', [now]);
+  const last = addDays(today, daysAhead)
+  const [future] = await tx.query<{ n: number; last: string | null }>(
+    'SELECT count(*)::int AS n, max(trip_date)::text AS last FROM trips WHERE departure_at > $1',
+    [now],
+  )
   if (future!.n > 0) {
     // every future trip's day is compared, also beyond the window (TRIP_DAYS_AHEAD may have shrunk)
-    const { dates, weekdays } = calendarDays(today, future!.last! > last ? future!.last! : last);
+    const { dates, weekdays } = calendarDays(today, future!.last! > last ? future!.last! : last)
     const differs = `(d.coach_code IS NULL OR t.route_id <> d.route_id OR t.layout_id <> d.layout_id OR t.departure_at <> d.departure_at
-                      OR t.arrival_at <> d.arrival_at OR t.fares <> d.fares)`;
+                      OR t.arrival_at <> d.arrival_at OR t.fares <> d.fares)`
     const locked = await tx.query<{ id: number }>(
       `SELECT t.id FROM trips t LEFT JOIN (${DESIRED_TRIPS}) d ON d.trip_date = t.trip_date AND d.coach_code = t.coach_code
         WHERE t.departure_at > $3 AND ${differs} ORDER BY t.id FOR UPDATE OF t`,
       [dates, weekdays, now],
-    );
-    report.trips.unchanged += future!.n - locked.length;
+    )
+    report.trips.unchanged += future!.n - locked.length
     if (locked.length > 0) {
-      const rows = await tx.query<{ id: number; trip_date: string; coach_code: string; dropped: boolean; reserved: boolean; held: boolean; what: string }>(
+      const rows = await tx.query<{
+        id: number
+        trip_date: string
+        coach_code: string
+        dropped: boolean
+        reserved: boolean
+        held: boolean
+        what: string
+      }>(
         `SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, d.coach_code IS NULL AS dropped,
                 EXISTS (SELECT 1 FROM reservations x WHERE x.trip_id = t.id) AS reserved,
                 EXISTS (SELECT 1 FROM seat_locks k WHERE k.trip_id = t.id AND k.expires_at > $3) AS held,
@@ -521,22 +562,22 @@ async function reconcileTrips({ tx, now, today, report }: Ctx, daysAhead: number
            FROM trips t LEFT JOIN (${DESIRED_TRIPS}) d ON d.trip_date = t.trip_date AND d.coach_code = t.coach_code
           WHERE t.id = ANY($4::int[]) ORDER BY t.trip_date, t.departure_at, t.coach_code`,
         [dates, weekdays, now, locked.map((r) => r.id)],
-      );
-      const update: number[] = [];
-      const drop: number[] = [];
+      )
+      const update: number[] = []
+      const drop: number[] = []
       for (const r of rows) {
         if (r.reserved || r.held) {
-          report.trips.kept++;
-          const why = r.reserved ? 'has reservations' : 'has seats on hold';
+          report.trips.kept++
+          const why = r.reserved ? 'has reservations' : 'has seats on hold'
           report.warnings.push(
             r.dropped
               ? `trip ${r.trip_date} ${r.coach_code} ${why}: it stays, although the timetable no longer runs it that day`
               : `trip ${r.trip_date} ${r.coach_code} ${why}: it keeps its old ${r.what}`,
-          );
+          )
         } else if (r.dropped) {
-          drop.push(r.id);
+          drop.push(r.id)
         } else {
-          update.push(r.id);
+          update.push(r.id)
         }
       }
       if (update.length > 0) {
@@ -544,112 +585,119 @@ async function reconcileTrips({ tx, now, today, report }: Ctx, daysAhead: number
           `UPDATE trips t SET route_id = d.route_id, layout_id = d.layout_id, departure_at = d.departure_at, arrival_at = d.arrival_at, fares = d.fares
              FROM (${DESIRED_TRIPS}) d WHERE t.id = ANY($3::int[]) AND d.trip_date = t.trip_date AND d.coach_code = t.coach_code`,
           [dates, weekdays, update],
-        );
+        )
       }
       // expired holds go with the trip (ON DELETE CASCADE); the rows were checked for live ones above
-      if (drop.length > 0) await tx.query('DELETE FROM trips WHERE id = ANY($1::int[])', [drop]);
-      report.trips.changed += update.length;
-      report.trips.removed += drop.length;
+      if (drop.length > 0) await tx.query('DELETE FROM trips WHERE id = ANY($1::int[])', [drop])
+      report.trips.changed += update.length
+      report.trips.removed += drop.length
     }
   }
-  report.trips.added += await generateTrips(tx, today, last);
-  await setGeneratedThrough(tx, last);
+  report.trips.added += await generateTrips(tx, today, last)
+  await setGeneratedThrough(tx, last)
 }
 
 /** Routes the file no longer has: deleted when no trip ever used them, else withdrawn from the lists. */
 async function withdrawRoutes({ tx, report }: Ctx, gone: number[]): Promise<void> {
-  if (gone.length === 0) return;
+  if (gone.length === 0) return
   const deleted = await tx.query(
     `DELETE FROM routes r WHERE r.id = ANY($1::int[]) AND NOT EXISTS (SELECT 1 FROM trips t WHERE t.route_id = r.id)
        AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.route_id = r.id) RETURNING 1`,
     [gone],
-  );
-  const withdrawn = await tx.query('UPDATE routes SET active = false WHERE id = ANY($1::int[]) AND active RETURNING 1', [gone]);
-  report.routes.removed += deleted.length + withdrawn.length;
+  )
+  const withdrawn = await tx.query('UPDATE routes SET active = false WHERE id = ANY($1::int[]) AND active RETURNING 1', [gone])
+  report.routes.removed += deleted.length + withdrawn.length
 }
 
 /** Counters the file no longer has: deleted when no ticket names them, else withdrawn from the lists. */
 async function withdrawCounters({ tx, net, report }: Ctx, rows: CounterRow[]): Promise<void> {
-  const wanted = new Set(net.cities.flatMap((c) => c.counters.map((k) => counterKey(c.code, k.name))));
-  const gone = rows.filter((r) => !wanted.has(counterKey(r.city_code, r.name))).map((r) => r.id);
-  if (gone.length === 0) return;
+  const wanted = new Set(net.cities.flatMap((c) => c.counters.map((k) => counterKey(c.code, k.name))))
+  const gone = rows.filter((r) => !wanted.has(counterKey(r.city_code, r.name))).map((r) => r.id)
+  if (gone.length === 0) return
   const deleted = await tx.query(
     `DELETE FROM bus_stations b WHERE b.id = ANY($1::int[])
        AND NOT EXISTS (SELECT 1 FROM reservations x WHERE x.boarding_station_id = b.id OR x.dropping_station_id = b.id) RETURNING 1`,
     [gone],
-  );
-  const withdrawn = await tx.query('UPDATE bus_stations SET active = false WHERE id = ANY($1::int[]) AND active RETURNING 1', [gone]);
-  report.counters.removed += deleted.length + withdrawn.length;
+  )
+  const withdrawn = await tx.query('UPDATE bus_stations SET active = false WHERE id = ANY($1::int[]) AND active RETURNING 1', [gone])
+  report.counters.removed += deleted.length + withdrawn.length
 }
 
 /** Layouts the file no longer has: deleted when no trip uses them, else retired. */
 async function withdrawLayouts({ tx, report }: Ctx, gone: number[]): Promise<void> {
-  if (gone.length === 0) return;
+  if (gone.length === 0) return
   const unused = await tx.query<{ id: number }>(
     `SELECT l.id FROM layouts l WHERE l.id = ANY($1::int[])
         AND NOT EXISTS (SELECT 1 FROM trips t WHERE t.layout_id = l.id) AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.layout_id = l.id)`,
     [gone],
-  );
-  const unusedIds = unused.map((r) => r.id);
+  )
+  const unusedIds = unused.map((r) => r.id)
   if (unusedIds.length > 0) {
-    await tx.query('DELETE FROM layout_seats WHERE layout_id = ANY($1::int[])', [unusedIds]);
-    await tx.query('DELETE FROM layouts WHERE id = ANY($1::int[])', [unusedIds]);
+    await tx.query('DELETE FROM layout_seats WHERE layout_id = ANY($1::int[])', [unusedIds])
+    await tx.query('DELETE FROM layouts WHERE id = ANY($1::int[])', [unusedIds])
   }
-  await tx.query('UPDATE layouts SET retired = true WHERE id = ANY($1::int[]) AND NOT retired', [gone.filter((id) => !unusedIds.includes(id))]);
-  report.layouts.removed += gone.length;
+  await tx.query('UPDATE layouts SET retired = true WHERE id = ANY($1::int[]) AND NOT retired', [gone.filter((id) => !unusedIds.includes(id))])
+  report.layouts.removed += gone.length
 }
 
 /** Cities the file no longer has: deleted when nothing refers to them, else withdrawn from the lists. */
 async function withdrawCities({ tx, net, report }: Ctx, rows: CityRow[]): Promise<void> {
-  const wanted = new Set(net.cities.map((c) => c.code));
-  const gone = rows.filter((r) => !wanted.has(r.code)).map((r) => r.code);
-  if (gone.length === 0) return;
+  const wanted = new Set(net.cities.map((c) => c.code))
+  const gone = rows.filter((r) => !wanted.has(r.code)).map((r) => r.code)
+  if (gone.length === 0) return
   const deleted = await tx.query(
     `DELETE FROM cities c WHERE c.code = ANY($1::text[])
        AND NOT EXISTS (SELECT 1 FROM routes r WHERE r.origin_code = c.code OR r.destination_code = c.code)
        AND NOT EXISTS (SELECT 1 FROM bus_stations b WHERE b.city_code = c.code) RETURNING 1`,
     [gone],
-  );
-  const withdrawn = await tx.query('UPDATE cities SET active = false WHERE code = ANY($1::text[]) AND active RETURNING 1', [gone]);
-  report.cities.removed += deleted.length + withdrawn.length;
+  )
+  const withdrawn = await tx.query('UPDATE cities SET active = false WHERE code = ANY($1::text[]) AND active RETURNING 1', [gone])
+  report.cities.removed += deleted.length + withdrawn.length
 }
 
 async function importTimePeriods({ tx, net, report }: Ctx): Promise<void> {
-  const rows = await tx.query<{ label: string; value: string; integer_value: number; sort: number }>('SELECT label, value, integer_value, sort FROM time_periods');
-  const have = new Map(rows.map((r) => [r.label, r]));
-  const wanted = new Set(net.timePeriods.map((p) => p.label));
-  const gone = rows.filter((r) => !wanted.has(r.label)).map((r) => r.label);
+  const rows = await tx.query<{ label: string; value: string; integer_value: number; sort: number }>(
+    'SELECT label, value, integer_value, sort FROM time_periods',
+  )
+  const have = new Map(rows.map((r) => [r.label, r]))
+  const wanted = new Set(net.timePeriods.map((p) => p.label))
+  const gone = rows.filter((r) => !wanted.has(r.label)).map((r) => r.label)
   // removed first: a label that stays may take over a removed one's integerValue
-  if (gone.length > 0) await tx.query('DELETE FROM time_periods WHERE label = ANY($1::text[])', [gone]);
-  report.timePeriods.removed += gone.length;
+  if (gone.length > 0) await tx.query('DELETE FROM time_periods WHERE label = ANY($1::text[])', [gone])
+  report.timePeriods.removed += gone.length
   for (const [i, p] of net.timePeriods.entries()) {
-    const row = have.get(p.label);
+    const row = have.get(p.label)
     if (!row) {
-      await tx.query('INSERT INTO time_periods (label, value, integer_value, sort) VALUES ($1, $2, $3, $4)', [p.label, p.value, p.integerValue, i + 1]);
-      report.timePeriods.added++;
+      await tx.query('INSERT INTO time_periods (label, value, integer_value, sort) VALUES ($1, $2, $3, $4)', [
+        p.label,
+        p.value,
+        p.integerValue,
+        i + 1,
+      ])
+      report.timePeriods.added++
     } else if (row.value !== p.value || row.integer_value !== p.integerValue || row.sort !== i + 1) {
-      await tx.query('UPDATE time_periods SET value = $2, integer_value = $3, sort = $4 WHERE label = $1', [p.label, p.value, p.integerValue, i + 1]);
-      report.timePeriods.changed++;
+      await tx.query('UPDATE time_periods SET value = $2, integer_value = $3, sort = $4 WHERE label = $1', [p.label, p.value, p.integerValue, i + 1])
+      report.timePeriods.changed++
     } else {
-      report.timePeriods.unchanged++;
+      report.timePeriods.unchanged++
     }
   }
 }
 
 interface OfferRow {
-  id: number;
-  coupon_code: string;
-  title: string;
-  title_bn: string;
-  description: string;
-  discount_percent: number;
-  max_discount: number;
-  valid_from: string | null;
-  valid_until: string;
-  first_booking_only: boolean;
-  max_uses_per_passenger: number | null;
-  max_uses_total: number | null;
-  min_fare: number;
+  id: number
+  coupon_code: string
+  title: string
+  title_bn: string
+  description: string
+  discount_percent: number
+  max_discount: number
+  valid_from: string | null
+  valid_until: string
+  first_booking_only: boolean
+  max_uses_per_passenger: number | null
+  max_uses_total: number | null
+  min_fare: number
 }
 
 /** Offers the file no longer has end yesterday when a reservation used them, else they are deleted. */
@@ -658,55 +706,84 @@ async function importOffers({ tx, net, today, report }: Ctx): Promise<void> {
     `SELECT id, coupon_code, title, title_bn, description, discount_percent, max_discount, valid_from::text AS valid_from,
             valid_until::text AS valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare
        FROM offers`,
-  );
-  const have = new Map(rows.map((r) => [r.coupon_code.toUpperCase(), r]));
-  const cols = 'title, title_bn, description, coupon_code, discount_percent, max_discount, valid_from, valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare';
+  )
+  const have = new Map(rows.map((r) => [r.coupon_code.toUpperCase(), r]))
+  const cols =
+    'title, title_bn, description, coupon_code, discount_percent, max_discount, valid_from, valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare'
   for (const o of net.offers) {
-    const want = [o.title, o.titleBn, o.description, o.couponCode, o.discountPercent, o.maxDiscount, o.validFrom ?? null, o.validUntil, o.firstBookingOnly, o.maxUsesPerPassenger ?? null, o.maxUsesTotal ?? null, o.minFare];
-    const row = have.get(o.couponCode);
+    const want = [
+      o.title,
+      o.titleBn,
+      o.description,
+      o.couponCode,
+      o.discountPercent,
+      o.maxDiscount,
+      o.validFrom ?? null,
+      o.validUntil,
+      o.firstBookingOnly,
+      o.maxUsesPerPassenger ?? null,
+      o.maxUsesTotal ?? null,
+      o.minFare,
+    ]
+    const row = have.get(o.couponCode)
     if (!row) {
-      await tx.query(`INSERT INTO offers (${cols}) VALUES ($1, $2, $3, $4, $5, $6, $7::date, $8::date, $9, $10, $11, $12)`, want);
-      report.offers.added++;
-      continue;
+      await tx.query(`INSERT INTO offers (${cols}) VALUES ($1, $2, $3, $4, $5, $6, $7::date, $8::date, $9, $10, $11, $12)`, want)
+      report.offers.added++
+      continue
     }
-    const now = [row.title, row.title_bn, row.description, row.coupon_code, row.discount_percent, row.max_discount, row.valid_from, row.valid_until, row.first_booking_only, row.max_uses_per_passenger, row.max_uses_total, row.min_fare];
+    const now = [
+      row.title,
+      row.title_bn,
+      row.description,
+      row.coupon_code,
+      row.discount_percent,
+      row.max_discount,
+      row.valid_from,
+      row.valid_until,
+      row.first_booking_only,
+      row.max_uses_per_passenger,
+      row.max_uses_total,
+      row.min_fare,
+    ]
     if (sameJson(now, want)) {
-      report.offers.unchanged++;
-      continue;
+      report.offers.unchanged++
+      continue
     }
-    await tx.query(`UPDATE offers SET (${cols}) = ($2, $3, $4, $5, $6, $7, $8::date, $9::date, $10, $11, $12, $13) WHERE id = $1`, [row.id, ...want]);
-    report.offers.changed++;
+    await tx.query(`UPDATE offers SET (${cols}) = ($2, $3, $4, $5, $6, $7, $8::date, $9::date, $10, $11, $12, $13) WHERE id = $1`, [row.id, ...want])
+    report.offers.changed++
   }
-  const wanted = new Set(net.offers.map((o) => o.couponCode));
-  const gone = rows.filter((r) => !wanted.has(r.coupon_code.toUpperCase())).map((r) => r.id);
-  if (gone.length === 0) return;
-  const used = `(EXISTS (SELECT 1 FROM coupon_redemptions c WHERE c.offer_id = o.id) OR EXISTS (SELECT 1 FROM reservations x WHERE upper(x.coupon_code) = upper(o.coupon_code)))`;
-  const deleted = await tx.query(`DELETE FROM offers o WHERE o.id = ANY($1::int[]) AND NOT ${used} RETURNING 1`, [gone]);
+  const wanted = new Set(net.offers.map((o) => o.couponCode))
+  const gone = rows.filter((r) => !wanted.has(r.coupon_code.toUpperCase())).map((r) => r.id)
+  if (gone.length === 0) return
+  const used = `(EXISTS (SELECT 1 FROM coupon_redemptions c WHERE c.offer_id = o.id) OR EXISTS (SELECT 1 FROM reservations x WHERE upper(x.coupon_code) = upper(o.coupon_code)))`
+  const deleted = await tx.query(`DELETE FROM offers o WHERE o.id = ANY($1::int[]) AND NOT ${used} RETURNING 1`, [gone])
   const ended = await tx.query('UPDATE offers SET valid_until = $2::date WHERE id = ANY($1::int[]) AND valid_until >= $3::date RETURNING 1', [
     gone,
     addDays(today, -1),
     today,
-  ]);
-  report.offers.removed += deleted.length + ended.length;
+  ])
+  report.offers.removed += deleted.length + ended.length
 }
 
 async function importAnnouncements({ tx, net, report }: Ctx): Promise<void> {
-  const rows = await tx.query<{ id: number; key: string; title: string; title_bn: string; active: boolean }>('SELECT id, key, title, title_bn, active FROM announcements');
-  const have = new Map(rows.map((r) => [r.key, r]));
+  const rows = await tx.query<{ id: number; key: string; title: string; title_bn: string; active: boolean }>(
+    'SELECT id, key, title, title_bn, active FROM announcements',
+  )
+  const have = new Map(rows.map((r) => [r.key, r]))
   for (const a of net.announcements) {
-    const row = have.get(a.key);
+    const row = have.get(a.key)
     if (!row) {
-      await tx.query('INSERT INTO announcements (key, title, title_bn, active) VALUES ($1, $2, $3, $4)', [a.key, a.title, a.titleBn, a.active]);
-      report.announcements.added++;
+      await tx.query('INSERT INTO announcements (key, title, title_bn, active) VALUES ($1, $2, $3, $4)', [a.key, a.title, a.titleBn, a.active])
+      report.announcements.added++
     } else if (row.title !== a.title || row.title_bn !== a.titleBn || row.active !== a.active) {
-      await tx.query('UPDATE announcements SET title = $2, title_bn = $3, active = $4 WHERE id = $1', [row.id, a.title, a.titleBn, a.active]);
-      report.announcements.changed++;
+      await tx.query('UPDATE announcements SET title = $2, title_bn = $3, active = $4 WHERE id = $1', [row.id, a.title, a.titleBn, a.active])
+      report.announcements.changed++
     } else {
-      report.announcements.unchanged++;
+      report.announcements.unchanged++
     }
   }
-  const wanted = new Set(net.announcements.map((a) => a.key));
-  const gone = rows.filter((r) => !wanted.has(r.key)).map((r) => r.id);
-  if (gone.length > 0) await tx.query('DELETE FROM announcements WHERE id = ANY($1::int[])', [gone]);
-  report.announcements.removed += gone.length;
+  const wanted = new Set(net.announcements.map((a) => a.key))
+  const gone = rows.filter((r) => !wanted.has(r.key)).map((r) => r.id)
+  if (gone.length > 0) await tx.query('DELETE FROM announcements WHERE id = ANY($1::int[])', [gone])
+  report.announcements.removed += gone.length
 }

@@ -6,20 +6,20 @@
  * cities exist, fares cover the layout's seat types, codes are unique...).
  * `validateNetwork` answers every problem at once as `path: message`.
  */
-import { z } from 'zod';
-import { coachTypes, isCalendarDate, OPEN_SEAT_NAME, seatTypes } from '../../contract/schemas.ts';
+import { z } from 'zod'
+import { coachTypes, isCalendarDate, OPEN_SEAT_NAME, seatTypes } from '../../contract/schemas.ts'
 
 /** Weekday names in ISO order: MON is 1, SUN is 7. */
-export const weekdayNames = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const;
+export const weekdayNames = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-const cityCode = z.string().regex(/^[A-Z]{3}$/, 'must be three capital letters, e.g. DHK');
+const text = (max: number) => z.string().trim().min(1).max(max)
+const cityCode = z.string().regex(/^[A-Z]{3}$/, 'must be three capital letters, e.g. DHK')
 const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date yyyy-mm-dd')
-  .refine(isCalendarDate, 'is not a calendar date');
-const whole = (max: number) => z.number().int().min(0).max(max);
-const positive = (max: number) => z.number().int().min(1).max(max);
+  .refine(isCalendarDate, 'is not a calendar date')
+const whole = (max: number) => z.number().int().min(0).max(max)
+const positive = (max: number) => z.number().int().min(1).max(max)
 
 const counter = z
   .strictObject({
@@ -30,7 +30,7 @@ const counter = z
       'Minutes after departure (boarding) or arrival (dropping) the coach is at this counter; the first counter is usually 0',
     ),
   })
-  .describe('A boarding and dropping counter (bus station)');
+  .describe('A boarding and dropping counter (bus station)')
 
 const city = z
   .strictObject({
@@ -39,7 +39,7 @@ const city = z
     nameBn: text(80).describe('Bengali name'),
     counters: z.array(counter).min(1).describe('Counters in the order a coach passes them'),
   })
-  .describe('A city the operator serves; cities are listed in file order');
+  .describe('A city the operator serves; cities are listed in file order')
 
 const seat = z
   .strictObject({
@@ -53,7 +53,7 @@ const seat = z
     deck: z.enum(['LOWER', 'UPPER']).describe('Deck (one of the layout decks)'),
     seatType: z.enum(seatTypes).describe('Seat type: the fare of a trip is per seat type'),
   })
-  .describe('One seat of a layout');
+  .describe('One seat of a layout')
 
 const layout = z
   .strictObject({
@@ -74,7 +74,7 @@ const layout = z
       .describe('LOWER, or LOWER and UPPER for a double-decker'),
     seats: z.array(seat).min(1).describe('Every seat'),
   })
-  .describe('A coach seat layout');
+  .describe('A coach seat layout')
 
 const route = z
   .strictObject({
@@ -83,7 +83,7 @@ const route = z
     distanceKm: positive(5000).describe('Road distance in km'),
     durationMinutes: positive(48 * 60).describe('Travel time in minutes: a trip arrives this long after it departs'),
   })
-  .describe('A one-way route; list both directions when coaches run both ways');
+  .describe('A one-way route; list both directions when coaches run both ways')
 
 const departure = z
   .strictObject({
@@ -110,7 +110,7 @@ const departure = z
       .partialRecord(z.enum(seatTypes), positive(100_000))
       .describe('Fare in whole Taka for each seat type of the layout, e.g. {"Standard": 800}'),
   })
-  .describe('A coach that departs at the same time on the listed days; trips are generated from it');
+  .describe('A coach that departs at the same time on the listed days; trips are generated from it')
 
 const timePeriod = z
   .strictObject({
@@ -121,7 +121,7 @@ const timePeriod = z
       .describe('Time range, e.g. 04:00AM-11:59AM'),
     integerValue: positive(99).describe('Number the search filter sends'),
   })
-  .describe('A departure time filter on the search page; listed in file order');
+  .describe('A departure time filter on the search page; listed in file order')
 
 const offer = z
   .strictObject({
@@ -141,7 +141,7 @@ const offer = z
     maxUsesTotal: positive(100_000_000).optional().describe('Times it may be used in all; no limit when left out'),
     minFare: whole(1_000_000).default(0).describe('Smallest booking subtotal it applies to, in Taka'),
   })
-  .describe('An offer with its coupon rules');
+  .describe('An offer with its coupon rules')
 
 const announcement = z
   .strictObject({
@@ -153,7 +153,7 @@ const announcement = z
     titleBn: text(300).describe('Bengali text'),
     active: z.boolean().default(true).describe('Shown on the home page'),
   })
-  .describe('A notice shown on the home page');
+  .describe('A notice shown on the home page')
 
 /** The whole file. */
 export const networkSchema = z
@@ -174,47 +174,47 @@ export const networkSchema = z
     offers: z.array(offer).describe('Offers with coupon codes; removed ones end (used) or go (never used)'),
     announcements: z.array(announcement).describe('Home-page notices'),
   })
-  .describe("The operator's network and timetable");
+  .describe("The operator's network and timetable")
 
 /** A validated network file. */
-export type Network = z.output<typeof networkSchema>;
+export type Network = z.output<typeof networkSchema>
 /** One layout of a validated file. */
-export type NetworkLayout = Network['layouts'][number];
+export type NetworkLayout = Network['layouts'][number]
 
 /** `validateNetwork`'s answer: the network, or every problem as `path: message`. */
-export type Validation = { ok: true; network: Network } | { ok: false; errors: string[] };
+export type Validation = { ok: true; network: Network } | { ok: false; errors: string[] }
 
 /** Checks a parsed JSON value against the format and the cross-references; answers every error. */
 export function validateNetwork(json: unknown): Validation {
-  const parsed = networkSchema.safeParse(json);
-  const errors = parsed.success ? [] : parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
-  errors.push(...crossCheck(json));
-  if (errors.length > 0 || !parsed.success) return { ok: false, errors };
-  return { ok: true, network: parsed.data };
+  const parsed = networkSchema.safeParse(json)
+  const errors = parsed.success ? [] : parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`)
+  errors.push(...crossCheck(json))
+  if (errors.length > 0 || !parsed.success) return { ok: false, errors }
+  return { ok: true, network: parsed.data }
 }
 
 /** Parses the file's text, then validates it. */
 export function validateNetworkText(text: string): Validation {
-  let json: unknown;
+  let json: unknown
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text)
   } catch (err) {
-    return { ok: false, errors: [`(file): not valid JSON: ${(err as Error).message}`] };
+    return { ok: false, errors: [`(file): not valid JSON: ${(err as Error).message}`] }
   }
-  return validateNetwork(json);
+  return validateNetwork(json)
 }
 
 /** `timetable[3].fares` from ['timetable', 3, 'fares']. */
 export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out || '(file)';
+  let out = ''
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p)
+  return out || '(file)'
 }
 
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v.trim() : undefined);
-const int = (v: unknown): number | undefined => (Number.isInteger(v) ? (v as number) : undefined);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {})
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v.trim() : undefined)
+const int = (v: unknown): number | undefined => (Number.isInteger(v) ? (v as number) : undefined)
 
 /**
  * What the fields say about each other. Works on the raw value, so it reports
@@ -223,117 +223,120 @@ const int = (v: unknown): number | undefined => (Number.isInteger(v) ? (v as num
  * unknown reference.
  */
 function crossCheck(json: unknown): string[] {
-  const errors: string[] = [];
-  const add = (path: (string | number)[], message: string) => errors.push(`${formatPath(path)}: ${message}`);
-  const root = obj(json);
+  const errors: string[] = []
+  const add = (path: (string | number)[], message: string) => errors.push(`${formatPath(path)}: ${message}`)
+  const root = obj(json)
 
   const firstSeen = <K>(section: string, field: string, key: (e: Record<string, unknown>) => K | undefined, what: string) => {
-    const seen = new Map<K, number>();
+    const seen = new Map<K, number>()
     list(root[section]).forEach((e, i) => {
-      const k = key(obj(e));
-      if (k === undefined) return;
-      const j = seen.get(k);
-      if (j !== undefined) add([section, i, field], `${what} ${String(k)} is also ${section}[${j}]`);
-      else seen.set(k, i);
-    });
-    return seen;
-  };
+      const k = key(obj(e))
+      if (k === undefined) return
+      const j = seen.get(k)
+      if (j !== undefined) add([section, i, field], `${what} ${String(k)} is also ${section}[${j}]`)
+      else seen.set(k, i)
+    })
+    return seen
+  }
 
-  const cities = firstSeen('cities', 'code', (c) => str(c.code), 'city code');
+  const cities = firstSeen('cities', 'code', (c) => str(c.code), 'city code')
   list(root.cities).forEach((c, i) => {
-    const seen = new Map<string, number>();
+    const seen = new Map<string, number>()
     list(obj(c).counters).forEach((k, j) => {
-      const name = str(obj(k).name)?.toLowerCase();
-      if (name === undefined) return;
-      const first = seen.get(name);
-      if (first !== undefined) add(['cities', i, 'counters', j, 'name'], `counter name is also counters[${first}] of this city`);
-      else seen.set(name, j);
-    });
-  });
+      const name = str(obj(k).name)?.toLowerCase()
+      if (name === undefined) return
+      const first = seen.get(name)
+      if (first !== undefined) add(['cities', i, 'counters', j, 'name'], `counter name is also counters[${first}] of this city`)
+      else seen.set(name, j)
+    })
+  })
 
-  firstSeen('layouts', 'name', (l) => str(l.name)?.toLowerCase(), 'layout name');
-  const layoutIndex = firstSeen('layouts', 'code', (l) => str(l.code), 'layout code');
-  const layoutSeatTypes = new Map<string, Set<string>>();
+  firstSeen('layouts', 'name', (l) => str(l.name)?.toLowerCase(), 'layout name')
+  const layoutIndex = firstSeen('layouts', 'code', (l) => str(l.code), 'layout code')
+  const layoutSeatTypes = new Map<string, Set<string>>()
   list(root.layouts).forEach((raw, i) => {
-    const l = obj(raw);
-    const rows = int(l.rows);
-    const columns = int(l.columns);
-    const aisles = new Set(list(l.aisleColumns).map(int));
-    const decks = new Set(list(l.decks).map(str));
+    const l = obj(raw)
+    const rows = int(l.rows)
+    const columns = int(l.columns)
+    const aisles = new Set(list(l.aisleColumns).map(int))
+    const decks = new Set(list(l.decks).map(str))
     list(l.aisleColumns).forEach((a, j) => {
-      const col = int(a);
-      if (col !== undefined && columns !== undefined && col >= columns) add(['layouts', i, 'aisleColumns', j], `column ${col} is outside the layout's ${columns} columns`);
-    });
-    const names = new Map<string, number>();
-    const places = new Map<string, number>();
-    const types = new Set<string>();
+      const col = int(a)
+      if (col !== undefined && columns !== undefined && col >= columns)
+        add(['layouts', i, 'aisleColumns', j], `column ${col} is outside the layout's ${columns} columns`)
+    })
+    const names = new Map<string, number>()
+    const places = new Map<string, number>()
+    const types = new Set<string>()
     list(l.seats).forEach((rawSeat, j) => {
-      const s = obj(rawSeat);
-      const at = (f: string) => ['layouts', i, 'seats', j, f];
-      const name = str(s.name);
-      const row = int(s.row);
-      const col = int(s.col);
-      const deck = str(s.deck);
-      if (typeof s.seatType === 'string' && (seatTypes as readonly string[]).includes(s.seatType)) types.add(s.seatType);
+      const s = obj(rawSeat)
+      const at = (f: string) => ['layouts', i, 'seats', j, f]
+      const name = str(s.name)
+      const row = int(s.row)
+      const col = int(s.col)
+      const deck = str(s.deck)
+      if (typeof s.seatType === 'string' && (seatTypes as readonly string[]).includes(s.seatType)) types.add(s.seatType)
       if (name !== undefined) {
-        const first = names.get(name);
-        if (first !== undefined) add(at('name'), `seat name ${name} is also seats[${first}]`);
-        else names.set(name, j);
+        const first = names.get(name)
+        if (first !== undefined) add(at('name'), `seat name ${name} is also seats[${first}]`)
+        else names.set(name, j)
       }
-      if (row !== undefined && rows !== undefined && row >= rows) add(at('row'), `row ${row} is outside the layout's ${rows} rows (0-${rows - 1})`);
-      if (col !== undefined && columns !== undefined && col >= columns) add(at('col'), `column ${col} is outside the layout's ${columns} columns (0-${columns - 1})`);
-      if (col !== undefined && aisles.has(col)) add(at('col'), `column ${col} is an aisle`);
-      if (deck !== undefined && decks.size > 0 && !decks.has(deck)) add(at('deck'), `deck ${deck} is not one of the layout's decks`);
+      if (row !== undefined && rows !== undefined && row >= rows) add(at('row'), `row ${row} is outside the layout's ${rows} rows (0-${rows - 1})`)
+      if (col !== undefined && columns !== undefined && col >= columns)
+        add(at('col'), `column ${col} is outside the layout's ${columns} columns (0-${columns - 1})`)
+      if (col !== undefined && aisles.has(col)) add(at('col'), `column ${col} is an aisle`)
+      if (deck !== undefined && decks.size > 0 && !decks.has(deck)) add(at('deck'), `deck ${deck} is not one of the layout's decks`)
       if (row !== undefined && col !== undefined && deck !== undefined) {
-        const place = `${deck} ${row} ${col}`;
-        const first = places.get(place);
-        if (first !== undefined) add(at('col'), `seats[${first}] is already at row ${row}, column ${col} of the ${deck} deck`);
-        else places.set(place, j);
+        const place = `${deck} ${row} ${col}`
+        const first = places.get(place)
+        if (first !== undefined) add(at('col'), `seats[${first}] is already at row ${row}, column ${col} of the ${deck} deck`)
+        else places.set(place, j)
       }
-    });
-    const code = str(l.code);
-    if (code !== undefined && layoutIndex.get(code) === i) layoutSeatTypes.set(code, types);
-  });
+    })
+    const code = str(l.code)
+    if (code !== undefined && layoutIndex.get(code) === i) layoutSeatTypes.set(code, types)
+  })
 
-  const routes = firstSeen('routes', 'to', (r) => (str(r.from) && str(r.to) ? `${str(r.from)}-${str(r.to)}` : undefined), 'route');
+  const routes = firstSeen('routes', 'to', (r) => (str(r.from) && str(r.to) ? `${str(r.from)}-${str(r.to)}` : undefined), 'route')
   list(root.routes).forEach((raw, i) => {
-    const r = obj(raw);
+    const r = obj(raw)
     for (const side of ['from', 'to'] as const) {
-      const code = str(r[side]);
-      if (code !== undefined && !cities.has(code)) add(['routes', i, side], `unknown city ${code} (not in cities)`);
+      const code = str(r[side])
+      if (code !== undefined && !cities.has(code)) add(['routes', i, side], `unknown city ${code} (not in cities)`)
     }
-    if (str(r.from) !== undefined && str(r.from) === str(r.to)) add(['routes', i, 'to'], 'a route must end in another city');
-  });
+    if (str(r.from) !== undefined && str(r.from) === str(r.to)) add(['routes', i, 'to'], 'a route must end in another city')
+  })
 
-  firstSeen('timetable', 'coachCode', (d) => str(d.coachCode), 'coach code');
+  firstSeen('timetable', 'coachCode', (d) => str(d.coachCode), 'coach code')
   list(root.timetable).forEach((raw, i) => {
-    const d = obj(raw);
-    const from = str(d.from);
-    const to = str(d.to);
-    if (from !== undefined && to !== undefined && !routes.has(`${from}-${to}`)) add(['timetable', i], `no route from ${from} to ${to} in routes`);
-    const code = str(d.layout);
-    if (code !== undefined && !layoutIndex.has(code)) add(['timetable', i, 'layout'], `unknown layout ${code} (not in layouts)`);
-    const types = code !== undefined ? layoutSeatTypes.get(code) : undefined;
-    const fares = d.fares;
+    const d = obj(raw)
+    const from = str(d.from)
+    const to = str(d.to)
+    if (from !== undefined && to !== undefined && !routes.has(`${from}-${to}`)) add(['timetable', i], `no route from ${from} to ${to} in routes`)
+    const code = str(d.layout)
+    if (code !== undefined && !layoutIndex.has(code)) add(['timetable', i, 'layout'], `unknown layout ${code} (not in layouts)`)
+    const types = code !== undefined ? layoutSeatTypes.get(code) : undefined
+    const fares = d.fares
     if (types && fares && typeof fares === 'object' && !Array.isArray(fares)) {
-      for (const t of seatTypes) if (types.has(t) && !(t in fares)) add(['timetable', i, 'fares'], `missing fare for seat type ${t}`);
+      for (const t of seatTypes) if (types.has(t) && !(t in fares)) add(['timetable', i, 'fares'], `missing fare for seat type ${t}`)
       for (const t of Object.keys(fares)) {
-        if ((seatTypes as readonly string[]).includes(t) && !types.has(t)) add(['timetable', i, 'fares', t], `layout ${code} has no ${t} seats`);
+        if ((seatTypes as readonly string[]).includes(t) && !types.has(t)) add(['timetable', i, 'fares', t], `layout ${code} has no ${t} seats`)
       }
     }
-    checkDates(['timetable', i], d, add);
-  });
+    checkDates(['timetable', i], d, add)
+  })
 
-  firstSeen('timePeriods', 'label', (p) => str(p.label), 'label');
-  firstSeen('timePeriods', 'integerValue', (p) => int(p.integerValue), 'integerValue');
-  firstSeen('offers', 'couponCode', (o) => str(o.couponCode)?.toUpperCase(), 'coupon code');
-  list(root.offers).forEach((o, i) => checkDates(['offers', i], obj(o), add));
-  firstSeen('announcements', 'key', (a) => str(a.key), 'key');
-  return errors;
+  firstSeen('timePeriods', 'label', (p) => str(p.label), 'label')
+  firstSeen('timePeriods', 'integerValue', (p) => int(p.integerValue), 'integerValue')
+  firstSeen('offers', 'couponCode', (o) => str(o.couponCode)?.toUpperCase(), 'coupon code')
+  for (const [i, o] of list(root.offers).entries()) checkDates(['offers', i], obj(o), add)
+  firstSeen('announcements', 'key', (a) => str(a.key), 'key')
+  return errors
 }
 
 function checkDates(at: (string | number)[], e: Record<string, unknown>, add: (path: (string | number)[], message: string) => void): void {
-  const from = str(e.validFrom);
-  const until = str(e.validUntil);
-  if (from && until && isCalendarDate(from) && isCalendarDate(until) && until < from) add([...at, 'validUntil'], `${until} is before validFrom ${from}`);
+  const from = str(e.validFrom)
+  const until = str(e.validUntil)
+  if (from && until && isCalendarDate(from) && isCalendarDate(until) && until < from)
+    add([...at, 'validUntil'], `${until} is before validFrom ${from}`)
 }

@@ -4,9 +4,9 @@
  * far that has been done, so the start-up and hourly top-up cost one small query
  * until a new day needs its trips.
  */
-import type { Db, Queryable } from '../db.ts';
-import { MIGRATION_LOCK_KEY } from '../migrate.ts';
-import { addDays, calendarDays, dhakaDate } from '../time.ts';
+import type { Db, Queryable } from '../db.ts'
+import { MIGRATION_LOCK_KEY } from '../migrate.ts'
+import { addDays, calendarDays, dhakaDate } from '../time.ts'
 
 /**
  * The trips the timetable asks for on the days `$1` (date[]) with weekdays `$2`
@@ -22,12 +22,12 @@ export const DESIRED_TRIPS = `
     JOIN schedules s ON d.weekday = ANY(s.weekdays)
                     AND (s.valid_from IS NULL OR d.day >= s.valid_from)
                     AND (s.valid_until IS NULL OR d.day <= s.valid_until)
-    JOIN routes r ON r.id = s.route_id`;
+    JOIN routes r ON r.id = s.route_id`
 
 /** Inserts the timetable's trips of days first..last that do not exist yet; answers how many. */
 export async function generateTrips(q: Queryable, first: string, last: string): Promise<number> {
-  if (last < first) return 0;
-  const { dates, weekdays } = calendarDays(first, last);
+  if (last < first) return 0
+  const { dates, weekdays } = calendarDays(first, last)
   // NOT EXISTS first, so trips already there cost no sequence number; ON CONFLICT for a racing process.
   const rows = await q.query(
     `INSERT INTO trips (trip_date, coach_code, route_id, layout_id, departure_at, arrival_at, fares)
@@ -38,8 +38,8 @@ export async function generateTrips(q: Queryable, first: string, last: string): 
      ON CONFLICT (trip_date, coach_code) DO NOTHING
      RETURNING 1`,
     [dates, weekdays],
-  );
-  return rows.length;
+  )
+  return rows.length
 }
 
 /** Records that trips exist through `last`. */
@@ -48,7 +48,7 @@ export async function setGeneratedThrough(q: Queryable, last: string): Promise<v
     `INSERT INTO trip_generation (id, through) VALUES (1, $1::date)
      ON CONFLICT (id) DO UPDATE SET through = EXCLUDED.through WHERE trip_generation.through IS DISTINCT FROM EXCLUDED.through`,
     [last],
-  );
+  )
 }
 
 /**
@@ -57,20 +57,20 @@ export async function setGeneratedThrough(q: Queryable, last: string): Promise<v
  * trips it added. Run inside a transaction holding the migration lock.
  */
 export async function topUpTrips(q: Queryable, now: Date, daysAhead: number): Promise<number> {
-  const today = dhakaDate(now);
-  const last = addDays(today, daysAhead);
+  const today = dhakaDate(now)
+  const last = addDays(today, daysAhead)
   const [state] = await q.query<{ through: string | null; timetable: boolean }>(
     'SELECT (SELECT through::text FROM trip_generation) AS through, EXISTS (SELECT 1 FROM schedules) AS timetable',
-  );
-  const through = state?.through ?? null;
-  if (through !== null && through >= last) return 0;
-  let added = 0;
+  )
+  const through = state?.through ?? null
+  if (through !== null && through >= last) return 0
+  let added = 0
   if (state?.timetable) {
-    const first = through !== null && through >= today ? addDays(through, 1) : today;
-    added = await generateTrips(q, first, last);
+    const first = through !== null && through >= today ? addDays(through, 1) : today
+    added = await generateTrips(q, first, last)
   }
-  await setGeneratedThrough(q, last);
-  return added;
+  await setGeneratedThrough(q, last)
+  return added
 }
 
 /**
@@ -85,14 +85,14 @@ export function startTripTopUp(
   { everyMs = 3_600_000, log = console.error }: { everyMs?: number; log?: (msg: string) => void } = {},
 ): () => void {
   const run = async () => {
-    const [state] = await db.query<{ through: string | null }>('SELECT through::text FROM trip_generation');
-    if (state?.through && state.through >= addDays(dhakaDate(now()), daysAhead)) return;
+    const [state] = await db.query<{ through: string | null }>('SELECT through::text FROM trip_generation')
+    if (state?.through && state.through >= addDays(dhakaDate(now()), daysAhead)) return
     await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-      await topUpTrips(tx, now(), daysAhead);
-    });
-  };
-  const timer = setInterval(() => void run().catch((err: Error) => log(`[trips] top-up failed: ${err.message}`)), everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
+      await topUpTrips(tx, now(), daysAhead)
+    })
+  }
+  const timer = setInterval(() => void run().catch((err: Error) => log(`[trips] top-up failed: ${err.message}`)), everyMs)
+  timer.unref()
+  return () => clearInterval(timer)
 }

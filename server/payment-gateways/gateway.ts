@@ -5,29 +5,29 @@
  * (development only) and SSLCommerz implement it; `createGateway` picks one from
  * the configuration.
  */
-import type { FastifyInstance } from 'fastify';
-import type { PaymentRow } from '../payments.ts';
+import type { FastifyInstance } from 'fastify'
+import type { PaymentRow } from '../payments.ts'
 
 /** How a payment is being opened. */
 export interface OpenContext {
   /** The pending payment already existed (double click, second tab): the same page, no new session. */
-  reused: boolean;
+  reused: boolean
 }
 
 /** A card gateway. */
 export interface PaymentGateway {
   /** The `payments.provider` this gateway writes and answers for; null when card payments are unavailable. */
-  readonly provider: PaymentRow['provider'] | null;
+  readonly provider: PaymentRow['provider'] | null
   /** The smallest amount (Tk) the gateway takes. */
-  readonly minAmount: number;
+  readonly minAmount: number
   /** Whether a pending payment can be handed out again (double click) rather than replaced by a new one. */
-  canReuse(payment: PaymentRow, now: Date): boolean;
+  canReuse(payment: PaymentRow, now: Date): boolean
   /** Where the browser goes to pay: a path on this server or an absolute gateway URL. */
-  open(payment: PaymentRow, ctx: OpenContext): Promise<{ redirectUrl: string }>;
+  open(payment: PaymentRow, ctx: OpenContext): Promise<{ redirectUrl: string }>
   /** Registers the gateway's browser and server-to-server callback routes (if any). */
-  register(app: FastifyInstance): void;
+  register(app: FastifyInstance): void
   /** Before the success page shows a payment: applies it if the gateway says it is paid. Never declines. */
-  refresh(payment: PaymentRow): Promise<void>;
+  refresh(payment: PaymentRow): Promise<void>
   /** The passenger reached the failure page: declines the payment unless the gateway says it was paid. */
-  abandon(payment: PaymentRow): Promise<void>;
+  abandon(payment: PaymentRow): Promise<void>
 }

@@ -11,12 +11,12 @@
 
 /** SSLCOMMERZ_* settings. */
 export interface SslcommerzSettings {
-  storeId: string;
-  storePassword: string;
+  storeId: string
+  storePassword: string
   /** Base URL, e.g. https://sandbox.sslcommerz.com or https://securepay.sslcommerz.com (no trailing slash). */
-  apiUrl: string;
+  apiUrl: string
   /** Longest wait for one call. */
-  timeoutMs: number;
+  timeoutMs: number
 }
 
 /** The gateway could not answer (timeout, network, 5xx, not JSON, APIConnect not DONE): try again later. */
@@ -27,41 +27,44 @@ export class SessionRefusedError extends Error {}
 
 /** A transaction as the validation and query APIs describe it (every value a string as sent). */
 export interface SslTransaction {
-  status?: string;
-  tran_id?: string;
-  val_id?: string;
-  amount?: string;
-  currency?: string;
-  currency_type?: string;
-  currency_amount?: string;
-  store_id?: string;
-  risk_level?: string | number;
-  risk_title?: string;
-  bank_tran_id?: string;
-  APIConnect?: string;
-  error?: string;
+  status?: string
+  tran_id?: string
+  val_id?: string
+  amount?: string
+  currency?: string
+  currency_type?: string
+  currency_amount?: string
+  store_id?: string
+  risk_level?: string | number
+  risk_title?: string
+  bank_tran_id?: string
+  APIConnect?: string
+  error?: string
 }
 
 /** The session fields we send (see SSLCommerz v4 "Create and Get Session"). */
-export type SessionFields = Record<string, string>;
+export type SessionFields = Record<string, string>
 
 /** An SSLCommerz client for one store. */
 export interface SslcommerzApi {
   /** Opens a payment session; answers the page the browser goes to and the session key. */
-  createSession(fields: SessionFields): Promise<{ gatewayUrl: string; sessionKey: string | null }>;
+  createSession(fields: SessionFields): Promise<{ gatewayUrl: string; sessionKey: string | null }>
   /** The order validation API for `valId` (status VALID, VALIDATED, INVALID_TRANSACTION, FAILED…). */
-  validate(valId: string): Promise<SslTransaction>;
+  validate(valId: string): Promise<SslTransaction>
   /** Every transaction the gateway holds for our `tranId` (empty when the passenger never paid). */
-  queryByTranId(tranId: string): Promise<SslTransaction[]>;
+  queryByTranId(tranId: string): Promise<SslTransaction[]>
 }
 
 /** The client for `settings`. Error messages never contain the store password. */
 export function sslcommerzApi(settings: SslcommerzSettings): SslcommerzApi {
-  const credentials = { store_id: settings.storeId, store_passwd: settings.storePassword };
+  const credentials = { store_id: settings.storeId, store_passwd: settings.storePassword }
 
-  async function call(path: string, init: { method: 'GET' | 'POST'; query?: Record<string, string>; form?: Record<string, string> }): Promise<Record<string, unknown>> {
-    const url = settings.apiUrl + path + (init.query ? '?' + new URLSearchParams(init.query).toString() : '');
-    let res: Response;
+  async function call(
+    path: string,
+    init: { method: 'GET' | 'POST'; query?: Record<string, string>; form?: Record<string, string> },
+  ): Promise<Record<string, unknown>> {
+    const url = settings.apiUrl + path + (init.query ? '?' + new URLSearchParams(init.query).toString() : '')
+    let res: Response
     try {
       res = await fetch(url, {
         method: init.method,
@@ -69,57 +72,66 @@ export function sslcommerzApi(settings: SslcommerzSettings): SslcommerzApi {
         body: init.form ? new URLSearchParams(init.form).toString() : undefined,
         signal: AbortSignal.timeout(settings.timeoutMs),
         redirect: 'error',
-      });
+      })
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      const why = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${settings.timeoutMs} ms` : `network error ${e.cause?.code ?? e.name}`;
-      throw new GatewayUnavailableError(`${path}: ${why}`);
+      const e = err as Error & { cause?: { code?: string } }
+      const why =
+        e.name === 'TimeoutError' || e.name === 'AbortError'
+          ? `no answer within ${settings.timeoutMs} ms`
+          : `network error ${e.cause?.code ?? e.name}`
+      throw new GatewayUnavailableError(`${path}: ${why}`)
     }
-    let text: string;
+    let text: string
     try {
-      text = await res.text();
+      text = await res.text()
     } catch {
-      throw new GatewayUnavailableError(`${path}: the answer was cut off`);
+      throw new GatewayUnavailableError(`${path}: the answer was cut off`)
     }
-    if (!res.ok) throw new GatewayUnavailableError(`${path}: HTTP ${res.status}`);
+    if (!res.ok) throw new GatewayUnavailableError(`${path}: HTTP ${res.status}`)
     try {
-      const body = JSON.parse(text) as unknown;
-      if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+      const body = JSON.parse(text) as unknown
+      if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>
     } catch {
       // reported below
     }
-    throw new GatewayUnavailableError(`${path}: the answer is not a JSON object`);
+    throw new GatewayUnavailableError(`${path}: the answer is not a JSON object`)
   }
 
   return {
     async createSession(fields) {
-      const body = await call('/gwprocess/v4/api.php', { method: 'POST', form: { ...fields, ...credentials } });
+      const body = await call('/gwprocess/v4/api.php', { method: 'POST', form: { ...fields, ...credentials } })
       if (body.status !== 'SUCCESS') {
-        const reason = typeof body.failedreason === 'string' && body.failedreason ? body.failedreason : `status ${String(body.status)}`;
-        throw new SessionRefusedError(reason.slice(0, 300));
+        const reason = typeof body.failedreason === 'string' && body.failedreason ? body.failedreason : `status ${String(body.status)}`
+        throw new SessionRefusedError(reason.slice(0, 300))
       }
-      const gatewayUrl = body.GatewayPageURL;
+      const gatewayUrl = body.GatewayPageURL
       // The browser is sent there: only a real web address is acceptable.
       if (typeof gatewayUrl !== 'string' || !/^https?:\/\/[^\s]+$/i.test(gatewayUrl)) {
-        throw new GatewayUnavailableError('/gwprocess/v4/api.php: SUCCESS without a GatewayPageURL');
+        throw new GatewayUnavailableError('/gwprocess/v4/api.php: SUCCESS without a GatewayPageURL')
       }
-      return { gatewayUrl, sessionKey: typeof body.sessionkey === 'string' ? body.sessionkey : null };
+      return { gatewayUrl, sessionKey: typeof body.sessionkey === 'string' ? body.sessionkey : null }
     },
 
     async validate(valId) {
-      const body = await call('/validator/api/validationserverAPI.php', { method: 'GET', query: { val_id: valId, ...credentials, v: '1', format: 'json' } });
+      const body = await call('/validator/api/validationserverAPI.php', {
+        method: 'GET',
+        query: { val_id: valId, ...credentials, v: '1', format: 'json' },
+      })
       if (body.APIConnect !== undefined && body.APIConnect !== 'DONE') {
-        throw new GatewayUnavailableError(`/validator/api/validationserverAPI.php: APIConnect ${String(body.APIConnect)}`);
+        throw new GatewayUnavailableError(`/validator/api/validationserverAPI.php: APIConnect ${String(body.APIConnect)}`)
       }
-      return body as SslTransaction;
+      return body as SslTransaction
     },
 
     async queryByTranId(tranId) {
-      const body = await call('/validator/api/merchantTransIDvalidationAPI.php', { method: 'GET', query: { tran_id: tranId, ...credentials, format: 'json' } });
+      const body = await call('/validator/api/merchantTransIDvalidationAPI.php', {
+        method: 'GET',
+        query: { tran_id: tranId, ...credentials, format: 'json' },
+      })
       if (body.APIConnect !== 'DONE') {
-        throw new GatewayUnavailableError(`/validator/api/merchantTransIDvalidationAPI.php: APIConnect ${String(body.APIConnect)}`);
+        throw new GatewayUnavailableError(`/validator/api/merchantTransIDvalidationAPI.php: APIConnect ${String(body.APIConnect)}`)
       }
-      return Array.isArray(body.element) ? (body.element.filter((e) => e && typeof e === 'object') as SslTransaction[]) : [];
+      return Array.isArray(body.element) ? (body.element.filter((e) => e && typeof e === 'object') as SslTransaction[]) : []
     },
-  };
+  }
 }

@@ -1,10 +1,10 @@
 /** Bookings: booking the caller's locked seats, extending the booking's time, cancelling it. */
-import type { FastifyInstance } from 'fastify';
-import { cancelBooking, createBooking, extendBooking } from '../bookings.ts';
-import { languageOf } from '../delivery/ticket-messages.ts';
-import { AppError, handle, type Deps } from '../http.ts';
-import { mustLoadReservation } from '../reservation-view.ts';
-import { holdersOf } from '../seat-locks.ts';
+import type { FastifyInstance } from 'fastify'
+import { cancelBooking, createBooking, extendBooking } from '../bookings.ts'
+import { languageOf } from '../delivery/ticket-messages.ts'
+import { AppError, handle, type Deps } from '../http.ts'
+import { mustLoadReservation } from '../reservation-view.ts'
+import { holdersOf } from '../seat-locks.ts'
 
 /** Registers the booking routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -15,26 +15,26 @@ export function register(app: FastifyInstance, deps: Deps): void {
       holders: holdersOf(call),
       language: languageOf(call.req.headers['accept-language']),
       now: deps.now(),
-    });
-    return mustLoadReservation(deps.db, id);
-  });
+    })
+    return mustLoadReservation(deps.db, id)
+  })
 
   handle(app, deps, 'extendBooking', async ({ body, auth }) => {
-    const at = parseInstant(body.expirationTime);
-    if (!at) throw new AppError('INVALID_EXPIRATION_TIME');
-    await extendBooking(deps.db, { id: body.reservationId, passengerId: auth!.passengerId, at, now: deps.now() });
-    return mustLoadReservation(deps.db, body.reservationId);
-  });
+    const at = parseInstant(body.expirationTime)
+    if (!at) throw new AppError('INVALID_EXPIRATION_TIME')
+    await extendBooking(deps.db, { id: body.reservationId, passengerId: auth!.passengerId, at, now: deps.now() })
+    return mustLoadReservation(deps.db, body.reservationId)
+  })
 
   handle(app, deps, 'cancelBooking', async ({ body, auth }) => {
-    await cancelBooking(deps.db, { id: body.reservationId, passengerId: auth!.passengerId, now: deps.now() });
-    return mustLoadReservation(deps.db, body.reservationId);
-  });
+    await cancelBooking(deps.db, { id: body.reservationId, passengerId: auth!.passengerId, now: deps.now() })
+    return mustLoadReservation(deps.db, body.reservationId)
+  })
 }
 
 /** An ISO-8601 instant with an offset or Z, or null. */
 function parseInstant(s: string): Date | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(s)) return null;
-  const d = new Date(s);
-  return Number.isNaN(d.getTime()) ? null : d;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(s)) return null
+  const d = new Date(s)
+  return Number.isNaN(d.getTime()) ? null : d
 }

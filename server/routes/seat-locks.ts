@@ -1,17 +1,17 @@
 /** Seat locks: holding seats on a trip while the passenger decides, and releasing them. */
-import type { FastifyInstance } from 'fastify';
-import { AppError, handle, type Deps } from '../http.ts';
-import { addressKey } from '../limits.ts';
-import { holdersOf, seatLocker, unlockSeats } from '../seat-locks.ts';
-import { assertRoute, findTrip, findTripByCoach } from '../trips.ts';
+import type { FastifyInstance } from 'fastify'
+import { AppError, handle, type Deps } from '../http.ts'
+import { addressKey } from '../limits.ts'
+import { holdersOf, seatLocker, unlockSeats } from '../seat-locks.ts'
+import { assertRoute, findTrip, findTripByCoach } from '../trips.ts'
 
 /** Registers POST /reservation/seatLock. */
 export function register(app: FastifyInstance, deps: Deps): void {
-  const lockSeats = seatLocker(deps.db, () => ({ perTrip: deps.config.holdLimitPerAddress, total: deps.config.holdLimitPerAddressTotal }));
+  const lockSeats = seatLocker(deps.db, () => ({ perTrip: deps.config.holdLimitPerAddress, total: deps.config.holdLimitPerAddressTotal }))
   handle(app, deps, 'seatLock', async (call) => {
-    const { body } = call;
-    const now = deps.now();
-    const holders = holdersOf(call);
+    const { body } = call
+    const now = deps.now()
+    const holders = holdersOf(call)
     if (body.locked) {
       // trip, route, sale and layout checks happen inside the one locking call
       try {
@@ -23,19 +23,19 @@ export function register(app: FastifyInstance, deps: Deps): void {
           now,
           holdMinutes: deps.config.holdMinutes,
           address: addressKey(call.req.ip),
-        });
-        deps.metrics.seatLock(held ? 'won' : 'lost');
-        return held;
+        })
+        deps.metrics.seatLock(held ? 'won' : 'lost')
+        return held
       } catch (err) {
-        const code = err instanceof AppError ? err.code : null;
-        deps.metrics.seatLock(code === 'HOLD_LIMIT_EXCEEDED' ? 'refused_limit' : code === 'MAX_SEAT_WARNING' ? 'refused_max' : 'error');
-        throw err;
+        const code = err instanceof AppError ? err.code : null
+        deps.metrics.seatLock(code === 'HOLD_LIMIT_EXCEEDED' ? 'refused_limit' : code === 'MAX_SEAT_WARNING' ? 'refused_max' : 'error')
+        throw err
       }
     }
-    const trip = body.tripId ? await findTrip(deps.db, body.tripId) : await findTripByCoach(deps.db, body.tripDate, body.coachCode);
-    if (!trip) throw new AppError('TRIP_NOT_FOUND');
-    assertRoute(trip, body.originCode, body.destinationCode);
-    deps.metrics.seatLock('released');
-    return unlockSeats(deps.db, { tripId: trip.id, seatNames: body.seatNames, holders, now });
-  });
+    const trip = body.tripId ? await findTrip(deps.db, body.tripId) : await findTripByCoach(deps.db, body.tripDate, body.coachCode)
+    if (!trip) throw new AppError('TRIP_NOT_FOUND')
+    assertRoute(trip, body.originCode, body.destinationCode)
+    deps.metrics.seatLock('released')
+    return unlockSeats(deps.db, { tripId: trip.id, seatNames: body.seatNames, holders, now })
+  })
 }

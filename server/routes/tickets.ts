@@ -3,13 +3,13 @@
  * passenger's list, cancelling a sold ticket with an SMS code (refund to the
  * balance) and resending the ticket e-mail.
  */
-import type { FastifyInstance } from 'fastify';
-import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts';
-import { expireBookings, ownReservation, type ReservationRow } from '../bookings.ts';
-import { AppError, handle, pathId, type Deps } from '../http.ts';
-import { take, type Limit } from '../limits.ts';
-import { issueOtp, verifyOtp } from '../otp.ts';
-import { loadReservations, mustLoadReservation } from '../reservation-view.ts';
+import type { FastifyInstance } from 'fastify'
+import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
+import { expireBookings, ownReservation, type ReservationRow } from '../bookings.ts'
+import { AppError, handle, pathId, type Deps } from '../http.ts'
+import { take, type Limit } from '../limits.ts'
+import { issueOtp, verifyOtp } from '../otp.ts'
+import { loadReservations, mustLoadReservation } from '../reservation-view.ts'
 import {
   CANCEL_POLICY,
   cancelCodeRemembered,
@@ -22,7 +22,7 @@ import {
   rememberCancelCode,
   sendTicket,
   ticketEmail,
-} from '../tickets.ts';
+} from '../tickets.ts'
 
 /** Wrong PINs one PNR takes (all PNR and PIN routes together) before it is closed for a while. */
 export const PIN_LIMIT: Limit = {
@@ -30,7 +30,7 @@ export const PIN_LIMIT: Limit = {
   max: 10,
   windowMs: 15 * 60_000,
   reason: 'Too many wrong PINs for this PNR. Try again in {minutes} minutes.',
-};
+}
 
 /** Ticket e-mails one PNR may send. */
 export const RESEND_EMAIL_LIMIT: Limit = {
@@ -38,35 +38,35 @@ export const RESEND_EMAIL_LIMIT: Limit = {
   max: 3,
   windowMs: 60 * 60_000,
   reason: 'This ticket was e-mailed several times in the last hour. Try again in {minutes} minutes.',
-};
+}
 
 /** Registers the tickets routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
   handle(app, deps, 'reservationById', async (call) => {
-    const id = pathId(call.params.id, 'id');
-    await ownReservation(deps.db, id, call.auth!.passengerId);
-    await expireBookings(deps.db, deps.now(), { reservationId: id });
-    return mustLoadReservation(deps.db, id);
-  });
+    const id = pathId(call.params.id, 'id')
+    await ownReservation(deps.db, id, call.auth!.passengerId)
+    await expireBookings(deps.db, deps.now(), { reservationId: id })
+    return mustLoadReservation(deps.db, id)
+  })
 
   handle(app, deps, 'reservationByPnr', async (call) => {
-    const r = await byPnr(deps, call.params.pnr, call.params.pin);
-    return mustLoadReservation(deps.db, r.id);
-  });
+    const r = await byPnr(deps, call.params.pnr, call.params.pin)
+    return mustLoadReservation(deps.db, r.id)
+  })
 
   handle(app, deps, 'myReservations', async (call) => {
-    const passengerId = call.auth!.passengerId;
-    const now = deps.now();
-    await expireBookings(deps.db, now, { passengerId });
-    return loadReservations(deps.db, await passengerReservationIds(deps.db, passengerId, now));
-  });
+    const passengerId = call.auth!.passengerId
+    const now = deps.now()
+    await expireBookings(deps.db, now, { passengerId })
+    return loadReservations(deps.db, await passengerReservationIds(deps.db, passengerId, now))
+  })
 
   handle(app, deps, 'cancelInitialize', async (call) => {
-    const now = deps.now();
-    const r = await byPnr(deps, call.params.pnr, call.params.pin);
-    const quote = await cancelQuote(deps.db, r, now);
-    const mobile = await refundMobile(deps.db, r);
-    const sent = await deps.db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr! }));
+    const now = deps.now()
+    const r = await byPnr(deps, call.params.pnr, call.params.pin)
+    const quote = await cancelQuote(deps.db, r, now)
+    const mobile = await refundMobile(deps.db, r)
+    const sent = await deps.db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr! }))
     return {
       reservationId: r.id,
       refundAmount: quote.refund,
@@ -75,39 +75,40 @@ export function register(app: FastifyInstance, deps: Deps): void {
       policy: CANCEL_POLICY,
       otpSentTo: maskMobile(mobile),
       resendAfterSeconds: sent.resendAfterSeconds ?? OTP_RESEND_SECONDS,
-    };
-  });
+    }
+  })
 
   handle(app, deps, 'verifyCancelTicketOtp', async ({ body }) => {
-    const now = deps.now();
-    const r = await byPnr(deps, body.pnr, body.pin);
-    await cancelQuote(deps.db, r, now);
-    await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps.db, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: body.otp });
+    const now = deps.now()
+    const r = await byPnr(deps, body.pnr, body.pin)
+    await cancelQuote(deps.db, r, now)
+    await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps.db, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: body.otp })
     // The code is consumed; remember it on the reservation so the cancel call can present it.
-    await rememberCancelCode(deps.db, r, body.otp, now);
-    return true;
-  });
+    await rememberCancelCode(deps.db, r, body.otp, now)
+    return true
+  })
 
   handle(app, deps, 'cancel', async (call) => {
-    const now = deps.now();
-    const r = await byPnr(deps, call.params.pnr, call.params.pin);
-    const quote = await cancelQuote(deps.db, r, now);
-    const otp = call.params.otp;
-    if (!cancelCodeRemembered(r, otp, now)) await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps.db, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: otp });
-    await cancelTicket(deps, r, quote, now);
-    return mustLoadReservation(deps.db, r.id);
-  });
+    const now = deps.now()
+    const r = await byPnr(deps, call.params.pnr, call.params.pin)
+    const quote = await cancelQuote(deps.db, r, now)
+    const otp = call.params.otp
+    if (!cancelCodeRemembered(r, otp, now))
+      await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps.db, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: otp })
+    await cancelTicket(deps, r, quote, now)
+    return mustLoadReservation(deps.db, r.id)
+  })
 
   handle(app, deps, 'resendReservationEmail', async (call) => {
-    const r = await byPnr(deps, call.params.pnr, call.params.pin);
-    if (r.status !== 1) throw new AppError('RESERVATION_NOT_ACCESSIBLE', { reason: 'Only a sold ticket can be e-mailed.' });
-    const out = await mustLoadReservation(deps.db, r.id);
-    const email = await ticketEmail(deps.db, out, r.passenger_id);
-    if (!email) throw new AppError('VALIDATION_FAILED', { reason: 'This reservation has no e-mail address.' });
-    await take(deps.db, RESEND_EMAIL_LIMIT, r.pnr!, deps.now());
-    await sendTicket(deps, out, { email, sms: false });
-    return true;
-  });
+    const r = await byPnr(deps, call.params.pnr, call.params.pin)
+    if (r.status !== 1) throw new AppError('RESERVATION_NOT_ACCESSIBLE', { reason: 'Only a sold ticket can be e-mailed.' })
+    const out = await mustLoadReservation(deps.db, r.id)
+    const email = await ticketEmail(deps.db, out, r.passenger_id)
+    if (!email) throw new AppError('VALIDATION_FAILED', { reason: 'This reservation has no e-mail address.' })
+    await take(deps.db, RESEND_EMAIL_LIMIT, r.pnr!, deps.now())
+    await sendTicket(deps, out, { email, sms: false })
+    return true
+  })
 }
 
 /**
@@ -116,14 +117,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
  * TOO_MANY_ATTEMPTS, even for the right PIN, until the oldest wrong one is 15 minutes old.
  */
 async function byPnr(deps: Deps, pnr: string | undefined, pin: string | undefined): Promise<ReservationRow> {
-  if (!pnr || !pin || !/^[A-Za-z0-9]{1,20}$/.test(pnr) || !/^\d{4}$/.test(pin)) throw new AppError('WRONG_PNR_PIN');
-  const slot = await take(deps.db, PIN_LIMIT, pnr.trim().toUpperCase(), deps.now());
+  if (!pnr || !pin || !/^[A-Za-z0-9]{1,20}$/.test(pnr) || !/^\d{4}$/.test(pin)) throw new AppError('WRONG_PNR_PIN')
+  const slot = await take(deps.db, PIN_LIMIT, pnr.trim().toUpperCase(), deps.now())
   try {
-    const r = await findByPnr(deps.db, pnr, pin);
-    await slot.release();
-    return r;
+    const r = await findByPnr(deps.db, pnr, pin)
+    await slot.release()
+    return r
   } catch (err) {
-    if (!(err instanceof AppError && err.code === 'WRONG_PNR_PIN')) await slot.release();
-    throw err;
+    if (!(err instanceof AppError && err.code === 'WRONG_PNR_PIN')) await slot.release()
+    throw err
   }
 }

@@ -1,50 +1,53 @@
 /** Trip search and trip details with the seat map. */
-import type { FastifyInstance } from 'fastify';
-import { bookedUnpaidCount } from '../bookings.ts';
-import { AppError, handle, type Deps } from '../http.ts';
-import { assertCities, assertStation } from '../lookups.ts';
-import { memoized } from '../memo.ts';
-import { holdersOf } from '../seat-locks.ts';
-import { dhakaDate } from '../time.ts';
-import { assertOnSale, assertRoute, findTrip, searchTrips, seatStates, toTripDetails } from '../trips.ts';
+import type { FastifyInstance } from 'fastify'
+import { bookedUnpaidCount } from '../bookings.ts'
+import { AppError, handle, type Deps } from '../http.ts'
+import { assertCities, assertStation } from '../lookups.ts'
+import { memoized } from '../memo.ts'
+import { holdersOf } from '../seat-locks.ts'
+import { dhakaDate } from '../time.ts'
+import { assertOnSale, assertRoute, findTrip, searchTrips, seatStates, toTripDetails } from '../trips.ts'
 
 /** Registers the trip routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
   // Popular searches are answered from memory for a moment (config.searchCacheMs):
   // seat counts in results may lag by that long; the seat map is always fresh.
   // Concurrent identical searches share one query.
-  const cacheMs = () => deps.config.searchCacheMs ?? 0;
+  const cacheMs = () => deps.config.searchCacheMs ?? 0
   const cachedSearch = memoized(
     async (q: { originCode: string; destinationCode: string; tripDate: string; now: Date }) => {
-      await assertCities(deps.db, [q.originCode, q.destinationCode]);
-      return searchTrips(deps.db, q.originCode, q.destinationCode, q.tripDate, q.now);
+      await assertCities(deps.db, [q.originCode, q.destinationCode])
+      return searchTrips(deps.db, q.originCode, q.destinationCode, q.tripDate, q.now)
     },
     { ttlMs: cacheMs, max: 1000, key: (q) => `${q.originCode}|${q.destinationCode}|${q.tripDate}` },
-  );
+  )
 
   handle(app, deps, 'tripSearch', async ({ body }) => {
-    const now = deps.now();
+    const now = deps.now()
     if (body.originCode === body.destinationCode) {
-      throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'destinationCode', message: 'Origin and destination must differ' }] });
+      throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'destinationCode', message: 'Origin and destination must differ' }] })
     }
-    if (body.tripDate < dhakaDate(now)) throw new AppError('TRIP_IS_NOT_AVAILABLE');
-    return cachedSearch({ ...body, now });
-  });
+    if (body.tripDate < dhakaDate(now)) throw new AppError('TRIP_IS_NOT_AVAILABLE')
+    return cachedSearch({ ...body, now })
+  })
 
   // Trip rows (times, route, fares, layout) change only with the timetable: the seat
   // map reads them from memory for as long as searches are cached; seats are always fresh.
-  const cachedTrip = memoized((id: number) => findTrip(deps.db, id), { ttlMs: cacheMs, max: 5000 });
+  const cachedTrip = memoized((id: number) => findTrip(deps.db, id), { ttlMs: cacheMs, max: 5000 })
 
   handle(app, deps, 'tripDetails', async (call) => {
-    const { body } = call;
-    const now = deps.now();
-    const trip = await cachedTrip(body.tripId);
-    if (!trip) throw new AppError('TRIP_NOT_FOUND');
-    assertRoute(trip, body.originCode, body.destinationCode);
-    assertOnSale(trip, now);
-    await assertStation(deps.db, body.originBusStationId, trip.origin_code);
-    await assertStation(deps.db, body.destinationBusStationId, trip.destination_code);
-    const [states, booked] = await Promise.all([seatStates(deps.db, trip, now), bookedUnpaidCount(deps.db, trip.id, call.auth?.passengerId ?? null, now)]);
-    return toTripDetails(trip, states, holdersOf(call), booked);
-  });
+    const { body } = call
+    const now = deps.now()
+    const trip = await cachedTrip(body.tripId)
+    if (!trip) throw new AppError('TRIP_NOT_FOUND')
+    assertRoute(trip, body.originCode, body.destinationCode)
+    assertOnSale(trip, now)
+    await assertStation(deps.db, body.originBusStationId, trip.origin_code)
+    await assertStation(deps.db, body.destinationBusStationId, trip.destination_code)
+    const [states, booked] = await Promise.all([
+      seatStates(deps.db, trip, now),
+      bookedUnpaidCount(deps.db, trip.id, call.auth?.passengerId ?? null, now),
+    ])
+    return toTripDetails(trip, states, holdersOf(call), booked)
+  })
 }

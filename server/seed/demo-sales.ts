@@ -5,16 +5,16 @@
  * Idempotent and cheap: only trips with no reservation at all get seeded (so each
  * new day gets some), with a handful of set-based statements.
  */
-import type { Queryable } from '../db.ts';
-import type { Deps } from '../http.ts';
-import { newPin, newPnr } from '../tickets.ts';
-import { addDays, addTime, dhakaDate } from '../time.ts';
+import type { Queryable } from '../db.ts'
+import type { Deps } from '../http.ts'
+import { newPin, newPnr } from '../tickets.ts'
+import { addDays, addTime, dhakaDate } from '../time.ts'
 
 /** Days after today whose trips get demo sales. */
-export const SEED_SALES_DAYS = 7;
+export const SEED_SALES_DAYS = 7
 
 /** The seed passenger: owns the demo sales, has no password (cannot log in). */
-export const SEED_PASSENGER = { mobile: '01900000001', fullName: 'Seed Traveller', email: 'seed.traveller@example.com', city: 'Dhaka' };
+export const SEED_PASSENGER = { mobile: '01900000001', fullName: 'Seed Traveller', email: 'seed.traveller@example.com', city: 'Dhaka' }
 
 const travellers: [string, string][] = [
   ['Karim Ahmed', '01711000101'],
@@ -25,58 +25,98 @@ const travellers: [string, string][] = [
   ['Arif Hossain', '01311000606'],
   ['Sadia Islam', '01411000707'],
   ['Mahmudul Hasan', '01711000808'],
-];
+]
 
 /** Seeds demo sales on trips of today..today+SEED_SALES_DAYS that have none. */
 export async function seedReservations(tx: Queryable, deps: Deps): Promise<void> {
-  const now = deps.now();
-  const today = dhakaDate(now);
-  const trips = await tx.query<{ id: number; layout_id: number; fares: Record<string, number> | string; origin_code: string; destination_code: string; departure_at: Date }>(
+  const now = deps.now()
+  const today = dhakaDate(now)
+  const trips = await tx.query<{
+    id: number
+    layout_id: number
+    fares: Record<string, number> | string
+    origin_code: string
+    destination_code: string
+    departure_at: Date
+  }>(
     `SELECT t.id, t.layout_id, t.fares, r.origin_code, r.destination_code, t.departure_at
        FROM trips t JOIN routes r ON r.id = t.route_id
       WHERE t.trip_date BETWEEN $1::date AND $2::date AND t.status = 'OPEN' AND t.departure_at > $3
         AND NOT EXISTS (SELECT 1 FROM reservations x WHERE x.trip_id = t.id)
       ORDER BY t.id`,
     [today, addDays(today, SEED_SALES_DAYS), now],
-  );
-  if (trips.length === 0) return;
-  const passengerId = await seedPassenger(tx, now);
+  )
+  if (trips.length === 0) return
+  const passengerId = await seedPassenger(tx, now)
 
   const seats = await tx.query<{ layout_id: number; name: string; seat_type: string }>(
     "SELECT layout_id, name, seat_type FROM layout_seats WHERE name <> 'OPEN' ORDER BY layout_id, row, col, name",
-  );
-  const byLayout = new Map<number, { name: string; seat_type: string }[]>();
-  for (const s of seats) (byLayout.get(s.layout_id) ?? byLayout.set(s.layout_id, []).get(s.layout_id)!).push(s);
-  const stations = await tx.query<{ id: number; city_code: string }>('SELECT DISTINCT ON (city_code) id, city_code FROM bus_stations ORDER BY city_code, offset_minutes, id');
-  const stationOf = new Map(stations.map((s) => [s.city_code, s.id]));
+  )
+  const byLayout = new Map<number, { name: string; seat_type: string }[]>()
+  for (const s of seats) (byLayout.get(s.layout_id) ?? byLayout.set(s.layout_id, []).get(s.layout_id)!).push(s)
+  const stations = await tx.query<{ id: number; city_code: string }>(
+    'SELECT DISTINCT ON (city_code) id, city_code FROM bus_stations ORDER BY city_code, offset_minutes, id',
+  )
+  const stationOf = new Map(stations.map((s) => [s.city_code, s.id]))
 
-  type Plan = { key: string; tripId: number; status: 1 | 2; seats: { name: string; type: string; fare: number }[]; boarding: number; dropping: number; who: [string, string]; expires: Date | null };
-  const plans: Plan[] = [];
+  type Plan = {
+    key: string
+    tripId: number
+    status: 1 | 2
+    seats: { name: string; type: string; fare: number }[]
+    boarding: number
+    dropping: number
+    who: [string, string]
+    expires: Date | null
+  }
+  const plans: Plan[] = []
   for (const t of trips) {
-    const rnd = mulberry32(t.id * 2654435761);
+    const rnd = mulberry32(t.id * 2654435761)
     // about one trip in five stays empty
-    if (rnd() < 0.2) continue;
-    const layout = byLayout.get(t.layout_id) ?? [];
-    const boarding = stationOf.get(t.origin_code);
-    const dropping = stationOf.get(t.destination_code);
-    if (layout.length < 10 || boarding == null || dropping == null) continue;
-    const fares = typeof t.fares === 'string' ? (JSON.parse(t.fares) as Record<string, number>) : t.fares;
-    const pool = [...layout];
+    if (rnd() < 0.2) continue
+    const layout = byLayout.get(t.layout_id) ?? []
+    const boarding = stationOf.get(t.origin_code)
+    const dropping = stationOf.get(t.destination_code)
+    if (layout.length < 10 || boarding == null || dropping == null) continue
+    const fares = typeof t.fares === 'string' ? (JSON.parse(t.fares) as Record<string, number>) : t.fares
+    const pool = [...layout]
     const take = (n: number) =>
-      Array.from({ length: n }, () => pool.splice(Math.floor(rnd() * pool.length), 1)[0]!).map((s) => ({ name: s.name, type: s.seat_type, fare: fares[s.seat_type] ?? 0 }));
-    const sold = 3 + Math.floor(rnd() * 6);
-    plans.push({ key: `${t.id}:1`, tripId: t.id, status: 1, seats: take(sold), boarding, dropping, who: travellers[Math.floor(rnd() * travellers.length)]!, expires: null });
+      Array.from({ length: n }, () => pool.splice(Math.floor(rnd() * pool.length), 1)[0]!).map((s) => ({
+        name: s.name,
+        type: s.seat_type,
+        fare: fares[s.seat_type] ?? 0,
+      }))
+    const sold = 3 + Math.floor(rnd() * 6)
+    plans.push({
+      key: `${t.id}:1`,
+      tripId: t.id,
+      status: 1,
+      seats: take(sold),
+      boarding,
+      dropping,
+      who: travellers[Math.floor(rnd() * travellers.length)]!,
+      expires: null,
+    })
     if (rnd() < 0.35) {
       // a booking held by the operator until two hours before departure
-      const expires = addTime(t.departure_at, { hours: -2 });
+      const expires = addTime(t.departure_at, { hours: -2 })
       if (expires > now) {
-        plans.push({ key: `${t.id}:2`, tripId: t.id, status: 2, seats: take(1 + Math.floor(rnd() * 2)), boarding, dropping, who: travellers[Math.floor(rnd() * travellers.length)]!, expires });
+        plans.push({
+          key: `${t.id}:2`,
+          tripId: t.id,
+          status: 2,
+          seats: take(1 + Math.floor(rnd() * 2)),
+          boarding,
+          dropping,
+          who: travellers[Math.floor(rnd() * travellers.length)]!,
+          expires,
+        })
       }
     }
   }
-  if (plans.length === 0) return;
+  if (plans.length === 0) return
 
-  const paidAt = addTime(now, { hours: -1 });
+  const paidAt = addTime(now, { hours: -1 })
   const rows = await tx.query<{ id: number; trip_id: number; status: number }>(
     `INSERT INTO reservations (trip_id, passenger_id, status, pnr, pin, boarding_station_id, dropping_station_id, passenger_name, passenger_mobile,
                                passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, payment_method, paid_at, created_at)
@@ -99,37 +139,37 @@ export async function seedReservations(tx: Queryable, deps: Deps): Promise<void>
       plans.map((p) => p.seats.reduce((a, s) => a + s.fare, 0)),
       plans.map((p) => p.expires),
     ],
-  );
-  const idOf = new Map(rows.map((r) => [`${r.trip_id}:${r.status}`, r.id]));
-  const flat = plans.flatMap((p) => p.seats.map((s) => ({ rid: idOf.get(p.key)!, tripId: p.tripId, ...s })));
+  )
+  const idOf = new Map(rows.map((r) => [`${r.trip_id}:${r.status}`, r.id]))
+  const flat = plans.flatMap((p) => p.seats.map((s) => ({ rid: idOf.get(p.key)!, tripId: p.tripId, ...s })))
   await tx.query(
     `INSERT INTO reservation_seats (reservation_id, trip_id, seat_name, seat_type, fare)
      SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::int[])`,
     [flat.map((s) => s.rid), flat.map((s) => s.tripId), flat.map((s) => s.name), flat.map((s) => s.type), flat.map((s) => s.fare)],
-  );
+  )
 }
 
 async function seedPassenger(tx: Queryable, now: Date): Promise<number> {
-  const p = SEED_PASSENGER;
+  const p = SEED_PASSENGER
   const [row] = await tx.query<{ id: number }>(
     `INSERT INTO passengers (mobile, full_name, email, city, password_hash, status, balance, created_at)
      VALUES ($1, $2, $3, $4, NULL, 'INACTIVE', 0, $5)
      ON CONFLICT (mobile) DO UPDATE SET mobile = EXCLUDED.mobile RETURNING id`,
     [p.mobile, p.fullName, p.email, p.city, now],
-  );
-  return row!.id;
+  )
+  return row!.id
 }
 
 /** Small deterministic PRNG, so a trip's demo sales do not depend on the start order. */
 function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
+  let a = seed >>> 0
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
 }
 
 /**
@@ -138,7 +178,7 @@ function mulberry32(seed: number): () => number {
  * Only the seed passenger's, which has no password and pays nothing. Answers how many.
  */
 export async function removeDemoSales(tx: Queryable, now: Date): Promise<number> {
-  const p = SEED_PASSENGER;
+  const p = SEED_PASSENGER
   const rows = await tx.query(
     `DELETE FROM reservations x USING passengers p, trips t
       WHERE p.mobile = $1 AND p.full_name = $2 AND p.email = $3 AND p.password_hash IS NULL
@@ -147,6 +187,6 @@ export async function removeDemoSales(tx: Queryable, now: Date): Promise<number>
         AND NOT EXISTS (SELECT 1 FROM coupon_redemptions c WHERE c.reservation_id = x.id)
       RETURNING 1`,
     [p.mobile, p.fullName, p.email, now],
-  );
-  return rows.length;
+  )
+  return rows.length
 }

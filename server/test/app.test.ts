@@ -1,93 +1,96 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import zlib from 'node:zlib';
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
-import { buildApp } from '../app.ts';
-import { startTestApp, tempDir, type TestApp } from './helpers.ts';
+import fs from 'node:fs'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { buildApp } from '../app.ts'
+import { startTestApp, tempDir, type TestApp } from './helpers.ts'
 
-let t: TestApp;
-let dist: string;
-const bigJs = 'export const x = ' + JSON.stringify('bus '.repeat(5000)) + ';\n';
+let t: TestApp
+let dist: string
+const bigJs = 'export const x = ' + JSON.stringify('bus '.repeat(5000)) + ';\n'
 test.before(async () => {
-  dist = path.join(tempDir('bus-dist-'), 'dist');
-  fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Nodi Express</title><div id="root"><h1>prerendered home</h1></div>' + ' '.repeat(2000));
-  fs.writeFileSync(path.join(dist, 'app.html'), '<!doctype html><title>Nodi Express</title><div id="root"></div><!-- empty shell -->');
-  fs.writeFileSync(path.join(dist, 'search.html'), '<!doctype html><title>Nodi Express</title><div id="root"><h1>results frame</h1></div>');
-  fs.writeFileSync(path.join(dist, 'config.js'), "window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n");
-  fs.writeFileSync(path.join(dist, 'assets', 'main-ABCD1234.js'), bigJs);
-  fs.writeFileSync(path.join(dist, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  fs.writeFileSync(path.join(dist, 'chunk-ZX12QW34.js'), 'export {};');
-  fs.writeFileSync(path.join(dist, 'meta.json'), '{"secret":"build graph"}');
-  t = await startTestApp({ daysAhead: 0, app: { distDir: dist } });
-});
+  dist = path.join(tempDir('bus-dist-'), 'dist')
+  fs.mkdirSync(path.join(dist, 'assets'), { recursive: true })
+  fs.writeFileSync(
+    path.join(dist, 'index.html'),
+    '<!doctype html><title>Nodi Express</title><div id="root"><h1>prerendered home</h1></div>' + ' '.repeat(2000),
+  )
+  fs.writeFileSync(path.join(dist, 'app.html'), '<!doctype html><title>Nodi Express</title><div id="root"></div><!-- empty shell -->')
+  fs.writeFileSync(path.join(dist, 'search.html'), '<!doctype html><title>Nodi Express</title><div id="root"><h1>results frame</h1></div>')
+  fs.writeFileSync(path.join(dist, 'config.js'), "window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n")
+  fs.writeFileSync(path.join(dist, 'assets', 'main-ABCD1234.js'), bigJs)
+  fs.writeFileSync(path.join(dist, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+  fs.writeFileSync(path.join(dist, 'chunk-ZX12QW34.js'), 'export {};')
+  fs.writeFileSync(path.join(dist, 'meta.json'), '{"secret":"build graph"}')
+  t = await startTestApp({ daysAhead: 0, app: { distDir: dist } })
+})
 test.after(async () => {
-  await t.close();
-});
+  await t.close()
+})
 
 const isIndex = (r: { status: number; text: string; headers: Record<string, unknown> }) => {
-  assert.is(r.status, 200);
-  assert.ok(r.text.includes('<div id="root">'));
-  assert.is(r.headers['cache-control'], 'no-cache');
-};
+  assert.is(r.status, 200)
+  assert.ok(r.text.includes('<div id="root">'))
+  assert.is(r.headers['cache-control'], 'no-cache')
+}
 
 test('security headers: CSP without inline scripts, framing refused', async () => {
   for (const url of ['/', '/api/company']) {
-    const r = await t.call('GET', url);
-    const csp = String(r.headers['content-security-policy']);
-    const script = csp.split(';').find((d) => d.trim().startsWith('script-src '))!;
-    assert.is(script.trim(), "script-src 'self'");
-    assert.not.ok(script.includes('unsafe-inline') || script.includes('unsafe-eval'));
-    for (const d of ["connect-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "default-src 'self'"]) assert.ok(csp.includes(d), d);
-    assert.is(r.headers['x-content-type-options'], 'nosniff');
+    const r = await t.call('GET', url)
+    const csp = String(r.headers['content-security-policy'])
+    const script = csp.split(';').find((d) => d.trim().startsWith('script-src '))!
+    assert.is(script.trim(), "script-src 'self'")
+    assert.not.ok(script.includes('unsafe-inline') || script.includes('unsafe-eval'))
+    for (const d of ["connect-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "default-src 'self'"]) assert.ok(csp.includes(d), d)
+    assert.is(r.headers['x-content-type-options'], 'nosniff')
   }
-});
+})
 
 test('static files: hashed assets immutable, index and config.js no-cache', async () => {
-  const js = await t.call('GET', '/assets/main-ABCD1234.js');
-  assert.is(js.status, 200);
-  assert.is(js.headers['cache-control'], 'public, max-age=31536000, immutable');
-  assert.match(String(js.headers['content-type']), /javascript/);
-  assert.is((await t.call('GET', '/assets/logo.svg')).headers['cache-control'], 'public, max-age=31536000, immutable');
-  assert.is((await t.call('GET', '/chunk-ZX12QW34.js')).headers['cache-control'], 'public, max-age=31536000, immutable');
-  const cfg = await t.call('GET', '/config.js');
-  assert.is(cfg.status, 200);
-  assert.is(cfg.headers['cache-control'], 'no-cache');
-  isIndex(await t.call('GET', '/'));
-  isIndex(await t.call('GET', '/index.html'));
-});
+  const js = await t.call('GET', '/assets/main-ABCD1234.js')
+  assert.is(js.status, 200)
+  assert.is(js.headers['cache-control'], 'public, max-age=31536000, immutable')
+  assert.match(String(js.headers['content-type']), /javascript/)
+  assert.is((await t.call('GET', '/assets/logo.svg')).headers['cache-control'], 'public, max-age=31536000, immutable')
+  assert.is((await t.call('GET', '/chunk-ZX12QW34.js')).headers['cache-control'], 'public, max-age=31536000, immutable')
+  const cfg = await t.call('GET', '/config.js')
+  assert.is(cfg.status, 200)
+  assert.is(cfg.headers['cache-control'], 'no-cache')
+  isIndex(await t.call('GET', '/'))
+  isIndex(await t.call('GET', '/index.html'))
+})
 
 test('compression: br and gzip', async () => {
-  const br = await t.app.inject({ method: 'GET', url: '/assets/main-ABCD1234.js', headers: { 'accept-encoding': 'br' } });
-  assert.is(br.headers['content-encoding'], 'br');
-  assert.is(zlib.brotliDecompressSync(br.rawPayload).toString(), bigJs);
-  const gz = await t.app.inject({ method: 'GET', url: '/assets/main-ABCD1234.js', headers: { 'accept-encoding': 'gzip' } });
-  assert.is(gz.headers['content-encoding'], 'gzip');
-  assert.is(zlib.gunzipSync(gz.rawPayload).toString(), bigJs);
-  const api = await t.app.inject({ method: 'GET', url: '/api/busStationsByOriginDestinationAndTripDate', headers: { 'accept-encoding': 'br' } });
-  assert.is(api.statusCode, 404);
-  const routes = await t.app.inject({ method: 'GET', url: '/api/routes', headers: { 'accept-encoding': 'gzip' } });
-  assert.is(routes.headers['content-encoding'], 'gzip');
-  assert.ok(JSON.parse(zlib.gunzipSync(routes.rawPayload).toString()).data.length > 10);
-});
+  const br = await t.app.inject({ method: 'GET', url: '/assets/main-ABCD1234.js', headers: { 'accept-encoding': 'br' } })
+  assert.is(br.headers['content-encoding'], 'br')
+  assert.is(zlib.brotliDecompressSync(br.rawPayload).toString(), bigJs)
+  const gz = await t.app.inject({ method: 'GET', url: '/assets/main-ABCD1234.js', headers: { 'accept-encoding': 'gzip' } })
+  assert.is(gz.headers['content-encoding'], 'gzip')
+  assert.is(zlib.gunzipSync(gz.rawPayload).toString(), bigJs)
+  const api = await t.app.inject({ method: 'GET', url: '/api/busStationsByOriginDestinationAndTripDate', headers: { 'accept-encoding': 'br' } })
+  assert.is(api.statusCode, 404)
+  const routes = await t.app.inject({ method: 'GET', url: '/api/routes', headers: { 'accept-encoding': 'gzip' } })
+  assert.is(routes.headers['content-encoding'], 'gzip')
+  assert.ok(JSON.parse(zlib.gunzipSync(routes.rawPayload).toString()).data.length > 10)
+})
 
 test('SPA fallback for app paths; real 404 for missing files and unknown API paths', async () => {
   // the prerendered home page only where the home page is, the results frame on /search; the empty shell elsewhere
-  for (const url of ['/', '/home']) assert.ok((await t.call('GET', url)).text.includes('prerendered home'), url);
+  for (const url of ['/', '/home']) assert.ok((await t.call('GET', url)).text.includes('prerendered home'), url)
   for (const url of ['/search', '/search?from=DHK&to=CTG&date=2030-01-01']) {
-    const r = await t.call('GET', url);
-    isIndex(r);
-    assert.ok(r.text.includes('results frame'), url);
+    const r = await t.call('GET', url)
+    isIndex(r)
+    assert.ok(r.text.includes('results frame'), url)
   }
   for (const url of ['/reservation/success?paymentId=abc', '/error/404', '/some/unknown/page', '/searching']) {
-    const r = await t.call('GET', url);
-    isIndex(r);
-    assert.ok(r.text.includes('empty shell'), url);
+    const r = await t.call('GET', url)
+    isIndex(r)
+    assert.ok(r.text.includes('empty shell'), url)
   }
-  const missing = await t.call('GET', '/assets/main-OLD12345.js');
-  assert.is(missing.status, 404);
-  assert.is((await t.call('GET', '/meta.json')).status, 404);
+  const missing = await t.call('GET', '/assets/main-OLD12345.js')
+  assert.is(missing.status, 404)
+  assert.is((await t.call('GET', '/meta.json')).status, 404)
   for (const [method, url] of [
     ['GET', '/api/nope'],
     ['POST', '/api/nope'],
@@ -97,67 +100,76 @@ test('SPA fallback for app paths; real 404 for missing files and unknown API pat
     ['GET', '/sandbox/nothing/here'],
     ['POST', '/home'],
   ]) {
-    const r = await t.call(method!, url!);
-    assert.is(r.status, 404, `${method} ${url}`);
-    assert.equal(r.body, { error: { code: 'NOT_FOUND', reason: 'Not found.' } });
+    const r = await t.call(method!, url!)
+    assert.is(r.status, 404, `${method} ${url}`)
+    assert.equal(r.body, { error: { code: 'NOT_FOUND', reason: 'Not found.' } })
   }
-});
+})
 
 test('without a build: a clear 503 for app pages, the API still works', async () => {
-  const bare = await startTestApp({ daysAhead: 0 });
+  const bare = await startTestApp({ daysAhead: 0 })
   try {
-    const r = await bare.call('GET', '/home');
-    assert.is(r.status, 503);
-    assert.match(r.text, /npm run build/);
-    assert.is((await bare.call('GET', '/api/company')).status, 200);
+    const r = await bare.call('GET', '/home')
+    assert.is(r.status, 503)
+    assert.match(r.text, /npm run build/)
+    assert.is((await bare.call('GET', '/api/company')).status, 200)
   } finally {
-    await bare.close();
+    await bare.close()
   }
-});
+})
 
 test('bodies: JSON only (text, XML and forms 415), bad JSON 400, too large 413, prototype poisoning 400', async () => {
-  let r = await t.call('POST', '/api/checkPassenger', { raw: 'mobile=1', headers: { 'content-type': 'text/plain' } });
-  assert.is(r.status, 415);
-  assert.is(r.body.error.code, 'VALIDATION_FAILED');
-  r = await t.call('POST', '/api/checkPassenger', { raw: '<mobile/>', headers: { 'content-type': 'application/xml' } });
-  assert.is(r.status, 415);
-  assert.is(r.body.error.code, 'VALIDATION_FAILED');
-  r = await t.call('POST', '/api/checkPassenger', { raw: '{bad json', headers: { 'content-type': 'application/json' } });
-  assert.is(r.status, 400);
-  assert.is(r.body.error.code, 'VALIDATION_FAILED');
-  r = await t.call('POST', '/api/checkPassenger', { raw: JSON.stringify({ x: 'y'.repeat(100_000) }), headers: { 'content-type': 'application/json' } });
-  assert.is(r.status, 413);
-  r = await t.call('POST', '/api/checkPassenger', { raw: '{"__proto__":{"admin":true},"mobile":"01712345678","password":"x"}', headers: { 'content-type': 'application/json' } });
-  assert.is(r.status, 400);
-  r = await t.call('POST', '/api/checkPassenger', { raw: 'mobile=01712345678&password=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-  assert.is(r.status, 415);
-  r = await t.call('GET', '/api/getPassengerByMobile/%E0%A4%A');
-  assert.is(r.status, 400);
-  assert.is(r.body.error.code, 'VALIDATION_FAILED');
-});
+  let r = await t.call('POST', '/api/checkPassenger', { raw: 'mobile=1', headers: { 'content-type': 'text/plain' } })
+  assert.is(r.status, 415)
+  assert.is(r.body.error.code, 'VALIDATION_FAILED')
+  r = await t.call('POST', '/api/checkPassenger', { raw: '<mobile/>', headers: { 'content-type': 'application/xml' } })
+  assert.is(r.status, 415)
+  assert.is(r.body.error.code, 'VALIDATION_FAILED')
+  r = await t.call('POST', '/api/checkPassenger', { raw: '{bad json', headers: { 'content-type': 'application/json' } })
+  assert.is(r.status, 400)
+  assert.is(r.body.error.code, 'VALIDATION_FAILED')
+  r = await t.call('POST', '/api/checkPassenger', {
+    raw: JSON.stringify({ x: 'y'.repeat(100_000) }),
+    headers: { 'content-type': 'application/json' },
+  })
+  assert.is(r.status, 413)
+  r = await t.call('POST', '/api/checkPassenger', {
+    raw: '{"__proto__":{"admin":true},"mobile":"01712345678","password":"x"}',
+    headers: { 'content-type': 'application/json' },
+  })
+  assert.is(r.status, 400)
+  r = await t.call('POST', '/api/checkPassenger', {
+    raw: 'mobile=01712345678&password=x',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  })
+  assert.is(r.status, 415)
+  r = await t.call('GET', '/api/getPassengerByMobile/%E0%A4%A')
+  assert.is(r.status, 400)
+  assert.is(r.body.error.code, 'VALIDATION_FAILED')
+})
 
 test('unexpected errors: 500 INTERNAL_ERROR without details', async () => {
-  const app = await buildApp(t.deps, { logLevel: false, distDir: dist });
+  const app = await buildApp(t.deps, { logLevel: false, distDir: dist })
   app.get('/api/boom', async () => {
-    throw new Error('secret database detail at /srv/x.ts:12');
-  });
-  await app.ready();
-  const r = await app.inject({ method: 'GET', url: '/api/boom' });
-  assert.is(r.statusCode, 500);
-  assert.equal(r.json(), { error: { code: 'INTERNAL_ERROR', reason: 'Something went wrong. Please try again.' } });
-  assert.not.ok(r.body.includes('secret'));
-  await app.close();
-});
+    throw new Error('secret database detail at /srv/x.ts:12')
+  })
+  await app.ready()
+  const r = await app.inject({ method: 'GET', url: '/api/boom' })
+  assert.is(r.statusCode, 500)
+  assert.equal(r.json(), { error: { code: 'INTERNAL_ERROR', reason: 'Something went wrong. Please try again.' } })
+  assert.not.ok(r.body.includes('secret'))
+  await app.close()
+})
 
 test('global rate limit answers 429 TOO_MANY_REQUESTS', async () => {
-  const app = await buildApp(t.deps, { logLevel: false, distDir: dist, rateLimitMax: 3 });
-  await app.ready();
-  const codes = [];
-  for (let i = 0; i < 4; i++) codes.push((await app.inject({ method: 'GET', url: '/api/company' })).statusCode);
-  assert.equal(codes, [200, 200, 200, 429]);
-  const r = await app.inject({ method: 'GET', url: '/api/company' });
-  assert.is(r.json().error.code, 'TOO_MANY_REQUESTS');
-  await app.close();
-});
+  const app = await buildApp(t.deps, { logLevel: false, distDir: dist, rateLimitMax: 3 })
+  await app.ready()
+  const codes = []
+  for (let i = 0; i < 4; i++) codes.push((await app.inject({ method: 'GET', url: '/api/company' })).statusCode)
+  assert.equal(codes, [200, 200, 200, 429])
+  const r = await app.inject({ method: 'GET', url: '/api/company' })
+  assert.is(r.json().error.code, 'TOO_MANY_REQUESTS')
+  await app.close()
+})
 
-test.run();
+test.run()

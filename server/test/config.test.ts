@@ -1,7 +1,7 @@
 /** Settings from the environment: what a production start refuses, and the defaults of development. */
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
-import { readConfig } from '../config.ts';
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { readConfig } from '../config.ts'
 
 const full = {
   NODE_ENV: 'production',
@@ -14,66 +14,88 @@ const full = {
   MAIL_FROM: 'Nodi Express <tickets@example.com>',
   SMS_API_URL: 'https://sms.example.com/send',
   SMS_API_TOKEN: 'token',
-};
+}
 
 test('production with nothing configured names every missing variable', () => {
-  const { config, problems } = readConfig({ NODE_ENV: 'production' });
-  assert.ok(config.production);
-  const text = problems.join('\n');
-  for (const k of ['PUBLIC_URL', 'PAYMENT_PROVIDER', 'SSLCOMMERZ_STORE_ID', 'SSLCOMMERZ_STORE_PASSWORD', 'SSLCOMMERZ_API_URL', 'SMTP_URL', 'MAIL_FROM', 'SMS_API_URL', 'SMS_API_TOKEN']) {
-    assert.ok(text.includes(k), `${k} not named in:\n${text}`);
+  const { config, problems } = readConfig({ NODE_ENV: 'production' })
+  assert.ok(config.production)
+  const text = problems.join('\n')
+  for (const k of [
+    'PUBLIC_URL',
+    'PAYMENT_PROVIDER',
+    'SSLCOMMERZ_STORE_ID',
+    'SSLCOMMERZ_STORE_PASSWORD',
+    'SSLCOMMERZ_API_URL',
+    'SMTP_URL',
+    'MAIL_FROM',
+    'SMS_API_URL',
+    'SMS_API_TOKEN',
+  ]) {
+    assert.ok(text.includes(k), `${k} not named in:\n${text}`)
   }
-});
+})
 
 test('production refuses the sandbox gateway, whatever else is set', () => {
-  const { problems } = readConfig({ ...full, PAYMENT_PROVIDER: 'sandbox' });
-  assert.equal(problems, ['PAYMENT_PROVIDER=sandbox is refused in production (set PAYMENT_PROVIDER=sslcommerz)']);
-});
+  const { problems } = readConfig({ ...full, PAYMENT_PROVIDER: 'sandbox' })
+  assert.equal(problems, ['PAYMENT_PROVIDER=sandbox is refused in production (set PAYMENT_PROVIDER=sslcommerz)'])
+})
 
 test('production with every channel configured starts', () => {
-  const { config, problems } = readConfig(full);
-  assert.equal(problems, []);
-  assert.equal(config.payment, { provider: 'sslcommerz', storeId: 'store', storePassword: 'secret', apiUrl: 'https://sandbox.sslcommerz.com', timeoutMs: 15_000 });
-  assert.equal(config.smtp, { url: full.SMTP_URL, from: full.MAIL_FROM });
-  assert.equal(config.sms, { url: full.SMS_API_URL, token: 'token', senderId: null });
-});
+  const { config, problems } = readConfig(full)
+  assert.equal(problems, [])
+  assert.equal(config.payment, {
+    provider: 'sslcommerz',
+    storeId: 'store',
+    storePassword: 'secret',
+    apiUrl: 'https://sandbox.sslcommerz.com',
+    timeoutMs: 15_000,
+  })
+  assert.equal(config.smtp, { url: full.SMTP_URL, from: full.MAIL_FROM })
+  assert.equal(config.sms, { url: full.SMS_API_URL, token: 'token', senderId: null })
+})
 
 test('SSLCOMMERZ_TIMEOUT_MS sets how long a gateway call may take; a malformed one is named', () => {
-  const { config } = readConfig({ ...full, SSLCOMMERZ_TIMEOUT_MS: '4000' });
-  assert.equal(config.payment, { provider: 'sslcommerz', storeId: 'store', storePassword: 'secret', apiUrl: 'https://sandbox.sslcommerz.com', timeoutMs: 4000 });
-  assert.equal(readConfig({ ...full, SSLCOMMERZ_TIMEOUT_MS: 'soon' }).problems, ['SSLCOMMERZ_TIMEOUT_MS must be a positive whole number']);
-});
+  const { config } = readConfig({ ...full, SSLCOMMERZ_TIMEOUT_MS: '4000' })
+  assert.equal(config.payment, {
+    provider: 'sslcommerz',
+    storeId: 'store',
+    storePassword: 'secret',
+    apiUrl: 'https://sandbox.sslcommerz.com',
+    timeoutMs: 4000,
+  })
+  assert.equal(readConfig({ ...full, SSLCOMMERZ_TIMEOUT_MS: 'soon' }).problems, ['SSLCOMMERZ_TIMEOUT_MS must be a positive whole number'])
+})
 
 test('development defaults: sandbox gateway, development outbox, hold limits 10 and 30', () => {
-  const { config, problems } = readConfig({});
-  assert.equal(problems, []);
-  assert.is(config.production, false);
-  assert.equal(config.payment, { provider: 'sandbox' });
-  assert.is(config.smtp, null);
-  assert.is(config.sms, null);
-  assert.is(config.holdLimitPerAddress, 10);
-  assert.is(config.holdLimitPerAddressTotal, 30);
-  assert.is(config.publicUrl, 'http://localhost:8080');
-});
+  const { config, problems } = readConfig({})
+  assert.equal(problems, [])
+  assert.is(config.production, false)
+  assert.equal(config.payment, { provider: 'sandbox' })
+  assert.is(config.smtp, null)
+  assert.is(config.sms, null)
+  assert.is(config.holdLimitPerAddress, 10)
+  assert.is(config.holdLimitPerAddressTotal, 30)
+  assert.is(config.publicUrl, 'http://localhost:8080')
+})
 
 test('delivery settings: 8 attempts and a 120 s lease unless set; malformed values are named', () => {
-  const { config } = readConfig({});
-  assert.is(config.deliveryMaxAttempts, 8);
-  assert.is(config.deliveryLeaseSeconds, 120);
-  const set = readConfig({ DELIVERY_MAX_ATTEMPTS: '3', DELIVERY_LEASE_SECONDS: '30' });
-  assert.equal([set.config.deliveryMaxAttempts, set.config.deliveryLeaseSeconds, set.problems], [3, 30, []]);
-  const bad = readConfig({ DELIVERY_MAX_ATTEMPTS: '0', DELIVERY_LEASE_SECONDS: 'soon' });
-  assert.equal(bad.problems, ['DELIVERY_MAX_ATTEMPTS must be a positive whole number', 'DELIVERY_LEASE_SECONDS must be a positive whole number']);
-});
+  const { config } = readConfig({})
+  assert.is(config.deliveryMaxAttempts, 8)
+  assert.is(config.deliveryLeaseSeconds, 120)
+  const set = readConfig({ DELIVERY_MAX_ATTEMPTS: '3', DELIVERY_LEASE_SECONDS: '30' })
+  assert.equal([set.config.deliveryMaxAttempts, set.config.deliveryLeaseSeconds, set.problems], [3, 30, []])
+  const bad = readConfig({ DELIVERY_MAX_ATTEMPTS: '0', DELIVERY_LEASE_SECONDS: 'soon' })
+  assert.equal(bad.problems, ['DELIVERY_MAX_ATTEMPTS must be a positive whole number', 'DELIVERY_LEASE_SECONDS must be a positive whole number'])
+})
 
 test('malformed values are named', () => {
-  const { problems } = readConfig({ HOLD_LIMIT_PER_ADDRESS: 'ten', SMTP_URL: 'http://x', SMS_API_URL: 'ftp://x' });
-  const text = problems.join('\n');
-  assert.match(text, 'HOLD_LIMIT_PER_ADDRESS must be a positive whole number');
-  assert.match(text, 'SMTP_URL must look like');
-  assert.match(text, 'MAIL_FROM is not set');
-  assert.match(text, 'SMS_API_URL must be an http(s) URL');
-  assert.match(text, 'SMS_API_TOKEN is not set');
-});
+  const { problems } = readConfig({ HOLD_LIMIT_PER_ADDRESS: 'ten', SMTP_URL: 'http://x', SMS_API_URL: 'ftp://x' })
+  const text = problems.join('\n')
+  assert.match(text, 'HOLD_LIMIT_PER_ADDRESS must be a positive whole number')
+  assert.match(text, 'SMTP_URL must look like')
+  assert.match(text, 'MAIL_FROM is not set')
+  assert.match(text, 'SMS_API_URL must be an http(s) URL')
+  assert.match(text, 'SMS_API_TOKEN is not set')
+})
 
-test.run();
+test.run()

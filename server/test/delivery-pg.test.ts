@@ -6,28 +6,28 @@
  * that their claims collide: still no message claimed twice. Reported skipped
  * without PostgreSQL binaries (a failure under CI).
  */
-import * as assert from 'uvu/assert';
-import { openDb } from '../db.ts';
-import { smsTransport } from '../delivery/sms.ts';
-import { consoleTransport } from '../delivery/transport.ts';
-import { startDeliveryWorker, type DeliveryWorker } from '../delivery/worker.ts';
-import { createDeps } from '../deps.ts';
-import { migrate } from '../migrate.ts';
-import { createOutbox } from '../outbox.ts';
-import { pgSuite, startPostgres } from './pg.ts';
-import { startSmsReceiver, startSmtpReceiver, until } from './receivers.ts';
-import { call, startServer, type ServerProcess } from './spawn-server.ts';
+import * as assert from 'uvu/assert'
+import { openDb } from '../db.ts'
+import { smsTransport } from '../delivery/sms.ts'
+import { consoleTransport } from '../delivery/transport.ts'
+import { startDeliveryWorker, type DeliveryWorker } from '../delivery/worker.ts'
+import { createDeps } from '../deps.ts'
+import { migrate } from '../migrate.ts'
+import { createOutbox } from '../outbox.ts'
+import { pgSuite, startPostgres } from './pg.ts'
+import { startSmsReceiver, startSmtpReceiver, until } from './receivers.ts'
+import { call, startServer, type ServerProcess } from './spawn-server.ts'
 
-const test = pgSuite('delivery on PostgreSQL');
+const test = pgSuite('delivery on PostgreSQL')
 
 test('PostgreSQL, two server processes: every message is delivered exactly once, and both processes deliver', async () => {
-  const pg = await startPostgres();
-  const url = await pg.createDatabase('delivery');
-  const smtp = await startSmtpReceiver({ delayMs: 100 });
-  const sms = await startSmsReceiver();
-  sms.answer = (_r, n) => ({ status: 200, body: { id: `sms-${n}` }, delayMs: 100 });
-  const servers: ServerProcess[] = [];
-  const db = await openDb({ databaseUrl: url, max: 4 });
+  const pg = await startPostgres()
+  const url = await pg.createDatabase('delivery')
+  const smtp = await startSmtpReceiver({ delayMs: 100 })
+  const sms = await startSmsReceiver()
+  sms.answer = (_r, n) => ({ status: 200, body: { id: `sms-${n}` }, delayMs: 100 })
+  const servers: ServerProcess[] = []
+  const db = await openDb({ databaseUrl: url, max: 4 })
   try {
     for (const p of ['p1', 'p2']) {
       servers.push(
@@ -41,18 +41,19 @@ test('PostgreSQL, two server processes: every message is delivered exactly once,
           // the receipts below come from addresses of their own (5 contact messages an hour per address)
           TRUST_PROXY: '1',
         }),
-      );
+      )
     }
     // A burst committed in one transaction: both workers find all of it due at once.
-    const outbox = createOutbox(db, () => new Date(), { production: false });
-    const SMS = 80;
-    const EMAIL = 40;
+    const outbox = createOutbox(db, () => new Date(), { production: false })
+    const SMS = 80
+    const EMAIL = 40
     await db.transaction(async (tx) => {
-      for (let i = 0; i < SMS; i++) await outbox.send({ channel: 'SMS', to: `0191${String(i).padStart(7, '0')}`, body: `Burst SMS ${i}` }, tx);
-      for (let i = 0; i < EMAIL; i++) await outbox.send({ channel: 'EMAIL', to: `burst${i}@example.com`, subject: `Burst ${i}`, body: `Burst e-mail ${i}` }, tx);
-    });
+      for (let i = 0; i < SMS; i++) await outbox.send({ channel: 'SMS', to: `0191${String(i).padStart(7, '0')}`, body: `Burst SMS ${i}` }, tx)
+      for (let i = 0; i < EMAIL; i++)
+        await outbox.send({ channel: 'EMAIL', to: `burst${i}@example.com`, subject: `Burst ${i}`, body: `Burst e-mail ${i}` }, tx)
+    })
     // And receipts written by each process's own requests.
-    const RECEIPTS = 10;
+    const RECEIPTS = 10
     for (let i = 0; i < RECEIPTS; i++) {
       const r = await call(
         servers[i % 2]!.url,
@@ -60,75 +61,89 @@ test('PostgreSQL, two server processes: every message is delivered exactly once,
         '/api/reservation/contactUs',
         { name: `Sender ${i}`, email: `contact${i}@example.com`, subject: 'Question', message: `Question ${i}` },
         { headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } },
-      );
-      assert.is(r.status, 200, JSON.stringify(r.body));
+      )
+      assert.is(r.status, 200, JSON.stringify(r.body))
     }
-    const total = SMS + EMAIL + RECEIPTS;
-    const pending = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE status <> 'SENT'"))[0]!.n;
-    await until(async () => (await pending()) === 0, 'every message SENT', 60_000);
+    const total = SMS + EMAIL + RECEIPTS
+    const pending = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE status <> 'SENT'"))[0]!.n
+    await until(async () => (await pending()) === 0, 'every message SENT', 60_000)
     // A duplicate would arrive after its first copy: give late ones a moment.
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 1500))
 
-    assert.is(sms.requests.length, SMS, 'one request per SMS');
-    assert.is(sms.keys().size, SMS, 'no idempotency key twice');
-    assert.is(new Set(sms.requests.map((r) => r.body.to)).size, SMS);
-    assert.is(smtp.mails.length, EMAIL + RECEIPTS, 'one e-mail per message');
-    assert.is(new Set(smtp.mails.map((m) => m.parsed.messageId)).size, EMAIL + RECEIPTS);
-    assert.is(new Set(smtp.mails.flatMap((m) => m.envelope.to)).size, EMAIL + RECEIPTS);
+    assert.is(sms.requests.length, SMS, 'one request per SMS')
+    assert.is(sms.keys().size, SMS, 'no idempotency key twice')
+    assert.is(new Set(sms.requests.map((r) => r.body.to)).size, SMS)
+    assert.is(smtp.mails.length, EMAIL + RECEIPTS, 'one e-mail per message')
+    assert.is(new Set(smtp.mails.map((m) => m.parsed.messageId)).size, EMAIL + RECEIPTS)
+    assert.is(new Set(smtp.mails.flatMap((m) => m.envelope.to)).size, EMAIL + RECEIPTS)
 
     const rows = await db.query<{ id: number; channel: string; attempts: number; provider_message_id: string | null }>(
       'SELECT id, channel, attempts, provider_message_id FROM outbox_messages ORDER BY id',
-    );
-    assert.is(rows.length, total);
-    assert.ok(rows.every((r) => r.attempts === 1), 'each claimed once');
+    )
+    assert.is(rows.length, total)
+    assert.ok(
+      rows.every((r) => r.attempts === 1),
+      'each claimed once',
+    )
     assert.equal(
       new Set(rows.filter((r) => r.channel === 'SMS').map((r) => r.provider_message_id)),
       new Set(sms.requests.map((_, i) => `sms-${i + 1}`)),
       'the provider id of every SMS recorded',
-    );
-    assert.equal(new Set(rows.filter((r) => r.channel === 'EMAIL').map((r) => r.provider_message_id)), new Set(smtp.mails.map((m) => m.queueId)));
-    const by = (p: string) => `${sms.requests.filter((r) => r.body.sender === p).length} SMS and ${smtp.mails.filter((m) => m.envelope.from === `${p.toLowerCase()}@nodi.test`).length} e-mails`;
-    console.log(`delivery on PostgreSQL: process 1 sent ${by('P1')}, process 2 sent ${by('P2')}`);
-    assert.equal(new Set(sms.requests.map((r) => r.body.sender)), new Set(['P1', 'P2']), 'both processes sent SMS');
-    assert.equal(new Set(smtp.mails.map((m) => m.envelope.from)), new Set(['p1@nodi.test', 'p2@nodi.test']), 'both processes sent e-mail');
+    )
+    assert.equal(new Set(rows.filter((r) => r.channel === 'EMAIL').map((r) => r.provider_message_id)), new Set(smtp.mails.map((m) => m.queueId)))
+    const by = (p: string) =>
+      `${sms.requests.filter((r) => r.body.sender === p).length} SMS and ${smtp.mails.filter((m) => m.envelope.from === `${p.toLowerCase()}@nodi.test`).length} e-mails`
+    console.log(`delivery on PostgreSQL: process 1 sent ${by('P1')}, process 2 sent ${by('P2')}`)
+    assert.equal(new Set(sms.requests.map((r) => r.body.sender)), new Set(['P1', 'P2']), 'both processes sent SMS')
+    assert.equal(new Set(smtp.mails.map((m) => m.envelope.from)), new Set(['p1@nodi.test', 'p2@nodi.test']), 'both processes sent e-mail')
   } finally {
-    await db.close();
-    for (const s of servers) await s.kill('SIGTERM');
-    await smtp.close();
-    await sms.close();
-    await pg.stop();
+    await db.close()
+    for (const s of servers) await s.kill('SIGTERM')
+    await smtp.close()
+    await sms.close()
+    await pg.stop()
   }
-});
+})
 
 test('PostgreSQL, six workers claiming two at a time on separate connections: no message is claimed twice', async () => {
-  const pg = await startPostgres();
-  const url = await pg.createDatabase('claims');
-  const sms = await startSmsReceiver();
-  const db = await openDb({ databaseUrl: url, max: 12 });
-  const workers: DeliveryWorker[] = [];
+  const pg = await startPostgres()
+  const url = await pg.createDatabase('claims')
+  const sms = await startSmsReceiver()
+  const db = await openDb({ databaseUrl: url, max: 12 })
+  const workers: DeliveryWorker[] = []
   try {
-    await migrate(db);
-    const deps = createDeps(db, { config: { sms: { url: sms.url, token: 'tok', senderId: null }, smtp: null } });
-    const N = 300;
+    await migrate(db)
+    const deps = createDeps(db, { config: { sms: { url: sms.url, token: 'tok', senderId: null }, smtp: null } })
+    const N = 300
     await db.transaction(async (tx) => {
-      for (let i = 0; i < N; i++) await deps.outbox.send({ channel: 'SMS', to: `0181${String(i).padStart(7, '0')}`, body: `Claim ${i}` }, tx);
-    });
+      for (let i = 0; i < N; i++) await deps.outbox.send({ channel: 'SMS', to: `0181${String(i).padStart(7, '0')}`, body: `Claim ${i}` }, tx)
+    })
     // Tiny batches and no pause: the workers' claims run into each other all the time.
     for (let i = 0; i < 6; i++) {
-      workers.push(startDeliveryWorker(deps, { SMS: smsTransport(deps.config.sms!, { timeoutMs: 5000 }), EMAIL: consoleTransport(deps.config, () => undefined) }, { batchSize: 2, pollMs: 1 }));
+      workers.push(
+        startDeliveryWorker(
+          deps,
+          { SMS: smsTransport(deps.config.sms!, { timeoutMs: 5000 }), EMAIL: consoleTransport(deps.config, () => undefined) },
+          { batchSize: 2, pollMs: 1 },
+        ),
+      )
     }
-    await until(async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE status <> 'SENT'"))[0]!.n === 0, 'all SENT', 60_000);
-    await new Promise((r) => setTimeout(r, 500));
-    assert.is(sms.requests.length, N);
-    assert.is(sms.keys().size, N);
-    const [max] = await db.query<{ n: number }>('SELECT max(attempts)::int AS n FROM outbox_messages');
-    assert.is(max!.n, 1);
+    await until(
+      async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE status <> 'SENT'"))[0]!.n === 0,
+      'all SENT',
+      60_000,
+    )
+    await new Promise((r) => setTimeout(r, 500))
+    assert.is(sms.requests.length, N)
+    assert.is(sms.keys().size, N)
+    const [max] = await db.query<{ n: number }>('SELECT max(attempts)::int AS n FROM outbox_messages')
+    assert.is(max!.n, 1)
   } finally {
-    for (const w of workers) await w.stop();
-    await db.close();
-    await sms.close();
-    await pg.stop();
+    for (const w of workers) await w.stop()
+    await db.close()
+    await sms.close()
+    await pg.stop()
   }
-});
+})
 
-test.run();
+test.run()

@@ -3,32 +3,32 @@
  * contract yields values the schema accepts, contexts are laid over by field name,
  * and a broken value differs from the valid one at the place it names.
  */
-import fc from 'fast-check';
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
-import * as z from 'zod/mini';
-import { api } from '../../contract/api.ts';
-import { isStorableText } from '../../contract/schemas.ts';
-import { MISSING, mutationArbitrary, placesOf, replaceAt, validArbitrary, type Schema } from './fuzz/arbitrary.ts';
+import fc from 'fast-check'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import * as z from 'zod/mini'
+import { api } from '../../contract/api.ts'
+import { isStorableText } from '../../contract/schemas.ts'
+import { MISSING, mutationArbitrary, placesOf, replaceAt, validArbitrary, type Schema } from './fuzz/arbitrary.ts'
 
 const schemas = Object.entries(api).flatMap(([name, r]) => {
-  const def = r as { body?: Schema; query?: Schema };
-  return [def.body && ([`${name} body`, def.body] as const), def.query && ([`${name} query`, def.query] as const)].filter((x) => !!x);
-});
+  const def = r as { body?: Schema; query?: Schema }
+  return [def.body && ([`${name} body`, def.body] as const), def.query && ([`${name} query`, def.query] as const)].filter((x) => !!x)
+})
 
 test('every request schema of the contract: generated values pass it, strings are storable', () => {
-  assert.ok(schemas.length >= 20, `found ${schemas.length} request schemas`);
+  assert.ok(schemas.length >= 20, `found ${schemas.length} request schemas`)
   for (const [name, schema] of schemas) {
     fc.assert(
       fc.property(validArbitrary(schema, { acceptString: isStorableText }), (v) => {
-        const r = schema.safeParse(v);
-        assert.ok(r.success, `${name}: ${JSON.stringify(v)}`);
-        assert.ok(isStorableText(JSON.stringify(v)), `${name}: ${JSON.stringify(v)}`);
+        const r = schema.safeParse(v)
+        assert.ok(r.success, `${name}: ${JSON.stringify(v)}`)
+        assert.ok(isStorableText(JSON.stringify(v)), `${name}: ${JSON.stringify(v)}`)
       }),
       { seed: 1, numRuns: 60 },
-    );
+    )
   }
-});
+})
 
 test('numbers keep to int and bounds; strings to patterns and lengths', () => {
   const s = z.strictObject({
@@ -39,44 +39,48 @@ test('numbers keep to int and bounds; strings to patterns and lengths', () => {
     password: z.string().check(z.minLength(6), z.regex(/[A-Z]/), z.regex(/\d/)),
     when: z.optional(z.nullable(z.enum(['A', 'B']))),
     list: z.array(z.literal('x')).check(z.minLength(1), z.maxLength(2)),
-  });
-  const seen = { absent: 0, nulls: 0 };
+  })
+  const seen = { absent: 0, nulls: 0 }
   for (const v of fc.sample(validArbitrary(s), { seed: 7, numRuns: 300 }) as z.infer<typeof s>[]) {
-    assert.ok(s.safeParse(v).success, JSON.stringify(v));
-    if (!('when' in v)) seen.absent++;
-    if (v.when === null) seen.nulls++;
+    assert.ok(s.safeParse(v).success, JSON.stringify(v))
+    if (!('when' in v)) seen.absent++
+    if (v.when === null) seen.nulls++
   }
-  assert.ok(seen.absent > 0 && seen.nulls > 0, 'optional keys are sometimes absent, nullable ones sometimes null');
-});
+  assert.ok(seen.absent > 0 && seen.nulls > 0, 'optional keys are sometimes absent, nullable ones sometimes null')
+})
 
 test('contexts: one context per object, its values for the fields the object has', () => {
-  const s = z.strictObject({ tripId: z.number(), tripDate: z.string(), other: z.string() });
+  const s = z.strictObject({ tripId: z.number(), tripDate: z.string(), other: z.string() })
   const contexts = [
     { tripId: 7, tripDate: '2026-11-25', unrelated: 1 },
     { tripId: 9, tripDate: '2026-11-26' },
-  ];
-  const values = fc.sample(validArbitrary(s, { contexts }), { seed: 3, numRuns: 200 }) as Record<string, unknown>[];
-  const fromContext = values.filter((v) => contexts.some((c) => c.tripId === v.tripId && c.tripDate === v.tripDate));
-  assert.ok(fromContext.length > 100, `most objects take a context (${fromContext.length}/200)`);
-  assert.ok(values.every((v) => !('unrelated' in v)), 'fields the object does not have are not added');
-});
+  ]
+  const values = fc.sample(validArbitrary(s, { contexts }), { seed: 3, numRuns: 200 }) as Record<string, unknown>[]
+  const fromContext = values.filter((v) => contexts.some((c) => c.tripId === v.tripId && c.tripDate === v.tripDate))
+  assert.ok(fromContext.length > 100, `most objects take a context (${fromContext.length}/200)`)
+  assert.ok(
+    values.every((v) => !('unrelated' in v)),
+    'fields the object does not have are not added',
+  )
+})
 
 test('a broken value differs from the valid one at the named place only', () => {
-  const s = z.strictObject({ a: z.string(), b: z.array(z.number()), c: z.strictObject({ d: z.boolean() }) });
-  const valid = { a: 'x', b: [1, 2], c: { d: true } };
+  const s = z.strictObject({ a: z.string(), b: z.array(z.number()), c: z.strictObject({ d: z.boolean() }) })
+  const valid = { a: 'x', b: [1, 2], c: { d: true } }
   assert.equal(
     placesOf(valid, s).map((p) => p.join('.')),
     ['', 'a', 'b', 'b.0', 'b.1', 'c', 'c.d'],
-  );
-  assert.equal(replaceAt(valid, ['c', 'd'], MISSING), { a: 'x', b: [1, 2], c: {} });
-  assert.equal(replaceAt(valid, ['b', 1], 'two'), { a: 'x', b: [1, 'two'], c: { d: true } });
-  assert.equal(valid, { a: 'x', b: [1, 2], c: { d: true } }, 'the valid value is not changed');
+  )
+  assert.equal(replaceAt(valid, ['c', 'd'], MISSING), { a: 'x', b: [1, 2], c: {} })
+  assert.equal(replaceAt(valid, ['b', 1], 'two'), { a: 'x', b: [1, 'two'], c: { d: true } })
+  assert.equal(valid, { a: 'x', b: [1, 2], c: { d: true } }, 'the valid value is not changed')
   for (const m of fc.sample(mutationArbitrary(fc.constant(valid), s), { seed: 5, numRuns: 200 })) {
-    if (m.at === '(whole)') continue;
-    const top = m.at.split('.')[0]!;
-    const rest = Object.keys(valid).filter((k) => k !== top);
-    for (const k of rest) assert.equal((m.value as Record<string, unknown>)[k], (valid as Record<string, unknown>)[k], `${m.how} at ${m.at} left ${k} alone`);
+    if (m.at === '(whole)') continue
+    const top = m.at.split('.')[0]!
+    const rest = Object.keys(valid).filter((k) => k !== top)
+    for (const k of rest)
+      assert.equal((m.value as Record<string, unknown>)[k], (valid as Record<string, unknown>)[k], `${m.how} at ${m.at} left ${k} alone`)
   }
-});
+})
 
-test.run();
+test.run()

@@ -17,23 +17,23 @@
  * payments, fresh SMS codes), so that valid requests get past "not found" to the
  * handlers' real work. New routes and fields are fuzzed from the contract alone.
  */
-import fc from 'fast-check';
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
-import * as z from 'zod/mini';
-import { api, type RouteName } from '../../contract/api.ts';
-import { errorCatalogue } from '../../contract/errors.ts';
-import { errorBody, isStorableText } from '../../contract/schemas.ts';
-import { issueOtp, type OtpPurpose } from '../otp.ts';
-import { hashPassword } from '../passwords.ts';
-import { createSession } from '../sessions.ts';
-import { addDays, dhakaDate, dhakaIsoOrNull } from '../time.ts';
-import { expireBookings } from '../bookings.ts';
-import type { PassengerRow } from '../passengers.ts';
-import { buyTicket, freeSeats, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts';
-import { TEST_PASSWORD } from './helpers.ts';
-import { badPathSegments, Later, mutationArbitrary, resolveLater, validArbitrary, type Schema } from './fuzz/arbitrary.ts';
-import { writeWatch } from './fuzz/db-fingerprint.ts';
+import fc from 'fast-check'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import * as z from 'zod/mini'
+import { api, type RouteName } from '../../contract/api.ts'
+import { errorCatalogue } from '../../contract/errors.ts'
+import { errorBody, isStorableText } from '../../contract/schemas.ts'
+import { issueOtp, type OtpPurpose } from '../otp.ts'
+import { hashPassword } from '../passwords.ts'
+import { createSession } from '../sessions.ts'
+import { addDays, dhakaDate, dhakaIsoOrNull } from '../time.ts'
+import { expireBookings } from '../bookings.ts'
+import type { PassengerRow } from '../passengers.ts'
+import { buyTicket, freeSeats, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
+import { TEST_PASSWORD } from './helpers.ts'
+import { badPathSegments, Later, mutationArbitrary, resolveLater, validArbitrary, type Schema } from './fuzz/arbitrary.ts'
+import { writeWatch } from './fuzz/db-fingerprint.ts'
 
 /**
  * Path parameters whose name alone does not say what they hold: route → parameter →
@@ -42,164 +42,171 @@ import { writeWatch } from './fuzz/db-fingerprint.ts';
  */
 const paramMeaning: Partial<Record<RouteName, Record<string, string>>> = {
   reservationById: { id: 'reservationId' },
-};
+}
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20260214);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
-const BROKEN_RUNS = RUNS * 3;
-const DEVICE = 'fuzz-device-0001';
+const SEED = Number(process.env.FUZZ_SEED ?? 20260214)
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10)
+const BROKEN_RUNS = RUNS * 3
+const DEVICE = 'fuzz-device-0001'
 // A fixed clock, so that the same seed makes the same requests on any day.
-const NOW = new Date('2026-11-22T04:00:00Z');
+const NOW = new Date('2026-11-22T04:00:00Z')
 
-type Part = 'body' | 'query' | 'params' | 'raw';
+type Part = 'body' | 'query' | 'params' | 'raw'
 
 interface FuzzRequest {
-  route: RouteName;
-  params: Record<string, unknown>;
+  route: RouteName
+  params: Record<string, unknown>
   /** Path parameters sent exactly as given (already URL-encoded). */
-  rawParams: Record<string, string>;
-  query: unknown;
-  body: unknown;
-  raw: { payload: string; contentType: string } | null;
-  auth: 'passenger' | 'none' | 'unknown token' | 'long token' | 'basic';
-  device: string | null;
+  rawParams: Record<string, string>
+  query: unknown
+  body: unknown
+  raw: { payload: string; contentType: string } | null
+  auth: 'passenger' | 'none' | 'unknown token' | 'long token' | 'basic'
+  device: string | null
   /** What was broken, for broken requests. */
-  broken: { part: Part; at: string; how: string } | null;
+  broken: { part: Part; at: string; how: string } | null
 }
 
 interface RouteStats {
-  requests: number;
-  ok: number;
-  refusedByValidation: number;
-  refusedByHandler: number;
-  serverErrors: number;
+  requests: number
+  ok: number
+  refusedByValidation: number
+  refusedByHandler: number
+  serverErrors: number
 }
 
 /** A route's `:name` parameters in order. */
-const paramNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+const paramNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!)
 
 // Path parameters have no schema in the contract: any short word, or a context value.
-const pathParam = z.string().check(z.regex(/^[A-Za-z0-9]{1,12}$/));
+const pathParam = z.string().check(z.regex(/^[A-Za-z0-9]{1,12}$/))
 
 function storableDeep(v: unknown): boolean {
-  if (typeof v === 'string') return isStorableText(v);
-  if (v !== null && typeof v === 'object') return Object.values(v).every(storableDeep);
-  return true;
+  if (typeof v === 'string') return isStorableText(v)
+  if (v !== null && typeof v === 'object') return Object.values(v).every(storableDeep)
+  return true
 }
 
-const clip = (s: string | undefined, n = 300) => (s === undefined ? 'undefined' : s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
+const clip = (s: string | undefined, n = 300) => (s === undefined ? 'undefined' : s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s)
 
 /** The query string for `q` (a plain object: repeated keys for arrays), and what the server reads from it. */
 function encodeQuery(q: unknown): { qs: string; seen: Record<string, string | string[]> } {
-  const sp = new URLSearchParams();
+  const sp = new URLSearchParams()
   if (q !== null && typeof q === 'object' && !Array.isArray(q)) {
     for (const [k, v] of Object.entries(q)) {
-      if (v === undefined) continue;
-      for (const x of Array.isArray(v) ? v : [v]) sp.append(k, typeof x === 'string' ? x : JSON.stringify(x));
+      if (v === undefined) continue
+      for (const x of Array.isArray(v) ? v : [v]) sp.append(k, typeof x === 'string' ? x : JSON.stringify(x))
     }
-  } else if (q !== undefined) sp.append(typeof q === 'string' ? q : JSON.stringify(q), '');
-  const qs = sp.toString();
+  } else if (q !== undefined) sp.append(typeof q === 'string' ? q : JSON.stringify(q), '')
+  const qs = sp.toString()
   // URLSearchParams turns unpaired surrogates into U+FFFD, so reading it back is what arrives.
-  const seen: Record<string, string | string[]> = {};
+  const seen: Record<string, string | string[]> = {}
   for (const [k, v] of new URLSearchParams(qs)) {
-    const had = seen[k];
-    seen[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+    const had = seen[k]
+    seen[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v]
   }
-  return { qs, seen };
+  return { qs, seen }
 }
 
 test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, refusals write nothing', async () => {
-  const started = Date.now();
-  const f: Fixture = await openFixture({ now: NOW });
+  const started = Date.now()
+  const f: Fixture = await openFixture({ now: NOW })
   try {
-    const world = await buildWorld(f);
-    const watch = writeWatch(f.db);
-    const stats = new Map<RouteName, RouteStats>();
-    const failures: string[] = [];
-    const routes = Object.keys(api) as RouteName[];
+    const world = await buildWorld(f)
+    const watch = writeWatch(f.db)
+    const stats = new Map<RouteName, RouteStats>()
+    const failures: string[] = []
+    const routes = Object.keys(api) as RouteName[]
 
     const send = async (req: FuzzRequest): Promise<void> => {
-      const def = api[req.route] as { method: string; path: string; auth: string; body?: Schema; query?: Schema; response: Schema };
-      const memo = new Map<Later, Promise<unknown>>();
-      const params = (await resolveLater(req.params, memo)) as Record<string, unknown>;
-      const body = await resolveLater(req.body, memo);
-      const query = await resolveLater(req.query, memo);
-      const url0 = '/api' + def.path.replace(/:(\w+)/g, (_, k: string) => req.rawParams[k] ?? encodeURIComponent(String(params[k])));
-      const { qs, seen } = encodeQuery(query);
-      const url = qs ? `${url0}?${qs}` : url0;
-      const headers: Record<string, string> = { accept: 'application/json' };
-      const token = { passenger: world.token, none: null, 'unknown token': 'Ab3dE5gH7jK9mN1pQ3sT5vX7zB9dF1hJ3lN5pR7tV9x', 'long token': 'x'.repeat(300), basic: null }[req.auth];
-      if (token) headers.authorization = `Bearer ${token}`;
-      if (req.auth === 'basic') headers.authorization = 'Basic dXNlcjpwYXNz';
-      if (req.device) headers['x-device-id'] = req.device;
-      let payload: string | undefined;
+      const def = api[req.route] as { method: string; path: string; auth: string; body?: Schema; query?: Schema; response: Schema }
+      const memo = new Map<Later, Promise<unknown>>()
+      const params = (await resolveLater(req.params, memo)) as Record<string, unknown>
+      const body = await resolveLater(req.body, memo)
+      const query = await resolveLater(req.query, memo)
+      const url0 = '/api' + def.path.replace(/:(\w+)/g, (_, k: string) => req.rawParams[k] ?? encodeURIComponent(String(params[k])))
+      const { qs, seen } = encodeQuery(query)
+      const url = qs ? `${url0}?${qs}` : url0
+      const headers: Record<string, string> = { accept: 'application/json' }
+      const token = {
+        passenger: world.token,
+        none: null,
+        'unknown token': 'Ab3dE5gH7jK9mN1pQ3sT5vX7zB9dF1hJ3lN5pR7tV9x',
+        'long token': 'x'.repeat(300),
+        basic: null,
+      }[req.auth]
+      if (token) headers.authorization = `Bearer ${token}`
+      if (req.auth === 'basic') headers.authorization = 'Basic dXNlcjpwYXNz'
+      if (req.device) headers['x-device-id'] = req.device
+      let payload: string | undefined
       if (req.raw) {
-        payload = req.raw.payload;
-        headers['content-type'] = req.raw.contentType;
+        payload = req.raw.payload
+        headers['content-type'] = req.raw.contentType
       } else if (body !== undefined) {
-        payload = JSON.stringify(body);
-        headers['content-type'] = 'application/json';
+        payload = JSON.stringify(body)
+        headers['content-type'] = 'application/json'
       }
 
-      await watch.before();
-      const res = await f.app.inject({ method: def.method as 'GET', url, headers, payload });
-      const s = stats.get(req.route)!;
-      s.requests++;
-      let json: any;
+      await watch.before()
+      const res = await f.app.inject({ method: def.method as 'GET', url, headers, payload })
+      const s = stats.get(req.route)!
+      s.requests++
+      let json: any
       try {
-        json = res.json();
+        json = res.json()
       } catch {
-        json = undefined;
+        json = undefined
       }
       const what = () =>
         `${req.route}: ${def.method} ${clip(url, 200)} auth=${req.auth}${req.device ? ` device=${req.device}` : ''} body=${clip(JSON.stringify(body))}` +
         `${req.raw ? ` raw(${req.raw.contentType})=${clip(req.raw.payload, 120)}` : ''}${req.broken ? ` [broken ${req.broken.part} at ${req.broken.at}: ${req.broken.how}]` : ' [valid]'}` +
-        ` → ${res.statusCode} ${clip(res.body, 400)}`;
+        ` → ${res.statusCode} ${clip(res.body, 400)}`
       const fail = (why: string) => {
-        throw new Error(`${why}\n    ${what()}`);
-      };
+        throw new Error(`${why}\n    ${what()}`)
+      }
 
       if (res.statusCode >= 500) {
-        s.serverErrors++;
-        fail('5xx');
+        s.serverErrors++
+        fail('5xx')
       }
       if (res.statusCode >= 200 && res.statusCode < 300) {
-        s.ok++;
-        const r = def.response.safeParse(json?.data);
-        if (!r.success) fail(`2xx data does not match the contract's response schema: ${clip(JSON.stringify((r as { error?: unknown }).error), 300)}`);
+        s.ok++
+        const r = def.response.safeParse(json?.data)
+        if (!r.success) fail(`2xx data does not match the contract's response schema: ${clip(JSON.stringify((r as { error?: unknown }).error), 300)}`)
         // Logging out (or a password reset) may end the passenger's session: start another.
-        if (!(await f.deps.authenticate(world.token))) world.token = await world.newSession();
-        return;
+        if (!(await f.deps.authenticate(world.token))) world.token = await world.newSession()
+        return
       }
-      if (res.statusCode < 400) fail('unexpected status');
-      const e = errorBody.safeParse(json);
-      if (!e.success || !(json.error.code in errorCatalogue)) fail('refusal without a catalogue error body');
-      if (json.error.code === 'VALIDATION_FAILED') s.refusedByValidation++;
-      else s.refusedByHandler++;
+      if (res.statusCode < 400) fail('unexpected status')
+      const e = errorBody.safeParse(json)
+      if (!e.success || !(json.error.code in errorCatalogue)) fail('refusal without a catalogue error body')
+      if (json.error.code === 'VALIDATION_FAILED') s.refusedByValidation++
+      else s.refusedByHandler++
 
       // What the contract itself refuses must be 400 (413 past the body limit) VALIDATION_FAILED, naming the place.
-      const b = req.broken;
-      const schema = b?.part === 'body' ? def.body : b?.part === 'query' ? def.query : undefined;
-      const value = b?.part === 'body' ? (body ?? {}) : seen;
+      const b = req.broken
+      const schema = b?.part === 'body' ? def.body : b?.part === 'query' ? def.query : undefined
+      const value = b?.part === 'body' ? (body ?? {}) : seen
       if (b && schema && (!schema.safeParse(value).success || !storableDeep(value))) {
-        if (json.error.code !== 'VALIDATION_FAILED' || ![400, 413].includes(res.statusCode)) fail('the contract refuses this, the server should answer 400 VALIDATION_FAILED');
+        if (json.error.code !== 'VALIDATION_FAILED' || ![400, 413].includes(res.statusCode))
+          fail('the contract refuses this, the server should answer 400 VALIDATION_FAILED')
         if (res.statusCode === 400 && b.at !== '(whole)') {
-          const paths: string[] = (json.error.fields ?? []).map((x: { path: string }) => x.path);
-          const related = (p: string) => p === b.at || p.startsWith(b.at + '.') || b.at.startsWith(p + '.') || p === '(body)';
-          if (!paths.some(related)) fail(`VALIDATION_FAILED should name ${b.at} (fields: ${paths.join(', ')})`);
+          const paths: string[] = (json.error.fields ?? []).map((x: { path: string }) => x.path)
+          const related = (p: string) => p === b.at || p.startsWith(b.at + '.') || b.at.startsWith(p + '.') || p === '(body)'
+          if (!paths.some(related)) fail(`VALIDATION_FAILED should name ${b.at} (fields: ${paths.join(', ')})`)
         }
       }
       if (b?.part === 'params' && /^NUL/.test(b.how) && (res.statusCode !== 400 || json.error.code !== 'VALIDATION_FAILED')) {
-        fail('a NUL path parameter should be 400 VALIDATION_FAILED');
+        fail('a NUL path parameter should be 400 VALIDATION_FAILED')
       }
-      const changed = await watch.changed();
-      if (changed.length > 0) fail(`refused (${res.statusCode} ${json.error.code}) but wrote to: ${changed.join(', ')}`);
-    };
+      const changed = await watch.changed()
+      if (changed.length > 0) fail(`refused (${res.statusCode} ${json.error.code}) but wrote to: ${changed.join(', ')}`)
+    }
 
     for (const [i, route] of routes.entries()) {
-      stats.set(route, { requests: 0, ok: 0, refusedByValidation: 0, refusedByHandler: 0, serverErrors: 0 });
-      const seed = (SEED + i * 7919) | 0;
-      const arbs = routeArbitraries(route, world.contexts);
+      stats.set(route, { requests: 0, ok: 0, refusedByValidation: 0, refusedByHandler: 0, serverErrors: 0 })
+      const seed = (SEED + i * 7919) | 0
+      const arbs = routeArbitraries(route, world.contexts)
       for (const [kind, arb, numRuns] of [
         ['valid', arbs.valid, RUNS],
         ['broken', arbs.broken, BROKEN_RUNS],
@@ -208,72 +215,90 @@ test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, r
           await fc.assert(
             fc.asyncProperty(arb, async (req) => send(req)),
             { seed, numRuns },
-          );
+          )
         } catch (err) {
-          const e = err as Error & { cause?: Error };
-          const report = e.message.replace(/\n+Hint: .*$/s, '');
-          failures.push(`${route} (${kind} requests, seed ${seed}): ${clip(report, 2000)}\n  ${clip(e.cause?.message ?? '', 2000)}`);
+          const e = err as Error & { cause?: Error }
+          const report = e.message.replace(/\n+Hint: .*$/s, '')
+          failures.push(`${route} (${kind} requests, seed ${seed}): ${clip(report, 2000)}\n  ${clip(e.cause?.message ?? '', 2000)}`)
         }
       }
     }
 
-    const sum = (k: keyof RouteStats) => [...stats.values()].reduce((a, s) => a + s[k], 0);
-    const perRoute = [...stats].map(([r, s]) => `${r} ${s.requests} (${s.ok}/${s.refusedByValidation}/${s.refusedByHandler})`).join(', ');
+    const sum = (k: keyof RouteStats) => [...stats.values()].reduce((a, s) => a + s[k], 0)
+    const perRoute = [...stats].map(([r, s]) => `${r} ${s.requests} (${s.ok}/${s.refusedByValidation}/${s.refusedByHandler})`).join(', ')
     console.log(
       `fuzz: ${sum('requests')} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${SEED}, ${RUNS} valid + ${BROKEN_RUNS} broken per route, ` +
         `${watch.checks()} row checks): 2xx ${sum('ok')}, 400 VALIDATION_FAILED ${sum('refusedByValidation')}, other 4xx ${sum('refusedByHandler')}, 5xx ${sum('serverErrors')}; ` +
         `per route requests (2xx/400 validation/other 4xx): ${perRoute}`,
-    );
-    if (failures.length) console.error(`\n${failures.length} fuzz failure(s):\n\n${failures.join('\n\n')}\n`);
-    assert.is(failures.length, 0, `${failures.length} fuzz failure(s), printed above`);
+    )
+    if (failures.length) console.error(`\n${failures.length} fuzz failure(s):\n\n${failures.join('\n\n')}\n`)
+    assert.is(failures.length, 0, `${failures.length} fuzz failure(s), printed above`)
   } finally {
-    await f.close();
+    await f.close()
   }
-});
+})
 
 /** Valid and broken request generators for one route. */
-function routeArbitraries(route: RouteName, contexts: Record<string, unknown>[]): { valid: fc.Arbitrary<FuzzRequest>; broken: fc.Arbitrary<FuzzRequest> } {
-  const def = api[route] as { method: string; path: string; auth: string; body?: Schema; query?: Schema };
-  const names = paramNames(def.path);
-  const opts = { contexts, acceptString: isStorableText };
-  const meaning = (n: string) => paramMeaning[route]?.[n] ?? n;
-  const paramsSchema = z.strictObject(Object.fromEntries(names.map((n) => [meaning(n), pathParam])));
+function routeArbitraries(
+  route: RouteName,
+  contexts: Record<string, unknown>[],
+): { valid: fc.Arbitrary<FuzzRequest>; broken: fc.Arbitrary<FuzzRequest> } {
+  const def = api[route] as { method: string; path: string; auth: string; body?: Schema; query?: Schema }
+  const names = paramNames(def.path)
+  const opts = { contexts, acceptString: isStorableText }
+  const meaning = (n: string) => paramMeaning[route]?.[n] ?? n
+  const paramsSchema = z.strictObject(Object.fromEntries(names.map((n) => [meaning(n), pathParam])))
   const paramsArb = names.length
     ? validArbitrary(paramsSchema, opts).map((v) => Object.fromEntries(names.map((n) => [n, (v as Record<string, unknown>)[meaning(n)]])))
-    : fc.constant({});
-  const bodyArb = def.body ? validArbitrary(def.body, opts) : fc.constant(undefined);
-  const queryArb = def.query ? validArbitrary(def.query, opts) : fc.constant(undefined);
+    : fc.constant({})
+  const bodyArb = def.body ? validArbitrary(def.body, opts) : fc.constant(undefined)
+  const queryArb = def.query ? validArbitrary(def.query, opts) : fc.constant(undefined)
   const authArb: fc.Arbitrary<FuzzRequest['auth']> =
     def.auth === 'none'
       ? fc.constantFrom('none', 'none', 'passenger')
-      : fc.oneof({ weight: 6, arbitrary: fc.constant('passenger' as const) }, { weight: 1, arbitrary: fc.constantFrom('none', 'unknown token', 'long token', 'basic') });
-  const deviceArb = fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: fc.constant(DEVICE) }, { weight: 1, arbitrary: fc.constantFrom('bad device!', 'x'.repeat(65)) });
+      : fc.oneof(
+          { weight: 6, arbitrary: fc.constant('passenger' as const) },
+          { weight: 1, arbitrary: fc.constantFrom('none', 'unknown token', 'long token', 'basic') },
+        )
+  const deviceArb = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(null) },
+    { weight: 2, arbitrary: fc.constant(DEVICE) },
+    { weight: 1, arbitrary: fc.constantFrom('bad device!', 'x'.repeat(65)) },
+  )
 
   const valid: fc.Arbitrary<FuzzRequest> = fc
     .record({ params: paramsArb, query: queryArb, body: bodyArb, auth: authArb, device: deviceArb })
-    .map((r) => ({ route, rawParams: {}, raw: null, broken: null, ...r }) as FuzzRequest);
+    .map((r) => ({ route, rawParams: {}, raw: null, broken: null, ...r }) as FuzzRequest)
 
-  const broken: fc.Arbitrary<FuzzRequest>[] = [];
+  const broken: fc.Arbitrary<FuzzRequest>[] = []
   if (def.body) {
     broken.push(
       valid.chain((r) =>
-        mutationArbitrary(fc.constant(r.body), def.body).map((m) => ({ ...r, body: m.value, broken: { part: 'body' as const, at: m.at, how: m.how } })),
+        mutationArbitrary(fc.constant(r.body), def.body).map((m) => ({
+          ...r,
+          body: m.value,
+          broken: { part: 'body' as const, at: m.at, how: m.how },
+        })),
       ),
-    );
+    )
   }
   if (def.query) {
     broken.push(
       valid.chain((r) =>
-        mutationArbitrary(fc.constant(r.query), def.query).map((m) => ({ ...r, query: m.value, broken: { part: 'query' as const, at: m.at, how: m.how } })),
+        mutationArbitrary(fc.constant(r.query), def.query).map((m) => ({
+          ...r,
+          query: m.value,
+          broken: { part: 'query' as const, at: m.at, how: m.how },
+        })),
       ),
-    );
+    )
   } else {
     // Routes without a query still get one: it must be ignored or refused, never a 500.
     broken.push(
       valid.chain((r) =>
         mutationArbitrary(fc.constant({ q: 'x' })).map((m) => ({ ...r, query: m.value, broken: { part: 'query' as const, at: m.at, how: m.how } })),
       ),
-    );
+    )
   }
   if (names.length) {
     broken.push(
@@ -282,7 +307,7 @@ function routeArbitraries(route: RouteName, contexts: Record<string, unknown>[])
         rawParams: { [name]: seg.raw },
         broken: { part: 'params' as const, at: name, how: seg.label },
       })),
-    );
+    )
   }
   if (def.method !== 'GET') {
     broken.push(
@@ -291,22 +316,26 @@ function routeArbitraries(route: RouteName, contexts: Record<string, unknown>[])
         raw: { payload: raw.payload, contentType: raw.contentType },
         broken: { part: 'raw' as const, at: '(whole)', how: raw.label },
       })),
-    );
+    )
     if (!def.body) {
       // A body where none is expected is ignored.
-      broken.push(valid.chain((r) => fc.jsonValue({ maxDepth: 2 }).map((j) => ({ ...r, body: j, broken: { part: 'raw' as const, at: '(whole)', how: 'unexpected body' } }))));
+      broken.push(
+        valid.chain((r) =>
+          fc.jsonValue({ maxDepth: 2 }).map((j) => ({ ...r, body: j, broken: { part: 'raw' as const, at: '(whole)', how: 'unexpected body' } })),
+        ),
+      )
     }
   }
-  return { valid: valid.map(printable), broken: fc.oneof(...broken).map(printable) };
+  return { valid: valid.map(printable), broken: fc.oneof(...broken).map(printable) }
 }
 
 /** The request with a short printed form (fast-check prints counterexamples with it; 100 kB strings are clipped). */
 function printable(r: FuzzRequest): FuzzRequest {
-  const show = (v: unknown) => clip(fc.stringify(v), 200);
+  const show = (v: unknown) => clip(fc.stringify(v), 200)
   const text =
     `${r.route} auth=${r.auth} device=${r.device} params=${show(r.params)}${Object.keys(r.rawParams).length ? ` rawParams=${show(r.rawParams)}` : ''}` +
-    ` query=${show(r.query)} body=${show(r.body)}${r.raw ? ` raw=${show(r.raw)}` : ''}${r.broken ? ` broken=${show(r.broken)}` : ''}`;
-  return Object.defineProperty({ ...r }, fc.toStringMethod, { value: () => text, enumerable: false });
+    ` query=${show(r.query)} body=${show(r.body)}${r.raw ? ` raw=${show(r.raw)}` : ''}${r.broken ? ` broken=${show(r.broken)}` : ''}`
+  return Object.defineProperty({ ...r }, fc.toStringMethod, { value: () => text, enumerable: false })
 }
 
 const rawBodies: readonly { label: string; payload: string; contentType: string }[] = [
@@ -326,12 +355,12 @@ const rawBodies: readonly { label: string; payload: string; contentType: string 
   { label: 'form with NUL', payload: 'name=a%00b&x=1', contentType: 'application/x-www-form-urlencoded' },
   { label: 'form', payload: 'mobile=01712345678&password=x', contentType: 'application/x-www-form-urlencoded' },
   { label: 'over the body limit', payload: JSON.stringify({ a: 'x'.repeat(70_000) }), contentType: 'application/json' },
-];
+]
 
 interface World {
-  token: string;
-  newSession(): Promise<string>;
-  contexts: Record<string, unknown>[];
+  token: string
+  newSession(): Promise<string>
+  contexts: Record<string, unknown>[]
 }
 
 /**
@@ -343,97 +372,116 @@ interface World {
  * clock does not move).
  */
 async function buildWorld(f: Fixture): Promise<World> {
-  const p = await f.passenger({ balance: 1_000_000 });
-  await f.db.query('UPDATE passengers SET password_hash = $2 WHERE id = $1', [p.id, await hashPassword(TEST_PASSWORD)]);
-  const trips = [await pickTrip(f), await pickTrip(f, { skip: 9 }), await pickTrip(f, { skip: 18 })];
+  const p = await f.passenger({ balance: 1_000_000 })
+  await f.db.query('UPDATE passengers SET password_hash = $2 WHERE id = $1', [p.id, await hashPassword(TEST_PASSWORD)])
+  const trips = [await pickTrip(f), await pickTrip(f, { skip: 9 }), await pickTrip(f, { skip: 18 })]
   // Trips the world books and buys on, apart from the ones requests lock seats on.
-  const stock = [await pickTrip(f, { skip: 27 }), await pickTrip(f, { skip: 36 }), await pickTrip(f, { skip: 45 }), await pickTrip(f, { skip: 54 })];
-  const booked = await lockAndBook(f, p, stock[0]!, 1);
-  const sold = await buyTicket(f, p, stock[1]!, 1);
-  const pay = await f.api('POST', '/api/reservation/payment', { reservationId: booked.id }, { token: p.token });
-  const topUp = await f.api('POST', '/api/account/topUp', { amount: 500 }, { token: p.token });
-  if (pay.status !== 200 || topUp.status !== 200) throw new Error('fuzz world: payments failed');
+  const stock = [await pickTrip(f, { skip: 27 }), await pickTrip(f, { skip: 36 }), await pickTrip(f, { skip: 45 }), await pickTrip(f, { skip: 54 })]
+  const booked = await lockAndBook(f, p, stock[0]!, 1)
+  const sold = await buyTicket(f, p, stock[1]!, 1)
+  const pay = await f.api('POST', '/api/reservation/payment', { reservationId: booked.id }, { token: p.token })
+  const topUp = await f.api('POST', '/api/account/topUp', { amount: 500 }, { token: p.token })
+  if (pay.status !== 200 || topUp.status !== 200) throw new Error('fuzz world: payments failed')
   const [other] = await f.db.query<{ id: number; pnr: string; pin: string }>(
     'SELECT id, pnr, pin FROM reservations WHERE status = 1 AND pnr IS NOT NULL AND passenger_id IS DISTINCT FROM $1 ORDER BY id LIMIT 1',
     [p.id],
-  );
-  const offers = await f.db.query<{ coupon_code: string }>('SELECT coupon_code FROM offers ORDER BY id');
-  await expireBookings(f.db, f.now());
-  const today = dhakaDate(f.now());
-  const world: World = { token: p.token, newSession, contexts: [] };
-  const me = () => ({ token: world.token });
+  )
+  const offers = await f.db.query<{ coupon_code: string }>('SELECT coupon_code FROM offers ORDER BY id')
+  await expireBookings(f.db, f.now())
+  const today = dhakaDate(f.now())
+  const world: World = { token: p.token, newSession, contexts: [] }
+  const me = () => ({ token: world.token })
 
   /** Runs `make` on each stock trip until one works (seats and the per-trip limit run out). */
   const onSomeTrip = async <T>(make: (t: (typeof stock)[number]) => Promise<T>, fallback: T): Promise<T> => {
     for (const t of stock) {
       try {
-        return await make(t);
+        return await make(t)
       } catch {
         // this trip is used up: the next one
       }
     }
-    return fallback;
-  };
+    return fallback
+  }
   const liveBooking = new Later('a live booking', async () => {
-    const [r] = await f.db.query<{ id: number }>('SELECT id FROM reservations WHERE passenger_id = $1 AND status = 2 AND expiration_time > $2 ORDER BY id DESC LIMIT 1', [
-      p.id,
-      f.now(),
-    ]);
-    return r?.id ?? (await onSomeTrip(async (t) => (await lockAndBook(f, me(), t, 1)).id, booked.id));
-  });
+    const [r] = await f.db.query<{ id: number }>(
+      'SELECT id FROM reservations WHERE passenger_id = $1 AND status = 2 AND expiration_time > $2 ORDER BY id DESC LIMIT 1',
+      [p.id, f.now()],
+    )
+    return r?.id ?? (await onSomeTrip(async (t) => (await lockAndBook(f, me(), t, 1)).id, booked.id))
+  })
   const ticket = new Later('a sold ticket', async () => {
     const [r] = await f.db.query<{ id: number; pnr: string; pin: string }>(
       `SELECT x.id, x.pnr, x.pin FROM reservations x JOIN trips t ON t.id = x.trip_id
         WHERE x.passenger_id = $1 AND x.status = 1 AND t.departure_at > $2 ORDER BY x.id DESC LIMIT 1`,
       [p.id, new Date(f.now().getTime() + 7 * 3_600_000)],
-    );
-    return r ?? (await onSomeTrip(async (t) => buyTicket(f, me(), t, 1), sold));
-  });
+    )
+    return r ?? (await onSomeTrip(async (t) => buyTicket(f, me(), t, 1), sold))
+  })
   /** A fresh one-time code: any live one is retired, a new one issued (as the routes do) and read from the outbox. */
-  type Use = (l: Later) => Promise<any>;
+  type Use = (l: Later) => Promise<any>
   const codeFor = (mobile: (use: Use) => Promise<string> | string, purpose: OtpPurpose, ref: (use: Use) => Promise<string> | string = () => '') =>
     new Later(`a fresh ${purpose} code`, async (use) => {
-      const m = await mobile(use);
-      const r = await ref(use);
+      const m = await mobile(use)
+      const r = await ref(use)
       try {
-        await f.db.query('UPDATE otps SET consumed_at = $4 WHERE mobile = $1 AND purpose = $2 AND ref = $3 AND consumed_at IS NULL', [m, purpose, r, f.now()]);
-        await issueOtp(f.db, f.deps, { mobile: m, purpose, ref: r });
-        const [row] = await f.db.query<{ code: string }>('SELECT code FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 1', [m]);
-        return row?.code ?? '000000';
+        await f.db.query('UPDATE otps SET consumed_at = $4 WHERE mobile = $1 AND purpose = $2 AND ref = $3 AND consumed_at IS NULL', [
+          m,
+          purpose,
+          r,
+          f.now(),
+        ])
+        await issueOtp(f.db, f.deps, { mobile: m, purpose, ref: r })
+        const [row] = await f.db.query<{ code: string }>(
+          'SELECT code FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 1',
+          [m],
+        )
+        return row?.code ?? '000000'
       } catch {
-        return '000000';
+        return '000000'
       }
-    });
+    })
   const resetToken = new Later('a password-reset token', async (use) => {
-    const otp = await use(codeFor(() => p.mobile, 'RESET_PASSWORD'));
-    const r = await f.api('POST', '/api/verifyOTP', { mobile: p.mobile, otp, purpose: 'RESET_PASSWORD' });
-    return r.body?.data?.resetToken ?? 'no-reset-token';
-  });
-  let pendingSeq = 0;
-  let lastPending: Record<string, unknown> | null = null;
+    const otp = await use(codeFor(() => p.mobile, 'RESET_PASSWORD'))
+    const r = await f.api('POST', '/api/verifyOTP', { mobile: p.mobile, otp, purpose: 'RESET_PASSWORD' })
+    return r.body?.data?.resetToken ?? 'no-reset-token'
+  })
+  let pendingSeq = 0
+  let lastPending: Record<string, unknown> | null = null
   // A sign-up waiting for its SMS code: a new one once the last is verified.
   const pending = new Later('a pending sign-up', async () => {
     const stillPending = lastPending
       ? (await f.db.query("SELECT 1 FROM passengers WHERE mobile = $1 AND status = 'PENDING'", [lastPending.mobile])).length > 0 ||
-        (await f.db.query('SELECT 1 FROM registrations WHERE mobile = $1 AND completed_at IS NULL AND expires_at > $2', [lastPending.mobile, f.now()])).length > 0
-      : false;
-    if (lastPending && stillPending) return lastPending;
-    const mobile = `0160${String(process.pid % 1000).padStart(3, '0')}${String(++pendingSeq).padStart(4, '0')}`;
-    const r = await f.api('POST', '/api/register', { mobile, fullName: 'Fuzz Pending', email: 'pending@example.com', city: 'Dhaka', password: TEST_PASSWORD });
-    lastPending = { ...(r.status === 200 ? r.body.data : {}), mobile };
-    return lastPending;
-  });
-  const pendingMobile = pending.pick('its mobile', (v) => v.mobile);
-  const soldPnr = ticket.pick('its PNR', (t) => t.pnr);
-  const in20Minutes = new Later('now + 20 min', async () => dhakaIsoOrNull(new Date(f.now().getTime() + 20 * 60_000)));
+        (
+          await f.db.query('SELECT 1 FROM registrations WHERE mobile = $1 AND completed_at IS NULL AND expires_at > $2', [
+            lastPending.mobile,
+            f.now(),
+          ])
+        ).length > 0
+      : false
+    if (lastPending && stillPending) return lastPending
+    const mobile = `0160${String(process.pid % 1000).padStart(3, '0')}${String(++pendingSeq).padStart(4, '0')}`
+    const r = await f.api('POST', '/api/register', {
+      mobile,
+      fullName: 'Fuzz Pending',
+      email: 'pending@example.com',
+      city: 'Dhaka',
+      password: TEST_PASSWORD,
+    })
+    lastPending = { ...(r.status === 200 ? r.body.data : {}), mobile }
+    return lastPending
+  })
+  const pendingMobile = pending.pick('its mobile', (v) => v.mobile)
+  const soldPnr = ticket.pick('its PNR', (t) => t.pnr)
+  const in20Minutes = new Later('now + 20 min', async () => dhakaIsoOrNull(new Date(f.now().getTime() + 20 * 60_000)))
   const newestPayment = new Later('the newest payment', async () => {
-    const [r] = await f.db.query<{ id: string }>('SELECT id FROM payments ORDER BY created_at DESC, id DESC LIMIT 1');
-    return r!.id;
-  });
+    const [r] = await f.db.query<{ id: string }>('SELECT id FROM payments ORDER BY created_at DESC, id DESC LIMIT 1')
+    return r!.id
+  })
 
-  const contexts: Record<string, unknown>[] = [];
+  const contexts: Record<string, unknown>[] = []
   for (const t of trips) {
-    const seats = await freeSeats(f, t.id, 4);
+    const seats = await freeSeats(f, t.id, 4)
     const trip = {
       tripId: t.id,
       tripDate: t.tripDate,
@@ -444,22 +492,30 @@ async function buildWorld(f: Fixture): Promise<World> {
       destinationBusStationId: t.droppingId,
       boardingStationId: t.boardingId,
       droppingStationId: t.droppingId,
-    };
-    contexts.push({ ...trip, seatNames: [seats[0]] }, { ...trip, seatNames: [seats[1], seats[2]] }, { ...trip, seatNames: [seats[3]] });
+    }
+    contexts.push({ ...trip, seatNames: [seats[0]] }, { ...trip, seatNames: [seats[1], seats[2]] }, { ...trip, seatNames: [seats[3]] })
   }
   contexts.push(
     { mobile: p.mobile, password: TEST_PASSWORD, currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD, id: p.id },
     { mobile: p.mobile, purpose: 'LOGIN', otp: codeFor(() => p.mobile, 'LOGIN') },
     { mobile: p.mobile, purpose: 'RESET_PASSWORD', otp: codeFor(() => p.mobile, 'RESET_PASSWORD') },
     { mobile: p.mobile, resetToken, password: TEST_PASSWORD },
-    { mobile: pendingMobile, code: codeFor((use) => use(pendingMobile), 'SIGNUP'), registrationToken: pending.pick('its token', (v) => v.registrationToken) },
+    {
+      mobile: pendingMobile,
+      code: codeFor((use) => use(pendingMobile), 'SIGNUP'),
+      registrationToken: pending.pick('its token', (v) => v.registrationToken),
+    },
     { reservationId: liveBooking, expirationTime: in20Minutes },
     { reservationId: booked.id, expirationTime: in20Minutes },
     { reservationId: ticket.pick('its id', (t) => t.id), pnr: soldPnr, pin: ticket.pick('its PIN', (t) => t.pin) },
     {
       pnr: soldPnr,
       pin: ticket.pick('its PIN', (t) => t.pin),
-      otp: codeFor(() => p.mobile, 'CANCEL_TICKET', (use) => use(soldPnr)),
+      otp: codeFor(
+        () => p.mobile,
+        'CANCEL_TICKET',
+        (use) => use(soldPnr),
+      ),
     },
     { reservationId: other!.id, pnr: other!.pnr, pin: other!.pin },
     { from: addDays(today, -30), to: today },
@@ -467,14 +523,14 @@ async function buildWorld(f: Fixture): Promise<World> {
     { paymentId: topUp.body.data.paymentId },
     { paymentId: newestPayment },
     ...offers.map((o) => ({ couponCode: o.coupon_code, reservationId: liveBooking })),
-  );
-  world.contexts = contexts;
-  return world;
+  )
+  world.contexts = contexts
+  return world
 
   async function newSession(): Promise<string> {
-    const [row] = await f.db.query<PassengerRow>('SELECT * FROM passengers WHERE id = $1', [p.id]);
-    return (await createSession(f.db, f.deps, row!)).token;
+    const [row] = await f.db.query<PassengerRow>('SELECT * FROM passengers WHERE id = $1', [p.id])
+    return (await createSession(f.db, f.deps, row!)).token
   }
 }
 
-test.run();
+test.run()

@@ -6,35 +6,35 @@
  * books, and pays through SSLCommerz; the ticket arrives by e-mail and SMS. None of
  * the development stand-ins exist, and nothing secret reaches the server's output.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
-import { dhakaDate } from '../time.ts';
-import { tempDir } from './helpers.ts';
-import { spawnServer, type ServerProcess } from './proc.ts';
-import { startSmsReceiver, startSmtpReceiver, until, type SmsReceiver, type SmtpReceiver } from './receivers.ts';
-import { call, freePort } from './spawn-server.ts';
-import { startStandIn, type StandIn } from './sslcommerz-standin.ts';
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { dhakaDate } from '../time.ts'
+import { tempDir } from './helpers.ts'
+import { spawnServer, type ServerProcess } from './proc.ts'
+import { startSmsReceiver, startSmtpReceiver, until, type SmsReceiver, type SmtpReceiver } from './receivers.ts'
+import { call, freePort } from './spawn-server.ts'
+import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
-let smtp: SmtpReceiver;
-let sms: SmsReceiver;
-let ssl: StandIn;
-let server: ServerProcess | null = null;
+let smtp: SmtpReceiver
+let sms: SmsReceiver
+let ssl: StandIn
+let server: ServerProcess | null = null
 
 test.before(async () => {
-  [smtp, sms, ssl] = await Promise.all([startSmtpReceiver(), startSmsReceiver(), startStandIn()]);
-});
+  ;[smtp, sms, ssl] = await Promise.all([startSmtpReceiver(), startSmsReceiver(), startStandIn()])
+})
 test.after(async () => {
   if (server) {
-    server.kill('SIGTERM');
-    await server.exited;
+    server.kill('SIGTERM')
+    await server.exited
   }
-  await Promise.all([smtp.close(), sms.close(), ssl.close()]);
-});
+  await Promise.all([smtp.close(), sms.close(), ssl.close()])
+})
 
 /** Runs `npm run import -- <file>`'s command against DATA_DIR; answers exit code and output. */
 function importNetwork(dataDir: string, file: string): Promise<{ code: number | null; out: string }> {
@@ -43,21 +43,21 @@ function importNetwork(dataDir: string, file: string): Promise<{ code: number | 
       cwd: root,
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d));
-    child.stderr.on('data', (d: Buffer) => (out += d));
-    child.on('exit', (code) => resolve({ code, out }));
-  });
+    })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d))
+    child.stderr.on('data', (d: Buffer) => (out += d))
+    child.on('exit', (code) => resolve({ code, out }))
+  })
 }
 
 test('production with the real channels: imported network, SMS sign-up, SSLCommerz payment, ticket by e-mail and SMS', async () => {
-  const dataDir = tempDir();
-  const imported = await importNetwork(dataDir, 'data/demo-network.json');
-  assert.is(imported.code, 0, imported.out);
+  const dataDir = tempDir()
+  const imported = await importNetwork(dataDir, 'data/demo-network.json')
+  assert.is(imported.code, 0, imported.out)
 
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
   server = await spawnServer({
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
@@ -73,44 +73,54 @@ test('production with the real channels: imported network, SMS sign-up, SSLComme
     SMS_API_URL: sms.url,
     SMS_API_TOKEN: 'provider-token',
     SMS_SENDER_ID: 'NODI',
-  });
-  await server.ready;
+  })
+  await server.ready
 
   // the development stand-ins do not exist, nor does the demo passenger
-  assert.is((await call(base, 'GET', '/dev/outbox')).status, 404);
-  assert.is((await call(base, 'GET', '/sandbox/gateway/pay_anything')).status, 404);
-  assert.is((await call(base, 'POST', '/api/checkPassenger', { mobile: '01712345678', password: 'Demo@1234' })).status, 401);
-  assert.is((await call(base, 'GET', '/readyz')).status, 200);
+  assert.is((await call(base, 'GET', '/dev/outbox')).status, 404)
+  assert.is((await call(base, 'GET', '/sandbox/gateway/pay_anything')).status, 404)
+  assert.is((await call(base, 'POST', '/api/checkPassenger', { mobile: '01712345678', password: 'Demo@1234' })).status, 401)
+  assert.is((await call(base, 'GET', '/readyz')).status, 200)
 
   // the imported network is served
-  const cities = await call(base, 'GET', '/api/originCities');
-  assert.ok(cities.body.data.some((c: { code: string }) => c.code === 'CTG'));
+  const cities = await call(base, 'GET', '/api/originCities')
+  assert.ok(cities.body.data.some((c: { code: string }) => c.code === 'CTG'))
 
   // sign-up: the code arrives through the SMS provider
-  const mobile = '01955500011';
-  const reg = await call(base, 'POST', '/api/register', { mobile, fullName: 'Live Passenger', email: 'live@example.com', city: 'Dhaka', password: 'Live@1234' });
-  assert.is(reg.status, 200, JSON.stringify(reg.body));
-  await sms.waitFor(1);
-  assert.is(sms.requests[0]!.body.to, '8801955500011');
-  const code = /^(\d{6}) is your/.exec(sms.requests[0]!.body.text ?? '')?.[1];
-  assert.ok(code, sms.requests[0]!.body.text);
-  const session = await call(base, 'POST', '/api/verifyMobileVerificationCode', { mobile, code, registrationToken: reg.body.data.registrationToken });
-  assert.is(session.status, 200, JSON.stringify(session.body));
-  const token = session.body.data.token;
+  const mobile = '01955500011'
+  const reg = await call(base, 'POST', '/api/register', {
+    mobile,
+    fullName: 'Live Passenger',
+    email: 'live@example.com',
+    city: 'Dhaka',
+    password: 'Live@1234',
+  })
+  assert.is(reg.status, 200, JSON.stringify(reg.body))
+  await sms.waitFor(1)
+  assert.is(sms.requests[0]!.body.to, '8801955500011')
+  const code = /^(\d{6}) is your/.exec(sms.requests[0]!.body.text ?? '')?.[1]
+  assert.ok(code, sms.requests[0]!.body.text)
+  const session = await call(base, 'POST', '/api/verifyMobileVerificationCode', { mobile, code, registrationToken: reg.body.data.registrationToken })
+  assert.is(session.status, 200, JSON.stringify(session.body))
+  const token = session.body.data.token
 
   // search, hold a seat, book
-  const date = dhakaDate(new Date(Date.now() + 2 * 86_400_000));
-  const trips = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date });
-  const trip = trips.body.data[0];
-  const stations = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date });
+  const date = dhakaDate(new Date(Date.now() + 2 * 86_400_000))
+  const trips = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date })
+  const trip = trips.body.data[0]
+  const stations = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', {
+    originCode: 'DHK',
+    destinationCode: 'CTG',
+    tripDate: date,
+  })
   const lock = await call(
     base,
     'POST',
     '/api/reservation/seatLock',
     { tripId: trip.tripId, tripDate: date, coachCode: trip.coachCode, originCode: 'DHK', destinationCode: 'CTG', seatNames: ['A1'], locked: true },
     { token },
-  );
-  assert.equal(lock.body.data.seatNames, ['A1']);
+  )
+  assert.equal(lock.body.data.seatNames, ['A1'])
   const booking = await call(
     base,
     'POST',
@@ -125,34 +135,34 @@ test('production with the real channels: imported network, SMS sign-up, SSLComme
       passengerEmail: 'live@example.com',
     },
     { token, headers: { 'accept-language': 'bn' } },
-  );
-  assert.is(booking.status, 200, JSON.stringify(booking.body));
+  )
+  assert.is(booking.status, 200, JSON.stringify(booking.body))
 
   // pay through SSLCommerz: the browser goes to its page, pays, SSLCommerz sends the IPN
-  const pay = await call(base, 'POST', '/api/reservation/payment', { reservationId: booking.body.data.id }, { token });
-  assert.is(pay.status, 200, JSON.stringify(pay.body));
-  assert.ok(pay.body.data.redirectUrl.startsWith(ssl.url), pay.body.data.redirectUrl);
-  ssl.pay(pay.body.data.paymentId);
-  assert.is(await ssl.sendIpn(pay.body.data.paymentId), 200);
-  const result = await call(base, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId });
-  assert.is(result.body.data.status, 'APPROVED');
-  const pnr: string = result.body.data.reservation.pnr;
-  const pin: string = result.body.data.reservation.pin;
-  assert.match(pnr, /^[A-Z0-9]{10}$/);
+  const pay = await call(base, 'POST', '/api/reservation/payment', { reservationId: booking.body.data.id }, { token })
+  assert.is(pay.status, 200, JSON.stringify(pay.body))
+  assert.ok(pay.body.data.redirectUrl.startsWith(ssl.url), pay.body.data.redirectUrl)
+  ssl.pay(pay.body.data.paymentId)
+  assert.is(await ssl.sendIpn(pay.body.data.paymentId), 200)
+  const result = await call(base, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId })
+  assert.is(result.body.data.status, 'APPROVED')
+  const pnr: string = result.body.data.reservation.pnr
+  const pin: string = result.body.data.reservation.pin
+  assert.match(pnr, /^[A-Z0-9]{10}$/)
 
   // the ticket arrives: e-mail through SMTP (in Bengali, with the calendar file) and SMS through the provider
-  await smtp.waitFor(1, 30_000);
-  const mail = smtp.mails[0]!;
-  assert.equal(mail.envelope.to, ['live@example.com']);
-  assert.ok(mail.parsed.text?.includes(pnr));
-  assert.ok(mail.parsed.attachments.some((a) => a.filename === `ticket-${pnr}.ics`));
-  await until(() => sms.requests.some((r) => (r.body.text ?? '').includes(pnr)), 'the ticket SMS', 30_000);
+  await smtp.waitFor(1, 30_000)
+  const mail = smtp.mails[0]!
+  assert.equal(mail.envelope.to, ['live@example.com'])
+  assert.ok(mail.parsed.text?.includes(pnr))
+  assert.ok(mail.parsed.attachments.some((a) => a.filename === `ticket-${pnr}.ics`))
+  await until(() => sms.requests.some((r) => (r.body.text ?? '').includes(pnr)), 'the ticket SMS', 30_000)
 
   // nothing secret in the server's output, at LOG_LEVEL=info
-  const out = server.output();
+  const out = server.output()
   for (const secret of [code!, pnr, pin, reg.body.data.registrationToken, token, ssl.storePassword]) {
-    assert.not.ok(out.includes(secret), `a secret reached the server output: ${secret}`);
+    assert.not.ok(out.includes(secret), `a secret reached the server output: ${secret}`)
   }
-});
+})
 
-test.run();
+test.run()

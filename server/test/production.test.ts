@@ -2,12 +2,12 @@
  * `NODE_ENV=production` as an operator starts it: refused at once without the real
  * channels, never the sandbox, whatever else is set.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
-import { tempDir } from './helpers.ts';
-import { spawnServer } from './proc.ts';
+import fs from 'node:fs'
+import path from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { tempDir } from './helpers.ts'
+import { spawnServer } from './proc.ts'
 
 const channels = {
   PUBLIC_URL: 'https://tickets.example.com',
@@ -19,30 +19,40 @@ const channels = {
   MAIL_FROM: 'Nodi Express <tickets@example.com>',
   SMS_API_URL: 'http://127.0.0.1:9/sms',
   SMS_API_TOKEN: 'token',
-};
+}
 
 test('a production start without the real channels exits non-zero within seconds, naming every missing variable, and touches no data', async () => {
-  const dir = tempDir();
-  const started = Date.now();
-  const s = await spawnServer({ NODE_ENV: 'production', DATA_DIR: dir });
-  const code = await s.exited;
-  const took = Date.now() - started;
-  assert.is(code, 1);
+  const dir = tempDir()
+  const started = Date.now()
+  const s = await spawnServer({ NODE_ENV: 'production', DATA_DIR: dir })
+  const code = await s.exited
+  const took = Date.now() - started
+  assert.is(code, 1)
   // node + tsx start-up is most of it; the check itself runs before anything else
-  assert.ok(took < 20_000, `took ${took} ms`);
-  const out = s.output();
-  assert.match(out, 'Refusing to start in production (NODE_ENV=production): the real channels are not configured.');
-  for (const v of ['PUBLIC_URL', 'PAYMENT_PROVIDER', 'SSLCOMMERZ_STORE_ID', 'SSLCOMMERZ_STORE_PASSWORD', 'SSLCOMMERZ_API_URL', 'SMTP_URL', 'MAIL_FROM', 'SMS_API_URL', 'SMS_API_TOKEN']) {
-    assert.match(out, `${v} is not set`);
+  assert.ok(took < 20_000, `took ${took} ms`)
+  const out = s.output()
+  assert.match(out, 'Refusing to start in production (NODE_ENV=production): the real channels are not configured.')
+  for (const v of [
+    'PUBLIC_URL',
+    'PAYMENT_PROVIDER',
+    'SSLCOMMERZ_STORE_ID',
+    'SSLCOMMERZ_STORE_PASSWORD',
+    'SSLCOMMERZ_API_URL',
+    'SMTP_URL',
+    'MAIL_FROM',
+    'SMS_API_URL',
+    'SMS_API_TOKEN',
+  ]) {
+    assert.match(out, `${v} is not set`)
   }
-  assert.not.match(out, 'Ready on');
-  assert.not.ok(fs.existsSync(path.join(dir, 'pgdata')), 'no database was created');
-});
+  assert.not.match(out, 'Ready on')
+  assert.not.ok(fs.existsSync(path.join(dir, 'pgdata')), 'no database was created')
+})
 
 test('production never falls back to the sandbox gateway, whatever else is set', async () => {
-  const s = await spawnServer({ NODE_ENV: 'production', DATA_DIR: tempDir(), ...channels, PAYMENT_PROVIDER: 'sandbox' });
-  assert.is(await s.exited, 1);
-  assert.match(s.output(), 'PAYMENT_PROVIDER=sandbox is refused in production');
-});
+  const s = await spawnServer({ NODE_ENV: 'production', DATA_DIR: tempDir(), ...channels, PAYMENT_PROVIDER: 'sandbox' })
+  assert.is(await s.exited, 1)
+  assert.match(s.output(), 'PAYMENT_PROVIDER=sandbox is refused in production')
+})
 
-test.run();
+test.run()

@@ -9,40 +9,40 @@
  *   sms.answer = (req, n) => (n === 1 ? { status: 503 } : { status: 200, body: { id: 'x' } });
  *   await sms.waitFor(2); sms.requests[1].body.to
  */
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import http from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { simpleParser, type ParsedMail } from 'mailparser'
+import { SMTPServer } from 'smtp-server'
 
 /** Waits until `check()` holds, polling; throws with `what` after `timeoutMs`. */
 export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + timeoutMs
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
   }
 }
 
 /** One e-mail as the SMTP server received it. */
 export interface ReceivedMail {
-  at: number;
-  envelope: { from: string; to: string[] };
+  at: number
+  envelope: { from: string; to: string[] }
   /** The connection was TLS (smtps). */
-  secure: boolean;
-  parsed: ParsedMail;
+  secure: boolean
+  parsed: ParsedMail
   /** The id this server answered with ("queued as <id>"). */
-  queueId: string;
+  queueId: string
 }
 
 export interface SmtpReceiver {
-  port: number;
+  port: number
   /** smtp://127.0.0.1:<port> (or smtps://…?tls.rejectUnauthorized=false when secure). */
-  url: string;
-  mails: ReceivedMail[];
+  url: string
+  mails: ReceivedMail[]
   /** Reply code refusing a recipient (e.g. 550, 451), or null to accept; default accepts all. */
-  rejectRecipient: (address: string) => number | null;
-  waitFor(n: number, timeoutMs?: number): Promise<void>;
-  close(): Promise<void>;
+  rejectRecipient: (address: string) => number | null
+  waitFor(n: number, timeoutMs?: number): Promise<void>
+  close(): Promise<void>
 }
 
 /**
@@ -50,7 +50,7 @@ export interface SmtpReceiver {
  * with smtp-server's own test certificate); `delayMs` holds each answer to DATA that long.
  */
 export async function startSmtpReceiver(opts: { secure?: boolean; delayMs?: number } = {}): Promise<SmtpReceiver> {
-  let seq = 0;
+  let seq = 0
   const receiver: SmtpReceiver = {
     port: 0,
     url: '',
@@ -58,24 +58,24 @@ export async function startSmtpReceiver(opts: { secure?: boolean; delayMs?: numb
     rejectRecipient: () => null,
     waitFor: (n, timeoutMs) => until(() => receiver.mails.length >= n, `${n} e-mail(s) at the SMTP server (got ${receiver.mails.length})`, timeoutMs),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  }
   const server = new SMTPServer({
     secure: opts.secure ?? false,
     authOptional: true,
     disabledCommands: opts.secure ? ['AUTH'] : ['STARTTLS', 'AUTH'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      const code = receiver.rejectRecipient(address.address);
-      if (code === null) return callback();
-      const err = Object.assign(new Error(code >= 500 ? 'Mailbox unavailable' : 'Try again later'), { responseCode: code });
-      callback(err);
+      const code = receiver.rejectRecipient(address.address)
+      if (code === null) return callback()
+      const err = Object.assign(new Error(code >= 500 ? 'Mailbox unavailable' : 'Try again later'), { responseCode: code })
+      callback(err)
     },
     onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
+      const chunks: Buffer[] = []
+      stream.on('data', (c: Buffer) => chunks.push(c))
       stream.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        const queueId = `Q${++seq}`;
+        const raw = Buffer.concat(chunks)
+        const queueId = `Q${++seq}`
         simpleParser(raw)
           .then((parsed) => {
             receiver.mails.push({
@@ -87,52 +87,52 @@ export async function startSmtpReceiver(opts: { secure?: boolean; delayMs?: numb
               secure: session.secure,
               parsed,
               queueId,
-            });
-            setTimeout(() => callback(null, `OK queued as ${queueId}`), opts.delayMs ?? 0);
+            })
+            setTimeout(() => callback(null, `OK queued as ${queueId}`), opts.delayMs ?? 0)
           })
-          .catch((err: Error) => callback(err));
-      });
+          .catch((err: Error) => callback(err))
+      })
     },
-  });
-  server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  receiver.port = (server.server.address() as AddressInfo).port;
-  receiver.url = opts.secure ? `smtps://127.0.0.1:${receiver.port}/?tls.rejectUnauthorized=false` : `smtp://127.0.0.1:${receiver.port}`;
-  return receiver;
+  })
+  server.on('error', () => undefined)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  receiver.port = (server.server.address() as AddressInfo).port
+  receiver.url = opts.secure ? `smtps://127.0.0.1:${receiver.port}/?tls.rejectUnauthorized=false` : `smtp://127.0.0.1:${receiver.port}`
+  return receiver
 }
 
 /** One request the SMS provider received. */
 export interface SmsRequest {
-  at: number;
-  method: string;
-  headers: http.IncomingHttpHeaders;
-  body: { to?: string; text?: string; sender?: string } & Record<string, unknown>;
+  at: number
+  method: string
+  headers: http.IncomingHttpHeaders
+  body: { to?: string; text?: string; sender?: string } & Record<string, unknown>
 }
 
 /** What the provider answers: a status with a JSON body (after `delayMs`), or no answer at all. */
-export type SmsAnswer = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number } | 'hang';
+export type SmsAnswer = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number } | 'hang'
 
 export interface SmsReceiver {
-  url: string;
-  requests: SmsRequest[];
+  url: string
+  requests: SmsRequest[]
   /** Answers request number `n` (1-based); default 200 `{ id: 'sms-<n>' }`. */
-  answer: (req: SmsRequest, n: number) => SmsAnswer;
+  answer: (req: SmsRequest, n: number) => SmsAnswer
   /** Unique Idempotency-Key values received. */
-  keys(): Set<string>;
-  waitFor(n: number, timeoutMs?: number): Promise<void>;
+  keys(): Set<string>
+  waitFor(n: number, timeoutMs?: number): Promise<void>
   /** Answers every request held by 'hang' with this. */
-  release(answer: { status: number; body?: unknown }): void;
-  close(): Promise<void>;
+  release(answer: { status: number; body?: unknown }): void
+  close(): Promise<void>
 }
 
 /** Starts a local HTTP SMS provider on a free 127.0.0.1 port (path /send). */
 export async function startSmsReceiver(port = 0): Promise<SmsReceiver> {
-  const held: http.ServerResponse[] = [];
-  const sockets = new Set<Socket>();
+  const held: http.ServerResponse[] = []
+  const sockets = new Set<Socket>()
   const reply = (res: http.ServerResponse, a: { status: number; body?: unknown; headers?: Record<string, string> }) => {
-    res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
-    res.end(a.body === undefined ? '' : JSON.stringify(a.body));
-  };
+    res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers })
+    res.end(a.body === undefined ? '' : JSON.stringify(a.body))
+  }
   const receiver: SmsReceiver = {
     url: '',
     requests: [],
@@ -140,37 +140,37 @@ export async function startSmsReceiver(port = 0): Promise<SmsReceiver> {
     keys: () => new Set(receiver.requests.map((r) => String(r.headers['idempotency-key']))),
     waitFor: (n, timeoutMs) => until(() => receiver.requests.length >= n, `${n} SMS request(s) (got ${receiver.requests.length})`, timeoutMs),
     release(a) {
-      for (const res of held.splice(0)) if (!res.writableEnded && !res.destroyed) reply(res, a);
+      for (const res of held.splice(0)) if (!res.writableEnded && !res.destroyed) reply(res, a)
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
       }),
-  };
+  }
   const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      let body: SmsRequest['body'] = {};
+      let body: SmsRequest['body'] = {}
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
       } catch {
         // recorded as empty
       }
-      const r: SmsRequest = { at: Date.now(), method: req.method ?? '', headers: req.headers, body };
-      receiver.requests.push(r);
-      const a = receiver.answer(r, receiver.requests.length);
-      if (a === 'hang') held.push(res);
-      else if (a.delayMs) setTimeout(() => reply(res, a), a.delayMs);
-      else reply(res, a);
-    });
-  });
+      const r: SmsRequest = { at: Date.now(), method: req.method ?? '', headers: req.headers, body }
+      receiver.requests.push(r)
+      const a = receiver.answer(r, receiver.requests.length)
+      if (a === 'hang') held.push(res)
+      else if (a.delayMs) setTimeout(() => reply(res, a), a.delayMs)
+      else reply(res, a)
+    })
+  })
   server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/send`;
-  return receiver;
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
+  })
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()))
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/send`
+  return receiver
 }

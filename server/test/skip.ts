@@ -12,17 +12,17 @@
  *   const pgTest = requires(test, 'migrations', postgresMissing());
  *   pgTest('two processes migrate once', async () => { ... });
  */
-import type { Test } from 'uvu';
+import type { Test } from 'uvu'
 
 /** True when the CI variable is set (any non-empty value but `false` or `0`). */
 export function underCi(): boolean {
-  const v = process.env.CI;
-  return !!v && v !== 'false' && v !== '0';
+  const v = process.env.CI
+  return !!v && v !== 'false' && v !== '0'
 }
 
 /** The machine-readable line of a skipped test, as scripts/test.mjs counts it. */
 export function skipLine(suiteName: string, testName: string, reason: string): string {
-  return `SKIPPED: ${suiteName} — ${testName}: ${reason}`;
+  return `SKIPPED: ${suiteName} — ${testName}: ${reason}`
 }
 
 /**
@@ -30,17 +30,17 @@ export function skipLine(suiteName: string, testName: string, reason: string): s
  * reported (or, under CI, fail with the reason) and whose hooks never run.
  */
 export function requires<T>(t: Test<T>, suiteName: string, missing: string | null): Test<T> {
-  if (!missing) return t;
+  if (!missing) return t
   const register = (name: string) => {
     if (underCi()) {
       t(name, () => {
-        throw new Error(`${missing} (CI is set, so a skipped test is a failure)`);
-      });
-      return;
+        throw new Error(`${missing} (CI is set, so a skipped test is a failure)`)
+      })
+      return
     }
-    t.skip(name);
-    console.log(skipLine(suiteName, name, missing));
-  };
-  const hook = Object.assign(() => undefined, { each: () => undefined });
-  return Object.assign(register, { only: register, skip: t.skip, before: hook, after: hook, run: () => t.run() });
+    t.skip(name)
+    console.log(skipLine(suiteName, name, missing))
+  }
+  const hook = Object.assign(() => undefined, { each: () => undefined })
+  return Object.assign(register, { only: register, skip: t.skip, before: hook, after: hook, run: () => t.run() })
 }

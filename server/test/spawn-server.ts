@@ -3,55 +3,55 @@
  * waits for its "Ready on" line. For multi-process and crash tests, and for the
  * benchmark (bench/lib.ts), which times the start.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export interface ServerProcess {
-  url: string;
-  pid: number;
-  child: ChildProcess;
+  url: string
+  pid: number
+  child: ChildProcess
   /** Spawn → "Ready on" line, ms. */
-  readyMs: number;
+  readyMs: number
   /** `performance.now()` just before the spawn. */
-  spawnedAt: number;
+  spawnedAt: number
   /** Everything it printed. */
-  output(): string;
+  output(): string
   /** Sends a signal (unless it has exited) and waits for the exit. */
-  kill(signal?: NodeJS.Signals): Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<void>
 }
 
 /** Where and how long `startServer` waits. */
 export interface StartOptions {
   /** Folder holding server/ (the repository unless given). */
-  cwd?: string;
+  cwd?: string
   /** Gives up (and SIGKILLs the child) after this long without "Ready on". */
-  timeoutMs?: number;
+  timeoutMs?: number
   /** Called with the child right after the spawn, e.g. to kill it when the caller exits. */
-  onSpawn?: (child: ChildProcess) => void;
+  onSpawn?: (child: ChildProcess) => void
 }
 
 /** A free 127.0.0.1 port. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
+    const srv = net.createServer()
+    srv.unref()
+    srv.on('error', reject)
     srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
+      const port = (srv.address() as net.AddressInfo).port
+      srv.close(() => resolve(port))
+    })
+  })
 }
 
 /** Starts the server with extra env (DATABASE_URL or DATA_DIR) and waits until it listens. */
 export async function startServer(env: Record<string, string>, opts: StartOptions = {}): Promise<ServerProcess> {
-  const timeoutMs = opts.timeoutMs ?? 90_000;
-  const port = await freePort();
-  const spawnedAt = performance.now();
+  const timeoutMs = opts.timeoutMs ?? 90_000
+  const port = await freePort()
+  const spawnedAt = performance.now()
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: opts.cwd ?? root,
     env: {
@@ -68,31 +68,31 @@ export async function startServer(env: Record<string, string>, opts: StartOption
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  opts.onSpawn?.(child);
-  let out = '';
-  let readyMs = NaN;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  })
+  opts.onSpawn?.(child)
+  let out = ''
+  let readyMs = NaN
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   await new Promise<void>((resolve, reject) => {
     const fail = (why: string) => {
-      clearTimeout(timer);
-      reject(new Error(`${why}:\n${out.slice(-2000)}`));
-    };
+      clearTimeout(timer)
+      reject(new Error(`${why}:\n${out.slice(-2000)}`))
+    }
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(`server did not start in ${timeoutMs} ms`);
-    }, timeoutMs);
+      child.kill('SIGKILL')
+      fail(`server did not start in ${timeoutMs} ms`)
+    }, timeoutMs)
     child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
+      out += d.toString()
       if (Number.isNaN(readyMs) && /^Ready on /m.test(out)) {
-        readyMs = performance.now() - spawnedAt;
-        clearTimeout(timer);
-        resolve();
+        readyMs = performance.now() - spawnedAt
+        clearTimeout(timer)
+        resolve()
       }
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    void exited.then(() => fail(`server exited (${child.exitCode ?? child.signalCode}) before it was ready`));
-  });
+    })
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+    void exited.then(() => fail(`server exited (${child.exitCode ?? child.signalCode}) before it was ready`))
+  })
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
@@ -101,10 +101,10 @@ export async function startServer(env: Record<string, string>, opts: StartOption
     spawnedAt,
     output: () => out,
     async kill(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      await exited
     },
-  };
+  }
 }
 
 /** JSON over HTTP: answers status and parsed body. */
@@ -115,19 +115,19 @@ export async function call(
   body?: unknown,
   opts: { token?: string; device?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: any; headers: Headers }> {
-  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.device) headers['x-device-id'] = opts.device;
-  const res = await fetch(base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
-  const text = await res.text();
-  let parsed: unknown = text;
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`
+  if (opts.device) headers['x-device-id'] = opts.device
+  const res = await fetch(base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' })
+  const text = await res.text()
+  let parsed: unknown = text
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(text)
   } catch {
     // not JSON
   }
-  return { status: res.status, body: parsed, headers: res.headers };
+  return { status: res.status, body: parsed, headers: res.headers }
 }
 
 /** Posts the sandbox gateway form; answers the redirect location. */
@@ -137,7 +137,7 @@ export async function gatewayDecide(base: string, redirectUrl: string, decision:
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: `decision=${decision}`,
     redirect: 'manual',
-  });
-  await res.text();
-  return res.headers.get('location');
+  })
+  await res.text()
+  return res.headers.get('location')
 }

@@ -6,23 +6,23 @@
  * moment, with replays to both: sold once, one PNR, one ticket notification,
  * credited once.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
-import { openDb, type Db } from '../db.ts';
-import { createDeps } from '../deps.ts';
-import type { PassengerRow } from '../passengers.ts';
-import { DEMO_PASSENGER } from '../seed/passengers.ts';
-import { createSession } from '../sessions.ts';
-import { dhakaDate } from '../time.ts';
-import { pgSuite, startPostgres, type TestPostgres } from './pg.ts';
-import { spawnServer, type ServerProcess } from './proc.ts';
-import { call, freePort } from './spawn-server.ts';
-import { startStandIn, type StandIn } from './sslcommerz-standin.ts';
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openDb, type Db } from '../db.ts'
+import { createDeps } from '../deps.ts'
+import type { PassengerRow } from '../passengers.ts'
+import { DEMO_PASSENGER } from '../seed/passengers.ts'
+import { createSession } from '../sessions.ts'
+import { dhakaDate } from '../time.ts'
+import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
+import { spawnServer, type ServerProcess } from './proc.ts'
+import { call, freePort } from './spawn-server.ts'
+import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
-const APP = 'http://app.test';
+const APP = 'http://app.test'
 
 function gatewayEnv(ssl: StandIn, port: number): Record<string, string> {
   return {
@@ -34,34 +34,62 @@ function gatewayEnv(ssl: StandIn, port: number): Record<string, string> {
     SSLCOMMERZ_STORE_PASSWORD: ssl.storePassword,
     SSLCOMMERZ_API_URL: ssl.url,
     SSLCOMMERZ_TIMEOUT_MS: '5000',
-  };
+  }
 }
 
 async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const s = await spawnServer(env);
-  await s.ready;
-  return s;
+  const s = await spawnServer(env)
+  await s.ready
+  return s
 }
 
 /** Books one free seat on a trip two days ahead (the passenger is signed in with `token`); answers the booking. */
 async function bookOneSeat(base: string, token: string, skip: number): Promise<{ id: number; total: number }> {
-  const date = dhakaDate(new Date(Date.now() + 2 * 86_400_000));
-  const found = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date });
-  const trip = found.body.data[skip % found.body.data.length];
-  const st = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date });
-  const d = await call(base, 'POST', '/api/reservation/tripDetails', { tripId: trip.tripId, originCode: 'DHK', destinationCode: 'CTG', originBusStationId: null, destinationBusStationId: null }, { token });
-  const seat = d.body.data.seatLayout.seats.find((s: any) => s.status === 0 && !s.lockedByOther && !s.lockedByMe && s.name !== 'OPEN');
-  const lock = await call(base, 'POST', '/api/reservation/seatLock', { tripId: trip.tripId, tripDate: date, coachCode: trip.coachCode, originCode: 'DHK', destinationCode: 'CTG', seatNames: [seat.name], locked: true }, { token });
-  assert.ok(lock.body.data, JSON.stringify(lock.body));
+  const date = dhakaDate(new Date(Date.now() + 2 * 86_400_000))
+  const found = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date })
+  const trip = found.body.data[skip % found.body.data.length]
+  const st = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date })
+  const d = await call(
+    base,
+    'POST',
+    '/api/reservation/tripDetails',
+    { tripId: trip.tripId, originCode: 'DHK', destinationCode: 'CTG', originBusStationId: null, destinationBusStationId: null },
+    { token },
+  )
+  const seat = d.body.data.seatLayout.seats.find((s: any) => s.status === 0 && !s.lockedByOther && !s.lockedByMe && s.name !== 'OPEN')
+  const lock = await call(
+    base,
+    'POST',
+    '/api/reservation/seatLock',
+    {
+      tripId: trip.tripId,
+      tripDate: date,
+      coachCode: trip.coachCode,
+      originCode: 'DHK',
+      destinationCode: 'CTG',
+      seatNames: [seat.name],
+      locked: true,
+    },
+    { token },
+  )
+  assert.ok(lock.body.data, JSON.stringify(lock.body))
   const b = await call(
     base,
     'POST',
     '/api/reservation/booking',
-    { tripId: trip.tripId, seatNames: [seat.name], boardingStationId: st.body.data.boarding[0].id, droppingStationId: st.body.data.dropping[0].id, passengerName: 'Process Test', passengerMobile: '01712000999', passengerEmail: 'process@example.com' },
+    {
+      tripId: trip.tripId,
+      seatNames: [seat.name],
+      boardingStationId: st.body.data.boarding[0].id,
+      droppingStationId: st.body.data.dropping[0].id,
+      passengerName: 'Process Test',
+      passengerMobile: '01712000999',
+      passengerEmail: 'process@example.com',
+    },
     { token },
-  );
-  assert.is(b.status, 200, JSON.stringify(b.body));
-  return { id: b.body.data.id, total: b.body.data.fare.total };
+  )
+  assert.is(b.status, 200, JSON.stringify(b.body))
+  return { id: b.body.data.id, total: b.body.data.fare.total }
 }
 
 /** The browser coming back from SSLCommerz to `base`'s success URL; answers the redirect. */
@@ -71,133 +99,152 @@ async function browserSuccess(base: string, fields: Record<string, string>): Pro
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
     redirect: 'manual',
-  });
-  await res.text();
-  return res.headers.get('location');
+  })
+  await res.text()
+  return res.headers.get('location')
 }
 
-const restart = suite('SSLCommerz: server killed between the session and the IPN (PGlite)');
+const restart = suite('SSLCommerz: server killed between the session and the IPN (PGlite)')
 
 restart('SIGKILL after the customer paid, IPN lost; after the restart the IPN and the browser return confirm once', async () => {
-  const ssl = await startStandIn();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sslcz-restart-'));
-  const port = await freePort();
-  const env = { ...gatewayEnv(ssl, port), DATA_DIR: dir };
-  let server: ServerProcess | null = await start(env);
+  const ssl = await startStandIn()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sslcz-restart-'))
+  const port = await freePort()
+  const env = { ...gatewayEnv(ssl, port), DATA_DIR: dir }
+  let server: ServerProcess | null = await start(env)
   try {
-    const base = server.url;
-    const login = await call(base, 'POST', '/api/checkPassenger', { mobile: DEMO_PASSENGER.mobile, password: DEMO_PASSENGER.password });
-    assert.is(login.status, 200, JSON.stringify(login.body));
-    const token: string = login.body.data.token;
-    const balanceBefore: number = login.body.data.passenger.balance;
-    const top = await call(base, 'POST', '/api/account/topUp', { amount: 1500 }, { token });
-    assert.match(top.body.data.redirectUrl, ssl.url);
-    const booking = await bookOneSeat(base, token, 3);
-    const pay = await call(base, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token });
-    assert.match(pay.body.data.redirectUrl, ssl.url);
-    const topPaid = ssl.pay(top.body.data.paymentId);
-    const ticketPaid = ssl.pay(pay.body.data.paymentId);
+    const base = server.url
+    const login = await call(base, 'POST', '/api/checkPassenger', { mobile: DEMO_PASSENGER.mobile, password: DEMO_PASSENGER.password })
+    assert.is(login.status, 200, JSON.stringify(login.body))
+    const token: string = login.body.data.token
+    const balanceBefore: number = login.body.data.passenger.balance
+    const top = await call(base, 'POST', '/api/account/topUp', { amount: 1500 }, { token })
+    assert.match(top.body.data.redirectUrl, ssl.url)
+    const booking = await bookOneSeat(base, token, 3)
+    const pay = await call(base, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token })
+    assert.match(pay.body.data.redirectUrl, ssl.url)
+    const topPaid = ssl.pay(top.body.data.paymentId)
+    const ticketPaid = ssl.pay(pay.body.data.paymentId)
 
-    server.kill('SIGKILL');
-    await server.exited;
-    server = null;
-    assert.equal(await Promise.all([ssl.sendIpn(top.body.data.paymentId), ssl.sendIpn(pay.body.data.paymentId)]), [0, 0], 'nobody answered the IPN');
+    server.kill('SIGKILL')
+    await server.exited
+    server = null
+    assert.equal(await Promise.all([ssl.sendIpn(top.body.data.paymentId), ssl.sendIpn(pay.body.data.paymentId)]), [0, 0], 'nobody answered the IPN')
 
-    server = await start(env);
-    assert.equal(await Promise.all([ssl.sendIpn(top.body.data.paymentId), ssl.sendIpn(pay.body.data.paymentId)]), [200, 200]);
-    assert.is(await browserSuccess(server.url, ticketPaid.fields), `${APP}/reservation/success?paymentId=${pay.body.data.paymentId}`);
-    assert.is(await browserSuccess(server.url, topPaid.fields), `${APP}/profile?topUp=${top.body.data.paymentId}&result=success`);
-    await Promise.all(Array.from({ length: 5 }, () => ssl.sendIpn(pay.body.data.paymentId)));
+    server = await start(env)
+    assert.equal(await Promise.all([ssl.sendIpn(top.body.data.paymentId), ssl.sendIpn(pay.body.data.paymentId)]), [200, 200])
+    assert.is(await browserSuccess(server.url, ticketPaid.fields), `${APP}/reservation/success?paymentId=${pay.body.data.paymentId}`)
+    assert.is(await browserSuccess(server.url, topPaid.fields), `${APP}/profile?topUp=${top.body.data.paymentId}&result=success`)
+    await Promise.all(Array.from({ length: 5 }, () => ssl.sendIpn(pay.body.data.paymentId)))
 
-    const ticket = await call(server.url, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId });
-    assert.is(ticket.body.data.status, 'APPROVED');
-    assert.is(ticket.body.data.reservation.status, 1);
-    const pnr: string = ticket.body.data.reservation.pnr;
-    assert.match(pnr, /^[A-Z0-9]{10}$/);
-    const credited = await call(server.url, 'POST', '/api/reservation/success', { paymentId: top.body.data.paymentId });
-    assert.equal([credited.body.data.status, credited.body.data.balance], ['APPROVED', balanceBefore + 1500]);
-    const outbox = await call(server.url, 'GET', '/dev/outbox');
-    assert.is((outbox.body.data as { body: string }[]).filter((m) => m.body.includes(pnr)).length, 2, 'one SMS and one e-mail');
-    const details = await call(server.url, 'GET', `/api/reservation/details/${booking.id}`, undefined, { token });
-    assert.equal([details.body.data.pnr, details.body.data.paymentMethod], [pnr, 'CARD']);
+    const ticket = await call(server.url, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId })
+    assert.is(ticket.body.data.status, 'APPROVED')
+    assert.is(ticket.body.data.reservation.status, 1)
+    const pnr: string = ticket.body.data.reservation.pnr
+    assert.match(pnr, /^[A-Z0-9]{10}$/)
+    const credited = await call(server.url, 'POST', '/api/reservation/success', { paymentId: top.body.data.paymentId })
+    assert.equal([credited.body.data.status, credited.body.data.balance], ['APPROVED', balanceBefore + 1500])
+    const outbox = await call(server.url, 'GET', '/dev/outbox')
+    assert.is((outbox.body.data as { body: string }[]).filter((m) => m.body.includes(pnr)).length, 2, 'one SMS and one e-mail')
+    const details = await call(server.url, 'GET', `/api/reservation/details/${booking.id}`, undefined, { token })
+    assert.equal([details.body.data.pnr, details.body.data.paymentMethod], [pnr, 'CARD'])
   } finally {
-    server?.kill('SIGKILL');
-    if (server) await server.exited;
-    await ssl.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    server?.kill('SIGKILL')
+    if (server) await server.exited
+    await ssl.close()
+    fs.rmSync(dir, { recursive: true, force: true })
   }
-});
+})
 
-const twoProcesses = pgSuite('SSLCommerz on PostgreSQL with two server processes');
-let pg: TestPostgres;
-let ssl: StandIn;
-let servers: ServerProcess[] = [];
-let db: Db;
+const twoProcesses = pgSuite('SSLCommerz on PostgreSQL with two server processes')
+let pg: TestPostgres
+let ssl: StandIn
+const servers: ServerProcess[] = []
+let db: Db
 
 twoProcesses.before(async () => {
-  pg = await startPostgres();
-  ssl = await startStandIn();
-  const url = await pg.createDatabase('sslcommerz');
+  pg = await startPostgres()
+  ssl = await startStandIn()
+  const url = await pg.createDatabase('sslcommerz')
   // The first process migrates and seeds; the second finds it done.
-  for (let i = 0; i < 2; i++) servers.push(await start({ ...gatewayEnv(ssl, await freePort()), DATABASE_URL: url }));
-  db = await openDb({ databaseUrl: url, max: 10 });
-});
+  for (let i = 0; i < 2; i++) servers.push(await start({ ...gatewayEnv(ssl, await freePort()), DATABASE_URL: url }))
+  db = await openDb({ databaseUrl: url, max: 10 })
+})
 twoProcesses.after(async () => {
-  await db.close();
+  await db.close()
   for (const s of servers) {
-    s.kill('SIGTERM');
-    await s.exited;
+    s.kill('SIGTERM')
+    await s.exited
   }
-  await ssl.close();
-  await pg.stop();
-});
+  await ssl.close()
+  await pg.stop()
+})
 
-twoProcesses('the IPN to one process and the browser return to the other at the same moment, with replays to both: sold once, one PNR, one ticket notification', async () => {
-  const [a, b] = servers as [ServerProcess, ServerProcess];
-  const [row] = await db.query<PassengerRow>(
-    `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ('01811999000', 'Two Process', 'two@example.com', 'Dhaka', 'ACTIVE', 0, now()) RETURNING *`,
-  );
-  const { token } = await createSession(db, createDeps(db), row!, true);
-  const booking = await bookOneSeat(a.url, token, 5);
-  const opened = await Promise.all([call(a.url, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token }), call(b.url, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token })]);
-  assert.ok(opened.every((o) => o.status === 200), JSON.stringify(opened.map((o) => o.body)));
-  assert.is(opened[0].body.data.paymentId, opened[1].body.data.paymentId, 'a double click on two processes: one payment');
-  assert.is(opened[0].body.data.redirectUrl, opened[1].body.data.redirectUrl);
-  const paymentId: string = opened[0].body.data.paymentId;
-  assert.is(ssl.sessionCalls.get(paymentId), 1, 'one session at SSLCommerz');
-  const paid = ssl.pay(paymentId);
+twoProcesses(
+  'the IPN to one process and the browser return to the other at the same moment, with replays to both: sold once, one PNR, one ticket notification',
+  async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess]
+    const [row] = await db.query<PassengerRow>(
+      `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ('01811999000', 'Two Process', 'two@example.com', 'Dhaka', 'ACTIVE', 0, now()) RETURNING *`,
+    )
+    const { token } = await createSession(db, createDeps(db), row!, true)
+    const booking = await bookOneSeat(a.url, token, 5)
+    const opened = await Promise.all([
+      call(a.url, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token }),
+      call(b.url, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token }),
+    ])
+    assert.ok(
+      opened.every((o) => o.status === 200),
+      JSON.stringify(opened.map((o) => o.body)),
+    )
+    assert.is(opened[0].body.data.paymentId, opened[1].body.data.paymentId, 'a double click on two processes: one payment')
+    assert.is(opened[0].body.data.redirectUrl, opened[1].body.data.redirectUrl)
+    const paymentId: string = opened[0].body.data.paymentId
+    assert.is(ssl.sessionCalls.get(paymentId), 1, 'one session at SSLCommerz')
+    const paid = ssl.pay(paymentId)
 
-  const results = await Promise.all([
-    ssl.sendIpn(paymentId, `${a.url}/gateway/sslcommerz/ipn`),
-    browserSuccess(b.url, paid.fields),
-    ...Array.from({ length: 5 }, () => ssl.sendIpn(paymentId, `${b.url}/gateway/sslcommerz/ipn`)),
-    ...Array.from({ length: 5 }, () => ssl.sendIpn(paymentId, `${a.url}/gateway/sslcommerz/ipn`)),
-    ...Array.from({ length: 3 }, () => browserSuccess(a.url, paid.fields)),
-    ...Array.from({ length: 3 }, () => browserSuccess(b.url, paid.fields)),
-  ]);
-  for (const r of results) assert.ok(r === 200 || r === `${APP}/reservation/success?paymentId=${paymentId}`, String(r));
+    const results = await Promise.all([
+      ssl.sendIpn(paymentId, `${a.url}/gateway/sslcommerz/ipn`),
+      browserSuccess(b.url, paid.fields),
+      ...Array.from({ length: 5 }, () => ssl.sendIpn(paymentId, `${b.url}/gateway/sslcommerz/ipn`)),
+      ...Array.from({ length: 5 }, () => ssl.sendIpn(paymentId, `${a.url}/gateway/sslcommerz/ipn`)),
+      ...Array.from({ length: 3 }, () => browserSuccess(a.url, paid.fields)),
+      ...Array.from({ length: 3 }, () => browserSuccess(b.url, paid.fields)),
+    ])
+    for (const r of results) assert.ok(r === 200 || r === `${APP}/reservation/success?paymentId=${paymentId}`, String(r))
 
-  const [r] = await db.query<{ status: number; pnr: string; payment_method: string }>('SELECT status, pnr, payment_method FROM reservations WHERE id = $1', [booking.id]);
-  assert.equal([r!.status, r!.payment_method], [1, 'CARD']);
-  const msgs = await db.query<{ channel: string }>('SELECT channel FROM outbox_messages WHERE body LIKE $1 ORDER BY channel', [`%${r!.pnr}%`]);
-  assert.equal(msgs.map((m) => m.channel), ['EMAIL', 'SMS'], 'one ticket notification');
-  const pays = await db.query<{ status: string; confirmed: boolean }>('SELECT status, confirmed_at IS NOT NULL AS confirmed FROM payments WHERE reservation_id = $1', [booking.id]);
-  assert.equal(pays, [{ status: 'APPROVED', confirmed: true }]);
-  assert.equal(await db.query('SELECT id FROM ledger WHERE passenger_id = $1', [row!.id]), [], 'no refund, no balance movement');
-  const shown = await Promise.all([a, b].map((s) => call(s.url, 'POST', '/api/reservation/success', { paymentId })));
-  assert.ok(shown.every((s) => s.body.data.reservation.pnr === r!.pnr));
+    const [r] = await db.query<{ status: number; pnr: string; payment_method: string }>(
+      'SELECT status, pnr, payment_method FROM reservations WHERE id = $1',
+      [booking.id],
+    )
+    assert.equal([r!.status, r!.payment_method], [1, 'CARD'])
+    const msgs = await db.query<{ channel: string }>('SELECT channel FROM outbox_messages WHERE body LIKE $1 ORDER BY channel', [`%${r!.pnr}%`])
+    assert.equal(
+      msgs.map((m) => m.channel),
+      ['EMAIL', 'SMS'],
+      'one ticket notification',
+    )
+    const pays = await db.query<{ status: string; confirmed: boolean }>(
+      'SELECT status, confirmed_at IS NOT NULL AS confirmed FROM payments WHERE reservation_id = $1',
+      [booking.id],
+    )
+    assert.equal(pays, [{ status: 'APPROVED', confirmed: true }])
+    assert.equal(await db.query('SELECT id FROM ledger WHERE passenger_id = $1', [row!.id]), [], 'no refund, no balance movement')
+    const shown = await Promise.all([a, b].map((s) => call(s.url, 'POST', '/api/reservation/success', { paymentId })))
+    assert.ok(shown.every((s) => s.body.data.reservation.pnr === r!.pnr))
 
-  // A top-up the same way: credited once.
-  const top = await call(b.url, 'POST', '/api/account/topUp', { amount: 2500 }, { token });
-  const topPaid = ssl.pay(top.body.data.paymentId);
-  await Promise.all([
-    ...[a, b].flatMap((s) => Array.from({ length: 4 }, () => ssl.sendIpn(top.body.data.paymentId, `${s.url}/gateway/sslcommerz/ipn`))),
-    ...[a, b].flatMap((s) => Array.from({ length: 2 }, () => browserSuccess(s.url, topPaid.fields))),
-  ]);
-  const [bal] = await db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [row!.id]);
-  assert.is(bal!.balance, 2500);
-  assert.equal(await db.query('SELECT amount, kind FROM ledger WHERE passenger_id = $1', [row!.id]), [{ amount: 2500, kind: 'TOP_UP' }]);
-});
+    // A top-up the same way: credited once.
+    const top = await call(b.url, 'POST', '/api/account/topUp', { amount: 2500 }, { token })
+    const topPaid = ssl.pay(top.body.data.paymentId)
+    await Promise.all([
+      ...[a, b].flatMap((s) => Array.from({ length: 4 }, () => ssl.sendIpn(top.body.data.paymentId, `${s.url}/gateway/sslcommerz/ipn`))),
+      ...[a, b].flatMap((s) => Array.from({ length: 2 }, () => browserSuccess(s.url, topPaid.fields))),
+    ])
+    const [bal] = await db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [row!.id])
+    assert.is(bal!.balance, 2500)
+    assert.equal(await db.query('SELECT amount, kind FROM ledger WHERE passenger_id = $1', [row!.id]), [{ amount: 2500, kind: 'TOP_UP' }])
+  },
+)
 
-restart.run();
-twoProcesses.run();
+restart.run()
+twoProcesses.run()

@@ -17,73 +17,73 @@
  *   ssl.calls                                        // how often each endpoint was called
  *   await ssl.close();
  */
-import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import crypto from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 
-export const STANDIN_STORE_ID = 'teststore';
-export const STANDIN_STORE_PASSWORD = 's3cret-pass';
+export const STANDIN_STORE_ID = 'teststore'
+export const STANDIN_STORE_PASSWORD = 's3cret-pass'
 
 /** One transaction attempt at the gateway. */
 export interface StandInTransaction {
-  valId: string | null;
-  status: 'VALID' | 'FAILED' | 'CANCELLED';
-  amount: string;
-  riskLevel: 0 | 1;
-  bankTranId: string;
-  tranDate: string;
+  valId: string | null
+  status: 'VALID' | 'FAILED' | 'CANCELLED'
+  amount: string
+  riskLevel: 0 | 1
+  bankTranId: string
+  tranDate: string
   /** Validation calls so far (the first answers VALID, later ones VALIDATED). */
-  validations: number;
+  validations: number
 }
 
 /** A session opened through the session API. */
 export interface StandInSession {
-  tranId: string;
-  sessionKey: string;
+  tranId: string
+  sessionKey: string
   /** Everything the merchant posted, store password included (tests check what we send). */
-  fields: Record<string, string>;
-  transactions: StandInTransaction[];
+  fields: Record<string, string>
+  transactions: StandInTransaction[]
 }
 
 export interface StandIn {
-  url: string;
-  storeId: string;
-  storePassword: string;
+  url: string
+  storeId: string
+  storePassword: string
   /** Sessions by tran_id (the latest session of a tran_id wins). */
-  sessions: Map<string, StandInSession>;
+  sessions: Map<string, StandInSession>
   /** Session API calls per tran_id. */
-  sessionCalls: Map<string, number>;
-  calls: { session: number; validation: number; query: number; ipn: number };
+  sessionCalls: Map<string, number>
+  calls: { session: number; validation: number; query: number; ipn: number }
   /** Fields changed in every validation and query answer (another amount, currency or tran_id). */
-  tamper: { amount?: string; currency?: string; tranId?: string } | null;
+  tamper: { amount?: string; currency?: string; tranId?: string } | null
   /** Delay before the validation and query APIs answer. */
-  delayMs: number;
+  delayMs: number
   /** Makes the validation and query APIs answer with this HTTP status, or drop the connection. */
-  failWith: number | 'drop' | null;
+  failWith: number | 'drop' | null
   /** Makes the session API answer FAILED with this failedreason. */
-  refuseSessions: string | null;
+  refuseSessions: string | null
   /** The customer pays the session of `tranId`; answers the val_id and the form SSLCommerz posts to success_url and ipn_url. */
-  pay(tranId: string, opts?: { risk?: 0 | 1; amount?: string }): { valId: string; fields: Record<string, string> };
+  pay(tranId: string, opts?: { risk?: 0 | 1; amount?: string }): { valId: string; fields: Record<string, string> }
   /** The payment fails or the customer cancels; answers the form SSLCommerz posts to fail_url or cancel_url. */
-  giveUp(tranId: string, status: 'FAILED' | 'CANCELLED'): Record<string, string>;
+  giveUp(tranId: string, status: 'FAILED' | 'CANCELLED'): Record<string, string>
   /** Posts the IPN of the latest transaction of `tranId` to `to` (default: the session's ipn_url); answers the HTTP status, 0 when nobody answered. */
-  sendIpn(tranId: string, to?: string): Promise<number>;
-  close(): Promise<void>;
+  sendIpn(tranId: string, to?: string): Promise<number>
+  close(): Promise<void>
 }
 
-const money = (v: string) => Number(v).toFixed(2);
+const money = (v: string) => Number(v).toFixed(2)
 
 /** Starts the stand-in on a free 127.0.0.1 port. */
 export async function startStandIn(): Promise<StandIn> {
-  const sessions = new Map<string, StandInSession>();
-  const sessionCalls = new Map<string, number>();
-  const byValId = new Map<string, { session: StandInSession; tx: StandInTransaction }>();
-  const calls = { session: 0, validation: 0, query: 0, ipn: 0 };
+  const sessions = new Map<string, StandInSession>()
+  const sessionCalls = new Map<string, number>()
+  const byValId = new Map<string, { session: StandInSession; tx: StandInTransaction }>()
+  const calls = { session: 0, validation: 0, query: 0, ipn: 0 }
 
   const describe = (s: StandInSession, tx: StandInTransaction, status: string, tampered = true): Record<string, string> => {
-    const t = (tampered && ssl.tamper) || {};
-    const currency = t.currency ?? s.fields.currency ?? 'BDT';
-    const amount = t.amount ?? tx.amount;
+    const t = (tampered && ssl.tamper) || {}
+    const currency = t.currency ?? s.fields.currency ?? 'BDT'
+    const amount = t.amount ?? tx.amount
     return {
       status,
       tran_date: tx.tranDate,
@@ -109,102 +109,135 @@ export async function startStandIn(): Promise<StandIn> {
       value_d: s.fields.value_d ?? '',
       risk_level: String(tx.riskLevel),
       risk_title: tx.riskLevel === 1 ? 'Risky' : 'Safe',
-    };
-  };
+    }
+  }
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
+    res.writeHead(status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(body))
+  }
 
   const credentialsOk = (q: URLSearchParams | Record<string, string>) => {
-    const get = (k: string) => (q instanceof URLSearchParams ? q.get(k) : q[k]);
-    return get('store_id') === STANDIN_STORE_ID && get('store_passwd') === STANDIN_STORE_PASSWORD;
-  };
+    const get = (k: string) => (q instanceof URLSearchParams ? q.get(k) : q[k])
+    return get('store_id') === STANDIN_STORE_ID && get('store_passwd') === STANDIN_STORE_PASSWORD
+  }
 
   const openSession = (f: Record<string, string>): Record<string, unknown> => {
-    if (!credentialsOk(f)) return { status: 'FAILED', failedreason: 'Store Credential Error Or Store is De-active' };
-    if (ssl.refuseSessions) return { status: 'FAILED', failedreason: ssl.refuseSessions };
-    const missing = ['total_amount', 'currency', 'tran_id', 'success_url', 'fail_url', 'cancel_url', 'cus_name', 'cus_email', 'cus_phone', 'product_name', 'product_category', 'product_profile', 'shipping_method'].filter(
-      (k) => !f[k] || !f[k]!.trim(),
-    );
-    if (missing.length) return { status: 'FAILED', failedreason: `Invalid Information: ${missing.join(', ')}` };
+    if (!credentialsOk(f)) return { status: 'FAILED', failedreason: 'Store Credential Error Or Store is De-active' }
+    if (ssl.refuseSessions) return { status: 'FAILED', failedreason: ssl.refuseSessions }
+    const missing = [
+      'total_amount',
+      'currency',
+      'tran_id',
+      'success_url',
+      'fail_url',
+      'cancel_url',
+      'cus_name',
+      'cus_email',
+      'cus_phone',
+      'product_name',
+      'product_category',
+      'product_profile',
+      'shipping_method',
+    ].filter((k) => !f[k] || !f[k]!.trim())
+    if (missing.length) return { status: 'FAILED', failedreason: `Invalid Information: ${missing.join(', ')}` }
     if (!/^\d{1,10}(\.\d{1,2})?$/.test(f.total_amount!) || Number(f.total_amount) < 10 || Number(f.total_amount) > 500000) {
-      return { status: 'FAILED', failedreason: 'Invalid amount: the transaction amount must be from 10.00 BDT to 500000.00 BDT' };
+      return { status: 'FAILED', failedreason: 'Invalid amount: the transaction amount must be from 10.00 BDT to 500000.00 BDT' }
     }
-    if (!/^[A-Z]{3}$/.test(f.currency!)) return { status: 'FAILED', failedreason: 'Invalid currency' };
-    if (f.tran_id!.length > 30) return { status: 'FAILED', failedreason: 'tran_id is longer than 30 characters' };
+    if (!/^[A-Z]{3}$/.test(f.currency!)) return { status: 'FAILED', failedreason: 'Invalid currency' }
+    if (f.tran_id!.length > 30) return { status: 'FAILED', failedreason: 'tran_id is longer than 30 characters' }
     for (const k of ['success_url', 'fail_url', 'cancel_url', 'ipn_url']) {
-      if (f[k] && !/^https?:\/\/\S+$/.test(f[k]!)) return { status: 'FAILED', failedreason: `Invalid ${k}` };
+      if (f[k] && !/^https?:\/\/\S+$/.test(f[k]!)) return { status: 'FAILED', failedreason: `Invalid ${k}` }
     }
-    sessionCalls.set(f.tran_id!, (sessionCalls.get(f.tran_id!) ?? 0) + 1);
-    const sessionKey = crypto.randomBytes(16).toString('hex').toUpperCase();
-    sessions.set(f.tran_id!, { tranId: f.tran_id!, sessionKey, fields: { ...f }, transactions: [] });
+    sessionCalls.set(f.tran_id!, (sessionCalls.get(f.tran_id!) ?? 0) + 1)
+    const sessionKey = crypto.randomBytes(16).toString('hex').toUpperCase()
+    sessions.set(f.tran_id!, { tranId: f.tran_id!, sessionKey, fields: { ...f }, transactions: [] })
     return {
       status: 'SUCCESS',
       failedreason: '',
       sessionkey: sessionKey,
-      gw: { visa: 'city_visa,ebl_visa,visacard', master: 'city_master,ebl_master', amex: 'city_amex', othercards: '', internetbanking: 'city,bankasia', mobilebanking: 'DBBLMobileBanking,bkash_api' },
+      gw: {
+        visa: 'city_visa,ebl_visa,visacard',
+        master: 'city_master,ebl_master',
+        amex: 'city_amex',
+        othercards: '',
+        internetbanking: 'city,bankasia',
+        mobilebanking: 'DBBLMobileBanking,bkash_api',
+      },
       redirectGatewayURL: `${ssl.url}/gwprocess/v4/bankgw/indexhtml.php?mamount=${f.total_amount}&ssl_id=${sessionKey}&Q=REDIRECT&SESSIONKEY=${sessionKey}&tran_type=success&cardname=`,
       GatewayPageURL: `${ssl.url}/gwprocess/v4/gw.php?Q=pay&SESSIONKEY=${sessionKey}`,
       storeBanner: '',
       storeLogo: '',
       desc: [],
       is_direct_pay_enable: '0',
-    };
-  };
+    }
+  }
 
   const readBody = (req: http.IncomingMessage) =>
     new Promise<string>((resolve) => {
-      let b = '';
-      req.on('data', (c: Buffer) => (b += c.toString()));
-      req.on('end', () => resolve(b));
-    });
+      let b = ''
+      req.on('data', (c: Buffer) => (b += c.toString()))
+      req.on('end', () => resolve(b))
+    })
 
   const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://standin');
-    const q = url.searchParams;
+    const url = new URL(req.url ?? '/', 'http://standin')
+    const q = url.searchParams
     if (req.method === 'POST' && url.pathname === '/gwprocess/v4/api.php') {
-      calls.session++;
-      const f = Object.fromEntries(new URLSearchParams(await readBody(req)));
-      return json(res, 200, openSession(f));
+      calls.session++
+      const f = Object.fromEntries(new URLSearchParams(await readBody(req)))
+      return json(res, 200, openSession(f))
     }
     if (req.method === 'GET' && url.pathname === '/gwprocess/v4/gw.php') {
-      const s = [...sessions.values()].find((x) => x.sessionKey === q.get('SESSIONKEY'));
-      res.writeHead(s ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end(s ? `<!doctype html><title>SSLCommerz</title><p>Pay ${s.fields.total_amount} ${s.fields.currency} to ${STANDIN_STORE_ID}</p>` : 'Invalid session');
+      const s = [...sessions.values()].find((x) => x.sessionKey === q.get('SESSIONKEY'))
+      res.writeHead(s ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+      return res.end(
+        s
+          ? `<!doctype html><title>SSLCommerz</title><p>Pay ${s.fields.total_amount} ${s.fields.currency} to ${STANDIN_STORE_ID}</p>`
+          : 'Invalid session',
+      )
     }
-    const isValidation = url.pathname === '/validator/api/validationserverAPI.php';
-    const isQuery = url.pathname === '/validator/api/merchantTransIDvalidationAPI.php';
+    const isValidation = url.pathname === '/validator/api/validationserverAPI.php'
+    const isQuery = url.pathname === '/validator/api/merchantTransIDvalidationAPI.php'
     if (req.method === 'GET' && (isValidation || isQuery)) {
-      if (isValidation) calls.validation++;
-      else calls.query++;
-      if (ssl.delayMs > 0) await new Promise((r) => setTimeout(r, ssl.delayMs));
-      if (ssl.failWith === 'drop') return req.socket.destroy();
-      if (ssl.failWith) return json(res, ssl.failWith, { error: 'stand-in failure' });
-      if (!credentialsOk(q)) return json(res, 200, { APIConnect: 'FAILED' });
+      if (isValidation) calls.validation++
+      else calls.query++
+      if (ssl.delayMs > 0) await new Promise((r) => setTimeout(r, ssl.delayMs))
+      if (ssl.failWith === 'drop') return req.socket.destroy()
+      if (ssl.failWith) return json(res, ssl.failWith, { error: 'stand-in failure' })
+      if (!credentialsOk(q)) return json(res, 200, { APIConnect: 'FAILED' })
       if (isValidation) {
-        const found = byValId.get(q.get('val_id') ?? '');
-        if (!found) return json(res, 200, { status: 'INVALID_TRANSACTION' });
-        const { session, tx } = found;
-        tx.validations++;
-        const status = tx.status === 'VALID' ? (tx.validations === 1 ? 'VALID' : 'VALIDATED') : tx.status;
-        return json(res, 200, { ...describe(session, tx, status), APIConnect: 'DONE', validated_on: new Date().toISOString().replace('T', ' ').slice(0, 19), gw_version: '' });
+        const found = byValId.get(q.get('val_id') ?? '')
+        if (!found) return json(res, 200, { status: 'INVALID_TRANSACTION' })
+        const { session, tx } = found
+        tx.validations++
+        const status = tx.status === 'VALID' ? (tx.validations === 1 ? 'VALID' : 'VALIDATED') : tx.status
+        return json(res, 200, {
+          ...describe(session, tx, status),
+          APIConnect: 'DONE',
+          validated_on: new Date().toISOString().replace('T', ' ').slice(0, 19),
+          gw_version: '',
+        })
       }
-      const s = sessions.get(q.get('tran_id') ?? '');
-      const element = s ? s.transactions.map((tx) => ({ ...describe(s, tx, tx.status === 'VALID' && tx.validations > 0 ? 'VALIDATED' : tx.status), ...(tx.status !== 'VALID' ? { error: `Transaction ${tx.status.toLowerCase()}` } : {}) })) : [];
-      return json(res, 200, { APIConnect: 'DONE', no_of_trans_found: element.length, element });
+      const s = sessions.get(q.get('tran_id') ?? '')
+      const element = s
+        ? s.transactions.map((tx) => ({
+            ...describe(s, tx, tx.status === 'VALID' && tx.validations > 0 ? 'VALIDATED' : tx.status),
+            ...(tx.status !== 'VALID' ? { error: `Transaction ${tx.status.toLowerCase()}` } : {}),
+          }))
+        : []
+      return json(res, 200, { APIConnect: 'DONE', no_of_trans_found: element.length, element })
     }
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    res.writeHead(404, { 'content-type': 'text/plain' })
+    res.end('not found')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 
   const mustSession = (tranId: string) => {
-    const s = sessions.get(tranId);
-    if (!s) throw new Error(`stand-in: no session for tran_id ${tranId}`);
-    return s;
-  };
+    const s = sessions.get(tranId)
+    if (!s) throw new Error(`stand-in: no session for tran_id ${tranId}`)
+    return s
+  }
 
   const ssl: StandIn = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -218,7 +251,7 @@ export async function startStandIn(): Promise<StandIn> {
     failWith: null,
     refuseSessions: null,
     pay(tranId, opts = {}) {
-      const s = mustSession(tranId);
+      const s = mustSession(tranId)
       const tx: StandInTransaction = {
         valId: crypto.randomBytes(12).toString('hex').slice(0, 8) + Date.now().toString(36).toUpperCase(),
         status: 'VALID',
@@ -227,13 +260,13 @@ export async function startStandIn(): Promise<StandIn> {
         bankTranId: crypto.randomBytes(10).toString('hex'),
         tranDate: new Date().toISOString().replace('T', ' ').slice(0, 19),
         validations: 0,
-      };
-      s.transactions.push(tx);
-      byValId.set(tx.valId!, { session: s, tx });
-      return { valId: tx.valId!, fields: ipnFields(s, tx) };
+      }
+      s.transactions.push(tx)
+      byValId.set(tx.valId!, { session: s, tx })
+      return { valId: tx.valId!, fields: ipnFields(s, tx) }
     },
     giveUp(tranId, status) {
-      const s = mustSession(tranId);
+      const s = mustSession(tranId)
       const tx: StandInTransaction = {
         valId: null,
         status,
@@ -242,43 +275,46 @@ export async function startStandIn(): Promise<StandIn> {
         bankTranId: '',
         tranDate: new Date().toISOString().replace('T', ' ').slice(0, 19),
         validations: 0,
-      };
-      s.transactions.push(tx);
-      return ipnFields(s, tx);
+      }
+      s.transactions.push(tx)
+      return ipnFields(s, tx)
     },
     async sendIpn(tranId, to) {
-      const s = mustSession(tranId);
-      const tx = s.transactions.at(-1);
-      if (!tx) throw new Error(`stand-in: nothing to notify for ${tranId}`);
-      calls.ipn++;
+      const s = mustSession(tranId)
+      const tx = s.transactions.at(-1)
+      if (!tx) throw new Error(`stand-in: nothing to notify for ${tranId}`)
+      calls.ipn++
       try {
         const res = await fetch(to ?? s.fields.ipn_url!, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams(ipnFields(s, tx)).toString(),
           redirect: 'manual',
-        });
-        await res.text();
-        return res.status;
+        })
+        await res.text()
+        return res.status
       } catch {
-        return 0;
+        return 0
       }
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
     },
-  };
+  }
 
   /** The IPN / browser form of a transaction, with the verify_sign SSLCommerz adds (md5 of the fields and the md5 of the store password). */
   function ipnFields(s: StandInSession, tx: StandInTransaction): Record<string, string> {
-    const base: Record<string, string> = { ...describe(s, tx, tx.status, false), store_id: STANDIN_STORE_ID };
-    if (tx.status !== 'VALID') base.error = tx.status === 'CANCELLED' ? 'Cancelled by the customer' : 'Declined by the issuer';
-    const keys = Object.keys(base);
-    const signed: Record<string, string> = { ...base, store_passwd: crypto.createHash('md5').update(STANDIN_STORE_PASSWORD).digest('hex') };
-    const text = [...keys, 'store_passwd'].sort().map((k) => `${k}=${signed[k]}`).join('&');
-    return { ...base, verify_sign: crypto.createHash('md5').update(text).digest('hex'), verify_key: keys.join(',') };
+    const base: Record<string, string> = { ...describe(s, tx, tx.status, false), store_id: STANDIN_STORE_ID }
+    if (tx.status !== 'VALID') base.error = tx.status === 'CANCELLED' ? 'Cancelled by the customer' : 'Declined by the issuer'
+    const keys = Object.keys(base)
+    const signed: Record<string, string> = { ...base, store_passwd: crypto.createHash('md5').update(STANDIN_STORE_PASSWORD).digest('hex') }
+    const text = [...keys, 'store_passwd']
+      .sort()
+      .map((k) => `${k}=${signed[k]}`)
+      .join('&')
+    return { ...base, verify_sign: crypto.createHash('md5').update(text).digest('hex'), verify_key: keys.join(',') }
   }
 
-  return ssl;
+  return ssl
 }

@@ -6,63 +6,70 @@
  * risky payments held for review, validation timeouts, fail / cancel, forged
  * returns, and the reconciliation pass for payments whose callback never came.
  */
-import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
-import { approveReviewedPayment, declineReviewedPayment, paymentsUnderReview, type PaymentRow } from '../payments.ts';
-import { createGateway } from '../payment-gateways/index.ts';
-import type { SslcommerzGateway } from '../payment-gateways/sslcommerz.ts';
-import { freeSeats, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts';
-import { startStandIn, type StandIn } from './sslcommerz-standin.ts';
-import { freePort } from './spawn-server.ts';
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { approveReviewedPayment, declineReviewedPayment, paymentsUnderReview, type PaymentRow } from '../payments.ts'
+import { createGateway } from '../payment-gateways/index.ts'
+import type { SslcommerzGateway } from '../payment-gateways/sslcommerz.ts'
+import { freeSeats, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
+import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
+import { freePort } from './spawn-server.ts'
 
-const APP = 'http://app.test';
-const t = suite('SSLCommerz card payments');
-let f: Fixture;
-let ssl: StandIn;
-let publicUrl: string;
-let logs: string[] = [];
-const warn = console.warn;
-let trips = 0;
-const nextTrip = () => pickTrip(f, { skip: trips++ * 5 + 2 });
-const code = (r: { body: any }) => r.body?.error?.code;
+const APP = 'http://app.test'
+const t = suite('SSLCommerz card payments')
+let f: Fixture
+let ssl: StandIn
+let publicUrl: string
+let logs: string[] = []
+const warn = console.warn
+let trips = 0
+const nextTrip = () => pickTrip(f, { skip: trips++ * 5 + 2 })
+const code = (r: { body: any }) => r.body?.error?.code
 
 t.before(async () => {
-  ssl = await startStandIn();
-  const port = await freePort();
-  publicUrl = `http://127.0.0.1:${port}`;
+  ssl = await startStandIn()
+  const port = await freePort()
+  publicUrl = `http://127.0.0.1:${port}`
   f = await openFixture({
     config: {
       payment: { provider: 'sslcommerz', storeId: ssl.storeId, storePassword: ssl.storePassword, apiUrl: ssl.url, timeoutMs: 400 },
       publicUrl,
       appUrl: APP,
     },
-  });
-  await f.app.listen({ port, host: '127.0.0.1' });
-});
+  })
+  await f.app.listen({ port, host: '127.0.0.1' })
+})
 t.after(async () => {
-  await f.close();
-  await ssl.close();
-});
+  await f.close()
+  await ssl.close()
+})
 t.before.each(() => {
-  ssl.tamper = null;
-  ssl.delayMs = 0;
-  ssl.failWith = null;
-  ssl.refuseSessions = null;
-  logs = [];
-  console.warn = (...a: unknown[]) => void logs.push(a.map(String).join(' '));
-});
+  ssl.tamper = null
+  ssl.delayMs = 0
+  ssl.failWith = null
+  ssl.refuseSessions = null
+  logs = []
+  console.warn = (...a: unknown[]) => void logs.push(a.map(String).join(' '))
+})
 t.after.each(() => {
-  console.warn = warn;
-  for (const line of logs) assert.not.ok(line.includes(ssl.storePassword), `a log line carries the store password: ${line}`);
-});
+  console.warn = warn
+  for (const line of logs) assert.not.ok(line.includes(ssl.storePassword), `a log line carries the store password: ${line}`)
+})
 
-const gateway = () => createGateway(f.deps) as SslcommerzGateway;
-const row = async (id: string) => (await f.db.query<PaymentRow>('SELECT * FROM payments WHERE id = $1', [id]))[0]!;
+const gateway = () => createGateway(f.deps) as SslcommerzGateway
+const row = async (id: string) => (await f.db.query<PaymentRow>('SELECT * FROM payments WHERE id = $1', [id]))[0]!
 const reservation = async (id: number) =>
-  (await f.db.query<{ status: number; pnr: string | null; expiration_time: Date | null }>('SELECT status, pnr, expiration_time FROM reservations WHERE id = $1', [id]))[0]!;
-const balanceOf = async (passengerId: number) => (await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [passengerId]))[0]!.balance;
-const ledgerOf = async (passengerId: number) => f.db.query<{ amount: number; kind: string }>('SELECT amount, kind FROM ledger WHERE passenger_id = $1 ORDER BY id', [passengerId]);
-const messagesWith = async (text: string) => (await f.db.query('SELECT id FROM outbox_messages WHERE body LIKE $1', [`%${text}%`])).length;
+  (
+    await f.db.query<{ status: number; pnr: string | null; expiration_time: Date | null }>(
+      'SELECT status, pnr, expiration_time FROM reservations WHERE id = $1',
+      [id],
+    )
+  )[0]!
+const balanceOf = async (passengerId: number) =>
+  (await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [passengerId]))[0]!.balance
+const ledgerOf = async (passengerId: number) =>
+  f.db.query<{ amount: number; kind: string }>('SELECT amount, kind FROM ledger WHERE passenger_id = $1 ORDER BY id', [passengerId])
+const messagesWith = async (text: string) => (await f.db.query('SELECT id FROM outbox_messages WHERE body LIKE $1', [`%${text}%`])).length
 
 /** A browser (or a forger) posting a form to one of our SSLCommerz return URLs. */
 async function browser(kind: 'success' | 'fail' | 'cancel', fields: Record<string, string>) {
@@ -71,33 +78,33 @@ async function browser(kind: 'success' | 'fail' | 'cancel', fields: Record<strin
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
     redirect: 'manual',
-  });
-  await res.text();
-  return { status: res.status, location: res.headers.get('location') };
+  })
+  await res.text()
+  return { status: res.status, location: res.headers.get('location') }
 }
 
 /** A booking of `seats` and its card payment opened at SSLCommerz. */
 async function cardPayment(seats = 1) {
-  const p = await f.passenger();
-  const res = await lockAndBook(f, p, await nextTrip(), seats);
-  const open = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token });
-  assert.is(open.status, 200, JSON.stringify(open.body));
-  return { p, res, paymentId: open.body.data.paymentId as string, redirectUrl: open.body.data.redirectUrl as string };
+  const p = await f.passenger()
+  const res = await lockAndBook(f, p, await nextTrip(), seats)
+  const open = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  assert.is(open.status, 200, JSON.stringify(open.body))
+  return { p, res, paymentId: open.body.data.paymentId as string, redirectUrl: open.body.data.redirectUrl as string }
 }
 
 async function topUp(amount: number, balance = 0) {
-  const p = await f.passenger({ balance });
-  const open = await f.api('POST', '/api/account/topUp', { amount }, { token: p.token });
-  assert.is(open.status, 200, JSON.stringify(open.body));
-  return { p, paymentId: open.body.data.paymentId as string };
+  const p = await f.passenger({ balance })
+  const open = await f.api('POST', '/api/account/topUp', { amount }, { token: p.token })
+  assert.is(open.status, 200, JSON.stringify(open.body))
+  return { p, paymentId: open.body.data.paymentId as string }
 }
 
 t('a booking paid at SSLCommerz: the IPN sells it once with a PNR, the browser return shows the ticket, replays change nothing', async () => {
-  const { p, res, paymentId, redirectUrl } = await cardPayment(2);
-  assert.match(paymentId, /^pay_[A-Za-z0-9_-]{20}$/);
-  const session = ssl.sessions.get(paymentId)!;
-  assert.ok(session, 'tran_id is our payment id');
-  assert.is(redirectUrl, `${ssl.url}/gwprocess/v4/gw.php?Q=pay&SESSIONKEY=${session.sessionKey}`);
+  const { p, res, paymentId, redirectUrl } = await cardPayment(2)
+  assert.match(paymentId, /^pay_[A-Za-z0-9_-]{20}$/)
+  const session = ssl.sessions.get(paymentId)!
+  assert.ok(session, 'tran_id is our payment id')
+  assert.is(redirectUrl, `${ssl.url}/gwprocess/v4/gw.php?Q=pay&SESSIONKEY=${session.sessionKey}`)
   assert.equal(
     {
       total_amount: session.fields.total_amount,
@@ -121,340 +128,373 @@ t('a booking paid at SSLCommerz: the IPN sells it once with a PNR, the browser r
       cus_email: 'ayesha@example.com',
       num_of_item: '2',
     },
-  );
-  assert.is((await fetch(redirectUrl)).status, 200, 'the gateway page exists');
+  )
+  assert.is((await fetch(redirectUrl)).status, 200, 'the gateway page exists')
   // Double click, second tab: the same payment and the same gateway page, one session.
-  const again = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token });
-  assert.equal(again.body.data, { paymentId, redirectUrl });
-  assert.is(ssl.sessionCalls.get(paymentId), 1);
+  const again = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  assert.equal(again.body.data, { paymentId, redirectUrl })
+  assert.is(ssl.sessionCalls.get(paymentId), 1)
 
-  const paid = ssl.pay(paymentId);
-  assert.is(await ssl.sendIpn(paymentId), 200);
-  const sold = await reservation(res.id);
-  assert.is(sold.status, 1);
-  assert.match(sold.pnr!, /^[A-Z0-9]{10}$/);
-  const pay = await row(paymentId);
-  assert.equal([pay.status, pay.gateway_val_id, pay.gateway_status, pay.risk_level, !!pay.confirmed_at], ['APPROVED', paid.valId, 'VALID', 0, true]);
+  const paid = ssl.pay(paymentId)
+  assert.is(await ssl.sendIpn(paymentId), 200)
+  const sold = await reservation(res.id)
+  assert.is(sold.status, 1)
+  assert.match(sold.pnr!, /^[A-Z0-9]{10}$/)
+  const pay = await row(paymentId)
+  assert.equal([pay.status, pay.gateway_val_id, pay.gateway_status, pay.risk_level, !!pay.confirmed_at], ['APPROVED', paid.valId, 'VALID', 0, true])
 
-  const back = await browser('success', paid.fields);
-  assert.equal(back, { status: 303, location: `${APP}/reservation/success?paymentId=${paymentId}` });
-  const shown = await f.api('POST', '/api/reservation/success', { paymentId });
-  assert.is(shown.body.data.status, 'APPROVED');
-  assert.is(shown.body.data.reservation.pnr, sold.pnr);
-  assert.is(await messagesWith(sold.pnr!), 2, 'one SMS and one e-mail');
+  const back = await browser('success', paid.fields)
+  assert.equal(back, { status: 303, location: `${APP}/reservation/success?paymentId=${paymentId}` })
+  const shown = await f.api('POST', '/api/reservation/success', { paymentId })
+  assert.is(shown.body.data.status, 'APPROVED')
+  assert.is(shown.body.data.reservation.pnr, sold.pnr)
+  assert.is(await messagesWith(sold.pnr!), 2, 'one SMS and one e-mail')
 
-  const snap = await f.snapshot();
-  const validations = ssl.calls.validation;
-  const replays = await Promise.all([...Array.from({ length: 10 }, () => ssl.sendIpn(paymentId)), ...Array.from({ length: 3 }, () => browser('success', paid.fields))]);
-  assert.ok(replays.slice(0, 10).every((s) => s === 200));
-  assert.is(await f.snapshot(), snap);
-  assert.is(await messagesWith(sold.pnr!), 2);
-  assert.is(ssl.calls.validation, validations, 'a settled payment is not validated again');
-  const c = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token });
-  assert.is(code(c), 'PAYMENT_ALREADY_COMPLETED');
-});
+  const snap = await f.snapshot()
+  const validations = ssl.calls.validation
+  const replays = await Promise.all([
+    ...Array.from({ length: 10 }, () => ssl.sendIpn(paymentId)),
+    ...Array.from({ length: 3 }, () => browser('success', paid.fields)),
+  ])
+  assert.ok(replays.slice(0, 10).every((s) => s === 200))
+  assert.is(await f.snapshot(), snap)
+  assert.is(await messagesWith(sold.pnr!), 2)
+  assert.is(ssl.calls.validation, validations, 'a settled payment is not validated again')
+  const c = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  assert.is(code(c), 'PAYMENT_ALREADY_COMPLETED')
+})
 
 t('ten IPNs at once, before any browser return: sold once, one PNR, one ticket message of each kind', async () => {
-  const { res, paymentId } = await cardPayment(1);
-  const paid = ssl.pay(paymentId);
-  const statuses = await Promise.all(Array.from({ length: 10 }, () => ssl.sendIpn(paymentId)));
-  assert.ok(statuses.every((s) => s === 200));
-  const sold = await reservation(res.id);
-  assert.is(sold.status, 1);
-  assert.is(await messagesWith(sold.pnr!), 2);
-  const [n] = await f.db.query<{ n: number }>("SELECT count(*)::int AS n FROM payments WHERE reservation_id = $1 AND confirmed_at IS NOT NULL", [res.id]);
-  assert.is(n!.n, 1);
-  assert.is((await browser('success', paid.fields)).location, `${APP}/reservation/success?paymentId=${paymentId}`);
-});
+  const { res, paymentId } = await cardPayment(1)
+  const paid = ssl.pay(paymentId)
+  const statuses = await Promise.all(Array.from({ length: 10 }, () => ssl.sendIpn(paymentId)))
+  assert.ok(statuses.every((s) => s === 200))
+  const sold = await reservation(res.id)
+  assert.is(sold.status, 1)
+  assert.is(await messagesWith(sold.pnr!), 2)
+  const [n] = await f.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE reservation_id = $1 AND confirmed_at IS NOT NULL', [
+    res.id,
+  ])
+  assert.is(n!.n, 1)
+  assert.is((await browser('success', paid.fields)).location, `${APP}/reservation/success?paymentId=${paymentId}`)
+})
 
 t('a top-up with only the browser return (no IPN): credited once, back on the profile page; later IPNs change nothing', async () => {
-  const { p, paymentId } = await topUp(1500, 40);
-  const paid = ssl.pay(paymentId);
-  const back = await browser('success', paid.fields);
-  assert.equal(back, { status: 303, location: `${APP}/profile?topUp=${paymentId}&result=success` });
-  assert.is(await balanceOf(p.id), 1540);
-  await Promise.all([ssl.sendIpn(paymentId), ssl.sendIpn(paymentId), browser('success', paid.fields)]);
-  const s = await f.api('POST', '/api/reservation/success', { paymentId });
-  assert.equal({ ...s.body.data }, { paymentId, status: 'APPROVED', purpose: 'TOP_UP', amount: 1500, reservation: null, balance: 1540 });
-  assert.equal(await ledgerOf(p.id), [{ amount: 1500, kind: 'TOP_UP' }]);
-});
+  const { p, paymentId } = await topUp(1500, 40)
+  const paid = ssl.pay(paymentId)
+  const back = await browser('success', paid.fields)
+  assert.equal(back, { status: 303, location: `${APP}/profile?topUp=${paymentId}&result=success` })
+  assert.is(await balanceOf(p.id), 1540)
+  await Promise.all([ssl.sendIpn(paymentId), ssl.sendIpn(paymentId), browser('success', paid.fields)])
+  const s = await f.api('POST', '/api/reservation/success', { paymentId })
+  assert.equal({ ...s.body.data }, { paymentId, status: 'APPROVED', purpose: 'TOP_UP', amount: 1500, reservation: null, balance: 1540 })
+  assert.equal(await ledgerOf(p.id), [{ amount: 1500, kind: 'TOP_UP' }])
+})
 
 t('a validation that disagrees (amount, currency, tran_id) declines the payment, stores and logs why; nothing is sold or credited', async () => {
-  const { p, res, paymentId } = await cardPayment(1);
-  ssl.tamper = { amount: '10.00' };
-  const paid = ssl.pay(paymentId);
-  assert.is(await ssl.sendIpn(paymentId), 200);
-  const declined = await row(paymentId);
-  assert.is(declined.status, 'DECLINED');
-  assert.match(declined.decline_reason!, `amount "10.00", expected ${res.fare.total}.00`);
-  assert.ok(logs.some((l) => l.includes(paymentId) && l.includes('declined') && l.includes('"10.00"')), logs.join('\n'));
-  assert.is((await reservation(res.id)).status, 2);
-  assert.equal(await browser('success', paid.fields), { status: 303, location: `${APP}/reservation/failure?paymentId=${paymentId}` });
+  const { p, res, paymentId } = await cardPayment(1)
+  ssl.tamper = { amount: '10.00' }
+  const paid = ssl.pay(paymentId)
+  assert.is(await ssl.sendIpn(paymentId), 200)
+  const declined = await row(paymentId)
+  assert.is(declined.status, 'DECLINED')
+  assert.match(declined.decline_reason!, `amount "10.00", expected ${res.fare.total}.00`)
+  assert.ok(
+    logs.some((l) => l.includes(paymentId) && l.includes('declined') && l.includes('"10.00"')),
+    logs.join('\n'),
+  )
+  assert.is((await reservation(res.id)).status, 2)
+  assert.equal(await browser('success', paid.fields), { status: 303, location: `${APP}/reservation/failure?paymentId=${paymentId}` })
   // A replay of the same tampered transaction keeps it declined, and the booking can be paid again.
-  await ssl.sendIpn(paymentId);
-  assert.is((await row(paymentId)).status, 'DECLINED');
-  ssl.tamper = null;
-  const retry = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token });
-  assert.ok(retry.body.data.paymentId !== paymentId);
+  await ssl.sendIpn(paymentId)
+  assert.is((await row(paymentId)).status, 'DECLINED')
+  ssl.tamper = null
+  const retry = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  assert.ok(retry.body.data.paymentId !== paymentId)
 
   for (const tamper of [{ currency: 'USD' }, { tranId: 'pay_someone_else' }]) {
-    const top = await topUp(2000);
-    ssl.tamper = tamper;
-    ssl.pay(top.paymentId);
-    await ssl.sendIpn(top.paymentId);
-    const r = await row(top.paymentId);
-    assert.is(r.status, 'DECLINED', JSON.stringify(tamper));
-    assert.match(r.decline_reason!, tamper.currency ? 'currency "USD", expected BDT' : 'tran_id "pay_someone_else" is not this payment');
-    assert.is(await balanceOf(top.p.id), 0);
-    assert.equal(await ledgerOf(top.p.id), []);
+    const top = await topUp(2000)
+    ssl.tamper = tamper
+    ssl.pay(top.paymentId)
+    await ssl.sendIpn(top.paymentId)
+    const r = await row(top.paymentId)
+    assert.is(r.status, 'DECLINED', JSON.stringify(tamper))
+    assert.match(r.decline_reason!, tamper.currency ? 'currency "USD", expected BDT' : 'tran_id "pay_someone_else" is not this payment')
+    assert.is(await balanceOf(top.p.id), 0)
+    assert.equal(await ledgerOf(top.p.id), [])
   }
-});
+})
 
 t('risk_level 1 holds the payment for review: nothing sold, seats kept, paying again refused; the operator approves or declines', async () => {
-  const { p, res, paymentId } = await cardPayment(1);
-  const paid = ssl.pay(paymentId, { risk: 1 });
-  await ssl.sendIpn(paymentId);
-  const held = await row(paymentId);
-  assert.equal([held.status, held.risk_level, held.confirmed_at], ['REVIEW', 1, null]);
-  assert.ok(logs.some((l) => l.includes(paymentId) && l.includes('held for review')));
-  assert.equal(await browser('success', paid.fields), { status: 303, location: `${APP}/reservation/success?paymentId=${paymentId}` });
-  const trip = (await f.db.query<{ departure_at: Date }>('SELECT t.departure_at FROM trips t JOIN reservations r ON r.trip_id = t.id WHERE r.id = $1', [res.id]))[0]!;
-  assert.equal((await reservation(res.id)).expiration_time, trip.departure_at, 'the seats are held until departure at the latest');
-  f.advance(30);
-  const shown = await f.api('POST', '/api/reservation/success', { paymentId });
-  assert.is(shown.body.data.status, 'REVIEW');
-  assert.is(shown.body.data.reservation.status, 2);
-  assert.is(shown.body.data.reservation.pnr, null);
-  const seats = await f.db.query<{ seat_name: string }>('SELECT seat_name FROM reservation_seats WHERE reservation_id = $1 AND active', [res.id]);
-  assert.is(seats.length, 1, 'the seat is still the booking\'s');
-  assert.not.ok((await freeSeats(f, shown.body.data.reservation.tripId, 1)).includes(seats[0]!.seat_name));
-  assert.is(code(await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })), 'PAYMENT_UNDER_REVIEW');
-  assert.is(code(await f.api('POST', '/api/reservation/payFromBalance', { reservationId: res.id }, { token: p.token })), 'PAYMENT_UNDER_REVIEW');
-  assert.ok((await paymentsUnderReview(f.db)).some((x) => x.id === paymentId));
+  const { p, res, paymentId } = await cardPayment(1)
+  const paid = ssl.pay(paymentId, { risk: 1 })
+  await ssl.sendIpn(paymentId)
+  const held = await row(paymentId)
+  assert.equal([held.status, held.risk_level, held.confirmed_at], ['REVIEW', 1, null])
+  assert.ok(logs.some((l) => l.includes(paymentId) && l.includes('held for review')))
+  assert.equal(await browser('success', paid.fields), { status: 303, location: `${APP}/reservation/success?paymentId=${paymentId}` })
+  const trip = (
+    await f.db.query<{ departure_at: Date }>('SELECT t.departure_at FROM trips t JOIN reservations r ON r.trip_id = t.id WHERE r.id = $1', [res.id])
+  )[0]!
+  assert.equal((await reservation(res.id)).expiration_time, trip.departure_at, 'the seats are held until departure at the latest')
+  f.advance(30)
+  const shown = await f.api('POST', '/api/reservation/success', { paymentId })
+  assert.is(shown.body.data.status, 'REVIEW')
+  assert.is(shown.body.data.reservation.status, 2)
+  assert.is(shown.body.data.reservation.pnr, null)
+  const seats = await f.db.query<{ seat_name: string }>('SELECT seat_name FROM reservation_seats WHERE reservation_id = $1 AND active', [res.id])
+  assert.is(seats.length, 1, "the seat is still the booking's")
+  assert.not.ok((await freeSeats(f, shown.body.data.reservation.tripId, 1)).includes(seats[0]!.seat_name))
+  assert.is(code(await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })), 'PAYMENT_UNDER_REVIEW')
+  assert.is(code(await f.api('POST', '/api/reservation/payFromBalance', { reservationId: res.id }, { token: p.token })), 'PAYMENT_UNDER_REVIEW')
+  assert.ok((await paymentsUnderReview(f.db)).some((x) => x.id === paymentId))
 
-  const approved = await approveReviewedPayment(f.deps, paymentId);
-  assert.is(approved.status, 'APPROVED');
-  assert.ok(approved.reviewed_at);
-  const sold = await reservation(res.id);
-  assert.is(sold.status, 1);
-  assert.is(await messagesWith(sold.pnr!), 2);
-  await approveReviewedPayment(f.deps, paymentId);
-  await ssl.sendIpn(paymentId);
-  assert.is(await messagesWith(sold.pnr!), 2, 'approved once');
+  const approved = await approveReviewedPayment(f.deps, paymentId)
+  assert.is(approved.status, 'APPROVED')
+  assert.ok(approved.reviewed_at)
+  const sold = await reservation(res.id)
+  assert.is(sold.status, 1)
+  assert.is(await messagesWith(sold.pnr!), 2)
+  await approveReviewedPayment(f.deps, paymentId)
+  await ssl.sendIpn(paymentId)
+  assert.is(await messagesWith(sold.pnr!), 2, 'approved once')
 
   // Declined by the operator: the seats are released, nothing is credited, replays keep it declined.
-  const other = await cardPayment(1);
-  ssl.pay(other.paymentId, { risk: 1 });
-  await ssl.sendIpn(other.paymentId);
-  const refused = await declineReviewedPayment(f.deps, other.paymentId, 'the card holder did not answer');
-  assert.equal([refused.status, refused.decline_reason], ['DECLINED', 'review: the card holder did not answer']);
-  assert.is((await reservation(other.res.id)).status, 5);
-  await ssl.sendIpn(other.paymentId);
-  assert.is((await row(other.paymentId)).status, 'DECLINED');
-  assert.equal(await ledgerOf(other.p.id), []);
+  const other = await cardPayment(1)
+  ssl.pay(other.paymentId, { risk: 1 })
+  await ssl.sendIpn(other.paymentId)
+  const refused = await declineReviewedPayment(f.deps, other.paymentId, 'the card holder did not answer')
+  assert.equal([refused.status, refused.decline_reason], ['DECLINED', 'review: the card holder did not answer'])
+  assert.is((await reservation(other.res.id)).status, 5)
+  await ssl.sendIpn(other.paymentId)
+  assert.is((await row(other.paymentId)).status, 'DECLINED')
+  assert.equal(await ledgerOf(other.p.id), [])
 
   // A top-up held for review is credited only when approved, once.
-  const top = await topUp(3000);
-  ssl.pay(top.paymentId, { risk: 1 });
-  await ssl.sendIpn(top.paymentId);
-  assert.is(await balanceOf(top.p.id), 0);
-  const s = await f.api('POST', '/api/reservation/success', { paymentId: top.paymentId });
-  assert.is(s.body.data.status, 'REVIEW');
-  await Promise.all([approveReviewedPayment(f.deps, top.paymentId), approveReviewedPayment(f.deps, top.paymentId)]);
-  assert.is(await balanceOf(top.p.id), 3000);
-});
+  const top = await topUp(3000)
+  ssl.pay(top.paymentId, { risk: 1 })
+  await ssl.sendIpn(top.paymentId)
+  assert.is(await balanceOf(top.p.id), 0)
+  const s = await f.api('POST', '/api/reservation/success', { paymentId: top.paymentId })
+  assert.is(s.body.data.status, 'REVIEW')
+  await Promise.all([approveReviewedPayment(f.deps, top.paymentId), approveReviewedPayment(f.deps, top.paymentId)])
+  assert.is(await balanceOf(top.p.id), 3000)
+})
 
 t('a validation timeout leaves the payment pending (never declined); the next IPN confirms it', async () => {
-  const { res, paymentId } = await cardPayment(1);
-  ssl.delayMs = 1500;
-  const paid = ssl.pay(paymentId);
-  const back = await browser('success', paid.fields);
-  assert.equal(back, { status: 303, location: `${APP}/reservation/success?paymentId=${paymentId}` });
-  assert.is((await row(paymentId)).status, 'PENDING');
-  assert.ok(logs.some((l) => l.includes(paymentId) && l.includes('stays pending') && l.includes('no answer within 400 ms')), logs.join('\n'));
-  const shown = await f.api('POST', '/api/reservation/success', { paymentId });
-  assert.equal([shown.body.data.status, shown.body.data.reservation.status], ['PENDING', 2]);
+  const { res, paymentId } = await cardPayment(1)
+  ssl.delayMs = 1500
+  const paid = ssl.pay(paymentId)
+  const back = await browser('success', paid.fields)
+  assert.equal(back, { status: 303, location: `${APP}/reservation/success?paymentId=${paymentId}` })
+  assert.is((await row(paymentId)).status, 'PENDING')
+  assert.ok(
+    logs.some((l) => l.includes(paymentId) && l.includes('stays pending') && l.includes('no answer within 400 ms')),
+    logs.join('\n'),
+  )
+  const shown = await f.api('POST', '/api/reservation/success', { paymentId })
+  assert.equal([shown.body.data.status, shown.body.data.reservation.status], ['PENDING', 2])
   // The failure page does not decline what the gateway could not be asked about.
-  const failure = await f.api('POST', '/api/reservation/failure', { paymentId });
-  assert.is(failure.body.data.status, 'PENDING');
-  ssl.delayMs = 0;
-  await ssl.sendIpn(paymentId);
-  assert.is((await reservation(res.id)).status, 1);
-});
+  const failure = await f.api('POST', '/api/reservation/failure', { paymentId })
+  assert.is(failure.body.data.status, 'PENDING')
+  ssl.delayMs = 0
+  await ssl.sendIpn(paymentId)
+  assert.is((await reservation(res.id)).status, 1)
+})
 
 t('the gateway failing (HTTP 500, dropped connection) keeps payments pending; the reconciliation pass settles them a minute later', async () => {
-  const a = await cardPayment(1);
-  const b = await topUp(700);
-  const paidA = ssl.pay(a.paymentId);
-  ssl.pay(b.paymentId);
-  ssl.failWith = 500;
-  await browser('success', paidA.fields);
-  ssl.failWith = 'drop';
-  await ssl.sendIpn(b.paymentId);
-  assert.equal([(await row(a.paymentId)).status, (await row(b.paymentId)).status], ['PENDING', 'PENDING']);
-  assert.ok(logs.some((l) => l.includes('HTTP 500')));
-  ssl.failWith = null;
+  const a = await cardPayment(1)
+  const b = await topUp(700)
+  const paidA = ssl.pay(a.paymentId)
+  ssl.pay(b.paymentId)
+  ssl.failWith = 500
+  await browser('success', paidA.fields)
+  ssl.failWith = 'drop'
+  await ssl.sendIpn(b.paymentId)
+  assert.equal([(await row(a.paymentId)).status, (await row(b.paymentId)).status], ['PENDING', 'PENDING'])
+  assert.ok(logs.some((l) => l.includes('HTTP 500')))
+  ssl.failWith = null
   // Too recent: the callbacks may still come.
-  await gateway().reconcile();
-  assert.equal([(await row(a.paymentId)).checked_at, (await row(b.paymentId)).checked_at], [null, null]);
-  f.advance(2);
-  assert.ok((await gateway().reconcile()) >= 2);
-  assert.is((await reservation(a.res.id)).status, 1);
-  assert.is(await balanceOf(b.p.id), 700);
-  const queries = ssl.calls.query;
-  await gateway().reconcile();
-  assert.is(ssl.calls.query, queries, 'nothing is asked about twice within a minute');
-});
+  await gateway().reconcile()
+  assert.equal([(await row(a.paymentId)).checked_at, (await row(b.paymentId)).checked_at], [null, null])
+  f.advance(2)
+  assert.ok((await gateway().reconcile()) >= 2)
+  assert.is((await reservation(a.res.id)).status, 1)
+  assert.is(await balanceOf(b.p.id), 700)
+  const queries = ssl.calls.query
+  await gateway().reconcile()
+  assert.is(ssl.calls.query, queries, 'nothing is asked about twice within a minute')
+})
 
-t('no callback ever: paid payments are confirmed by reconciliation, unpaid ones declined after an hour; money taken after that is not lost', async () => {
-  const paid = await cardPayment(1);
-  const abandoned = await cardPayment(1);
-  ssl.pay(paid.paymentId);
-  f.advance(2);
-  await gateway().reconcile();
-  assert.is((await reservation(paid.res.id)).status, 1);
-  assert.is((await row(abandoned.paymentId)).status, 'PENDING', 'not paid yet, not old enough to give up');
-  f.advance(30);
-  await gateway().reconcile();
-  assert.is((await row(abandoned.paymentId)).status, 'PENDING');
-  f.advance(31);
-  await gateway().reconcile();
-  const gone = await row(abandoned.paymentId);
-  assert.is(gone.status, 'DECLINED');
-  assert.match(gone.decline_reason!, 'no payment at the gateway 60 minutes after it was opened');
-  // The passenger pays in a tab left open: the booking has ended, so the amount goes to the balance.
-  ssl.pay(abandoned.paymentId);
-  await ssl.sendIpn(abandoned.paymentId);
-  const late = await row(abandoned.paymentId);
-  assert.equal([late.status, late.refunded, !!late.confirmed_at], ['APPROVED', true, true]);
-  const page = await f.api('POST', '/api/reservation/success', { paymentId: abandoned.paymentId });
-  assert.equal([page.body.data.status, page.body.data.reservation.status, page.body.data.balance], ['APPROVED', 5, abandoned.res.fare.total]);
-  assert.equal(await ledgerOf(abandoned.p.id), [{ amount: abandoned.res.fare.total, kind: 'REFUND' }]);
-  await ssl.sendIpn(abandoned.paymentId);
-  assert.is(await balanceOf(abandoned.p.id), abandoned.res.fare.total);
-});
+t(
+  'no callback ever: paid payments are confirmed by reconciliation, unpaid ones declined after an hour; money taken after that is not lost',
+  async () => {
+    const paid = await cardPayment(1)
+    const abandoned = await cardPayment(1)
+    ssl.pay(paid.paymentId)
+    f.advance(2)
+    await gateway().reconcile()
+    assert.is((await reservation(paid.res.id)).status, 1)
+    assert.is((await row(abandoned.paymentId)).status, 'PENDING', 'not paid yet, not old enough to give up')
+    f.advance(30)
+    await gateway().reconcile()
+    assert.is((await row(abandoned.paymentId)).status, 'PENDING')
+    f.advance(31)
+    await gateway().reconcile()
+    const gone = await row(abandoned.paymentId)
+    assert.is(gone.status, 'DECLINED')
+    assert.match(gone.decline_reason!, 'no payment at the gateway 60 minutes after it was opened')
+    // The passenger pays in a tab left open: the booking has ended, so the amount goes to the balance.
+    ssl.pay(abandoned.paymentId)
+    await ssl.sendIpn(abandoned.paymentId)
+    const late = await row(abandoned.paymentId)
+    assert.equal([late.status, late.refunded, !!late.confirmed_at], ['APPROVED', true, true])
+    const page = await f.api('POST', '/api/reservation/success', { paymentId: abandoned.paymentId })
+    assert.equal([page.body.data.status, page.body.data.reservation.status, page.body.data.balance], ['APPROVED', 5, abandoned.res.fare.total])
+    assert.equal(await ledgerOf(abandoned.p.id), [{ amount: abandoned.res.fare.total, kind: 'REFUND' }])
+    await ssl.sendIpn(abandoned.paymentId)
+    assert.is(await balanceOf(abandoned.p.id), abandoned.res.fare.total)
+  },
+)
 
 t('fail and cancel decline the payment (the booking stays payable); the failure page asks the gateway before declining', async () => {
-  const failed = await cardPayment(1);
-  const fields = ssl.giveUp(failed.paymentId, 'FAILED');
-  assert.equal(await browser('fail', fields), { status: 303, location: `${APP}/reservation/failure?paymentId=${failed.paymentId}` });
-  const r1 = await row(failed.paymentId);
-  assert.equal([r1.status, r1.decline_reason], ['DECLINED', 'failed at the gateway (transactions at the gateway: FAILED)']);
-  const shown = await f.api('POST', '/api/reservation/failure', { paymentId: failed.paymentId });
-  assert.equal([shown.body.data.status, shown.body.data.reservation.status], ['DECLINED', 2]);
-  const retry = await f.api('POST', '/api/reservation/payment', { reservationId: failed.res.id }, { token: failed.p.token });
-  assert.ok(retry.body.data.paymentId !== failed.paymentId);
+  const failed = await cardPayment(1)
+  const fields = ssl.giveUp(failed.paymentId, 'FAILED')
+  assert.equal(await browser('fail', fields), { status: 303, location: `${APP}/reservation/failure?paymentId=${failed.paymentId}` })
+  const r1 = await row(failed.paymentId)
+  assert.equal([r1.status, r1.decline_reason], ['DECLINED', 'failed at the gateway (transactions at the gateway: FAILED)'])
+  const shown = await f.api('POST', '/api/reservation/failure', { paymentId: failed.paymentId })
+  assert.equal([shown.body.data.status, shown.body.data.reservation.status], ['DECLINED', 2])
+  const retry = await f.api('POST', '/api/reservation/payment', { reservationId: failed.res.id }, { token: failed.p.token })
+  assert.ok(retry.body.data.paymentId !== failed.paymentId)
 
-  const cancelled = await topUp(900);
+  const cancelled = await topUp(900)
   assert.equal(await browser('cancel', ssl.giveUp(cancelled.paymentId, 'CANCELLED')), {
     status: 303,
     location: `${APP}/profile?topUp=${cancelled.paymentId}&result=failure`,
-  });
-  assert.is((await row(cancelled.paymentId)).status, 'DECLINED');
+  })
+  assert.is((await row(cancelled.paymentId)).status, 'DECLINED')
 
   // Paid, but the passenger pressed back and reached the failure page: the gateway says paid, so it is sold.
-  const paidAnyway = await cardPayment(1);
-  ssl.pay(paidAnyway.paymentId);
-  const page = await f.api('POST', '/api/reservation/failure', { paymentId: paidAnyway.paymentId });
-  assert.equal([page.body.data.status, page.body.data.reservation.status], ['APPROVED', 1]);
-});
+  const paidAnyway = await cardPayment(1)
+  ssl.pay(paidAnyway.paymentId)
+  const page = await f.api('POST', '/api/reservation/failure', { paymentId: paidAnyway.paymentId })
+  assert.equal([page.body.data.status, page.body.data.reservation.status], ['APPROVED', 1])
+})
 
-t('forged returns: a made-up val_id sells nothing, another payment\'s val_id declines; the real payment still goes through once', async () => {
-  const victim = await cardPayment(1);
-  const forged = await browser('success', { tran_id: victim.paymentId, val_id: 'FAKE0123456789', status: 'VALID', amount: `${victim.res.fare.total}.00`, currency: 'BDT', risk_level: '0' });
-  assert.is(forged.status, 303);
-  assert.equal([(await row(victim.paymentId)).status, (await reservation(victim.res.id)).status], ['PENDING', 2], 'ignored: the gateway knows no such payment');
+t("forged returns: a made-up val_id sells nothing, another payment's val_id declines; the real payment still goes through once", async () => {
+  const victim = await cardPayment(1)
+  const forged = await browser('success', {
+    tran_id: victim.paymentId,
+    val_id: 'FAKE0123456789',
+    status: 'VALID',
+    amount: `${victim.res.fare.total}.00`,
+    currency: 'BDT',
+    risk_level: '0',
+  })
+  assert.is(forged.status, 303)
+  assert.equal(
+    [(await row(victim.paymentId)).status, (await reservation(victim.res.id)).status],
+    ['PENDING', 2],
+    'ignored: the gateway knows no such payment',
+  )
   const ipn = await fetch(`${publicUrl}/gateway/sslcommerz/ipn`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ tran_id: victim.paymentId, val_id: 'FAKE0123456789', status: 'VALID' }).toString(),
-  });
-  assert.is(ipn.status, 200);
-  assert.is((await reservation(victim.res.id)).status, 2);
+  })
+  assert.is(ipn.status, 200)
+  assert.is((await reservation(victim.res.id)).status, 2)
 
   // The forger pays 10 Tk for their own top-up and posts that val_id as the victim's payment.
-  const own = await topUp(10);
-  const cheap = ssl.pay(own.paymentId);
-  await browser('success', { ...cheap.fields, tran_id: victim.paymentId });
-  const r = await row(victim.paymentId);
-  assert.is(r.status, 'DECLINED');
-  assert.match(r.decline_reason!, `tran_id "${own.paymentId}" is not this payment`);
-  assert.is((await reservation(victim.res.id)).status, 2);
+  const own = await topUp(10)
+  const cheap = ssl.pay(own.paymentId)
+  await browser('success', { ...cheap.fields, tran_id: victim.paymentId })
+  const r = await row(victim.paymentId)
+  assert.is(r.status, 'DECLINED')
+  assert.match(r.decline_reason!, `tran_id "${own.paymentId}" is not this payment`)
+  assert.is((await reservation(victim.res.id)).status, 2)
   // The victim pays for real: the gateway took the money for this payment, so it is applied.
-  ssl.pay(victim.paymentId);
-  await ssl.sendIpn(victim.paymentId);
-  const sold = await reservation(victim.res.id);
-  assert.is(sold.status, 1);
-  assert.is(await messagesWith(sold.pnr!), 2);
+  ssl.pay(victim.paymentId)
+  await ssl.sendIpn(victim.paymentId)
+  const sold = await reservation(victim.res.id)
+  assert.is(sold.status, 1)
+  assert.is(await messagesWith(sold.pnr!), 2)
 
   // Unknown or malformed returns go to the failure page, an IPN about nothing is acknowledged.
-  assert.equal(await browser('success', { tran_id: 'pay_nobody', val_id: 'X1' }), { status: 303, location: `${APP}/reservation/failure` });
-  assert.equal(await browser('cancel', { tran_id: '<script>' }), { status: 303, location: `${APP}/reservation/failure` });
-  const none = await fetch(`${publicUrl}/gateway/sslcommerz/ipn`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'status=VALID' });
-  assert.is(none.status, 200);
-});
+  assert.equal(await browser('success', { tran_id: 'pay_nobody', val_id: 'X1' }), { status: 303, location: `${APP}/reservation/failure` })
+  assert.equal(await browser('cancel', { tran_id: '<script>' }), { status: 303, location: `${APP}/reservation/failure` })
+  const none = await fetch(`${publicUrl}/gateway/sslcommerz/ipn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'status=VALID',
+  })
+  assert.is(none.status, 200)
+})
 
 t('two tabs paid: the first payment sells the ticket, the other is declined and its money goes to the balance', async () => {
-  const first = await cardPayment(1);
+  const first = await cardPayment(1)
   // The passenger cancels in one tab and opens a new payment...
-  await browser('cancel', ssl.giveUp(first.paymentId, 'CANCELLED'));
-  const second = await f.api('POST', '/api/reservation/payment', { reservationId: first.res.id }, { token: first.p.token });
-  const secondId: string = second.body.data.paymentId;
-  assert.ok(secondId !== first.paymentId);
+  await browser('cancel', ssl.giveUp(first.paymentId, 'CANCELLED'))
+  const second = await f.api('POST', '/api/reservation/payment', { reservationId: first.res.id }, { token: first.p.token })
+  const secondId: string = second.body.data.paymentId
+  assert.ok(secondId !== first.paymentId)
   // ...but still pays in the first tab, then in the second.
-  ssl.pay(first.paymentId);
-  await ssl.sendIpn(first.paymentId);
-  const sold = await reservation(first.res.id);
-  assert.is(sold.status, 1);
-  const other = await row(secondId);
-  assert.equal([other.status, other.decline_reason], ['DECLINED', 'replaced: the booking changed or was paid another way']);
-  ssl.pay(secondId);
-  await ssl.sendIpn(secondId);
-  const refunded = await row(secondId);
-  assert.equal([refunded.status, refunded.refunded], ['APPROVED', true]);
-  assert.equal(await ledgerOf(first.p.id), [{ amount: first.res.fare.total, kind: 'REFUND' }]);
-  assert.is(await messagesWith(sold.pnr!), 2);
-});
+  ssl.pay(first.paymentId)
+  await ssl.sendIpn(first.paymentId)
+  const sold = await reservation(first.res.id)
+  assert.is(sold.status, 1)
+  const other = await row(secondId)
+  assert.equal([other.status, other.decline_reason], ['DECLINED', 'replaced: the booking changed or was paid another way'])
+  ssl.pay(secondId)
+  await ssl.sendIpn(secondId)
+  const refunded = await row(secondId)
+  assert.equal([refunded.status, refunded.refunded], ['APPROVED', true])
+  assert.equal(await ledgerOf(first.p.id), [{ amount: first.res.fare.total, kind: 'REFUND' }])
+  assert.is(await messagesWith(sold.pnr!), 2)
+})
 
 t('a payment whose session never got its page (the process died while opening it) is replaced by the next click', async () => {
-  const p = await f.passenger();
-  const res = await lockAndBook(f, p, await nextTrip(), 1);
-  await f.db.query("INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider) VALUES ('pay_openedThenCrashed0001', 'RESERVATION', $1, $2, $3, $4, 'sslcommerz')", [
-    res.id,
-    p.id,
-    res.fare.total,
-    new Date(f.now().getTime() - 60_000),
-  ]);
-  const r = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token });
-  assert.is(r.status, 200);
-  assert.ok(r.body.data.paymentId !== 'pay_openedThenCrashed0001');
-  assert.match(r.body.data.redirectUrl, ssl.url);
-  assert.is((await row('pay_openedThenCrashed0001')).status, 'DECLINED');
-});
+  const p = await f.passenger()
+  const res = await lockAndBook(f, p, await nextTrip(), 1)
+  await f.db.query(
+    "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider) VALUES ('pay_openedThenCrashed0001', 'RESERVATION', $1, $2, $3, $4, 'sslcommerz')",
+    [res.id, p.id, res.fare.total, new Date(f.now().getTime() - 60_000)],
+  )
+  const r = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  assert.is(r.status, 200)
+  assert.ok(r.body.data.paymentId !== 'pay_openedThenCrashed0001')
+  assert.match(r.body.data.redirectUrl, ssl.url)
+  assert.is((await row('pay_openedThenCrashed0001')).status, 'DECLINED')
+})
 
 t('the session API refusing: PAYMENT_GATEWAY_UNAVAILABLE, the payment declined with the reason, a later try works', async () => {
-  const p = await f.passenger();
-  const res = await lockAndBook(f, p, await nextTrip(), 1);
-  ssl.refuseSessions = 'Store is De-active';
-  const r = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token });
-  assert.equal([r.status, code(r)], [503, 'PAYMENT_GATEWAY_UNAVAILABLE']);
-  const [declined] = await f.db.query<PaymentRow>('SELECT * FROM payments WHERE reservation_id = $1', [res.id]);
-  assert.equal([declined!.status, declined!.decline_reason], ['DECLINED', 'the session was not opened: Store is De-active']);
-  const t2 = await f.api('POST', '/api/account/topUp', { amount: 100 }, { token: p.token });
-  assert.equal([t2.status, code(t2)], [503, 'PAYMENT_GATEWAY_UNAVAILABLE']);
-  ssl.refuseSessions = null;
-  const ok = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token });
-  assert.is(ok.status, 200);
-  assert.match(ok.body.data.redirectUrl, ssl.url);
-});
+  const p = await f.passenger()
+  const res = await lockAndBook(f, p, await nextTrip(), 1)
+  ssl.refuseSessions = 'Store is De-active'
+  const r = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  assert.equal([r.status, code(r)], [503, 'PAYMENT_GATEWAY_UNAVAILABLE'])
+  const [declined] = await f.db.query<PaymentRow>('SELECT * FROM payments WHERE reservation_id = $1', [res.id])
+  assert.equal([declined!.status, declined!.decline_reason], ['DECLINED', 'the session was not opened: Store is De-active'])
+  const t2 = await f.api('POST', '/api/account/topUp', { amount: 100 }, { token: p.token })
+  assert.equal([t2.status, code(t2)], [503, 'PAYMENT_GATEWAY_UNAVAILABLE'])
+  ssl.refuseSessions = null
+  const ok = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  assert.is(ok.status, 200)
+  assert.match(ok.body.data.redirectUrl, ssl.url)
+})
 
 t('with SSLCommerz configured the sandbox page does not exist', async () => {
-  const { paymentId } = await topUp(500);
+  const { paymentId } = await topUp(500)
   for (const method of ['GET', 'POST'] as const) {
-    const r = await f.app.inject({ method, url: `/sandbox/gateway/${paymentId}`, ...(method === 'POST' ? { payload: 'decision=approve', headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {}) });
-    assert.is(r.statusCode, 404);
+    const r = await f.app.inject({
+      method,
+      url: `/sandbox/gateway/${paymentId}`,
+      ...(method === 'POST' ? { payload: 'decision=approve', headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {}),
+    })
+    assert.is(r.statusCode, 404)
   }
-  assert.is((await row(paymentId)).status, 'PENDING');
-});
+  assert.is((await row(paymentId)).status, 'PENDING')
+})
 
-t.run();
+t.run()

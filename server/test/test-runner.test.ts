@@ -3,70 +3,80 @@
  * Chromium hidden (PG_BIN=none, CHROME_PATH=none): tests that cannot run are
  * counted as skipped, never as passed, and named; under CI they count as failed.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../..')
 
 /** Runs `node scripts/test.mjs <step>` with `env` (CI unset unless given); answers its exit code and output without colours. */
 function runner(step: string, env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const { CI: _ci, ...rest } = process.env;
-    const child = spawn('node', ['scripts/test.mjs', step], { cwd: root, env: { ...rest, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code: code ?? 1, out: out.replace(/\x1b\[[0-9;]*m/g, '') }));
-  });
+    const { CI: _ci, ...rest } = process.env
+    const child = spawn('node', ['scripts/test.mjs', step], { cwd: root, env: { ...rest, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (out += d))
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removes the terminal colour codes uvu prints
+    child.on('close', (code) => resolve({ code: code ?? 1, out: out.replace(/\x1b\[[0-9;]*m/g, '') }))
+  })
 }
 
 /** The last two lines: the step's line and the closing line. */
-const closing = (out: string) => out.trim().split('\n').slice(-2).map((l) => l.replace(/ \([\d.]+ s\)$/, ''));
+const closing = (out: string) =>
+  out
+    .trim()
+    .split('\n')
+    .slice(-2)
+    .map((l) => l.replace(/ \([\d.]+ s\)$/, ''))
 
 // memo.test.ts needs nothing; delivery-pg.test.ts has two tests, both on PostgreSQL
-const serverFiles = { PG_BIN: 'none', SERVER_TESTS: '^(memo|delivery-pg)\\.test\\.ts$' };
+const serverFiles = { PG_BIN: 'none', SERVER_TESTS: '^(memo|delivery-pg)\\.test\\.ts$' }
 
 test('PostgreSQL hidden: its tests are counted skipped and named, the run passes', async () => {
-  const r = await runner('server', serverFiles);
-  assert.equal(closing(r.out), ['server: 4 passed, 0 failed, 2 skipped', '4 passed, 0 failed, 2 skipped'], r.out);
-  assert.is(r.code, 0, r.out);
-  const reason = 'no PostgreSQL binaries (initdb, pg_ctl) in PG_BIN=none';
+  const r = await runner('server', serverFiles)
+  assert.equal(closing(r.out), ['server: 4 passed, 0 failed, 2 skipped', '4 passed, 0 failed, 2 skipped'], r.out)
+  assert.is(r.code, 0, r.out)
+  const reason = 'no PostgreSQL binaries (initdb, pg_ctl) in PG_BIN=none'
   assert.equal(
     [...r.out.matchAll(/^ {2}SKIPPED: (.+)$/gm)].map((m) => m[1]),
     [
       `delivery on PostgreSQL — PostgreSQL, two server processes: every message is delivered exactly once, and both processes deliver: ${reason}`,
       `delivery on PostgreSQL — PostgreSQL, six workers claiming two at a time on separate connections: no message is claimed twice: ${reason}`,
     ],
-  );
-});
+  )
+})
 
 test('PostgreSQL hidden under CI: the same tests fail, with the reason, and the run fails', async () => {
-  const r = await runner('server', { ...serverFiles, CI: 'true' });
-  assert.equal(closing(r.out), ['server: 4 passed, 2 failed, 0 skipped', '4 passed, 2 failed, 0 skipped'], r.out);
-  assert.is(r.code, 1);
-  assert.match(r.out, /no PostgreSQL binaries \(initdb, pg_ctl\) in PG_BIN=none \(CI is set, so a skipped test is a failure\)/);
-});
+  const r = await runner('server', { ...serverFiles, CI: 'true' })
+  assert.equal(closing(r.out), ['server: 4 passed, 2 failed, 0 skipped', '4 passed, 2 failed, 0 skipped'], r.out)
+  assert.is(r.code, 1)
+  assert.match(r.out, /no PostgreSQL binaries \(initdb, pg_ctl\) in PG_BIN=none \(CI is set, so a skipped test is a failure\)/)
+})
 
 test('e2e-pg with PostgreSQL hidden: every browser test of the journey is counted skipped; under CI each counts as failed', async () => {
-  const r = await runner('e2e-pg', { PG_BIN: 'none' });
-  const skipped = [...r.out.matchAll(/^ {2}SKIPPED: e2e-pg — booking\.spec\.ts › .+: no PostgreSQL binaries/gm)].length;
-  assert.ok(skipped >= 5, r.out);
-  assert.equal(closing(r.out), [`e2e-pg: 0 passed, 0 failed, ${skipped} skipped`, `0 passed, 0 failed, ${skipped} skipped`], r.out);
-  assert.is(r.code, 0);
-  const ci = await runner('e2e-pg', { PG_BIN: 'none', CI: 'true' });
-  assert.equal(closing(ci.out), [`e2e-pg: 0 passed, ${skipped} failed, 0 skipped`, `0 passed, ${skipped} failed, 0 skipped`], ci.out);
-  assert.is(ci.code, 1);
-});
+  const r = await runner('e2e-pg', { PG_BIN: 'none' })
+  const skipped = [...r.out.matchAll(/^ {2}SKIPPED: e2e-pg — booking\.spec\.ts › .+: no PostgreSQL binaries/gm)].length
+  assert.ok(skipped >= 5, r.out)
+  assert.equal(closing(r.out), [`e2e-pg: 0 passed, 0 failed, ${skipped} skipped`, `0 passed, 0 failed, ${skipped} skipped`], r.out)
+  assert.is(r.code, 0)
+  const ci = await runner('e2e-pg', { PG_BIN: 'none', CI: 'true' })
+  assert.equal(closing(ci.out), [`e2e-pg: 0 passed, ${skipped} failed, 0 skipped`, `0 passed, ${skipped} failed, 0 skipped`], ci.out)
+  assert.is(ci.code, 1)
+})
 
 test('e2e with Chromium hidden: every spec is counted skipped, with how to install Chromium', async () => {
-  const r = await runner('e2e', { CHROME_PATH: 'none' });
-  const skipped = [...r.out.matchAll(/^ {2}SKIPPED: e2e — \S+\.spec\.ts › .+: no Chromium at CHROME_PATH=none: install Debian's package \(`apt-get install chromium`\)/gm)];
-  assert.ok(skipped.length > 20, r.out);
-  assert.ok(skipped.some((m) => m[0].includes('a11y.spec.ts › axe: every route, en, 375px')));
-  assert.equal(closing(r.out), [`e2e: 0 passed, 0 failed, ${skipped.length} skipped`, `0 passed, 0 failed, ${skipped.length} skipped`], r.out);
-  assert.is(r.code, 0);
-});
+  const r = await runner('e2e', { CHROME_PATH: 'none' })
+  const skipped = [
+    ...r.out.matchAll(
+      /^ {2}SKIPPED: e2e — \S+\.spec\.ts › .+: no Chromium at CHROME_PATH=none: install Debian's package \(`apt-get install chromium`\)/gm,
+    ),
+  ]
+  assert.ok(skipped.length > 20, r.out)
+  assert.ok(skipped.some((m) => m[0].includes('a11y.spec.ts › axe: every route, en, 375px')))
+  assert.equal(closing(r.out), [`e2e: 0 passed, 0 failed, ${skipped.length} skipped`, `0 passed, 0 failed, ${skipped.length} skipped`], r.out)
+  assert.is(r.code, 0)
+})
 
-test.run();
+test.run()

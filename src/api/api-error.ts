@@ -4,42 +4,42 @@
  */
 
 /** Values of an error's message sent by the server (e.g. `{ minutes: 12 }`). */
-export type ErrorValues = Record<string, string | number>;
+export type ErrorValues = Record<string, string | number>
 
 /** An API failure: a catalogue code, its reason, HTTP status (0 for network/time-out). */
 export class ApiError extends Error {
-  readonly code: string;
-  readonly status: number;
-  readonly fields?: { path: string; message: string }[];
-  readonly values?: ErrorValues;
+  readonly code: string
+  readonly status: number
+  readonly fields?: { path: string; message: string }[]
+  readonly values?: ErrorValues
   constructor(code: string, reason: string, status: number, fields?: { path: string; message: string }[], values?: ErrorValues) {
-    super(reason);
-    this.name = 'ApiError';
-    this.code = code;
-    this.status = status;
-    this.fields = fields;
-    this.values = values;
+    super(reason)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = status
+    this.fields = fields
+    this.values = values
   }
   /** The server's reason (SPEC: "error reason"). */
   get reason(): string {
-    return this.message;
+    return this.message
   }
 }
 
 /** A failed request as a store keeps it: the catalogue code, the server's reason, the message's values. */
 export interface RequestError {
-  code: string;
-  reason: string;
-  values?: ErrorValues;
+  code: string
+  reason: string
+  values?: ErrorValues
 }
 
 /** Reads a failed request from whatever was thrown: an ApiError, a stored RequestError, or anything else (INTERNAL_ERROR). */
 export function requestError(err: unknown): RequestError {
-  const e = err as { code?: unknown; reason?: unknown; message?: unknown; values?: unknown } | null;
-  const values = e?.values && typeof e.values === 'object' ? (e.values as ErrorValues) : undefined;
+  const e = err as { code?: unknown; reason?: unknown; message?: unknown; values?: unknown } | null
+  const values = e?.values && typeof e.values === 'object' ? (e.values as ErrorValues) : undefined
   return {
     code: typeof e?.code === 'string' ? e.code : 'INTERNAL_ERROR',
     reason: typeof e?.reason === 'string' ? e.reason : typeof e?.message === 'string' ? e.message : '',
     ...(values ? { values } : {}),
-  };
+  }
 }

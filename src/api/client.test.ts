@@ -1,25 +1,25 @@
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
-import { ApiError } from './api-error.ts';
-import { request, type ApiEnv } from './client.ts';
-import type { CallFn } from './index.ts';
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ApiError } from './api-error.ts'
+import { request, type ApiEnv } from './client.ts'
+import type { CallFn } from './index.ts'
 
-type Seen = { url: string; init: RequestInit };
+type Seen = { url: string; init: RequestInit }
 
 function fakeFetch(respond: (seen: Seen) => Response | Promise<Response>, log: Seen[] = []) {
   return (async (url: string, init: RequestInit) => {
-    const seen = { url, init };
-    log.push(seen);
-    return respond(seen);
-  }) as unknown as typeof fetch;
+    const seen = { url, init }
+    log.push(seen)
+    return respond(seen)
+  }) as unknown as typeof fetch
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
-let unauthorized: string[] = [];
-let env: ApiEnv;
+let unauthorized: string[] = []
+let env: ApiEnv
 function setup(parts: Partial<ApiEnv> = {}) {
-  unauthorized = [];
+  unauthorized = []
   env = {
     baseUrl: () => 'https://api.example.test/api/',
     token: () => null,
@@ -30,108 +30,116 @@ function setup(parts: Partial<ApiEnv> = {}) {
     fetch: () => Promise.reject(new Error('no fetch given')),
     timeoutMs: 60_000,
     ...parts,
-  };
+  }
 }
-const call: CallFn = (name, opts) => request(env, name, opts);
+const call: CallFn = (name, opts) => request(env, name, opts)
 
 /** The error a call failed with; fails the test when the call succeeds. */
 async function failure(p: Promise<unknown>): Promise<ApiError> {
   const e = await p.then(
     () => null,
     (err: unknown) => err as ApiError,
-  );
-  if (!e) assert.unreachable('the call should have failed');
-  return e!;
+  )
+  if (!e) assert.unreachable('the call should have failed')
+  return e!
 }
 
 test('sends Accept JSON, device id, no bearer without a token, and returns data', async () => {
-  const log: Seen[] = [];
-  setup({ fetch: fakeFetch(() => json(200, { data: [{ code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' }] }), log) });
-  const cities = await call('originCities');
-  assert.equal(cities[0].code, 'DHK');
-  assert.is(log[0].url, 'https://api.example.test/api/originCities');
-  const h = log[0].init.headers as Record<string, string>;
-  assert.is(h.Accept, 'application/json');
-  assert.is(h['X-Device-Id'], 'device-1234567890');
-  assert.is(h['Accept-Language'], 'bn', 'the app language, so ticket e-mails and SMS follow it');
-  assert.is(h.Authorization, undefined);
-  assert.is(log[0].init.method, 'GET');
-});
+  const log: Seen[] = []
+  setup({ fetch: fakeFetch(() => json(200, { data: [{ code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' }] }), log) })
+  const cities = await call('originCities')
+  assert.equal(cities[0].code, 'DHK')
+  assert.is(log[0].url, 'https://api.example.test/api/originCities')
+  const h = log[0].init.headers as Record<string, string>
+  assert.is(h.Accept, 'application/json')
+  assert.is(h['X-Device-Id'], 'device-1234567890')
+  assert.is(h['Accept-Language'], 'bn', 'the app language, so ticket e-mails and SMS follow it')
+  assert.is(h.Authorization, undefined)
+  assert.is(log[0].init.method, 'GET')
+})
 
 test('adds the bearer header when a token is stored, JSON body, path params encoded', async () => {
-  const log: Seen[] = [];
-  setup({ token: () => 'tok123', fetch: fakeFetch(() => json(200, { data: true }), log) });
-  await call('resendReservationEmail', { params: { pnr: 'AB/1', pin: '1234' } });
-  assert.is((log[0].init.headers as Record<string, string>).Authorization, 'Bearer tok123');
-  assert.is(log[0].url, 'https://api.example.test/api/reservation/resendReservationEmail/AB%2F1/1234');
-  await call('tripSearch', { body: { originCode: 'DHK', destinationCode: 'CTG', tripDate: '2026-11-22' } });
-  assert.is(log[1].init.method, 'POST');
-  assert.equal(JSON.parse(String(log[1].init.body)), { originCode: 'DHK', destinationCode: 'CTG', tripDate: '2026-11-22' });
-  assert.is((log[1].init.headers as Record<string, string>)['Content-Type'], 'application/json');
-});
+  const log: Seen[] = []
+  setup({ token: () => 'tok123', fetch: fakeFetch(() => json(200, { data: true }), log) })
+  await call('resendReservationEmail', { params: { pnr: 'AB/1', pin: '1234' } })
+  assert.is((log[0].init.headers as Record<string, string>).Authorization, 'Bearer tok123')
+  assert.is(log[0].url, 'https://api.example.test/api/reservation/resendReservationEmail/AB%2F1/1234')
+  await call('tripSearch', { body: { originCode: 'DHK', destinationCode: 'CTG', tripDate: '2026-11-22' } })
+  assert.is(log[1].init.method, 'POST')
+  assert.equal(JSON.parse(String(log[1].init.body)), { originCode: 'DHK', destinationCode: 'CTG', tripDate: '2026-11-22' })
+  assert.is((log[1].init.headers as Record<string, string>)['Content-Type'], 'application/json')
+})
 
 test('passes the server error code and reason through', async () => {
-  setup({ fetch: fakeFetch(() => json(409, { error: { code: 'SEAT_UNAVAILABLE', reason: 'These seats are NOT available' } })) });
-  const e = await failure(call('offers'));
-  assert.instance(e, ApiError);
-  assert.is(e.code, 'SEAT_UNAVAILABLE');
-  assert.is(e.reason, 'These seats are NOT available');
-  assert.is(e.status, 409);
-  assert.equal(unauthorized, []);
-});
+  setup({ fetch: fakeFetch(() => json(409, { error: { code: 'SEAT_UNAVAILABLE', reason: 'These seats are NOT available' } })) })
+  const e = await failure(call('offers'))
+  assert.instance(e, ApiError)
+  assert.is(e.code, 'SEAT_UNAVAILABLE')
+  assert.is(e.reason, 'These seats are NOT available')
+  assert.is(e.status, 409)
+  assert.equal(unauthorized, [])
+})
 
 test('message values sent with an error (minutes to wait, a limit) are kept on the ApiError', async () => {
   setup({
     fetch: fakeFetch(() =>
-      json(429, { error: { code: 'TOO_MANY_ATTEMPTS', reason: 'Too many wrong PINs for this PNR. Try again in 12 minutes.', values: { minutes: 12 } } }),
+      json(429, {
+        error: { code: 'TOO_MANY_ATTEMPTS', reason: 'Too many wrong PINs for this PNR. Try again in 12 minutes.', values: { minutes: 12 } },
+      }),
     ),
-  });
-  const e = await failure(call('offers'));
-  assert.instance(e, ApiError);
-  assert.is(e.code, 'TOO_MANY_ATTEMPTS');
-  assert.equal(e.values, { minutes: 12 });
-});
+  })
+  const e = await failure(call('offers'))
+  assert.instance(e, ApiError)
+  assert.is(e.code, 'TOO_MANY_ATTEMPTS')
+  assert.equal(e.values, { minutes: 12 })
+})
 
 test('times out after the configured time with a clear error', async () => {
   setup({
     timeoutMs: 20,
     fetch: ((_u: string, init: RequestInit) =>
-      new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))) as unknown as typeof fetch,
-  });
-  const e = await failure(call('offers'));
-  assert.is(e.code, 'REQUEST_TIMEOUT');
-  assert.match(e.reason, /too long/);
-});
+      new Promise((_, reject) =>
+        init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      )) as unknown as typeof fetch,
+  })
+  const e = await failure(call('offers'))
+  assert.is(e.code, 'REQUEST_TIMEOUT')
+  assert.match(e.reason, /too long/)
+})
 
 test('a network failure becomes NO_INTERNET_CONNECTION', async () => {
-  setup({ fetch: (async () => { throw new TypeError('Failed to fetch'); }) as unknown as typeof fetch });
-  assert.is((await failure(call('offers'))).code, 'NO_INTERNET_CONNECTION');
-});
+  setup({
+    fetch: (async () => {
+      throw new TypeError('Failed to fetch')
+    }) as unknown as typeof fetch,
+  })
+  assert.is((await failure(call('offers'))).code, 'NO_INTERNET_CONNECTION')
+})
 
 test('a 401 outside the login page triggers the session reset with the current path', async () => {
-  setup({ fetch: fakeFetch(() => json(401, { error: { code: 'INVALID_SESSION', reason: 'Invalid session. Please login again.' } })) });
-  assert.is((await failure(call('profile', { params: { id: 1 } }))).code, 'INVALID_SESSION');
-  assert.equal(unauthorized, ['/search?from=DHK']);
-});
+  setup({ fetch: fakeFetch(() => json(401, { error: { code: 'INVALID_SESSION', reason: 'Invalid session. Please login again.' } })) })
+  assert.is((await failure(call('profile', { params: { id: 1 } }))).code, 'INVALID_SESSION')
+  assert.equal(unauthorized, ['/search?from=DHK'])
+})
 
 test('a 401 on the login page does not reset (wrong password answers stay on the page)', async () => {
   setup({
     currentPath: () => '/login',
     fetch: fakeFetch(() => json(401, { error: { code: 'BAD_CREDENTIALS', reason: 'Invalid Credentials' } })),
-  });
-  assert.is((await failure(call('login', { body: { mobile: '01712345678', password: 'x' } }))).code, 'BAD_CREDENTIALS');
-  assert.equal(unauthorized, []);
-});
+  })
+  assert.is((await failure(call('login', { body: { mobile: '01712345678', password: 'x' } }))).code, 'BAD_CREDENTIALS')
+  assert.equal(unauthorized, [])
+})
 
 test('a call that expects a 401 (LOGOUT with an expired token) does not reset the session', async () => {
-  setup({ fetch: fakeFetch(() => json(401, { error: { code: 'INVALID_SESSION', reason: 'Invalid session. Please login again.' } })) });
-  assert.is((await failure(call('logout', { ignoreUnauthorized: true }))).code, 'INVALID_SESSION');
-  assert.equal(unauthorized, []);
-});
+  setup({ fetch: fakeFetch(() => json(401, { error: { code: 'INVALID_SESSION', reason: 'Invalid session. Please login again.' } })) })
+  assert.is((await failure(call('logout', { ignoreUnauthorized: true }))).code, 'INVALID_SESSION')
+  assert.equal(unauthorized, [])
+})
 
 test('a body without data is an error, not undefined', async () => {
-  setup({ fetch: fakeFetch(() => new Response('<html>', { status: 200 })) });
-  assert.is((await failure(call('offers'))).code, 'INTERNAL_ERROR');
-});
+  setup({ fetch: fakeFetch(() => new Response('<html>', { status: 200 })) })
+  assert.is((await failure(call('offers'))).code, 'INTERNAL_ERROR')
+})
 
-test.run();
+test.run()

@@ -5,61 +5,61 @@
  * route table and with it zod, so the app loads it lazily: stores call it through
  * `call` in `./index.ts`, never directly.
  */
-import { api, pathOf, type BodyOf, type ResponseOf, type RouteName } from '../../contract/api.ts';
-import { errorCatalogue, isErrorCode } from '../../contract/errors.ts';
-import { ApiError } from './api-error.ts';
+import { api, pathOf, type BodyOf, type ResponseOf, type RouteName } from '../../contract/api.ts'
+import { errorCatalogue, isErrorCode } from '../../contract/errors.ts'
+import { ApiError } from './api-error.ts'
 
 /** What the wrapper needs from its surroundings (`configureApi` in `./index.ts` sets them). */
 export interface ApiEnv {
-  baseUrl: () => string;
-  token: () => string | null;
-  deviceId: () => string;
+  baseUrl: () => string
+  token: () => string | null
+  deviceId: () => string
   /** The app's language, sent as Accept-Language (ticket e-mails and SMS follow it). */
-  language: () => string;
+  language: () => string
   /** Current path, to skip the 401 reset on the login page and remember where to return. */
-  currentPath: () => string;
+  currentPath: () => string
   /** Clears the session and sends the user to /login (docs/spec.md section 4). */
-  onUnauthorized: (path: string) => void;
-  fetch: typeof fetch;
-  timeoutMs: number;
+  onUnauthorized: (path: string) => void
+  fetch: typeof fetch
+  timeoutMs: number
 }
 
 export interface CallOptions<N extends RouteName> {
-  body?: BodyOf<N>;
-  params?: Record<string, string | number>;
-  query?: Record<string, string | number | undefined>;
-  signal?: AbortSignal;
+  body?: BodyOf<N>
+  params?: Record<string, string | number>
+  query?: Record<string, string | number | undefined>
+  signal?: AbortSignal
   /** Keep the request alive while the page unloads (seat release). */
-  keepalive?: boolean;
+  keepalive?: boolean
   /** A 401 here is expected and must not reset the session (LOGOUT with an expired token). */
-  ignoreUnauthorized?: boolean;
+  ignoreUnauthorized?: boolean
 }
 
 /** Calls contract route `name` in `env` and returns its `data`, or throws ApiError. */
 export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: CallOptions<N> = {}): Promise<ResponseOf<N>> {
-  const def = api[name];
-  let url = env.baseUrl().replace(/\/$/, '') + pathOf(def.path, opts.params);
+  const def = api[name]
+  let url = env.baseUrl().replace(/\/$/, '') + pathOf(def.path, opts.params)
   if (opts.query) {
-    const qs = new URLSearchParams();
-    for (const [k, v] of Object.entries(opts.query)) if (v !== undefined && v !== '') qs.set(k, String(v));
-    const s = qs.toString();
-    if (s) url += '?' + s;
+    const qs = new URLSearchParams()
+    for (const [k, v] of Object.entries(opts.query)) if (v !== undefined && v !== '') qs.set(k, String(v))
+    const s = qs.toString()
+    if (s) url += '?' + s
   }
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': env.language(), 'X-Device-Id': env.deviceId() };
-  const token = env.token();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': env.language(), 'X-Device-Id': env.deviceId() }
+  const token = env.token()
+  if (token) headers.Authorization = `Bearer ${token}`
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
 
-  const timeout = new AbortController();
-  let timedOut = false;
+  const timeout = new AbortController()
+  let timedOut = false
   const timer = setTimeout(() => {
-    timedOut = true;
-    timeout.abort();
-  }, env.timeoutMs);
-  const onAbort = () => timeout.abort();
-  opts.signal?.addEventListener('abort', onAbort);
+    timedOut = true
+    timeout.abort()
+  }, env.timeoutMs)
+  const onAbort = () => timeout.abort()
+  opts.signal?.addEventListener('abort', onAbort)
 
-  let res: Response;
+  let res: Response
   try {
     res = await env.fetch(url, {
       method: def.method,
@@ -67,39 +67,39 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
       body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
       signal: timeout.signal,
       keepalive: opts.keepalive,
-    });
+    })
   } catch (err) {
-    if (timedOut) throw new ApiError('REQUEST_TIMEOUT', errorCatalogue.REQUEST_TIMEOUT.reason, 0);
-    if (opts.signal?.aborted) throw err;
-    throw new ApiError('NO_INTERNET_CONNECTION', errorCatalogue.NO_INTERNET_CONNECTION.reason, 0);
+    if (timedOut) throw new ApiError('REQUEST_TIMEOUT', errorCatalogue.REQUEST_TIMEOUT.reason, 0)
+    if (opts.signal?.aborted) throw err
+    throw new ApiError('NO_INTERNET_CONNECTION', errorCatalogue.NO_INTERNET_CONNECTION.reason, 0)
   } finally {
-    clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onAbort);
+    clearTimeout(timer)
+    opts.signal?.removeEventListener('abort', onAbort)
   }
 
-  let json: unknown = null;
+  let json: unknown = null
   try {
-    json = await res.json();
+    json = await res.json()
   } catch {
-    json = null;
+    json = null
   }
   if (res.status === 401 && !opts.ignoreUnauthorized) {
-    const path = env.currentPath();
-    if (!isLoginPath(path)) env.onUnauthorized(path);
+    const path = env.currentPath()
+    if (!isLoginPath(path)) env.onUnauthorized(path)
   }
   if (!res.ok) {
-    const e = (json as { error?: { code?: unknown; reason?: unknown; fields?: unknown; values?: unknown } } | null)?.error;
-    const code = typeof e?.code === 'string' ? e.code : res.status === 401 ? 'INVALID_SESSION' : 'INTERNAL_ERROR';
-    const reason = typeof e?.reason === 'string' ? e.reason : isErrorCode(code) ? errorCatalogue[code].reason : res.statusText;
-    const values = e?.values && typeof e.values === 'object' && !Array.isArray(e.values) ? (e.values as ApiError['values']) : undefined;
-    throw new ApiError(code, reason, res.status, Array.isArray(e?.fields) ? (e.fields as ApiError['fields']) : undefined, values);
+    const e = (json as { error?: { code?: unknown; reason?: unknown; fields?: unknown; values?: unknown } } | null)?.error
+    const code = typeof e?.code === 'string' ? e.code : res.status === 401 ? 'INVALID_SESSION' : 'INTERNAL_ERROR'
+    const reason = typeof e?.reason === 'string' ? e.reason : isErrorCode(code) ? errorCatalogue[code].reason : res.statusText
+    const values = e?.values && typeof e.values === 'object' && !Array.isArray(e.values) ? (e.values as ApiError['values']) : undefined
+    throw new ApiError(code, reason, res.status, Array.isArray(e?.fields) ? (e.fields as ApiError['fields']) : undefined, values)
   }
   if (!json || typeof json !== 'object' || !('data' in json)) {
-    throw new ApiError('INTERNAL_ERROR', errorCatalogue.INTERNAL_ERROR.reason, res.status);
+    throw new ApiError('INTERNAL_ERROR', errorCatalogue.INTERNAL_ERROR.reason, res.status)
   }
-  return (json as { data: ResponseOf<N> }).data;
+  return (json as { data: ResponseOf<N> }).data
 }
 
 function isLoginPath(path: string): boolean {
-  return path === '/login' || path.startsWith('/login?') || path.startsWith('/login/');
+  return path === '/login' || path.startsWith('/login?') || path.startsWith('/login/')
 }

@@ -4,20 +4,20 @@
  * which the first render does without, so it is loaded on the first call; a
  * later call uses it at once. Tests answer calls with `fakeApi({ seatLock: … })`.
  */
-import type { ResponseOf, RouteName } from '../../contract/api.ts';
-import { ApiError } from './api-error.ts';
-import type { ApiEnv, CallOptions } from './client.ts';
+import type { ResponseOf, RouteName } from '../../contract/api.ts'
+import { ApiError } from './api-error.ts'
+import type { ApiEnv, CallOptions } from './client.ts'
 
-export type { CallOptions } from './client.ts';
+export type { CallOptions } from './client.ts'
 
 /** Calls contract route `name` and answers its `data`, or rejects with an ApiError. */
-export type CallFn = <N extends RouteName>(name: N, opts?: CallOptions<N>) => Promise<ResponseOf<N>>;
+export type CallFn = <N extends RouteName>(name: N, opts?: CallOptions<N>) => Promise<ResponseOf<N>>
 
 /** The fetch wrapper module, as `call` loads it. */
-export type Client = Pick<typeof import('./client.ts'), 'request'>;
+export type Client = Pick<typeof import('./client.ts'), 'request'>
 
 /** How long a request may take before it fails as REQUEST_TIMEOUT (SPEC: 60 s). */
-export const REQUEST_TIMEOUT_MS = 60_000;
+export const REQUEST_TIMEOUT_MS = 60_000
 
 const env: ApiEnv = {
   baseUrl: () => '/api',
@@ -28,15 +28,15 @@ const env: ApiEnv = {
   onUnauthorized: () => undefined,
   fetch: (...args) => globalThis.fetch(...args),
   timeoutMs: REQUEST_TIMEOUT_MS,
-};
+}
 
 /** Wires the API base, session, language and 401 reset of the running app (start-up). */
 export function configureApi(parts: Partial<ApiEnv>): void {
-  Object.assign(env, parts);
+  Object.assign(env, parts)
 }
 
 /** Sends one request with the values `request` carries. */
-type Send = <N extends RouteName>(request: ApiEnv, name: N, opts?: CallOptions<N>) => Promise<ResponseOf<N>>;
+type Send = <N extends RouteName>(request: ApiEnv, name: N, opts?: CallOptions<N>) => Promise<ResponseOf<N>>
 
 /**
  * Loads the fetch wrapper with `load` on the first request (or `preload`). A
@@ -44,20 +44,20 @@ type Send = <N extends RouteName>(request: ApiEnv, name: N, opts?: CallOptions<N
  * NO_INTERNET_CONNECTION, and the next request tries to load it again.
  */
 export function lazyClient(load: () => Promise<Client>): { send: Send; preload: () => void } {
-  let client: Client | null = null;
-  let loading: Promise<Client> | null = null;
+  let client: Client | null = null
+  let loading: Promise<Client> | null = null
   const loaded = () =>
     (loading ??= load().then(
       (c) => (client = c),
       (err: unknown) => {
-        loading = null;
-        throw new ApiError('NO_INTERNET_CONNECTION', err instanceof Error ? err.message : String(err), 0);
+        loading = null
+        throw new ApiError('NO_INTERNET_CONNECTION', err instanceof Error ? err.message : String(err), 0)
       },
-    ));
+    ))
   return {
     send: (request, name, opts) => (client ? client.request(request, name, opts) : loaded().then((c) => c.request(request, name, opts))),
     preload: () => void loaded().catch(() => undefined),
-  };
+  }
 }
 
 /**
@@ -65,30 +65,30 @@ export function lazyClient(load: () => Promise<Client>): { send: Send; preload: 
  * session is cleared still carries its token, however long the wrapper takes to load.
  */
 function requestEnv(): ApiEnv {
-  const baseUrl = env.baseUrl();
-  const token = env.token();
-  const deviceId = env.deviceId();
-  const language = env.language();
-  return { ...env, baseUrl: () => baseUrl, token: () => token, deviceId: () => deviceId, language: () => language };
+  const baseUrl = env.baseUrl()
+  const token = env.token()
+  const deviceId = env.deviceId()
+  const language = env.language()
+  return { ...env, baseUrl: () => baseUrl, token: () => token, deviceId: () => deviceId, language: () => language }
 }
 
-const real = lazyClient(() => import('./client.ts'));
-let fake: Send | null = null;
+const real = lazyClient(() => import('./client.ts'))
+let fake: Send | null = null
 
 /** Calls contract route `name` and answers its `data`, or rejects with an ApiError. */
-export const call: CallFn = (name, opts) => (fake ?? real.send)(requestEnv(), name, opts);
+export const call: CallFn = (name, opts) => (fake ?? real.send)(requestEnv(), name, opts)
 
 /** Starts loading the fetch wrapper now (app start), so the first call does not wait for it. */
-export const preloadApi = (): void => real.preload();
+export const preloadApi = (): void => real.preload()
 
 /** A test's stand-in for the server: per route, what it answers to a call's options (a thrown error rejects the call). */
-export type FakeRoutes = { [N in RouteName]?: (opts: CallOptions<N>) => ResponseOf<N> | Promise<ResponseOf<N>> };
+export type FakeRoutes = { [N in RouteName]?: (opts: CallOptions<N>) => ResponseOf<N> | Promise<ResponseOf<N>> }
 
 /** One call a fake answered: the route, the options it was called with and the bearer token it carried. */
 export interface FakeCall {
-  name: RouteName;
-  opts: Omit<CallOptions<RouteName>, 'body'> & { body?: unknown };
-  token: string | null;
+  name: RouteName
+  opts: Omit<CallOptions<RouteName>, 'body'> & { body?: unknown }
+  token: string | null
 }
 
 /**
@@ -97,13 +97,13 @@ export interface FakeCall {
  * at each call, so a test may change an answer. Returns the calls made, in order.
  */
 export function fakeApi(routes: FakeRoutes): FakeCall[] {
-  const calls: FakeCall[] = [];
+  const calls: FakeCall[] = []
   fake = async (request, name, opts = {}) => {
-    calls.push({ name, opts, token: request.token() });
-    await Promise.resolve();
-    const answer = routes[name] as ((o: typeof opts) => ResponseOf<typeof name>) | undefined;
-    if (!answer) throw new Error(`unexpected call ${name}`);
-    return answer(opts);
-  };
-  return calls;
+    calls.push({ name, opts, token: request.token() })
+    await Promise.resolve()
+    const answer = routes[name] as ((o: typeof opts) => ResponseOf<typeof name>) | undefined
+    if (!answer) throw new Error(`unexpected call ${name}`)
+    return answer(opts)
+  }
+  return calls
 }

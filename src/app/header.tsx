@@ -107,11 +107,7 @@ export function Header() {
               <PhoneIcon />
               {displayPhone(phone)}
             </a>
-            <a
-              className={cx(styles.topLink, styles.emailLink)}
-              href={`mailto:${email}`}
-              aria-label={t('header.emailUs', { email })}
-            >
+            <a className={cx(styles.topLink, styles.emailLink)} href={`mailto:${email}`} aria-label={t('header.emailUs', { email })}>
               <MailIcon />
               {email}
             </a>
@@ -170,12 +166,7 @@ export function Header() {
       </div>
       {menuLoaded ? (
         <Suspense fallback={null}>
-          <MobileMenu
-            open={menuOpen}
-            path={path}
-            onOpenChange={setMenuOpen}
-            finalFocus={() => menuButton.current}
-          />
+          <MobileMenu open={menuOpen} path={path} onOpenChange={setMenuOpen} finalFocus={() => menuButton.current} />
         </Suspense>
       ) : null}
     </header>

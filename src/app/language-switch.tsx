@@ -26,16 +26,10 @@ export function LanguageSwitch() {
   const t = useT()
   const current = language.value
   return (
+    // biome-ignore lint/a11y/useSemanticElements: two toggle buttons named as a group; a fieldset and legend would add a visible caption to the header
     <div role="group" aria-label={t('language.label')} className={group}>
       {LANGUAGES.map((l) => (
-        <button
-          key={l}
-          type="button"
-          lang={l}
-          className={btn}
-          aria-pressed={current === l}
-          onClick={() => setLanguage(l)}
-        >
+        <button key={l} type="button" lang={l} className={btn} aria-pressed={current === l} onClick={() => setLanguage(l)}>
           {t(`language.${l}`)}
         </button>
       ))}

@@ -30,13 +30,7 @@ export interface MobileMenuProps {
 export default function MobileMenu({ open, path, onOpenChange, finalFocus }: MobileMenuProps) {
   const t = useT()
   return (
-    <Drawer.Root
-      open={open}
-      onOpenChange={(d) => onOpenChange(d.open)}
-      finalFocusEl={finalFocus}
-      lazyMount
-      unmountOnExit
-    >
+    <Drawer.Root open={open} onOpenChange={(d) => onOpenChange(d.open)} finalFocusEl={finalFocus} lazyMount unmountOnExit>
       <Drawer.Overlay>
         <Drawer.Backdrop />
         <Drawer.Positioner>

@@ -60,7 +60,10 @@ function retryPage(route: AppRoute, err: unknown) {
   const fresh = `${url}${url.includes('?') ? '&' : '?'}retry=${Date.now()}`
   const load = () => import(/* @vite-ignore */ fresh) as Promise<PageModule>
   loaded.delete(route.page)
-  pages.set(route.page, lazy(() => loadPage(route, load)))
+  pages.set(
+    route.page,
+    lazy(() => loadPage(route, load)),
+  )
 }
 
 /**

@@ -13,8 +13,5 @@ export function useT() {
 /** Turns a store Message (id or ready text) into display text. */
 export function useMessageText() {
   const intl = useIntl()
-  return useCallback(
-    (m: Message | null | undefined) => (!m ? '' : 'text' in m ? m.text : intl.formatMessage({ id: m.id }, m.values)),
-    [intl],
-  )
+  return useCallback((m: Message | null | undefined) => (!m ? '' : 'text' in m ? m.text : intl.formatMessage({ id: m.id }, m.values)), [intl])
 }

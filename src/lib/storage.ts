@@ -14,65 +14,65 @@ export const storageKeys = {
   deviceType: 'deviceType',
   uuid: 'uuid',
   announcement: 'announcement',
-} as const;
+} as const
 
 /** A minimal Storage: what the stores use. */
 export interface KeyValue {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+  removeItem(key: string): void
 }
 
 /** An in-memory KeyValue (tests, or when browser storage is unavailable). */
 export function memoryStorage(): KeyValue {
-  const m = new Map<string, string>();
+  const m = new Map<string, string>()
   return {
     getItem: (k) => m.get(k) ?? null,
     setItem: (k, v) => void m.set(k, v),
     removeItem: (k) => void m.delete(k),
-  };
+  }
 }
 
 function pick(name: 'sessionStorage' | 'localStorage'): KeyValue {
   try {
-    const s = (globalThis as Record<string, unknown>)[name] as KeyValue | undefined;
+    const s = (globalThis as Record<string, unknown>)[name] as KeyValue | undefined
     if (s) {
-      s.setItem('__probe', '1');
-      s.removeItem('__probe');
-      return s;
+      s.setItem('__probe', '1')
+      s.removeItem('__probe')
+      return s
     }
   } catch {
     // storage disabled: fall through to memory
   }
-  return memoryStorage();
+  return memoryStorage()
 }
 
-let session: KeyValue | null = null;
-let local: KeyValue | null = null;
+let session: KeyValue | null = null
+let local: KeyValue | null = null
 
 /** Session storage (SPEC: the storage type). */
 export function sessionStore(): KeyValue {
-  return (session ??= pick('sessionStorage'));
+  return (session ??= pick('sessionStorage'))
 }
 
 /** Local storage, used only for a `Stay signed in` session. */
 export function localStore(): KeyValue {
-  return (local ??= pick('localStorage'));
+  return (local ??= pick('localStorage'))
 }
 
 /** Replaces both stores (tests). */
 export function useStorages(s: KeyValue, l: KeyValue): void {
-  session = s;
-  local = l;
+  session = s
+  local = l
 }
 
 /** Reads a JSON value, or null when absent or unreadable. */
 export function readJson<T>(store: KeyValue, key: string): T | null {
-  const raw = store.getItem(key);
-  if (raw == null) return null;
+  const raw = store.getItem(key)
+  if (raw == null) return null
   try {
-    return JSON.parse(raw) as T;
+    return JSON.parse(raw) as T
   } catch {
-    return null;
+    return null
   }
 }

@@ -94,30 +94,46 @@ test('contact form', () => {
 
 test('sign-up form: every SPEC message beside its field', () => {
   const empty = validateSignupForm({ mobile: '', fullName: '', email: '', city: '', password: '', confirmPassword: '' })
-  assert.equal(
-    Object.fromEntries(Object.entries(empty).map(([k, v]) => [k, text(v)])),
-    {
-      mobile: 'Mobile no. is required',
-      fullName: 'Full name is required',
-      email: 'Email is required',
-      city: 'City is required',
-      password: 'Password is required',
-      confirmPassword: 'Confirm password is required',
-    },
-  )
+  assert.equal(Object.fromEntries(Object.entries(empty).map(([k, v]) => [k, text(v)])), {
+    mobile: 'Mobile no. is required',
+    fullName: 'Full name is required',
+    email: 'Email is required',
+    city: 'City is required',
+    password: 'Password is required',
+    confirmPassword: 'Confirm password is required',
+  })
   const bad = validateSignupForm({ mobile: '0121', fullName: 'R', email: 'r@x', city: 'Dhaka', password: 'Secret@1', confirmPassword: 'Secret@2' })
   assert.is(text(bad.mobile), 'Please enter a valid mobile no.')
   assert.is(text(bad.email), 'Please enter a valid email')
   assert.is(text(bad.confirmPassword), "Confirm password doesn't match")
   assert.is(bad.password, undefined)
-  const ok = validateSignupForm({ mobile: '01812345678', fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka', password: 'Secret@1', confirmPassword: 'Secret@1' })
+  const ok = validateSignupForm({
+    mobile: '01812345678',
+    fullName: 'Rahim',
+    email: 'r@example.com',
+    city: 'Dhaka',
+    password: 'Secret@1',
+    confirmPassword: 'Secret@1',
+  })
   assert.equal(ok, {})
-  const long = validateSignupForm({ mobile: '01812345678', fullName: 'x'.repeat(101), email: 'r@example.com', city: 'Dhaka', password: 'Secret@1', confirmPassword: 'Secret@1' })
+  const long = validateSignupForm({
+    mobile: '01812345678',
+    fullName: 'x'.repeat(101),
+    email: 'r@example.com',
+    city: 'Dhaka',
+    password: 'Secret@1',
+    confirmPassword: 'Secret@1',
+  })
   assert.is(long.fullName, 'validation.tooLong')
 })
 
 test('password rules list what is still missing as the value grows', () => {
-  assert.equal(passwordProblems('a').map(text), ['Password must be 6 to 50 characters', 'Must add one UPPERCASE letter', 'Must add one number', 'Must add one special symbol'])
+  assert.equal(passwordProblems('a').map(text), [
+    'Password must be 6 to 50 characters',
+    'Must add one UPPERCASE letter',
+    'Must add one number',
+    'Must add one special symbol',
+  ])
   assert.equal(passwordProblems('aB3').map(text), ['Password must be 6 to 50 characters', 'Must add one special symbol'])
   assert.equal(passwordProblems('aB3!56 ').map(text), ['White space not allowed'])
   assert.equal(passwordProblems('aB3!56'), [])
@@ -139,8 +155,14 @@ test('profile form', () => {
 
 test('change-password form', () => {
   const e = validateChangePasswordForm({ currentPassword: '', newPassword: '', confirmPassword: '' })
-  assert.equal([text(e.currentPassword), text(e.newPassword), text(e.confirmPassword)], ['Current password is required', 'Password is required', 'Confirm password is required'])
-  assert.is(text(validateChangePasswordForm({ currentPassword: 'x', newPassword: 'Secret@1', confirmPassword: 'Secret@' }).confirmPassword), "Confirm password doesn't match")
+  assert.equal(
+    [text(e.currentPassword), text(e.newPassword), text(e.confirmPassword)],
+    ['Current password is required', 'Password is required', 'Confirm password is required'],
+  )
+  assert.is(
+    text(validateChangePasswordForm({ currentPassword: 'x', newPassword: 'Secret@1', confirmPassword: 'Secret@' }).confirmPassword),
+    "Confirm password doesn't match",
+  )
   assert.equal(validateChangePasswordForm({ currentPassword: 'x', newPassword: 'Secret@1', confirmPassword: 'Secret@1' }), {})
 })
 
@@ -148,7 +170,8 @@ test('top-up form: amount and its confirmation, which must match', () => {
   const e = validateTopUpForm({ amount: '', amountConfirmation: '' })
   assert.equal([text(e.amount), text(e.amountConfirmation)], ['Amount is required', 'Amount confirmation is required'])
   assert.is(text(validateTopUpForm({ amount: '500', amountConfirmation: '50' }).amountConfirmation), "Amount confirmation doesn't match")
-  for (const bad of ['5', '12.5', '-20', '100001', 'abc']) assert.is(validateTopUpForm({ amount: bad, amountConfirmation: bad }).amount, 'validation.amountRange', bad)
+  for (const bad of ['5', '12.5', '-20', '100001', 'abc'])
+    assert.is(validateTopUpForm({ amount: bad, amountConfirmation: bad }).amount, 'validation.amountRange', bad)
   assert.equal(validateTopUpForm({ amount: ' 500 ', amountConfirmation: '500' }), {})
 })
 

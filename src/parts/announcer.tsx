@@ -32,6 +32,8 @@ export function formatValues(values: Announcement['values'], lang: Locale): Reco
  */
 export function Announcer({ announcement, lang }: { announcement: Announcement | null; lang: Locale }) {
   const intl = useIntl()
-  const text = announcement ? intl.formatMessage({ id: announcement.id }, formatValues(announcement.values, lang)) + (announcement.seq % 2 ? '' : '\u00a0') : ''
+  const text = announcement
+    ? intl.formatMessage({ id: announcement.id }, formatValues(announcement.values, lang)) + (announcement.seq % 2 ? '' : '\u00a0')
+    : ''
   return <LiveRegion message={text} />
 }

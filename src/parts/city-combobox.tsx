@@ -122,4 +122,3 @@ export function CityCombobox({ label, cities, value, onChange, error, name, plac
     </Combobox.Root>
   )
 }
-

@@ -127,9 +127,7 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
 
   return (
     <div className={styles.box}>
-      <p data-testid="pay-by">
-        {t('booking.payBy', { time: r.expirationTime ? formatTime(r.expirationTime, lang) : '' })}
-      </p>
+      <p data-testid="pay-by">{t('booking.payBy', { time: r.expirationTime ? formatTime(r.expirationTime, lang) : '' })}</p>
       {b.canExtend.value ? (
         <div>
           <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => void b.extend()}>

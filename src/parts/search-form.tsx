@@ -113,6 +113,7 @@ export function SearchForm({ onSearch, label }: SearchFormProps) {
   }
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: the search landmark on the form itself; the <search> element is not yet in every browser passengers use
     <form
       className={formStyles.form}
       onSubmit={submit}

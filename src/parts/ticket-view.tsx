@@ -221,7 +221,10 @@ export function TicketView({ reservation: r, heading, children }: TicketViewProp
       </table>
       {r.paidAt && r.paymentMethod ? (
         <p className={styles.note}>
-          {t('ticket.paidWith', { method: t(r.paymentMethod === 'CARD' ? 'ticket.methodCard' : 'ticket.methodBalance'), at: formatDateTime(r.paidAt, lang) })}
+          {t('ticket.paidWith', {
+            method: t(r.paymentMethod === 'CARD' ? 'ticket.methodCard' : 'ticket.methodBalance'),
+            at: formatDateTime(r.paidAt, lang),
+          })}
         </p>
       ) : null}
       {r.canceledAt ? (

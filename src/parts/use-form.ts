@@ -12,7 +12,11 @@ export type ShowOn = 'blur' | 'input'
  * once a field was left (or typed in, for `input` fields) or the form was
  * submitted; an invalid submit moves focus to the first field with a message.
  */
-export function useForm<V extends Values>(initial: V, validate: (v: V) => FieldErrors<keyof V & string>, showOn: Partial<Record<keyof V, ShowOn>> = {}) {
+export function useForm<V extends Values>(
+  initial: V,
+  validate: (v: V) => FieldErrors<keyof V & string>,
+  showOn: Partial<Record<keyof V, ShowOn>> = {},
+) {
   const [values, setValues] = useState(initial)
   const [visited, setVisited] = useState<Partial<Record<keyof V, boolean>>>({})
   const [submitted, setSubmitted] = useState(false)
@@ -44,7 +48,9 @@ export function useForm<V extends Values>(initial: V, validate: (v: V) => FieldE
     const first = Object.keys(values).find((k) => errors[k as keyof V & string])
     if (first) {
       const form = formRef.current
-      const el = form?.querySelector<HTMLElement>(`[name="${first}"]:not([aria-hidden="true"]), [data-field="${first}"] input:not([aria-hidden="true"])`)
+      const el = form?.querySelector<HTMLElement>(
+        `[name="${first}"]:not([aria-hidden="true"]), [data-field="${first}"] input:not([aria-hidden="true"])`,
+      )
       el?.focus()
       return
     }

@@ -9,386 +9,386 @@
  *                     → signup → verify             → signed in
  *              password → forgotOtp → newPassword   → signed in
  */
-import { batch, computed, signal } from '@preact/signals-react';
-import { OTP_RESEND_SECONDS, type Passenger, type Reservation, type Session, type Transaction } from '../../contract/schemas.ts';
-import { requestError, type RequestError } from '../api/api-error.ts';
-import { call } from '../api/index.ts';
-import { every, now } from '../lib/clock.ts';
-import { startOfMonthInDhaka, todayInDhaka } from '../lib/dates.ts';
-import * as session from './session.ts';
+import { batch, computed, signal } from '@preact/signals-react'
+import { OTP_RESEND_SECONDS, type Passenger, type Reservation, type Session, type Transaction } from '../../contract/schemas.ts'
+import { requestError, type RequestError } from '../api/api-error.ts'
+import { call } from '../api/index.ts'
+import { every, now } from '../lib/clock.ts'
+import { startOfMonthInDhaka, todayInDhaka } from '../lib/dates.ts'
+import * as session from './session.ts'
 
 // ---------- state ----------
 
 /** Steps of the login page. */
-export type LoginStep = 'mobile' | 'password' | 'signup' | 'verify' | 'forgotOtp' | 'newPassword';
+export type LoginStep = 'mobile' | 'password' | 'signup' | 'verify' | 'forgotOtp' | 'newPassword'
 
 /** Sign-up form fields (docs/spec.md section 3) before the verification code. */
 export interface SignupInput {
-  mobile: string;
-  fullName: string;
-  email: string;
-  city: string;
-  password: string;
+  mobile: string
+  fullName: string
+  email: string
+  city: string
+  password: string
 }
 
 /** Editable profile fields. */
 export interface ProfileInput {
-  fullName: string;
-  email: string;
-  city: string;
+  fullName: string
+  email: string
+  city: string
 }
 
 /** Transaction filter, inclusive calendar dates in Asia/Dhaka ('yyyy-LL-dd'). */
 export interface DateRange {
-  from: string;
-  to: string;
+  from: string
+  to: string
 }
 
 /** What a top-up confirmation ended with. */
-export type TopUpOutcome = { status: 'APPROVED'; amount: number; balance: number } | { status: 'DECLINED' | 'PENDING' | 'REVIEW'; amount: number };
+export type TopUpOutcome = { status: 'APPROVED'; amount: number; balance: number } | { status: 'DECLINED' | 'PENDING' | 'REVIEW'; amount: number }
 
-const stepState = signal<LoginStep>('mobile');
-const mobileState = signal('');
+const stepState = signal<LoginStep>('mobile')
+const mobileState = signal('')
 /** The forms and lists that keep their own busy flag and error. */
-export type Scope = 'login' | 'profile' | 'password' | 'account' | 'topUp' | 'reservations';
-const busyState = signal<Partial<Record<Scope, boolean>>>({});
-const errorState = signal<Partial<Record<Scope, RequestError>>>({});
-const resendAtState = signal<number | null>(null);
-const nowState = signal(now());
-const resetTokenState = signal<string | null>(null);
+export type Scope = 'login' | 'profile' | 'password' | 'account' | 'topUp' | 'reservations'
+const busyState = signal<Partial<Record<Scope, boolean>>>({})
+const errorState = signal<Partial<Record<Scope, RequestError>>>({})
+const resendAtState = signal<number | null>(null)
+const nowState = signal(now())
+const resetTokenState = signal<string | null>(null)
 /** The token /register answered: only this browser can confirm the code sent for that sign-up. */
-const registrationTokenState = signal<string | null>(null);
+const registrationTokenState = signal<string | null>(null)
 
-const profileState = signal<Passenger | null>(null);
-const balanceState = signal<number | null>(null);
-const transactionsState = signal<Transaction[] | null>(null);
-const rangeState = signal<DateRange>(defaultRange());
-const reservationsState = signal<Reservation[] | null>(null);
+const profileState = signal<Passenger | null>(null)
+const balanceState = signal<number | null>(null)
+const transactionsState = signal<Transaction[] | null>(null)
+const rangeState = signal<DateRange>(defaultRange())
+const reservationsState = signal<Reservation[] | null>(null)
 /** Whose profile, balance, transactions and reservations the signals above hold. */
-const ownerState = signal<number | null>(null);
-const confirmedTopUps = new Set<string>();
+const ownerState = signal<number | null>(null)
+const confirmedTopUps = new Set<string>()
 
-export const step = computed(() => stepState.value);
+export const step = computed(() => stepState.value)
 /** The mobile no. the flow started with (normalised, as the passenger typed it). */
-export const mobile = computed(() => mobileState.value);
+export const mobile = computed(() => mobileState.value)
 /** Which scopes wait for the server. */
-export const busy = computed(() => busyState.value);
+export const busy = computed(() => busyState.value)
 /** The last server error of each scope (shown with its catalogue message). */
-export const errors = computed(() => errorState.value);
+export const errors = computed(() => errorState.value)
 /** Seconds until `Resend Code` may be used again (0 when it may). */
 export const resendSecondsLeft = computed(() => {
-  const at = resendAtState.value;
-  return at === null ? 0 : Math.max(0, Math.ceil((at - nowState.value) / 1000));
-});
-export const canResend = computed(() => resendSecondsLeft.value === 0);
+  const at = resendAtState.value
+  return at === null ? 0 : Math.max(0, Math.ceil((at - nowState.value) / 1000))
+})
+export const canResend = computed(() => resendSecondsLeft.value === 0)
 
 // the header's LOGOUT only clears the session: data of a previous passenger is never shown
-const mine = computed(() => ownerState.value !== null && ownerState.value === session.passenger.value?.id);
-export const profile = computed(() => (mine.value ? profileState.value : null) ?? session.passenger.value);
-export const balance = computed(() => (mine.value ? balanceState.value : null) ?? session.passenger.value?.balance ?? null);
-export const transactions = computed(() => (mine.value ? transactionsState.value : null));
-export const range = computed(() => rangeState.value);
-export const reservations = computed(() => (mine.value ? reservationsState.value : null));
+const mine = computed(() => ownerState.value !== null && ownerState.value === session.passenger.value?.id)
+export const profile = computed(() => (mine.value ? profileState.value : null) ?? session.passenger.value)
+export const balance = computed(() => (mine.value ? balanceState.value : null) ?? session.passenger.value?.balance ?? null)
+export const transactions = computed(() => (mine.value ? transactionsState.value : null))
+export const range = computed(() => rangeState.value)
+export const reservations = computed(() => (mine.value ? reservationsState.value : null))
 /** Reservations with upcoming trips first (soonest first), then past ones (latest first). */
 export const reservationsUpcomingFirst = computed(() => {
-  const list = reservations.value;
-  if (!list) return null;
-  const at = nowState.value;
-  const t = (r: Reservation) => Date.parse(r.departureTime);
-  const upcoming = list.filter((r) => t(r) >= at).sort((a, b) => t(a) - t(b));
-  const past = list.filter((r) => t(r) < at).sort((a, b) => t(b) - t(a));
-  return [...upcoming, ...past];
-});
+  const list = reservations.value
+  if (!list) return null
+  const at = nowState.value
+  const t = (r: Reservation) => Date.parse(r.departureTime)
+  const upcoming = list.filter((r) => t(r) >= at).sort((a, b) => t(a) - t(b))
+  const past = list.filter((r) => t(r) < at).sort((a, b) => t(b) - t(a))
+  return [...upcoming, ...past]
+})
 /** Whether a reservation's trip is still ahead. */
 export function isUpcoming(r: Reservation): boolean {
-  return Date.parse(r.departureTime) >= nowState.value;
+  return Date.parse(r.departureTime) >= nowState.value
 }
 
 /** The default transaction filter: the first of the current month until today (Asia/Dhaka). */
 export function defaultRange(at: number = now()): DateRange {
-  return { from: startOfMonthInDhaka(at), to: todayInDhaka(at) };
+  return { from: startOfMonthInDhaka(at), to: todayInDhaka(at) }
 }
 
 // ---------- helpers ----------
 
 function setError(scope: Scope, e: RequestError | null): void {
-  const next = { ...errorState.value };
-  if (e) next[scope] = e;
-  else delete next[scope];
-  errorState.value = next;
+  const next = { ...errorState.value }
+  if (e) next[scope] = e
+  else delete next[scope]
+  errorState.value = next
 }
 
 function setBusy(scope: Scope, on: boolean): void {
-  busyState.value = { ...busyState.value, [scope]: on };
+  busyState.value = { ...busyState.value, [scope]: on }
 }
 
 /** Forms where a second submit while the first is pending is dropped (a code auto-submitted and Enter, a double click). */
-const singleFlight: ReadonlySet<Scope> = new Set(['login', 'password', 'topUp']);
+const singleFlight: ReadonlySet<Scope> = new Set(['login', 'password', 'topUp'])
 
 /** Runs `work` with the scope's busy flag and records its error; resolves to undefined on failure. */
 async function run<T>(scope: Scope, work: () => Promise<T>): Promise<T | undefined> {
-  if (singleFlight.has(scope) && busyState.value[scope]) return undefined;
+  if (singleFlight.has(scope) && busyState.value[scope]) return undefined
   batch(() => {
-    setBusy(scope, true);
-    setError(scope, null);
-  });
+    setBusy(scope, true)
+    setError(scope, null)
+  })
   try {
-    return await work();
+    return await work()
   } catch (err) {
-    setError(scope, requestError(err));
-    return undefined;
+    setError(scope, requestError(err))
+    return undefined
   } finally {
-    setBusy(scope, false);
+    setBusy(scope, false)
   }
 }
 
-const loginError = () => errorState.value.login ?? null;
+const loginError = () => errorState.value.login ?? null
 
-let stopTicker: (() => void) | null = null;
+let stopTicker: (() => void) | null = null
 
 function startResendTimer(seconds: number): void {
-  stopResendTimer();
-  const at = now();
+  stopResendTimer()
+  const at = now()
   batch(() => {
-    nowState.value = at;
-    resendAtState.value = at + seconds * 1000;
-  });
+    nowState.value = at
+    resendAtState.value = at + seconds * 1000
+  })
   stopTicker = every(1000, () => {
-    nowState.value = now();
-    if (resendSecondsLeft.value === 0) stopResendTimer();
-  });
+    nowState.value = now()
+    if (resendSecondsLeft.value === 0) stopResendTimer()
+  })
 }
 
 function stopResendTimer(): void {
-  stopTicker?.();
-  stopTicker = null;
+  stopTicker?.()
+  stopTicker = null
 }
 
 /** Points the account data at passenger `id`, dropping another passenger's data. */
 function own(id: number): void {
-  if (ownerState.value === id) return;
+  if (ownerState.value === id) return
   batch(() => {
-    ownerState.value = id;
-    profileState.value = null;
-    balanceState.value = null;
-    transactionsState.value = null;
-    reservationsState.value = null;
-    rangeState.value = defaultRange();
-  });
+    ownerState.value = id
+    profileState.value = null
+    balanceState.value = null
+    transactionsState.value = null
+    reservationsState.value = null
+    rangeState.value = defaultRange()
+  })
 }
 
 function finishSignIn(s: Session, staySignedIn: boolean): string {
-  session.signIn(s, staySignedIn);
-  stopResendTimer();
-  own(s.passenger.id);
+  session.signIn(s, staySignedIn)
+  stopResendTimer()
+  own(s.passenger.id)
   batch(() => {
-    profileState.value = s.passenger;
-    balanceState.value = s.passenger.balance;
-    stepState.value = 'mobile';
-    resetTokenState.value = null;
-    registrationTokenState.value = null;
-    resendAtState.value = null;
-  });
-  return session.takeRedirect();
+    profileState.value = s.passenger
+    balanceState.value = s.passenger.balance
+    stepState.value = 'mobile'
+    resetTokenState.value = null
+    registrationTokenState.value = null
+    resendAtState.value = null
+  })
+  return session.takeRedirect()
 }
 
 // ---------- login flow actions ----------
 
 /** Returns to the first step, keeping the typed mobile no. */
 export function restartLogin(): void {
-  stopResendTimer();
+  stopResendTimer()
   batch(() => {
-    stepState.value = 'mobile';
-    resetTokenState.value = null;
-    registrationTokenState.value = null;
-    resendAtState.value = null;
-    setError('login', null);
-  });
+    stepState.value = 'mobile'
+    resetTokenState.value = null
+    registrationTokenState.value = null
+    resendAtState.value = null
+    setError('login', null)
+  })
 }
 
 /** Clears a scope's server error (the passenger edits the form again). */
 export function dismissError(scope: Scope): void {
-  setError(scope, null);
+  setError(scope, null)
 }
 
 /** Step 1: looks the mobile no. up; a known one continues to the password, an unknown one to sign-up. */
 export async function submitMobile(value: string): Promise<void> {
-  const m = value.trim();
-  mobileState.value = m;
-  const found = await run('login', () => call('passengerByMobile', { params: { mobile: m } }));
-  if (found) stepState.value = found.registered ? 'password' : 'signup';
+  const m = value.trim()
+  mobileState.value = m
+  const found = await run('login', () => call('passengerByMobile', { params: { mobile: m } }))
+  if (found) stepState.value = found.registered ? 'password' : 'signup'
 }
 
 /** LOGIN: checks the password; on success stores the session and answers where to go next. */
 export async function login(password: string, staySignedIn: boolean): Promise<string | undefined> {
-  const m = mobileState.value;
-  const s = await run('login', () => call('login', { body: { mobile: m, password, staySignedIn } }));
-  if (s) return finishSignIn(s, staySignedIn);
+  const m = mobileState.value
+  const s = await run('login', () => call('login', { body: { mobile: m, password, staySignedIn } }))
+  if (s) return finishSignIn(s, staySignedIn)
   // a number whose sign-up was never confirmed signs up again (the error stays shown)
-  if (loginError()?.code === 'MOBILE_NOT_VERIFIED') stepState.value = 'signup';
-  return undefined;
+  if (loginError()?.code === 'MOBILE_NOT_VERIFIED') stepState.value = 'signup'
+  return undefined
 }
 
 /** SIGNUP: registers and sends the SMS verification code. */
 export async function signUp(input: SignupInput): Promise<void> {
-  const m = input.mobile.trim();
-  mobileState.value = m;
-  const body = { mobile: m, fullName: input.fullName.trim(), email: input.email.trim(), city: input.city.trim(), password: input.password };
-  const sent = await run('login', () => call('register', { body }));
+  const m = input.mobile.trim()
+  mobileState.value = m
+  const body = { mobile: m, fullName: input.fullName.trim(), email: input.email.trim(), city: input.city.trim(), password: input.password }
+  const sent = await run('login', () => call('register', { body }))
   if (sent) {
     batch(() => {
-      registrationTokenState.value = sent.registrationToken;
-      stepState.value = 'verify';
-    });
-    startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+      registrationTokenState.value = sent.registrationToken
+      stepState.value = 'verify'
+    })
+    startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS)
   }
 }
 
 /** Confirms the SMS verification code; the new passenger is signed in. */
 export async function verifyMobile(code: string): Promise<string | undefined> {
-  const m = mobileState.value;
-  const registrationToken = registrationTokenState.value ?? '';
-  const s = await run('login', () => call('verifyMobile', { body: { mobile: m, code, registrationToken } }));
-  return s ? finishSignIn(s, false) : undefined;
+  const m = mobileState.value
+  const registrationToken = registrationTokenState.value ?? ''
+  const s = await run('login', () => call('verifyMobile', { body: { mobile: m, code, registrationToken } }))
+  return s ? finishSignIn(s, false) : undefined
 }
 
 /** Resend Code on the verification step (sign-up): a new code for this browser's registration. */
 export async function resendCode(): Promise<void> {
-  const registrationToken = registrationTokenState.value;
+  const registrationToken = registrationTokenState.value
   if (!registrationToken) {
-    stepState.value = 'signup';
-    return;
+    stepState.value = 'signup'
+    return
   }
-  const sent = await run('login', () => call('resendMobileCode', { params: { registrationToken } }));
-  if (sent) startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+  const sent = await run('login', () => call('resendMobileCode', { params: { registrationToken } }))
+  if (sent) startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS)
   // the sign-up expired or was completed elsewhere: start it again
-  else if (loginError()?.code === 'REGISTRATION_NOT_FOUND') stepState.value = 'signup';
+  else if (loginError()?.code === 'REGISTRATION_NOT_FOUND') stepState.value = 'signup'
 }
 
 /** Forgot your password: sends an OTP to the mobile no. and continues to the OTP step. */
 export async function forgotPassword(): Promise<void> {
-  const m = mobileState.value;
-  const sent = await run('login', () => call('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }));
+  const m = mobileState.value
+  const sent = await run('login', () => call('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }))
   if (sent) {
-    stepState.value = 'forgotOtp';
-    startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+    stepState.value = 'forgotOtp'
+    startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS)
   } else if (loginError()?.code === 'OTP_ALREADY_SENT') {
     // an OTP sent moments ago is still valid: let the passenger type it
-    stepState.value = 'forgotOtp';
+    stepState.value = 'forgotOtp'
   }
 }
 
 /** Resend Code on the password-reset OTP step. */
 export async function resendResetOtp(): Promise<void> {
-  const m = mobileState.value;
-  const sent = await run('login', () => call('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }));
-  if (sent) startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS);
+  const m = mobileState.value
+  const sent = await run('login', () => call('sendOtp', { body: { mobile: m, purpose: 'RESET_PASSWORD' } }))
+  if (sent) startResendTimer(sent.resendAfterSeconds || OTP_RESEND_SECONDS)
 }
 
 /** Verifies the password-reset OTP and continues to the new password. */
 export async function verifyResetOtp(otp: string): Promise<void> {
-  const m = mobileState.value;
-  const res = await run('login', () => call('verifyOtp', { body: { mobile: m, otp, purpose: 'RESET_PASSWORD' } }));
+  const m = mobileState.value
+  const res = await run('login', () => call('verifyOtp', { body: { mobile: m, otp, purpose: 'RESET_PASSWORD' } }))
   if (res?.resetToken) {
-    stopResendTimer();
+    stopResendTimer()
     batch(() => {
-      resetTokenState.value = res.resetToken;
-      resendAtState.value = null;
-      stepState.value = 'newPassword';
-    });
+      resetTokenState.value = res.resetToken
+      resendAtState.value = null
+      stepState.value = 'newPassword'
+    })
   }
 }
 
 /** Sets the new password; the passenger is then signed in. */
 export async function setNewPassword(password: string): Promise<string | undefined> {
-  const m = mobileState.value;
-  const resetToken = resetTokenState.value;
+  const m = mobileState.value
+  const resetToken = resetTokenState.value
   if (!resetToken) {
-    restartLogin();
-    return undefined;
+    restartLogin()
+    return undefined
   }
-  const s = await run('login', () => call('setNewPassword', { body: { mobile: m, resetToken, password } }));
-  return s ? finishSignIn(s, false) : undefined;
+  const s = await run('login', () => call('setNewPassword', { body: { mobile: m, resetToken, password } }))
+  return s ? finishSignIn(s, false) : undefined
 }
 
 /** LOGOUT: forgets the session and the account data at once, and ends the token on the server (best effort). */
 export async function logout(): Promise<void> {
   // the request reads the token before the session is cleared below
-  const ended = session.token.value !== null ? call('logout', { ignoreUnauthorized: true }).catch(() => undefined) : null;
-  session.signOut();
+  const ended = session.token.value !== null ? call('logout', { ignoreUnauthorized: true }).catch(() => undefined) : null
+  session.signOut()
   batch(() => {
-    ownerState.value = null;
-    profileState.value = null;
-    balanceState.value = null;
-    transactionsState.value = null;
-    reservationsState.value = null;
-    rangeState.value = defaultRange();
-    stepState.value = 'mobile';
-    errorState.value = {};
-  });
-  await ended;
+    ownerState.value = null
+    profileState.value = null
+    balanceState.value = null
+    transactionsState.value = null
+    reservationsState.value = null
+    rangeState.value = defaultRange()
+    stepState.value = 'mobile'
+    errorState.value = {}
+  })
+  await ended
 }
 
 // ---------- profile ----------
 
 /** The signed-in passenger's id (and the account data now belongs to them), or null. */
 function passengerId(): number | null {
-  const id = session.passenger.value?.id ?? null;
-  if (id !== null) own(id);
-  return id;
+  const id = session.passenger.value?.id ?? null
+  if (id !== null) own(id)
+  return id
 }
 
 /** Loads the profile of the signed-in passenger. */
 export async function loadProfile(): Promise<void> {
-  const id = passengerId();
-  if (id === null) return;
-  const p = await run('profile', () => call('profile', { params: { id } }));
+  const id = passengerId()
+  if (id === null) return
+  const p = await run('profile', () => call('profile', { params: { id } }))
   if (p) {
-    session.updatePassenger(p);
+    session.updatePassenger(p)
     batch(() => {
-      profileState.value = p;
-      balanceState.value = p.balance;
-    });
+      profileState.value = p
+      balanceState.value = p.balance
+    })
   }
 }
 
 /** Saves full name, e-mail and city; true when saved. */
 export async function updateProfile(input: ProfileInput): Promise<boolean> {
-  const body = { fullName: input.fullName.trim(), email: input.email.trim(), city: input.city.trim() };
-  const p = await run('profile', () => call('updateProfile', { body }));
-  if (!p) return false;
-  session.updatePassenger(p);
-  profileState.value = p;
-  return true;
+  const body = { fullName: input.fullName.trim(), email: input.email.trim(), city: input.city.trim() }
+  const p = await run('profile', () => call('updateProfile', { body }))
+  if (!p) return false
+  session.updatePassenger(p)
+  profileState.value = p
+  return true
 }
 
 /** Changes the password; true when changed. */
 export async function changePassword(currentPassword: string, newPassword: string): Promise<boolean> {
-  const ok = await run('password', () => call('changePassword', { body: { currentPassword, newPassword } }));
-  return ok === true;
+  const ok = await run('password', () => call('changePassword', { body: { currentPassword, newPassword } }))
+  return ok === true
 }
 
 // ---------- account ----------
 
 /** Loads the balance and the transactions of `r` (default: the current filter). */
 export async function loadAccount(r: DateRange = rangeState.value): Promise<void> {
-  const id = passengerId();
-  if (id === null) return;
-  rangeState.value = r;
-  const res = await run('account', () => call('account', { params: { id }, query: { from: r.from, to: r.to } }));
+  const id = passengerId()
+  if (id === null) return
+  rangeState.value = r
+  const res = await run('account', () => call('account', { params: { id }, query: { from: r.from, to: r.to } }))
   if (res) {
     batch(() => {
-      balanceState.value = res.balance;
+      balanceState.value = res.balance
       // newest first
-      transactionsState.value = [...res.transactions].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-    });
+      transactionsState.value = [...res.transactions].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+    })
   }
 }
 
 /** Starts a top-up; answers the card gateway's page the browser must open (a path here, or the gateway's address). */
 export async function startTopUp(amount: number): Promise<string | undefined> {
-  const res = await run('topUp', () => call('topUp', { body: { amount } }));
-  return res?.redirectUrl;
+  const res = await run('topUp', () => call('topUp', { body: { amount } }))
+  return res?.redirectUrl
 }
 
 /**
@@ -396,30 +396,30 @@ export async function startTopUp(amount: number): Promise<string | undefined> {
  * each payment id is confirmed once per page life, the server credits once.
  */
 export async function confirmTopUp(paymentId: string, result: 'success' | 'failure'): Promise<TopUpOutcome | undefined> {
-  if (confirmedTopUps.has(paymentId)) return undefined;
-  confirmedTopUps.add(paymentId);
-  const res = await run('topUp', () => call(result === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } }));
-  if (!res) return undefined;
+  if (confirmedTopUps.has(paymentId)) return undefined
+  confirmedTopUps.add(paymentId)
+  const res = await run('topUp', () => call(result === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } }))
+  if (!res) return undefined
   if (res.status === 'APPROVED' && res.balance !== null) {
-    balanceState.value = res.balance;
-    const p = session.passenger.value;
-    if (p) session.updatePassenger({ ...p, balance: res.balance });
-    await loadAccount();
-    return { status: 'APPROVED', amount: res.amount, balance: res.balance };
+    balanceState.value = res.balance
+    const p = session.passenger.value
+    if (p) session.updatePassenger({ ...p, balance: res.balance })
+    await loadAccount()
+    return { status: 'APPROVED', amount: res.amount, balance: res.balance }
   }
-  return { status: res.status === 'APPROVED' ? 'PENDING' : res.status, amount: res.amount };
+  return { status: res.status === 'APPROVED' ? 'PENDING' : res.status, amount: res.amount }
 }
 
 // ---------- reservations ----------
 
 /** Loads the passenger's reservations (My tickets). */
 export async function loadReservations(): Promise<void> {
-  if (passengerId() === null) return;
-  const list = await run('reservations', () => call('myReservations'));
+  if (passengerId() === null) return
+  const list = await run('reservations', () => call('myReservations'))
   if (list) {
     batch(() => {
-      nowState.value = now();
-      reservationsState.value = list;
-    });
+      nowState.value = now()
+      reservationsState.value = list
+    })
   }
 }

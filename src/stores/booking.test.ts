@@ -1,22 +1,22 @@
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
-import type { RouteName } from '../../contract/api.ts';
-import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts';
-import type { PaymentResult, Reservation } from '../../contract/schemas.ts';
-import { ApiError } from '../api/api-error.ts';
-import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts';
-import { fakeClock, type FakeClock } from '../lib/clock.ts';
-import { memoryStorage, useStorages } from '../lib/storage.ts';
-import * as b from './booking.ts';
-import * as session from './session.ts';
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { RouteName } from '../../contract/api.ts'
+import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts'
+import type { PaymentResult, Reservation } from '../../contract/schemas.ts'
+import { ApiError } from '../api/api-error.ts'
+import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
+import { fakeClock, type FakeClock } from '../lib/clock.ts'
+import { memoryStorage, useStorages } from '../lib/storage.ts'
+import * as b from './booking.ts'
+import * as session from './session.ts'
 
 // ---------- a fake server with one booking, like the real one ----------
 
-const NOW = Date.parse('2026-11-22T10:00:00+06:00');
-let clock: FakeClock;
-const iso = (ms: number) => new Date(ms).toISOString();
+const NOW = Date.parse('2026-11-22T10:00:00+06:00')
+let clock: FakeClock
+const iso = (ms: number) => new Date(ms).toISOString()
 
-const station = (id: number, name: string) => ({ id, name, cityCode: 'DHK', address: 'Road 1', phone: '01700000000', time: null });
+const station = (id: number, name: string) => ({ id, name, cityCode: 'DHK', address: 'Road 1', phone: '01700000000', time: null })
 
 function booking(extra: Partial<Reservation> = {}): Reservation {
   return {
@@ -49,45 +49,53 @@ function booking(extra: Partial<Reservation> = {}): Reservation {
     refundAmount: null,
     createdAt: iso(NOW),
     ...extra,
-  };
+  }
 }
 
-let handlers: FakeRoutes;
-let calls: FakeCall[];
-let server: Reservation;
-let balance: number;
-let pendingPayment: string | null;
+let handlers: FakeRoutes
+let calls: FakeCall[]
+let server: Reservation
+let balance: number
+let pendingPayment: string | null
 
 const fail = (code: ErrorCode) => {
-  throw new ApiError(code, errorCatalogue[code].reason, errorCatalogue[code].status);
-};
+  throw new ApiError(code, errorCatalogue[code].reason, errorCatalogue[code].status)
+}
 
-const passenger = { id: 3, mobile: '01712345678', fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka', balance: 5000, createdAt: iso(NOW) };
+const passenger = { id: 3, mobile: '01712345678', fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka', balance: 5000, createdAt: iso(NOW) }
 
 function fakeServer(): FakeRoutes {
   return {
     booking: () => (server = booking()),
     extendBooking: ({ body }) => {
-      const at = Date.parse((body as { expirationTime: string }).expirationTime);
-      if (at > Date.parse(server.maxExpirationTime!)) fail('INVALID_EXPIRATION_TIME');
-      return (server = { ...server, expirationTime: iso(at) });
+      const at = Date.parse((body as { expirationTime: string }).expirationTime)
+      if (at > Date.parse(server.maxExpirationTime!)) fail('INVALID_EXPIRATION_TIME')
+      return (server = { ...server, expirationTime: iso(at) })
     },
     applyCoupon: ({ params }) => {
-      if (params!.couponCode !== 'EID10') fail('INVALID_COUPON');
-      pendingPayment = null;
+      if (params!.couponCode !== 'EID10') fail('INVALID_COUPON')
+      pendingPayment = null
       // the server's rule (10%, capped at 100) differs from any client guess
-      return (server = { ...server, fare: { subtotal: 1600, discount: 100, total: 1500, couponCode: 'EID10' } });
+      return (server = { ...server, fare: { subtotal: 1600, discount: 100, total: 1500, couponCode: 'EID10' } })
     },
     removeCoupon: () => (server = { ...server, fare: { subtotal: 1600, discount: 0, total: 1600, couponCode: null } }),
     payment: () => {
-      if (server.status === 1) fail('PAYMENT_ALREADY_COMPLETED');
-      pendingPayment ??= `pay_${calls.filter((c) => c.name === 'payment').length}`;
-      return { paymentId: pendingPayment, redirectUrl: `/sandbox/gateway/${pendingPayment}` };
+      if (server.status === 1) fail('PAYMENT_ALREADY_COMPLETED')
+      pendingPayment ??= `pay_${calls.filter((c) => c.name === 'payment').length}`
+      return { paymentId: pendingPayment, redirectUrl: `/sandbox/gateway/${pendingPayment}` }
     },
     payFromBalance: () => {
-      if (balance < server.fare.total) fail('INSUFFICIENT_BALANCE');
-      balance -= server.fare.total;
-      return (server = { ...server, status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'BALANCE', expirationTime: null, maxExpirationTime: null });
+      if (balance < server.fare.total) fail('INSUFFICIENT_BALANCE')
+      balance -= server.fare.total
+      return (server = {
+        ...server,
+        status: 1,
+        pnr: 'ABCDEFGHJK',
+        pin: '1234',
+        paymentMethod: 'BALANCE',
+        expirationTime: null,
+        maxExpirationTime: null,
+      })
     },
     paymentSuccess: ({ body }) => result((body as { paymentId: string }).paymentId, true),
     paymentFailure: ({ body }) => result((body as { paymentId: string }).paymentId, false),
@@ -95,12 +103,12 @@ function fakeServer(): FakeRoutes {
     profile: () => ({ ...passenger, balance }),
     myReservations: () => [server],
     reservationById: () => server,
-  };
+  }
 }
 
 function result(paymentId: string, approved: boolean): PaymentResult {
-  if (approved && server.status === 2) server = { ...server, status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'CARD', expirationTime: null };
-  return { paymentId, status: approved ? 'APPROVED' : 'DECLINED', purpose: 'RESERVATION', amount: server.fare.total, reservation: server, balance };
+  if (approved && server.status === 2) server = { ...server, status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'CARD', expirationTime: null }
+  return { paymentId, status: approved ? 'APPROVED' : 'DECLINED', purpose: 'RESERVATION', amount: server.fare.total, reservation: server, balance }
 }
 
 const input: b.BookingInput = {
@@ -111,27 +119,27 @@ const input: b.BookingInput = {
   passengerName: ' Rahim ',
   passengerMobile: '01712345678',
   passengerEmail: '',
-};
+}
 
 test.before.each(() => {
-  clock = fakeClock(NOW);
-  useStorages(memoryStorage(), memoryStorage());
-  session.loadSession();
-  session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } });
-  balance = 5000;
-  pendingPayment = null;
-  server = booking();
-  handlers = fakeServer();
-  calls = fakeApi(handlers);
-  b.resetBooking();
-});
+  clock = fakeClock(NOW)
+  useStorages(memoryStorage(), memoryStorage())
+  session.loadSession()
+  session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
+  balance = 5000
+  pendingPayment = null
+  server = booking()
+  handlers = fakeServer()
+  calls = fakeApi(handlers)
+  b.resetBooking()
+})
 
-const named = (n: RouteName) => calls.filter((c) => c.name === n);
+const named = (n: RouteName) => calls.filter((c) => c.name === n)
 
 test('book sends the form (trimmed, empty e-mail as null) and shows the booked fare and countdown', async () => {
-  assert.is(b.phase.value, 'form');
-  const r = await b.book(input);
-  assert.ok(r);
+  assert.is(b.phase.value, 'form')
+  const r = await b.book(input)
+  assert.ok(r)
   assert.equal(named('booking')[0]!.opts.body, {
     tripId: 7,
     seatNames: ['A1', 'A2'],
@@ -140,185 +148,188 @@ test('book sends the form (trimmed, empty e-mail as null) and shows the booked f
     passengerName: 'Rahim',
     passengerMobile: '01712345678',
     passengerEmail: null,
-  });
-  assert.is(b.phase.value, 'booked');
-  assert.is(Date.parse(b.booking.value!.expirationTime!), NOW + 15 * 60_000);
-  assert.is(b.announcement.value?.id, 'booking.announceBooked');
-  assert.ok(b.canExtend.value);
-});
+  })
+  assert.is(b.phase.value, 'booked')
+  assert.is(Date.parse(b.booking.value!.expirationTime!), NOW + 15 * 60_000)
+  assert.is(b.announcement.value?.id, 'booking.announceBooked')
+  assert.ok(b.canExtend.value)
+})
 
 test('a refused booking keeps the form with the server error', async () => {
-  handlers.booking = () => fail('SEAT_UNAVAILABLE');
-  assert.is(await b.book(input), undefined);
-  assert.is(b.phase.value, 'form');
-  assert.equal(b.error.value, { scope: 'book', code: 'SEAT_UNAVAILABLE', reason: 'These seats are NOT available' });
-});
+  handlers.booking = () => fail('SEAT_UNAVAILABLE')
+  assert.is(await b.book(input), undefined)
+  assert.is(b.phase.value, 'form')
+  assert.equal(b.error.value, { scope: 'book', code: 'SEAT_UNAVAILABLE', reason: 'These seats are NOT available' })
+})
 
 test('Book pressed while the resume check runs waits for it and books (not dropped by the busy guard)', async () => {
   // the seat page starts a resume check on every trip-details load; the passenger has no live booking
-  handlers.myReservations = () => [];
-  const resumed = b.resume(7);
-  assert.is(b.busy.value, 'resume');
-  const booked = b.book(input);
-  assert.is(await resumed, undefined);
-  const r = await booked;
-  assert.ok(r);
-  assert.is(named('booking').length, 1);
-  assert.is(b.phase.value, 'booked');
-});
+  handlers.myReservations = () => []
+  const resumed = b.resume(7)
+  assert.is(b.busy.value, 'resume')
+  const booked = b.book(input)
+  assert.is(await resumed, undefined)
+  const r = await booked
+  assert.ok(r)
+  assert.is(named('booking').length, 1)
+  assert.is(b.phase.value, 'booked')
+})
 
 test('Book pressed while the resume check finds a live booking of the trip answers that booking, not a second one', async () => {
-  const resumed = b.resume(7);
-  const booked = b.book(input);
-  assert.is((await resumed)?.id, 41);
-  assert.is((await booked)?.id, 41);
-  assert.is(named('booking').length, 0);
-  assert.is(b.phase.value, 'booked');
-});
+  const resumed = b.resume(7)
+  const booked = b.book(input)
+  assert.is((await resumed)?.id, 41)
+  assert.is((await booked)?.id, 41)
+  assert.is(named('booking').length, 0)
+  assert.is(b.phase.value, 'booked')
+})
 
 test('extend asks for 10 more minutes, never past the maximum', async () => {
-  await b.book(input);
-  clock.now += 60_000;
-  await b.extend();
-  assert.is(named('extendBooking')[0]!.opts.body && (named('extendBooking')[0]!.opts.body as { expirationTime: string }).expirationTime, iso(NOW + 25 * 60_000));
-  await b.extend();
-  assert.is((named('extendBooking')[1]!.opts.body as { expirationTime: string }).expirationTime, iso(NOW + 30 * 60_000));
-  assert.is(b.canExtend.value, false);
-  assert.is(await b.extend(), undefined);
-  assert.is(named('extendBooking').length, 2);
-  assert.is(b.announcement.value?.id, 'booking.announceExtended');
-});
+  await b.book(input)
+  clock.now += 60_000
+  await b.extend()
+  assert.is(
+    named('extendBooking')[0]!.opts.body && (named('extendBooking')[0]!.opts.body as { expirationTime: string }).expirationTime,
+    iso(NOW + 25 * 60_000),
+  )
+  await b.extend()
+  assert.is((named('extendBooking')[1]!.opts.body as { expirationTime: string }).expirationTime, iso(NOW + 30 * 60_000))
+  assert.is(b.canExtend.value, false)
+  assert.is(await b.extend(), undefined)
+  assert.is(named('extendBooking').length, 2)
+  assert.is(b.announcement.value?.id, 'booking.announceExtended')
+})
 
 test('coupon apply and remove show the server figures', async () => {
-  await b.book(input);
-  assert.is(await b.applyCoupon('nope'), false);
-  assert.is(b.error.value?.code, 'INVALID_COUPON');
-  assert.is(b.booking.value?.fare.total, 1600);
-  assert.ok(await b.applyCoupon(' eid10 '));
-  assert.equal(named('applyCoupon')[1]!.opts.params, { reservationId: 41, couponCode: 'EID10' });
-  assert.equal(b.booking.value?.fare, { subtotal: 1600, discount: 100, total: 1500, couponCode: 'EID10' });
-  assert.is(b.error.value, null);
-  assert.ok(await b.removeCoupon());
-  assert.equal(named('removeCoupon')[0]!.opts.params, { reservationId: 41, couponCode: 'EID10' });
-  assert.is(b.booking.value?.fare.total, 1600);
-});
+  await b.book(input)
+  assert.is(await b.applyCoupon('nope'), false)
+  assert.is(b.error.value?.code, 'INVALID_COUPON')
+  assert.is(b.booking.value?.fare.total, 1600)
+  assert.ok(await b.applyCoupon(' eid10 '))
+  assert.equal(named('applyCoupon')[1]!.opts.params, { reservationId: 41, couponCode: 'EID10' })
+  assert.equal(b.booking.value?.fare, { subtotal: 1600, discount: 100, total: 1500, couponCode: 'EID10' })
+  assert.is(b.error.value, null)
+  assert.ok(await b.removeCoupon())
+  assert.equal(named('removeCoupon')[0]!.opts.params, { reservationId: 41, couponCode: 'EID10' })
+  assert.is(b.booking.value?.fare.total, 1600)
+})
 
 test('pay by card: one payment request however often it is pressed, then the gateway', async () => {
-  await b.book(input);
-  const first = b.payByCard();
-  const second = b.payByCard();
-  assert.is(b.canPay.value, false);
-  assert.is(await second, undefined);
-  assert.is(await first, '/sandbox/gateway/pay_1');
-  assert.is(named('payment').length, 1);
+  await b.book(input)
+  const first = b.payByCard()
+  const second = b.payByCard()
+  assert.is(b.canPay.value, false)
+  assert.is(await second, undefined)
+  assert.is(await first, '/sandbox/gateway/pay_1')
+  assert.is(named('payment').length, 1)
   // leaving for the gateway: still not pressable
-  assert.is(await b.payByCard(), undefined);
-  assert.is(await b.payFromBalance(), undefined);
-  assert.is(named('payment').length, 1);
-  assert.is(named('payFromBalance').length, 0);
-});
+  assert.is(await b.payByCard(), undefined)
+  assert.is(await b.payFromBalance(), undefined)
+  assert.is(named('payment').length, 1)
+  assert.is(named('payFromBalance').length, 0)
+})
 
 test('the gateway page is on the API origin when the API lives elsewhere', () => {
-  assert.is(b.gatewayUrl('/sandbox/gateway/p1', '/api'), '/sandbox/gateway/p1');
-  assert.is(b.gatewayUrl('/sandbox/gateway/p1', 'https://api.example.com/api'), 'https://api.example.com/sandbox/gateway/p1');
-  assert.is(b.gatewayUrl('https://pay.example.com/x', 'https://api.example.com/api'), 'https://pay.example.com/x');
-});
+  assert.is(b.gatewayUrl('/sandbox/gateway/p1', '/api'), '/sandbox/gateway/p1')
+  assert.is(b.gatewayUrl('/sandbox/gateway/p1', 'https://api.example.com/api'), 'https://api.example.com/sandbox/gateway/p1')
+  assert.is(b.gatewayUrl('https://pay.example.com/x', 'https://api.example.com/api'), 'https://pay.example.com/x')
+})
 
 test('pay from balance sells the ticket and refreshes the balance', async () => {
-  await b.book(input);
-  const r = await b.payFromBalance();
-  assert.is(r?.status, 1);
-  assert.is(b.phase.value, 'sold');
-  assert.is(session.passenger.value?.balance, 3400);
-  assert.is(b.announcement.value?.id, 'booking.announcePaid');
-  assert.is(await b.payFromBalance(), undefined);
-  assert.is(named('payFromBalance').length, 1);
-});
+  await b.book(input)
+  const r = await b.payFromBalance()
+  assert.is(r?.status, 1)
+  assert.is(b.phase.value, 'sold')
+  assert.is(session.passenger.value?.balance, 3400)
+  assert.is(b.announcement.value?.id, 'booking.announcePaid')
+  assert.is(await b.payFromBalance(), undefined)
+  assert.is(named('payFromBalance').length, 1)
+})
 
 test('INSUFFICIENT_BALANCE keeps the booking payable by card', async () => {
-  balance = 100;
-  await b.book(input);
-  assert.is(await b.payFromBalance(), undefined);
-  assert.ok(b.insufficientBalance.value);
-  assert.is(b.phase.value, 'booked');
-  assert.is(session.passenger.value?.balance, 100);
-  assert.ok(b.canPay.value);
-  assert.is(await b.payByCard(), '/sandbox/gateway/pay_1');
-});
+  balance = 100
+  await b.book(input)
+  assert.is(await b.payFromBalance(), undefined)
+  assert.ok(b.insufficientBalance.value)
+  assert.is(b.phase.value, 'booked')
+  assert.is(session.passenger.value?.balance, 100)
+  assert.ok(b.canPay.value)
+  assert.is(await b.payByCard(), '/sandbox/gateway/pay_1')
+})
 
 test('success page: confirms once with the server and shows the sold ticket', async () => {
-  const [a, c] = await Promise.all([b.confirmPayment('pay_9', 'success'), b.confirmPayment('pay_9', 'success')]);
-  assert.is(a, c);
-  assert.is(named('paymentSuccess').length, 1);
-  assert.is(b.paymentResult.value?.status, 'APPROVED');
-  assert.is(b.booking.value?.pnr, 'ABCDEFGHJK');
-  assert.is(b.phase.value, 'sold');
-  assert.is(b.announcement.value?.id, 'booking.announcePaid');
-});
+  const [a, c] = await Promise.all([b.confirmPayment('pay_9', 'success'), b.confirmPayment('pay_9', 'success')])
+  assert.is(a, c)
+  assert.is(named('paymentSuccess').length, 1)
+  assert.is(b.paymentResult.value?.status, 'APPROVED')
+  assert.is(b.booking.value?.pnr, 'ABCDEFGHJK')
+  assert.is(b.phase.value, 'sold')
+  assert.is(b.announcement.value?.id, 'booking.announcePaid')
+})
 
 test('failure page: the booking stays payable while its time lasts', async () => {
-  const res = await b.confirmPayment('pay_8', 'failure');
-  assert.is(res?.status, 'DECLINED');
-  assert.is(b.phase.value, 'booked');
-  assert.is(b.announcement.value?.id, 'booking.announceDeclined');
-  assert.ok(b.canPay.value);
-  await b.payByCard();
-  assert.is(named('payment').length, 1);
-});
+  const res = await b.confirmPayment('pay_8', 'failure')
+  assert.is(res?.status, 'DECLINED')
+  assert.is(b.phase.value, 'booked')
+  assert.is(b.announcement.value?.id, 'booking.announceDeclined')
+  assert.ok(b.canPay.value)
+  await b.payByCard()
+  assert.is(named('payment').length, 1)
+})
 
 test('success page: a payment held for review is announced as such and sells nothing', async () => {
-  handlers.paymentSuccess = ({ body }) => ({ ...result((body as { paymentId: string }).paymentId, false), status: 'REVIEW' });
-  const res = await b.confirmPayment('pay_7', 'success');
-  assert.is(res?.status, 'REVIEW');
-  assert.is(b.paymentResult.value?.status, 'REVIEW');
-  assert.is(b.announcement.value?.id, 'booking.announceReview');
-  assert.is(b.booking.value?.status, 2);
-  assert.is(b.booking.value?.pnr, null);
-});
+  handlers.paymentSuccess = ({ body }) => ({ ...result((body as { paymentId: string }).paymentId, false), status: 'REVIEW' })
+  const res = await b.confirmPayment('pay_7', 'success')
+  assert.is(res?.status, 'REVIEW')
+  assert.is(b.paymentResult.value?.status, 'REVIEW')
+  assert.is(b.announcement.value?.id, 'booking.announceReview')
+  assert.is(b.booking.value?.status, 2)
+  assert.is(b.booking.value?.pnr, null)
+})
 
 test('success page: a payment still being confirmed can be checked again, and then shows the ticket', async () => {
-  handlers.paymentSuccess = ({ body }) => ({ ...result((body as { paymentId: string }).paymentId, false), status: 'PENDING' });
-  assert.is((await b.confirmPayment('pay_6', 'success'))?.status, 'PENDING');
-  assert.is((await b.confirmPayment('pay_6', 'success'))?.status, 'PENDING', 'the same page life asks once');
-  assert.is(named('paymentSuccess').length, 1);
-  handlers.paymentSuccess = ({ body }) => result((body as { paymentId: string }).paymentId, true);
-  const again = await b.recheckPayment('pay_6');
-  assert.is(again?.status, 'APPROVED');
-  assert.is(named('paymentSuccess').length, 2);
-  assert.is(b.phase.value, 'sold');
-  assert.is(b.announcement.value?.id, 'booking.announcePaid');
-});
+  handlers.paymentSuccess = ({ body }) => ({ ...result((body as { paymentId: string }).paymentId, false), status: 'PENDING' })
+  assert.is((await b.confirmPayment('pay_6', 'success'))?.status, 'PENDING')
+  assert.is((await b.confirmPayment('pay_6', 'success'))?.status, 'PENDING', 'the same page life asks once')
+  assert.is(named('paymentSuccess').length, 1)
+  handlers.paymentSuccess = ({ body }) => result((body as { paymentId: string }).paymentId, true)
+  const again = await b.recheckPayment('pay_6')
+  assert.is(again?.status, 'APPROVED')
+  assert.is(named('paymentSuccess').length, 2)
+  assert.is(b.phase.value, 'sold')
+  assert.is(b.announcement.value?.id, 'booking.announcePaid')
+})
 
 test('a failed confirmation can be tried again', async () => {
-  handlers.paymentSuccess = () => fail('PAYMENT_NOT_FOUND');
-  assert.is(await b.confirmPayment('x', 'success'), undefined);
-  assert.is(b.error.value?.code, 'PAYMENT_NOT_FOUND');
-  calls = fakeApi(fakeServer());
-  assert.ok(await b.confirmPayment('x', 'success'));
-});
+  handlers.paymentSuccess = () => fail('PAYMENT_NOT_FOUND')
+  assert.is(await b.confirmPayment('x', 'success'), undefined)
+  assert.is(b.error.value?.code, 'PAYMENT_NOT_FOUND')
+  calls = fakeApi(fakeServer())
+  assert.ok(await b.confirmPayment('x', 'success'))
+})
 
 test('the countdown ends the booking when its time is up', async () => {
-  await b.book(input);
-  clock.now = NOW + 15 * 60_000 - 1000;
-  b.tick();
-  assert.is(b.phase.value, 'booked');
-  clock.now = NOW + 15 * 60_000;
-  b.tick();
-  assert.is(b.phase.value, 'ended');
-  assert.is(b.announcement.value?.id, 'booking.announceExpired');
-  assert.is(b.canPay.value, false);
-  assert.is(await b.payByCard(), undefined);
-  assert.is(named('payment').length, 0);
-});
+  await b.book(input)
+  clock.now = NOW + 15 * 60_000 - 1000
+  b.tick()
+  assert.is(b.phase.value, 'booked')
+  clock.now = NOW + 15 * 60_000
+  b.tick()
+  assert.is(b.phase.value, 'ended')
+  assert.is(b.announcement.value?.id, 'booking.announceExpired')
+  assert.is(b.canPay.value, false)
+  assert.is(await b.payByCard(), undefined)
+  assert.is(named('payment').length, 0)
+})
 
 test('cancel booking ends it; resume picks up a live booking of the same trip', async () => {
-  assert.is((await b.resume(7))?.id, 41);
-  assert.is(b.phase.value, 'booked');
-  assert.ok(await b.cancelBooking());
-  assert.is(b.phase.value, 'ended');
-  b.resetBooking();
-  assert.is(await b.resume(7), undefined);
-  assert.is(b.phase.value, 'form');
-});
+  assert.is((await b.resume(7))?.id, 41)
+  assert.is(b.phase.value, 'booked')
+  assert.ok(await b.cancelBooking())
+  assert.is(b.phase.value, 'ended')
+  b.resetBooking()
+  assert.is(await b.resume(7), undefined)
+  assert.is(b.phase.value, 'form')
+})
 
-test.run();
+test.run()

@@ -12,149 +12,154 @@
  * Actions are the only writers; the page sends the browser to the gateway.
  * uvu runs this in Node against `fakeApi` and `fakeClock`.
  */
-import { batch, computed, signal } from '@preact/signals-react';
-import { oneAtATime, type ScopedError } from './one-at-a-time.ts';
-import { reservationStatus, type PaymentResult, type Reservation } from '../../contract/schemas.ts';
-import { requestError } from '../api/api-error.ts';
-import { call } from '../api/index.ts';
-import { config } from '../config.ts';
-import { every, now } from '../lib/clock.ts';
-import * as seats from './seat-choice.ts';
-import * as session from './session.ts';
+import { batch, computed, signal } from '@preact/signals-react'
+import { oneAtATime, type ScopedError } from './one-at-a-time.ts'
+import { reservationStatus, type PaymentResult, type Reservation } from '../../contract/schemas.ts'
+import { requestError } from '../api/api-error.ts'
+import { call } from '../api/index.ts'
+import { config } from '../config.ts'
+import { every, now } from '../lib/clock.ts'
+import * as seats from './seat-choice.ts'
+import * as session from './session.ts'
 
 // ---------- types ----------
 
 /** Where the booking stands: passenger details, booked (to pay), sold, or ended (expired / cancelled). */
-export type BookingPhase = 'form' | 'booked' | 'sold' | 'ended';
+export type BookingPhase = 'form' | 'booked' | 'sold' | 'ended'
 
 /** The request running now. */
-export type BookingBusy = 'book' | 'extend' | 'coupon' | 'card' | 'balance' | 'cancel' | 'resume' | 'confirm';
+export type BookingBusy = 'book' | 'extend' | 'coupon' | 'card' | 'balance' | 'cancel' | 'resume' | 'confirm'
 
 /** Which part of the page an error belongs to. */
-export type BookingErrorScope = 'book' | 'extend' | 'coupon' | 'payment' | 'cancel' | 'confirm';
+export type BookingErrorScope = 'book' | 'extend' | 'coupon' | 'payment' | 'cancel' | 'confirm'
 
 /** A server error: the catalogue code and the server's reason (fallback text). */
-export type BookingError = ScopedError<BookingErrorScope>;
+export type BookingError = ScopedError<BookingErrorScope>
 
 /** A status change for the live region: message id, values, and a sequence number so repeats are announced. */
 export interface BookingAnnouncement {
-  id: string;
-  values?: Record<string, string | number>;
-  seq: number;
+  id: string
+  values?: Record<string, string | number>
+  seq: number
 }
 
 /** The booking form. */
 export interface BookingInput {
-  tripId: number;
-  seatNames: string[];
-  boardingStationId: number;
-  droppingStationId: number;
-  passengerName: string;
-  passengerMobile: string;
-  passengerEmail?: string | null;
+  tripId: number
+  seatNames: string[]
+  boardingStationId: number
+  droppingStationId: number
+  passengerName: string
+  passengerMobile: string
+  passengerEmail?: string | null
 }
 
 /** Each extension asks for this much more time (capped at the booking's maximum). */
-export const EXTEND_MINUTES = 10;
+export const EXTEND_MINUTES = 10
 
 // ---------- state ----------
 
-const bookingState = signal<Reservation | null>(null);
-const busyState = signal<BookingBusy | null>(null);
-const errorState = signal<BookingError | null>(null);
-const run = oneAtATime(busyState, errorState);
-const announcementState = signal<BookingAnnouncement | null>(null);
-const nowState = signal(now());
-const resultState = signal<PaymentResult | null>(null);
+const bookingState = signal<Reservation | null>(null)
+const busyState = signal<BookingBusy | null>(null)
+const errorState = signal<BookingError | null>(null)
+const run = oneAtATime(busyState, errorState)
+const announcementState = signal<BookingAnnouncement | null>(null)
+const nowState = signal(now())
+const resultState = signal<PaymentResult | null>(null)
 /** A card payment is on its way to the gateway (the page is about to leave). */
-const redirectingState = signal(false);
-let seq = 0;
+const redirectingState = signal(false)
+let seq = 0
 /** The resume check under way (it runs on its own whenever the seat page loads its trip), if any. */
-let resuming: Promise<Reservation | undefined> | null = null;
+let resuming: Promise<Reservation | undefined> | null = null
 
 /** The booking on screen (status 2 while unpaid, 1 once sold, 5 when ended). */
-export const booking = computed(() => bookingState.value);
-export const busy = computed(() => busyState.value);
-export const error = computed(() => errorState.value);
+export const booking = computed(() => bookingState.value)
+export const busy = computed(() => busyState.value)
+export const error = computed(() => errorState.value)
 /** The latest status change, for a polite live region. */
-export const announcement = computed(() => announcementState.value);
+export const announcement = computed(() => announcementState.value)
 /** The payment result the success / failure page confirmed. */
-export const paymentResult = computed(() => resultState.value);
-export const redirecting = computed(() => redirectingState.value);
+export const paymentResult = computed(() => resultState.value)
+export const redirecting = computed(() => redirectingState.value)
 
 export const phase = computed<BookingPhase>(() => {
-  const r = bookingState.value;
-  if (!r) return 'form';
-  if (r.status === reservationStatus.sold) return 'sold';
-  if (r.status === reservationStatus.booked && r.expirationTime && Date.parse(r.expirationTime) > nowState.value) return 'booked';
-  return 'ended';
-});
+  const r = bookingState.value
+  if (!r) return 'form'
+  if (r.status === reservationStatus.sold) return 'sold'
+  if (r.status === reservationStatus.booked && r.expirationTime && Date.parse(r.expirationTime) > nowState.value) return 'booked'
+  return 'ended'
+})
 /** The server still allows more time. */
 export const canExtend = computed(() => {
-  const r = bookingState.value;
-  if (phase.value !== 'booked' || !r?.expirationTime || !r.maxExpirationTime) return false;
-  return Date.parse(r.maxExpirationTime) - Date.parse(r.expirationTime) >= 1000;
-});
+  const r = bookingState.value
+  if (phase.value !== 'booked' || !r?.expirationTime || !r.maxExpirationTime) return false
+  return Date.parse(r.maxExpirationTime) - Date.parse(r.expirationTime) >= 1000
+})
 /** A pay button may be pressed: booked, nothing running, not leaving for the gateway. */
-export const canPay = computed(() => phase.value === 'booked' && busyState.value === null && !redirectingState.value);
+export const canPay = computed(() => phase.value === 'booked' && busyState.value === null && !redirectingState.value)
 /** The last balance payment failed for want of balance. */
-export const insufficientBalance = computed(() => errorState.value?.code === 'INSUFFICIENT_BALANCE');
+export const insufficientBalance = computed(() => errorState.value?.code === 'INSUFFICIENT_BALANCE')
 
 // ---------- helpers ----------
 
 function announce(id: string, values?: Record<string, string | number>): void {
-  announcementState.value = { id, values, seq: ++seq };
+  announcementState.value = { id, values, seq: ++seq }
 }
 
 /** Shows `r` and keeps the seat page's hold in line with it. */
 function adopt(r: Reservation): void {
   batch(() => {
-    bookingState.value = r;
-    nowState.value = now();
-  });
-  linkHold();
+    bookingState.value = r
+    nowState.value = now()
+  })
+  linkHold()
 }
 
 const hold: seats.BookingHold = {
   extend: async () => (await extend()) ?? null,
   cancel: async () => void (await cancelBooking()),
   expired: () => expire(),
-};
+}
 
 /** The seat page of this booking's trip shows the booking's seats and countdown while it is unpaid. */
 function linkHold(): void {
-  const r = bookingState.value;
-  if (!r || seats.tripDetails.value?.tripId !== r.tripId) return;
-  if (phase.value === 'booked') seats.holdForBooking(r.seats.map((s) => s.name), r.expirationTime, hold);
-  else seats.holdForBooking([], null, null);
+  const r = bookingState.value
+  if (!r || seats.tripDetails.value?.tripId !== r.tripId) return
+  if (phase.value === 'booked')
+    seats.holdForBooking(
+      r.seats.map((s) => s.name),
+      r.expirationTime,
+      hold,
+    )
+  else seats.holdForBooking([], null, null)
 }
 
 function ended(): void {
-  linkHold();
-  const ref = seats.tripRef.value;
+  linkHold()
+  const ref = seats.tripRef.value
   // the seats the booking held are free again: show the seat map as it is now
-  if (ref && ref.tripId === bookingState.value?.tripId) void seats.loadTrip(ref);
+  if (ref && ref.tripId === bookingState.value?.tripId) void seats.loadTrip(ref)
 }
 
 function expire(): void {
-  if (bookingState.value?.status !== reservationStatus.booked) return;
-  nowState.value = now();
-  announce('booking.announceExpired');
-  ended();
+  if (bookingState.value?.status !== reservationStatus.booked) return
+  nowState.value = now()
+  announce('booking.announceExpired')
+  ended()
 }
 
 /** The gateway page URL: on the API's origin when the API is served from another one. */
 export function gatewayUrl(redirectUrl: string, apiBase: string = config.apiBaseUrl): string {
-  if (/^https?:\/\//i.test(redirectUrl)) return redirectUrl;
-  if (!/^https?:\/\//i.test(apiBase)) return redirectUrl;
-  return new URL(apiBase).origin + redirectUrl;
+  if (/^https?:\/\//i.test(redirectUrl)) return redirectUrl
+  if (!/^https?:\/\//i.test(apiBase)) return redirectUrl
+  return new URL(apiBase).origin + redirectUrl
 }
 
 async function refreshBalance(): Promise<void> {
-  const p = session.passenger.value;
-  if (!p) return;
+  const p = session.passenger.value
+  if (!p) return
   try {
-    session.updatePassenger(await call('profile', { params: { id: p.id } }));
+    session.updatePassenger(await call('profile', { params: { id: p.id } }))
   } catch {
     // the balance shown stays as it was; the profile page loads it again
   }
@@ -172,19 +177,19 @@ export async function book(input: BookingInput): Promise<Reservation | undefined
     passengerName: input.passengerName.trim(),
     passengerMobile: input.passengerMobile.trim(),
     passengerEmail: input.passengerEmail?.trim() || null,
-  };
+  }
   // Book pressed while the background resume check runs (it holds the one-at-a-time guard):
   // wait for it instead of being dropped by the guard; a live booking it found is the answer
-  const check = resuming;
+  const check = resuming
   if (check) {
-    const live = await check;
-    if (live && live.tripId === input.tripId && phase.value === 'booked') return live;
+    const live = await check
+    if (live && live.tripId === input.tripId && phase.value === 'booked') return live
   }
-  const r = await run('book', 'book', () => call('booking', { body }));
-  if (!r) return undefined;
-  adopt(r);
-  announce('booking.announceBooked', { total: r.fare.total, expires: r.expirationTime ?? '' });
-  return r;
+  const r = await run('book', 'book', () => call('booking', { body }))
+  if (!r) return undefined
+  adopt(r)
+  announce('booking.announceBooked', { total: r.fare.total, expires: r.expirationTime ?? '' })
+  return r
 }
 
 /**
@@ -192,77 +197,77 @@ export async function book(input: BookingInput): Promise<Reservation | undefined
  * back from the gateway), so it is paid rather than booked again.
  */
 export async function resume(tripId: number): Promise<Reservation | undefined> {
-  const current = bookingState.value;
+  const current = bookingState.value
   if (current && current.tripId === tripId && phase.value === 'booked') {
-    linkHold();
-    return current;
+    linkHold()
+    return current
   }
-  if (!session.isSignedIn.value || busyState.value !== null) return undefined;
-  busyState.value = 'resume';
+  if (!session.isSignedIn.value || busyState.value !== null) return undefined
+  busyState.value = 'resume'
   const task = (async () => {
     try {
-      const asked = now();
-      const list = await call('myReservations');
+      const asked = now()
+      const list = await call('myReservations')
       const live = list.find(
         (r) => r.tripId === tripId && r.status === reservationStatus.booked && !!r.expirationTime && Date.parse(r.expirationTime) > asked,
-      );
-      if (live) adopt(live);
-      else if (current && current.tripId !== tripId) bookingState.value = null;
-      return live;
+      )
+      if (live) adopt(live)
+      else if (current && current.tripId !== tripId) bookingState.value = null
+      return live
     } catch {
       // nothing to resume: the form is shown
-      return undefined;
+      return undefined
     } finally {
-      busyState.value = null;
+      busyState.value = null
     }
-  })();
-  resuming = task;
+  })()
+  resuming = task
   try {
-    return await task;
+    return await task
   } finally {
-    if (resuming === task) resuming = null;
+    if (resuming === task) resuming = null
   }
 }
 
 /** Asks the server for EXTEND_MINUTES more (at most up to the booking's maximum); answers the new expiry. */
 export async function extend(): Promise<string | undefined> {
-  const r = bookingState.value;
-  if (!r || !canExtend.value || !r.expirationTime || !r.maxExpirationTime) return undefined;
-  const wanted = Math.min(Date.parse(r.maxExpirationTime), Math.max(now(), Date.parse(r.expirationTime)) + EXTEND_MINUTES * 60_000);
-  const body = { reservationId: r.id, expirationTime: new Date(wanted).toISOString() };
-  const next = await run('extend', 'extend', () => call('extendBooking', { body }));
-  if (!next) return undefined;
-  adopt(next);
-  announce('booking.announceExtended', { expires: next.expirationTime ?? '' });
-  return next.expirationTime ?? undefined;
+  const r = bookingState.value
+  if (!r || !canExtend.value || !r.expirationTime || !r.maxExpirationTime) return undefined
+  const wanted = Math.min(Date.parse(r.maxExpirationTime), Math.max(now(), Date.parse(r.expirationTime)) + EXTEND_MINUTES * 60_000)
+  const body = { reservationId: r.id, expirationTime: new Date(wanted).toISOString() }
+  const next = await run('extend', 'extend', () => call('extendBooking', { body }))
+  if (!next) return undefined
+  adopt(next)
+  announce('booking.announceExtended', { expires: next.expirationTime ?? '' })
+  return next.expirationTime ?? undefined
 }
 
 /** Applies a coupon code; the fare shown is the server's answer. */
 export async function applyCoupon(code: string): Promise<boolean> {
-  const r = bookingState.value;
-  const couponCode = code.trim().toUpperCase();
-  if (!r || phase.value !== 'booked') return false;
+  const r = bookingState.value
+  const couponCode = code.trim().toUpperCase()
+  if (!r || phase.value !== 'booked') return false
   if (!couponCode) {
-    errorState.value = { scope: 'coupon', code: 'INVALID_COUPON', reason: '' };
-    return false;
+    errorState.value = { scope: 'coupon', code: 'INVALID_COUPON', reason: '' }
+    return false
   }
-  const next = await run('coupon', 'coupon', () => call('applyCoupon', { params: { reservationId: r.id, couponCode } }));
-  if (!next) return false;
-  adopt(next);
-  announce('booking.announceCoupon', { code: next.fare.couponCode ?? couponCode, discount: next.fare.discount, total: next.fare.total });
-  return true;
+  const next = await run('coupon', 'coupon', () => call('applyCoupon', { params: { reservationId: r.id, couponCode } }))
+  if (!next) return false
+  adopt(next)
+  announce('booking.announceCoupon', { code: next.fare.couponCode ?? couponCode, discount: next.fare.discount, total: next.fare.total })
+  return true
 }
 
 /** Removes the applied coupon; the fare shown is the server's answer. */
 export async function removeCoupon(): Promise<boolean> {
-  const r = bookingState.value;
-  if (!r || phase.value !== 'booked' || !r.fare.couponCode) return false;
-  const couponCode = r.fare.couponCode;
-  const next = await run('coupon', 'coupon', () => call('removeCoupon', { params: { reservationId: r.id, couponCode } }));
-  if (!next) return false;
-  adopt(next);
-  announce('booking.announceCouponRemoved', { total: next.fare.total });
-  return true;
+  const r = bookingState.value
+  if (!r || phase.value !== 'booked' || !r.fare.couponCode) return false
+  const couponCode = r.fare.couponCode
+  const next = await run('coupon', 'coupon', () => call('removeCoupon', { params: { reservationId: r.id, couponCode } }))
+  if (!next) return false
+  adopt(next)
+  announce('booking.announceCouponRemoved', { total: next.fare.total })
+  return true
 }
 
 /**
@@ -270,44 +275,44 @@ export async function removeCoupon(): Promise<boolean> {
  * gateway page the browser must open. Pressing again while this runs does nothing.
  */
 export async function payByCard(): Promise<string | undefined> {
-  const r = bookingState.value;
-  if (!r || !canPay.value) return undefined;
-  const res = await run('card', 'payment', () => call('payment', { body: { reservationId: r.id } }));
-  if (!res) return undefined;
-  const url = gatewayUrl(res.redirectUrl);
-  redirectingState.value = true;
-  announce('booking.announceRedirect');
-  return url;
+  const r = bookingState.value
+  if (!r || !canPay.value) return undefined
+  const res = await run('card', 'payment', () => call('payment', { body: { reservationId: r.id } }))
+  if (!res) return undefined
+  const url = gatewayUrl(res.redirectUrl)
+  redirectingState.value = true
+  announce('booking.announceRedirect')
+  return url
 }
 
 /** Pays from the balance; INSUFFICIENT_BALANCE leaves the booking as it is (card still possible). */
 export async function payFromBalance(): Promise<Reservation | undefined> {
-  const r = bookingState.value;
-  if (!r || !canPay.value) return undefined;
-  const sold = await run('balance', 'payment', () => call('payFromBalance', { body: { reservationId: r.id } }));
-  await refreshBalance();
+  const r = bookingState.value
+  if (!r || !canPay.value) return undefined
+  const sold = await run('balance', 'payment', () => call('payFromBalance', { body: { reservationId: r.id } }))
+  await refreshBalance()
   if (!sold) {
-    if (errorState.value?.code === 'INSUFFICIENT_BALANCE') announce('booking.announceInsufficient');
-    return undefined;
+    if (errorState.value?.code === 'INSUFFICIENT_BALANCE') announce('booking.announceInsufficient')
+    return undefined
   }
-  adopt(sold);
-  announce('booking.announcePaid', { pnr: sold.pnr ?? '' });
-  return sold;
+  adopt(sold)
+  announce('booking.announcePaid', { pnr: sold.pnr ?? '' })
+  return sold
 }
 
 /** Gives the unpaid booking up; its seats become available again. */
 export async function cancelBooking(): Promise<boolean> {
-  const r = bookingState.value;
-  if (!r || phase.value !== 'booked') return false;
-  const next = await run('cancel', 'cancel', () => call('cancelBooking', { body: { reservationId: r.id } }));
-  if (!next) return false;
-  adopt(next);
-  announce('booking.announceCanceled');
-  ended();
-  return true;
+  const r = bookingState.value
+  if (!r || phase.value !== 'booked') return false
+  const next = await run('cancel', 'cancel', () => call('cancelBooking', { body: { reservationId: r.id } }))
+  if (!next) return false
+  adopt(next)
+  announce('booking.announceCanceled')
+  ended()
+  return true
 }
 
-const confirming = new Map<string, Promise<PaymentResult | undefined>>();
+const confirming = new Map<string, Promise<PaymentResult | undefined>>()
 
 /**
  * Confirms the gateway's result with the server (POST /reservation/success or
@@ -315,39 +320,39 @@ const confirming = new Map<string, Promise<PaymentResult | undefined>>();
  * confirmation is idempotent, so a reload shows the same ticket.
  */
 export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'): Promise<PaymentResult | undefined> {
-  const key = `${outcome}:${paymentId}`;
-  const running = confirming.get(key);
-  if (running) return running;
+  const key = `${outcome}:${paymentId}`
+  const running = confirming.get(key)
+  if (running) return running
   const task = (async () => {
     batch(() => {
-      busyState.value = 'confirm';
-      errorState.value = null;
-      resultState.value = null;
-      redirectingState.value = false;
-    });
+      busyState.value = 'confirm'
+      errorState.value = null
+      resultState.value = null
+      redirectingState.value = false
+    })
     try {
-      const res = await call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } });
+      const res = await call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } })
       batch(() => {
-        resultState.value = res;
-        if (res.reservation) bookingState.value = res.reservation;
-        nowState.value = now();
-      });
-      const p = session.passenger.value;
-      if (p && res.balance !== null) session.updatePassenger({ ...p, balance: res.balance });
-      if (res.reservation?.status === reservationStatus.sold) announce('booking.announcePaid', { pnr: res.reservation.pnr ?? '' });
-      else if (res.status === 'DECLINED') announce('booking.announceDeclined');
-      else if (res.status === 'REVIEW') announce('booking.announceReview');
-      return res;
+        resultState.value = res
+        if (res.reservation) bookingState.value = res.reservation
+        nowState.value = now()
+      })
+      const p = session.passenger.value
+      if (p && res.balance !== null) session.updatePassenger({ ...p, balance: res.balance })
+      if (res.reservation?.status === reservationStatus.sold) announce('booking.announcePaid', { pnr: res.reservation.pnr ?? '' })
+      else if (res.status === 'DECLINED') announce('booking.announceDeclined')
+      else if (res.status === 'REVIEW') announce('booking.announceReview')
+      return res
     } catch (err) {
-      confirming.delete(key);
-      errorState.value = { scope: 'confirm', ...requestError(err) };
-      return undefined;
+      confirming.delete(key)
+      errorState.value = { scope: 'confirm', ...requestError(err) }
+      return undefined
     } finally {
-      busyState.value = null;
+      busyState.value = null
     }
-  })();
-  confirming.set(key, task);
-  return task;
+  })()
+  confirming.set(key, task)
+  return task
 }
 
 /**
@@ -355,54 +360,54 @@ export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'
  * server checks with the gateway. Answers the new result.
  */
 export function recheckPayment(paymentId: string): Promise<PaymentResult | undefined> {
-  if (busyState.value === 'confirm') return confirming.get(`success:${paymentId}`) ?? Promise.resolve(undefined);
-  confirming.delete(`success:${paymentId}`);
-  return confirmPayment(paymentId, 'success');
+  if (busyState.value === 'confirm') return confirming.get(`success:${paymentId}`) ?? Promise.resolve(undefined)
+  confirming.delete(`success:${paymentId}`)
+  return confirmPayment(paymentId, 'success')
 }
 
 /** Opens a paid booking by its reservation id (after paying from the balance). */
 export async function loadBooking(id: number): Promise<Reservation | undefined> {
-  const current = bookingState.value;
-  if (current?.id === id) return current;
-  const r = await run('confirm', 'confirm', () => call('reservationById', { params: { id } }));
-  if (r) adopt(r);
-  return r;
+  const current = bookingState.value
+  if (current?.id === id) return current
+  const r = await run('confirm', 'confirm', () => call('reservationById', { params: { id } }))
+  if (r) adopt(r)
+  return r
 }
 
 /** Moves the countdown on; a booking whose time is up ends (the server expires it too). */
 export function tick(): void {
-  const wasBooked = phase.value === 'booked';
-  nowState.value = now();
-  if (wasBooked && phase.value === 'ended') expire();
+  const wasBooked = phase.value === 'booked'
+  nowState.value = now()
+  if (wasBooked && phase.value === 'ended') expire()
 }
 
 /** Runs the countdown clock; returns the disposer. */
 export function startBookingClock(): () => void {
   return every(1000, () => {
-    if (bookingState.value?.status === reservationStatus.booked) tick();
-  });
+    if (bookingState.value?.status === reservationStatus.booked) tick()
+  })
 }
 
 /** The page came back from the gateway without paying (browser back): the pay buttons work again. */
 export function cancelRedirect(): void {
-  redirectingState.value = false;
+  redirectingState.value = false
 }
 
 /** Clears the error shown (the passenger edits the field again). */
 export function dismissError(): void {
-  errorState.value = null;
+  errorState.value = null
 }
 
 /** Forgets the booking (a new trip, logout, tests). */
 export function resetBooking(): void {
-  confirming.clear();
+  confirming.clear()
   batch(() => {
-    bookingState.value = null;
-    busyState.value = null;
-    errorState.value = null;
-    announcementState.value = null;
-    resultState.value = null;
-    redirectingState.value = false;
-    nowState.value = now();
-  });
+    bookingState.value = null
+    busyState.value = null
+    errorState.value = null
+    announcementState.value = null
+    resultState.value = null
+    redirectingState.value = false
+    nowState.value = now()
+  })
 }

@@ -30,7 +30,10 @@ test('valid form: posts trimmed body without empty mobile and opens the success 
 test('server failure opens the error dialog with the catalogue message', async () => {
   fakeApi({
     contactUs: () => {
-      throw Object.assign(new Error('Validation failed. Check your inputs.'), { code: 'VALIDATION_FAILED', reason: 'Validation failed. Check your inputs.' })
+      throw Object.assign(new Error('Validation failed. Check your inputs.'), {
+        code: 'VALIDATION_FAILED',
+        reason: 'Validation failed. Check your inputs.',
+      })
     },
   })
   assert.is(await c.submitContact(valid), false)

@@ -76,7 +76,10 @@ test('announcements already shown (by id) are skipped; the list is stored under 
   fakeApi(lookupServer({ announcements: async () => [eid, fog] }))
   await l.loadLookups()
   assert.equal(l.takeUnseenAnnouncements(), [fog])
-  assert.equal(JSON.parse(ss.getItem('announcement')!).map((a: { id: number }) => a.id), [1, 2])
+  assert.equal(
+    JSON.parse(ss.getItem('announcement')!).map((a: { id: number }) => a.id),
+    [1, 2],
+  )
 })
 
 test.run()

@@ -1,15 +1,15 @@
-import { test } from 'uvu';
-import * as assert from 'uvu/assert';
-import type { Seat, SeatLockRequest, SeatLockResponse, TripDetails } from '../../contract/schemas.ts';
-import { fakeApi, type CallOptions, type FakeCall, type FakeRoutes } from '../api/index.ts';
-import { fakeClock, type FakeClock } from '../lib/clock.ts';
-import * as r from './seat-choice.ts';
-import * as ui from './ui.ts';
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Seat, SeatLockRequest, SeatLockResponse, TripDetails } from '../../contract/schemas.ts'
+import { fakeApi, type CallOptions, type FakeCall, type FakeRoutes } from '../api/index.ts'
+import { fakeClock, type FakeClock } from '../lib/clock.ts'
+import * as r from './seat-choice.ts'
+import * as ui from './ui.ts'
 
 // ---------- a fake server: seat locks per holder, like the real one ----------
 
-const NOW = Date.parse('2026-11-22T10:00:00+06:00');
-let clock: FakeClock;
+const NOW = Date.parse('2026-11-22T10:00:00+06:00')
+let clock: FakeClock
 
 function seat(name: string, row: number, column: number, extra: Partial<Seat> = {}): Seat {
   return {
@@ -23,7 +23,7 @@ function seat(name: string, row: number, column: number, extra: Partial<Seat> = 
     lockedByOther: false,
     lockedByMe: false,
     ...extra,
-  };
+  }
 }
 
 function details(seats: Seat[], extra: Partial<TripDetails> = {}): TripDetails {
@@ -40,7 +40,7 @@ function details(seats: Seat[], extra: Partial<TripDetails> = {}): TripDetails {
     remainingSeatLimit: 5,
     expirationTime: null,
     ...extra,
-  };
+  }
 }
 
 const layout = [
@@ -53,78 +53,81 @@ const layout = [
   seat('B3', 1, 3, { status: 1 }),
   seat('B4', 1, 4, { status: 2 }),
   seat('OPEN', 2, 0),
-];
+]
 
 /** Seat name → holder. */
-let locks: Map<string, string>;
-let log: FakeCall[];
-let routes: FakeRoutes;
-let failNextLock: Error | null;
-let currentDetails: TripDetails;
+let locks: Map<string, string>
+let log: FakeCall[]
+let routes: FakeRoutes
+let failNextLock: Error | null
+let currentDetails: TripDetails
 
 /** The seat-lock requests sent, in order. */
-const calls = () => log.filter((c) => c.name === 'seatLock').map((c) => ({ body: c.opts.body as SeatLockRequest, keepalive: c.opts.keepalive }));
+const calls = () => log.filter((c) => c.name === 'seatLock').map((c) => ({ body: c.opts.body as SeatLockRequest, keepalive: c.opts.keepalive }))
 /** The error dialog on screen, if any. */
-const dialog = () => (ui.errorModalVisible.value ? ui.errorMessage.value : null);
+const dialog = () => (ui.errorModalVisible.value ? ui.errorMessage.value : null)
 /** The toasts of one type shown, as their messages. */
-const toasts = (type: ui.ToastType) => ui.toasts.value.filter((t) => t.type === type).map((t) => t.message);
+const toasts = (type: ui.ToastType) => ui.toasts.value.filter((t) => t.type === type).map((t) => t.message)
 
 function fakeSeatLock(holder: string) {
   return ({ body }: CallOptions<'seatLock'>): SeatLockResponse => {
-    if (!body) throw new Error('seatLock without a body');
+    if (!body) throw new Error('seatLock without a body')
     if (failNextLock) {
-      const e = failNextLock;
-      failNextLock = null;
-      throw e;
+      const e = failNextLock
+      failNextLock = null
+      throw e
     }
     if (body.locked) {
-      if (body.seatNames.some((n) => locks.has(n) && locks.get(n) !== holder)) return false;
-      for (const n of body.seatNames) locks.set(n, holder);
+      if (body.seatNames.some((n) => locks.has(n) && locks.get(n) !== holder)) return false
+      for (const n of body.seatNames) locks.set(n, holder)
     } else {
-      for (const n of body.seatNames) if (locks.get(n) === holder) locks.delete(n);
+      for (const n of body.seatNames) if (locks.get(n) === holder) locks.delete(n)
     }
-    const mine = [...locks].filter(([, h]) => h === holder).map(([n]) => n);
-    return { seatNames: mine, expirationTime: mine.length ? new Date(clock.now + 15 * 60_000).toISOString() : null };
-  };
+    const mine = [...locks].filter(([, h]) => h === holder).map(([n]) => n)
+    return { seatNames: mine, expirationTime: mine.length ? new Date(clock.now + 15 * 60_000).toISOString() : null }
+  }
 }
 
 const flush = async () => {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-};
+  for (let i = 0; i < 20; i++) await Promise.resolve()
+}
 
 test.before.each(async () => {
-  clock = fakeClock(NOW);
-  locks = new Map();
-  failNextLock = null;
-  currentDetails = details(layout.map((s) => ({ ...s })));
-  r.clearTrip();
-  ui.resetUi();
+  clock = fakeClock(NOW)
+  locks = new Map()
+  failNextLock = null
+  currentDetails = details(layout.map((s) => ({ ...s })))
+  r.clearTrip()
+  ui.resetUi()
   routes = {
     tripDetails: () => currentDetails,
     busStations: () => ({ boarding: [], dropping: [] }),
     seatLock: fakeSeatLock('me'),
-  };
-  log = fakeApi(routes);
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
-});
+  }
+  log = fakeApi(routes)
+  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+})
 
 test('seat states come from the layout: sold, booked, held by another', async () => {
-  assert.is(r.seatState('A1').value, 'available');
-  assert.is(r.seatState('B3').value, 'sold');
-  assert.is(r.seatState('B4').value, 'booked');
-  currentDetails = details([seat('C1', 0, 0, { lockedByOther: true }), seat('C2', 0, 1, { status: 13 })]);
-  r.clearTrip();
-  await r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' });
-  assert.is(r.seatState('C1').value, 'held');
-  assert.is(r.seatState('C2').value, 'linked');
-});
+  assert.is(r.seatState('A1').value, 'available')
+  assert.is(r.seatState('B3').value, 'sold')
+  assert.is(r.seatState('B4').value, 'booked')
+  currentDetails = details([seat('C1', 0, 0, { lockedByOther: true }), seat('C2', 0, 1, { status: 13 })])
+  r.clearTrip()
+  await r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' })
+  assert.is(r.seatState('C1').value, 'held')
+  assert.is(r.seatState('C2').value, 'linked')
+})
 
 test('choosing a seat selects it at once and locks it on the server; choosing again unlocks', async () => {
-  assert.is(r.toggleSeat('A1'), 'selected');
-  assert.is(r.seatState('A1').value, 'selected', 'optimistic');
-  assert.equal(r.seats.value.map((s) => s.name), ['A1']);
-  await flush();
-  assert.is(locks.get('A1'), 'me');
+  assert.is(r.toggleSeat('A1'), 'selected')
+  assert.is(r.seatState('A1').value, 'selected', 'optimistic')
+  assert.equal(
+    r.seats.value.map((s) => s.name),
+    ['A1'],
+  )
+  await flush()
+  assert.is(locks.get('A1'), 'me')
   assert.equal(calls()[0]!.body, {
     tripId: 7,
     tripDate: '2026-11-22',
@@ -133,338 +136,356 @@ test('choosing a seat selects it at once and locks it on the server; choosing ag
     destinationCode: 'CTG',
     seatNames: ['A1'],
     locked: true,
-  });
-  assert.ok(r.expirationTime.value, 'expirationTime from the lock answer');
-  assert.is(r.toggleSeat('A1'), 'deselected');
-  assert.is(r.seatState('A1').value, 'available');
-  await flush();
-  assert.not.ok(locks.has('A1'));
-  assert.is(calls()[1]!.body.locked, false);
-});
+  })
+  assert.ok(r.expirationTime.value, 'expirationTime from the lock answer')
+  assert.is(r.toggleSeat('A1'), 'deselected')
+  assert.is(r.seatState('A1').value, 'available')
+  await flush()
+  assert.not.ok(locks.has('A1'))
+  assert.is(calls()[1]!.body.locked, false)
+})
 
 test('fare summary: total and fare per seat type', async () => {
-  r.toggleSeat('A1');
-  r.toggleSeat('A3');
-  r.toggleSeat('A4');
-  assert.is(r.totalFare.value, 800 + 1200 + 1200);
+  r.toggleSeat('A1')
+  r.toggleSeat('A3')
+  r.toggleSeat('A4')
+  assert.is(r.totalFare.value, 800 + 1200 + 1200)
   assert.equal(r.fareByType.value, [
     { seatType: 'Standard', count: 1, fare: 800, subtotal: 800 },
     { seatType: 'Business', count: 2, fare: 1200, subtotal: 2400 },
-  ]);
-  await flush();
-});
+  ])
+  await flush()
+})
 
 test('unavailable seats cannot be toggled', async () => {
-  assert.is(r.toggleSeat('B3'), 'unavailable');
-  assert.is(r.toggleSeat('B4'), 'unavailable');
-  await flush();
-  assert.is(calls().length, 0);
-});
+  assert.is(r.toggleSeat('B3'), 'unavailable')
+  assert.is(r.toggleSeat('B4'), 'unavailable')
+  await flush()
+  assert.is(calls().length, 0)
+})
 
 test('a falsy lock answer removes the seat from the selection and available seats and opens the error dialog', async () => {
-  locks.set('A2', 'someone-else');
-  const before = r.availableSeats.value;
-  r.toggleSeat('A2');
-  assert.is(r.seatState('A2').value, 'selected');
-  await flush();
-  assert.is(r.seatState('A2').value, 'held');
-  assert.equal(r.seats.value, []);
-  assert.is(r.availableSeats.value, before - 1);
-  assert.equal(dialog(), { id: 'seat.lockLost', values: { names: 'A2' } });
-  assert.is(r.toggleSeat('A2'), 'unavailable', 'and it cannot be chosen again');
-});
+  locks.set('A2', 'someone-else')
+  const before = r.availableSeats.value
+  r.toggleSeat('A2')
+  assert.is(r.seatState('A2').value, 'selected')
+  await flush()
+  assert.is(r.seatState('A2').value, 'held')
+  assert.equal(r.seats.value, [])
+  assert.is(r.availableSeats.value, before - 1)
+  assert.equal(dialog(), { id: 'seat.lockLost', values: { names: 'A2' } })
+  assert.is(r.toggleSeat('A2'), 'unavailable', 'and it cannot be chosen again')
+})
 
 test('a failed lock request reverts the seat and shows the reason in an error toast', async () => {
-  failNextLock = Object.assign(new Error('Seat limit exceeded.'), { code: 'SEAT_LIMIT_EXCEEDED', reason: 'Seat limit exceeded.' });
-  r.toggleSeat('A1');
-  await flush();
-  assert.is(r.seatState('A1').value, 'available');
-  assert.equal(r.seats.value, []);
-  assert.equal(toasts('error'), [{ id: 'error.SEAT_LIMIT_EXCEEDED' }]);
-});
+  failNextLock = Object.assign(new Error('Seat limit exceeded.'), { code: 'SEAT_LIMIT_EXCEEDED', reason: 'Seat limit exceeded.' })
+  r.toggleSeat('A1')
+  await flush()
+  assert.is(r.seatState('A1').value, 'available')
+  assert.equal(r.seats.value, [])
+  assert.equal(toasts('error'), [{ id: 'error.SEAT_LIMIT_EXCEEDED' }])
+})
 
 test('more than 5 seats shows MAX_SEAT_WARNING with 5 and rejects the 6th', async () => {
-  const many = Array.from({ length: 8 }, (_, i) => seat(`C${i + 1}`, 3 + i, 0));
-  currentDetails = details(many);
-  r.clearTrip();
-  await r.loadTrip({ tripId: 9, originCode: 'DHK', destinationCode: 'CTG' });
-  for (let i = 1; i <= 5; i++) assert.is(r.toggleSeat(`C${i}`), 'selected');
-  assert.is(r.toggleSeat('C6'), 'maxSeats');
-  assert.is(r.seatState('C6').value, 'available');
-  assert.equal(toasts('warning'), [{ id: 'error.MAX_SEAT_WARNING', values: { count: 5 } }]);
-  assert.is(r.seats.value.length, 5);
-  await flush();
-  assert.is(locks.size, 5);
-  assert.not.ok(locks.has('C6'));
-});
+  const many = Array.from({ length: 8 }, (_, i) => seat(`C${i + 1}`, 3 + i, 0))
+  currentDetails = details(many)
+  r.clearTrip()
+  await r.loadTrip({ tripId: 9, originCode: 'DHK', destinationCode: 'CTG' })
+  for (let i = 1; i <= 5; i++) assert.is(r.toggleSeat(`C${i}`), 'selected')
+  assert.is(r.toggleSeat('C6'), 'maxSeats')
+  assert.is(r.seatState('C6').value, 'available')
+  assert.equal(toasts('warning'), [{ id: 'error.MAX_SEAT_WARNING', values: { count: 5 } }])
+  assert.is(r.seats.value.length, 5)
+  await flush()
+  assert.is(locks.size, 5)
+  assert.not.ok(locks.has('C6'))
+})
 
 test('OPEN seats are placeholders: not counted, never locked', async () => {
-  const many = [...Array.from({ length: 5 }, (_, i) => seat(`C${i + 1}`, i, 0)), seat('OPEN', 6, 0)];
-  currentDetails = details(many);
-  r.clearTrip();
-  await r.loadTrip({ tripId: 9, originCode: 'DHK', destinationCode: 'CTG' });
-  for (let i = 1; i <= 5; i++) r.toggleSeat(`C${i}`);
-  assert.is(r.toggleSeat('OPEN'), 'selected', 'a sixth entry that is OPEN is allowed');
-  assert.is(r.countedSeats.value.length, 5);
-  assert.is(r.seats.value.length, 6);
-  await flush();
-  assert.not.ok(calls().some((c) => c.body.seatNames.includes('OPEN')));
-  assert.is(r.totalFare.value, 5 * 800);
-});
+  const many = [...Array.from({ length: 5 }, (_, i) => seat(`C${i + 1}`, i, 0)), seat('OPEN', 6, 0)]
+  currentDetails = details(many)
+  r.clearTrip()
+  await r.loadTrip({ tripId: 9, originCode: 'DHK', destinationCode: 'CTG' })
+  for (let i = 1; i <= 5; i++) r.toggleSeat(`C${i}`)
+  assert.is(r.toggleSeat('OPEN'), 'selected', 'a sixth entry that is OPEN is allowed')
+  assert.is(r.countedSeats.value.length, 5)
+  assert.is(r.seats.value.length, 6)
+  await flush()
+  assert.not.ok(calls().some((c) => c.body.seatNames.includes('OPEN')))
+  assert.is(r.totalFare.value, 5 * 800)
+})
 
 test('the remaining seat limit is enforced with its number', async () => {
-  currentDetails = details(layout.map((s) => ({ ...s })), { remainingSeatLimit: 2 });
-  r.clearTrip();
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
-  r.toggleSeat('A1');
-  r.toggleSeat('A2');
-  assert.is(r.toggleSeat('A3'), 'seatLimit');
-  assert.equal(toasts('warning'), [{ id: 'seatChoice.seatLimit', values: { count: 2 } }]);
-  await flush();
-});
+  currentDetails = details(
+    layout.map((s) => ({ ...s })),
+    { remainingSeatLimit: 2 },
+  )
+  r.clearTrip()
+  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  r.toggleSeat('A1')
+  r.toggleSeat('A2')
+  assert.is(r.toggleSeat('A3'), 'seatLimit')
+  assert.equal(toasts('warning'), [{ id: 'seatChoice.seatLimit', values: { count: 2 } }])
+  await flush()
+})
 
 test('the remaining limit counts seats this visitor already holds (the server subtracts them)', async () => {
   currentDetails = details(
     layout.map((s) => (s.name === 'A4' ? { ...s, lockedByMe: true } : { ...s })),
     { remainingSeatLimit: 1, expirationTime: new Date(clock.now + 60_000).toISOString() },
-  );
-  r.clearTrip();
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
-  assert.is(r.seatLimit.value, 2);
-  assert.is(r.toggleSeat('A1'), 'selected');
-  assert.is(r.toggleSeat('A2'), 'seatLimit');
-  await flush();
-});
+  )
+  r.clearTrip()
+  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  assert.is(r.seatLimit.value, 2)
+  assert.is(r.toggleSeat('A1'), 'selected')
+  assert.is(r.toggleSeat('A2'), 'seatLimit')
+  await flush()
+})
 
 test('an infinite remaining limit (-999) falls back to the 5-seat cap', async () => {
-  currentDetails = details(layout.map((s) => ({ ...s })), { remainingSeatLimit: -999 });
-  r.clearTrip();
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
-  assert.is(r.seatLimit.value, 5);
-});
+  currentDetails = details(
+    layout.map((s) => ({ ...s })),
+    { remainingSeatLimit: -999 },
+  )
+  r.clearTrip()
+  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  assert.is(r.seatLimit.value, 5)
+})
 
 test('reset unlocks all held seats, clears the seats and sets expirationTime to now', async () => {
-  r.toggleSeat('A1');
-  r.toggleSeat('A3');
-  await flush();
-  assert.is(locks.size, 2);
-  await r.resetSeats();
-  assert.is(locks.size, 0);
-  assert.equal(r.seats.value, []);
-  assert.is(r.seatState('A1').value, 'available');
-  assert.is(Date.parse(r.expirationTime.value!), clock.now);
-  const last = calls().at(-1)!;
-  assert.is(last.body.locked, false);
-  assert.equal(last.body.seatNames.sort(), ['A1', 'A3']);
-});
+  r.toggleSeat('A1')
+  r.toggleSeat('A3')
+  await flush()
+  assert.is(locks.size, 2)
+  await r.resetSeats()
+  assert.is(locks.size, 0)
+  assert.equal(r.seats.value, [])
+  assert.is(r.seatState('A1').value, 'available')
+  assert.is(Date.parse(r.expirationTime.value!), clock.now)
+  const last = calls().at(-1)!
+  assert.is(last.body.locked, false)
+  assert.equal(last.body.seatNames.sort(), ['A1', 'A3'])
+})
 
 test('reset while a lock is in flight still leaves nothing held', async () => {
-  r.toggleSeat('A1');
-  await r.resetSeats();
-  await flush();
-  assert.is(locks.size, 0);
-});
+  r.toggleSeat('A1')
+  await r.resetSeats()
+  await flush()
+  assert.is(locks.size, 0)
+})
 
 test('quick toggles end in the state the passenger left the seat in', async () => {
-  r.toggleSeat('A1');
-  r.toggleSeat('A1');
-  r.toggleSeat('A1');
-  await flush();
-  assert.is(r.seatState('A1').value, 'selected');
-  assert.is(locks.get('A1'), 'me');
-  r.toggleSeat('A1');
-  await flush();
-  assert.not.ok(locks.has('A1'));
-});
+  r.toggleSeat('A1')
+  r.toggleSeat('A1')
+  r.toggleSeat('A1')
+  await flush()
+  assert.is(r.seatState('A1').value, 'selected')
+  assert.is(locks.get('A1'), 'me')
+  r.toggleSeat('A1')
+  await flush()
+  assert.not.ok(locks.has('A1'))
+})
 
 test('release with keepalive gives back held seats (leaving the page, closing the tab)', async () => {
-  r.toggleSeat('A1');
-  r.toggleSeat('A2');
-  await flush();
-  await r.releaseSeats({ keepalive: true });
-  assert.is(locks.size, 0);
-  assert.is(calls().at(-1)!.keepalive, true);
-});
+  r.toggleSeat('A1')
+  r.toggleSeat('A2')
+  await flush()
+  await r.releaseSeats({ keepalive: true })
+  assert.is(locks.size, 0)
+  assert.is(calls().at(-1)!.keepalive, true)
+})
 
 test('choosing another trip releases the seats held on the first', async () => {
-  r.toggleSeat('A1');
-  await flush();
-  currentDetails = details([seat('D1', 0, 0)], { tripId: 8 });
-  await r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' });
-  assert.is(locks.size, 0);
-  assert.equal(r.seats.value, []);
-});
+  r.toggleSeat('A1')
+  await flush()
+  currentDetails = details([seat('D1', 0, 0)], { tripId: 8 })
+  await r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' })
+  assert.is(locks.size, 0)
+  assert.equal(r.seats.value, [])
+})
 
 test('own unexpired locks from the server are kept as the selection after a reload', async () => {
-  const exp = new Date(clock.now + 10 * 60_000).toISOString();
+  const exp = new Date(clock.now + 10 * 60_000).toISOString()
   currentDetails = details(
     layout.map((s) => (s.name === 'A4' ? { ...s, lockedByMe: true } : { ...s })),
     { expirationTime: exp },
-  );
-  r.clearTrip();
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
-  assert.equal(r.seats.value.map((s) => s.name), ['A4']);
-  assert.is(r.seatState('A4').value, 'selected');
-  assert.is(r.expirationTime.value, exp);
-  r.toggleSeat('A4');
-  await flush();
-  assert.is(calls().at(-1)!.body.locked, false, 'choosing it again unlocks');
-});
+  )
+  r.clearTrip()
+  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  assert.equal(
+    r.seats.value.map((s) => s.name),
+    ['A4'],
+  )
+  assert.is(r.seatState('A4').value, 'selected')
+  assert.is(r.expirationTime.value, exp)
+  r.toggleSeat('A4')
+  await flush()
+  assert.is(calls().at(-1)!.body.locked, false, 'choosing it again unlocks')
+})
 
 // ---------- a reload of the same trip (back from login, after a refused booking) ----------
 
 /** The server's trip details as of now: its locks marked as this visitor's or another's. */
 function snapshot(): TripDetails {
-  const seats = layout.map((s) => ({ ...s, lockedByMe: locks.get(s.name) === 'me', lockedByOther: locks.has(s.name) && locks.get(s.name) !== 'me' }));
-  const mine = seats.filter((s) => s.lockedByMe).length;
-  return details(seats, { remainingSeatLimit: 5 - mine, expirationTime: mine ? new Date(clock.now + 15 * 60_000).toISOString() : null });
+  const seats = layout.map((s) => ({ ...s, lockedByMe: locks.get(s.name) === 'me', lockedByOther: locks.has(s.name) && locks.get(s.name) !== 'me' }))
+  const mine = seats.filter((s) => s.lockedByMe).length
+  return details(seats, { remainingSeatLimit: 5 - mine, expirationTime: mine ? new Date(clock.now + 15 * 60_000).toISOString() : null })
 }
 
 /** Starts a reload whose answer is taken now (before what follows reaches the server) and sent on `answer()`. */
 function slowReload(): { done: Promise<r.LoadStatus>; answer: () => void } {
-  const taken = snapshot();
-  let answer = () => {};
-  const answered = new Promise<TripDetails>((res) => (answer = () => res(taken)));
-  routes.tripDetails = () => answered;
-  const done = r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' });
-  return { done, answer };
+  const taken = snapshot()
+  let answer = () => {}
+  const answered = new Promise<TripDetails>((res) => (answer = () => res(taken)))
+  routes.tripDetails = () => answered
+  const done = r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  return { done, answer }
 }
 
 test('a seat chosen while the trip reloads stays chosen and held (the answer predates its lock)', async () => {
-  const reload = slowReload();
-  await flush();
-  assert.is(r.toggleSeat('A1'), 'selected');
-  await flush();
-  assert.is(locks.get('A1'), 'me');
-  reload.answer();
-  await reload.done;
-  await flush();
-  assert.is(r.seatState('A1').value, 'selected');
-  assert.equal(r.seats.value.map((s) => s.name), ['A1']);
-  assert.is(locks.get('A1'), 'me');
-  assert.ok(r.holdMsLeft.value! > 0);
-  r.toggleSeat('A1');
-  await flush();
-  assert.not.ok(locks.has('A1'), 'choosing it again unlocks');
-});
+  const reload = slowReload()
+  await flush()
+  assert.is(r.toggleSeat('A1'), 'selected')
+  await flush()
+  assert.is(locks.get('A1'), 'me')
+  reload.answer()
+  await reload.done
+  await flush()
+  assert.is(r.seatState('A1').value, 'selected')
+  assert.equal(
+    r.seats.value.map((s) => s.name),
+    ['A1'],
+  )
+  assert.is(locks.get('A1'), 'me')
+  assert.ok(r.holdMsLeft.value! > 0)
+  r.toggleSeat('A1')
+  await flush()
+  assert.not.ok(locks.has('A1'), 'choosing it again unlocks')
+})
 
 test('a lock still in flight when the reload answers carries on; the seat stays chosen', async () => {
-  let release = () => {};
-  const real = fakeSeatLock('me');
-  routes.seatLock = (opts) => new Promise((res) => (release = () => res(real(opts))));
-  r.toggleSeat('A2');
-  await flush();
-  const reload = slowReload();
-  reload.answer();
-  await reload.done;
-  assert.is(r.seatState('A2').value, 'selected');
-  release();
-  await flush();
-  assert.is(locks.get('A2'), 'me');
-  assert.is(r.seatState('A2').value, 'selected');
-  assert.equal(r.seats.value.map((s) => s.name), ['A2']);
-});
+  let release = () => {}
+  const real = fakeSeatLock('me')
+  routes.seatLock = (opts) => new Promise((res) => (release = () => res(real(opts))))
+  r.toggleSeat('A2')
+  await flush()
+  const reload = slowReload()
+  reload.answer()
+  await reload.done
+  assert.is(r.seatState('A2').value, 'selected')
+  release()
+  await flush()
+  assert.is(locks.get('A2'), 'me')
+  assert.is(r.seatState('A2').value, 'selected')
+  assert.equal(
+    r.seats.value.map((s) => s.name),
+    ['A2'],
+  )
+})
 
 test('a seat given up while the trip reloads stays given up and is unlocked', async () => {
-  r.toggleSeat('A1');
-  await flush();
-  const reload = slowReload();
-  await flush();
-  r.toggleSeat('A1');
-  reload.answer();
-  await reload.done;
-  await flush();
-  assert.is(r.seatState('A1').value, 'available');
-  assert.equal(r.seats.value, []);
-  assert.not.ok(locks.has('A1'));
-});
+  r.toggleSeat('A1')
+  await flush()
+  const reload = slowReload()
+  await flush()
+  r.toggleSeat('A1')
+  reload.answer()
+  await reload.done
+  await flush()
+  assert.is(r.seatState('A1').value, 'available')
+  assert.equal(r.seats.value, [])
+  assert.not.ok(locks.has('A1'))
+})
 
 test('seats nobody touched during the reload follow the server (a lock that ended there is dropped)', async () => {
-  r.toggleSeat('A1');
-  r.toggleSeat('A2');
-  await flush();
-  locks.delete('A2');
-  const reload = slowReload();
-  reload.answer();
-  await reload.done;
-  assert.equal(r.seats.value.map((s) => s.name), ['A1']);
-  assert.is(r.seatState('A2').value, 'available');
-});
+  r.toggleSeat('A1')
+  r.toggleSeat('A2')
+  await flush()
+  locks.delete('A2')
+  const reload = slowReload()
+  reload.answer()
+  await reload.done
+  assert.equal(
+    r.seats.value.map((s) => s.name),
+    ['A1'],
+  )
+  assert.is(r.seatState('A2').value, 'available')
+})
 
 test('another trip takes the seat map of the first down at once: no click can lock a seat of the wrong trip', async () => {
-  r.toggleSeat('A1');
-  await flush();
-  currentDetails = details([seat('D1', 0, 0)], { tripId: 8 });
-  const next = r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' });
-  assert.is(r.tripDetails.value, null);
-  assert.is(r.toggleSeat('A2'), 'unknown');
-  await next;
-  await flush();
-  assert.is(locks.size, 0);
-  assert.is(r.tripDetails.value?.tripId, 8);
-});
+  r.toggleSeat('A1')
+  await flush()
+  currentDetails = details([seat('D1', 0, 0)], { tripId: 8 })
+  const next = r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' })
+  assert.is(r.tripDetails.value, null)
+  assert.is(r.toggleSeat('A2'), 'unknown')
+  await next
+  await flush()
+  assert.is(locks.size, 0)
+  assert.is(r.tripDetails.value?.tripId, 8)
+})
 
 test('a seat chosen after a reset starts a new hold: the reset time does not end it', async () => {
-  r.toggleSeat('A1');
-  await flush();
-  await r.resetSeats();
-  let release = () => {};
-  const real = fakeSeatLock('me');
-  routes.seatLock = (opts) => new Promise((res) => (release = () => res(real(opts))));
-  clock.now += 1000;
-  r.toggleSeat('A2');
-  await flush();
-  r.tick();
-  assert.is(r.seatState('A2').value, 'selected', 'the hold clock does not expire the new choice');
-  assert.equal(toasts('info'), []);
-  release();
-  await flush();
-  assert.is(locks.get('A2'), 'me');
-  assert.is(r.holdMsLeft.value, 15 * 60_000);
-});
+  r.toggleSeat('A1')
+  await flush()
+  await r.resetSeats()
+  let release = () => {}
+  const real = fakeSeatLock('me')
+  routes.seatLock = (opts) => new Promise((res) => (release = () => res(real(opts))))
+  clock.now += 1000
+  r.toggleSeat('A2')
+  await flush()
+  r.tick()
+  assert.is(r.seatState('A2').value, 'selected', 'the hold clock does not expire the new choice')
+  assert.equal(toasts('info'), [])
+  release()
+  await flush()
+  assert.is(locks.get('A2'), 'me')
+  assert.is(r.holdMsLeft.value, 15 * 60_000)
+})
 
 test('the hold countdown warns in its last 2 minutes and resets when it runs out', async () => {
-  r.toggleSeat('A1');
-  await flush();
-  assert.is(r.holdMsLeft.value, 15 * 60_000);
-  assert.not.ok(r.holdEndingSoon.value);
-  clock.now += 13 * 60_000 + 1000;
-  r.tick();
-  assert.ok(r.holdEndingSoon.value);
-  clock.now += 2 * 60_000;
-  r.tick();
-  await flush();
-  assert.equal(r.seats.value, []);
-  assert.is(locks.size, 0);
-  assert.equal(toasts('info'), [{ id: 'seatChoice.holdExpired' }]);
-  assert.is(r.lastEvent.value?.kind, 'expired');
-});
+  r.toggleSeat('A1')
+  await flush()
+  assert.is(r.holdMsLeft.value, 15 * 60_000)
+  assert.not.ok(r.holdEndingSoon.value)
+  clock.now += 13 * 60_000 + 1000
+  r.tick()
+  assert.ok(r.holdEndingSoon.value)
+  clock.now += 2 * 60_000
+  r.tick()
+  await flush()
+  assert.equal(r.seats.value, [])
+  assert.is(locks.size, 0)
+  assert.equal(toasts('info'), [{ id: 'seatChoice.holdExpired' }])
+  assert.is(r.lastEvent.value?.kind, 'expired')
+})
 
 test('failed trip details open the error dialog with the server reason', async () => {
   routes.tripDetails = async () => {
-    throw Object.assign(new Error('Trip not found.'), { code: 'TRIP_NOT_FOUND', reason: 'Trip not found.' });
-  };
-  r.clearTrip();
-  const st = await r.loadTrip({ tripId: 99, originCode: 'DHK', destinationCode: 'CTG' });
-  assert.is(st, 'error');
-  assert.equal(dialog(), { id: 'error.TRIP_NOT_FOUND' });
-});
+    throw Object.assign(new Error('Trip not found.'), { code: 'TRIP_NOT_FOUND', reason: 'Trip not found.' })
+  }
+  r.clearTrip()
+  const st = await r.loadTrip({ tripId: 99, originCode: 'DHK', destinationCode: 'CTG' })
+  assert.is(st, 'error')
+  assert.equal(dialog(), { id: 'error.TRIP_NOT_FOUND' })
+})
 
 test('toggling one seat changes only that seat signal', async () => {
-  const seen: string[] = [];
-  const { effect } = await import('@preact/signals-react');
+  const seen: string[] = []
+  const { effect } = await import('@preact/signals-react')
   const disposers = layout.map((s) => {
-    let first = true;
+    let first = true
     return effect(() => {
-      void r.seatState(s.name).value;
-      if (!first) seen.push(s.name);
-      first = false;
-    });
-  });
-  r.toggleSeat('A2');
-  await flush();
-  disposers.forEach((d) => d());
-  assert.equal(seen, ['A2']);
-});
+      void r.seatState(s.name).value
+      if (!first) seen.push(s.name)
+      first = false
+    })
+  })
+  r.toggleSeat('A2')
+  await flush()
+  for (const d of disposers) d()
+  assert.equal(seen, ['A2'])
+})
 
-test.run();
+test.run()

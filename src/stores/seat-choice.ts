@@ -8,7 +8,7 @@
  * per-seat loop then brings the server lock in line with what the passenger
  * wants, and reverts the seat when the server says no.
  */
-import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals-react';
+import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals-react'
 import {
   MAX_SEATS,
   INFINITE_SEAT_LIMIT,
@@ -20,10 +20,10 @@ import {
   type SeatLockResponse,
   type SeatType,
   type TripDetails,
-} from '../../contract/schemas.ts';
-import { call } from '../api/index.ts';
-import { defer, every, now } from '../lib/clock.ts';
-import * as ui from './ui.ts';
+} from '../../contract/schemas.ts'
+import { call } from '../api/index.ts'
+import { defer, every, now } from '../lib/clock.ts'
+import * as ui from './ui.ts'
 
 /** What a seat looks like to the passenger right now. */
 export type SeatState =
@@ -34,124 +34,124 @@ export type SeatState =
   | 'adminBooked'
   | 'linked'
   /** Held by another passenger's lock. */
-  | 'held';
+  | 'held'
 
 /** The trip the seat page shows: from the URL. */
 export interface TripRef {
-  tripId: number;
-  originCode: string;
-  destinationCode: string;
-  tripDate?: string;
+  tripId: number
+  originCode: string
+  destinationCode: string
+  tripDate?: string
 }
 
-export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 
 /** Last change, for the live region. */
 export interface SeatEvent {
-  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'reset' | 'expired' | 'extended';
-  seatName?: string;
-  seq: number;
+  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'reset' | 'expired' | 'extended'
+  seatName?: string
+  seq: number
 }
 
 // ---------- state ----------
 
-const tripRefState = signal<TripRef | null>(null);
-const tripDetailsState = signal<TripDetails | null>(null);
-const loadStatusState = signal<LoadStatus>('idle');
-const boardingStationsState = signal<BusStation[]>([]);
-const droppingStationsState = signal<BusStation[]>([]);
+const tripRefState = signal<TripRef | null>(null)
+const tripDetailsState = signal<TripDetails | null>(null)
+const loadStatusState = signal<LoadStatus>('idle')
+const boardingStationsState = signal<BusStation[]>([])
+const droppingStationsState = signal<BusStation[]>([])
 /** Selected seat names, in the order chosen (SPEC "seats"). */
-const seatNamesState = signal<string[]>([]);
-const expirationTimeState = signal<string | null>(null);
-const departureScheduleIdState = signal<number | null>(null);
-const arrivalScheduleIdState = signal<number | null>(null);
-const availableSeatsState = signal(0);
-const lastEventState = signal<SeatEvent | null>(null);
+const seatNamesState = signal<string[]>([])
+const expirationTimeState = signal<string | null>(null)
+const departureScheduleIdState = signal<number | null>(null)
+const arrivalScheduleIdState = signal<number | null>(null)
+const availableSeatsState = signal(0)
+const lastEventState = signal<SeatEvent | null>(null)
 /** Epoch ms, ticking every second while a hold runs (see startHoldClock). */
-const nowState = signal(now());
+const nowState = signal(now())
 /** The selection size the server allows: its remaining limit plus the seats we already held when it answered. */
-const limitBaseState = signal(MAX_SEATS);
+const limitBaseState = signal(MAX_SEATS)
 
 /** Per-seat state signals: the grid subscribes to one each. */
-let seatSignals = new Map<string, Signal<SeatState>>();
+let seatSignals = new Map<string, Signal<SeatState>>()
 
 // Request bookkeeping below: what lock requests are running and which answers are
 // stale. Nothing on screen derives from it, so it is plain data, not signals.
 
 /** Per-seat server sync: what the server holds for us and whether a request is running. */
 interface SeatSync {
-  held: boolean;
-  busy: boolean;
+  held: boolean
+  busy: boolean
 }
-let sync = new Map<string, SeatSync>();
+let sync = new Map<string, SeatSync>()
 /** Bumped on every trip change, reset and release: lock answers from before are ignored (and their locks given back). */
-let generation = 0;
+let generation = 0
 /** Bumped on every load: an older load's answer is ignored. */
-let loadSeq = 0;
+let loadSeq = 0
 /**
  * Seats the passenger toggled, or whose lock request answered, since the running load
  * started: the trip-details answer may predate them, so it does not overrule them.
  */
-let touched = new Set<string>();
-let eventSeq = 0;
+let touched = new Set<string>()
+let eventSeq = 0
 
-export const tripRef = computed(() => tripRefState.value);
-export const tripDetails = computed(() => tripDetailsState.value);
-export const loadStatus = computed(() => loadStatusState.value);
-export const boardingStations = computed(() => boardingStationsState.value);
-export const droppingStations = computed(() => droppingStationsState.value);
-export const expirationTime = computed(() => expirationTimeState.value);
+export const tripRef = computed(() => tripRefState.value)
+export const tripDetails = computed(() => tripDetailsState.value)
+export const loadStatus = computed(() => loadStatusState.value)
+export const boardingStations = computed(() => boardingStationsState.value)
+export const droppingStations = computed(() => droppingStationsState.value)
+export const expirationTime = computed(() => expirationTimeState.value)
 /** Chosen boarding counter id. */
-export const departureScheduleId = computed(() => departureScheduleIdState.value);
+export const departureScheduleId = computed(() => departureScheduleIdState.value)
 /** Chosen dropping counter id. */
-export const arrivalScheduleId = computed(() => arrivalScheduleIdState.value);
-export const availableSeats = computed(() => availableSeatsState.value);
-export const lastEvent = computed(() => lastEventState.value);
+export const arrivalScheduleId = computed(() => arrivalScheduleIdState.value)
+export const availableSeats = computed(() => availableSeatsState.value)
+export const lastEvent = computed(() => lastEventState.value)
 
 /** The trip's seats by name (static data: type, fare, position). */
-const seatsByName = computed(() => new Map(tripDetailsState.value?.seatLayout.seats.map((s) => [s.name, s]) ?? []));
+const seatsByName = computed(() => new Map(tripDetailsState.value?.seatLayout.seats.map((s) => [s.name, s]) ?? []))
 /** The selected seats (SPEC "seats": seat objects with a name), in the order chosen. */
-export const seats = computed(() => seatNamesState.value.map((n) => seatsByName.value.get(n)).filter((s): s is Seat => !!s));
+export const seats = computed(() => seatNamesState.value.map((n) => seatsByName.value.get(n)).filter((s): s is Seat => !!s))
 /** Selected seats that count (OPEN placeholders excluded). */
-export const countedSeats = computed(() => seats.value.filter((s) => s.name !== OPEN_SEAT_NAME));
-export const totalFare = computed(() => countedSeats.value.reduce((sum, s) => sum + s.fare, 0));
+export const countedSeats = computed(() => seats.value.filter((s) => s.name !== OPEN_SEAT_NAME))
+export const totalFare = computed(() => countedSeats.value.reduce((sum, s) => sum + s.fare, 0))
 /** Selected seats grouped by seat type: count, fare per seat and subtotal. */
 export const fareByType = computed(() => {
-  const groups = new Map<SeatType, { seatType: SeatType; count: number; fare: number; subtotal: number }>();
+  const groups = new Map<SeatType, { seatType: SeatType; count: number; fare: number; subtotal: number }>()
   for (const s of countedSeats.value) {
-    const g = groups.get(s.seatType) ?? { seatType: s.seatType, count: 0, fare: s.fare, subtotal: 0 };
-    g.count += 1;
-    g.subtotal += s.fare;
-    g.fare = Math.max(g.fare, s.fare);
-    groups.set(s.seatType, g);
+    const g = groups.get(s.seatType) ?? { seatType: s.seatType, count: 0, fare: s.fare, subtotal: 0 }
+    g.count += 1
+    g.subtotal += s.fare
+    g.fare = Math.max(g.fare, s.fare)
+    groups.set(s.seatType, g)
   }
-  return [...groups.values()];
-});
+  return [...groups.values()]
+})
 /** Seats the passenger may still add: the smaller of MAX_SEATS and the server's remaining limit. */
 export const seatLimit = computed(() => {
-  const remaining = tripDetailsState.value?.remainingSeatLimit ?? MAX_SEATS;
-  return remaining === INFINITE_SEAT_LIMIT ? MAX_SEATS : Math.min(MAX_SEATS, Math.max(0, limitBaseState.value));
-});
+  const remaining = tripDetailsState.value?.remainingSeatLimit ?? MAX_SEATS
+  return remaining === INFINITE_SEAT_LIMIT ? MAX_SEATS : Math.min(MAX_SEATS, Math.max(0, limitBaseState.value))
+})
 /** Milliseconds left on the hold, or null when nothing is held. */
 export const holdMsLeft = computed(() => {
-  const exp = expirationTimeState.value;
-  if (!exp || countedSeats.value.length === 0) return null;
-  return Math.max(0, Date.parse(exp) - nowState.value);
-});
+  const exp = expirationTimeState.value
+  if (!exp || countedSeats.value.length === 0) return null
+  return Math.max(0, Date.parse(exp) - nowState.value)
+})
 /** True in the last two minutes of a hold (WCAG 2.2.1 warning). */
 export const holdEndingSoon = computed(() => {
-  const left = holdMsLeft.value;
-  return left !== null && left > 0 && left <= 120_000;
-});
+  const left = holdMsLeft.value
+  return left !== null && left > 0 && left <= 120_000
+})
 
 /** The state signal of one seat (read it inside the seat's own component). */
 export function seatState(name: string): ReadonlySignal<SeatState> {
-  let s = seatSignals.get(name);
+  let s = seatSignals.get(name)
   if (!s) {
-    s = signal<SeatState>('sold');
-    seatSignals.set(name, s);
+    s = signal<SeatState>('sold')
+    seatSignals.set(name, s)
   }
-  return s;
+  return s
 }
 
 // ---------- actions ----------
@@ -162,34 +162,33 @@ export function seatState(name: string): ReadonlySignal<SeatState> {
  * dialog to the server's reason (docs/spec.md section 7).
  */
 export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
-  const prev = tripRefState.value;
-  const sameTrip =
-    prev && prev.tripId === ref.tripId && prev.originCode === ref.originCode && prev.destinationCode === ref.destinationCode;
+  const prev = tripRefState.value
+  const sameTrip = prev && prev.tripId === ref.tripId && prev.originCode === ref.originCode && prev.destinationCode === ref.destinationCode
   // the first trip's seats are given back; its seat map goes at once (below), not when that is done
-  const released = prev && !sameTrip ? releaseSeats() : null;
+  const released = prev && !sameTrip ? releaseSeats() : null
   // A reload of the same trip (back from login, after a refused booking) keeps its seat map on
   // screen and its lock requests running: seats chosen meanwhile stay chosen (applyDetails).
   // Another trip's seat map is taken down at once: a click on it would lock a seat of that trip.
-  if (!sameTrip) generation++;
-  const gen = generation;
-  const seq = ++loadSeq;
-  touched = new Set();
+  if (!sameTrip) generation++
+  const gen = generation
+  const seq = ++loadSeq
+  touched = new Set()
   batch(() => {
-    tripRefState.value = ref;
-    loadStatusState.value = 'loading';
+    tripRefState.value = ref
+    loadStatusState.value = 'loading'
     if (!sameTrip) {
-      departureScheduleIdState.value = null;
-      arrivalScheduleIdState.value = null;
-      tripDetailsState.value = null;
-      seatNamesState.value = [];
-      expirationTimeState.value = null;
-      boardingStationsState.value = [];
-      droppingStationsState.value = [];
+      departureScheduleIdState.value = null
+      arrivalScheduleIdState.value = null
+      tripDetailsState.value = null
+      seatNamesState.value = []
+      expirationTimeState.value = null
+      boardingStationsState.value = []
+      droppingStationsState.value = []
     }
-  });
-  if (!sameTrip) sync = new Map();
-  if (released) await released;
-  const stale = () => seq !== loadSeq || gen !== generation;
+  })
+  if (!sameTrip) sync = new Map()
+  if (released) await released
+  const stale = () => seq !== loadSeq || gen !== generation
   try {
     const body = {
       tripId: ref.tripId,
@@ -197,33 +196,33 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       destinationCode: ref.destinationCode,
       originBusStationId: departureScheduleIdState.value,
       destinationBusStationId: arrivalScheduleIdState.value,
-    };
-    const details = await call('tripDetails', { body });
-    if (stale()) return loadStatusState.value;
-    applyDetails(details, !!sameTrip);
+    }
+    const details = await call('tripDetails', { body })
+    if (stale()) return loadStatusState.value
+    applyDetails(details, !!sameTrip)
   } catch (err) {
-    if (stale()) return loadStatusState.value;
-    loadStatusState.value = 'error';
-    ui.showError(ui.messageForError(err));
-    return 'error';
+    if (stale()) return loadStatusState.value
+    loadStatusState.value = 'error'
+    ui.showError(ui.messageForError(err))
+    return 'error'
   }
-  const details = tripDetailsState.value!;
+  const details = tripDetailsState.value!
   try {
     const stations = await call('busStations', {
       body: { originCode: ref.originCode, destinationCode: ref.destinationCode, tripDate: details.tripDate, tripId: ref.tripId },
-    });
-    if (stale()) return loadStatusState.value;
+    })
+    if (stale()) return loadStatusState.value
     batch(() => {
-      boardingStationsState.value = stations.boarding;
-      droppingStationsState.value = stations.dropping;
-      if (departureScheduleIdState.value === null && stations.boarding.length === 1) departureScheduleIdState.value = stations.boarding[0]!.id;
-      if (arrivalScheduleIdState.value === null && stations.dropping.length === 1) arrivalScheduleIdState.value = stations.dropping[0]!.id;
-    });
+      boardingStationsState.value = stations.boarding
+      droppingStationsState.value = stations.dropping
+      if (departureScheduleIdState.value === null && stations.boarding.length === 1) departureScheduleIdState.value = stations.boarding[0]!.id
+      if (arrivalScheduleIdState.value === null && stations.dropping.length === 1) arrivalScheduleIdState.value = stations.dropping[0]!.id
+    })
   } catch (err) {
-    if (stale()) return loadStatusState.value;
-    ui.toastError(ui.messageForError(err));
+    if (stale()) return loadStatusState.value
+    ui.toastError(ui.messageForError(err))
   }
-  return loadStatusState.value;
+  return loadStatusState.value
 }
 
 /**
@@ -233,37 +232,35 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
  * server) unless the seat has been sold or booked meanwhile; its lock request carries on.
  */
 function applyDetails(details: TripDetails, sameTrip = false): void {
-  const nextSync = new Map<string, SeatSync>();
+  const nextSync = new Map<string, SeatSync>()
   /** Seats the server says it holds for us. */
-  const serverMine: string[] = [];
+  const serverMine: string[] = []
   /** Seats whose on-screen choice stands over the answer: name → chosen. */
-  const kept = new Map<string, boolean>();
+  const kept = new Map<string, boolean>()
   for (const s of details.seatLayout.seats) {
-    const held = s.lockedByMe && s.status === seatStatus.available && s.name !== OPEN_SEAT_NAME;
-    if (held) serverMine.push(s.name);
-    const entry = sync.get(s.name);
-    const chosen = seatSignals.get(s.name)?.peek() === 'selected';
-    const pending = !!entry && (entry.busy || touched.has(s.name) || chosen !== entry.held);
+    const held = s.lockedByMe && s.status === seatStatus.available && s.name !== OPEN_SEAT_NAME
+    if (held) serverMine.push(s.name)
+    const entry = sync.get(s.name)
+    const chosen = seatSignals.get(s.name)?.peek() === 'selected'
+    const pending = !!entry && (entry.busy || touched.has(s.name) || chosen !== entry.held)
     if (sameTrip && !bookingHold && pending && s.name !== OPEN_SEAT_NAME && s.status === seatStatus.available) {
       // the same object: a running reconcile loop goes on updating it
-      nextSync.set(s.name, entry);
-      kept.set(s.name, chosen);
+      nextSync.set(s.name, entry)
+      kept.set(s.name, chosen)
       // someone else holds it now: lock it again, so a falsy answer takes it away with the lock-lost dialog
-      if (chosen && s.lockedByOther && !entry.busy) entry.held = false;
+      if (chosen && s.lockedByOther && !entry.busy) entry.held = false
     } else {
-      nextSync.set(s.name, { held, busy: false });
+      nextSync.set(s.name, { held, busy: false })
     }
   }
-  const mine = details.seatLayout.seats
-    .map((s) => s.name)
-    .filter((n) => (kept.has(n) ? kept.get(n) : serverMine.includes(n)));
+  const mine = details.seatLayout.seats.map((s) => s.name).filter((n) => (kept.has(n) ? kept.get(n) : serverMine.includes(n)))
   // the caller's selection keeps its order; seats the server holds for it (reload, back) follow
-  const before = seatNamesState.peek().filter((n) => mine.includes(n));
-  const selection = [...before, ...mine.filter((n) => !before.includes(n))].slice(0, MAX_SEATS);
-  sync = nextSync;
+  const before = seatNamesState.peek().filter((n) => mine.includes(n))
+  const selection = [...before, ...mine.filter((n) => !before.includes(n))].slice(0, MAX_SEATS)
+  sync = nextSync
   batch(() => {
     // the server's remaining limit already subtracts the seats it holds for us
-    limitBaseState.value = details.remainingSeatLimit + Math.min(serverMine.length, MAX_SEATS);
+    limitBaseState.value = details.remainingSeatLimit + Math.min(serverMine.length, MAX_SEATS)
     for (const s of details.seatLayout.seats) {
       const state: SeatState = kept.has(s.name)
         ? kept.get(s.name)
@@ -273,23 +270,23 @@ function applyDetails(details: TripDetails, sameTrip = false): void {
             : 'available'
         : serverMine.includes(s.name)
           ? 'selected'
-          : stateOf(s);
-      const sig = seatSignals.get(s.name);
-      if (sig) sig.value = state;
-      else seatSignals.set(s.name, signal(state));
+          : stateOf(s)
+      const sig = seatSignals.get(s.name)
+      if (sig) sig.value = state
+      else seatSignals.set(s.name, signal(state))
     }
     // the caller's own unexpired locks (reload, back) are kept as the selection
-    seatNamesState.value = selection;
-    expirationTimeState.value = selection.length ? (details.expirationTime ?? expirationTimeState.peek()) : null;
-    availableSeatsState.value = details.availableSeats;
-    tripDetailsState.value = details;
-    loadStatusState.value = 'ready';
-    nowState.value = now();
-  });
+    seatNamesState.value = selection
+    expirationTimeState.value = selection.length ? (details.expirationTime ?? expirationTimeState.peek()) : null
+    availableSeatsState.value = details.availableSeats
+    tripDetailsState.value = details
+    loadStatusState.value = 'ready'
+    nowState.value = now()
+  })
   // a choice made during the load whose lock request has not started yet
   for (const [name, chosen] of kept) {
-    const entry = nextSync.get(name)!;
-    if (!entry.busy && chosen !== entry.held) schedule(name);
+    const entry = nextSync.get(name)!
+    if (!entry.busy && chosen !== entry.held) schedule(name)
   }
 }
 
@@ -297,20 +294,20 @@ function applyDetails(details: TripDetails, sameTrip = false): void {
 export function stateOf(s: Seat): SeatState {
   switch (s.status) {
     case seatStatus.sold:
-      return 'sold';
+      return 'sold'
     case seatStatus.booked:
-      return 'booked';
+      return 'booked'
     case seatStatus.adminBooked:
-      return 'adminBooked';
+      return 'adminBooked'
     case seatStatus.linked:
-      return 'linked';
+      return 'linked'
     default:
-      return s.lockedByOther ? 'held' : s.lockedByMe ? 'selected' : 'available';
+      return s.lockedByOther ? 'held' : s.lockedByMe ? 'selected' : 'available'
   }
 }
 
 /** Why a toggle did or did not happen. */
-export type ToggleResult = 'selected' | 'deselected' | 'unavailable' | 'maxSeats' | 'seatLimit' | 'unknown';
+export type ToggleResult = 'selected' | 'deselected' | 'unavailable' | 'maxSeats' | 'seatLimit' | 'unknown'
 
 /**
  * Chooses or un-chooses a seat (docs/spec.md sections 4 and 5). The selected state
@@ -318,132 +315,133 @@ export type ToggleResult = 'selected' | 'deselected' | 'unavailable' | 'maxSeats
  * takes the seat away again with the lock-lost dialog.
  */
 export function toggleSeat(name: string): ToggleResult {
-  const seat = seatsByName.value.get(name);
-  const sig = seatSignals.get(name);
-  if (!seat || !sig) return 'unknown';
-  const state = sig.value;
+  const seat = seatsByName.value.get(name)
+  const sig = seatSignals.get(name)
+  if (!seat || !sig) return 'unknown'
+  const state = sig.value
   // a booking owns these seats now: the selection is frozen until it ends
   if (bookingHold) {
-    emit('rejected', name);
-    return 'unavailable';
+    emit('rejected', name)
+    return 'unavailable'
   }
   if (state === 'selected') {
-    touched.add(name);
+    touched.add(name)
     batch(() => {
-      sig.value = 'available';
-      seatNamesState.value = seatNamesState.value.filter((n) => n !== name);
-      emit('deselected', name);
-    });
-    if (name !== OPEN_SEAT_NAME) schedule(name);
-    return 'deselected';
+      sig.value = 'available'
+      seatNamesState.value = seatNamesState.value.filter((n) => n !== name)
+      emit('deselected', name)
+    })
+    if (name !== OPEN_SEAT_NAME) schedule(name)
+    return 'deselected'
   }
   if (state !== 'available') {
-    emit('rejected', name);
-    return 'unavailable';
+    emit('rejected', name)
+    return 'unavailable'
   }
   if (name !== OPEN_SEAT_NAME) {
-    const count = countedSeats.value.length;
+    const count = countedSeats.value.length
     if (count >= MAX_SEATS) {
-      ui.toastWarning({ id: 'error.MAX_SEAT_WARNING', values: { count: MAX_SEATS } });
-      emit('rejected', name);
-      return 'maxSeats';
+      ui.toastWarning({ id: 'error.MAX_SEAT_WARNING', values: { count: MAX_SEATS } })
+      emit('rejected', name)
+      return 'maxSeats'
     }
     if (count >= seatLimit.value) {
-      ui.toastWarning({ id: 'seatChoice.seatLimit', values: { count: seatLimit.value } });
-      emit('rejected', name);
-      return 'seatLimit';
+      ui.toastWarning({ id: 'seatChoice.seatLimit', values: { count: seatLimit.value } })
+      emit('rejected', name)
+      return 'seatLimit'
     }
   }
-  touched.add(name);
+  touched.add(name)
   batch(() => {
     // a new hold after a reset (expirationTime now) or an expired one: its expiry comes with the lock
     // answer; the old one would end the new hold at the hold clock's next tick
-    const exp = expirationTimeState.peek();
-    if (countedSeats.peek().length === 0 && exp && Date.parse(exp) <= now()) expirationTimeState.value = null;
-    sig.value = 'selected';
-    seatNamesState.value = [...seatNamesState.value, name];
-    emit('selected', name);
-  });
-  if (name !== OPEN_SEAT_NAME) schedule(name);
-  return 'selected';
+    const exp = expirationTimeState.peek()
+    if (countedSeats.peek().length === 0 && exp && Date.parse(exp) <= now()) expirationTimeState.value = null
+    sig.value = 'selected'
+    seatNamesState.value = [...seatNamesState.value, name]
+    emit('selected', name)
+  })
+  if (name !== OPEN_SEAT_NAME) schedule(name)
+  return 'selected'
 }
 
 function schedule(name: string): void {
-  const gen = generation;
-  defer(() => void reconcile(name, gen));
+  const gen = generation
+  defer(() => void reconcile(name, gen))
 }
 
 /** Brings the server lock of one seat in line with its on-screen state, one request at a time. */
 async function reconcile(name: string, gen: number): Promise<void> {
-  const entry = sync.get(name);
-  if (!entry || entry.busy) return;
-  const ref = tripRefState.value;
-  const details = tripDetailsState.value;
-  if (!ref || !details) return;
-  entry.busy = true;
+  const entry = sync.get(name)
+  if (!entry || entry.busy) return
+  const ref = tripRefState.value
+  const details = tripDetailsState.value
+  if (!ref || !details) return
+  entry.busy = true
   try {
     for (;;) {
-      if (gen !== generation) return;
-      const want = seatSignals.get(name)?.value === 'selected';
-      if (want === entry.held) return;
-      const body = lockBody(details, [name], want);
-      let res: SeatLockResponse;
+      if (gen !== generation) return
+      const want = seatSignals.get(name)?.value === 'selected'
+      if (want === entry.held) return
+      const body = lockBody(details, [name], want)
+      let res: SeatLockResponse
       try {
-        res = await call('seatLock', { body });
+        res = await call('seatLock', { body })
       } catch (err) {
-        if (gen !== generation) return;
+        if (gen !== generation) return
         // revert the seat to what the server holds and show the reason
-        revert(name, entry.held);
-        ui.toastError(ui.messageForError(err));
-        emit('failed', name);
-        return;
+        revert(name, entry.held)
+        ui.toastError(ui.messageForError(err))
+        emit('failed', name)
+        return
       }
       if (gen !== generation) {
         // reset or another trip while this lock was in flight: give it back, unless the seat was chosen again
-        const now = tripDetailsState.value;
-        const sameTrip = !!now && now.tripId === details.tripId && now.originCode === details.originCode && now.destinationCode === details.destinationCode;
-        const chosenAgain = sameTrip && seatSignals.get(name)?.value === 'selected';
-        if (want && res && !chosenAgain) void call('seatLock', { body: { ...body, locked: false } }).catch(() => undefined);
-        return;
+        const now = tripDetailsState.value
+        const sameTrip =
+          !!now && now.tripId === details.tripId && now.originCode === details.originCode && now.destinationCode === details.destinationCode
+        const chosenAgain = sameTrip && seatSignals.get(name)?.value === 'selected'
+        if (want && res && !chosenAgain) void call('seatLock', { body: { ...body, locked: false } }).catch(() => undefined)
+        return
       }
       if (!res) {
-        if (want) lockLost(name);
-        return;
+        if (want) lockLost(name)
+        return
       }
-      entry.held = want;
-      touched.add(name);
+      entry.held = want
+      touched.add(name)
       if (want || countedSeats.value.length > 0) {
-        if (res.expirationTime) expirationTimeState.value = res.expirationTime;
+        if (res.expirationTime) expirationTimeState.value = res.expirationTime
       } else {
-        expirationTimeState.value = res.expirationTime;
+        expirationTimeState.value = res.expirationTime
       }
-      nowState.value = now();
+      nowState.value = now()
     }
   } finally {
-    entry.busy = false;
+    entry.busy = false
   }
 }
 
 function revert(name: string, held: boolean): void {
-  const sig = seatSignals.get(name);
-  if (!sig) return;
+  const sig = seatSignals.get(name)
+  if (!sig) return
   batch(() => {
-    sig.value = held ? 'selected' : 'available';
-    const names = seatNamesState.value.filter((n) => n !== name);
-    seatNamesState.value = held ? [...names, name] : names;
-  });
+    sig.value = held ? 'selected' : 'available'
+    const names = seatNamesState.value.filter((n) => n !== name)
+    seatNamesState.value = held ? [...names, name] : names
+  })
 }
 
 /** docs/spec.md section 4: a falsy lock answer removes the seat from the selection and from available seats. */
 function lockLost(name: string): void {
   batch(() => {
-    const sig = seatSignals.get(name);
-    if (sig) sig.value = 'held';
-    seatNamesState.value = seatNamesState.value.filter((n) => n !== name);
-    availableSeatsState.value = Math.max(0, availableSeatsState.value - 1);
-    emit('lockLost', name);
-  });
-  ui.showError({ id: 'seat.lockLost', values: { names: name } });
+    const sig = seatSignals.get(name)
+    if (sig) sig.value = 'held'
+    seatNamesState.value = seatNamesState.value.filter((n) => n !== name)
+    availableSeatsState.value = Math.max(0, availableSeatsState.value - 1)
+    emit('lockLost', name)
+  })
+  ui.showError({ id: 'seat.lockLost', values: { names: name } })
 }
 
 function lockBody(details: TripDetails, seatNames: string[], locked: boolean): SeatLockRequest {
@@ -455,14 +453,14 @@ function lockBody(details: TripDetails, seatNames: string[], locked: boolean): S
     destinationCode: details.destinationCode,
     seatNames,
     locked,
-  };
+  }
 }
 
 /** Names of seats the server holds for us or may be about to (a lock in flight). */
 function heldOrPending(): string[] {
-  const names: string[] = [];
-  for (const [name, e] of sync) if (name !== OPEN_SEAT_NAME && (e.held || e.busy)) names.push(name);
-  return names;
+  const names: string[] = []
+  for (const [name, e] of sync) if (name !== OPEN_SEAT_NAME && (e.held || e.busy)) names.push(name)
+  return names
 }
 
 /**
@@ -470,29 +468,29 @@ function heldOrPending(): string[] {
  * expirationTime to now.
  */
 export async function resetSeats(opts: { event?: SeatEvent['kind'] } = {}): Promise<void> {
-  if (bookingHold && opts.event !== 'expired') return bookingHold.cancel();
-  const details = tripDetailsState.value;
-  const names = heldOrPending();
-  const gen = ++generation;
+  if (bookingHold && opts.event !== 'expired') return bookingHold.cancel()
+  const details = tripDetailsState.value
+  const names = heldOrPending()
+  const gen = ++generation
   batch(() => {
     for (const n of seatNamesState.value) {
-      const sig = seatSignals.get(n);
-      if (sig && sig.value === 'selected') sig.value = 'available';
+      const sig = seatSignals.get(n)
+      if (sig && sig.value === 'selected') sig.value = 'available'
     }
-    seatNamesState.value = [];
-    expirationTimeState.value = new Date(now()).toISOString();
-    nowState.value = now();
-    emit(opts.event ?? 'reset');
-  });
+    seatNamesState.value = []
+    expirationTimeState.value = new Date(now()).toISOString()
+    nowState.value = now()
+    emit(opts.event ?? 'reset')
+  })
   for (const e of sync.values()) {
-    e.held = false;
-    e.busy = false;
+    e.held = false
+    e.busy = false
   }
   if (details && names.length) {
     try {
-      await call('seatLock', { body: lockBody(details, names.slice(0, MAX_SEATS), false) });
+      await call('seatLock', { body: lockBody(details, names.slice(0, MAX_SEATS), false) })
     } catch (err) {
-      if (gen === generation) ui.toastError(ui.messageForError(err));
+      if (gen === generation) ui.toastError(ui.messageForError(err))
     }
   }
 }
@@ -503,25 +501,25 @@ export async function resetSeats(opts: { event?: SeatEvent['kind'] } = {}): Prom
  * the request outlive the page).
  */
 export async function releaseSeats(opts: { keepalive?: boolean } = {}): Promise<void> {
-  const details = tripDetailsState.value;
-  const names = heldOrPending();
-  generation++;
-  bookingHold = null;
+  const details = tripDetailsState.value
+  const names = heldOrPending()
+  generation++
+  bookingHold = null
   for (const e of sync.values()) {
-    e.held = false;
-    e.busy = false;
+    e.held = false
+    e.busy = false
   }
   batch(() => {
     for (const n of seatNamesState.value) {
-      const sig = seatSignals.get(n);
-      if (sig && sig.value === 'selected') sig.value = 'available';
+      const sig = seatSignals.get(n)
+      if (sig && sig.value === 'selected') sig.value = 'available'
     }
-    seatNamesState.value = [];
-    expirationTimeState.value = null;
-  });
-  if (!details || !names.length) return;
+    seatNamesState.value = []
+    expirationTimeState.value = null
+  })
+  if (!details || !names.length) return
   try {
-    await call('seatLock', { body: lockBody(details, names.slice(0, MAX_SEATS), false), keepalive: opts.keepalive });
+    await call('seatLock', { body: lockBody(details, names.slice(0, MAX_SEATS), false), keepalive: opts.keepalive })
   } catch {
     // the page is going away or another trip is loading; the server lets the lock expire
   }
@@ -533,76 +531,76 @@ export async function releaseSeats(opts: { keepalive?: boolean } = {}): Promise<
  */
 export async function extendHold(): Promise<void> {
   if (bookingHold) {
-    const until = await bookingHold.extend();
+    const until = await bookingHold.extend()
     if (until) {
       batch(() => {
-        expirationTimeState.value = until;
-        nowState.value = now();
-        emit('extended');
-      });
+        expirationTimeState.value = until
+        nowState.value = now()
+        emit('extended')
+      })
     }
-    return;
+    return
   }
-  const details = tripDetailsState.value;
-  const names = countedSeats.value.map((s) => s.name);
-  if (!details || names.length === 0) return;
-  const gen = generation;
+  const details = tripDetailsState.value
+  const names = countedSeats.value.map((s) => s.name)
+  if (!details || names.length === 0) return
+  const gen = generation
   try {
-    const res = await call('seatLock', { body: lockBody(details, names, true) });
-    if (gen !== generation) return;
+    const res = await call('seatLock', { body: lockBody(details, names, true) })
+    if (gen !== generation) return
     if (!res) {
       // someone else holds one of them now: treat like a lost lock
-      await resetSeats();
-      ui.showError({ id: 'seat.lockLost', values: { names: names.join(', ') } });
-      return;
+      await resetSeats()
+      ui.showError({ id: 'seat.lockLost', values: { names: names.join(', ') } })
+      return
     }
     batch(() => {
-      expirationTimeState.value = res.expirationTime;
-      nowState.value = now();
-      emit('extended');
-    });
+      expirationTimeState.value = res.expirationTime
+      nowState.value = now()
+      emit('extended')
+    })
   } catch (err) {
-    if (gen === generation) ui.toastError(ui.messageForError(err));
+    if (gen === generation) ui.toastError(ui.messageForError(err))
   }
 }
 
-let keepOnLeave = false;
+let keepOnLeave = false
 
 /** The next navigation away keeps the held seats (e.g. the login handoff of the booking step). */
 export function keepSeatsOnLeave(): void {
-  keepOnLeave = true;
+  keepOnLeave = true
 }
 
 /** The seat page is going away: release the held seats unless keepSeatsOnLeave was called. */
 export function leavePage(): void {
   if (keepOnLeave) {
-    keepOnLeave = false;
-    return;
+    keepOnLeave = false
+    return
   }
-  void releaseSeats();
+  void releaseSeats()
 }
 
 /** The hold ran out: reset and tell the passenger. */
 export async function expireHold(): Promise<void> {
-  if (countedSeats.value.length === 0) return;
-  const hold = bookingHold;
-  bookingHold = null;
-  hold?.expired();
-  await resetSeats({ event: 'expired' });
-  ui.toastInfo({ id: 'seatChoice.holdExpired' });
+  if (countedSeats.value.length === 0) return
+  const hold = bookingHold
+  bookingHold = null
+  hold?.expired()
+  await resetSeats({ event: 'expired' })
+  ui.toastInfo({ id: 'seatChoice.holdExpired' })
 }
 
 /** What a booking does when the passenger extends, resets or outlives a hold it owns. */
 export interface BookingHold {
   /** Asks the server for more time; answers the new expiry, or null when it could not. */
-  extend: () => Promise<string | null>;
+  extend: () => Promise<string | null>
   /** Gives the booking up (the reset button). */
-  cancel: () => Promise<void>;
+  cancel: () => Promise<void>
   /** The hold clock ran out. */
-  expired: () => void;
+  expired: () => void
 }
 
-let bookingHold: BookingHold | null = null;
+let bookingHold: BookingHold | null = null
 
 /**
  * The held seats became a booking: the server spent their locks, so nothing is
@@ -610,53 +608,53 @@ let bookingHold: BookingHold | null = null;
  * expiry. `hold` null hands the seats back to seat choice (booking ended).
  */
 export function holdForBooking(names: string[], expiration: string | null, hold: BookingHold | null): void {
-  bookingHold = hold;
-  generation++;
+  bookingHold = hold
+  generation++
   for (const e of sync.values()) {
-    e.held = false;
-    e.busy = false;
+    e.held = false
+    e.busy = false
   }
-  const keep = hold ? names.filter((n) => seatSignals.has(n)) : [];
+  const keep = hold ? names.filter((n) => seatSignals.has(n)) : []
   batch(() => {
     for (const n of seatNamesState.value) {
-      const sig = seatSignals.get(n);
-      if (sig && sig.value === 'selected' && !keep.includes(n)) sig.value = 'available';
+      const sig = seatSignals.get(n)
+      if (sig && sig.value === 'selected' && !keep.includes(n)) sig.value = 'available'
     }
-    for (const n of keep) seatSignals.get(n)!.value = 'selected';
-    seatNamesState.value = keep;
-    expirationTimeState.value = hold ? expiration : null;
-    nowState.value = now();
-  });
+    for (const n of keep) seatSignals.get(n)!.value = 'selected'
+    seatNamesState.value = keep
+    expirationTimeState.value = hold ? expiration : null
+    nowState.value = now()
+  })
 }
 
 /** Chooses the boarding counter (SPEC departureScheduleId). */
 export function chooseBoarding(id: number | null): void {
-  departureScheduleIdState.value = id;
+  departureScheduleIdState.value = id
 }
 
 /** Chooses the dropping counter (SPEC arrivalScheduleId). */
 export function chooseDropping(id: number | null): void {
-  arrivalScheduleIdState.value = id;
+  arrivalScheduleIdState.value = id
 }
 
 /** Forgets the trip (after release), e.g. when the booking is done. */
 export function clearTrip(): void {
-  generation++;
-  bookingHold = null;
+  generation++
+  bookingHold = null
   batch(() => {
-    tripRefState.value = null;
-    tripDetailsState.value = null;
-    loadStatusState.value = 'idle';
-    seatNamesState.value = [];
-    expirationTimeState.value = null;
-    boardingStationsState.value = [];
-    droppingStationsState.value = [];
-    lastEventState.value = null;
-  });
-  sync = new Map();
-  seatSignals = new Map();
-  touched = new Set();
-  loadSeq++;
+    tripRefState.value = null
+    tripDetailsState.value = null
+    loadStatusState.value = 'idle'
+    seatNamesState.value = []
+    expirationTimeState.value = null
+    boardingStationsState.value = []
+    droppingStationsState.value = []
+    lastEventState.value = null
+  })
+  sync = new Map()
+  seatSignals = new Map()
+  touched = new Set()
+  loadSeq++
 }
 
 /**
@@ -665,20 +663,20 @@ export function clearTrip(): void {
  */
 export function startHoldClock(): () => void {
   return every(1000, () => {
-    if (countedSeats.value.length === 0) return;
-    nowState.value = now();
-    if (holdMsLeft.value === 0) void expireHold();
-  });
+    if (countedSeats.value.length === 0) return
+    nowState.value = now()
+    if (holdMsLeft.value === 0) void expireHold()
+  })
 }
 
 /** Moves the hold clock (tests, and after the tab wakes up). */
 export function tick(): void {
-  nowState.value = now();
-  if (holdMsLeft.value === 0 && countedSeats.value.length > 0) void expireHold();
+  nowState.value = now()
+  if (holdMsLeft.value === 0 && countedSeats.value.length > 0) void expireHold()
 }
 
 // ---------- helpers ----------
 
 function emit(kind: SeatEvent['kind'], seatName?: string): void {
-  lastEventState.value = { kind, seatName, seq: ++eventSeq };
+  lastEventState.value = { kind, seatName, seq: ++eventSeq }
 }

@@ -3,88 +3,88 @@
  * session-storage keys (also in local storage when `Stay signed in` was chosen),
  * the invalid-session flag, the redirect memory and the device id.
  */
-import { batch, computed, signal } from '@preact/signals-react';
-import type { Company, Passenger, Session } from '../../contract/schemas.ts';
-import { deviceIdPattern } from '../../contract/values.ts';
-import { localStore, readJson, sessionStore, storageKeys as k } from '../lib/storage.ts';
+import { batch, computed, signal } from '@preact/signals-react'
+import type { Company, Passenger, Session } from '../../contract/schemas.ts'
+import { deviceIdPattern } from '../../contract/values.ts'
+import { localStore, readJson, sessionStore, storageKeys as k } from '../lib/storage.ts'
 
-const tokenState = signal<string | null>(null);
-const passengerState = signal<Passenger | null>(null);
-const companyState = signal<Company | null>(null);
-const invalidSessionState = signal(false);
+const tokenState = signal<string | null>(null)
+const passengerState = signal<Passenger | null>(null)
+const companyState = signal<Company | null>(null)
+const invalidSessionState = signal(false)
 
-export const token = computed(() => tokenState.value);
-export const passenger = computed(() => passengerState.value);
-export const company = computed(() => companyState.value);
+export const token = computed(() => tokenState.value)
+export const passenger = computed(() => passengerState.value)
+export const company = computed(() => companyState.value)
 /** Set by a 401 outside the login page; the login page shows INVALID_SESSION. */
-export const invalidSession = computed(() => invalidSessionState.value);
-export const isSignedIn = computed(() => tokenState.value !== null);
+export const invalidSession = computed(() => invalidSessionState.value)
+export const isSignedIn = computed(() => tokenState.value !== null)
 
-const sessionKeys = [k.token, k.passenger, k.company] as const;
+const sessionKeys = [k.token, k.passenger, k.company] as const
 
 /** Loads a stored session (session storage first, then a stay-signed-in one). */
 export function loadSession(): void {
-  const ss = sessionStore();
-  const ls = localStore();
-  const from = ss.getItem(k.token) ? ss : ls.getItem(k.token) ? ls : null;
+  const ss = sessionStore()
+  const ls = localStore()
+  const from = ss.getItem(k.token) ? ss : ls.getItem(k.token) ? ls : null
   batch(() => {
-    tokenState.value = from?.getItem(k.token) ?? null;
-    passengerState.value = from ? readJson<Passenger>(from, k.passenger) : null;
-    companyState.value = from ? readJson<Company>(from, k.company) : null;
-    invalidSessionState.value = ss.getItem(k.invalidSession) === 'true';
-  });
+    tokenState.value = from?.getItem(k.token) ?? null
+    passengerState.value = from ? readJson<Passenger>(from, k.passenger) : null
+    companyState.value = from ? readJson<Company>(from, k.company) : null
+    invalidSessionState.value = ss.getItem(k.invalidSession) === 'true'
+  })
   // a stay-signed-in session is copied into this tab's session storage
-  if (from === ls) for (const key of sessionKeys) copy(key, ls, ss);
+  if (from === ls) for (const key of sessionKeys) copy(key, ls, ss)
 }
 
 function copy(key: string, from: ReturnType<typeof sessionStore>, to: ReturnType<typeof sessionStore>): void {
-  const v = from.getItem(key);
-  if (v !== null) to.setItem(key, v);
+  const v = from.getItem(key)
+  if (v !== null) to.setItem(key, v)
 }
 
 /** Stores a new session after login, sign-up verification or password reset. */
 export function signIn(s: Session, staySignedIn = false): void {
-  const ss = sessionStore();
-  const ls = localStore();
-  ss.setItem(k.token, s.token);
-  ss.setItem(k.passenger, JSON.stringify(s.passenger));
-  ss.setItem(k.company, JSON.stringify(s.company));
-  ss.removeItem(k.invalidSession);
+  const ss = sessionStore()
+  const ls = localStore()
+  ss.setItem(k.token, s.token)
+  ss.setItem(k.passenger, JSON.stringify(s.passenger))
+  ss.setItem(k.company, JSON.stringify(s.company))
+  ss.removeItem(k.invalidSession)
   for (const key of sessionKeys) {
-    if (staySignedIn) copy(key, ss, ls);
-    else ls.removeItem(key);
+    if (staySignedIn) copy(key, ss, ls)
+    else ls.removeItem(key)
   }
   batch(() => {
-    tokenState.value = s.token;
-    passengerState.value = s.passenger;
-    companyState.value = s.company;
-    invalidSessionState.value = false;
-  });
+    tokenState.value = s.token
+    passengerState.value = s.passenger
+    companyState.value = s.company
+    invalidSessionState.value = false
+  })
 }
 
 /** Replaces the stored passenger record (profile edit, balance change). */
 export function updatePassenger(p: Passenger): void {
-  const json = JSON.stringify(p);
-  sessionStore().setItem(k.passenger, json);
-  if (localStore().getItem(k.token)) localStore().setItem(k.passenger, json);
-  passengerState.value = p;
+  const json = JSON.stringify(p)
+  sessionStore().setItem(k.passenger, json)
+  if (localStore().getItem(k.token)) localStore().setItem(k.passenger, json)
+  passengerState.value = p
 }
 
 function clear(): void {
   for (const key of sessionKeys) {
-    sessionStore().removeItem(key);
-    localStore().removeItem(key);
+    sessionStore().removeItem(key)
+    localStore().removeItem(key)
   }
   batch(() => {
-    tokenState.value = null;
-    passengerState.value = null;
-    companyState.value = null;
-  });
+    tokenState.value = null
+    passengerState.value = null
+    companyState.value = null
+  })
 }
 
 /** LOGOUT: forgets the session everywhere. */
 export function signOut(): void {
-  clear();
+  clear()
 }
 
 /**
@@ -92,41 +92,41 @@ export function signOut(): void {
  * invalid session and remembers `path` for the return after login.
  */
 export function resetInvalidSession(path: string): void {
-  clear();
-  sessionStore().setItem(k.invalidSession, 'true');
-  invalidSessionState.value = true;
-  rememberRedirect(path);
+  clear()
+  sessionStore().setItem(k.invalidSession, 'true')
+  invalidSessionState.value = true
+  rememberRedirect(path)
 }
 
 /** Acknowledges the invalid-session message (shown once on the login page). */
 export function clearInvalidSession(): void {
-  sessionStore().removeItem(k.invalidSession);
-  invalidSessionState.value = false;
+  sessionStore().removeItem(k.invalidSession)
+  invalidSessionState.value = false
 }
 
 /** Remembers where to return after login (restricted routes, 401). */
 export function rememberRedirect(path: string): void {
-  if (path.startsWith('/login') || path.startsWith('/error')) return;
-  sessionStore().setItem(k.redirectUrl, path);
+  if (path.startsWith('/login') || path.startsWith('/error')) return
+  sessionStore().setItem(k.redirectUrl, path)
 }
 
 /** Takes (and forgets) the remembered path, or `/` when none. */
 export function takeRedirect(): string {
-  const ss = sessionStore();
-  const path = ss.getItem(k.redirectUrl);
-  ss.removeItem(k.redirectUrl);
-  return path && path.startsWith('/') && !path.startsWith('//') ? path : '/';
+  const ss = sessionStore()
+  const path = ss.getItem(k.redirectUrl)
+  ss.removeItem(k.redirectUrl)
+  return path?.startsWith('/') && !path.startsWith('//') ? path : '/'
 }
 
 /** A random device id created once per tab session (sent as X-Device-Id). */
 export function deviceId(): string {
-  const ss = sessionStore();
-  let id = ss.getItem(k.deviceId);
+  const ss = sessionStore()
+  let id = ss.getItem(k.deviceId)
   if (!id || !deviceIdPattern.test(id)) {
-    const bytes = new Uint8Array(16);
-    globalThis.crypto.getRandomValues(bytes);
-    id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-    ss.setItem(k.deviceId, id);
+    const bytes = new Uint8Array(16)
+    globalThis.crypto.getRandomValues(bytes)
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+    ss.setItem(k.deviceId, id)
   }
-  return id;
+  return id
 }

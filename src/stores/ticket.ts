@@ -5,217 +5,217 @@
  * refund goes to the balance). Actions are the only writers; uvu runs this in
  * Node against `fakeApi` and `fakeClock`.
  */
-import { batch, computed, signal } from '@preact/signals-react';
-import { oneAtATime, type ScopedError } from './one-at-a-time.ts';
-import { reservationStatus, type CancelInitialize, type Reservation } from '../../contract/schemas.ts';
-import { call } from '../api/index.ts';
-import { every, now } from '../lib/clock.ts';
-import * as session from './session.ts';
+import { batch, computed, signal } from '@preact/signals-react'
+import { oneAtATime, type ScopedError } from './one-at-a-time.ts'
+import { reservationStatus, type CancelInitialize, type Reservation } from '../../contract/schemas.ts'
+import { call } from '../api/index.ts'
+import { every, now } from '../lib/clock.ts'
+import * as session from './session.ts'
 
 /** PNR: 10 upper-case letters and digits. */
-export const PNR_PATTERN = /^[A-Z0-9]{10}$/;
+export const PNR_PATTERN = /^[A-Z0-9]{10}$/
 /** PIN: 4 digits. */
-export const PIN_PATTERN = /^\d{4}$/;
+export const PIN_PATTERN = /^\d{4}$/
 /** Cancel code: 6 digits. */
-export const OTP_PATTERN = /^\d{6}$/;
+export const OTP_PATTERN = /^\d{6}$/
 
 /** The request running now. */
-export type TicketBusy = 'find' | 'resend' | 'cancelInit' | 'cancel';
+export type TicketBusy = 'find' | 'resend' | 'cancelInit' | 'cancel'
 /** Which part of the page an error belongs to. */
-export type TicketErrorScope = 'find' | 'resend' | 'cancel';
+export type TicketErrorScope = 'find' | 'resend' | 'cancel'
 
 /** A server error: the catalogue code and the server's reason (fallback text). */
-export type TicketError = ScopedError<TicketErrorScope>;
+export type TicketError = ScopedError<TicketErrorScope>
 
 /** Where a cancellation stands: not started, waiting for the SMS code, done. */
-export type CancelStep = 'idle' | 'otp' | 'done';
+export type CancelStep = 'idle' | 'otp' | 'done'
 
 /** A status change for the live region. */
 export interface TicketAnnouncement {
-  id: string;
-  values?: Record<string, string | number>;
-  seq: number;
+  id: string
+  values?: Record<string, string | number>
+  seq: number
 }
 
 // ---------- state ----------
 
-const ticketState = signal<Reservation | null>(null);
-const busyState = signal<TicketBusy | null>(null);
-const errorState = signal<TicketError | null>(null);
-const run = oneAtATime(busyState, errorState);
-const quoteState = signal<CancelInitialize | null>(null);
-const cancelStepState = signal<CancelStep>('idle');
-const resendAtState = signal<number | null>(null);
-const nowState = signal(now());
-const emailSentState = signal(false);
-const announcementState = signal<TicketAnnouncement | null>(null);
-let seq = 0;
+const ticketState = signal<Reservation | null>(null)
+const busyState = signal<TicketBusy | null>(null)
+const errorState = signal<TicketError | null>(null)
+const run = oneAtATime(busyState, errorState)
+const quoteState = signal<CancelInitialize | null>(null)
+const cancelStepState = signal<CancelStep>('idle')
+const resendAtState = signal<number | null>(null)
+const nowState = signal(now())
+const emailSentState = signal(false)
+const announcementState = signal<TicketAnnouncement | null>(null)
+let seq = 0
 
 /** The ticket on screen. */
-export const ticket = computed(() => ticketState.value);
-export const busy = computed(() => busyState.value);
-export const error = computed(() => errorState.value);
+export const ticket = computed(() => ticketState.value)
+export const busy = computed(() => busyState.value)
+export const error = computed(() => errorState.value)
 /** The refund quote and policy of cancel initialize. */
-export const cancelQuote = computed(() => quoteState.value);
-export const cancelStep = computed(() => cancelStepState.value);
+export const cancelQuote = computed(() => quoteState.value)
+export const cancelStep = computed(() => cancelStepState.value)
 /** The ticket e-mail was sent again. */
-export const emailSent = computed(() => emailSentState.value);
-export const announcement = computed(() => announcementState.value);
+export const emailSent = computed(() => emailSentState.value)
+export const announcement = computed(() => announcementState.value)
 /** Seconds until another cancel code may be asked for. */
 export const resendSecondsLeft = computed(() => {
-  const at = resendAtState.value;
-  return at === null ? 0 : Math.max(0, Math.ceil((at - nowState.value) / 1000));
-});
+  const at = resendAtState.value
+  return at === null ? 0 : Math.max(0, Math.ceil((at - nowState.value) / 1000))
+})
 /** Only a sold ticket can be cancelled or e-mailed. */
-export const isSold = computed(() => ticketState.value?.status === reservationStatus.sold);
+export const isSold = computed(() => ticketState.value?.status === reservationStatus.sold)
 
 // ---------- helpers ----------
 
 function announce(id: string, values?: Record<string, string | number>): void {
-  announcementState.value = { id, values, seq: ++seq };
+  announcementState.value = { id, values, seq: ++seq }
 }
 
 function show(r: Reservation): void {
   batch(() => {
-    ticketState.value = r;
-    quoteState.value = null;
-    cancelStepState.value = 'idle';
-    resendAtState.value = null;
-    emailSentState.value = false;
-  });
+    ticketState.value = r
+    quoteState.value = null
+    cancelStepState.value = 'idle'
+    resendAtState.value = null
+    emailSentState.value = false
+  })
 }
 
 /** Normalises a typed PNR (spaces, lower case). */
 export function normalisePnr(pnr: string): string {
-  return pnr.replace(/\s+/g, '').toUpperCase();
+  return pnr.replace(/\s+/g, '').toUpperCase()
 }
 
 // ---------- actions ----------
 
 /** Finds a ticket by PNR and PIN; WRONG_PNR_PIN is kept as the error. */
 export async function findByPnr(pnr: string, pin: string): Promise<Reservation | undefined> {
-  const p = normalisePnr(pnr);
-  const n = pin.trim();
-  const r = await run('find', 'find', () => call('reservationByPnr', { params: { pnr: p, pin: n } }));
+  const p = normalisePnr(pnr)
+  const n = pin.trim()
+  const r = await run('find', 'find', () => call('reservationByPnr', { params: { pnr: p, pin: n } }))
   if (!r) {
-    ticketState.value = null;
-    return undefined;
+    ticketState.value = null
+    return undefined
   }
-  show(r);
-  announce('ticket.announceFound', { pnr: r.pnr ?? p });
-  return r;
+  show(r)
+  announce('ticket.announceFound', { pnr: r.pnr ?? p })
+  return r
 }
 
 /** Opens one of the signed-in passenger's tickets; RESERVATION_NOT_ACCESSIBLE when it is someone else's. */
 export async function openById(id: number): Promise<Reservation | undefined> {
-  if (ticketState.value?.id === id) return ticketState.value;
-  const r = await run('find', 'find', () => call('reservationById', { params: { id } }));
+  if (ticketState.value?.id === id) return ticketState.value
+  const r = await run('find', 'find', () => call('reservationById', { params: { id } }))
   if (!r) {
-    ticketState.value = null;
-    return undefined;
+    ticketState.value = null
+    return undefined
   }
-  show(r);
-  return r;
+  show(r)
+  return r
 }
 
 /** Sends the ticket e-mail again. */
 export async function resendEmail(): Promise<boolean> {
-  const t = ticketState.value;
-  if (!t?.pnr || !t.pin) return false;
-  const ok = await run('resend', 'resend', () => call('resendReservationEmail', { params: { pnr: t.pnr!, pin: t.pin! } }));
-  if (!ok) return false;
-  emailSentState.value = true;
-  announce('ticket.announceEmailSent');
-  return true;
+  const t = ticketState.value
+  if (!t?.pnr || !t.pin) return false
+  const ok = await run('resend', 'resend', () => call('resendReservationEmail', { params: { pnr: t.pnr!, pin: t.pin! } }))
+  if (!ok) return false
+  emailSentState.value = true
+  announce('ticket.announceEmailSent')
+  return true
 }
 
 /** Cancel initialize: the refund quote and policy; the SMS code goes to the passenger's mobile. */
 export async function startCancel(): Promise<CancelInitialize | undefined> {
-  const t = ticketState.value;
-  if (!t?.pnr || !t.pin) return undefined;
-  const q = await run('cancelInit', 'cancel', () => call('cancelInitialize', { params: { pnr: t.pnr!, pin: t.pin! } }));
-  if (!q) return undefined;
-  const at = now();
+  const t = ticketState.value
+  if (!t?.pnr || !t.pin) return undefined
+  const q = await run('cancelInit', 'cancel', () => call('cancelInitialize', { params: { pnr: t.pnr!, pin: t.pin! } }))
+  if (!q) return undefined
+  const at = now()
   batch(() => {
-    quoteState.value = q;
-    cancelStepState.value = 'otp';
-    nowState.value = at;
-    resendAtState.value = at + q.resendAfterSeconds * 1000;
-  });
-  announce('ticket.announceOtpSent', { to: q.otpSentTo });
-  return q;
+    quoteState.value = q
+    cancelStepState.value = 'otp'
+    nowState.value = at
+    resendAtState.value = at + q.resendAfterSeconds * 1000
+  })
+  announce('ticket.announceOtpSent', { to: q.otpSentTo })
+  return q
 }
 
 /** Asks for another cancel code once the resend wait is over. */
 export async function resendCancelCode(): Promise<boolean> {
-  if (resendSecondsLeft.value > 0) return false;
-  return (await startCancel()) !== undefined;
+  if (resendSecondsLeft.value > 0) return false
+  return (await startCancel()) !== undefined
 }
 
 /** Cancels with the SMS code: the refund goes to the balance and the seats are free again. */
 export async function confirmCancel(otp: string): Promise<Reservation | undefined> {
-  const t = ticketState.value;
-  const code = otp.trim();
-  if (!t?.pnr || !t.pin || cancelStepState.value !== 'otp') return undefined;
+  const t = ticketState.value
+  const code = otp.trim()
+  if (!t?.pnr || !t.pin || cancelStepState.value !== 'otp') return undefined
   if (!OTP_PATTERN.test(code)) {
-    errorState.value = { scope: 'cancel', code: 'INVALID_OTP_PROVIDED', reason: '' };
-    return undefined;
+    errorState.value = { scope: 'cancel', code: 'INVALID_OTP_PROVIDED', reason: '' }
+    return undefined
   }
-  const r = await run('cancel', 'cancel', () => call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code } }));
-  if (!r) return undefined;
+  const r = await run('cancel', 'cancel', () => call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code } }))
+  if (!r) return undefined
   batch(() => {
-    ticketState.value = r;
-    cancelStepState.value = 'done';
-    resendAtState.value = null;
-    emailSentState.value = false;
-  });
-  announce('ticket.announceCanceled', { refund: r.refundAmount ?? 0 });
-  const p = session.passenger.value;
+    ticketState.value = r
+    cancelStepState.value = 'done'
+    resendAtState.value = null
+    emailSentState.value = false
+  })
+  announce('ticket.announceCanceled', { refund: r.refundAmount ?? 0 })
+  const p = session.passenger.value
   if (p) {
     try {
-      session.updatePassenger(await call('profile', { params: { id: p.id } }));
+      session.updatePassenger(await call('profile', { params: { id: p.id } }))
     } catch {
       // the profile page loads the balance again
     }
   }
-  return r;
+  return r
 }
 
 /** Leaves the cancel step without cancelling. */
 export function abandonCancel(): void {
   batch(() => {
-    quoteState.value = null;
-    cancelStepState.value = 'idle';
-    resendAtState.value = null;
-    if (errorState.value?.scope === 'cancel') errorState.value = null;
-  });
+    quoteState.value = null
+    cancelStepState.value = 'idle'
+    resendAtState.value = null
+    if (errorState.value?.scope === 'cancel') errorState.value = null
+  })
 }
 
 /** Moves the resend countdown on. */
 export function tick(): void {
-  nowState.value = now();
+  nowState.value = now()
 }
 
 /** Runs the resend countdown while the cancel step is open; returns the disposer. */
 export function startResendClock(): () => void {
-  return every(1000, tick);
+  return every(1000, tick)
 }
 
 /** Clears the error shown. */
 export function dismissError(): void {
-  errorState.value = null;
+  errorState.value = null
 }
 
 /** Back to the search form. */
 export function resetTicket(): void {
   batch(() => {
-    ticketState.value = null;
-    busyState.value = null;
-    errorState.value = null;
-    quoteState.value = null;
-    cancelStepState.value = 'idle';
-    resendAtState.value = null;
-    emailSentState.value = false;
-    announcementState.value = null;
-  });
+    ticketState.value = null
+    busyState.value = null
+    errorState.value = null
+    quoteState.value = null
+    cancelStepState.value = 'idle'
+    resendAtState.value = null
+    emailSentState.value = false
+    announcementState.value = null
+  })
 }

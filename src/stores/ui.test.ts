@@ -82,7 +82,11 @@ test('a failed request shows its catalogue message with the server values, else 
   assert.equal(ui.messageForError({ code: 'SEAT_UNAVAILABLE', reason: 'These seats are NOT available' }), { id: 'error.SEAT_UNAVAILABLE' })
   assert.equal(ui.messageForError({ code: 'SOMETHING_NEW', reason: 'Try later' }), { text: 'Try later' })
   assert.equal(ui.messageForError({ code: 'SOMETHING_NEW', reason: '' }), { id: 'error.unknown' })
-  assert.equal(ui.messageForError(new Error('boom')), { id: 'error.INTERNAL_ERROR' }, 'not from the server: the catalogue text, not the programmer\'s message')
+  assert.equal(
+    ui.messageForError(new Error('boom')),
+    { id: 'error.INTERNAL_ERROR' },
+    "not from the server: the catalogue text, not the programmer's message",
+  )
 })
 
 test('bottom navigation flag', () => {

@@ -6,7 +6,14 @@ const layout: SeatGridLayout = {
   columns: 4,
   aisleColumns: [2],
   decks: ['LOWER'],
-  seats: seatsFor(6, [0, 1, 3], 'LOWER', '', (row) => (row < 2 ? 'Extra' : 'Business'), (t) => (t === 'Extra' ? 1400 : 1200)),
+  seats: seatsFor(
+    6,
+    [0, 1, 3],
+    'LOWER',
+    '',
+    (row) => (row < 2 ? 'Extra' : 'Business'),
+    (t) => (t === 'Extra' ? 1400 : 1200),
+  ),
 }
 const getState = statesFor(layout, { B2: 'sold', C1: 'booked', D3: 'adminBooked', E2: 'linked', F1: 'held', A3: 'selected' })
 

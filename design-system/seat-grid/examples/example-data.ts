@@ -4,7 +4,14 @@ import type { SeatGridLabels, SeatGridLayout, SeatGridSeat, SeatGridState } from
 const letters = 'ABCDEFGHIJ'
 
 /** Seats for `rows` rows at the given columns, named like the demo coaches (A1, A2 …). */
-export function seatsFor(rows: number, cols: number[], deck: 'LOWER' | 'UPPER', prefix: string, type: (row: number, col: number) => string, fare: (type: string) => number): SeatGridSeat[] {
+export function seatsFor(
+  rows: number,
+  cols: number[],
+  deck: 'LOWER' | 'UPPER',
+  prefix: string,
+  type: (row: number, col: number) => string,
+  fare: (type: string) => number,
+): SeatGridSeat[] {
   const seats: SeatGridSeat[] = []
   for (let row = 0; row < rows; row++) {
     cols.forEach((column, i) => {
@@ -41,7 +48,8 @@ const stateText: Record<SeatGridState, string> = {
 
 /** English labels as the app formats them. */
 export const labels: SeatGridLabels = {
-  seat: (s, st) => `Seat ${s.name}, ${s.deck === 'UPPER' ? 'upper' : 'lower'} deck, ${s.seatType}, ${s.fare.toLocaleString('en-US')} Tk, ${stateText[st]}`,
+  seat: (s, st) =>
+    `Seat ${s.name}, ${s.deck === 'UPPER' ? 'upper' : 'lower'} deck, ${s.seatType}, ${s.fare.toLocaleString('en-US')} Tk, ${stateText[st]}`,
   deck: (d) => (d === 'UPPER' ? 'Upper deck' : 'Lower deck'),
   grid: (d) => (d === 'UPPER' ? 'Upper deck seats' : 'Lower deck seats'),
   decks: 'Decks',

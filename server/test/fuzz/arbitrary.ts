@@ -10,19 +10,19 @@
  * one place: wrong type, missing, null, extremes, NUL, unpaired surrogates, huge
  * strings, unicode, unknown fields, over-long arrays.
  */
-import fc from 'fast-check';
+import fc from 'fast-check'
 
 /** Any zod/mini schema (only `_zod.def` and `safeParse` are used). */
 export interface Schema {
-  _zod: { def: unknown };
-  safeParse(v: unknown): { success: boolean };
+  _zod: { def: unknown }
+  safeParse(v: unknown): { success: boolean }
 }
 
-type Def = { type: string; [k: string]: unknown };
-type CheckDef = { check: string; [k: string]: unknown };
+type Def = { type: string; [k: string]: unknown }
+type CheckDef = { check: string; [k: string]: unknown }
 
-const defOf = (s: Schema) => s._zod.def as Def;
-const checksOf = (d: Def) => ((d.checks as { _zod: { def: CheckDef } }[] | undefined) ?? []).map((c) => c._zod.def);
+const defOf = (s: Schema) => s._zod.def as Def
+const checksOf = (d: Def) => ((d.checks as { _zod: { def: CheckDef } }[] | undefined) ?? []).map((c) => c._zod.def)
 
 /**
  * A context value computed when the request is sent (a live booking, a fresh SMS
@@ -36,31 +36,31 @@ export class Later {
   ) {}
   /** A value derived from this one. */
   pick(label: string, fn: (v: any) => unknown): Later {
-    return new Later(label, async (use) => fn(await use(this)));
+    return new Later(label, async (use) => fn(await use(this)))
   }
   [fc.toStringMethod](): string {
-    return `<${this.label}>`;
+    return `<${this.label}>`
   }
 }
 
 /** `v` with every Later (at any depth) replaced by its value, each computed once. */
 export async function resolveLater(v: unknown, memo = new Map<Later, Promise<unknown>>()): Promise<unknown> {
   const use = (l: Later): Promise<unknown> => {
-    if (!memo.has(l)) memo.set(l, l.get(use));
-    return memo.get(l)!;
-  };
-  if (v instanceof Later) return use(v);
+    if (!memo.has(l)) memo.set(l, l.get(use))
+    return memo.get(l)!
+  }
+  if (v instanceof Later) return use(v)
   if (Array.isArray(v)) {
-    const out: unknown[] = [];
-    for (const x of v) out.push(await resolveLater(x, memo));
-    return out;
+    const out: unknown[] = []
+    for (const x of v) out.push(await resolveLater(x, memo))
+    return out
   }
   if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = await resolveLater(x, memo);
-    return out;
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(v)) out[k] = await resolveLater(x, memo)
+    return out
   }
-  return v;
+  return v
 }
 
 export interface ArbitraryOptions {
@@ -69,111 +69,114 @@ export interface ArbitraryOptions {
    * context's keys takes that context's values for those keys (one context per object,
    * so values that must agree, such as a trip's date and coach, do).
    */
-  contexts?: readonly Record<string, unknown>[];
+  contexts?: readonly Record<string, unknown>[]
   /** Extra rule for generated strings (the server refuses NUL and unpaired surrogates). */
-  acceptString?: (s: string) => boolean;
+  acceptString?: (s: string) => boolean
 }
 
 /** Values `schema` accepts (context values are taken as they are). */
 export function validArbitrary(schema: Schema, opts: ArbitraryOptions = {}): fc.Arbitrary<unknown> {
-  return build(schema, opts);
+  return build(schema, opts)
 }
 
 function build(schema: Schema, o: ArbitraryOptions): fc.Arbitrary<unknown> {
-  const d = defOf(schema);
+  const d = defOf(schema)
   switch (d.type) {
     case 'string':
-      return stringArb(schema, d, o);
+      return stringArb(schema, d, o)
     case 'number':
-      return numberArb(d);
+      return numberArb(d)
     case 'boolean':
-      return fc.boolean();
+      return fc.boolean()
     case 'literal':
-      return fc.constantFrom(...(d.values as unknown[]));
+      return fc.constantFrom(...(d.values as unknown[]))
     case 'enum':
-      return fc.constantFrom(...Object.values(d.entries as Record<string, unknown>));
+      return fc.constantFrom(...Object.values(d.entries as Record<string, unknown>))
     case 'optional':
-      return fc.option(build(d.innerType as Schema, o), { nil: undefined });
+      return fc.option(build(d.innerType as Schema, o), { nil: undefined })
     case 'nullable':
-      return fc.option(build(d.innerType as Schema, o), { nil: null });
+      return fc.option(build(d.innerType as Schema, o), { nil: null })
     case 'union':
-      return fc.oneof(...(d.options as Schema[]).map((s) => build(s, o)));
+      return fc.oneof(...(d.options as Schema[]).map((s) => build(s, o)))
     case 'array': {
-      const { min, max } = lengthBounds(d);
-      return fc.array(build(d.element as Schema, o), { minLength: min, maxLength: Math.min(max, min + 5) }).filter((v) => schema.safeParse(v).success);
+      const { min, max } = lengthBounds(d)
+      return fc.array(build(d.element as Schema, o), { minLength: min, maxLength: Math.min(max, min + 5) }).filter((v) => schema.safeParse(v).success)
     }
     case 'record':
-      return fc.dictionary(build(d.keyType as Schema, o) as fc.Arbitrary<string>, build(d.valueType as Schema, o), { maxKeys: 5 });
+      return fc.dictionary(build(d.keyType as Schema, o) as fc.Arbitrary<string>, build(d.valueType as Schema, o), { maxKeys: 5 })
     case 'object':
-      return objectArb(d, o);
+      return objectArb(d, o)
     default:
-      throw new Error(`validArbitrary: no generator for zod type '${d.type}'`);
+      throw new Error(`validArbitrary: no generator for zod type '${d.type}'`)
   }
 }
 
 function objectArb(d: Def, o: ArbitraryOptions): fc.Arbitrary<unknown> {
-  const shape = d.shape as Record<string, Schema>;
-  const model: Record<string, fc.Arbitrary<unknown>> = {};
-  const requiredKeys: string[] = [];
+  const shape = d.shape as Record<string, Schema>
+  const model: Record<string, fc.Arbitrary<unknown>> = {}
+  const requiredKeys: string[] = []
   for (const [k, s] of Object.entries(shape)) {
-    const sd = defOf(s);
+    const sd = defOf(s)
     // Optional keys are absent rather than present-and-undefined (JSON drops undefined anyway).
-    if (sd.type === 'optional') model[k] = build(sd.innerType as Schema, o);
+    if (sd.type === 'optional') model[k] = build(sd.innerType as Schema, o)
     else {
-      model[k] = build(s, o);
-      requiredKeys.push(k);
+      model[k] = build(s, o)
+      requiredKeys.push(k)
     }
   }
-  const generated = fc.record(model, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;
-  const keys = Object.keys(shape);
-  const relevant = (o.contexts ?? []).filter((c) => Object.keys(c).some((k) => keys.includes(k)));
-  if (relevant.length === 0) return generated;
+  const generated = fc.record(model, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>
+  const keys = Object.keys(shape)
+  const relevant = (o.contexts ?? []).filter((c) => Object.keys(c).some((k) => keys.includes(k)))
+  if (relevant.length === 0) return generated
   return fc.tuple(generated, fc.option(fc.constantFrom(...relevant), { freq: 5 })).map(([v, c]) => {
-    if (!c) return v;
-    const out = { ...v };
-    for (const k of keys) if (k in c) out[k] = c[k];
-    return out;
-  });
+    if (!c) return v
+    const out = { ...v }
+    for (const k of keys) if (k in c) out[k] = c[k]
+    return out
+  })
 }
 
 function lengthBounds(d: Def): { min: number; max: number } {
-  let min = 0;
-  let max = Number.POSITIVE_INFINITY;
+  let min = 0
+  let max = Number.POSITIVE_INFINITY
   for (const c of checksOf(d)) {
-    if (c.check === 'min_length') min = Math.max(min, c.minimum as number);
-    if (c.check === 'max_length') max = Math.min(max, c.maximum as number);
-    if (c.check === 'length_equals') min = max = c.length as number;
+    if (c.check === 'min_length') min = Math.max(min, c.minimum as number)
+    if (c.check === 'max_length') max = Math.min(max, c.maximum as number)
+    if (c.check === 'length_equals') min = max = c.length as number
   }
-  return { min, max };
+  return { min, max }
 }
 
-const isAnchored = (re: RegExp) => re.source.startsWith('^') && re.source.endsWith('$');
+const isAnchored = (re: RegExp) => re.source.startsWith('^') && re.source.endsWith('$')
 
 // Printable text as people type it: mostly ASCII, some Bangla, accents, emoji (surrogate pairs), CJK.
 const textUnit = fc.oneof(
   { weight: 8, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) },
   { weight: 2, arbitrary: fc.constantFrom('ঢা', 'কা', 'চট্ট', 'গ্রাম', 'é', 'e\u0301', 'ß', 'İ', '中', '😀', '👍🏽', '\u200d', '١') },
   { weight: 1, arbitrary: fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCharCode(c)) },
-);
+)
 
 function stringArb(schema: Schema, d: Def, o: ArbitraryOptions): fc.Arbitrary<unknown> {
-  const { min, max } = lengthBounds(d);
+  const { min, max } = lengthBounds(d)
   const patterns = checksOf(d)
     .filter((c) => c.check === 'string_format' && c.pattern instanceof RegExp)
-    .map((c) => c.pattern as RegExp);
-  const anchored = patterns.filter(isAnchored);
-  let base: fc.Arbitrary<string>;
-  if (anchored.length > 0) base = fc.stringMatching(anchored[0]!);
+    .map((c) => c.pattern as RegExp)
+  const anchored = patterns.filter(isAnchored)
+  let base: fc.Arbitrary<string>
+  if (anchored.length > 0) base = fc.stringMatching(anchored[0]!)
   else {
-    const short = fc.string({ unit: textUnit, minLength: min, maxLength: Math.min(max, min + 24) });
+    const short = fc.string({ unit: textUnit, minLength: min, maxLength: Math.min(max, min + 24) })
     // The longest allowed value too: a column narrower than the contract shows up here.
-    base = Number.isFinite(max) && max <= 4096 ? fc.oneof({ weight: 4, arbitrary: short }, { weight: 1, arbitrary: fc.string({ minLength: max, maxLength: max }) }) : short;
+    base =
+      Number.isFinite(max) && max <= 4096
+        ? fc.oneof({ weight: 4, arbitrary: short }, { weight: 1, arbitrary: fc.string({ minLength: max, maxLength: max }) })
+        : short
   }
   // Unanchored patterns ("has an upper-case letter") each add one exact match.
-  const parts = patterns.filter((p) => !isAnchored(p)).map((p) => fc.stringMatching(new RegExp(`^(?:${p.source})$`, p.flags)));
-  const joined = parts.length > 0 ? fc.tuple(base, ...parts).map((xs) => xs.join('')) : base;
-  const accept = o.acceptString ?? (() => true);
-  return joined.filter((v) => accept(v) && schema.safeParse(v).success);
+  const parts = patterns.filter((p) => !isAnchored(p)).map((p) => fc.stringMatching(new RegExp(`^(?:${p.source})$`, p.flags)))
+  const joined = parts.length > 0 ? fc.tuple(base, ...parts).map((xs) => xs.join('')) : base
+  const accept = o.acceptString ?? (() => true)
+  return joined.filter((v) => accept(v) && schema.safeParse(v).success)
 }
 
 // zod's integer formats (z.int(), z.int32(), z.uint32()) and their ranges.
@@ -181,49 +184,52 @@ const intFormats: Record<string, [number, number]> = {
   safeint: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
   int32: [-(2 ** 31), 2 ** 31 - 1],
   uint32: [0, 2 ** 32 - 1],
-};
+}
 
 function numberArb(d: Def): fc.Arbitrary<number> {
-  let int = false;
-  let min = -Number.MAX_SAFE_INTEGER;
-  let max = Number.MAX_SAFE_INTEGER;
+  let int = false
+  let min = -Number.MAX_SAFE_INTEGER
+  let max = Number.MAX_SAFE_INTEGER
   for (const c of checksOf(d)) {
-    const range = c.check === 'number_format' ? intFormats[c.format as string] : undefined;
+    const range = c.check === 'number_format' ? intFormats[c.format as string] : undefined
     if (range) {
-      int = true;
-      min = Math.max(min, range[0]);
-      max = Math.min(max, range[1]);
+      int = true
+      min = Math.max(min, range[0])
+      max = Math.min(max, range[1])
     }
-    if (c.check === 'greater_than') min = Math.max(min, c.inclusive ? (c.value as number) : (c.value as number) + (int ? 1 : Number.EPSILON));
-    if (c.check === 'less_than') max = Math.min(max, c.inclusive ? (c.value as number) : (c.value as number) - (int ? 1 : Number.EPSILON));
+    if (c.check === 'greater_than') min = Math.max(min, c.inclusive ? (c.value as number) : (c.value as number) + (int ? 1 : Number.EPSILON))
+    if (c.check === 'less_than') max = Math.min(max, c.inclusive ? (c.value as number) : (c.value as number) - (int ? 1 : Number.EPSILON))
   }
-  if (!int) return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
-  min = Math.ceil(min);
-  max = Math.floor(max);
-  const int32 = fc.integer({ min: Math.max(min, -(2 ** 31)), max: Math.min(max, 2 ** 31 - 1) });
-  if (min >= -(2 ** 31) && max <= 2 ** 31 - 1) return int32;
-  return fc.oneof(int32, fc.maxSafeInteger().filter((n) => n >= min && n <= max));
+  if (!int) return fc.double({ min, max, noNaN: true, noDefaultInfinity: true })
+  min = Math.ceil(min)
+  max = Math.floor(max)
+  const int32 = fc.integer({ min: Math.max(min, -(2 ** 31)), max: Math.min(max, 2 ** 31 - 1) })
+  if (min >= -(2 ** 31) && max <= 2 ** 31 - 1) return int32
+  return fc.oneof(
+    int32,
+    fc.maxSafeInteger().filter((n) => n >= min && n <= max),
+  )
 }
 
 // ---------- mutations ----------
 
 /** Marks a key to delete. */
-export const MISSING = Symbol('missing');
+export const MISSING = Symbol('missing')
 
-type Path = (string | number)[];
+type Path = (string | number)[]
 
 /** One way of breaking a value; `to` gets the value found at the place (undefined when absent). */
 interface Breaker {
-  label: string;
-  to: (current: unknown) => unknown;
+  label: string
+  to: (current: unknown) => unknown
 }
 
-const insertNul = (s: string) => s.slice(0, Math.floor(s.length / 2)) + '\u0000' + s.slice(Math.floor(s.length / 2));
-const asText = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? 'x' : JSON.stringify(v));
+const insertNul = (s: string) => s.slice(0, Math.floor(s.length / 2)) + '\u0000' + s.slice(Math.floor(s.length / 2))
+const asText = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? 'x' : JSON.stringify(v))
 const repeatTo = (v: unknown, n: number) => {
-  const xs = Array.isArray(v) && v.length > 0 ? v : [v ?? 'A1'];
-  return Array.from({ length: n }, (_, i) => xs[i % xs.length]);
-};
+  const xs = Array.isArray(v) && v.length > 0 ? v : [v ?? 'A1']
+  return Array.from({ length: n }, (_, i) => xs[i % xs.length])
+}
 
 /** Bad values, each tried at any place of a request. */
 export const breakers: readonly Breaker[] = [
@@ -275,74 +281,84 @@ export const breakers: readonly Breaker[] = [
   { label: '6 elements', to: (v) => repeatTo(v, 6) },
   { label: '1000 elements', to: (v) => repeatTo(v, 1000) },
   { label: 'empty object', to: () => ({}) },
-  { label: 'unknown field', to: (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...v, unknownField: 'x' } : { unknownField: v }) },
-  { label: 'constructor field', to: (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...v, constructor: { prototype: {} } } : { constructor: v }) },
-];
+  {
+    label: 'unknown field',
+    to: (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...v, unknownField: 'x' } : { unknownField: v }),
+  },
+  {
+    label: 'constructor field',
+    to: (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...v, constructor: { prototype: {} } } : { constructor: v }),
+  },
+]
 
 /** A value broken at one place: what, where, and the result. */
 export interface Broken {
-  value: unknown;
-  at: string;
-  how: string;
+  value: unknown
+  at: string
+  how: string
 }
 
 /** Every place in `value` (the value itself, each key and element), plus keys of `schema` the value leaves out. */
 export function placesOf(value: unknown, schema?: Schema): Path[] {
-  const out: Path[] = [];
+  const out: Path[] = []
   const walk = (v: unknown, s: Schema | undefined, path: Path) => {
-    out.push(path);
-    const d = s ? unwrap(s) : undefined;
-    if (v instanceof Later) return;
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, d?.type === 'array' ? (d.element as Schema) : undefined, [...path, i]));
-    else if (v !== null && typeof v === 'object') {
-      const shape = d?.type === 'object' ? (d.shape as Record<string, Schema>) : {};
-      for (const k of new Set([...Object.keys(v), ...Object.keys(shape)])) walk((v as Record<string, unknown>)[k], shape[k], [...path, k]);
+    out.push(path)
+    const d = s ? unwrap(s) : undefined
+    if (v instanceof Later) return
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) walk(x, d?.type === 'array' ? (d.element as Schema) : undefined, [...path, i])
+    } else if (v !== null && typeof v === 'object') {
+      const shape = d?.type === 'object' ? (d.shape as Record<string, Schema>) : {}
+      for (const k of new Set([...Object.keys(v), ...Object.keys(shape)])) walk((v as Record<string, unknown>)[k], shape[k], [...path, k])
     }
-  };
-  walk(value, schema, []);
-  return out;
+  }
+  walk(value, schema, [])
+  return out
 }
 
 function unwrap(s: Schema): Def {
-  let d = defOf(s);
-  while (d.type === 'optional' || d.type === 'nullable') d = defOf(d.innerType as Schema);
-  return d;
+  let d = defOf(s)
+  while (d.type === 'optional' || d.type === 'nullable') d = defOf(d.innerType as Schema)
+  return d
 }
 
 /** `value` with the place at `path` replaced (or deleted with MISSING). */
 export function replaceAt(value: unknown, path: Path, next: unknown): unknown {
-  if (path.length === 0) return next === MISSING ? undefined : next;
-  const [head, ...rest] = path;
+  if (path.length === 0) return next === MISSING ? undefined : next
+  const [head, ...rest] = path
   if (Array.isArray(value)) {
-    const copy = [...value];
-    if (rest.length === 0 && next === MISSING) copy.splice(head as number, 1);
-    else copy[head as number] = replaceAt(copy[head as number], rest, next);
-    return copy;
+    const copy = [...value]
+    if (rest.length === 0 && next === MISSING) copy.splice(head as number, 1)
+    else copy[head as number] = replaceAt(copy[head as number], rest, next)
+    return copy
   }
-  const copy: Record<string, unknown> = { ...(value as object) };
-  if (rest.length === 0 && next === MISSING) delete copy[head!];
-  else copy[head!] = replaceAt(copy[head!], rest, next);
-  return copy;
+  const copy: Record<string, unknown> = { ...(value as object) }
+  if (rest.length === 0 && next === MISSING) delete copy[head!]
+  else copy[head!] = replaceAt(copy[head!], rest, next)
+  return copy
 }
 
 function valueAt(value: unknown, path: Path): unknown {
-  return path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[k] : undefined), value);
+  return path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[k] : undefined), value)
 }
 
 /** `valid` broken at one of its places by one breaker (or by arbitrary JSON). */
 export function mutationArbitrary(valid: fc.Arbitrary<unknown>, schema?: Schema): fc.Arbitrary<Broken> {
   return valid.chain((v) => {
-    const places = placesOf(v, schema);
+    const places = placesOf(v, schema)
     const breaker = fc.oneof(
       { weight: 12, arbitrary: fc.constantFrom(...breakers) },
-      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((j): Breaker => ({ label: `JSON ${JSON.stringify(j)?.slice(0, 40)}`, to: () => j })) },
-    );
+      {
+        weight: 1,
+        arbitrary: fc.jsonValue({ maxDepth: 2 }).map((j): Breaker => ({ label: `JSON ${JSON.stringify(j)?.slice(0, 40)}`, to: () => j })),
+      },
+    )
     return fc.tuple(fc.constantFrom(...places), breaker).map(([path, b]) => ({
       value: replaceAt(v, path, b.to(valueAt(v, path))),
       at: path.join('.') || '(whole)',
       how: b.label,
-    }));
-  });
+    }))
+  })
 }
 
 /** Path parameters that no route should take, URL-encoded as sent (`raw`). */
@@ -369,4 +385,4 @@ export const badPathSegments: readonly { label: string; raw: string }[] = [
   { label: 'emoji', raw: encodeURIComponent('😀') },
   { label: 'quote', raw: encodeURIComponent("'") },
   { label: 'SQL', raw: encodeURIComponent("1' OR '1'='1") },
-];
+]

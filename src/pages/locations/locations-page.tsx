@@ -18,7 +18,15 @@ const branches = [
 ] as const
 
 const styles = {
-  dl: css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '3', rowGap: '1', m: '0', '& dt': { fontWeight: 'bold' }, '& dd': { m: '0' } }),
+  dl: css({
+    display: 'grid',
+    gridTemplateColumns: 'auto 1fr',
+    columnGap: '3',
+    rowGap: '1',
+    m: '0',
+    '& dt': { fontWeight: 'bold' },
+    '& dd': { m: '0' },
+  }),
   tel: css({ display: 'inline-flex', alignItems: 'center', minHeight: 'touch' }),
 }
 

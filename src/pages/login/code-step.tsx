@@ -62,6 +62,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
   return (
     <form ref={f.formRef} className={form.root} noValidate onSubmit={f.submit((v) => void verify(v.code))}>
       <p className={form.intro}>{t(purpose === 'signup' ? 'login.verifyIntro' : 'login.otpIntro', { mobile: mobile.value })}</p>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: only notes that focus left the code boxes (to show their error); the boxes are the controls */}
       <div ref={codeBox} data-field="code" onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && f.visit('code')}>
         <PinInput
           label={t(purpose === 'signup' ? 'login.code' : 'login.otp')}

@@ -47,7 +47,8 @@ export default function LoginPage() {
     if (previous.current === current) return
     previous.current = current
     const root = stepRoot.current
-    const target = root?.querySelector<HTMLElement>('h2') ?? root?.querySelector<HTMLElement>('input:not([type=hidden]):not([hidden]):not([aria-hidden=true])')
+    const target =
+      root?.querySelector<HTMLElement>('h2') ?? root?.querySelector<HTMLElement>('input:not([type=hidden]):not([hidden]):not([aria-hidden=true])')
     target?.focus()
   }, [current])
 
@@ -71,7 +72,9 @@ export default function LoginPage() {
         {current === 'mobile' ? <MobileStep initial={mobile.value} /> : null}
         {current === 'password' ? <PasswordStep onDone={done} /> : null}
         {current === 'signup' ? <SignupStep /> : null}
-        {current === 'verify' || current === 'forgotOtp' ? <CodeStep key={current} purpose={current === 'verify' ? 'signup' : 'reset'} onDone={done} /> : null}
+        {current === 'verify' || current === 'forgotOtp' ? (
+          <CodeStep key={current} purpose={current === 'verify' ? 'signup' : 'reset'} onDone={done} />
+        ) : null}
         {current === 'newPassword' ? <NewPasswordStep onDone={done} /> : null}
       </div>
     </>

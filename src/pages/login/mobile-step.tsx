@@ -18,9 +18,14 @@ export function MobileStep({ initial }: { initial: string }) {
   })
   const field = f.bind('mobile')
   return (
-    <form ref={f.formRef} className={form.root} noValidate onSubmit={f.submit((v) => {
+    <form
+      ref={f.formRef}
+      className={form.root}
+      noValidate
+      onSubmit={f.submit((v) => {
         if (!busy.value.login) void submitMobile(v.mobile)
-      })}>
+      })}
+    >
       <p className={form.intro}>{t('login.intro')}</p>
       <TextField
         label={t('login.mobile')}

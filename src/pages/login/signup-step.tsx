@@ -13,11 +13,9 @@ export function SignupStep() {
   useSignals()
   const t = useT()
   const mt = useMaybeT()
-  const f = useForm(
-    { mobile: mobile.value, fullName: '', email: '', city: '', password: '', confirmPassword: '' },
-    validateSignupForm,
-    { password: 'input' },
-  )
+  const f = useForm({ mobile: mobile.value, fullName: '', email: '', city: '', password: '', confirmPassword: '' }, validateSignupForm, {
+    password: 'input',
+  })
   const pending = busy.value.login
   return (
     <form

@@ -38,7 +38,14 @@ export function ChangePassword() {
         })}
       >
         <input type="text" name="username" autoComplete="username" value={profile.value?.mobile ?? ''} readOnly hidden />
-        <PasswordInput label={t('profile.currentPassword')} autoComplete="current-password" showLabel={t('login.showPassword')} hideLabel={t('login.hidePassword')} {...f.bind('currentPassword')} error={mt(f.shown('currentPassword'))} />
+        <PasswordInput
+          label={t('profile.currentPassword')}
+          autoComplete="current-password"
+          showLabel={t('login.showPassword')}
+          hideLabel={t('login.hidePassword')}
+          {...f.bind('currentPassword')}
+          error={mt(f.shown('currentPassword'))}
+        />
         <PasswordPair form={f} name="newPassword" label={t('login.newPassword')} />
         <ServerError error={errors.value.password} />
         <div className={form.actions}>

@@ -14,7 +14,18 @@ const styles = {
   list: css({ listStyle: 'none', m: '0', p: '0', display: 'flex', flexDirection: 'column', gap: '3' }),
   item: css({ border: '1px solid {colors.gray.200}', borderRadius: 'md', p: '3', bg: 'white' }),
   link: css({ fontWeight: 'bold', fontSize: 'md', display: 'inline-block', minHeight: '1.5rem', py: '1' }),
-  details: css({ display: 'flex', flexWrap: 'wrap', columnGap: '4', rowGap: '1', m: '0', mt: '1', p: '0', listStyle: 'none', color: 'gray.800', fontSize: 'sm' }),
+  details: css({
+    display: 'flex',
+    flexWrap: 'wrap',
+    columnGap: '4',
+    rowGap: '1',
+    m: '0',
+    mt: '1',
+    p: '0',
+    listStyle: 'none',
+    color: 'gray.800',
+    fontSize: 'sm',
+  }),
   group: css({ mt: '4' }),
 }
 
@@ -53,7 +64,9 @@ export function MyTickets() {
       </h2>
       <ServerError error={errors.value.reservations} />
       {list === null ? (
-        busy.value.reservations ? <p className={page.muted}>{t('common.loading')}</p> : null
+        busy.value.reservations ? (
+          <p className={page.muted}>{t('common.loading')}</p>
+        ) : null
       ) : list.length === 0 ? (
         <p>{t('profile.noTickets')}</p>
       ) : (

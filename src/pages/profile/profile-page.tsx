@@ -13,9 +13,24 @@ import { MyTickets } from './my-tickets.tsx'
 import { ProfileDetails } from './profile-details.tsx'
 
 const styles = {
-  layout: css({ display: 'grid', gap: '5', gridTemplateColumns: '1fr', '& h2': { scrollMarginTop: '6rem' }, lg: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', alignItems: 'start' } }),
+  layout: css({
+    display: 'grid',
+    gap: '5',
+    gridTemplateColumns: '1fr',
+    '& h2': { scrollMarginTop: '6rem' },
+    lg: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', alignItems: 'start' },
+  }),
   toc: css({ mb: '5', '& ul': { display: 'flex', flexWrap: 'wrap', gap: '1', listStyle: 'none', m: '0', p: '0' } }),
-  tocLink: css({ display: 'inline-flex', alignItems: 'center', minHeight: 'touch', px: '3', borderRadius: 'full', border: '1px solid {colors.gray.200}', bg: 'white', textDecoration: 'none' }),
+  tocLink: css({
+    display: 'inline-flex',
+    alignItems: 'center',
+    minHeight: 'touch',
+    px: '3',
+    borderRadius: 'full',
+    border: '1px solid {colors.gray.200}',
+    bg: 'white',
+    textDecoration: 'none',
+  }),
   tocTitle: css({ fontWeight: 'medium', mb: '1' }),
 }
 

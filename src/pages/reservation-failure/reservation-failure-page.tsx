@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react'
+import { type ReactNode, useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Reservation } from '../../../contract/schemas.ts'
 import { ButtonLink } from '../../../design-system/button/index.ts'
@@ -44,7 +44,7 @@ export default function ReservationFailurePage() {
   const phase = b.phase.value
   const error = b.error.value?.scope === 'confirm' ? b.error.value : null
 
-  let body
+  let body: ReactNode
   if (!paymentId) {
     body = (
       <p>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react'
+import { type ReactNode, useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { reservationStatus } from '../../../contract/schemas.ts'
 import { ButtonLink } from '../../../design-system/button/index.ts'
@@ -47,7 +47,7 @@ export default function ReservationSuccessPage() {
   const loading = b.busy.value === 'confirm' || (!!paymentId && !result && !b.error.value) || (!!reservationId && !r && !b.error.value)
   const sold = r?.status === reservationStatus.sold
 
-  let body
+  let body: ReactNode
   if (!paymentId && !reservationId) {
     body = (
       <>

@@ -58,7 +58,14 @@ export function BookingForm() {
 
   return (
     <form ref={f.formRef} className={form.root} noValidate onSubmit={submit} aria-labelledby="booking-heading">
-      <TextField label={t('booking.passengerName')} autoComplete="name" requiredMark maxLength={100} {...f.bind('passengerName')} error={mt(f.shown('passengerName'))} />
+      <TextField
+        label={t('booking.passengerName')}
+        autoComplete="name"
+        requiredMark
+        maxLength={100}
+        {...f.bind('passengerName')}
+        error={mt(f.shown('passengerName'))}
+      />
       <TextField
         label={t('booking.passengerMobile')}
         type="tel"

@@ -86,25 +86,21 @@ export function BookingPanel() {
         <p>
           <a href={`/reservation/success?reservationId=${mine.id}`}>{t('booking.viewTicket')}</a>
         </p>
+      ) : phase === 'ended' ? (
+        <div role="status">
+          <p>{t('booking.ended')}</p>
+          <Button variant="outline" onClick={() => b.resetBooking()}>
+            {t('booking.startAgain')}
+          </Button>
+        </div>
+      ) : signedIn ? (
+        <BookingForm />
       ) : (
         <>
-          {phase === 'ended' ? (
-            <div role="status">
-              <p>{t('booking.ended')}</p>
-              <Button variant="outline" onClick={() => b.resetBooking()}>
-                {t('booking.startAgain')}
-              </Button>
-            </div>
-          ) : signedIn ? (
-            <BookingForm />
-          ) : (
-            <>
-              <p>{t('booking.loginNeeded')}</p>
-              <div>
-                <Button onClick={loginToBook}>{t('booking.loginToBook')}</Button>
-              </div>
-            </>
-          )}
+          <p>{t('booking.loginNeeded')}</p>
+          <div>
+            <Button onClick={loginToBook}>{t('booking.loginToBook')}</Button>
+          </div>
         </>
       )}
     </section>

@@ -15,7 +15,13 @@ const styles = {
   select: css({ width: 'full' }),
 }
 
-function StationSelect(props: { label: string; placeholder: string; stations: BusStation[]; value: number | null; onChange: (id: number | null) => void }) {
+function StationSelect(props: {
+  label: string
+  placeholder: string
+  stations: BusStation[]
+  value: number | null
+  onChange: (id: number | null) => void
+}) {
   const id = useId()
   const lang = language.value
   return (

@@ -37,7 +37,16 @@ const styles = {
   coach: css({ fontWeight: 'bold', fontSize: 'lg', m: '0' }),
   times: css({ display: 'flex', gap: '3', alignItems: 'baseline', flexWrap: 'wrap', fontVariantNumeric: 'tabular-nums' }),
   time: css({ fontSize: 'xl', fontWeight: 'bold' }),
-  dl: css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '2', rowGap: '1', m: '0', fontSize: 'sm', '& dt': { fontWeight: 'medium', color: 'gray.800' }, '& dd': { m: '0' } }),
+  dl: css({
+    display: 'grid',
+    gridTemplateColumns: 'auto 1fr',
+    columnGap: '2',
+    rowGap: '1',
+    m: '0',
+    fontSize: 'sm',
+    '& dt': { fontWeight: 'medium', color: 'gray.800' },
+    '& dd': { m: '0' },
+  }),
   fare: css({ fontSize: 'xl', fontWeight: 'bold', color: 'brand.800' }),
   empty: css({ p: '4', bg: 'white', border: '1px solid {colors.gray.200}', borderRadius: 'md' }),
 }
@@ -124,6 +133,7 @@ function Filters() {
   const present = search.coachTypesInResults.value
   const types = COACH_TYPES.filter((c) => present.includes(c) || c === search.coachType.value)
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a toolbar of labelled filters named as a group; a fieldset would add a second visible caption
     <div className={styles.toolbar} role="group" aria-label={t('trips.filters')}>
       <div className={styles.field}>
         <label htmlFor={periodId} className={styles.label}>
@@ -289,10 +299,7 @@ export default function SearchPage() {
         {t('search.heading')}
       </h1>
       <div className={cx(page.card, styles.modify)}>
-        <SearchForm
-          label={t('searchForm.modify')}
-          onSearch={() => navigate(`/search?${search.searchQuery({ filters: true })}`)}
-        />
+        <SearchForm label={t('searchForm.modify')} onSearch={() => navigate(`/search?${search.searchQuery({ filters: true })}`)} />
       </div>
       {/* the build's static frame has no results: the app fills them in */}
       {isPrerendering() ? null : <Results />}
