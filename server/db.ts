@@ -191,3 +191,18 @@ function isAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
+
+/**
+ * A text[] or int[] column's value as strings: an array from PostgreSQL, or the
+ * `{a,b}` text PGlite may answer for arrays built in a query.
+ */
+export function pgArray(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String)
+  if (typeof v === 'string')
+    return v
+      .replace(/^\{|\}$/g, '')
+      .split(',')
+      .map((x) => x.replace(/^"|"$/g, ''))
+      .filter(Boolean)
+  return []
+}

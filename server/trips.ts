@@ -12,7 +12,7 @@ import {
   type TripDetails,
   type TripSummary,
 } from '../contract/schemas.ts'
-import type { Queryable } from './db.ts'
+import { pgArray, type Queryable } from './db.ts'
 import { AppError } from './http.ts'
 import { activeStations } from './lookups.ts'
 import { dhakaIsoOrNull, timeBetween, toDhakaIso } from './time.ts'
@@ -59,19 +59,9 @@ export async function findTripByCoach(q: Queryable, tripDate: string, coachCode:
 
 function fixTrip(t: TripRow): TripRow {
   if (typeof t.fares === 'string') t.fares = JSON.parse(t.fares)
-  t.aisle_columns = parseArray(t.aisle_columns).map(Number)
-  t.decks = parseArray(t.decks) as TripRow['decks']
+  t.aisle_columns = pgArray(t.aisle_columns).map(Number)
+  t.decks = pgArray(t.decks) as TripRow['decks']
   return t
-}
-
-function parseArray(v: unknown): string[] {
-  if (Array.isArray(v)) return v
-  if (typeof v === 'string')
-    return v
-      .replace(/^\{|\}$/g, '')
-      .split(',')
-      .filter(Boolean)
-  return []
 }
 
 /** Throws the catalogue error when the trip is not on sale at `now`. */
@@ -139,13 +129,7 @@ export async function searchTrips(q: Queryable, origin: string, destination: str
   const dropping = stations.filter((s) => s.city_code === destination).map((s) => s.name)
   return rows.map((t) => {
     const fares = typeof t.fares === 'string' ? (JSON.parse(t.fares) as Record<string, number>) : t.fares
-    const types = sortSeatTypes(
-      Array.isArray(t.seat_types)
-        ? t.seat_types
-        : String(t.seat_types ?? '')
-            .replace(/[{}"]/g, '')
-            .split(','),
-    )
+    const types = sortSeatTypes(pgArray(t.seat_types))
     const prices = types.map((ty) => fares[ty]).filter((f): f is number => typeof f === 'number')
     return {
       tripId: t.id,

@@ -8,7 +8,7 @@
  * hold: those are never changed or deleted, only reported.
  */
 import { seatTypes } from '../../contract/schemas.ts'
-import type { Queryable } from '../db.ts'
+import { pgArray, type Queryable } from '../db.ts'
 import type { StationRow } from '../lookups.ts'
 import { addDays, calendarDays, dhakaDate } from '../time.ts'
 import { weekdayNames, type Network, type NetworkLayout } from './schema.ts'
@@ -86,27 +86,6 @@ function canonicalFares(f: Partial<Record<string, number>> | string): Record<str
   const out: Record<string, number> = {}
   for (const t of seatTypes) if (o[t] !== undefined) out[t] = Number(o[t])
   return out
-}
-
-function intArray(v: unknown): number[] {
-  if (Array.isArray(v)) return v.map(Number)
-  if (typeof v === 'string')
-    return v
-      .replace(/^\{|\}$/g, '')
-      .split(',')
-      .filter(Boolean)
-      .map(Number)
-  return []
-}
-
-function textArray(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String)
-  if (typeof v === 'string')
-    return v
-      .replace(/^\{|\}$/g, '')
-      .split(',')
-      .filter(Boolean)
-  return []
 }
 
 /** Imports `net`; answers what it added, changed, removed and left alone, and what it could not change. */
@@ -333,8 +312,8 @@ async function importLayouts({ tx, net, now, report }: Ctx): Promise<Imported> {
       coachType: row.coach_type,
       rows: row.rows,
       columns: row.columns,
-      aisleColumns: intArray(row.aisle_columns),
-      decks: textArray(row.decks),
+      aisleColumns: pgArray(row.aisle_columns).map(Number),
+      decks: pgArray(row.decks),
       seats: (seatsOf.get(row.id) ?? []).map((s) => ({ name: s.name, row: s.row, col: s.col, deck: s.deck, seatType: s.seat_type })),
     })
     if (current === layoutShape(l)) {
@@ -470,7 +449,9 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
       row.layout_id !== want.layout ||
       row.departs !== want.departs ||
       !sameJson(
-        intArray(row.weekdays).sort((a, b) => a - b),
+        pgArray(row.weekdays)
+          .map(Number)
+          .sort((a, b) => a - b),
         want.weekdays,
       ) ||
       row.valid_from !== want.from ||

@@ -10,58 +10,23 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openDb } from '../db.ts'
 import { DEMO_PASSENGER } from '../seed/passengers.ts'
-import { dhakaDate } from '../time.ts'
 import { tempDir } from './helpers.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'
 import { startSmsReceiver, until } from './receivers.ts'
-import { call } from './spawn-server.ts'
+import { bookSeat, call } from './spawn-server.ts'
 
 const LEASE_SECONDS = 15
 
 const mobile = (i: number) => `0171300000${i}`
 
-/** Signs in the demo passenger and answers a function that buys ticket `i` (one seat, passenger mobile `mobile(i)`) from balance. */
+/** Signs in the demo passenger and answers a function that buys ticket `i` (one seat, passenger mobile `<prefix><i>`) from balance. */
 async function ticketBuyer(base: string, from: string, to: string, prefix = '0171300000'): Promise<(i: number) => Promise<void>> {
   const login = await call(base, 'POST', '/api/checkPassenger', { mobile: DEMO_PASSENGER.mobile, password: DEMO_PASSENGER.password })
   assert.is(login.status, 200, JSON.stringify(login.body))
   const token: string = login.body.data.token
-  const date = dhakaDate(new Date(Date.now() + 2 * 86_400_000))
-  const found = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: from, destinationCode: to, tripDate: date })
-  const trip = (found.body.data as { tripId: number; coachCode: string; fareFrom: number }[]).sort((a, b) => a.fareFrom - b.fareFrom)[0]!
-  const st = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', { originCode: from, destinationCode: to, tripDate: date })
   return async (i: number) => {
-    const d = await call(
-      base,
-      'POST',
-      '/api/reservation/tripDetails',
-      { tripId: trip.tripId, originCode: from, destinationCode: to, originBusStationId: null, destinationBusStationId: null },
-      { token },
-    )
-    const seat = d.body.data.seatLayout.seats.find((s: any) => s.status === 0 && !s.lockedByOther && !s.lockedByMe && s.name !== 'OPEN').name
-    const lock = await call(
-      base,
-      'POST',
-      '/api/reservation/seatLock',
-      { tripId: trip.tripId, tripDate: date, coachCode: trip.coachCode, originCode: from, destinationCode: to, seatNames: [seat], locked: true },
-      { token },
-    )
-    assert.ok(lock.body.data, JSON.stringify(lock.body))
-    const b = await call(
-      base,
-      'POST',
-      '/api/reservation/booking',
-      {
-        tripId: trip.tripId,
-        seatNames: [seat],
-        boardingStationId: st.body.data.boarding[0].id,
-        droppingStationId: st.body.data.dropping[0].id,
-        passengerName: `Crash ${i}`,
-        passengerMobile: `${prefix}${i}`,
-      },
-      { token },
-    )
-    assert.is(b.status, 200, JSON.stringify(b.body))
-    const p = await call(base, 'POST', '/api/reservation/payFromBalance', { reservationId: b.body.data.id }, { token })
+    const b = await bookSeat(base, token, { from, to, trip: 'cheapest', passenger: { name: `Crash ${i}`, mobile: `${prefix}${i}` } })
+    const p = await call(base, 'POST', '/api/reservation/payFromBalance', { reservationId: b.id }, { token })
     assert.is(p.status, 200, JSON.stringify(p.body))
   }
 }

@@ -11,11 +11,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { dhakaDate } from '../time.ts'
 import { tempDir } from './helpers.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'
 import { startSmsReceiver, startSmtpReceiver, until, type SmsReceiver, type SmtpReceiver } from './receivers.ts'
-import { call, freePort } from './spawn-server.ts'
+import { bookSeat, call, freePort } from './spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -104,42 +103,14 @@ test('production with the real channels: imported network, SMS sign-up, SSLComme
   assert.is(session.status, 200, JSON.stringify(session.body))
   const token = session.body.data.token
 
-  // search, hold a seat, book
-  const date = dhakaDate(new Date(Date.now() + 2 * 86_400_000))
-  const trips = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date })
-  const trip = trips.body.data[0]
-  const stations = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', {
-    originCode: 'DHK',
-    destinationCode: 'CTG',
-    tripDate: date,
+  // search, hold a seat, book (in Bengali)
+  const booking = await bookSeat(base, token, {
+    passenger: { name: 'Live Passenger', mobile, email: 'live@example.com' },
+    headers: { 'accept-language': 'bn' },
   })
-  const lock = await call(
-    base,
-    'POST',
-    '/api/reservation/seatLock',
-    { tripId: trip.tripId, tripDate: date, coachCode: trip.coachCode, originCode: 'DHK', destinationCode: 'CTG', seatNames: ['A1'], locked: true },
-    { token },
-  )
-  assert.equal(lock.body.data.seatNames, ['A1'])
-  const booking = await call(
-    base,
-    'POST',
-    '/api/reservation/booking',
-    {
-      tripId: trip.tripId,
-      seatNames: ['A1'],
-      boardingStationId: stations.body.data.boarding[0].id,
-      droppingStationId: stations.body.data.dropping[0].id,
-      passengerName: 'Live Passenger',
-      passengerMobile: mobile,
-      passengerEmail: 'live@example.com',
-    },
-    { token, headers: { 'accept-language': 'bn' } },
-  )
-  assert.is(booking.status, 200, JSON.stringify(booking.body))
 
   // pay through SSLCommerz: the browser goes to its page, pays, SSLCommerz sends the IPN
-  const pay = await call(base, 'POST', '/api/reservation/payment', { reservationId: booking.body.data.id }, { token })
+  const pay = await call(base, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token })
   assert.is(pay.status, 200, JSON.stringify(pay.body))
   assert.ok(pay.body.data.redirectUrl.startsWith(ssl.url), pay.body.data.redirectUrl)
   ssl.pay(pay.body.data.paymentId)

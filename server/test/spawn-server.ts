@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { addDays, dhakaDate } from '../time.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -140,4 +141,59 @@ export async function gatewayDecide(base: string, redirectUrl: string, decision:
   })
   await res.text()
   return res.headers.get('location')
+}
+
+/** Where and for whom `bookSeat` books. */
+export interface BookSeatOptions {
+  from?: string
+  to?: string
+  /** Days after today (Asia/Dhaka) of the trip (default 2). */
+  daysAhead?: number
+  /** Which of the day's trips: an index into the search answer (default the first), or the cheapest. */
+  trip?: number | 'cheapest'
+  passenger?: { name: string; mobile: string; email?: string | null }
+  /** Extra request headers, e.g. Accept-Language for the booking's language. */
+  headers?: Record<string, string>
+}
+
+/**
+ * Holds and books the first free seat of a trip on a running server for the passenger
+ * signed in with `token`, as the app does (search, counters, seat map, lock, booking);
+ * answers the booking. Throws when a step is refused.
+ */
+export async function bookSeat(base: string, token: string, opts: BookSeatOptions = {}): Promise<any> {
+  const from = opts.from ?? 'DHK'
+  const to = opts.to ?? 'CTG'
+  const tripDate = addDays(dhakaDate(new Date()), opts.daysAhead ?? 2)
+  const found = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: from, destinationCode: to, tripDate })
+  const list: any[] = found.body.data ?? []
+  const trip = opts.trip === 'cheapest' ? [...list].sort((a, b) => a.fareFrom - b.fareFrom)[0] : list[(opts.trip ?? 0) % Math.max(1, list.length)]
+  if (!trip) throw new Error(`no trip ${from}-${to} on ${tripDate}: ${JSON.stringify(found.body)}`)
+  const st = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', { originCode: from, destinationCode: to, tripDate })
+  const trips = { originCode: from, destinationCode: to }
+  const d = await call(
+    base,
+    'POST',
+    '/api/reservation/tripDetails',
+    { tripId: trip.tripId, ...trips, originBusStationId: null, destinationBusStationId: null },
+    { token },
+  )
+  const seat = d.body.data.seatLayout.seats.find((s: any) => s.status === 0 && !s.lockedByOther && !s.lockedByMe && s.name !== 'OPEN')
+  if (!seat) throw new Error(`no free seat on trip ${trip.tripId}`)
+  const lockBody = { tripId: trip.tripId, tripDate, coachCode: trip.coachCode, ...trips, seatNames: [seat.name], locked: true }
+  const lock = await call(base, 'POST', '/api/reservation/seatLock', lockBody, { token })
+  if (!lock.body.data) throw new Error(`seat lock refused: ${JSON.stringify(lock.body)}`)
+  const passenger = opts.passenger ?? { name: 'Process Test', mobile: '01712000999', email: 'process@example.com' }
+  const booking = {
+    tripId: trip.tripId,
+    seatNames: [seat.name],
+    boardingStationId: st.body.data.boarding[0].id,
+    droppingStationId: st.body.data.dropping[0].id,
+    passengerName: passenger.name,
+    passengerMobile: passenger.mobile,
+    ...(passenger.email !== undefined ? { passengerEmail: passenger.email } : {}),
+  }
+  const b = await call(base, 'POST', '/api/reservation/booking', booking, { token, headers: opts.headers })
+  if (b.status !== 200) throw new Error(`booking refused: ${b.status} ${JSON.stringify(b.body)}`)
+  return b.body.data
 }

@@ -16,10 +16,9 @@ import { createDeps } from '../deps.ts'
 import type { PassengerRow } from '../passengers.ts'
 import { DEMO_PASSENGER } from '../seed/passengers.ts'
 import { createSession } from '../sessions.ts'
-import { dhakaDate } from '../time.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'
-import { call, freePort } from './spawn-server.ts'
+import { bookSeat, call, freePort } from './spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
 const APP = 'http://app.test'
@@ -41,55 +40,6 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
   const s = await spawnServer(env)
   await s.ready
   return s
-}
-
-/** Books one free seat on a trip two days ahead (the passenger is signed in with `token`); answers the booking. */
-async function bookOneSeat(base: string, token: string, skip: number): Promise<{ id: number; total: number }> {
-  const date = dhakaDate(new Date(Date.now() + 2 * 86_400_000))
-  const found = await call(base, 'POST', '/api/reservation/tripSearch', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date })
-  const trip = found.body.data[skip % found.body.data.length]
-  const st = await call(base, 'POST', '/api/busStationsByOriginDestinationAndTripDate', { originCode: 'DHK', destinationCode: 'CTG', tripDate: date })
-  const d = await call(
-    base,
-    'POST',
-    '/api/reservation/tripDetails',
-    { tripId: trip.tripId, originCode: 'DHK', destinationCode: 'CTG', originBusStationId: null, destinationBusStationId: null },
-    { token },
-  )
-  const seat = d.body.data.seatLayout.seats.find((s: any) => s.status === 0 && !s.lockedByOther && !s.lockedByMe && s.name !== 'OPEN')
-  const lock = await call(
-    base,
-    'POST',
-    '/api/reservation/seatLock',
-    {
-      tripId: trip.tripId,
-      tripDate: date,
-      coachCode: trip.coachCode,
-      originCode: 'DHK',
-      destinationCode: 'CTG',
-      seatNames: [seat.name],
-      locked: true,
-    },
-    { token },
-  )
-  assert.ok(lock.body.data, JSON.stringify(lock.body))
-  const b = await call(
-    base,
-    'POST',
-    '/api/reservation/booking',
-    {
-      tripId: trip.tripId,
-      seatNames: [seat.name],
-      boardingStationId: st.body.data.boarding[0].id,
-      droppingStationId: st.body.data.dropping[0].id,
-      passengerName: 'Process Test',
-      passengerMobile: '01712000999',
-      passengerEmail: 'process@example.com',
-    },
-    { token },
-  )
-  assert.is(b.status, 200, JSON.stringify(b.body))
-  return { id: b.body.data.id, total: b.body.data.fare.total }
 }
 
 /** The browser coming back from SSLCommerz to `base`'s success URL; answers the redirect. */
@@ -120,7 +70,7 @@ restart('SIGKILL after the customer paid, IPN lost; after the restart the IPN an
     const balanceBefore: number = login.body.data.passenger.balance
     const top = await call(base, 'POST', '/api/account/topUp', { amount: 1500 }, { token })
     assert.match(top.body.data.redirectUrl, ssl.url)
-    const booking = await bookOneSeat(base, token, 3)
+    const booking = await bookSeat(base, token, { trip: 3 })
     const pay = await call(base, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token })
     assert.match(pay.body.data.redirectUrl, ssl.url)
     const topPaid = ssl.pay(top.body.data.paymentId)
@@ -188,7 +138,7 @@ twoProcesses(
       `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ('01811999000', 'Two Process', 'two@example.com', 'Dhaka', 'ACTIVE', 0, now()) RETURNING *`,
     )
     const { token } = await createSession(db, createDeps(db), row!, true)
-    const booking = await bookOneSeat(a.url, token, 5)
+    const booking = await bookSeat(a.url, token, { trip: 5 })
     const opened = await Promise.all([
       call(a.url, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token }),
       call(b.url, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token }),

@@ -164,8 +164,8 @@ function stopResendTimer(): void {
   stopTicker = null
 }
 
-/** Points the account data at passenger `id`, dropping another passenger's data. */
-function own(id: number): void {
+/** Points the account data at passenger `id` (null: nobody), dropping another passenger's data. */
+function own(id: number | null): void {
   if (ownerState.value === id) return
   batch(() => {
     ownerState.value = id
@@ -317,12 +317,7 @@ export async function logout(): Promise<void> {
   const ended = session.token.value !== null ? call('logout', { ignoreUnauthorized: true }).catch(() => undefined) : null
   session.signOut()
   batch(() => {
-    ownerState.value = null
-    profileState.value = null
-    balanceState.value = null
-    transactionsState.value = null
-    reservationsState.value = null
-    rangeState.value = defaultRange()
+    own(null)
     stepState.value = 'mobile'
     errorState.value = {}
   })
