@@ -14,7 +14,8 @@
  */
 import { batch, computed, signal } from '@preact/signals-react'
 import { oneAtATime, type ScopedError } from './one-at-a-time.ts'
-import { reservationStatus, type PaymentResult, type Reservation } from '../../contract/schemas.ts'
+import type { PaymentResult, Reservation } from '../../contract/schemas.ts'
+import { reservationStatus } from '../../contract/values.ts'
 import { requestError } from '../api/api-error.ts'
 import { call } from '../api/index.ts'
 import { config } from '../config.ts'

@@ -9,18 +9,8 @@
  * wants, and reverts the seat when the server says no.
  */
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals-react'
-import {
-  MAX_SEATS,
-  INFINITE_SEAT_LIMIT,
-  OPEN_SEAT_NAME,
-  seatStatus,
-  type Seat,
-  type BusStation,
-  type SeatLockRequest,
-  type SeatLockResponse,
-  type SeatType,
-  type TripDetails,
-} from '../../contract/schemas.ts'
+import type { BusStation, Seat, SeatLockRequest, SeatLockResponse, SeatType, TripDetails } from '../../contract/schemas.ts'
+import { INFINITE_SEAT_LIMIT, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { defer, every, now } from '../lib/clock.ts'
 import * as ui from './ui.ts'
