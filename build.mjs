@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { checkBudget, formatReport, loadRoutes, routeFiles, sizeReport, staticClosure } from './scripts/size-report.mjs'
+import { tsImport } from 'tsx/esm/api'
 
 const root = dirname(fileURLToPath(import.meta.url))
 const ENTRY = 'src/main.tsx'
@@ -23,30 +24,50 @@ function panda(...args) {
  * Locale files are bundled as pre-parsed ICU ASTs, so the browser never needs
  * the message parser (aliased to its no-parser build below, ~8 KB brotli saved).
  * English is split: `src/i18n.ts` gets the core scopes of locales/core-scopes.json
- * (shell, home page, route titles) in the entry, `src/i18n-rest.ts` the rest.
+ * (shell, home page, route titles) in the entry; `src/page-messages.ts` becomes one
+ * loader per page, each page's other scopes (src/routes.ts `pageMessages`) a chunk of
+ * its own (`locale-page:<page>`), loaded with the page.
  */
 const coreScopes = new Set(JSON.parse(readFileSync(join(root, 'locales/core-scopes.json'), 'utf8')).scopes)
 const isCore = (id) => coreScopes.has(id.split('.')[0]) || /\.title\w*$/.test(id)
+const enFile = join(root, 'locales/en.json')
+
+async function compileMessages(file, keep) {
+  const { parse } = await import('@formatjs/icu-messageformat-parser')
+  const messages = JSON.parse(readFileSync(file, 'utf8'))
+  return Object.fromEntries(
+    Object.entries(messages)
+      .filter(([id]) => keep(id))
+      .map(([id, text]) => [id, parse(text)]),
+  )
+}
+
 const precompiledLocales = {
   name: 'precompiled-locales',
   setup(b) {
     b.onResolve({ filter: /[\\/]locales[\\/]en\.json$/ }, (args) => {
-      const part = /[\\/]src[\\/]i18n-rest\.ts$/.test(args.importer) ? 'rest' : /[\\/]src[\\/]i18n\.ts$/.test(args.importer) ? 'core' : 'all'
+      const part = /[\\/]src[\\/]i18n\.ts$/.test(args.importer) ? 'core' : 'all'
       // the part is in the path: one module per part
       return { path: `${join(args.resolveDir, args.path)}#${part}`, namespace: 'locale' }
     })
     b.onResolve({ filter: /[\\/]locales[\\/]bn\.json$/ }, (args) => ({ path: `${join(args.resolveDir, args.path)}#all`, namespace: 'locale' }))
     b.onLoad({ filter: /\.json#\w+$/, namespace: 'locale' }, async (args) => {
-      const { parse } = await import('@formatjs/icu-messageformat-parser')
       const [file, part] = args.path.split('#')
-      const messages = JSON.parse(readFileSync(file, 'utf8'))
-      const keep = ([id]) => part === 'all' || (part === 'core') === isCore(id)
-      const compiled = Object.fromEntries(
-        Object.entries(messages)
-          .filter(keep)
-          .map(([id, text]) => [id, parse(text)]),
-      )
+      const compiled = await compileMessages(file, (id) => part === 'all' || isCore(id))
       return { contents: JSON.stringify(compiled), loader: 'json', watchFiles: [file] }
+    })
+    b.onLoad({ filter: /[\\/]src[\\/]page-messages\.ts$/ }, async () => {
+      const { pageMessages } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
+      const pages = Object.keys(pageMessages).filter((p) => pageMessages[p].length)
+      const loaders = pages.map((p) => `  ${JSON.stringify(p)}: () => import(${JSON.stringify(`locale-page:${p}`)}),`)
+      return { contents: `export const pageMessageLoaders = {\n${loaders.join('\n')}\n}\n`, loader: 'js', watchFiles: [join(root, 'src/routes.ts')] }
+    })
+    b.onResolve({ filter: /^locale-page:/ }, (args) => ({ path: `en-${args.path.slice('locale-page:'.length)}`, namespace: 'locale-page' }))
+    b.onLoad({ filter: /.*/, namespace: 'locale-page' }, async (args) => {
+      const { pageMessages } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
+      const scopes = new Set(pageMessages[args.path.slice('en-'.length)])
+      const compiled = await compileMessages(enFile, (id) => !isCore(id) && scopes.has(id.split('.')[0]))
+      return { contents: JSON.stringify(compiled), loader: 'json', watchFiles: [enFile, join(root, 'src/routes.ts')] }
     })
   },
 }

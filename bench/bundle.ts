@@ -67,7 +67,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
     path: paths[0]!,
     page,
     paths,
-    coreMessages: routesAll.some((r) => r.page === page && r.coreMessages),
+    pageKey: routesAll.find((r) => r.page === page)!.pageKey,
   }))
   const report = sr.sizeReport({ metafile, root, entry: ENTRY, routes, cssFile })
 
