@@ -26,10 +26,13 @@ function panda(...args) {
  * English is split: `src/i18n.ts` gets the core scopes of locales/core-scopes.json
  * (shell, home page, route titles) in the entry; `src/page-messages.ts` becomes one
  * loader per page, each page's other scopes (src/routes.ts `pageMessages`) a chunk of
- * its own (`locale-page:<page>`), loaded with the page.
+ * its own (`locale-page:<page>`), loaded with the page, and a loader of the error
+ * catalogue's messages (`locale-page:errors`), loaded right after the first render.
  */
-const coreScopes = new Set(JSON.parse(readFileSync(join(root, 'locales/core-scopes.json'), 'utf8')).scopes)
-const isCore = (id) => coreScopes.has(id.split('.')[0]) || /\.title\w*$/.test(id)
+const coreConfig = JSON.parse(readFileSync(join(root, 'locales/core-scopes.json'), 'utf8'))
+const coreScopes = new Set(coreConfig.scopes)
+const coreErrors = new Set(coreConfig.coreErrors)
+const isCore = (id) => coreScopes.has(id.split('.')[0]) || coreErrors.has(id) || /\.title\w*$/.test(id)
 const enFile = join(root, 'locales/en.json')
 
 async function compileMessages(file, keep) {
@@ -60,12 +63,14 @@ const precompiledLocales = {
       const { pageMessages } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
       const pages = Object.keys(pageMessages).filter((p) => pageMessages[p].length)
       const loaders = pages.map((p) => `  ${JSON.stringify(p)}: () => import(${JSON.stringify(`locale-page:${p}`)}),`)
-      return { contents: `export const pageMessageLoaders = {\n${loaders.join('\n')}\n}\n`, loader: 'js', watchFiles: [join(root, 'src/routes.ts')] }
+      const contents = `export const pageMessageLoaders = {\n${loaders.join('\n')}\n}\nexport const loadErrorMessageChunk = () => import('locale-page:errors')\n`
+      return { contents, loader: 'js', watchFiles: [join(root, 'src/routes.ts')] }
     })
     b.onResolve({ filter: /^locale-page:/ }, (args) => ({ path: `en-${args.path.slice('locale-page:'.length)}`, namespace: 'locale-page' }))
     b.onLoad({ filter: /.*/, namespace: 'locale-page' }, async (args) => {
       const { pageMessages } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
-      const scopes = new Set(pageMessages[args.path.slice('en-'.length)])
+      const page = args.path.slice('en-'.length)
+      const scopes = new Set(page === 'errors' ? ['error'] : pageMessages[page])
       const compiled = await compileMessages(enFile, (id) => !isCore(id) && scopes.has(id.split('.')[0]))
       return { contents: JSON.stringify(compiled), loader: 'json', watchFiles: [enFile, join(root, 'src/routes.ts')] }
     })

@@ -8,7 +8,7 @@
  */
 import en from '../locales/en.json'
 import type { Locale } from './lib/dates.ts'
-import { pageMessageLoaders } from './page-messages.ts'
+import { loadErrorMessageChunk, pageMessageLoaders } from './page-messages.ts'
 import type { PageKey } from './routes.ts'
 
 /** id → ICU message. */
@@ -51,4 +51,23 @@ export function loadPageMessages(page: PageKey): Promise<void> {
     pages.set(page, done)
   }
   return done
+}
+
+let errorMessages: Promise<void> | undefined
+
+/**
+ * Completes the English messages with the error catalogue's (once; tried again after
+ * a failure). Started right after the first render: every error but losing the
+ * connection comes from a request, which takes longer than this chunk.
+ */
+export function loadErrorMessages(): Promise<void> {
+  if (!loadErrorMessageChunk) return Promise.resolve()
+  errorMessages ??= loadErrorMessageChunk().then(
+    (m) => void Object.assign(english, m.default),
+    (err) => {
+      errorMessages = undefined
+      throw err
+    },
+  )
+  return errorMessages
 }

@@ -65,7 +65,9 @@ function scopesUsed(files: Iterable<string>, scopes: Set<string>) {
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const core = new Set<string>(JSON.parse(readFileSync(`${root}locales/core-scopes.json`, 'utf8')).scopes)
+const coreConfig = JSON.parse(readFileSync(`${root}locales/core-scopes.json`, 'utf8'))
+// the error catalogue's messages are loaded for every page right after the first render
+const core = new Set<string>([...coreConfig.scopes, 'error'])
 const scopes = messageScopes(root)
 const entry = moduleClosure(`${root}src/main.tsx`, new Set([`${root}src/page-loaders.ts`]))
 
@@ -95,5 +97,13 @@ for (const [page, declared] of Object.entries(pageMessages) as [PageKey, readonl
     for (const s of declared) assert.ok(scopes.has(s) && !core.has(s), `${s} is a non-core scope of en.json`)
   })
 }
+
+test('the entry names only the error messages that ship with it; the rest come after the first render', () => {
+  const coreErrors = new Set<string>(coreConfig.coreErrors)
+  const named = new Set<string>()
+  for (const f of entry) for (const m of readFileSync(f, 'utf8').matchAll(/['"](error\.\w+)['"]/g)) named.add(m[1] as string)
+  assert.equal([...named].filter((id) => !coreErrors.has(id)), [], 'error ids the shell shows without a request')
+  assert.ok(coreErrors.has('error.NO_INTERNET_CONNECTION') && coreErrors.has('error.unknown'))
+})
 
 test.run()
