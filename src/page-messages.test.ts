@@ -102,7 +102,11 @@ test('the entry names only the error messages that ship with it; the rest come a
   const coreErrors = new Set<string>(coreConfig.coreErrors)
   const named = new Set<string>()
   for (const f of entry) for (const m of readFileSync(f, 'utf8').matchAll(/['"](error\.\w+)['"]/g)) named.add(m[1] as string)
-  assert.equal([...named].filter((id) => !coreErrors.has(id)), [], 'error ids the shell shows without a request')
+  assert.equal(
+    [...named].filter((id) => !coreErrors.has(id)),
+    [],
+    'error ids the shell shows without a request',
+  )
   assert.ok(coreErrors.has('error.NO_INTERNET_CONNECTION') && coreErrors.has('error.unknown'))
 })
 
