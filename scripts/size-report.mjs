@@ -6,8 +6,8 @@ import { pathToFileURL } from 'node:url'
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib'
 import { tsImport } from 'tsx/esm/api'
 
-/** Budgets for the home route's first render, in bytes (brotli). */
-export const BUDGET = { homeJsBrotli: 100 * 1024, cssBrotli: 10 * 1024 }
+/** Budgets of every route's first render, in bytes (brotli). */
+export const BUDGET = { routeJsBrotli: 100 * 1024, cssBrotli: 10 * 1024 }
 
 /** Raw, gzip (level 9) and brotli (quality 11) sizes of a buffer. */
 export function sizesOf(buf) {
@@ -110,9 +110,8 @@ export function formatReport(report) {
 /** Budget violations as human-readable strings (empty when within budget). */
 export function checkBudget(report) {
   const problems = []
-  const home = report.routes.find((r) => r.path === '/')
-  if (home && home.js.brotli > BUDGET.homeJsBrotli) {
-    problems.push(`home JS ${kb(home.js.brotli).trim()} KB brotli > ${BUDGET.homeJsBrotli / 1024} KB`)
+  for (const r of report.routes) {
+    if (r.js.brotli > BUDGET.routeJsBrotli) problems.push(`${r.path} JS ${kb(r.js.brotli).trim()} KB brotli > ${BUDGET.routeJsBrotli / 1024} KB`)
   }
   if (report.css.brotli > BUDGET.cssBrotli) {
     problems.push(`CSS ${kb(report.css.brotli).trim()} KB brotli > ${BUDGET.cssBrotli / 1024} KB`)

@@ -1,68 +1,14 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { messageScopes, moduleClosure, scopesUsed } from '../scripts/message-usage.ts'
 import { pageFile, pageMessages, type PageKey } from './routes.ts'
 
 // The build ships the core scopes with the entry and each page's `pageMessages` with
 // the page: a message of any other scope would show as its id. Which scopes (the part
 // of a message id before its first dot) code uses is read from its string literals.
-
-const importRe = /(?:^|[\s;])(?:import|export)\s(?:[^'"`;]*?\sfrom\s)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g
-// `'scope.id'`, `\`scope.${x}\``, and a bare `'scope'`
-const literalRe = /['"`]([a-zA-Z][a-zA-Z0-9]*)(\.[\w$.{}]*)?['"`]?/g
-// route titles are always in the core messages (build.mjs)
-const titleRe = /\.title\w*$/
-
-/** The scopes of locales/en.json. */
-function messageScopes(root: string): Set<string> {
-  const en = JSON.parse(readFileSync(join(root, 'locales/en.json'), 'utf8'))
-  return new Set(Object.keys(en).map((id) => id.split('.')[0]))
-}
-
-/** Relative imports (static and dynamic) of a source file, as absolute paths. */
-function importsOf(file: string): string[] {
-  const src = readFileSync(file, 'utf8')
-  return [...src.matchAll(importRe)]
-    .map((m) => resolve(dirname(file), (m[1] ?? m[2]) as string))
-    .filter((f) => /\.(tsx?|mjs|js)$/.test(f) && existsSync(f))
-}
-
-/** Every source file reachable from `start` (static and dynamic imports), not walking into `stop` files. */
-function moduleClosure(start: string, stop = new Set<string>()): Set<string> {
-  const seen = new Set<string>()
-  const walk = (f: string) => {
-    if (seen.has(f) || stop.has(f)) return
-    seen.add(f)
-    for (const g of importsOf(f)) walk(g)
-  }
-  walk(start)
-  return seen
-}
-
-/**
- * Scopes whose messages `files` use: `byId` from literals that start with `<scope>.`
- * (route titles left out: they are core), `named` from bare literals equal to a
- * scope (`<LegalText scope="terms">` reads `${scope}.heading`). Scope → files.
- */
-function scopesUsed(files: Iterable<string>, scopes: Set<string>) {
-  const byId = new Map<string, Set<string>>()
-  const named = new Map<string, Set<string>>()
-  const add = (map: Map<string, Set<string>>, scope: string, f: string) => {
-    if (!map.has(scope)) map.set(scope, new Set())
-    map.get(scope)?.add(f)
-  }
-  for (const f of files) {
-    for (const m of readFileSync(f, 'utf8').matchAll(literalRe)) {
-      const scope = m[1] as string
-      if (!scopes.has(scope)) continue
-      if (!m[2]) add(named, scope, f)
-      else if (!titleRe.test(m[2])) add(byId, scope, f)
-    }
-  }
-  return { byId, named }
-}
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const coreConfig = JSON.parse(readFileSync(`${root}locales/core-scopes.json`, 'utf8'))

@@ -13,6 +13,7 @@ import type { BusStation, Seat, SeatLockRequest, SeatLockResponse, SeatType, Tri
 import { INFINITE_SEAT_LIMIT, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { defer, every, now } from '../lib/clock.ts'
+import { linkSeatPage } from './seat-page-link.ts'
 import * as ui from './ui.ts'
 
 /** What a seat looks like to the passenger right now. */
@@ -670,3 +671,5 @@ export function tick(): void {
 function emit(kind: SeatEvent['kind'], seatName?: string): void {
   lastEventState.value = { kind, seatName, seq: ++eventSeq }
 }
+
+linkSeatPage({ tripId: () => tripDetails.value?.tripId, tripRef: () => tripRef.value, holdForBooking, loadTrip })
