@@ -64,7 +64,9 @@ export function scopesUsed(files: Iterable<string>, scopes: Set<string>) {
   return { byId, named }
 }
 
-const stringRe = /'([^'\\\n]*)'|"([^"\\\n]*)"|`([^`\\]*)`/g
+// quoted strings and template literals apart: an id in a `${…}` of a template is found too
+const quotedRe = /'([^'\\\n]*)'|"([^"\\\n]*)"/g
+const templateRe = /`([^`\\]*)`/g
 
 /**
  * The ids of `en` (id → message) that `files` name: exact ids, every id under a
@@ -78,8 +80,9 @@ export function idsNamed(files: Iterable<string>, en: Record<string, string>): S
     for (const id of ids) if (id.startsWith(prefix)) out.add(id)
   }
   for (const f of files) {
-    for (const m of readFileSync(f, 'utf8').matchAll(stringRe)) {
-      const s = (m[1] ?? m[2] ?? m[3]) as string
+    const src = readFileSync(f, 'utf8')
+    for (const m of [...src.matchAll(quotedRe), ...src.matchAll(templateRe)]) {
+      const s = (m[1] ?? m[2]) as string
       const scope = /^[a-zA-Z]\w*/.exec(s)?.[0]
       if (!scope || !scopes.has(scope)) continue
       if (s === scope) addPrefix(`${scope}.`)
