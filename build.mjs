@@ -41,14 +41,19 @@ const enFile = join(root, 'locales/en.json')
  * loads later, not the entry's (core messages).
  */
 async function pageMessageIds(page) {
-  const { pageMessages, pageFile } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
-  const usage = await tsImport(pathToFileURL(join(root, 'scripts/message-usage.ts')).href, import.meta.url)
-  const entry = usage.moduleClosure(join(root, ENTRY), new Set([join(root, 'src/page-loaders.ts')]))
-  const files = usage.moduleClosure(join(root, pageFile(page)), entry)
-  const named = usage.idsNamed(files, JSON.parse(readFileSync(enFile, 'utf8')))
+  messageUsage ??= (async () => {
+    const { pageMessages, pageFile } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
+    const usage = await tsImport(pathToFileURL(join(root, 'scripts/message-usage.ts')).href, import.meta.url)
+    const entry = usage.moduleClosure(join(root, ENTRY), new Set([join(root, 'src/page-loaders.ts')]))
+    return { pageMessages, pageFile, usage, entry, en: JSON.parse(readFileSync(enFile, 'utf8')) }
+  })()
+  const { pageMessages, pageFile, usage, entry, en } = await messageUsage
+  const named = usage.idsNamed(usage.moduleClosure(join(root, pageFile(page)), entry), en)
   const scopes = new Set(pageMessages[page])
   return (id) => named.has(id) && scopes.has(id.split('.')[0])
 }
+// what every page's message chunk is read against, once per build
+let messageUsage
 
 async function compileMessages(file, keep) {
   const { parse } = await import('@formatjs/icu-messageformat-parser')

@@ -62,7 +62,7 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
 
 /** Fetches deferred parts once the page has rendered, so they are there when the passenger reaches them. */
 export function usePreload(...parts: { preload: () => Promise<unknown> }[]): void {
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the parts are module constants
+  // the parts are module constants: once, after the first render
   useEffect(() => {
     for (const p of parts) p.preload().catch(() => undefined)
   }, [])
