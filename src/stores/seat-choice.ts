@@ -21,6 +21,7 @@ import {
   type SeatType,
   type TripDetails,
 } from '../../contract/schemas.ts'
+import type { LiveSeat } from '../../contract/streams.ts'
 import { call } from '../api/index.ts'
 import { defer, every, now } from '../lib/clock.ts'
 import * as ui from './ui.ts'
@@ -48,9 +49,28 @@ export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 
 /** Last change, for the live region. */
 export interface SeatEvent {
-  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'reset' | 'expired' | 'extended'
+  /** `unavailable`: a seat that cannot be chosen was chosen (`state` says why); `others`: the summary of other passengers' changes. */
+  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'unavailable' | 'reset' | 'expired' | 'extended' | 'others'
   seatName?: string
+  state?: SeatState
+  /** `others`: seats other passengers took, and seats that became available, since the last summary. */
+  taken?: number
+  freed?: number
   seq: number
+}
+
+/**
+ * Whether the seat map follows other passengers' changes: `off` (no live stream: the server has
+ * none or the browser cannot; seats are checked when chosen, as before), `connecting`, `live`, or
+ * `stale` (the stream dropped or the network is down: seats may be out of date).
+ */
+export type LiveStatus = 'off' | 'connecting' | 'live' | 'stale'
+
+/** A seat another passenger's change moved on screen. */
+export interface SeatChange {
+  name: string
+  from: SeatState
+  to: SeatState
 }
 
 // ---------- state ----------
@@ -71,6 +91,7 @@ const lastEventState = signal<SeatEvent | null>(null)
 const nowState = signal(now())
 /** The selection size the server allows: its remaining limit plus the seats we already held when it answered. */
 const limitBaseState = signal(MAX_SEATS)
+const liveStatusState = signal<LiveStatus>('off')
 
 /** Per-seat state signals: the grid subscribes to one each. */
 let seatSignals = new Map<string, Signal<SeatState>>()
@@ -94,6 +115,10 @@ let loadSeq = 0
  */
 let touched = new Set<string>()
 let eventSeq = 0
+/** Seats other passengers took while the page was open (live events): seat → when. */
+let takenAt = new Map<string, number>()
+/** A seat taken this recently is named as "just taken" when chosen. */
+const JUST_TAKEN_MS = 30_000
 
 export const tripRef = computed(() => tripRefState.value)
 export const tripDetails = computed(() => tripDetailsState.value)
@@ -107,6 +132,7 @@ export const departureScheduleId = computed(() => departureScheduleIdState.value
 export const arrivalScheduleId = computed(() => arrivalScheduleIdState.value)
 export const availableSeats = computed(() => availableSeatsState.value)
 export const lastEvent = computed(() => lastEventState.value)
+export const liveStatus = computed(() => liveStatusState.value)
 
 /** The trip's seats by name (static data: type, fare, position). */
 const seatsByName = computed(() => new Map(tripDetailsState.value?.seatLayout.seats.map((s) => [s.name, s]) ?? []))
@@ -186,7 +212,10 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       droppingStationsState.value = []
     }
   })
-  if (!sameTrip) sync = new Map()
+  if (!sameTrip) {
+    sync = new Map()
+    takenAt = new Map()
+  }
   if (released) await released
   const stale = () => seq !== loadSeq || gen !== generation
   try {
@@ -335,7 +364,14 @@ export function toggleSeat(name: string): ToggleResult {
     return 'deselected'
   }
   if (state !== 'available') {
-    emit('rejected', name)
+    // taken by another passenger while the page was open: said visibly, once, without the lock-lost dialog
+    const taken = takenAt.get(name)
+    if (taken !== undefined && now() - taken < JUST_TAKEN_MS) {
+      takenAt.delete(name)
+      ui.toastInfo({ id: 'seatChoice.takenJustNow', values: { name } })
+    } else {
+      emit('unavailable', name, state)
+    }
     return 'unavailable'
   }
   if (name !== OPEN_SEAT_NAME) {
@@ -650,11 +686,65 @@ export function clearTrip(): void {
     boardingStationsState.value = []
     droppingStationsState.value = []
     lastEventState.value = null
+    liveStatusState.value = 'off'
   })
   sync = new Map()
   seatSignals = new Map()
   touched = new Set()
+  takenAt = new Map()
   loadSeq++
+}
+
+/**
+ * Shows other passengers' changes from the live seat map: each seat of the trip takes its
+ * new state at once (its accessible name follows), silently. The passenger's own seats (chosen,
+ * or with a lock request running or about to) are left alone: an event cannot say whose a hold
+ * is, and the store knows its own. Answers the seats that changed on screen.
+ */
+export function applyLiveSeats(tripId: number, seats: LiveSeat[]): SeatChange[] {
+  const details = tripDetailsState.peek()
+  if (!details || details.tripId !== tripId) return []
+  const changes: SeatChange[] = []
+  batch(() => {
+    for (const s of seats) {
+      const sig = seatSignals.get(s.name)
+      const entry = sync.get(s.name)
+      if (!sig || s.name === OPEN_SEAT_NAME || entry?.busy || entry?.held) continue
+      const from = sig.peek()
+      if (from === 'selected' || from === s.state) continue
+      sig.value = s.state
+      changes.push({ name: s.name, from, to: s.state })
+      if (from === 'available') takenAt.set(s.name, now())
+      else if (s.state === 'available') takenAt.delete(s.name)
+    }
+    if (changes.length === 0) return
+    availableSeatsState.value = details.seatLayout.seats.filter(
+      (s) => s.name !== OPEN_SEAT_NAME && seatSignals.get(s.name)?.peek() === 'available',
+    ).length
+  })
+  return changes
+}
+
+/**
+ * Reads trip `tripId`'s seats again (the live seat map after a gap or a change to the trip), as a
+ * reload of the page would. Not while a booking holds the seats: its answer shows the booking's
+ * own seats as booked and would take them out of the frozen selection; the stream's snapshot
+ * brings the other passengers' seats meanwhile.
+ */
+export async function reloadSeats(tripId: number): Promise<void> {
+  const ref = tripRefState.peek()
+  if (!ref || ref.tripId !== tripId || bookingHold) return
+  await loadTrip(ref)
+}
+
+/** Says, politely, how many seats other passengers took and how many became available (the live seat map's summary). */
+export function announceOthers(taken: number, freed: number): void {
+  lastEventState.value = { kind: 'others', taken, freed, seq: ++eventSeq }
+}
+
+/** Records whether the seat map is live (the seat-events stream's state). */
+export function setLiveStatus(status: LiveStatus): void {
+  liveStatusState.value = status
 }
 
 /**
@@ -677,6 +767,6 @@ export function tick(): void {
 
 // ---------- helpers ----------
 
-function emit(kind: SeatEvent['kind'], seatName?: string): void {
-  lastEventState.value = { kind, seatName, seq: ++eventSeq }
+function emit(kind: SeatEvent['kind'], seatName?: string, state?: SeatState): void {
+  lastEventState.value = { kind, seatName, state, seq: ++eventSeq }
 }

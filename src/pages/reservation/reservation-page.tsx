@@ -1,9 +1,10 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { useIntl } from 'react-intl'
 import { useComputed, useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { SeatGrid, type SeatGridLabels, type SeatGridState } from '../../../design-system/seat-grid/index.ts'
+import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
@@ -78,6 +79,42 @@ function useSeatLabels(): SeatGridLabels {
 
 const LEGEND_STATES: SeatGridState[] = ['available', 'selected', 'sold', 'booked', 'adminBooked', 'linked', 'held']
 
+/** A key pressed in the grid this recently, with focus still in it: the passenger is moving through the seats. */
+const GRID_BUSY_MS = 4000
+
+/**
+ * Follows the trip's seats live while the seat map is on screen (src/stores/seat-events.ts,
+ * loaded with it); answers the ref of the element around the grid, whose keys hold the summary back.
+ */
+function useLiveSeats(tripId: number | undefined) {
+  const area = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = area.current
+    if (tripId === undefined || !el) return
+    let lastKey = 0
+    const onKey = () => {
+      lastKey = Date.now()
+    }
+    el.addEventListener('keydown', onKey)
+    const busy = () => el.contains(document.activeElement) && Date.now() - lastKey < GRID_BUSY_MS
+    let stop: (() => void) | null = null
+    let left = false
+    import('../../stores/seat-events.ts').then(
+      (m) => {
+        if (!left) stop = m.startSeatEvents(tripId, { busy })
+      },
+      // not loaded (the network dropped): the seat map works as without a live stream
+      () => undefined,
+    )
+    return () => {
+      left = true
+      stop?.()
+      el.removeEventListener('keydown', onKey)
+    }
+  }, [tripId])
+  return area
+}
+
 /** The seat map with its legend and live region. */
 function SeatMap() {
   useSignals()
@@ -85,11 +122,10 @@ function SeatMap() {
   const intl = useIntl()
   const labels = useSeatLabels()
   const details = r.tripDetails.value
+  const gridArea = useLiveSeats(details?.tripId)
   const lastEvent = useLagging(r.lastEvent)
   // the live region's text: a computed signal bound straight to the text node (no re-render), a task after the seat
-  const live = useComputed(() => {
-    const e = lastEvent.value
-    if (!e) return ''
+  const say = (e: r.SeatEvent): string => {
     const lang = language.value
     const total = intl.formatMessage(
       { id: 'seatChoice.runningTotal' },
@@ -107,6 +143,10 @@ function SeatMap() {
         return `${intl.formatMessage({ id: 'seatChoice.announceFailed' }, { name: seat })} ${total}`
       case 'rejected':
         return intl.formatMessage({ id: 'seatChoice.announceRejected' }, { name: seat })
+      case 'unavailable':
+        return intl.formatMessage({ id: 'seatChoice.announceUnavailable' }, { name: seat, state: intl.formatMessage({ id: `seatState.${e.state}` }) })
+      case 'others':
+        return intl.formatMessage({ id: 'seatChoice.announceOthers' }, { taken: e.taken ?? 0, freed: e.freed ?? 0 }).trim()
       case 'reset':
         return intl.formatMessage({ id: 'seatChoice.announceReset' })
       case 'expired':
@@ -114,6 +154,11 @@ function SeatMap() {
       case 'extended':
         return intl.formatMessage({ id: 'seatChoice.announceExtended' })
     }
+  }
+  const live = useComputed(() => {
+    const e = lastEvent.value
+    // the same words twice in a row (two summaries, two refused seats) are said again: a trailing no-break space alternates
+    return e ? say(e) + (e.seq % 2 ? '' : '\u00a0') : ''
   })
   if (!details) return null
   const types = [...new Set(details.seatLayout.seats.map((s) => s.seatType))]
@@ -123,7 +168,17 @@ function SeatMap() {
         {t('seatChoice.mapHeading')}
       </h2>
       <p className={page.muted}>{t('seatChoice.keyboardHint')}</p>
-      <SeatGrid.Root key={details.tripId} layout={details.seatLayout} getState={r.seatState} onToggle={r.toggleSeat} labels={labels} />
+      <StatusMessage tone="info">{r.liveStatus.value === 'stale' ? t('seatChoice.liveStale') : null}</StatusMessage>
+      <div ref={gridArea}>
+        <SeatGrid.Root
+          key={details.tripId}
+          layout={details.seatLayout}
+          getState={r.seatState}
+          onToggle={r.toggleSeat}
+          onUnavailable={r.toggleSeat}
+          labels={labels}
+        />
+      </div>
       <SeatGrid.LiveRegion message={live} />
       <div className={styles.legendBox}>
         <h3 className={page.h3}>{t('seatChoice.legend')}</h3>
