@@ -66,7 +66,7 @@ export interface PartResult {
   errors: string[]
 }
 
-export const PARTS = ['bundle', 'lighthouse', 'seat', 'api'] as const
+export const PARTS = ['bundle', 'lighthouse', 'seat', 'api', 'live'] as const
 export type PartName = (typeof PARTS)[number]
 
 /** A figure with a numeric budget: pass when `value <= max` (or `>= min`). */
@@ -180,7 +180,7 @@ export function rssOf(pid: number): number {
 const staged = new Map<string, string>()
 
 /**
- * A private copy of what the server needs (server/, contract/, node_modules
+ * A private copy of what the server needs (server/, contract/, data/, node_modules
  * and package.json linked) with `dist` (a private build) as its dist/: other
  * engineers rebuild the shared dist/ and edit the tree while the benchmark
  * runs, and the server only looks for dist/index.html when it starts.
@@ -190,7 +190,8 @@ export function stagedRoot(dist: string | null): string {
   const have = staged.get(key)
   if (have) return have
   const dir = tempDir('root')
-  for (const d of ['server', 'contract']) {
+  // data/: the demo network a development server imports at start
+  for (const d of ['server', 'contract', 'data']) {
     fs.cpSync(path.join(root, d), path.join(dir, d), { recursive: true, filter: (src) => !src.includes(`${path.sep}.data`) })
   }
   for (const f of ['node_modules', 'package.json', 'tsconfig.json']) {
