@@ -1,11 +1,11 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Seat, TripDetails } from '../../contract/schemas.ts'
 import type { LiveSeat } from '../../contract/streams.ts'
 import { fakeApi, type FakeCall } from '../api/index.ts'
 import { fakeStreams, type FakeStream } from '../api/streams.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import * as r from './seat-choice.ts'
+import { testSeat, testTripDetails } from './test-trip.ts'
 import { SILENCE_MS, startSeatEvents, SUMMARY_EVERY_MS, type Network } from './seat-events.ts'
 import * as ui from './ui.ts'
 
@@ -19,37 +19,8 @@ let onNetwork: ((online: boolean) => void) | null
 let busy: boolean
 let lockAnswer: () => Promise<unknown> | unknown
 
-const seat = (name: string, column: number, status = 0): Seat => ({
-  name,
-  row: 0,
-  column,
-  deck: 'LOWER',
-  seatType: 'Standard',
-  fare: 800,
-  status,
-  lockedByOther: false,
-  lockedByMe: false,
-})
-
-const details = (): TripDetails => ({
-  tripId: 7,
-  tripDate: '2026-11-22',
-  originCode: 'DHK',
-  destinationCode: 'CTG',
-  departureTime: '2026-11-22T22:00:00+06:00',
-  arrivalTime: '2026-11-23T04:00:00+06:00',
-  coach: { code: 'NX-101', type: 'AC_STANDARD', name: 'Standard' },
-  availableSeats: 4,
-  seatLayout: {
-    rows: 1,
-    columns: 6,
-    aisleColumns: [],
-    decks: ['LOWER'],
-    seats: [seat('A1', 0), seat('A2', 1), seat('A3', 2), seat('A4', 3), seat('B1', 4, 1)],
-  },
-  remainingSeatLimit: 5,
-  expirationTime: null,
-})
+const details = () =>
+  testTripDetails([testSeat('A1', 0, 0), testSeat('A2', 0, 1), testSeat('A3', 0, 2), testSeat('A4', 0, 3), testSeat('B1', 0, 4, { status: 1 })])
 
 const network: Network = {
   online: () => online,
