@@ -37,7 +37,6 @@ export function openEvents(url: string, headers: Record<string, string> = {}): P
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
       res.setEncoding('utf8')
-      let buf = ''
       let raw = ''
       let taken = 0
       const waiters = new Set<() => void>()
@@ -74,24 +73,15 @@ export function openEvents(url: string, headers: Record<string, string> = {}): P
           req.destroy()
         },
       }
+      const feed = sseParser((event, data) => {
+        const e: SseEvent = { event, data: JSON.parse(data), at: performance.now() }
+        stream.events.push(e)
+        stream.onEvent?.(e)
+        for (const w of [...waiters]) w()
+      })
       res.on('data', (chunk: string) => {
         raw += chunk
-        buf += chunk
-        for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
-          const block = buf.slice(0, i)
-          buf = buf.slice(i + 2)
-          let event = 'message'
-          const data: string[] = []
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event: ')) event = line.slice(7)
-            else if (line.startsWith('data: ')) data.push(line.slice(6))
-          }
-          if (data.length === 0) continue
-          const e: SseEvent = { event, data: JSON.parse(data.join('\n')), at: performance.now() }
-          stream.events.push(e)
-          stream.onEvent?.(e)
-          for (const w of [...waiters]) w()
-        }
+        feed(chunk)
       })
       res.on('end', endedResolve)
       res.on('close', endedResolve)
@@ -100,4 +90,26 @@ export function openEvents(url: string, headers: Record<string, string> = {}): P
     })
     req.on('error', reject)
   })
+}
+
+/**
+ * Splits a text/event-stream into its events: answers the function to feed each text chunk to;
+ * `fn` gets each event's name and its data lines joined (events without data are skipped).
+ */
+export function sseParser(fn: (event: string, data: string) => void): (chunk: string) => void {
+  let buf = ''
+  return (chunk) => {
+    buf += chunk
+    for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
+      const block = buf.slice(0, i)
+      buf = buf.slice(i + 2)
+      let event = 'message'
+      const data: string[] = []
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) event = line.slice(7)
+        else if (line.startsWith('data: ')) data.push(line.slice(6))
+      }
+      if (data.length > 0) fn(event, data.join('\n'))
+    }
+  }
 }
