@@ -51,7 +51,8 @@ const ROUTES: [string, string][] = [
   ['CTG', 'CXB'],
 ]
 
-interface Trip {
+/** A demo trip and its seats that were available when the pool was built. */
+export interface Trip {
   tripId: number
   tripDate: string
   coachCode: string
@@ -60,7 +61,8 @@ interface Trip {
   seats: string[]
 }
 
-interface Pool {
+/** Searches and trips to draw random requests from. */
+export interface Pool {
   searches: { originCode: string; destinationCode: string; tripDate: string }[]
   trips: Trip[]
 }
@@ -69,7 +71,7 @@ const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!
 const device = () => randomBytes(12).toString('base64url')
 
 /** Trips and their available seats over the next days, for random requests. */
-async function buildPool(base: string, days: number[]): Promise<Pool> {
+export async function buildPool(base: string, days: number[]): Promise<Pool> {
   const searches = ROUTES.flatMap(([o, d]) => days.map((n) => ({ originCode: o, destinationCode: d, tripDate: dhakaDate(n) })))
   const trips: Trip[] = []
   for (const s of searches.filter((_, i) => i % 2 === 0)) {
