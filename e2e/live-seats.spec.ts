@@ -275,6 +275,22 @@ test.describe('live seat map on the test server', () => {
     await expect(page.getByTestId('selected-seats')).toHaveText(y!)
   })
 
+  test('offline: the page says seats may be out of date; back online, it follows the seats again', async ({ page, request }) => {
+    const trip = await standardTrip(request, 16)
+    await openSeats(page, trip)
+    const [x, y] = await availableNames(page, 2)
+    await holdAs(request, trip, [x!], 'offline-other-01')
+    await expect(page.locator(`[data-seat="${x}"]`)).toHaveAttribute('data-state', 'held')
+    const stale = page.getByRole('status').filter({ hasText: 'Seats may be out of date' })
+    await page.context().setOffline(true)
+    await expect(stale).toBeVisible()
+    // taken while this passenger is offline: shown once the page is back
+    await holdAs(request, trip, [y!], 'offline-other-02')
+    await page.context().setOffline(false)
+    await expect(page.locator(`[data-seat="${y}"]`)).toHaveAttribute('data-state', 'held')
+    await expect(stale).toHaveCount(0)
+  })
+
   test('the live region: silent changes, one summary of other passengers’ seats, at most every 10 s, held while moving through the grid', async ({
     page,
     request,
