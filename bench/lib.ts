@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { startPostgres } from '../server/test/pg.ts'
 import { startServer as startChild } from '../server/test/spawn-server.ts'
 
 export { freePort } from '../server/test/spawn-server.ts'
@@ -255,6 +256,23 @@ export async function startServer(env: Record<string, string>, opts: { dist?: st
   }
 }
 
+/**
+ * A throwaway PostgreSQL server (stopped by `cleanup()`) with database `name` and two server
+ * processes sharing it: A migrates and seeds it, B starts warm.
+ */
+export async function startTwoOnPostgres(name: string): Promise<{ url: string; a: BenchServer; b: BenchServer }> {
+  const pg = await startPostgres()
+  onCleanup(() => pg.stop())
+  const url = await pg.createDatabase(name)
+  const a = await startServer({ DATABASE_URL: url })
+  try {
+    return { url, a, b: await startServer({ DATABASE_URL: url }) }
+  } catch (err) {
+    await a.stop()
+    throw err
+  }
+}
+
 // ---------- demo data ----------
 
 /** A yyyy-MM-dd date in Asia/Dhaka, `days` after today. */
@@ -284,6 +302,26 @@ export interface TripRow {
   originCode: string
   destinationCode: string
   availableSeats: number
+}
+
+/** What the seat-lock and trip-details bodies need of a trip (a search answer's fields). */
+export interface TripKey {
+  tripId: number
+  tripDate: string
+  coachCode: string
+  originCode: string
+  destinationCode: string
+}
+
+/** The POST /reservation/seatLock body for `seatNames` of `t`. */
+export function seatLockBody(t: TripKey, seatNames: string[], locked = true): string {
+  const { tripId, tripDate, coachCode, originCode, destinationCode } = t
+  return JSON.stringify({ tripId, tripDate, coachCode, originCode, destinationCode, seatNames, locked })
+}
+
+/** The POST /reservation/tripDetails body for `t`, with no counters chosen. */
+export function tripDetailsBody(t: Pick<TripKey, 'tripId' | 'originCode' | 'destinationCode'>): { [k: string]: unknown } {
+  return { tripId: t.tripId, originCode: t.originCode, destinationCode: t.destinationCode, originBusStationId: null, destinationBusStationId: null }
 }
 
 /** Trips between two cities on a date (demo data). */

@@ -13,7 +13,6 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import pg from 'pg'
-import { startPostgres } from '../server/test/pg.ts'
 import { mulberry32 } from '../server/seed/demo-sales.ts'
 import { openEvents, sseParser } from '../server/test/sse-client.ts'
 import { newToken, sha256 } from '../server/tokens.ts'
@@ -30,12 +29,16 @@ import {
   percentile,
   rssOf,
   sec,
+  seatLockBody,
   sleep,
   startServer,
+  startTwoOnPostgres,
   tempDir,
+  tripDetailsBody,
   type BenchServer,
   type Figure,
   type PartResult,
+  type TripKey,
 } from './lib.ts'
 
 /** Lock and release pairs per latency run (each gives two samples). */
@@ -65,13 +68,7 @@ interface LockAnswer {
 }
 
 /** POST seatLock for one seat; `auth` is a device id header or a bearer token. */
-async function lockSeat(
-  base: string,
-  trip: Omit<Trip, 'seats'>,
-  seat: string,
-  locked: boolean,
-  auth: { device?: string; token?: string },
-): Promise<LockAnswer> {
+async function lockSeat(base: string, trip: TripKey, seat: string, locked: boolean, auth: { device?: string; token?: string }): Promise<LockAnswer> {
   const sentAt = performance.now()
   try {
     const res = await fetch(`${base}/api/reservation/seatLock`, {
@@ -81,15 +78,7 @@ async function lockSeat(
         ...(auth.device ? { 'x-device-id': auth.device } : {}),
         ...(auth.token ? { authorization: `Bearer ${auth.token}` } : {}),
       },
-      body: JSON.stringify({
-        tripId: trip.tripId,
-        tripDate: trip.tripDate,
-        coachCode: trip.coachCode,
-        originCode: trip.originCode,
-        destinationCode: trip.destinationCode,
-        seatNames: [seat],
-        locked,
-      }),
+      body: seatLockBody(trip, [seat], locked),
     })
     const text = await res.text()
     const answeredAt = performance.now()
@@ -193,6 +182,20 @@ function latencyFigures(label: string, l: Latency): Figure[] {
 
 // ---------- open streams per process ----------
 
+const METRICS_TOKEN = 'bench-live-metrics'
+
+/** The server's V8 heap in use (GET /metrics), the least of three reads 300 ms apart: garbage waiting for collection counts less. */
+async function heapUsed(base: string): Promise<number> {
+  let least = Number.POSITIVE_INFINITY
+  for (let i = 0; i < 3; i++) {
+    const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    const m = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(await res.text())
+    if (m) least = Math.min(least, Number(m[1]))
+    await sleep(300)
+  }
+  return Number.isFinite(least) ? least : Number.NaN
+}
+
 interface Step {
   streams: number
   failed: number
@@ -202,6 +205,8 @@ interface Step {
   perStreamBytes: number
   /** The same growth summed over this step and the ones before, per stream open. */
   perStreamSoFar: number
+  /** The server's V8 heap growth while the streams opened, summed over the steps so far, per stream open. */
+  heapPerStream: number
   samples: number[]
   missed: number
   lockOps: number
@@ -250,10 +255,12 @@ async function streamCapacity(base: string, pid: number, trips: Trip[], log: (s:
 
   const steps: Step[] = []
   let grown = 0
+  let heapGrown = 0
   await sleep(1_000)
   let stopped = `every step up to ${STREAM_STEPS[STREAM_STEPS.length - 1]!.toLocaleString('en')} streams met the budget`
   for (const target of STREAM_STEPS) {
     const before = rssOf(pid)
+    const heapBefore = await heapUsed(base)
     const from = held.length
     const t0 = performance.now()
     const errors: string[] = []
@@ -277,6 +284,7 @@ async function streamCapacity(base: string, pid: number, trips: Trip[], log: (s:
     await sleep(2_000)
     const rss = rssOf(pid)
     grown += rss - before
+    heapGrown += (await heapUsed(base)) - heapBefore
     log(`live: ${held.length} streams open (${failed} refused) in ${sec(openMs)}, server RSS ${mb(rss)}`)
 
     // 50 clients lock a free seat, release it, and again, for LOCK_WINDOW_MS
@@ -328,6 +336,7 @@ async function streamCapacity(base: string, pid: number, trips: Trip[], log: (s:
       rssBytes: rss,
       perStreamBytes: (rss - before) / Math.max(1, held.length - from),
       perStreamSoFar: grown / Math.max(1, held.length),
+      heapPerStream: heapGrown / Math.max(1, held.length),
       samples: [...samples],
       missed,
       lockOps,
@@ -354,7 +363,7 @@ async function streamCapacity(base: string, pid: number, trips: Trip[], log: (s:
 
 // ---------- the Eid rush ----------
 
-interface RushTrip extends Omit<Trip, 'seats'> {
+interface RushTrip extends TripKey {
   seats: string[]
   boardingId: number
   droppingId: number
@@ -419,13 +428,11 @@ async function freshTrip(base: string, days: number): Promise<RushTrip> {
     })
     const row = rows.find((r) => r.coachType === 'AC_STANDARD' && r.availableSeats === 40)
     if (!row) continue
-    const details = await apiPost<{ seatLayout: { seats: { name: string }[] } }>(base, '/reservation/tripDetails', {
-      tripId: row.tripId,
-      originCode: 'DHK',
-      destinationCode: 'CTG',
-      originBusStationId: null,
-      destinationBusStationId: null,
-    })
+    const details = await apiPost<{ seatLayout: { seats: { name: string }[] } }>(
+      base,
+      '/reservation/tripDetails',
+      tripDetailsBody({ tripId: row.tripId, originCode: 'DHK', destinationCode: 'CTG' }),
+    )
     const st = await apiPost<{ boarding: { id: number }[]; dropping: { id: number }[] }>(base, '/busStationsByOriginDestinationAndTripDate', {
       originCode: 'DHK',
       destinationCode: 'CTG',
@@ -527,13 +534,7 @@ async function eidRush(urls: string[], dbUrl: string, trip: RushTrip, live: bool
         base,
         '/reservation/tripDetails',
         token,
-        {
-          tripId: trip.tripId,
-          originCode: trip.originCode,
-          destinationCode: trip.destinationCode,
-          originBusStationId: null,
-          destinationBusStationId: null,
-        },
+        tripDetailsBody(trip),
       )
       if (!d) return
       r.reloads++
@@ -683,7 +684,7 @@ export async function runLive(log: (s: string) => void): Promise<PartResult> {
   // ---- one process on PGlite: latency, then how many streams it holds ----
   let server: BenchServer | null = null
   try {
-    server = await startServer({ DATA_DIR: tempDir('live-pglite') })
+    server = await startServer({ DATA_DIR: tempDir('live-pglite'), METRICS_TOKEN })
     log(`live: PGlite server ready in ${sec(server.readyMs)}`)
     const pool = await buildPool(server.url, [1, 2, 3, 4, 5, 6, 7, 8])
     const lat = await deliveryLatency(server.url, server.url, pool.trips[0]!)
@@ -703,18 +704,19 @@ export async function runLive(log: (s: string) => void): Promise<PartResult> {
       fig('open streams one PGlite process holds with p95 delivery ≤ 1 s while 50 clients lock seats', best?.streams ?? 0, int, { min: 5_000 }),
     )
     if (last) {
-      figures.push(fig(`server memory per open stream (RSS growth while ${last.streams} streams opened)`, last.perStreamSoFar, kb))
+      figures.push(fig(`server memory per open stream: V8 heap (growth while ${last.streams} streams opened)`, last.heapPerStream, kb))
+      figures.push(fig(`server memory per open stream: RSS (growth while ${last.streams} streams opened)`, last.perStreamSoFar, kb))
       figures.push(fig(`delivery p95 at ${last.streams} streams`, percentile(last.samples, 95), ms, { max: DELIVERY_BUDGET_MS }))
     }
     details.push(
       '',
-      `Open streams: streams on ${trips.length} demo trips (one process, PGlite), opened 100 at a time; then ${LOCKERS} clients lock a random free seat of those trips, release it 150–250 ms later, and again, for ${LOCK_WINDOW_MS / 1000} s. The last stream opened on each trip (the end of the server's fan-out to it) times every change; the others read and discard. Memory per stream: the server's RSS growth while a step's streams opened (measured in the quiet before and after, the lock traffic excluded), per stream added; the figure sums the steps. RSS moves with garbage collection: small steps are noisy. Stopped: ${cap.stopped}.`,
+      `Open streams: streams on ${trips.length} demo trips (one process, PGlite), opened 100 at a time; then ${LOCKERS} clients lock a random free seat of those trips, release it 150–250 ms later, and again, for ${LOCK_WINDOW_MS / 1000} s. The last stream opened on each trip (the end of the server's fan-out to it) times every change; the others read and discard. Memory per stream: the server's growth while a step's streams opened (measured in the quiet before and after, the lock traffic excluded), per stream; the figures sum the steps. V8 heap in use is read from /metrics (the least of three reads); RSS also moves with the embedded database's memory and with garbage collection, so it is the noisier of the two. Stopped: ${cap.stopped}.`,
       '',
-      '| streams | refused | opened in | server RSS | per stream added | lock/release requests | lock p95 | timed deliveries | delivery p50 | p95 | p99 | missed |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| streams | refused | opened in | server RSS | RSS per stream added | heap per stream so far | lock/release requests | lock p95 | timed deliveries | delivery p50 | p95 | p99 | missed |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...cap.steps.map(
         (s) =>
-          `| ${s.streams} | ${s.failed} | ${sec(s.openMs)} | ${mb(s.rssBytes)} | ${kb(s.perStreamBytes)} | ${s.lockOps} | ${ms(percentile(s.lockMs, 95))} | ${s.samples.length} | ${ms(percentile(s.samples, 50))} | ${ms(percentile(s.samples, 95))} | ${ms(percentile(s.samples, 99))} | ${s.missed} |`,
+          `| ${s.streams} | ${s.failed} | ${sec(s.openMs)} | ${mb(s.rssBytes)} | ${kb(s.perStreamBytes)} | ${kb(s.heapPerStream)} | ${s.lockOps} | ${ms(percentile(s.lockMs, 95))} | ${s.samples.length} | ${ms(percentile(s.samples, 50))} | ${ms(percentile(s.samples, 95))} | ${ms(percentile(s.samples, 99))} | ${s.missed} |`,
       ),
     )
   } catch (err) {
@@ -726,13 +728,8 @@ export async function runLive(log: (s: string) => void): Promise<PartResult> {
   // ---- PostgreSQL, two processes: latency across them, then the Eid rush ----
   const servers: BenchServer[] = []
   try {
-    const pgServer = await startPostgres()
-    onCleanup(() => pgServer.stop())
-    const url = await pgServer.createDatabase('live')
-    const a = await startServer({ DATABASE_URL: url })
-    servers.push(a)
-    const b = await startServer({ DATABASE_URL: url })
-    servers.push(b)
+    const { url, a, b } = await startTwoOnPostgres('live')
+    servers.push(a, b)
     log(`live: PostgreSQL servers ready in ${sec(a.readyMs)} and ${sec(b.readyMs)}`)
     const pool = await buildPool(a.url, [1, 2])
     const lat = await deliveryLatency(a.url, b.url, pool.trips[0]!)
