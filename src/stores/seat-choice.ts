@@ -9,21 +9,12 @@
  * wants, and reverts the seat when the server says no.
  */
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals-react'
-import {
-  MAX_SEATS,
-  INFINITE_SEAT_LIMIT,
-  OPEN_SEAT_NAME,
-  seatStatus,
-  type Seat,
-  type BusStation,
-  type SeatLockRequest,
-  type SeatLockResponse,
-  type SeatType,
-  type TripDetails,
-} from '../../contract/schemas.ts'
+import type { BusStation, Seat, SeatLockRequest, SeatLockResponse, SeatType, TripDetails } from '../../contract/schemas.ts'
 import type { LiveSeat } from '../../contract/streams.ts'
+import { INFINITE_SEAT_LIMIT, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { defer, every, now } from '../lib/clock.ts'
+import { linkSeatPage } from './seat-page-link.ts'
 import * as ui from './ui.ts'
 
 /** What a seat looks like to the passenger right now. */
@@ -115,10 +106,8 @@ let loadSeq = 0
  */
 let touched = new Set<string>()
 let eventSeq = 0
-/** Seats other passengers took while the page was open (live events): seat → when. */
-let takenAt = new Map<string, number>()
-/** A seat taken this recently is named as "just taken" when chosen. */
-const JUST_TAKEN_MS = 30_000
+/** Says why a seat that cannot be chosen was chosen (the live seat map); answers whether it did. */
+let explainUnavailable: ((name: string) => boolean) | null = null
 
 export const tripRef = computed(() => tripRefState.value)
 export const tripDetails = computed(() => tripDetailsState.value)
@@ -212,10 +201,7 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       droppingStationsState.value = []
     }
   })
-  if (!sameTrip) {
-    sync = new Map()
-    takenAt = new Map()
-  }
+  if (!sameTrip) sync = new Map()
   if (released) await released
   const stale = () => seq !== loadSeq || gen !== generation
   try {
@@ -364,14 +350,8 @@ export function toggleSeat(name: string): ToggleResult {
     return 'deselected'
   }
   if (state !== 'available') {
-    // taken by another passenger while the page was open: said visibly, once, without the lock-lost dialog
-    const taken = takenAt.get(name)
-    if (taken !== undefined && now() - taken < JUST_TAKEN_MS) {
-      takenAt.delete(name)
-      ui.toastInfo({ id: 'seatChoice.takenJustNow', values: { name } })
-    } else {
-      emit('unavailable', name, state)
-    }
+    // taken by another passenger while the page was open: the live seat map says so, without a lock request or the lock-lost dialog
+    if (!explainUnavailable?.(name)) emit('unavailable', name, state)
     return 'unavailable'
   }
   if (name !== OPEN_SEAT_NAME) {
@@ -691,7 +671,6 @@ export function clearTrip(): void {
   sync = new Map()
   seatSignals = new Map()
   touched = new Set()
-  takenAt = new Map()
   loadSeq++
 }
 
@@ -714,8 +693,6 @@ export function applyLiveSeats(tripId: number, seats: LiveSeat[]): SeatChange[] 
       if (from === 'selected' || from === s.state) continue
       sig.value = s.state
       changes.push({ name: s.name, from, to: s.state })
-      if (from === 'available') takenAt.set(s.name, now())
-      else if (s.state === 'available') takenAt.delete(s.name)
     }
     if (changes.length === 0) return
     availableSeatsState.value = details.seatLayout.seats.filter(
@@ -740,6 +717,14 @@ export async function reloadSeats(tripId: number): Promise<void> {
 /** Says, politely, how many seats other passengers took and how many became available (the live seat map's summary). */
 export function announceOthers(taken: number, freed: number): void {
   lastEventState.value = { kind: 'others', taken, freed, seq: ++eventSeq }
+}
+
+/**
+ * Lets the live seat map say why a seat it saw taken cannot be chosen: `fn` answers true when
+ * it said so (null: the live region says the seat's state, as without it).
+ */
+export function setUnavailableExplainer(fn: ((name: string) => boolean) | null): void {
+  explainUnavailable = fn
 }
 
 /** Records whether the seat map is live (the seat-events stream's state). */
@@ -770,3 +755,5 @@ export function tick(): void {
 function emit(kind: SeatEvent['kind'], seatName?: string, state?: SeatState): void {
   lastEventState.value = { kind, seatName, state, seq: ++eventSeq }
 }
+
+linkSeatPage({ tripId: () => tripDetails.value?.tripId, tripRef: () => tripRef.value, holdForBooking, loadTrip })

@@ -274,10 +274,15 @@ test('the summary: silent changes, one polite count after they settle, at most e
 
 test('leaving the page closes the stream and stops everything', async () => {
   current().handlers.open()
+  current().handlers.event('seats', { tripId: 7, seats: [live('A2', 'held')] })
   stop()
   assert.is(opened[0]!.closed, true)
   assert.is(r.liveStatus.value, 'off')
   assert.is(clock.timers, 0)
+  // nothing live any more: a taken seat chosen says its state in the live region, as without the live seat map
+  assert.is(r.toggleSeat('A2'), 'unavailable')
+  assert.equal(ui.toasts.value, [])
+  assert.is(r.lastEvent.value?.kind, 'unavailable')
 })
 
 test.run()

@@ -18,6 +18,7 @@ import type { LiveSeat } from '../../contract/streams.ts'
 import { openStream, type StreamHandle } from '../api/streams.ts'
 import { every, now } from '../lib/clock.ts'
 import * as r from './seat-choice.ts'
+import * as ui from './ui.ts'
 
 /** Least time between two summaries. */
 export const SUMMARY_EVERY_MS = 10_000
@@ -26,6 +27,8 @@ export const SUMMARY_SETTLE_MS = 2_000
 /** No event (heartbeats included) for this long: the stream is dead though not closed. */
 export const SILENCE_MS = 45_000
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000]
+/** A seat another passenger took this recently is named as just taken when chosen. */
+const JUST_TAKEN_MS = 30_000
 
 /** Whether the browser is online, and its changes (navigator.onLine and the online/offline events by default). */
 export interface Network {
@@ -88,6 +91,16 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
   const before = new Map<string, r.SeatState>()
   let firstChange = 0
   let lastSummary = -Infinity
+  /** Seats other passengers took while the page was open: seat → when. */
+  const takenAt = new Map<string, number>()
+  r.setUnavailableExplainer((name) => {
+    const at = takenAt.get(name)
+    if (at === undefined || now() - at >= JUST_TAKEN_MS) return false
+    // said visibly, once; choosing it again says its state in the live region
+    takenAt.delete(name)
+    ui.toastInfo({ id: 'seatChoice.takenJustNow', values: { name } })
+    return true
+  })
 
   const apply = (e: { tripId: number; seats: LiveSeat[] }) => {
     if (held) {
@@ -96,6 +109,8 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
     }
     for (const c of r.applyLiveSeats(e.tripId, e.seats)) {
       if (!before.has(c.name)) before.set(c.name, c.from)
+      if (c.from === 'available') takenAt.set(c.name, now())
+      else if (c.to === 'available') takenAt.delete(c.name)
     }
     if (before.size > 0 && firstChange === 0) firstChange = now()
   }
@@ -227,6 +242,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
     cancelRetry?.()
     stopWatch()
     stopTicks()
+    r.setUnavailableExplainer(null)
     r.setLiveStatus('off')
   }
   running = dispose
