@@ -11,7 +11,6 @@
  */
 import { randomBytes } from 'node:crypto'
 import autocannon, { type Request, type Result } from 'autocannon'
-import { startPostgres } from '../server/test/pg.ts'
 import {
   apiPost,
   dhakaDate,
@@ -23,12 +22,16 @@ import {
   onCleanup,
   rssOf,
   sec,
+  seatLockBody,
   sleep,
   startServer,
+  startTwoOnPostgres,
   tempDir,
+  tripDetailsBody,
   type BenchServer,
   type Figure,
   type PartResult,
+  type TripKey,
 } from './lib.ts'
 
 const CONNECTIONS = 50
@@ -51,16 +54,13 @@ const ROUTES: [string, string][] = [
   ['CTG', 'CXB'],
 ]
 
-interface Trip {
-  tripId: number
-  tripDate: string
-  coachCode: string
-  originCode: string
-  destinationCode: string
+/** A demo trip and its seats that were available when the pool was built. */
+export interface Trip extends TripKey {
   seats: string[]
 }
 
-interface Pool {
+/** Searches and trips to draw random requests from. */
+export interface Pool {
   searches: { originCode: string; destinationCode: string; tripDate: string }[]
   trips: Trip[]
 }
@@ -69,7 +69,7 @@ const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!
 const device = () => randomBytes(12).toString('base64url')
 
 /** Trips and their available seats over the next days, for random requests. */
-async function buildPool(base: string, days: number[]): Promise<Pool> {
+export async function buildPool(base: string, days: number[]): Promise<Pool> {
   const searches = ROUTES.flatMap(([o, d]) => days.map((n) => ({ originCode: o, destinationCode: d, tripDate: dhakaDate(n) })))
   const trips: Trip[] = []
   for (const s of searches.filter((_, i) => i % 2 === 0)) {
@@ -83,7 +83,7 @@ async function buildPool(base: string, days: number[]): Promise<Pool> {
       const details = await apiPost<{ seatLayout: { seats: { name: string; status: number; lockedByOther: boolean }[] } }>(
         base,
         '/reservation/tripDetails',
-        { tripId: r.tripId, originCode: s.originCode, destinationCode: s.destinationCode, originBusStationId: null, destinationBusStationId: null },
+        tripDetailsBody({ tripId: r.tripId, originCode: s.originCode, destinationCode: s.destinationCode }),
       )
       const seats = details.seatLayout.seats.filter((x) => x.status === 0 && !x.lockedByOther && x.name !== 'OPEN').map((x) => x.name)
       if (seats.length)
@@ -125,13 +125,7 @@ function endpoints(pool: Pool): { name: string; request: Request; budgetP99?: nu
           const t = pick(pool.trips)
           return {
             ...req,
-            body: JSON.stringify({
-              tripId: t.tripId,
-              originCode: t.originCode,
-              destinationCode: t.destinationCode,
-              originBusStationId: null,
-              destinationBusStationId: null,
-            }),
+            body: JSON.stringify(tripDetailsBody(t)),
           }
         },
       },
@@ -147,15 +141,7 @@ function endpoints(pool: Pool): { name: string; request: Request; budgetP99?: nu
           return {
             ...req,
             headers: { ...json, 'x-device-id': device() },
-            body: JSON.stringify({
-              tripId: t.tripId,
-              tripDate: t.tripDate,
-              coachCode: t.coachCode,
-              originCode: t.originCode,
-              destinationCode: t.destinationCode,
-              seatNames: [pick(t.seats)],
-              locked: true,
-            }),
+            body: seatLockBody(t, [pick(t.seats)]),
           }
         },
       },
@@ -212,15 +198,7 @@ async function load(db: string, urls: string[], pool: Pool, log: (s: string) => 
 async function contested(urls: string[], pool: Pool): Promise<{ winners: number; refused: number; other: string[]; ms: number }> {
   const t = pool.trips[pool.trips.length - 1]!
   const seat = t.seats[t.seats.length - 1]!
-  const body = JSON.stringify({
-    tripId: t.tripId,
-    tripDate: t.tripDate,
-    coachCode: t.coachCode,
-    originCode: t.originCode,
-    destinationCode: t.destinationCode,
-    seatNames: [seat],
-    locked: true,
-  })
+  const body = seatLockBody(t, [seat])
   const t0 = performance.now()
   const answers = await Promise.all(
     Array.from({ length: CONTENDERS }, async (_, i) => {
@@ -310,13 +288,8 @@ export async function runApi(log: (s: string) => void): Promise<PartResult> {
   // ---- PostgreSQL, two server processes ----
   const servers: BenchServer[] = []
   try {
-    const pg = await startPostgres()
-    onCleanup(() => pg.stop())
-    const url = await pg.createDatabase('bench')
-    const a = await startServer({ DATABASE_URL: url })
-    servers.push(a)
-    const b = await startServer({ DATABASE_URL: url })
-    servers.push(b)
+    const { a, b } = await startTwoOnPostgres('bench')
+    servers.push(a, b)
     log(`PostgreSQL: server A ready in ${sec(a.readyMs)} (migrate + seed), server B in ${sec(b.readyMs)}`)
     figures.push(fig('PostgreSQL: first server ready (migrate + seed)', a.readyMs, sec))
     figures.push(fig('PostgreSQL: second server ready (warm)', b.readyMs, sec))

@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { startPostgres } from '../server/test/pg.ts'
 import { startServer as startChild } from '../server/test/spawn-server.ts'
 
 export { freePort } from '../server/test/spawn-server.ts'
@@ -66,7 +67,7 @@ export interface PartResult {
   errors: string[]
 }
 
-export const PARTS = ['bundle', 'lighthouse', 'seat', 'api'] as const
+export const PARTS = ['bundle', 'lighthouse', 'seat', 'api', 'live'] as const
 export type PartName = (typeof PARTS)[number]
 
 /** A figure with a numeric budget: pass when `value <= max` (or `>= min`). */
@@ -180,7 +181,7 @@ export function rssOf(pid: number): number {
 const staged = new Map<string, string>()
 
 /**
- * A private copy of what the server needs (server/, contract/, node_modules
+ * A private copy of what the server needs (server/, contract/, data/, node_modules
  * and package.json linked) with `dist` (a private build) as its dist/: other
  * engineers rebuild the shared dist/ and edit the tree while the benchmark
  * runs, and the server only looks for dist/index.html when it starts.
@@ -190,7 +191,8 @@ export function stagedRoot(dist: string | null): string {
   const have = staged.get(key)
   if (have) return have
   const dir = tempDir('root')
-  for (const d of ['server', 'contract']) {
+  // data/: the demo network a development server imports at start
+  for (const d of ['server', 'contract', 'data']) {
     fs.cpSync(path.join(root, d), path.join(dir, d), { recursive: true, filter: (src) => !src.includes(`${path.sep}.data`) })
   }
   for (const f of ['node_modules', 'package.json', 'tsconfig.json']) {
@@ -254,6 +256,23 @@ export async function startServer(env: Record<string, string>, opts: { dist?: st
   }
 }
 
+/**
+ * A throwaway PostgreSQL server (stopped by `cleanup()`) with database `name` and two server
+ * processes sharing it: A migrates and seeds it, B starts warm.
+ */
+export async function startTwoOnPostgres(name: string): Promise<{ url: string; a: BenchServer; b: BenchServer }> {
+  const pg = await startPostgres()
+  onCleanup(() => pg.stop())
+  const url = await pg.createDatabase(name)
+  const a = await startServer({ DATABASE_URL: url })
+  try {
+    return { url, a, b: await startServer({ DATABASE_URL: url }) }
+  } catch (err) {
+    await a.stop()
+    throw err
+  }
+}
+
 // ---------- demo data ----------
 
 /** A yyyy-MM-dd date in Asia/Dhaka, `days` after today. */
@@ -283,6 +302,26 @@ export interface TripRow {
   originCode: string
   destinationCode: string
   availableSeats: number
+}
+
+/** What the seat-lock and trip-details bodies need of a trip (a search answer's fields). */
+export interface TripKey {
+  tripId: number
+  tripDate: string
+  coachCode: string
+  originCode: string
+  destinationCode: string
+}
+
+/** The POST /reservation/seatLock body for `seatNames` of `t`. */
+export function seatLockBody(t: TripKey, seatNames: string[], locked = true): string {
+  const { tripId, tripDate, coachCode, originCode, destinationCode } = t
+  return JSON.stringify({ tripId, tripDate, coachCode, originCode, destinationCode, seatNames, locked })
+}
+
+/** The POST /reservation/tripDetails body for `t`, with no counters chosen. */
+export function tripDetailsBody(t: Pick<TripKey, 'tripId' | 'originCode' | 'destinationCode'>): { [k: string]: unknown } {
+  return { tripId: t.tripId, originCode: t.originCode, destinationCode: t.destinationCode, originBusStationId: null, destinationBusStationId: null }
 }
 
 /** Trips between two cities on a date (demo data). */

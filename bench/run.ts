@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- part...]`: builds the app, starts the real server on a
  * fresh embedded database with demo data, measures, prints a table and
- * rewrites BENCHMARKS.md. Parts: bundle, lighthouse, seat (interaction), api;
+ * rewrites BENCHMARKS.md. Parts: bundle, lighthouse, seat (interaction), api,
+ * live (the live seat map);
  * none given = all. Exits 0 even when a budget fails (it is a report; FAIL
  * rows say so); exits 2 on a bad argument.
  */
@@ -15,6 +16,7 @@ const TITLES: Record<PartName, string> = {
   lighthouse: 'Page load on a slow phone (Lighthouse mobile)',
   seat: 'Interaction at 4x CPU throttling',
   api: 'API and server',
+  live: 'Live seat map',
 }
 
 /** Upper bound per part; a part past it is reported as not measured and the run goes on. */
@@ -23,6 +25,7 @@ const PART_LIMIT_MS: Record<PartName, number> = {
   lighthouse: 420_000,
   seat: 240_000,
   api: 300_000,
+  live: 420_000,
 }
 
 function failed(part: PartName, err: unknown): PartResult {
@@ -65,7 +68,7 @@ async function main(): Promise<void> {
   try {
     let build: BenchBuild | null = null
     let buildError: unknown = null
-    if (parts.some((p) => p !== 'api')) {
+    if (parts.some((p) => p !== 'api' && p !== 'live')) {
       log('building the app (build.mjs)…')
       try {
         build = await buildApp()
@@ -103,6 +106,12 @@ async function main(): Promise<void> {
       await run('api', async () => {
         const { runApi } = await import('./api.ts')
         return runApi(log)
+      })
+    }
+    if (parts.includes('live')) {
+      await run('live', async () => {
+        const { runLive } = await import('./live.ts')
+        return runLive(log)
       })
     }
   } finally {

@@ -383,9 +383,17 @@ test.describe('seat choice', () => {
     await expect(page.getByRole('alertdialog')).toHaveCount(0)
   })
 
-  test('another passenger trying a seat the first one holds gets the lock-lost dialog', async ({ page, browser, request }) => {
+  test('another passenger trying a seat the first one holds gets the lock-lost dialog (without the live seat map)', async ({
+    page,
+    browser,
+    request,
+  }) => {
     const trip = await tripOf(request, 'AC_STANDARD', ownDay.lockLost)
     const other = await otherPassenger(browser)
+    // a server without the live seat map (e2e/live-seats.spec.ts has the live one): the other page goes stale
+    await other.route('**/api/reservation/seatEvents/**', (route) =>
+      route.fulfill({ status: 404, json: { error: { code: 'NOT_FOUND', reason: 'Not found.' } } }),
+    )
     await openSeats(page, trip, ownDay.lockLost)
     await openSeats(other, trip, ownDay.lockLost)
     const seat = availableSeats(page).first()

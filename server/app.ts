@@ -24,6 +24,7 @@ import * as coupons from './routes/coupons.ts'
 import * as lookups from './routes/lookups.ts'
 import * as payments from './routes/payments.ts'
 import * as profile from './routes/profile.ts'
+import * as seatEvents from './routes/seat-events.ts'
 import * as seatLocks from './routes/seat-locks.ts'
 import * as tickets from './routes/tickets.ts'
 import * as trips from './routes/trips.ts'
@@ -186,6 +187,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   contact.register(app, deps)
   trips.register(app, deps)
   seatLocks.register(app, deps)
+  seatEvents.register(app, deps)
   bookings.register(app, deps)
   coupons.register(app, deps)
   payments.register(app, deps)

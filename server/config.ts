@@ -45,6 +45,10 @@ export interface ServerConfig {
   deliveryMaxAttempts: number
   /** How long a claimed message is reserved for the process sending it (DELIVERY_LEASE_SECONDS). */
   deliveryLeaseSeconds: number
+  /** Live seat-map streams one process keeps open at most (SEAT_STREAMS_MAX); more are refused with 503. */
+  seatStreamsMax: number
+  /** Time between two heartbeats on a live seat-map stream (SEAT_STREAM_HEARTBEAT_SECONDS), in ms. */
+  seatStreamHeartbeatMs: number
 }
 
 type Env = Record<string, string | undefined>
@@ -143,6 +147,8 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     tripDaysAhead: int('TRIP_DAYS_AHEAD', 30),
     deliveryMaxAttempts: int('DELIVERY_MAX_ATTEMPTS', 8),
     deliveryLeaseSeconds: int('DELIVERY_LEASE_SECONDS', 120),
+    seatStreamsMax: int('SEAT_STREAMS_MAX', 10_000),
+    seatStreamHeartbeatMs: int('SEAT_STREAM_HEARTBEAT_SECONDS', 15) * 1000,
   }
   return { config, problems }
 }

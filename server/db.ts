@@ -28,6 +28,12 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>
+  /**
+   * Calls `fn` with the payload of each notification on `channel` (NOTIFY, pg_notify: delivered
+   * at commit, never for a rolled-back transaction). `onGap` runs when the listening connection
+   * dropped and is back: notifications sent meanwhile were missed. Answers the function that stops.
+   */
+  listen(channel: string, fn: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -54,6 +60,7 @@ async function openPostgres(url: string, max: number): Promise<Db> {
   pg.types.setTypeParser(1082, (v: string) => v)
   const pool = new pg.Pool({ connectionString: url, max })
   pool.on('error', (err) => console.error('[db] idle client error:', err.message))
+  const listener = pgListener(pg, url)
   return {
     kind: 'postgres',
     async query(sql, params) {
@@ -85,8 +92,117 @@ async function openPostgres(url: string, max: number): Promise<Db> {
     async exec(sql) {
       await pool.query(sql)
     },
+    listen: listener.listen,
     async close() {
+      await listener.close()
       await pool.end()
+    },
+  }
+}
+
+interface Listening {
+  fn: (payload: string) => void
+  onGap?: () => void
+}
+
+/**
+ * LISTEN on PostgreSQL: one dedicated connection per process (a pooled one would be handed
+ * to other queries), opened by the first `listen` and LISTENing every channel asked. When it
+ * drops (server restart, network, an administrator's pg_terminate_backend) it is opened again
+ * with backoff (0.25 s doubling to 5 s), every channel is listened to again and each `onGap` runs.
+ */
+function pgListener(pg: typeof import('pg').default, url: string) {
+  const channels = new Map<string, Set<Listening>>()
+  let current: import('pg').Client | null = null
+  let connecting: Promise<import('pg').Client> | null = null
+  let closed = false
+  let delay = 250
+  let retry: NodeJS.Timeout | undefined
+
+  const dropped = (c: import('pg').Client, err?: Error) => {
+    if (closed || current !== c) return
+    current = null
+    connecting = null
+    console.error(`[db] the LISTEN connection dropped${err ? `: ${err.message}` : ''}; reconnecting`)
+    void c.end().catch(() => undefined)
+    reconnect()
+  }
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url, keepAlive: true, application_name: 'listener' })
+    c.on('notification', (m) => {
+      for (const l of channels.get(m.channel) ?? []) l.fn(m.payload ?? '')
+    })
+    c.on('error', (err) => dropped(c, err))
+    c.on('end', () => dropped(c))
+    try {
+      await c.connect()
+      for (const ch of channels.keys()) await c.query(`LISTEN ${ch}`)
+    } catch (err) {
+      void c.end().catch(() => undefined)
+      throw err
+    }
+    if (closed) {
+      void c.end().catch(() => undefined)
+      throw new Error('the database is closed')
+    }
+    current = c
+    return c
+  }
+  const open = () => {
+    connecting ??= connect().catch((err: unknown) => {
+      connecting = null
+      throw err
+    })
+    return connecting
+  }
+  const reconnect = () => {
+    retry = setTimeout(() => {
+      if (closed) return
+      open().then(
+        () => {
+          delay = 250
+          for (const set of channels.values()) for (const l of set) l.onGap?.()
+        },
+        (err: Error) => {
+          if (closed) return
+          console.error(`[db] LISTEN reconnect failed: ${err.message}; next try in ${delay * 2} ms`)
+          delay = Math.min(delay * 2, 5000)
+          reconnect()
+        },
+      )
+    }, delay)
+    retry.unref()
+  }
+
+  return {
+    async listen(channel: string, fn: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>> {
+      // the name goes into SQL as an identifier
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`not a channel name: ${channel}`)
+      const entry: Listening = { fn, onGap }
+      const known = channels.get(channel)
+      const set = known ?? new Set<Listening>()
+      set.add(entry)
+      channels.set(channel, set)
+      try {
+        const c = await open()
+        if (!known) await c.query(`LISTEN ${channel}`)
+      } catch (err) {
+        set.delete(entry)
+        if (set.size === 0) channels.delete(channel)
+        throw err
+      }
+      return async () => {
+        if (!set.delete(entry) || set.size > 0) return
+        channels.delete(channel)
+        await current?.query(`UNLISTEN ${channel}`).catch(() => undefined)
+      }
+    },
+    async close() {
+      closed = true
+      clearTimeout(retry)
+      const c = current ?? (connecting ? await connecting.catch(() => null) : null)
+      current = null
+      await c?.end().catch(() => undefined)
     },
   }
 }
@@ -125,6 +241,13 @@ async function openPglite(dataDir: string): Promise<Db> {
     },
     async exec(sql) {
       await pgl.exec(sql)
+    },
+    async listen(channel, fn) {
+      // the embedded database is in this process: nothing between it and the listener can drop
+      const stop = await pgl.listen(channel, fn)
+      return async () => {
+        if (!pgl.closed) await stop()
+      }
     },
     async close() {
       try {

@@ -50,6 +50,8 @@ export interface RootProps {
   getState: (name: string) => ReadonlySignal<SeatGridState>
   /** Called on click, Enter or Space on an available or selected seat. */
   onToggle: (name: string) => void
+  /** Called on click, Enter or Space on a seat that cannot be chosen, so the page can say why (optional). */
+  onUnavailable?: (name: string) => void
   labels: SeatGridLabels
   /** Controlled deck (optional). */
   deck?: Deck
@@ -63,13 +65,13 @@ const ENABLED: ReadonlySet<SeatGridState> = new Set(['available', 'selected'])
  * A coach layout: one ARIA grid per deck (a tab per deck when there are two),
  * one tab stop per grid, arrow keys between seats, Enter or Space to toggle.
  */
-export function Root({ layout, getState, onToggle, labels, deck, onDeckChange, className }: RootProps) {
+export function Root({ layout, getState, onToggle, onUnavailable, labels, deck, onDeckChange, className }: RootProps) {
   const s = seatGrid()
   const decks = layout.decks.length ? layout.decks : (['LOWER'] as Deck[])
   if (decks.length === 1) {
     return (
       <div className={[s.root, className].filter(Boolean).join(' ')}>
-        <DeckGrid deck={decks[0]!} layout={layout} getState={getState} onToggle={onToggle} labels={labels} />
+        <DeckGrid deck={decks[0]!} layout={layout} getState={getState} onToggle={onToggle} onUnavailable={onUnavailable} labels={labels} />
       </div>
     )
   }
@@ -90,7 +92,7 @@ export function Root({ layout, getState, onToggle, labels, deck, onDeckChange, c
       </Tabs.List>
       {decks.map((d) => (
         <Tabs.Content key={d} value={d} className={s.deck}>
-          <DeckGrid deck={d} layout={layout} getState={getState} onToggle={onToggle} labels={labels} bare />
+          <DeckGrid deck={d} layout={layout} getState={getState} onToggle={onToggle} onUnavailable={onUnavailable} labels={labels} bare />
         </Tabs.Content>
       ))}
     </Tabs.Root>
@@ -102,13 +104,14 @@ interface DeckGridProps {
   layout: SeatGridLayout
   getState: RootProps['getState']
   onToggle: RootProps['onToggle']
+  onUnavailable?: RootProps['onUnavailable']
   labels: SeatGridLabels
   /** Inside a tab panel (which already draws the deck frame). */
   bare?: boolean
 }
 
 /** One deck: rows of cells, aisles as empty cells, a roving tab stop. */
-function DeckGrid({ deck, layout, getState, onToggle, labels, bare }: DeckGridProps) {
+function DeckGrid({ deck, layout, getState, onToggle, onUnavailable, labels, bare }: DeckGridProps) {
   useSignals()
   const s = seatGrid()
   const gridRef = useRef<HTMLDivElement>(null)
@@ -175,7 +178,16 @@ function DeckGrid({ deck, layout, getState, onToggle, labels, bare }: DeckGridPr
               // biome-ignore lint/a11y/useSemanticElements: cells of the ARIA grid above
               // biome-ignore lint/a11y/useFocusableInteractive: the seat button inside the cell takes focus (roving tabindex)
               <div role="gridcell" key={c} className={s.cell}>
-                {seat ? <SeatButton seat={seat} state={getState(seat.name)} focused={focused} onToggle={onToggle} label={labels.seat} /> : null}
+                {seat ? (
+                  <SeatButton
+                    seat={seat}
+                    state={getState(seat.name)}
+                    focused={focused}
+                    onToggle={onToggle}
+                    onUnavailable={onUnavailable}
+                    label={labels.seat}
+                  />
+                ) : null}
               </div>
             )
           })}
@@ -250,6 +262,7 @@ interface SeatButtonProps {
   state: ReadonlySignal<SeatGridState>
   focused: Signal<string>
   onToggle: (name: string) => void
+  onUnavailable?: (name: string) => void
   label: SeatGridLabels['seat']
 }
 
@@ -257,7 +270,7 @@ interface SeatButtonProps {
  * One seat. Its state is written straight to the button's attributes by a
  * signal effect (no React render), so a toggle touches this one element at once.
  */
-const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, label }: SeatButtonProps) {
+const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, onUnavailable, label }: SeatButtonProps) {
   const s = seatGrid()
   const ref = useRef<HTMLButtonElement>(null)
   const isFocused = useComputed(() => focused.value === seat.name)
@@ -295,6 +308,7 @@ const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, la
       }}
       onClick={() => {
         if (ENABLED.has(state.peek())) onToggle(seat.name)
+        else onUnavailable?.(seat.name)
       }}
     >
       <span className={s.icon} aria-hidden="true" />

@@ -160,8 +160,8 @@ async function seedPassenger(tx: Queryable, now: Date): Promise<number> {
   return row!.id
 }
 
-/** Small deterministic PRNG, so a trip's demo sales do not depend on the start order. */
-function mulberry32(seed: number): () => number {
+/** Small deterministic PRNG (mulberry32), so a trip's demo sales do not depend on the start order; the benchmark's simulated passengers use it too. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

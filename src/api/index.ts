@@ -75,6 +75,9 @@ function requestEnv(): ApiEnv {
 const real = lazyClient(() => import('./client.ts'))
 let fake: Send | null = null
 
+/** The API base the running app talks to (config.js `apiBaseUrl`): event streams (./streams.ts) open under it too. */
+export const apiBaseUrl = (): string => env.baseUrl()
+
 let beforeError: () => Promise<unknown> = () => Promise.resolve()
 
 /**

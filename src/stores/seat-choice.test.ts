@@ -1,9 +1,10 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Seat, SeatLockRequest, SeatLockResponse, TripDetails } from '../../contract/schemas.ts'
+import type { SeatLockRequest, SeatLockResponse, TripDetails } from '../../contract/schemas.ts'
 import { fakeApi, type CallOptions, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import * as r from './seat-choice.ts'
+import { testSeat, testTripDetails } from './test-trip.ts'
 import * as ui from './ui.ts'
 
 // ---------- a fake server: seat locks per holder, like the real one ----------
@@ -11,37 +12,8 @@ import * as ui from './ui.ts'
 const NOW = Date.parse('2026-11-22T10:00:00+06:00')
 let clock: FakeClock
 
-function seat(name: string, row: number, column: number, extra: Partial<Seat> = {}): Seat {
-  return {
-    name,
-    row,
-    column,
-    deck: 'LOWER',
-    seatType: 'Standard',
-    fare: 800,
-    status: 0,
-    lockedByOther: false,
-    lockedByMe: false,
-    ...extra,
-  }
-}
-
-function details(seats: Seat[], extra: Partial<TripDetails> = {}): TripDetails {
-  return {
-    tripId: 7,
-    tripDate: '2026-11-22',
-    originCode: 'DHK',
-    destinationCode: 'CTG',
-    departureTime: '2026-11-22T22:00:00+06:00',
-    arrivalTime: '2026-11-23T04:00:00+06:00',
-    coach: { code: 'NX-101', type: 'AC_BUSINESS', name: 'Business' },
-    availableSeats: seats.filter((s) => s.status === 0).length,
-    seatLayout: { rows: 10, columns: 5, aisleColumns: [2], decks: ['LOWER'], seats },
-    remainingSeatLimit: 5,
-    expirationTime: null,
-    ...extra,
-  }
-}
+const seat = testSeat
+const details = testTripDetails
 
 const layout = [
   seat('A1', 0, 0),

@@ -10,6 +10,7 @@
  */
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals-react'
 import type { BusStation, Seat, SeatLockRequest, SeatLockResponse, SeatType, TripDetails } from '../../contract/schemas.ts'
+import type { LiveSeat } from '../../contract/streams.ts'
 import { INFINITE_SEAT_LIMIT, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { defer, every, now } from '../lib/clock.ts'
@@ -39,9 +40,28 @@ export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 
 /** Last change, for the live region. */
 export interface SeatEvent {
-  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'reset' | 'expired' | 'extended'
+  /** `unavailable`: a seat that cannot be chosen was chosen (`state` says why); `others`: the summary of other passengers' changes. */
+  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'unavailable' | 'reset' | 'expired' | 'extended' | 'others'
   seatName?: string
+  state?: SeatState
+  /** `others`: seats other passengers took, and seats that became available, since the last summary. */
+  taken?: number
+  freed?: number
   seq: number
+}
+
+/**
+ * Whether the seat map follows other passengers' changes: `off` (no live stream: the server has
+ * none or the browser cannot; seats are checked when chosen, as before), `connecting`, `live`, or
+ * `stale` (the stream dropped or the network is down: seats may be out of date).
+ */
+export type LiveStatus = 'off' | 'connecting' | 'live' | 'stale'
+
+/** A seat another passenger's change moved on screen. */
+export interface SeatChange {
+  name: string
+  from: SeatState
+  to: SeatState
 }
 
 // ---------- state ----------
@@ -62,6 +82,7 @@ const lastEventState = signal<SeatEvent | null>(null)
 const nowState = signal(now())
 /** The selection size the server allows: its remaining limit plus the seats we already held when it answered. */
 const limitBaseState = signal(MAX_SEATS)
+const liveStatusState = signal<LiveStatus>('off')
 
 /** Per-seat state signals: the grid subscribes to one each. */
 let seatSignals = new Map<string, Signal<SeatState>>()
@@ -85,6 +106,8 @@ let loadSeq = 0
  */
 let touched = new Set<string>()
 let eventSeq = 0
+/** Says why a seat that cannot be chosen was chosen (the live seat map); answers whether it did. */
+let explainUnavailable: ((name: string) => boolean) | null = null
 
 export const tripRef = computed(() => tripRefState.value)
 export const tripDetails = computed(() => tripDetailsState.value)
@@ -98,6 +121,7 @@ export const departureScheduleId = computed(() => departureScheduleIdState.value
 export const arrivalScheduleId = computed(() => arrivalScheduleIdState.value)
 export const availableSeats = computed(() => availableSeatsState.value)
 export const lastEvent = computed(() => lastEventState.value)
+export const liveStatus = computed(() => liveStatusState.value)
 
 /** The trip's seats by name (static data: type, fare, position). */
 const seatsByName = computed(() => new Map(tripDetailsState.value?.seatLayout.seats.map((s) => [s.name, s]) ?? []))
@@ -326,7 +350,8 @@ export function toggleSeat(name: string): ToggleResult {
     return 'deselected'
   }
   if (state !== 'available') {
-    emit('rejected', name)
+    // taken by another passenger while the page was open: the live seat map says so, without a lock request or the lock-lost dialog
+    if (!explainUnavailable?.(name)) emit('unavailable', name, state)
     return 'unavailable'
   }
   if (name !== OPEN_SEAT_NAME) {
@@ -641,11 +666,70 @@ export function clearTrip(): void {
     boardingStationsState.value = []
     droppingStationsState.value = []
     lastEventState.value = null
+    liveStatusState.value = 'off'
   })
   sync = new Map()
   seatSignals = new Map()
   touched = new Set()
   loadSeq++
+}
+
+/**
+ * Shows other passengers' changes from the live seat map: each seat of the trip takes its
+ * new state at once (its accessible name follows), silently. The passenger's own seats (chosen,
+ * or with a lock request running or about to) are left alone: an event cannot say whose a hold
+ * is, and the store knows its own. Answers the seats that changed on screen.
+ */
+export function applyLiveSeats(tripId: number, seats: LiveSeat[]): SeatChange[] {
+  const details = tripDetailsState.peek()
+  if (!details || details.tripId !== tripId) return []
+  const changes: SeatChange[] = []
+  batch(() => {
+    for (const s of seats) {
+      const sig = seatSignals.get(s.name)
+      const entry = sync.get(s.name)
+      if (!sig || s.name === OPEN_SEAT_NAME || entry?.busy || entry?.held) continue
+      const from = sig.peek()
+      if (from === 'selected' || from === s.state) continue
+      sig.value = s.state
+      changes.push({ name: s.name, from, to: s.state })
+    }
+    if (changes.length === 0) return
+    availableSeatsState.value = details.seatLayout.seats.filter(
+      (s) => s.name !== OPEN_SEAT_NAME && seatSignals.get(s.name)?.peek() === 'available',
+    ).length
+  })
+  return changes
+}
+
+/**
+ * Reads trip `tripId`'s seats again (the live seat map after a gap or a change to the trip), as a
+ * reload of the page would. Not while a booking holds the seats: its answer shows the booking's
+ * own seats as booked and would take them out of the frozen selection; the stream's snapshot
+ * brings the other passengers' seats meanwhile.
+ */
+export async function reloadSeats(tripId: number): Promise<void> {
+  const ref = tripRefState.peek()
+  if (!ref || ref.tripId !== tripId || bookingHold) return
+  await loadTrip(ref)
+}
+
+/** Says, politely, how many seats other passengers took and how many became available (the live seat map's summary). */
+export function announceOthers(taken: number, freed: number): void {
+  lastEventState.value = { kind: 'others', taken, freed, seq: ++eventSeq }
+}
+
+/**
+ * Lets the live seat map say why a seat it saw taken cannot be chosen: `fn` answers true when
+ * it said so (null: the live region says the seat's state, as without it).
+ */
+export function setUnavailableExplainer(fn: ((name: string) => boolean) | null): void {
+  explainUnavailable = fn
+}
+
+/** Records whether the seat map is live (the seat-events stream's state). */
+export function setLiveStatus(status: LiveStatus): void {
+  liveStatusState.value = status
 }
 
 /**
@@ -668,8 +752,8 @@ export function tick(): void {
 
 // ---------- helpers ----------
 
-function emit(kind: SeatEvent['kind'], seatName?: string): void {
-  lastEventState.value = { kind, seatName, seq: ++eventSeq }
+function emit(kind: SeatEvent['kind'], seatName?: string, state?: SeatState): void {
+  lastEventState.value = { kind, seatName, state, seq: ++eventSeq }
 }
 
 linkSeatPage({ tripId: () => tripDetails.value?.tripId, tripRef: () => tripRef.value, holdForBooking, loadTrip })

@@ -1,4 +1,4 @@
-import { useMemo } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { useIntl } from 'react-intl'
 import { useComputed, useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
@@ -6,6 +6,7 @@ import { SeatGrid, type SeatGridLabels, type SeatGridState } from '../../../desi
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import * as r from '../../stores/seat-choice.ts'
+import { startSeatEvents } from '../../stores/seat-events.ts'
 import { language } from '../../stores/ui.ts'
 import { deferred } from '../../parts/deferred.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -25,6 +26,17 @@ const styles = {
   seats: css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: '0' }),
   side: css({ display: 'flex', flexDirection: 'column', gap: '4', lg: { position: 'sticky', top: '24' } }),
   legendBox: css({ mt: '2' }),
+  // the info tone of design-system/status, without its module: a chunk of its own would grow every route's first render
+  stale: css({
+    p: '3',
+    borderRadius: 'md',
+    borderWidth: '1px',
+    borderStyle: 'solid',
+    fontWeight: 'medium',
+    bg: 'blue.50',
+    borderColor: 'blue.700',
+    color: 'blue.700',
+  }),
 }
 
 // the passenger form and payment arrive while the seat map shows: they are needed once seats are held
@@ -64,6 +76,33 @@ function useSeatLabels(): SeatGridLabels {
 
 const LEGEND_STATES: SeatGridState[] = ['available', 'selected', 'sold', 'booked', 'adminBooked', 'linked', 'held']
 
+/** A key pressed in the grid this recently, with focus still in it: the passenger is moving through the seats. */
+const GRID_BUSY_MS = 4000
+
+/**
+ * Follows the trip's seats live while the seat map is on screen (src/stores/seat-events.ts);
+ * answers the ref of the element around the grid, whose keys hold the summary back.
+ */
+function useLiveSeats(tripId: number | undefined) {
+  const area = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = area.current
+    if (tripId === undefined || !el) return
+    let lastKey = 0
+    const onKey = () => {
+      lastKey = Date.now()
+    }
+    el.addEventListener('keydown', onKey)
+    const busy = () => el.contains(document.activeElement) && Date.now() - lastKey < GRID_BUSY_MS
+    const stop = startSeatEvents(tripId, { busy })
+    return () => {
+      stop()
+      el.removeEventListener('keydown', onKey)
+    }
+  }, [tripId])
+  return area
+}
+
 /** The seat map with its legend and live region. */
 function SeatMap() {
   useSignals()
@@ -71,11 +110,10 @@ function SeatMap() {
   const intl = useIntl()
   const labels = useSeatLabels()
   const details = r.tripDetails.value
+  const gridArea = useLiveSeats(details?.tripId)
   const lastEvent = useLagging(r.lastEvent)
   // the live region's text: a computed signal bound straight to the text node (no re-render), a task after the seat
-  const live = useComputed(() => {
-    const e = lastEvent.value
-    if (!e) return ''
+  const say = (e: r.SeatEvent): string => {
     const lang = language.value
     const total = intl.formatMessage(
       { id: 'seatChoice.runningTotal' },
@@ -93,6 +131,10 @@ function SeatMap() {
         return `${intl.formatMessage({ id: 'seatChoice.announceFailed' }, { name: seat })} ${total}`
       case 'rejected':
         return intl.formatMessage({ id: 'seatChoice.announceRejected' }, { name: seat })
+      case 'unavailable':
+        return intl.formatMessage({ id: 'seatChoice.announceUnavailable' }, { name: seat, state: intl.formatMessage({ id: `seatState.${e.state}` }) })
+      case 'others':
+        return intl.formatMessage({ id: 'seatChoice.announceOthers' }, { taken: e.taken ?? 0, freed: e.freed ?? 0 }).trim()
       case 'reset':
         return intl.formatMessage({ id: 'seatChoice.announceReset' })
       case 'expired':
@@ -100,6 +142,11 @@ function SeatMap() {
       case 'extended':
         return intl.formatMessage({ id: 'seatChoice.announceExtended' })
     }
+  }
+  const live = useComputed(() => {
+    const e = lastEvent.value
+    // the same words twice in a row (two summaries, two refused seats) are said again: a trailing no-break space alternates
+    return e ? say(e) + (e.seq % 2 ? '' : '\u00a0') : ''
   })
   if (!details) return null
   const types = [...new Set(details.seatLayout.seats.map((s) => s.seatType))]
@@ -109,7 +156,19 @@ function SeatMap() {
         {t('seatChoice.mapHeading')}
       </h2>
       <p className={page.muted}>{t('seatChoice.keyboardHint')}</p>
-      <SeatGrid.Root key={details.tripId} layout={details.seatLayout} getState={r.seatState} onToggle={r.toggleSeat} labels={labels} />
+      <div role="status" aria-atomic="true">
+        {r.liveStatus.value === 'stale' ? <p className={styles.stale}>{t('seatChoice.liveStale')}</p> : null}
+      </div>
+      <div ref={gridArea}>
+        <SeatGrid.Root
+          key={details.tripId}
+          layout={details.seatLayout}
+          getState={r.seatState}
+          onToggle={r.toggleSeat}
+          onUnavailable={r.toggleSeat}
+          labels={labels}
+        />
+      </div>
       <SeatGrid.LiveRegion message={live} />
       <div className={styles.legendBox}>
         <h3 className={page.h3}>{t('seatChoice.legend')}</h3>
