@@ -6,7 +6,7 @@ import * as l from './lookups.ts'
 
 const dhaka = { code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' }
 const ctg = { code: 'CTG', name: 'Chattogram', nameBn: 'চট্টগ্রাম' }
-const morning = { label: 'Morning', value: '04:00AM-11:59AM', integerValue: 1 }
+const morning = { label: 'Morning', labelBn: 'সকাল', value: '04:00AM-11:59AM', integerValue: 1 }
 const eid = { id: 1, title: 'Eid schedule', titleBn: 'ঈদের সময়সূচি' }
 const fog = { id: 2, title: 'Fog delays', titleBn: 'কুয়াশায় বিলম্ব' }
 
@@ -34,7 +34,7 @@ test('loads every list; time periods start with All', async () => {
   await l.loadLookups()
   assert.equal(l.originCities.value, [dhaka])
   assert.equal(l.destinationCities.value, [ctg])
-  assert.equal(l.timePeriods.value, [{ label: 'All', value: '04:00AM-11:59PM', integerValue: 0 }, morning])
+  assert.equal(l.timePeriods.value, [{ label: 'All', labelBn: null, value: '04:00AM-11:59PM', integerValue: 0 }, morning])
   assert.equal(l.announcements.value, [eid])
   assert.ok(l.lookupsLoaded.value)
 })

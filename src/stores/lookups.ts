@@ -9,7 +9,7 @@ import { call } from '../api/index.ts'
 import { readJson, sessionStore, storageKeys } from '../lib/storage.ts'
 
 /** First entry of the time-period list. */
-export const ALL_TIME_PERIOD: TimePeriod = { label: 'All', value: '04:00AM-11:59PM', integerValue: 0 }
+export const ALL_TIME_PERIOD: TimePeriod = { label: 'All', labelBn: null, value: '04:00AM-11:59PM', integerValue: 0 }
 
 // ---------- state ----------
 
