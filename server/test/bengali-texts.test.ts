@@ -135,7 +135,7 @@ test('rows written before the reason existed get it from their English text; oth
   const dir = tempDir()
   const all = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'migrations')
   const older = tempDir('migrations-')
-  for (const f of fs.readdirSync(all).filter((n) => n < '011')) fs.copyFileSync(path.join(all, f), path.join(older, f))
+  for (const f of fs.readdirSync(all).filter((n) => n < '012')) fs.copyFileSync(path.join(all, f), path.join(older, f))
   const db = await openDb({ dataDir: dir, databaseUrl: '' })
   try {
     await migrate(db, undefined, older)
@@ -155,7 +155,7 @@ test('rows written before the reason existed get it from their English text; oth
         [p!.id, text],
       )
     }
-    assert.equal(await migrate(db), ['011_bengali_texts.sql'])
+    assert.equal(await migrate(db), ['012_bengali_texts.sql'])
     const rows = await db.query<{ description: string; reason: string | null }>('SELECT description, reason FROM ledger ORDER BY id')
     assert.equal(
       rows.map((r) => r.reason),
