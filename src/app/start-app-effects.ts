@@ -1,12 +1,13 @@
 import { effect } from '@preact/signals-react'
+import { startFocusRescue } from '../lib/focus.ts'
 import { currentPath } from '../router.ts'
-import { takeUnseenAnnouncements, announcements } from '../stores/lookups.ts'
-import { language, toastError, toastInfo, toastSuccess } from '../stores/ui.ts'
+import { announcements, showUnseenAnnouncements } from '../stores/lookups.ts'
+import { language, toastError, toastSuccess } from '../stores/ui.ts'
 
 /**
  * Browser-facing effects of the shell: <html lang> follows the language,
- * online / offline toasts, and home-page announcements as persistent info
- * toasts. Returns a disposer.
+ * online / offline toasts, and the home page's announcements (shown in the page
+ * itself, never over it), and focus that never falls to the page body. Returns a disposer.
  */
 export function startAppEffects(): () => void {
   const onOnline = () => toastSuccess({ id: 'error.CONNECTION_AVAILABLE_NOW' })
@@ -21,11 +22,13 @@ export function startAppEffects(): () => void {
   const stopAnnouncements = effect(() => {
     const path = currentPath.value
     if (announcements.value.length === 0 || (path !== '/' && path !== '/home')) return
-    const bn = language.peek() === 'bn'
-    for (const a of takeUnseenAnnouncements()) toastInfo({ text: bn ? a.titleBn : a.title }, true)
+    showUnseenAnnouncements()
   })
 
+  const stopRescue = startFocusRescue()
+
   return () => {
+    stopRescue()
     window.removeEventListener('online', onOnline)
     window.removeEventListener('offline', onOffline)
     stopLang()

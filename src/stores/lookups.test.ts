@@ -82,4 +82,22 @@ test('announcements already shown (by id) are skipped; the list is stored under 
   )
 })
 
+test('the home page notices: unseen announcements once, kept until dismissed, not shown again in this tab', async () => {
+  fakeApi(lookupServer({ announcements: async () => [eid, fog] }))
+  await l.loadLookups()
+  l.showUnseenAnnouncements()
+  assert.equal(l.notices.value, [eid, fog])
+  // back on the home page: nothing is added twice, nothing closed comes back
+  l.dismissNotice(eid.id)
+  l.showUnseenAnnouncements()
+  assert.equal(l.notices.value, [fog])
+  l.dismissNotice(fog.id)
+  assert.equal(l.notices.value, [])
+  // a later visit in this tab (the app starts again from session storage): already shown
+  l.resetLookups()
+  await l.loadLookups()
+  l.showUnseenAnnouncements()
+  assert.equal(l.notices.value, [])
+})
+
 test.run()

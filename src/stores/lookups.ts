@@ -19,6 +19,8 @@ const timePeriodsState = signal<TimePeriod[]>([ALL_TIME_PERIOD])
 const announcementsState = signal<Announcement[]>([])
 const offersState = signal<Offer[]>([])
 const loadedState = signal(false)
+/** Announcements the home page shows: taken once (unseen), kept until dismissed. */
+const noticesState = signal<Announcement[]>([])
 
 export const originCities = computed(() => originCitiesState.value)
 export const destinationCities = computed(() => destinationCitiesState.value)
@@ -28,6 +30,8 @@ export const announcements = computed(() => announcementsState.value)
 export const offers = computed(() => offersState.value)
 /** True once a load has finished (whatever failed). */
 export const lookupsLoaded = computed(() => loadedState.value)
+/** The announcements on the home page now: each shown once (docs/spec.md section 2), until the passenger dismisses it. */
+export const notices = computed(() => noticesState.value)
 
 /** A city's name by its code in the UI language (the code itself until the lists have loaded). */
 export function cityName(code: string, bn: boolean): string {
@@ -90,6 +94,17 @@ export function takeUnseenAnnouncements(): Announcement[] {
   return unseen
 }
 
+/** Adds the announcements not shown in this tab yet to the home page's notices (they stay until dismissed). */
+export function showUnseenAnnouncements(): void {
+  const unseen = takeUnseenAnnouncements()
+  if (unseen.length) noticesState.value = [...noticesState.peek(), ...unseen]
+}
+
+/** The passenger dismissed an announcement: it is not shown again. */
+export function dismissNotice(id: number): void {
+  noticesState.value = noticesState.value.filter((a) => a.id !== id)
+}
+
 /** Test helper. */
 export function resetLookups(): void {
   batch(() => {
@@ -99,5 +114,6 @@ export function resetLookups(): void {
     announcementsState.value = []
     offersState.value = []
     loadedState.value = false
+    noticesState.value = []
   })
 }

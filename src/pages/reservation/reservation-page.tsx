@@ -4,7 +4,7 @@ import { useComputed, useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { SeatGrid, type SeatGridLabels, type SeatGridState } from '../../../design-system/seat-grid/index.ts'
-import { useT } from '../../app/use-t.ts'
+import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
@@ -18,13 +18,14 @@ import { Counters } from './counters.tsx'
 import { BookingPanel } from './booking-panel.tsx'
 import { useLagging } from './use-lagging.ts'
 import { seatTypeId } from './seat-type-id.ts'
+import { SeatBar } from './seat-bar.tsx'
 
 const styles = {
   trip: css({ mb: '4', color: 'gray.800', fontSize: 'lg' }),
   layout: css({
     display: 'grid',
     gap: '6',
-    gridTemplateColumns: '1fr',
+    gridTemplateColumns: 'minmax(0, 1fr)',
     lg: { gridTemplateColumns: 'minmax(0, 1.3fr) minmax(18rem, 1fr)', alignItems: 'start' },
   }),
   seats: css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: '0' }),
@@ -140,14 +141,15 @@ function SeatMap() {
 function TripLine() {
   useSignals()
   const t = useT()
+  const rt = useRichT()
   const d = r.tripDetails.value
   const lang = language.value
   if (!d) return null
   const bn = lang === 'bn'
   return (
     <p className={styles.trip}>
-      {t('seatChoice.tripLine', {
-        coach: d.coach.code,
+      {rt('seatChoice.tripLine', {
+        coach: <span lang="en">{d.coach.code}</span>,
         type: t(`coachType.${d.coach.type}`),
         from: cityName(d.originCode, bn),
         to: cityName(d.destinationCode, bn),
@@ -200,6 +202,7 @@ function SeatChoice({ trip }: { trip: r.TripRef }) {
           <div className={styles.seats}>
             <Counters />
             <SeatMap />
+            <SeatBar />
           </div>
           <div className={styles.side}>
             <HoldTimer />
