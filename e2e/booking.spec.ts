@@ -12,6 +12,7 @@ import {
   createPassenger,
   digits,
   expectNoAxeViolations,
+  fillSignUp,
   fundedPassenger,
   latestCode,
   m,
@@ -117,13 +118,7 @@ for (const lang of ['en', 'bn'] as const) {
       .getByRole('button', { name: m(lang, 'booking.loginToBook') })
       .click()
     await expect(page).toHaveURL(/\/login$/)
-    await page.getByLabel(m(lang, 'login.mobile')).fill(mobile)
-    await page.getByRole('button', { name: m(lang, 'login.continue') }).click()
-    await page.getByLabel(m(lang, 'login.fullName')).fill('Nusrat Jahan')
-    await page.getByRole('textbox', { name: m(lang, 'login.email'), exact: true }).fill(`n${mobile}@example.com`)
-    await page.getByLabel(m(lang, 'login.city')).fill('Dhaka')
-    await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(PASSWORD)
-    await page.getByLabel(m(lang, 'login.confirmPassword')).fill(PASSWORD)
+    await fillSignUp(page, lang, mobile)
     await page.getByRole('button', { name: m(lang, 'login.signup') }).click()
     const code = await latestCode(request, mobile, /verification/i)
     await page.getByRole('textbox').first().click()

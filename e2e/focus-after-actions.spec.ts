@@ -5,7 +5,7 @@
  * choosing seats again, Keep my seats, the hold running out, Reset selection, the lock-lost dialog,
  * Escape on the error dialog a page opens at load, cancelling a ticket and keeping it.
  */
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
 import { bookThroughApi, createPassenger, latestCode, pageHeading, reservationUrl, signInContext, tripFor } from './helpers.ts'
 
 test.describe.configure({ timeout: 180_000 })
@@ -133,12 +133,18 @@ test('Escape on the error dialog a page opens at load puts focus on the page hea
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeFocused()
 })
 
-test('a ticket: Keep my ticket goes back to Cancel ticket', async ({ page, context, request }) => {
-  const { trip } = await tripFor(request, 19, 0)
+/** A new passenger's paid ticket on the `index`-th trip 19 days ahead, open in /ticket-operation; answers the mobile. */
+async function openOwnTicket(page: Page, context: BrowserContext, request: APIRequestContext, index: number): Promise<string> {
+  const { trip } = await tripFor(request, 19, index)
   const { mobile, reservationId } = await bookThroughApi(request, trip, { pay: true })
   await signInContext(context, request, mobile)
   await page.goto(`/ticket-operation?reservationId=${reservationId}`)
   await pageHeading(page)
+  return mobile
+}
+
+test('a ticket: Keep my ticket goes back to Cancel ticket', async ({ page, context, request }) => {
+  await openOwnTicket(page, context, request, 0)
   const cancel = page.getByRole('button', { name: 'Cancel ticket', exact: true })
   await cancel.click()
   await expect(page.getByRole('heading', { name: 'Cancel this ticket' })).toBeFocused()
@@ -147,11 +153,7 @@ test('a ticket: Keep my ticket goes back to Cancel ticket', async ({ page, conte
 })
 
 test('a ticket cancelled: focus on the ticket, which now says Cancelled', async ({ page, context, request }) => {
-  const { trip } = await tripFor(request, 19, 1)
-  const { mobile, reservationId } = await bookThroughApi(request, trip, { pay: true })
-  await signInContext(context, request, mobile)
-  await page.goto(`/ticket-operation?reservationId=${reservationId}`)
-  await pageHeading(page)
+  const mobile = await openOwnTicket(page, context, request, 1)
   await page.getByRole('button', { name: 'Cancel ticket', exact: true }).click()
   const otp = await latestCode(request, mobile, /./, await latestCode(request, mobile, /verification/i))
   await page.getByRole('textbox', { name: 'Digit 1 of 6' }).focus()

@@ -5,20 +5,11 @@
  * different from every other (the seat names are hidden, so only what shows the state counts).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { serveExamples } from './design-system-examples.ts'
+import { examplesForThisFile } from './design-system-examples.ts'
 
 const STATES = ['available', 'selected', 'sold', 'booked', 'adminBooked', 'linked', 'held'] as const
 
-let served: Awaited<ReturnType<typeof serveExamples>>
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000)
-  served = await serveExamples()
-})
-
-test.afterAll(async () => {
-  await served?.close()
-})
+const examplesUrl = examplesForThisFile()
 
 /** Screenshots of each element, as base64 (the same picture gives the same string). */
 async function pictures(items: Locator[]): Promise<string[]> {
@@ -35,7 +26,7 @@ function lookAlike(pics: string[]): string[] {
 }
 
 async function openExample(page: Page): Promise<void> {
-  await page.goto(`${served.url}/?example=${encodeURIComponent('seat-grid/every-state')}`)
+  await page.goto(`${examplesUrl()}/?example=${encodeURIComponent('seat-grid/every-state')}`)
   await expect(page.locator('html')).toHaveAttribute('data-example-ready', 'yes')
   // only what shows the state is compared: the seat names differ from seat to seat
   await page.addStyleTag({ content: '[data-seat] > [aria-hidden]:last-child { visibility: hidden }' })

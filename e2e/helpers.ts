@@ -282,3 +282,14 @@ export function mx(lang: Lang, id: string): RegExp {
   const parts = messages[lang][id]!.split(/\{\w+(?:, number[^}]*)?\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   return new RegExp(parts.join('.*'))
 }
+
+/** On /login: a new mobile no., Continue, then the sign-up form filled in (not sent yet). */
+export async function fillSignUp(page: Page, lang: Lang, mobile: string): Promise<void> {
+  await page.getByLabel(m(lang, 'login.mobile')).fill(mobile)
+  await page.getByRole('button', { name: m(lang, 'login.continue') }).click()
+  await page.getByLabel(m(lang, 'login.fullName')).fill('Nusrat Jahan')
+  await page.getByRole('textbox', { name: m(lang, 'login.email'), exact: true }).fill(`n${mobile}@example.com`)
+  await page.getByLabel(m(lang, 'login.city')).fill('Dhaka')
+  await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(PASSWORD)
+  await page.getByLabel(m(lang, 'login.confirmPassword')).fill(PASSWORD)
+}

@@ -7,7 +7,7 @@
  * its own, in English.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { createPassenger, m, PASSWORD, pageHeading, randomMobile, reservationUrl, signInContext, tripFor } from './helpers.ts'
+import { createPassenger, fillSignUp, m, pageHeading, randomMobile, reservationUrl, signInContext, tripFor } from './helpers.ts'
 import { clearSpoken, serveScreenReader, spoken, startScreenReader } from './screen-reader.ts'
 
 test.describe.configure({ timeout: 120_000 })
@@ -131,13 +131,7 @@ for (const [index, lang] of (['en', 'bn'] as const).entries()) {
       await page.goto('/login')
       await pageHeading(page)
       const mobile = randomMobile()
-      await page.getByLabel(m(lang, 'login.mobile')).fill(mobile)
-      await page.getByRole('button', { name: m(lang, 'login.continue') }).click()
-      await page.getByLabel(m(lang, 'login.fullName')).fill('Nusrat Jahan')
-      await page.getByRole('textbox', { name: m(lang, 'login.email'), exact: true }).fill(`n${mobile}@example.com`)
-      await page.getByLabel(m(lang, 'login.city')).fill('Dhaka')
-      await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(PASSWORD)
-      await page.getByLabel(m(lang, 'login.confirmPassword')).fill(PASSWORD)
+      await fillSignUp(page, lang, mobile)
       await startScreenReader(page)
       await page.getByRole('button', { name: m(lang, 'login.signup') }).click()
       await hears(page, `heading, ${m(lang, 'login.verifyTitle')}, level 2`)

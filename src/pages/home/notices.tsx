@@ -1,6 +1,7 @@
 import { useRef, type KeyboardEvent } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
+import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { pageHeading } from '../../lib/focus.ts'
 import { dismissNotice, notices } from '../../stores/lookups.ts'
@@ -22,21 +23,7 @@ const styles = {
     pe: '1',
   }),
   text: css({ flex: '1', minWidth: '0', py: '2' }),
-  dismiss: css({
-    flexShrink: 0,
-    display: 'inline-flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: 'touch',
-    height: 'touch',
-    bg: 'transparent',
-    border: 'none',
-    borderRadius: 'sm',
-    color: 'gray.800',
-    fontSize: 'xl',
-    cursor: 'pointer',
-    _hover: { bg: 'gray.100' },
-  }),
+  dismiss: css({ flexShrink: 0, fontSize: 'xl' }),
   box: css({ mt: '6' }),
 }
 
@@ -84,7 +71,7 @@ export function Notices() {
                   <p className={styles.text}>{title}</p>
                   <button
                     type="button"
-                    className={styles.dismiss}
+                    className={cx(button({ variant: 'ghost', size: 'icon' }), styles.dismiss)}
                     aria-label={t('home.dismissAnnouncement', { title })}
                     onClick={() => dismiss(a.id, i)}
                   >
