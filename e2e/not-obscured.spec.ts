@@ -8,7 +8,17 @@
  * (400 % zoom); on a phone the results and the seat page put the journey first.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { createPassenger, dhakaDate, focusObscured, pageHeading, reservationUrl, signInContext, tabExpectingUncovered, tripFor } from './helpers.ts'
+import {
+  announcementsSeen,
+  createPassenger,
+  dhakaDate,
+  focusObscured,
+  pageHeading,
+  reservationUrl,
+  signInContext,
+  tabExpectingUncovered,
+  tripFor,
+} from './helpers.ts'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -175,6 +185,20 @@ test('400 % zoom (320 × 180): the header scrolls away, and no focused control o
   await page.keyboard.press('Enter')
   await walkSeats(page, 'ArrowDown', '400 % seat map')
   await walkSeats(page, 'ArrowUp', '400 % seat map')
+})
+
+test('1280px: moving up the seat grid never leaves the focused seat under the sticky header', async ({ page, context, request }) => {
+  await announcementsSeen(context)
+  await page.setViewportSize({ width: 1280, height: 720 })
+  const { trip, date } = await tripFor(request, 15, 1)
+  await page.goto(reservationUrl(trip, date))
+  await pageHeading(page)
+  const grid = page.getByRole('grid').first()
+  await grid.locator('button[tabindex="0"]').focus()
+  await page.keyboard.press('Control+End')
+  expect(await focusObscured(page), 'the last seat').toBeNull()
+  const up = await walkSeats(page, 'ArrowUp', '1280px seat map')
+  expect(up.length).toBeGreaterThan(5)
 })
 
 test('1280px: Shift+Tab up a long page never leaves a link under the sticky header', async ({ page }) => {

@@ -2,8 +2,9 @@
  * Issue 13, section 3: reflow (WCAG 1.4.10) and text size (1.4.4) with a passenger signed in. At
  * 320 px (a phone, or 1280 px at 400 % zoom) no page scrolls sideways and LOGOUT is on the screen,
  * on every route, on a profile with tickets and transactions, and in the booking and payment panels;
- * at 200 % text size the header collapses as it does on a narrow window and LOGIN / LOGOUT stays on
- * the screen.
+ * at 200 % text size (the browser's default font size) the header collapses as it does on a narrow
+ * window, and with a text-only zoom (sizes double, breakpoints stay) it wraps: either way LOGIN /
+ * LOGOUT stays on the screen and nothing scrolls sideways.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import { bookThroughApi, createPassenger, pageHeading, reservationUrl, signInContext, topUp, tripFor } from './helpers.ts'
@@ -136,3 +137,29 @@ for (const width of [768, 1280]) {
     }
   })
 }
+
+test('text-only zoom to 200 % at 1280px (sizes double, the breakpoints stay): the header wraps, LOGIN and LOGOUT stay on the screen', async ({
+  page,
+  context,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  // what a browser's "zoom text only" does: every size in rem doubles, the window's layout does not change
+  await context.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      document.documentElement.style.fontSize = '200%'
+    })
+  })
+  for (const route of ['/', '/faq', '/login']) {
+    await open(page, route)
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('32px')
+    await expectReflow(page, `${route} at 200 % text only`)
+    await expectAuthOnScreen(page, 'LOGIN', `${route} at 200 % text only`)
+  }
+  await signInContext(context, request, await createPassenger(request))
+  for (const route of ['/', '/profile']) {
+    await open(page, route)
+    await expectReflow(page, `${route} at 200 % text only, signed in`)
+    await expectAuthOnScreen(page, 'LOGOUT', `${route} at 200 % text only, signed in`)
+  }
+})
