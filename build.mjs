@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { checkBudget, formatReport, loadRoutes, routeFiles, sizeReport, staticClosure } from './scripts/size-report.mjs'
+import { tsImport } from 'tsx/esm/api'
 
 const root = dirname(fileURLToPath(import.meta.url))
 const ENTRY = 'src/main.tsx'
@@ -23,30 +24,85 @@ function panda(...args) {
  * Locale files are bundled as pre-parsed ICU ASTs, so the browser never needs
  * the message parser (aliased to its no-parser build below, ~8 KB brotli saved).
  * English is split: `src/i18n.ts` gets the core scopes of locales/core-scopes.json
- * (shell, home page, route titles) in the entry, `src/i18n-rest.ts` the rest.
+ * (shell, home page, route titles) in the entry; `src/page-messages.ts` becomes one
+ * loader per page, each page's other scopes (src/routes.ts `pageMessages`) a chunk of
+ * its own (`locale-page:<page>`), loaded with the page, and a loader of the error
+ * catalogue's messages (`locale-page:errors`), loaded right after the first render.
  */
-const coreScopes = new Set(JSON.parse(readFileSync(join(root, 'locales/core-scopes.json'), 'utf8')).scopes)
-const isCore = (id) => coreScopes.has(id.split('.')[0]) || /\.title\w*$/.test(id)
+const coreConfig = JSON.parse(readFileSync(join(root, 'locales/core-scopes.json'), 'utf8'))
+const coreScopes = new Set(coreConfig.scopes)
+const coreErrors = new Set(coreConfig.coreErrors)
+const isCore = (id) => coreScopes.has(id.split('.')[0]) || coreErrors.has(id) || /\.title\w*$/.test(id)
+const enFile = join(root, 'locales/en.json')
+
+/**
+ * Which ids a page's message chunk holds: those of its `pageMessages` scopes that the
+ * page's code names (scripts/message-usage.ts), its own modules and the parts it
+ * loads later, not the entry's (core messages).
+ */
+async function pageMessageIds(page) {
+  const { pageMessages, pageFile } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
+  const usage = await tsImport(pathToFileURL(join(root, 'scripts/message-usage.ts')).href, import.meta.url)
+  const entry = usage.moduleClosure(join(root, ENTRY), new Set([join(root, 'src/page-loaders.ts')]))
+  const files = usage.moduleClosure(join(root, pageFile(page)), entry)
+  const named = usage.idsNamed(files, JSON.parse(readFileSync(enFile, 'utf8')))
+  const scopes = new Set(pageMessages[page])
+  return (id) => named.has(id) && scopes.has(id.split('.')[0])
+}
+
+async function compileMessages(file, keep) {
+  const { parse } = await import('@formatjs/icu-messageformat-parser')
+  const messages = JSON.parse(readFileSync(file, 'utf8'))
+  return Object.fromEntries(
+    Object.entries(messages)
+      .filter(([id]) => keep(id))
+      .map(([id, text]) => [id, parse(text)]),
+  )
+}
+
 const precompiledLocales = {
   name: 'precompiled-locales',
   setup(b) {
     b.onResolve({ filter: /[\\/]locales[\\/]en\.json$/ }, (args) => {
-      const part = /[\\/]src[\\/]i18n-rest\.ts$/.test(args.importer) ? 'rest' : /[\\/]src[\\/]i18n\.ts$/.test(args.importer) ? 'core' : 'all'
+      const part = /[\\/]src[\\/]i18n\.ts$/.test(args.importer) ? 'core' : 'all'
       // the part is in the path: one module per part
       return { path: `${join(args.resolveDir, args.path)}#${part}`, namespace: 'locale' }
     })
     b.onResolve({ filter: /[\\/]locales[\\/]bn\.json$/ }, (args) => ({ path: `${join(args.resolveDir, args.path)}#all`, namespace: 'locale' }))
     b.onLoad({ filter: /\.json#\w+$/, namespace: 'locale' }, async (args) => {
-      const { parse } = await import('@formatjs/icu-messageformat-parser')
       const [file, part] = args.path.split('#')
-      const messages = JSON.parse(readFileSync(file, 'utf8'))
-      const keep = ([id]) => part === 'all' || (part === 'core') === isCore(id)
-      const compiled = Object.fromEntries(
-        Object.entries(messages)
-          .filter(keep)
-          .map(([id, text]) => [id, parse(text)]),
-      )
+      const compiled = await compileMessages(file, (id) => part === 'all' || isCore(id))
       return { contents: JSON.stringify(compiled), loader: 'json', watchFiles: [file] }
+    })
+    b.onLoad({ filter: /[\\/]src[\\/]page-messages\.ts$/ }, async () => {
+      const { pageMessages } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
+      const pages = Object.keys(pageMessages).filter((p) => pageMessages[p].length)
+      const loaders = pages.map((p) => `  ${JSON.stringify(p)}: () => import(${JSON.stringify(`locale-page:${p}`)}),`)
+      const contents = `export const pageMessageLoaders = {\n${loaders.join('\n')}\n}\nexport const loadErrorMessageChunk = () => import('locale-page:errors')\n`
+      return { contents, loader: 'js', watchFiles: [join(root, 'src/routes.ts')] }
+    })
+    b.onResolve({ filter: /^locale-page:/ }, (args) => ({ path: `en-${args.path.slice('locale-page:'.length)}`, namespace: 'locale-page' }))
+    b.onLoad({ filter: /.*/, namespace: 'locale-page' }, async (args) => {
+      const page = args.path.slice('en-'.length)
+      const keep = page === 'errors' ? (id) => id.startsWith('error.') : await pageMessageIds(page)
+      const compiled = await compileMessages(enFile, (id) => !isCore(id) && keep(id))
+      return { contents: JSON.stringify(compiled), loader: 'json', watchFiles: [enFile, join(root, 'src/routes.ts')] }
+    })
+  },
+}
+
+/**
+ * Panda's generated styled-system/ declares no package, so esbuild keeps every module
+ * the recipe index re-exports (each runs `createRecipe` when loaded); they are pure:
+ * marked free of side effects, only the recipes a chunk uses stay in it.
+ */
+const pureStyledSystem = {
+  name: 'pure-styled-system',
+  setup(b) {
+    b.onResolve({ filter: /styled-system/ }, async (args) => {
+      if (args.pluginData?.pure) return undefined
+      const r = await b.resolve(args.path, { resolveDir: args.resolveDir, importer: args.importer, kind: args.kind, pluginData: { pure: true } })
+      return r.errors.length ? undefined : { path: r.path, sideEffects: false }
     })
   },
 }
@@ -111,7 +167,7 @@ async function prerenderPages(paths, log) {
       outfile: file,
       jsx: 'automatic',
       define: { 'process.env.NODE_ENV': '"production"' },
-      plugins: [precompiledLocales],
+      plugins: [precompiledLocales, pureStyledSystem],
       alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
       // CommonJS dependencies (react-dom/server) require Node built-ins
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
@@ -171,7 +227,7 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
     metafile: true,
     define: { 'process.env.NODE_ENV': '"production"' },
     loader: { '.json': 'json' },
-    plugins: [precompiledLocales],
+    plugins: [precompiledLocales, pureStyledSystem],
     alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
     logLevel: quiet ? 'error' : 'warning',
   })
@@ -220,7 +276,7 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   if (problems.length) {
     console.error('\nOVER BUDGET:\n  ' + problems.join('\n  '))
   } else {
-    log('\nWithin budget (home JS ≤ 100 KB brotli, CSS ≤ 10 KB brotli).')
+    log("\nWithin budget (every route's first-render JS ≤ 100 KB brotli, CSS ≤ 10 KB brotli).")
   }
   return { metafile, report, problems }
 }

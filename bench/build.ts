@@ -34,15 +34,15 @@ export interface Metafile {
 
 /** The exports of scripts/size-report.mjs the benchmark uses. */
 export interface SizeReportModule {
-  BUDGET: { homeJsBrotli: number; cssBrotli: number }
+  BUDGET: { routeJsBrotli: number; cssBrotli: number }
   sizesOf(buf: Buffer): Sizes
   staticClosure(metafile: Metafile, outFile: string, seen?: Set<string>): Set<string>
-  loadRoutes(root: string): Promise<{ path: string; page: string; coreMessages: boolean }[]>
+  loadRoutes(root: string): Promise<{ path: string; page: string; pageKey: string }[]>
   sizeReport(opts: {
     metafile: Metafile
     root: string
     entry: string
-    routes: { path: string; page: string; coreMessages?: boolean }[]
+    routes: { path: string; page: string; pageKey?: string }[]
     cssFile: string
   }): {
     css: Sizes

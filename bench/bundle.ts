@@ -67,7 +67,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
     path: paths[0]!,
     page,
     paths,
-    coreMessages: routesAll.some((r) => r.page === page && r.coreMessages),
+    pageKey: routesAll.find((r) => r.page === page)!.pageKey,
   }))
   const report = sr.sizeReport({ metafile, root, entry: ENTRY, routes, cssFile })
 
@@ -110,7 +110,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
     const firstCss = add(css, cssChunk(first))
     const paths = pages.get(r.page) ?? [r.path]
     const isHome = paths.includes('/')
-    figures.push(fig(`${paths.join(', ')} first-render JS (brotli)`, r.js.brotli, kb, isHome ? { max: sr.BUDGET.homeJsBrotli } : {}))
+    figures.push(fig(`${paths.join(', ')} first-render JS (brotli)`, r.js.brotli, kb, { max: sr.BUDGET.routeJsBrotli }))
     if (isHome) figures.push(fig(`${paths.join(', ')} first-render CSS (brotli)`, firstCss.brotli, kb, { max: sr.BUDGET.cssBrotli }))
     if (isHome) figures.push(fig(`${paths.join(', ')} JS loaded after first render (brotli)`, laterJs.brotli, kb))
     const laterNames = [...later].map((f) => path.basename(f).replace(/-[A-Z0-9]{8}\.js$/, '')).join(', ')

@@ -12,23 +12,29 @@
  *   surrogate (PostgreSQL text cannot store them): see `isStorableText`.
  */
 import * as z from 'zod/mini'
-import { isCalendarDate } from './values.ts'
+import { coachTypes, isCalendarDate, MAX_ID, MAX_SEATS, mobilePattern, seatTypes } from './values.ts'
 
-export { isCalendarDate, isStorableText, MAX_YEAR, MIN_YEAR } from './values.ts'
+export {
+  coachTypes,
+  HOLD_MINUTES,
+  INFINITE_SEAT_LIMIT,
+  isCalendarDate,
+  isStorableText,
+  MAX_HOLD_MINUTES,
+  MAX_ID,
+  MAX_SEATS,
+  MAX_YEAR,
+  MIN_YEAR,
+  mobilePattern,
+  OPEN_SEAT_NAME,
+  OTP_RESEND_SECONDS,
+  passwordSpecials,
+  reservationStatus,
+  seatStatus,
+  seatTypes,
+} from './values.ts'
 
 // ---------- shared primitives ----------
-
-export const MAX_SEATS = 5
-export const INFINITE_SEAT_LIMIT = -999
-export const OPEN_SEAT_NAME = 'OPEN'
-export const OTP_RESEND_SECONDS = 180
-export const HOLD_MINUTES = 15
-export const MAX_HOLD_MINUTES = 30
-/** The largest id (PostgreSQL int4). */
-export const MAX_ID = 2_147_483_647
-
-export const mobilePattern = /^0?01[3-9]\d{8}$/
-export const passwordSpecials = '~!@#$%^&*()'
 
 const str = (max = 200) => z.string().check(z.maxLength(max))
 const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max))
@@ -48,20 +54,6 @@ export const money = z.number().check(z.int())
 export const cityCode = z.string().check(z.regex(/^[A-Z]{3}$/))
 export const seatName = z.string().check(z.regex(/^[A-Z0-9]{1,6}$/))
 export const otpCode = z.string().check(z.regex(/^\d{6}$/))
-
-export const seatStatus = { available: 0, sold: 1, booked: 2, adminBooked: 3, linked: 13 } as const
-export const reservationStatus = {
-  sold: 1,
-  booked: 2,
-  adminBooked: 3,
-  canceled: 5,
-  tripMigrated: 10,
-  openTicket: 12,
-  linked: 13,
-  tripMigratedCanceled: 14,
-} as const
-export const seatTypes = ['Standard', 'Business', 'Extra', 'Sleeper', 'Sleeper Horizontal'] as const
-export const coachTypes = ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC', 'SLEEPER'] as const
 
 // ---------- envelope ----------
 

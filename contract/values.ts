@@ -1,6 +1,7 @@
 /**
- * Plain checks of request values, without zod, so the app can use them in its first
- * render (zod stays out of the entry chunk); contract/schemas.ts builds on them.
+ * Plain checks of request values and the wire format's constants, without zod, so the
+ * app can use them in any page's first render (zod stays out of it); contract/schemas.ts
+ * builds on them and re-exports them.
  */
 
 /** Calendar dates the API takes (`isoDate`): years 1900 to 2199. */
@@ -27,3 +28,31 @@ export function isStorableText(v: string): boolean {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding U+0000 is the point
   return !/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v)
 }
+
+// ---------- constants of the wire format (contract/schemas.ts re-exports them) ----------
+
+export const MAX_SEATS = 5
+export const INFINITE_SEAT_LIMIT = -999
+export const OPEN_SEAT_NAME = 'OPEN'
+export const OTP_RESEND_SECONDS = 180
+export const HOLD_MINUTES = 15
+export const MAX_HOLD_MINUTES = 30
+/** The largest id (PostgreSQL int4). */
+export const MAX_ID = 2_147_483_647
+
+export const mobilePattern = /^0?01[3-9]\d{8}$/
+export const passwordSpecials = '~!@#$%^&*()'
+
+export const seatStatus = { available: 0, sold: 1, booked: 2, adminBooked: 3, linked: 13 } as const
+export const reservationStatus = {
+  sold: 1,
+  booked: 2,
+  adminBooked: 3,
+  canceled: 5,
+  tripMigrated: 10,
+  openTicket: 12,
+  linked: 13,
+  tripMigratedCanceled: 14,
+} as const
+export const seatTypes = ['Standard', 'Business', 'Extra', 'Sleeper', 'Sleeper Horizontal'] as const
+export const coachTypes = ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC', 'SLEEPER'] as const

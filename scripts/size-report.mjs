@@ -6,8 +6,8 @@ import { pathToFileURL } from 'node:url'
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib'
 import { tsImport } from 'tsx/esm/api'
 
-/** Budgets for the home route's first render, in bytes (brotli). */
-export const BUDGET = { homeJsBrotli: 100 * 1024, cssBrotli: 10 * 1024 }
+/** Budgets of every route's first render, in bytes (brotli). */
+export const BUDGET = { routeJsBrotli: 100 * 1024, cssBrotli: 10 * 1024 }
 
 /** Raw, gzip (level 9) and brotli (quality 11) sizes of a buffer. */
 export function sizesOf(buf) {
@@ -36,18 +36,19 @@ export function staticClosure(metafile, outFile, seen = new Set()) {
 }
 
 /**
- * The app's route table (src/routes.ts, pure data) as [{ path, page, coreMessages }],
- * where page is the source file of the route's lazily loaded page (from the project root).
+ * The app's route table (src/routes.ts, pure data) as [{ path, page, pageKey }],
+ * where page is the source file of the route's lazily loaded page (from the project
+ * root) and pageKey its key in the table.
  */
 export async function loadRoutes(root) {
   const { routes, pageFile } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
-  return routes.map((r) => ({ path: r.path, page: pageFile(r.page), coreMessages: r.coreMessages === true }))
+  return routes.map((r) => ({ path: r.path, page: pageFile(r.page), pageKey: r.page }))
 }
 
 /**
  * The files each route's first render needs beyond the entry's own static imports:
- * its page chunk with that chunk's static imports, and for pages other than home
- * the non-core English messages. Paths as in the metafile.
+ * its page chunk with that chunk's static imports, and the chunk of the page's English
+ * messages (build.mjs, `locale-page:`). Paths as in the metafile.
  * @returns {Map<string, string[]>} route path → files
  */
 export function routeFiles({ metafile, entry, routes }) {
@@ -56,14 +57,14 @@ export function routeFiles({ metafile, entry, routes }) {
   const entryOut = byEntry.get(entry)
   if (!entryOut) throw new Error(`entry ${entry} not found in metafile`)
   const base = staticClosure(metafile, entryOut)
-  const restOut = byEntry.get('src/i18n-rest.ts')
   return new Map(
-    routes.map(({ path, page, coreMessages }) => {
+    routes.map(({ path, page, pageKey }) => {
       const files = new Set()
       const pageOut = byEntry.get(page.replace(/\\/g, '/'))
       if (!pageOut) throw new Error(`no chunk for ${page} (route ${path}): is it in src/page-loaders.ts?`)
       staticClosure(metafile, pageOut, files)
-      if (restOut && !coreMessages) staticClosure(metafile, restOut, files)
+      const messagesOut = byEntry.get(`locale-page:en-${pageKey}`)
+      if (messagesOut) staticClosure(metafile, messagesOut, files)
       return [path, [...files].filter((f) => !base.has(f))]
     }),
   )
@@ -109,9 +110,8 @@ export function formatReport(report) {
 /** Budget violations as human-readable strings (empty when within budget). */
 export function checkBudget(report) {
   const problems = []
-  const home = report.routes.find((r) => r.path === '/')
-  if (home && home.js.brotli > BUDGET.homeJsBrotli) {
-    problems.push(`home JS ${kb(home.js.brotli).trim()} KB brotli > ${BUDGET.homeJsBrotli / 1024} KB`)
+  for (const r of report.routes) {
+    if (r.js.brotli > BUDGET.routeJsBrotli) problems.push(`${r.path} JS ${kb(r.js.brotli).trim()} KB brotli > ${BUDGET.routeJsBrotli / 1024} KB`)
   }
   if (report.css.brotli > BUDGET.cssBrotli) {
     problems.push(`CSS ${kb(report.css.brotli).trim()} KB brotli > ${BUDGET.cssBrotli / 1024} KB`)

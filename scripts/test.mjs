@@ -16,6 +16,7 @@ const ci = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== 
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const lines = []
 const skipLines = []
+const failLines = []
 
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
@@ -40,6 +41,17 @@ const sum = (t, re) => [...t.matchAll(re)].reduce((a, m) => a + Number(m[1]), 0)
 /** The `SKIPPED: <suite> — <test>: <reason>` lines of a step's output (server/test/skip.ts, e2e/run-specs.ts). */
 function skippedLines(out) {
   return [...strip(out).matchAll(/^SKIPPED: .+$/gm)].map((m) => m[0])
+}
+
+/** The first lines of each failure a step printed (uvu `FAIL` blocks, Playwright `✘` lines), repeated at the end so a CI log's tail names them. */
+function failureLines(out) {
+  const t = strip(out).split('\n')
+  const found = []
+  t.forEach((line, i) => {
+    if (/^\s*FAIL\s/.test(line)) found.push(...t.slice(i, i + 8).filter((l) => l.trim()))
+    else if (/^\s*✘/.test(line)) found.push(line)
+  })
+  return found
 }
 
 /** Passed, failed and skipped tests of uvu runs; a non-zero exit without a failed test counts as one failure. */
@@ -111,6 +123,7 @@ for (const [name, step] of Object.entries(steps)) {
   const t0 = Date.now()
   let { ok, bad, skipped = 0, out = '' } = await step()
   skipLines.push(...skippedLines(out))
+  if (bad) failLines.push(...failureLines(out).map((l) => `${name}: ${l.trim()}`))
   if (ci && skipped) {
     // under CI nothing may go untested
     bad += skipped
@@ -122,6 +135,7 @@ for (const [name, step] of Object.entries(steps)) {
   lines.push(`${name}: ${ok} passed, ${bad} failed, ${skipped} skipped (${((Date.now() - t0) / 1000).toFixed(1)} s)`)
 }
 if (skipLines.length) console.log(`\n${ci ? 'Not run (CI is set: counted as failed)' : 'Skipped (not run)'}:\n  ${skipLines.join('\n  ')}`)
+if (failLines.length) console.log(`\nFailures:\n  ${failLines.slice(0, 60).join('\n  ')}`)
 console.log('\n' + lines.join('\n'))
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(totals.failed ? 1 : 0)

@@ -6,12 +6,12 @@ import { StrictMode, startTransition, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { IntlProvider } from 'react-intl'
 import { useSignals } from '@preact/signals-react/runtime'
-import { configureApi, preloadApi } from './api/index.ts'
+import { configureApi, loadBeforeErrors, preloadApi } from './api/index.ts'
 import { App } from './app/app.tsx'
 import { PAGE_READY_EVENT, preloadPage } from './app/route-view.tsx'
 import { startAppEffects } from './app/start-app-effects.ts'
 import { config } from './config.ts'
-import { loadMessages, messagesFor } from './i18n.ts'
+import { loadErrorMessages, loadMessages, messagesFor } from './i18n.ts'
 import { preloadFiles } from './lib/preload.ts'
 import { navigate, resolvePath, startRouter } from './router.ts'
 import { startLookups } from './stores/lookups.ts'
@@ -72,6 +72,7 @@ async function start() {
       navigate('/login', { replace: true })
     },
   })
+  loadBeforeErrors(loadErrorMessages)
   // The fetch wrapper (and the contract schemas it imports) is not needed to
   // paint: it loads next to the first page instead of in the entry chunk.
   preloadApi()

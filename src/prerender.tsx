@@ -8,14 +8,15 @@
 import { prerenderToNodeStream } from 'react-dom/static'
 import { IntlProvider } from 'react-intl'
 import { App } from './app/app.tsx'
-import { loadAllMessages, messagesFor } from './i18n.ts'
+import { loadPageMessages, messagesFor } from './i18n.ts'
 import { setPrerendering } from './lib/prerendering.ts'
 import { showPathStatically } from './router.ts'
+import { routes } from './routes.ts'
 
 /** The static markup of the app at `path` in English, with no session and no data; `null`: header and footer only. */
 export async function prerender(path: string | null): Promise<string> {
-  // pages other than home use messages beyond the core ones
-  if (path !== null && path !== '/') await loadAllMessages()
+  const route = routes.find((r) => r.path === path)
+  if (route) await loadPageMessages(route.page)
   showPathStatically(path)
   setPrerendering(true)
   const { prelude } = await prerenderToNodeStream(

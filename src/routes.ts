@@ -31,16 +31,14 @@ export interface AppRoute {
   titleId: string
   /** Restricted routes send visitors to /login and return after login. */
   restricted: boolean
-  /** True when the page needs only the core messages bundled with the entry (the home page). */
-  coreMessages?: boolean
 }
 
 export const AUTH_URL = '/login'
 export const NOT_FOUND_URL = '/error/404'
 
 export const routes: readonly AppRoute[] = [
-  { path: '/', page: 'home', titleId: 'home.title', restricted: false, coreMessages: true },
-  { path: '/home', page: 'home', titleId: 'home.title', restricted: false, coreMessages: true },
+  { path: '/', page: 'home', titleId: 'home.title', restricted: false },
+  { path: '/home', page: 'home', titleId: 'home.title', restricted: false },
   { path: '/search', page: 'search', titleId: 'search.title', restricted: false },
   { path: '/locations', page: 'locations', titleId: 'locations.title', restricted: false },
   { path: '/contact-us', page: 'contact-us', titleId: 'contact.title', restricted: false },
@@ -58,6 +56,29 @@ export const routes: readonly AppRoute[] = [
   { path: '/error/404', page: 'error', titleId: 'errorPage.title404', restricted: false },
   { path: '/error/500', page: 'error', titleId: 'errorPage.title500', restricted: false },
 ]
+
+/**
+ * The message scopes (the part of a message id before its first dot) each page uses
+ * beyond the core ones bundled with the entry (locales/core-scopes.json): the build
+ * puts them in a chunk of the page's own, loaded with the page (src/i18n.ts
+ * `loadPageMessages`). src/page-messages.test.ts checks this against the pages' code.
+ */
+export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
+  home: [],
+  search: ['search', 'trips', 'coachType'],
+  locations: ['locations'],
+  'contact-us': ['contact'],
+  faq: ['faq'],
+  terms: ['terms'],
+  privacy: ['privacy'],
+  reservation: ['reservation', 'seatChoice', 'seatBar', 'seatState', 'seat', 'seatLegend', 'seatType', 'coachType', 'trips', 'booking'],
+  'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'booking', 'seatChoice', 'seat', 'coachType', 'profile'],
+  'reservation-failure': ['reservationFailure', 'payment', 'booking', 'seatChoice', 'seat'],
+  'ticket-operation': ['ticketOperation', 'ticket', 'booking', 'coachType', 'profile', 'login'],
+  profile: ['profile', 'login'],
+  login: ['login'],
+  error: ['errorPage'],
+}
 
 /** The source file of a page, from the project root. */
 export function pageFile(page: PageKey): string {

@@ -15,7 +15,8 @@ import { spawnServer, type ServerProcess } from './proc.ts'
 import { startSmsReceiver, until } from './receivers.ts'
 import { bookSeat, call } from './spawn-server.ts'
 
-const LEASE_SECONDS = 15
+// long enough for a restart of the server on a loaded CI machine (PGlite opens, migrations check) to finish inside it
+const LEASE_SECONDS = 30
 
 const mobile = (i: number) => `0171300000${i}`
 

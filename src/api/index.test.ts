@@ -2,7 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ApiError } from './api-error.ts'
 import type { ApiEnv } from './client.ts'
-import { call, configureApi, fakeApi, lazyClient, REQUEST_TIMEOUT_MS, type Client } from './index.ts'
+import { call, configureApi, fakeApi, lazyClient, loadBeforeErrors, REQUEST_TIMEOUT_MS, type Client } from './index.ts'
 
 // the stand-in wrapper below reads only the token
 const env = (token: string | null) => ({ token: () => token }) as ApiEnv
@@ -108,6 +108,28 @@ test('fakeApi answers one task later from routes read at each call, logs every c
     calls.map((c) => c.name),
     ['offers', 'offers', 'timePeriods'],
   )
+})
+
+test('a failed call rejects only after the error texts have loaded; a successful one does not wait for them', async () => {
+  let release = () => {}
+  const texts = new Promise<void>((r) => {
+    release = r
+  })
+  const order: string[] = []
+  loadBeforeErrors(() => texts.then(() => void order.push('texts')))
+  try {
+    fakeApi({ company: () => ({ name: 'x' }) as never })
+    assert.equal(await call('company'), { name: 'x' })
+    fakeApi({})
+    const failed = call('company').catch(() => order.push('rejected'))
+    await new Promise((r) => setTimeout(r, 10))
+    assert.equal(order, [], 'still waiting for the texts')
+    release()
+    await failed
+    assert.equal(order, ['texts', 'rejected'])
+  } finally {
+    loadBeforeErrors(() => Promise.resolve())
+  }
 })
 
 test.run()

@@ -75,8 +75,23 @@ function requestEnv(): ApiEnv {
 const real = lazyClient(() => import('./client.ts'))
 let fake: Send | null = null
 
+let beforeError: () => Promise<unknown> = () => Promise.resolve()
+
+/**
+ * Makes every failed call wait for `load` before it rejects (the app: the error
+ * catalogue's messages, which arrive after the first render), so no error is shown
+ * before its text is there.
+ */
+export function loadBeforeErrors(load: () => Promise<unknown>): void {
+  beforeError = load
+}
+
 /** Calls contract route `name` and answers its `data`, or rejects with an ApiError. */
-export const call: CallFn = (name, opts) => (fake ?? real.send)(requestEnv(), name, opts)
+export const call: CallFn = (name, opts) =>
+  (fake ?? real.send)(requestEnv(), name, opts).catch(async (err: unknown) => {
+    await beforeError().catch(() => undefined)
+    throw err
+  })
 
 /** Starts loading the fetch wrapper now (app start), so the first call does not wait for it. */
 export const preloadApi = (): void => real.preload()

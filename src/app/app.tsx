@@ -2,7 +2,6 @@ import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from '
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../styled-system/css'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
-import { loadAllMessages } from '../i18n.ts'
 import { preloadFiles } from '../lib/preload.ts'
 import { errorModalVisible, isLoading, successModalVisible, toasts } from '../stores/ui.ts'
 import { FloatingActions } from './floating-actions.tsx'
@@ -26,7 +25,7 @@ function warmOverlays() {
   const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback
   const go = () => {
     if (document.getElementById('route-files')) preloadFiles('*overlays')
-    else void Promise.all([loadToastHost(), loadDialogHost(), loadAllMessages()]).catch(() => undefined)
+    else void Promise.all([loadToastHost(), loadDialogHost()]).catch(() => undefined)
   }
   if (idle) idle(go, { timeout: 4000 })
   else setTimeout(go, 2000)

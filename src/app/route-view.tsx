@@ -2,7 +2,7 @@ import { Component, lazy, Suspense, useEffect, useRef, useState, type ComponentT
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../design-system/button/index.ts'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
-import { loadAllMessages } from '../i18n.ts'
+import { loadPageMessages } from '../i18n.ts'
 import { pageLoaders, type PageModule } from '../page-loaders.ts'
 import { currentRoute } from '../router.ts'
 import type { AppRoute, PageKey } from '../routes.ts'
@@ -13,7 +13,7 @@ const loaded = new Map<PageKey, ComponentType>()
 
 /** Loads a route's page (with `load`, by default the page's own loader) and the messages it needs. */
 const loadPage = (route: AppRoute, load: () => Promise<PageModule> = pageLoaders[route.page]) =>
-  route.coreMessages ? load() : Promise.all([load(), loadAllMessages()]).then(([m]) => m)
+  Promise.all([load(), loadPageMessages(route.page)]).then(([m]) => m)
 
 function pageFor(route: AppRoute): ComponentType {
   const ready = loaded.get(route.page)

@@ -1,4 +1,5 @@
 import { effect } from '@preact/signals-react'
+import { loadErrorMessages } from '../i18n.ts'
 import { startFocusRescue } from '../lib/focus.ts'
 import { currentPath } from '../router.ts'
 import { announcements, showUnseenAnnouncements } from '../stores/lookups.ts'
@@ -6,11 +7,18 @@ import { language, toastError, toastSuccess } from '../stores/ui.ts'
 
 /**
  * Browser-facing effects of the shell: <html lang> follows the language,
- * online / offline toasts, and the home page's announcements (shown in the page
- * itself, never over it), and focus that never falls to the page body. Returns a disposer.
+ * online / offline toasts, the home page's announcements (shown in the page
+ * itself, never over it), focus that never falls to the page body, and the error
+ * catalogue's messages fetched (again when the connection is back, if it failed).
+ * Returns a disposer.
  */
 export function startAppEffects(): () => void {
-  const onOnline = () => toastSuccess({ id: 'error.CONNECTION_AVAILABLE_NOW' })
+  const loadErrors = () => void loadErrorMessages().catch(() => undefined)
+  loadErrors()
+  const onOnline = () => {
+    loadErrors()
+    toastSuccess({ id: 'error.CONNECTION_AVAILABLE_NOW' })
+  }
   const onOffline = () => toastError({ id: 'error.NO_INTERNET_CONNECTION' })
   window.addEventListener('online', onOnline)
   window.addEventListener('offline', onOffline)

@@ -1,8 +1,8 @@
 import { QrCode } from '@ark-ui/react/qr-code'
 import { css } from '../../styled-system/css'
+import { qrBox } from './ticket-qr-box.ts'
 
 const styles = {
-  root: css({ width: '8.5rem', height: '8.5rem', flexShrink: '0', bg: 'white', p: '1', _print: { width: '3.6cm', height: '3.6cm' } }),
   frame: css({ width: 'full', height: 'full', display: 'block' }),
   pattern: css({ fill: 'black' }),
 }
@@ -15,7 +15,7 @@ export function ticketQrValue(pnr: string, pin: string): string {
 /** The ticket's QR code (Ark QrCode), an image named for assistive technology. */
 export function TicketQr({ pnr, pin, label }: { pnr: string; pin: string; label: string }) {
   return (
-    <QrCode.Root value={ticketQrValue(pnr, pin)} encoding={{ ecc: 'M' }} className={styles.root} data-testid="ticket-qr">
+    <QrCode.Root value={ticketQrValue(pnr, pin)} encoding={{ ecc: 'M' }} className={qrBox} data-testid="ticket-qr">
       <QrCode.Frame className={styles.frame} role="img" aria-label={label}>
         <QrCode.Pattern className={styles.pattern} />
       </QrCode.Frame>

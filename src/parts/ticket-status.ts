@@ -1,4 +1,4 @@
-import { reservationStatus } from '../../contract/schemas.ts'
+import { reservationStatus } from '../../contract/values.ts'
 
 /** Message id of each reservation status (docs/spec.md section 4), shared with My tickets. */
 export const statusMessageIds: Record<number, string> = {

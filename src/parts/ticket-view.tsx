@@ -6,11 +6,11 @@ import { button } from '../../styled-system/recipes'
 import { StatusBadge } from '../../design-system/status/index.ts'
 import { useT } from '../app/use-t.ts'
 import { formatCalendarDate, formatDateTime, formatTime, localizeDigits, type Locale } from '../lib/dates.ts'
-import { buildIcs } from '../../contract/ics.ts'
 import { formatMoney } from '../lib/money.ts'
 import { language } from '../stores/ui.ts'
 import { page } from './page-styles.ts'
-import { TicketQr } from './ticket-qr.tsx'
+import { deferred } from './deferred.tsx'
+import { qrBox } from './ticket-qr-box.ts'
 import { statusMessageIds, statusTone } from './ticket-status.ts'
 
 const styles = {
@@ -85,8 +85,12 @@ function cityName(c: Reservation['origin'], lang: Locale): string {
   return lang === 'bn' ? c.nameBn : c.name
 }
 
+// The QR code (Ark QrCode and its encoder) arrives after the ticket's text, in a box of its size.
+const TicketQr = deferred(() => import('./ticket-qr.tsx').then((m) => m.TicketQr))
+
 /** Saves the ticket's departure as an .ics file (time in Asia/Dhaka). */
-export function downloadCalendar(r: Reservation, summary: string, description: string): void {
+export async function downloadCalendar(r: Reservation, summary: string, description: string): Promise<void> {
+  const { buildIcs } = await import('../../contract/ics.ts')
   const ics = buildIcs({
     uid: `reservation-${r.id}@nodiexpress.com.bd`,
     start: r.boardingStation.time ?? r.departureTime,
@@ -159,7 +163,7 @@ export function TicketView({ reservation: r, heading, children }: TicketViewProp
               <dd data-testid="ticket-pin">{r.pin}</dd>
             </div>
           </dl>
-          <TicketQr pnr={r.pnr!} pin={r.pin!} label={t('ticket.qrLabel', { pnr: r.pnr!, pin: r.pin! })} />
+          <TicketQr pnr={r.pnr!} pin={r.pin!} label={t('ticket.qrLabel', { pnr: r.pnr!, pin: r.pin! })} fallback={<div className={qrBox} />} />
         </div>
       ) : null}
       <dl className={styles.details}>

@@ -10,7 +10,8 @@
  *              password → forgotOtp → newPassword   → signed in
  */
 import { batch, computed, signal } from '@preact/signals-react'
-import { OTP_RESEND_SECONDS, type Passenger, type Reservation, type Session, type Transaction } from '../../contract/schemas.ts'
+import type { Passenger, Reservation, Session, Transaction } from '../../contract/schemas.ts'
+import { OTP_RESEND_SECONDS } from '../../contract/values.ts'
 import { requestError, type RequestError } from '../api/api-error.ts'
 import { call } from '../api/index.ts'
 import { every, now } from '../lib/clock.ts'

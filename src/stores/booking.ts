@@ -14,12 +14,14 @@
  */
 import { batch, computed, signal } from '@preact/signals-react'
 import { oneAtATime, type ScopedError } from './one-at-a-time.ts'
-import { reservationStatus, type PaymentResult, type Reservation } from '../../contract/schemas.ts'
+import type { PaymentResult, Reservation } from '../../contract/schemas.ts'
+import { reservationStatus } from '../../contract/values.ts'
 import { requestError } from '../api/api-error.ts'
 import { call } from '../api/index.ts'
 import { config } from '../config.ts'
 import { every, now } from '../lib/clock.ts'
-import * as seats from './seat-choice.ts'
+import type { BookingHold } from './seat-choice.ts'
+import { seatPage } from './seat-page-link.ts'
 import * as session from './session.ts'
 
 // ---------- types ----------
@@ -115,7 +117,7 @@ function adopt(r: Reservation): void {
   linkHold()
 }
 
-const hold: seats.BookingHold = {
+const hold: BookingHold = {
   extend: async () => (await extend()) ?? null,
   cancel: async () => void (await cancelBooking()),
   expired: () => expire(),
@@ -124,7 +126,8 @@ const hold: seats.BookingHold = {
 /** The seat page of this booking's trip shows the booking's seats and countdown while it is unpaid. */
 function linkHold(): void {
   const r = bookingState.value
-  if (!r || seats.tripDetails.value?.tripId !== r.tripId) return
+  const seats = seatPage()
+  if (!r || !seats || seats.tripId() !== r.tripId) return
   if (phase.value === 'booked')
     seats.holdForBooking(
       r.seats.map((s) => s.name),
@@ -136,9 +139,10 @@ function linkHold(): void {
 
 function ended(): void {
   linkHold()
-  const ref = seats.tripRef.value
+  const seats = seatPage()
+  const ref = seats?.tripRef()
   // the seats the booking held are free again: show the seat map as it is now
-  if (ref && ref.tripId === bookingState.value?.tripId) void seats.loadTrip(ref)
+  if (seats && ref && ref.tripId === bookingState.value?.tripId) void seats.loadTrip(ref)
 }
 
 function expire(): void {

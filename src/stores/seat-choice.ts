@@ -9,20 +9,11 @@
  * wants, and reverts the seat when the server says no.
  */
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals-react'
-import {
-  MAX_SEATS,
-  INFINITE_SEAT_LIMIT,
-  OPEN_SEAT_NAME,
-  seatStatus,
-  type Seat,
-  type BusStation,
-  type SeatLockRequest,
-  type SeatLockResponse,
-  type SeatType,
-  type TripDetails,
-} from '../../contract/schemas.ts'
+import type { BusStation, Seat, SeatLockRequest, SeatLockResponse, SeatType, TripDetails } from '../../contract/schemas.ts'
+import { INFINITE_SEAT_LIMIT, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { defer, every, now } from '../lib/clock.ts'
+import { linkSeatPage } from './seat-page-link.ts'
 import * as ui from './ui.ts'
 
 /** What a seat looks like to the passenger right now. */
@@ -680,3 +671,5 @@ export function tick(): void {
 function emit(kind: SeatEvent['kind'], seatName?: string): void {
   lastEventState.value = { kind, seatName, seq: ++eventSeq }
 }
+
+linkSeatPage({ tripId: () => tripDetails.value?.tripId, tripRef: () => tripRef.value, holdForBooking, loadTrip })

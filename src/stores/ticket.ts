@@ -7,7 +7,8 @@
  */
 import { batch, computed, signal } from '@preact/signals-react'
 import { oneAtATime, type ScopedError } from './one-at-a-time.ts'
-import { reservationStatus, type CancelInitialize, type Reservation } from '../../contract/schemas.ts'
+import type { CancelInitialize, Reservation } from '../../contract/schemas.ts'
+import { reservationStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { every, now } from '../lib/clock.ts'
 import * as session from './session.ts'

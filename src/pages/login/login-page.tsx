@@ -6,11 +6,14 @@ import { navigate } from '../../router.ts'
 import { clearInvalidSession, invalidSession } from '../../stores/session.ts'
 import { mobile, restartLogin, step, type LoginStep } from '../../stores/account.ts'
 import { page } from '../../parts/page-styles.ts'
-import { CodeStep } from './code-step.tsx'
+import { deferred, usePreload } from '../../parts/deferred.tsx'
 import { MobileStep } from './mobile-step.tsx'
 import { NewPasswordStep } from './new-password-step.tsx'
 import { PasswordStep } from './password-step.tsx'
 import { SignupStep } from './signup-step.tsx'
+
+// the SMS code step (Ark PinInput) after the mobile no.
+const CodeStep = deferred(() => import('./code-step.tsx').then((m) => m.CodeStep))
 
 /** Steps that open with their own heading (focused when the step appears). */
 const stepTitles: Partial<Record<LoginStep, string>> = {
@@ -33,6 +36,7 @@ export default function LoginPage() {
   const [sessionExpired] = useState(() => invalidSession.value)
   const stepRoot = useRef<HTMLDivElement>(null)
   const previous = useRef<LoginStep>(current)
+  usePreload(CodeStep)
 
   useEffect(() => {
     if (sessionExpired) clearInvalidSession()

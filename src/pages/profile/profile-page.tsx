@@ -6,9 +6,9 @@ import { formatMoney } from '../../lib/money.ts'
 import { navigate } from '../../router.ts'
 import { confirmTopUp, errors, loadAccount, loadProfile, loadReservations } from '../../stores/account.ts'
 import { language, messageForError, showError, showSuccess, toastInfo } from '../../stores/ui.ts'
+import { deferred } from '../../parts/deferred.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { AccountSection } from './account-section.tsx'
-import { ChangePassword } from './change-password.tsx'
 import { MyTickets } from './my-tickets.tsx'
 import { ProfileDetails } from './profile-details.tsx'
 
@@ -40,6 +40,9 @@ const sections = [
   ['profile-tickets', 'profile.ticketsTitle'],
   ['profile-password', 'profile.passwordTitle'],
 ] as const
+
+// the last section, below the tickets: fetched after the page shows
+const ChangePassword = deferred(() => import('./change-password.tsx').then((m) => m.ChangePassword))
 
 /** Completes a top-up when the card gateway sends the passenger back here. */
 async function finishTopUp(paymentId: string, result: 'success' | 'failure', locale: 'en' | 'bn') {

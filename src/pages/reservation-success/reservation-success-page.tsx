@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
-import { reservationStatus } from '../../../contract/schemas.ts'
+import { reservationStatus } from '../../../contract/values.ts'
 import { ButtonLink } from '../../../design-system/button/index.ts'
 import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'

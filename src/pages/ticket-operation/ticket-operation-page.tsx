@@ -13,13 +13,16 @@ import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { Announcer } from '../../parts/announcer.tsx'
 import { TicketView } from '../../parts/ticket-view.tsx'
-import { CancelTicket } from './cancel-ticket.tsx'
+import { deferred } from '../../parts/deferred.tsx'
 import { FindTicketForm } from './find-ticket-form.tsx'
 
 const styles = {
   find: css({ mb: '6' }),
   again: css({ mt: '4' }),
 }
+
+// the SMS code field (Ark PinInput) only when the passenger asks to cancel
+const CancelTicket = deferred(() => import('./cancel-ticket.tsx').then((m) => m.CancelTicket))
 
 /** The ticket on screen with resend e-mail and cancel. */
 function Ticket() {
