@@ -112,7 +112,7 @@ test('profile: transactions in Bengali, booking numbers in Bengali digits', asyn
   await signInContext(context, request, mobile)
   await open(page, '/profile')
   const rows = page.getByRole('table').getByRole('row')
-  await expect(rows.filter({ hasText: m('bn', 'profile.kindTopUp') })).toContainText(m('bn', 'profile.txTopUpCard'))
+  await expect(rows.filter({ hasText: m('bn', 'profile.kindTopUp') })).toContainText(m('bn', 'transactions.topUpCard'))
   await expect(rows.filter({ hasText: m('bn', 'profile.kindTicketPayment') })).toContainText(`বুকিং ${digits('bn', String(reservationId))}`)
   expect(withoutAmPm(await page.getByRole('table').innerText())).not.toMatch(/[A-Za-z0-9]/)
   expect(await unmarkedForeign(page)).toEqual([])

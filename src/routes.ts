@@ -75,7 +75,7 @@ export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
   'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'booking', 'seatChoice', 'seat', 'coachType', 'profile'],
   'reservation-failure': ['reservationFailure', 'payment', 'booking', 'seatChoice', 'seat'],
   'ticket-operation': ['ticketOperation', 'ticket', 'booking', 'coachType', 'profile', 'login'],
-  profile: ['profile', 'login'],
+  profile: ['profile', 'transactions', 'login'],
   login: ['login'],
   error: ['errorPage'],
 }

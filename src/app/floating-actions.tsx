@@ -1,10 +1,8 @@
-import { useRef } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../styled-system/css'
 import { config } from '../config.ts'
 import { currentPath } from '../router.ts'
 import { ArrowUpIcon, MessengerIcon } from './icons.tsx'
-import { useReservedSpace } from './reserved-space.ts'
 import { useScrolledPast } from './use-scroll-y.ts'
 import { useT } from './use-t.ts'
 
@@ -46,11 +44,9 @@ export function FloatingActions() {
   const t = useT()
   const showTop = useScrolledPast(SCROLL_TOP_THRESHOLD)
   const showMessenger = !NO_MESSENGER.has(currentPath.value)
-  const stack = useRef<HTMLDivElement>(null)
-  // the buttons sit over the page's end: a control that gets focus is scrolled above them
-  useReservedSpace(stack, '--fab-space')
   return (
-    <div ref={stack} className={styles.stack}>
+    // the buttons sit over the page's end: a control that gets focus is scrolled above them (src/app/reserved-space.ts)
+    <div className={styles.stack} data-reserved-space="--fab-space">
       {showTop ? (
         <button
           type="button"

@@ -6,11 +6,9 @@ import { config, displayPhone } from '../config.ts'
 import { currentPath, navigate } from '../router.ts'
 import { isSignedIn, signOut } from '../stores/session.ts'
 import { language } from '../stores/ui.ts'
-import { localizeDigits } from '../lib/dates.ts'
 import { MailIcon, MenuIcon, PhoneIcon } from './icons.tsx'
 import { LanguageSwitch } from './language-switch.tsx'
 import { isCurrent, navItems } from './nav-items.ts'
-import { useReservedSpace } from './reserved-space.ts'
 import { useScrolledPast } from './use-scroll-y.ts'
 import { useRichT, useT } from './use-t.ts'
 
@@ -51,7 +49,6 @@ const styles = {
     _hover: { textDecoration: 'underline' },
     _focusVisible: { outline: '3px solid white', outlineOffset: '1px' },
   }),
-  srOnly: css({ srOnly: true }),
   emailLink: css({ display: 'none', sm: { display: 'inline-flex' } }),
   // Narrow or at a large text size, the name wraps first and LOGIN / LOGOUT moves to a line of its own
   // second: nothing is pushed off the side (WCAG 1.4.10).
@@ -108,16 +105,16 @@ export function Header() {
   const [menuOpen, setMenuOpen] = useState(false)
   const [menuLoaded, setMenuLoaded] = useState(false)
   const menuButton = useRef<HTMLButtonElement>(null)
-  const header = useRef<HTMLElement>(null)
-  useReservedSpace(header, '--header-space')
   const onHome = path === '/' || path === '/home'
   const phone = config.supportPhone
-  // the number in the page's digits (the link dials the same number)
-  const shownPhone = localizeDigits(displayPhone(phone), language.value)
+  // the number in the page's digits (the link dials the same number); the date formatting that
+  // has localizeDigits is not part of the shell's first render
+  const shownPhone = language.value === 'bn' ? displayPhone(phone).replace(/\d/g, (d) => '০১২৩৪৫৬৭৮৯'[Number(d)]!) : displayPhone(phone)
   const email = config.supportEmail
 
   return (
-    <header ref={header} className={styles.header} data-elevated={!onHome || scrolled}>
+    // the band it covers is kept as scroll padding (src/app/reserved-space.ts)
+    <header className={styles.header} data-elevated={!onHome || scrolled} data-reserved-space="--header-space">
       <div className={styles.topBar}>
         <div className={styles.topInner}>
           <div className={styles.help}>
@@ -129,8 +126,7 @@ export function Header() {
             <a className={cx(styles.topLink, styles.emailLink)} href={`mailto:${email}`}>
               <MailIcon />
               {/* the address is read as English whatever the page's language, inside a sentence in the page's */}
-              <span aria-hidden="true">{email}</span>
-              <span className={styles.srOnly}>{rt('header.emailUs', { email: <span lang="en">{email}</span> })}</span>
+              {rt('header.emailUs', { email: <span lang="en">{email}</span> })}
             </a>
           </div>
           <LanguageSwitch />

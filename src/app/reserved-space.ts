@@ -5,7 +5,7 @@
  * gets focus clear of them (WCAG 2.4.11 Focus Not Obscured); when one grows over the control that
  * has focus, that control is scrolled clear at once.
  */
-import { useEffect, type RefObject } from 'react'
+import { startFocusRescue } from '../lib/focus.ts'
 
 /** The band at the top of the viewport. */
 type TopSpace = '--header-space'
@@ -35,31 +35,60 @@ export function reserveSpace(name: ReservedSpace, height: number): void {
 }
 
 /**
- * Keeps `name` equal to the band of the viewport `ref`'s element covers while it is fixed or sticky
- * (its computed position): from the top of the viewport to its bottom edge for the header, from its
- * top edge to the bottom of the viewport for the others; 0 when it is empty, hidden, or in the flow
- * at this viewport size.
+ * Keeps `name` equal to the band of the viewport `el` covers while it is fixed or sticky (its
+ * computed position): from the top of the viewport to its bottom edge for the header, from its top
+ * edge to the bottom of the viewport for the others; 0 when it is empty, hidden, or in the flow at
+ * this viewport size. Returns the function that stops and gives the space back.
  */
-export function useReservedSpace(ref: RefObject<HTMLElement | null>, name: ReservedSpace): void {
-  useEffect(() => {
-    const el = ref.current
-    if (!el) return
-    el.dataset.reservedSpace = name
-    let last = -1
-    const measure = () => {
-      const position = getComputedStyle(el).position
-      const r = el.getBoundingClientRect()
-      const band = name === '--header-space' ? r.bottom : window.innerHeight - r.top
-      const h = (position === 'fixed' || position === 'sticky') && r.height > 0 ? Math.max(0, band) : 0
-      if (h !== last) reserveSpace(name, (last = h))
+export function trackReservedSpace(el: HTMLElement, name: ReservedSpace): () => void {
+  let last = -1
+  const measure = () => {
+    const position = getComputedStyle(el).position
+    const r = el.getBoundingClientRect()
+    const band = name === '--header-space' ? r.bottom : window.innerHeight - r.top
+    const h = (position === 'fixed' || position === 'sticky') && r.height > 0 ? Math.max(0, band) : 0
+    if (h !== last) reserveSpace(name, (last = h))
+  }
+  const observer = new ResizeObserver(measure)
+  observer.observe(el)
+  window.addEventListener('resize', measure)
+  return () => {
+    observer.disconnect()
+    window.removeEventListener('resize', measure)
+    reserveSpace(name, 0)
+  }
+}
+
+/**
+ * Tracks every part of the page marked `data-reserved-space="<variable>"` (the header, the floating
+ * buttons, the seat page's bottom bar) from when it appears until it goes, and starts the focus
+ * safety net of src/lib/focus.ts: what keeps focus seen and off the page body, fetched after the
+ * first render. Returns a disposer.
+ */
+export function startFocusCare(): () => void {
+  const tracked = new Map<HTMLElement, () => void>()
+  let queued = 0
+  const sync = () => {
+    queued = 0
+    for (const [el, stop] of tracked) {
+      if (el.isConnected) continue
+      stop()
+      tracked.delete(el)
     }
-    const observer = new ResizeObserver(measure)
-    observer.observe(el)
-    window.addEventListener('resize', measure)
-    return () => {
-      observer.disconnect()
-      window.removeEventListener('resize', measure)
-      reserveSpace(name, 0)
+    for (const el of document.querySelectorAll<HTMLElement>('[data-reserved-space]')) {
+      if (!tracked.has(el)) tracked.set(el, trackReservedSpace(el, el.dataset.reservedSpace as ReservedSpace))
     }
-  }, [ref, name])
+  }
+  sync()
+  const observer = new MutationObserver(() => {
+    queued ||= requestAnimationFrame(sync)
+  })
+  observer.observe(document.body, { childList: true, subtree: true })
+  const stopRescue = startFocusRescue()
+  return () => {
+    observer.disconnect()
+    cancelAnimationFrame(queued)
+    stopRescue()
+    for (const stop of tracked.values()) stop()
+  }
 }

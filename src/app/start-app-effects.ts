@@ -1,14 +1,10 @@
 import { effect } from '@preact/signals-react'
 import { loadErrorMessages } from '../i18n.ts'
-import { startFocusRescue } from '../lib/focus.ts'
-import { currentPath } from '../router.ts'
-import { announcements, showUnseenAnnouncements } from '../stores/lookups.ts'
 import { language, toastError, toastSuccess } from '../stores/ui.ts'
 
 /**
  * Browser-facing effects of the shell: <html lang> follows the language,
- * online / offline toasts, the home page's announcements (shown in the page
- * itself, never over it), focus that never falls to the page body, and the error
+ * online / offline toasts, focus kept in view and off the page body, and the error
  * catalogue's messages fetched (again when the connection is back, if it failed).
  * Returns a disposer.
  */
@@ -27,19 +23,18 @@ export function startAppEffects(): () => void {
     document.documentElement.lang = language.value
   })
 
-  const stopAnnouncements = effect(() => {
-    const path = currentPath.value
-    if (announcements.value.length === 0 || (path !== '/' && path !== '/home')) return
-    showUnseenAnnouncements()
+  // fetched after the first render, like everything the first paint does not need
+  let stopFocusCare: (() => void) | undefined
+  let live = true
+  void import('./reserved-space.ts').then((m) => {
+    if (live) stopFocusCare = m.startFocusCare()
   })
 
-  const stopRescue = startFocusRescue()
-
   return () => {
-    stopRescue()
+    live = false
+    stopFocusCare?.()
     window.removeEventListener('online', onOnline)
     window.removeEventListener('offline', onOffline)
     stopLang()
-    stopAnnouncements()
   }
 }

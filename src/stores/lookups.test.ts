@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import { fakeApi, type FakeRoutes } from '../api/index.ts'
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as l from './lookups.ts'
+import * as n from './notices.ts'
 
 const dhaka = { code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' }
 const ctg = { code: 'CTG', name: 'Chattogram', nameBn: 'চট্টগ্রাম' }
@@ -27,6 +28,7 @@ test.before.each(() => {
   ss = memoryStorage()
   useStorages(ss, memoryStorage())
   l.resetLookups()
+  n.resetNotices()
 })
 
 test('loads every list; time periods start with All', async () => {
@@ -71,11 +73,11 @@ test('skipped when the URL contains search', async () => {
 test('announcements already shown (by id) are skipped; the list is stored under `announcement`', async () => {
   fakeApi(lookupServer())
   await l.loadLookups()
-  assert.equal(l.takeUnseenAnnouncements(), [eid])
-  assert.equal(l.takeUnseenAnnouncements(), [])
+  assert.equal(n.takeUnseenAnnouncements(), [eid])
+  assert.equal(n.takeUnseenAnnouncements(), [])
   fakeApi(lookupServer({ announcements: async () => [eid, fog] }))
   await l.loadLookups()
-  assert.equal(l.takeUnseenAnnouncements(), [fog])
+  assert.equal(n.takeUnseenAnnouncements(), [fog])
   assert.equal(
     JSON.parse(ss.getItem('announcement')!).map((a: { id: number }) => a.id),
     [1, 2],
@@ -85,19 +87,20 @@ test('announcements already shown (by id) are skipped; the list is stored under 
 test('the home page notices: unseen announcements once, kept until dismissed, not shown again in this tab', async () => {
   fakeApi(lookupServer({ announcements: async () => [eid, fog] }))
   await l.loadLookups()
-  l.showUnseenAnnouncements()
-  assert.equal(l.notices.value, [eid, fog])
+  n.showUnseenAnnouncements()
+  assert.equal(n.notices.value, [eid, fog])
   // back on the home page: nothing is added twice, nothing closed comes back
-  l.dismissNotice(eid.id)
-  l.showUnseenAnnouncements()
-  assert.equal(l.notices.value, [fog])
-  l.dismissNotice(fog.id)
-  assert.equal(l.notices.value, [])
+  n.dismissNotice(eid.id)
+  n.showUnseenAnnouncements()
+  assert.equal(n.notices.value, [fog])
+  n.dismissNotice(fog.id)
+  assert.equal(n.notices.value, [])
   // a later visit in this tab (the app starts again from session storage): already shown
   l.resetLookups()
+  n.resetNotices()
   await l.loadLookups()
-  l.showUnseenAnnouncements()
-  assert.equal(l.notices.value, [])
+  n.showUnseenAnnouncements()
+  assert.equal(n.notices.value, [])
 })
 
 test.run()

@@ -6,7 +6,6 @@
 import { batch, computed, signal } from '@preact/signals-react'
 import type { Announcement, City, Offer, TimePeriod } from '../../contract/schemas.ts'
 import { call } from '../api/index.ts'
-import { readJson, sessionStore, storageKeys } from '../lib/storage.ts'
 
 /** First entry of the time-period list. */
 export const ALL_TIME_PERIOD: TimePeriod = { label: 'All', labelBn: null, value: '04:00AM-11:59PM', integerValue: 0 }
@@ -19,8 +18,6 @@ const timePeriodsState = signal<TimePeriod[]>([ALL_TIME_PERIOD])
 const announcementsState = signal<Announcement[]>([])
 const offersState = signal<Offer[]>([])
 const loadedState = signal(false)
-/** Announcements the home page shows: taken once (unseen), kept until dismissed. */
-const noticesState = signal<Announcement[]>([])
 
 export const originCities = computed(() => originCitiesState.value)
 export const destinationCities = computed(() => destinationCitiesState.value)
@@ -30,8 +27,6 @@ export const announcements = computed(() => announcementsState.value)
 export const offers = computed(() => offersState.value)
 /** True once a load has finished (whatever failed). */
 export const lookupsLoaded = computed(() => loadedState.value)
-/** The announcements on the home page now: each shown once (docs/spec.md section 2), until the passenger dismisses it. */
-export const notices = computed(() => noticesState.value)
 
 /** A city's name by its code in the UI language (the code itself until the lists have loaded). */
 export function cityName(code: string, bn: boolean): string {
@@ -79,32 +74,6 @@ export function startLookups(url: string): Promise<void> {
   return shouldLoadLookups(url) ? loadLookups() : Promise.resolve()
 }
 
-/**
- * Announcements not shown earlier in this tab (compared by id with the list
- * stored under `announcement`); then stores the current list there.
- */
-export function takeUnseenAnnouncements(): Announcement[] {
-  const list = announcementsState.value
-  if (list.length === 0) return []
-  const store = sessionStore()
-  const seen = new Set((readJson<Announcement[]>(store, storageKeys.announcement) ?? []).map((a) => a.id))
-  const unseen = list.filter((a) => !seen.has(a.id))
-  const merged = [...(readJson<Announcement[]>(store, storageKeys.announcement) ?? []), ...unseen]
-  store.setItem(storageKeys.announcement, JSON.stringify(merged))
-  return unseen
-}
-
-/** Adds the announcements not shown in this tab yet to the home page's notices (they stay until dismissed). */
-export function showUnseenAnnouncements(): void {
-  const unseen = takeUnseenAnnouncements()
-  if (unseen.length) noticesState.value = [...noticesState.peek(), ...unseen]
-}
-
-/** The passenger dismissed an announcement: it is not shown again. */
-export function dismissNotice(id: number): void {
-  noticesState.value = noticesState.value.filter((a) => a.id !== id)
-}
-
 /** Test helper. */
 export function resetLookups(): void {
   batch(() => {
@@ -114,6 +83,5 @@ export function resetLookups(): void {
     announcementsState.value = []
     offersState.value = []
     loadedState.value = false
-    noticesState.value = []
   })
 }

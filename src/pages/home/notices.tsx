@@ -1,10 +1,12 @@
-import { useRef, type KeyboardEvent } from 'react'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
+import { effect } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { pageHeading } from '../../lib/focus.ts'
-import { dismissNotice, notices } from '../../stores/lookups.ts'
+import { announcements } from '../../stores/lookups.ts'
+import { dismissNotice, notices, showUnseenAnnouncements } from '../../stores/notices.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 
@@ -39,6 +41,14 @@ export function Notices() {
   const list = notices.value
   const bn = language.value === 'bn'
   const listRef = useRef<HTMLUListElement>(null)
+  // the announcements not shown in this tab yet join the list, now or when they arrive
+  useEffect(
+    () =>
+      effect(() => {
+        if (announcements.value.length > 0) showUnseenAnnouncements()
+      }),
+    [],
+  )
 
   const dismiss = (id: number, index: number) => {
     const buttons = [...(listRef.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])]
@@ -68,11 +78,15 @@ export function Notices() {
                     dismiss(a.id, i)
                   }}
                 >
-                  <p className={styles.text}>{title}</p>
+                  <p id={`notice-${a.id}`} className={styles.text}>
+                    {title}
+                  </p>
+                  {/* named like every notification's close button; which one it closes is its description */}
                   <button
                     type="button"
                     className={cx(button({ variant: 'ghost', size: 'icon' }), styles.dismiss)}
-                    aria-label={t('home.dismissAnnouncement', { title })}
+                    aria-label={t('toast.close')}
+                    aria-describedby={`notice-${a.id}`}
                     onClick={() => dismiss(a.id, i)}
                   >
                     <span aria-hidden="true">×</span>

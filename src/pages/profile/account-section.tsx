@@ -42,9 +42,9 @@ const kindIds: Record<Transaction['kind'], string> = {
 }
 
 const reasonIds: Record<NonNullable<Transaction['reason']>, string> = {
-  TICKET_CANCELED: 'profile.txTicketCanceled',
-  BOOKING_ENDED: 'profile.txBookingEnded',
-  COUPON_REFUSED: 'profile.txCouponRefused',
+  TICKET_CANCELED: 'transactions.ticketCanceled',
+  BOOKING_ENDED: 'transactions.bookingEnded',
+  COUPON_REFUSED: 'transactions.couponRefused',
 }
 
 /**
@@ -60,9 +60,9 @@ function transactionDetail(tx: Transaction): { id: string; values?: Record<strin
     case 'OPENING':
       return null
     case 'TOP_UP':
-      return { id: 'profile.txTopUpCard' }
+      return { id: 'transactions.topUpCard' }
     case 'TICKET_PAYMENT':
-      return tx.reservationId ? { id: 'profile.txBooking', values: { id: tx.reservationId } } : null
+      return tx.reservationId ? { id: 'transactions.booking', values: { id: tx.reservationId } } : null
     case 'REFUND':
       return tx.description ? { text: tx.description } : null
   }

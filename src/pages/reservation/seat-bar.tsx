@@ -1,9 +1,7 @@
-import { useRef } from 'react'
 import { computed } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
-import { useReservedSpace } from '../../app/reserved-space.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatCountdown } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
@@ -72,13 +70,11 @@ export function SeatBar() {
 function Bar({ seats, total, left }: { seats: string[]; total: number; left: number | null }) {
   useSignals()
   const t = useT()
-  const ref = useRef<HTMLDivElement>(null)
   const lang = language.value
   const booked = b.phase.value === 'booked'
-  useReservedSpace(ref, '--bottom-bar-space')
   return (
     // biome-ignore lint/a11y/useSemanticElements: a named region, not a page section with a heading: it repeats the side column in short
-    <div ref={ref} className={styles.bar} role="region" aria-label={t('seatBar.label')} data-testid="seat-bar">
+    <div className={styles.bar} role="region" aria-label={t('seatBar.label')} data-testid="seat-bar" data-reserved-space="--bottom-bar-space">
       <dl className={styles.facts}>
         <div>
           <dt>{t('seatChoice.selectedSeats')}</dt>

@@ -12,7 +12,6 @@ import { page } from '../../parts/page-styles.ts'
 import { Counters } from './counters.tsx'
 import { FareSummary } from './fare-summary.tsx'
 import { HoldTimer } from './hold-timer.tsx'
-import { SeatBar } from './seat-bar.tsx'
 import { seatTypeId } from './seat-type-id.ts'
 import { useLagging } from './use-lagging.ts'
 
@@ -30,6 +29,8 @@ const styles = {
 
 // the passenger form and payment arrive while the seat map shows: they are needed once seats are held
 const BookingPanel = deferred(() => import('./booking-panel.tsx').then((m) => m.BookingPanel))
+// the phone's bottom bar names the booking's next step: it comes with the booking store, like the panel
+const SeatBar = deferred(() => import('./seat-bar.tsx').then((m) => m.SeatBar))
 
 /** Seat names, fares and states as the grid says them, in the active language. */
 function useSeatLabels(): SeatGridLabels {

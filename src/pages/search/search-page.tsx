@@ -322,7 +322,7 @@ function CompactSearch({ collapsed, onChange }: { collapsed: boolean; onChange: 
           focusWhenShown(() => document.querySelector<HTMLElement>('#modify-search input, #modify-search select'))
         }}
       >
-        {t('searchForm.change')}
+        {t('searchForm.modify')}
       </button>
     </div>
   )
