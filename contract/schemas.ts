@@ -71,13 +71,21 @@ export type ErrorBody = z.infer<typeof errorBody>
 // ---------- lookups ----------
 
 export const city = z.object({ code: cityCode, name: z.string(), nameBn: z.string() })
-export const timePeriod = z.object({ label: z.string(), value: z.string(), integerValue: z.number() })
+export const timePeriod = z.object({
+  label: z.string(),
+  /** The label in Bengali, when the network file has one (the app shows `label`, marked as English, otherwise). */
+  labelBn: z.nullable(z.string()),
+  value: z.string(),
+  integerValue: z.number(),
+})
 export const announcement = z.object({ id: z.number(), title: z.string(), titleBn: z.string() })
 export const offer = z.object({
   id: z.number(),
   title: z.string(),
   titleBn: z.string(),
   description: z.string(),
+  /** The description in Bengali, when the network file has one. */
+  descriptionBn: z.nullable(z.string()),
   couponCode: z.string(),
   discountPercent: z.number(),
   maxDiscount: money,
@@ -236,14 +244,21 @@ export const setNewPasswordRequest = z.strictObject({ mobile, resetToken: str(20
 export const updateProfileRequest = z.strictObject({ fullName: text(1, 100), email, city: text(1, 60) })
 export const changePasswordRequest = z.strictObject({ currentPassword: z.string().check(z.minLength(1), z.maxLength(50)), newPassword: password })
 
+/** Why a ledger row was written, beyond its kind. */
+export const ledgerReason = z.enum(['TICKET_CANCELED', 'BOOKING_ENDED', 'COUPON_REFUSED'])
 export const transaction = z.object({
   id,
   createdAt: instant,
   amount: money,
   balanceAfter: money,
   kind: z.enum(['TOP_UP', 'TICKET_PAYMENT', 'REFUND', 'OPENING']),
+  /** Why a refund was made; the app says it in the passenger's language (null: the kind says it all, or an older row). */
+  reason: z.nullable(ledgerReason),
+  /** The English text written with the row: what older rows without a reason say. */
   description: z.string(),
   reservationId: z.nullable(id),
+  /** The PNR of the row's reservation, when it has one. */
+  pnr: z.nullable(z.string()),
 })
 export const accountResponse = z.object({ balance: money, transactions: z.array(transaction) })
 /** Query string of GET /account/{id}: `from` and `to` dates (yyyy-LL-dd, Asia/Dhaka, inclusive). */
@@ -349,6 +364,8 @@ export type SeatLockResponse = z.infer<typeof seatLockResponse>
 export type Passenger = z.infer<typeof passenger>
 export type Session = z.infer<typeof session>
 export type Transaction = z.infer<typeof transaction>
+/** Why a ledger row was written, beyond its kind. */
+export type LedgerReason = z.infer<typeof ledgerReason>
 export type Reservation = z.infer<typeof reservation>
 export type PaymentResult = z.infer<typeof paymentResult>
 export type CancelInitialize = z.infer<typeof cancelInitializeResponse>

@@ -33,6 +33,15 @@ export const preset = definePreset({
     },
   },
   globalCss: {
+    // What the header, the seat page's bottom bar, the floating buttons and the notifications cover
+    // (src/app/reserved-space.ts; the bottom bands are each measured from the bottom of the viewport),
+    // plus room for a focus ring: a control that gets focus is scrolled clear of them (WCAG 2.4.11).
+    html: {
+      scrollPaddingTop: 'calc(var(--header-space, 0px) + 0.5rem)',
+      scrollPaddingBottom: 'calc(max(var(--bottom-bar-space, 0px), var(--fab-space, 0px), var(--toast-space, 0px)) + 0.5rem)',
+    },
+    // the end of the page scrolls clear of what stays at the bottom (notifications come and go: left out)
+    body: { paddingBottom: 'max(var(--bottom-bar-space, 0px), var(--fab-space, 0px))' },
     'html, body': {
       fontFamily: 'body',
       color: 'gray.900',

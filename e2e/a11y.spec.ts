@@ -1,5 +1,6 @@
 import { test } from '@playwright/test'
-import { expectNoAxeViolations, pageHeading, publicRoutes } from './helpers.ts'
+import { routes } from '../src/routes.ts'
+import { bookThroughApi, expectNoAxeViolations, pageHeading, publicRoutes, signInContext, tripFor } from './helpers.ts'
 
 // The sweep of every route in both languages at a phone and a desktop width.
 for (const lang of ['en', 'bn'] as const) {
@@ -17,4 +18,23 @@ for (const lang of ['en', 'bn'] as const) {
       }
     })
   }
+}
+
+// Signed in (LOGOUT in the header, the profile with a ticket), at the narrowest width (issue 13).
+for (const [index, lang] of (['en', 'bn'] as const).entries()) {
+  test(`axe: every route signed in, ${lang}, 320px`, async ({ page, context, request }) => {
+    test.setTimeout(240_000)
+    await page.setViewportSize({ width: 320, height: 900 })
+    const { trip } = await tripFor(request, 17, index)
+    const { mobile } = await bookThroughApi(request, trip, { pay: true })
+    await signInContext(context, request, mobile)
+    await page.goto('/faq')
+    await page.evaluate((l) => sessionStorage.setItem('language', l), lang)
+    for (const route of routes.map((r) => r.path).filter((p) => p !== '/login')) {
+      await page.goto(route)
+      await pageHeading(page)
+      await page.waitForLoadState('networkidle')
+      await expectNoAxeViolations(page, `${route} (${lang}, 320px, signed in)`)
+    }
+  })
 }

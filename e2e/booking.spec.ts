@@ -8,68 +8,26 @@
 import fs from 'node:fs'
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
 import {
-  apiToken,
   bookThroughApi,
   createPassenger,
-  dhakaDate,
+  digits,
   expectNoAxeViolations,
+  fillSignUp,
+  fundedPassenger,
   latestCode,
+  m,
+  mx,
   outbox,
   PASSWORD,
   pageHeading,
   randomMobile,
+  reservationUrl,
+  tripFor,
+  type Lang,
 } from './helpers.ts'
-
-type Lang = 'en' | 'bn'
-const messages: Record<Lang, Record<string, string>> = {
-  en: JSON.parse(fs.readFileSync(new URL('../locales/en.json', import.meta.url), 'utf8')),
-  bn: JSON.parse(fs.readFileSync(new URL('../locales/bn.json', import.meta.url), 'utf8')),
-}
-
-/** A message of the app in `lang`, with simple `{name}` values filled in. */
-function m(lang: Lang, id: string, values: Record<string, string | number> = {}): string {
-  const text = messages[lang][id]
-  if (text === undefined) throw new Error(`no message ${id}`)
-  return text.replace(/\{(\w+)\}/g, (_, k: string) => (k in values ? String(values[k]) : `{${k}}`))
-}
-
-/** A message as a pattern: the parts around its `{values}` match anything. */
-function mx(lang: Lang, id: string): RegExp {
-  const parts = messages[lang][id]!.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-  return new RegExp(parts.join('.*'))
-}
 
 // a loaded machine runs axe slowly: room for every step
 test.describe.configure({ timeout: 240_000 })
-
-interface TripRow {
-  tripId: number
-  coachCode: string
-  availableSeats: number
-}
-
-/** The `index`-th trip (Dhaka to Chattogram) `days` ahead: each test takes its own. */
-async function tripFor(request: APIRequestContext, days: number, index: number): Promise<{ trip: TripRow; date: string }> {
-  const date = dhakaDate(days)
-  const res = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } })
-  expect(res.ok()).toBe(true)
-  const trips = ((await res.json()) as { data: TripRow[] }).data.filter((t) => t.availableSeats > 5)
-  expect(trips.length).toBeGreaterThan(index)
-  return { trip: trips[index]!, date }
-}
-
-const reservationUrl = (trip: TripRow, date: string) => `/reservation?tripId=${trip.tripId}&from=DHK&to=CTG&date=${date}`
-
-/** A new passenger with `amount` Tk topped up through the sandbox gateway. */
-async function fundedPassenger(request: APIRequestContext, amount: number): Promise<string> {
-  const mobile = await createPassenger(request)
-  const token = await apiToken(request, mobile)
-  const topUp = await request.post('/api/account/topUp', { data: { amount }, headers: { Authorization: `Bearer ${token}` } })
-  const { redirectUrl } = ((await topUp.json()) as { data: { redirectUrl: string } }).data
-  const approved = await request.post(redirectUrl, { form: { decision: 'approve' }, maxRedirects: 0 })
-  expect(approved.status()).toBe(303)
-  return mobile
-}
 
 async function setLanguage(page: Page, lang: Lang): Promise<void> {
   await page.goto('/faq')
@@ -117,8 +75,7 @@ async function book(page: Page, lang: Lang): Promise<void> {
   await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.bookedHeading') })).toBeVisible()
 }
 
-const taka = (lang: Lang, n: number) =>
-  lang === 'bn' ? `${n.toLocaleString('en-US').replace(/\d/g, (d) => '০১২৩৪৫৬৭৮৯'[Number(d)]!)} টাকা` : `${n.toLocaleString('en-US')} Tk`
+const taka = (lang: Lang, n: number) => (lang === 'bn' ? `${digits(lang, n.toLocaleString('en-US'))} টাকা` : `${n.toLocaleString('en-US')} Tk`)
 
 async function api<T>(page: Page, path: string): Promise<T> {
   return page.evaluate(async (p) => {
@@ -161,13 +118,7 @@ for (const lang of ['en', 'bn'] as const) {
       .getByRole('button', { name: m(lang, 'booking.loginToBook') })
       .click()
     await expect(page).toHaveURL(/\/login$/)
-    await page.getByLabel(m(lang, 'login.mobile')).fill(mobile)
-    await page.getByRole('button', { name: m(lang, 'login.continue') }).click()
-    await page.getByLabel(m(lang, 'login.fullName')).fill('Nusrat Jahan')
-    await page.getByRole('textbox', { name: m(lang, 'login.email'), exact: true }).fill(`n${mobile}@example.com`)
-    await page.getByLabel(m(lang, 'login.city')).fill('Dhaka')
-    await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(PASSWORD)
-    await page.getByLabel(m(lang, 'login.confirmPassword')).fill(PASSWORD)
+    await fillSignUp(page, lang, mobile)
     await page.getByRole('button', { name: m(lang, 'login.signup') }).click()
     const code = await latestCode(request, mobile, /verification/i)
     await page.getByRole('textbox').first().click()

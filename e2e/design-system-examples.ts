@@ -11,6 +11,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { test } from '@playwright/test'
 import { build } from 'esbuild'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -115,4 +116,17 @@ export async function serveExamples(): Promise<{ url: string; names: string[]; c
     names,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
+}
+
+/** Serves the examples page for the spec file that calls it (before its tests, closed after them); answers its address. */
+export function examplesForThisFile(): () => string {
+  let served: Awaited<ReturnType<typeof serveExamples>> | undefined
+  test.beforeAll(async () => {
+    test.setTimeout(120_000)
+    served = await serveExamples()
+  })
+  test.afterAll(async () => {
+    await served?.close()
+  })
+  return () => served!.url
 }

@@ -5,7 +5,7 @@
  * lists). One test per example file.
  */
 import { expect, test } from '@playwright/test'
-import { exampleNames, serveExamples } from './design-system-examples.ts'
+import { exampleNames, examplesForThisFile } from './design-system-examples.ts'
 import { expectNoAxeViolations } from './helpers.ts'
 import { checkGrids, checkRovingGroups, checkTabLists, checkTabOrder } from './keyboard.ts'
 
@@ -15,16 +15,7 @@ const outOfTabOrder: Record<string, RegExp> = {
   'password-input': /^(Show|Hide) password$/,
 }
 
-let served: Awaited<ReturnType<typeof serveExamples>>
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000)
-  served = await serveExamples()
-})
-
-test.afterAll(async () => {
-  await served?.close()
-})
+const examplesUrl = examplesForThisFile()
 
 test('the examples are found by globbing design-system/*/examples/*.tsx', () => {
   const names = exampleNames()
@@ -39,7 +30,7 @@ for (const name of exampleNames()) {
     page.on('console', (msg) => {
       if (msg.type() === 'error' || msg.type() === 'warning') problems.push(msg.text())
     })
-    await page.goto(`${served.url}/?example=${encodeURIComponent(name)}`)
+    await page.goto(`${examplesUrl()}/?example=${encodeURIComponent(name)}`)
     await expect(page.locator('html')).toHaveAttribute('data-example-ready', 'yes')
     await expectNoAxeViolations(page, name)
     await checkTabOrder(page, outOfTabOrder[name.split('/')[0]!] ?? null)

@@ -1,6 +1,7 @@
 /** Shared helpers for the browser tests: the axe check, the app's routes, passengers and bookings made through the API. */
+import fs from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
 import { routes } from '../src/routes.ts'
 
 /** Every route of docs/spec.md section 2 that a visitor can open directly (the app's route table, restricted ones left out). */
@@ -42,6 +43,9 @@ export function dhakaDate(days: number): string {
   const d = new Date(Date.now() + days * 86_400_000)
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d)
 }
+
+/** The demo data's passenger (README: trying the app), with an opening balance. */
+export const DEMO_PASSENGER = { mobile: '01712345678', password: 'Demo@1234' } as const
 
 /** The password of the passengers the tests create. */
 export const PASSWORD = 'Secret@123'
@@ -149,4 +153,143 @@ export async function bookThroughApi(
     expect(approved.status()).toBe(303)
   }
   return { mobile, token, seats, reservationId: booked.id }
+}
+
+/** A trip as the search answers it. */
+export interface TripRow {
+  tripId: number
+  coachCode: string
+  coachType: string
+  availableSeats: number
+}
+
+/** The `index`-th trip (Dhaka to Chattogram) `days` ahead with seats to spare: each test takes its own. */
+export async function tripFor(request: APIRequestContext, days: number, index: number): Promise<{ trip: TripRow; date: string }> {
+  const date = dhakaDate(days)
+  const res = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } })
+  expect(res.ok()).toBe(true)
+  const trips = ((await res.json()) as { data: TripRow[] }).data.filter((t) => t.availableSeats > 5)
+  expect(trips.length).toBeGreaterThan(index)
+  return { trip: trips[index]!, date }
+}
+
+/** The seat page of a Dhaka–Chattogram trip. */
+export const reservationUrl = (trip: TripRow, date: string) => `/reservation?tripId=${trip.tripId}&from=DHK&to=CTG&date=${date}`
+
+/** A new passenger with `amount` Tk topped up through the sandbox gateway. */
+export async function fundedPassenger(request: APIRequestContext, amount: number): Promise<string> {
+  const mobile = await createPassenger(request)
+  await topUp(request, mobile, amount)
+  return mobile
+}
+
+/** Tops `mobile`'s balance up by `amount` Tk through the sandbox gateway. */
+export async function topUp(request: APIRequestContext, mobile: string, amount: number): Promise<void> {
+  const token = await apiToken(request, mobile)
+  const res = await request.post('/api/account/topUp', { data: { amount }, headers: { Authorization: `Bearer ${token}` } })
+  const { redirectUrl } = ((await res.json()) as { data: { redirectUrl: string } }).data
+  const approved = await request.post(redirectUrl, { form: { decision: 'approve' }, maxRedirects: 0 })
+  expect(approved.status()).toBe(303)
+}
+
+/**
+ * Signs `mobile` in for every page of `context` the way the app keeps a session (session storage:
+ * token, passenger, company), without going through /login.
+ */
+export async function signInContext(context: BrowserContext, request: APIRequestContext, mobile: string, password = PASSWORD): Promise<void> {
+  const res = await request.post('/api/checkPassenger', { data: { mobile, password } })
+  expect(res.ok(), await res.text()).toBeTruthy()
+  const s = ((await res.json()) as { data: { token: string; passenger: unknown; company: unknown } }).data
+  await context.addInitScript((session) => {
+    if (sessionStorage.getItem('token')) return
+    sessionStorage.setItem('token', session.token)
+    sessionStorage.setItem('passenger', JSON.stringify(session.passenger))
+    sessionStorage.setItem('company', JSON.stringify(session.company))
+  }, s)
+}
+
+/** Marks the home page's announcements as shown (docs/spec.md section 2: shown ids are skipped). */
+export async function announcementsSeen(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen = Array.from({ length: 50 }, (_, i) => ({ id: i + 1, title: '', titleBn: '' }))
+    sessionStorage.setItem('announcement', JSON.stringify(seen))
+  })
+}
+
+/**
+ * What keeps the focused control from being seen (WCAG 2.4.11), or null: focus on the page body, the
+ * control outside the viewport, or something else on top of it at the middle of its top edge, its
+ * centre or the middle of its bottom edge (what a click there would hit instead). A control's own
+ * parts (a combobox's button beside its field) do not count.
+ */
+export function focusObscured(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const el = document.activeElement
+    if (!(el instanceof HTMLElement) || el === document.body) return 'focus is on the page body'
+    const name = (e: Element) =>
+      `${e.tagName.toLowerCase()} "${(e.getAttribute('aria-label') ?? e.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`
+    // a control drawn as a tiny box (a visually hidden input) shows through its label
+    const shown = el.getBoundingClientRect().width < 4 ? ((el as HTMLInputElement).labels?.[0] ?? el) : el
+    const own = shown.closest('[data-part="control"]') ?? shown
+    const r = shown.getBoundingClientRect()
+    const x = r.left + r.width / 2
+    const inset = Math.min(3, r.height / 2)
+    for (const y of [r.top + inset, r.top + r.height / 2, r.bottom - inset]) {
+      if (x < 0 || x >= innerWidth || y < 0 || y >= innerHeight) return `${name(el)} is outside the viewport (${Math.round(x)}, ${Math.round(y)})`
+      const hit = document.elementFromPoint(x, y)
+      if (hit && !own.contains(hit)) return `${name(el)} is covered at (${Math.round(x)}, ${Math.round(y)}) by ${name(hit)}`
+    }
+    return null
+  })
+}
+
+/**
+ * Tabs through the page from where focus is now until focus leaves the page (at most `max` steps),
+ * expecting after each Tab that nothing covers the focused control. Answers how many controls it visited.
+ */
+export async function tabExpectingUncovered(page: Page, label: string, max = 80): Promise<number> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab')
+    if (await page.evaluate(() => document.activeElement === document.body || !document.hasFocus())) return i
+    expect(await focusObscured(page), `${label}, Tab ${i + 1}`).toBeNull()
+  }
+  return max
+}
+
+/** The app's two languages. */
+export type Lang = 'en' | 'bn'
+const messages: Record<Lang, Record<string, string>> = {
+  en: JSON.parse(fs.readFileSync(new URL('../locales/en.json', import.meta.url), 'utf8')),
+  bn: JSON.parse(fs.readFileSync(new URL('../locales/bn.json', import.meta.url), 'utf8')),
+}
+
+/** `text`'s digits in `lang`'s (Bengali digits in Bengali). */
+export function digits(lang: Lang, text: string): string {
+  return lang === 'bn' ? text.replace(/\d/g, (d) => '০১২৩৪৫৬৭৮৯'[Number(d)]!) : text
+}
+
+/** A message of the app in `lang`, with simple `{name}` and `{name, number}` values filled in (numbers in the language's digits). */
+export function m(lang: Lang, id: string, values: Record<string, string | number> = {}): string {
+  const text = messages[lang][id]
+  if (text === undefined) throw new Error(`no message ${id}`)
+  return text.replace(/\{(\w+)(, number[^}]*)?\}/g, (whole, k: string, num?: string) =>
+    k in values ? (num ? digits(lang, String(values[k])) : String(values[k])) : whole,
+  )
+}
+
+/** A message as a pattern: the parts around its `{values}` match anything. */
+export function mx(lang: Lang, id: string): RegExp {
+  const parts = messages[lang][id]!.split(/\{\w+(?:, number[^}]*)?\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return new RegExp(parts.join('.*'))
+}
+
+/** On /login: a new mobile no., Continue, then the sign-up form filled in (not sent yet). */
+export async function fillSignUp(page: Page, lang: Lang, mobile: string): Promise<void> {
+  await page.getByLabel(m(lang, 'login.mobile')).fill(mobile)
+  await page.getByRole('button', { name: m(lang, 'login.continue') }).click()
+  await page.getByLabel(m(lang, 'login.fullName')).fill('Nusrat Jahan')
+  await page.getByRole('textbox', { name: m(lang, 'login.email'), exact: true }).fill(`n${mobile}@example.com`)
+  await page.getByLabel(m(lang, 'login.city')).fill('Dhaka')
+  await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(PASSWORD)
+  await page.getByLabel(m(lang, 'login.confirmPassword')).fill(PASSWORD)
 }

@@ -4,7 +4,7 @@
  * against the real server with fresh demo data.
  */
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test'
-import { bookThroughApi, dhakaDate, expectNoAxeViolations, pageHeading } from './helpers.ts'
+import { announcementsSeen, bookThroughApi, dhakaDate, expectNoAxeViolations, pageHeading } from './helpers.ts'
 
 const tomorrow = dhakaDate(1)
 
@@ -116,13 +116,10 @@ async function pickCity(page: Page, label: 'From' | 'To', typed: string, option:
   await expect(input).toHaveValue(option)
 }
 
-// Home-page announcements are persistent toasts that can cover the form at 1280×720;
-// mark them as already shown (SPEC: shown titles are skipped, compared by id).
+// Home-page announcements in the page push the form's neighbours down; these tests start from the
+// page without them (SPEC: shown titles are skipped, compared by id).
 test.beforeEach(async ({ context }) => {
-  await context.addInitScript(() => {
-    const seen = Array.from({ length: 50 }, (_, i) => ({ id: i + 1, title: '', titleBn: '' }))
-    sessionStorage.setItem('announcement', JSON.stringify(seen))
-  })
+  await announcementsSeen(context)
 })
 
 test.describe('home search', () => {

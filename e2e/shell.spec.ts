@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { pageHeading, publicRoutes } from './helpers.ts'
+import { dhakaDate, pageHeading, publicRoutes } from './helpers.ts'
 
 for (const route of publicRoutes) {
   test(`${route} renders its heading and title`, async ({ page }) => {
@@ -138,7 +138,7 @@ test('a notification whose code cannot load leaves the page working', async ({ p
   await expect(page.getByRole('heading', { level: 1, name: /privacy/i })).toBeVisible()
 })
 
-test('at most 3 notifications at once: more wait their turn; announcements are not shown again on the next visit', async ({ page, context }) => {
+test('at most 3 notifications at once: more wait their turn', async ({ page }) => {
   // the most notifications on screen at any moment of the test
   await page.addInitScript(() => {
     const w = window as unknown as { mostToasts: number }
@@ -151,33 +151,41 @@ test('at most 3 notifications at once: more wait their turn; announcements are n
       w.mostToasts = Math.max(w.mostToasts, onScreen())
     }).observe(document, { childList: true, subtree: true })
   })
-  await page.goto('/')
+  // every search of the day buttons fails with a reason of its own: one notification each
+  let n = 0
+  await page.route('**/api/reservation/tripSearch', (route) =>
+    route.fulfill({ status: 400, json: { error: { code: 'TEST_FAILURE', reason: `Search failure ${++n}` } } }),
+  )
+  await page.goto(`/search?from=DHK&to=CTG&date=${dhakaDate(3)}`)
   await pageHeading(page)
   const region = page.getByRole('region', { name: /notifications/i })
-  const shown = region.getByRole('status')
-  const announcement = region.getByText(/double-deck|boarding counter|Eid/i)
-  // the three announcements of the demo data stay until closed
-  await expect(announcement).toHaveCount(3)
-  await context.setOffline(true)
-  await context.setOffline(false)
-  // each closed announcement lets the next notice, queued meanwhile, take its place
-  await shown.first().getByRole('button', { name: 'Dismiss notification' }).click()
-  await expect(region.getByText('No internet connection.')).toBeVisible()
-  await shown.first().getByRole('button', { name: 'Dismiss notification' }).click()
-  await expect(region.getByText('Internet connection is available now.')).toBeVisible()
+  await expect(region.getByText('Search failure 1')).toBeVisible()
+  for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next day' }).click()
+  await expect(region.getByText('Search failure 3')).toBeVisible()
+  await expect(region.getByRole('status')).toHaveCount(3)
+  await expect(region.getByText('Search failure 4')).toHaveCount(0)
+  // each closed notification lets the next one, queued meanwhile, take its place
+  await region.getByRole('status').first().getByRole('button', { name: 'Dismiss notification' }).click()
+  await expect(region.getByText('Search failure 4')).toBeVisible()
+  await region.getByRole('status').first().getByRole('button', { name: 'Dismiss notification' }).click()
+  await expect(region.getByText('Search failure 5')).toBeVisible()
   expect(await page.evaluate(() => (window as unknown as { mostToasts: number }).mostToasts)).toBe(3)
+})
 
+test('announcements are shown once, in the home page (not as notifications), and not again on the next visit', async ({ page }) => {
+  await page.goto('/')
+  await pageHeading(page)
+  const listed = page.getByRole('region', { name: 'Announcements' }).getByRole('listitem')
+  await expect(listed).toHaveCount(3)
+  await expect(listed.filter({ hasText: /double-deck|boarding counter|Eid/i })).toHaveCount(3)
+  await expect(page.getByRole('region', { name: /notifications/i }).getByText(/double-deck|boarding counter|Eid/i)).toHaveCount(0)
   // The app rewrites the list of shown announcements (session storage `announcement`, SPEC) on each
   // home visit: stored pretty-printed, it comes back compact once this visit has checked it.
   await page.evaluate(() => sessionStorage.setItem('announcement', JSON.stringify(JSON.parse(sessionStorage.getItem('announcement')!), null, 1)))
   await page.reload()
   await pageHeading(page)
   await page.waitForFunction(() => !sessionStorage.getItem('announcement')?.includes('\n'))
-  // a notice made now is queued behind any announcement made before it
-  await context.setOffline(true)
-  await expect(region.getByText('No internet connection.')).toBeVisible()
-  await expect(announcement).toHaveCount(0)
-  await context.setOffline(false)
+  await expect(page.getByRole('region', { name: 'Announcements' })).toHaveCount(0)
 })
 
 test('the success dialog also closes on a click on its backdrop', async ({ page }) => {

@@ -94,6 +94,29 @@ test('every message formats in its language with values for its placeholders (as
   }
 })
 
+/**
+ * Arguments the app passes numbers to (counts, durations, percentages, years, ids). In Bengali they
+ * must come out in Bengali digits, like dates and prices: so each is a `number` (or plural) argument,
+ * formatted by the locale, never a plain `{count}`, which prints the number as it is (3.1.2).
+ */
+const NUMBER_ARGS = new Set(['year', 'index', 'count', 'limit', 'minutes', 'hours', 'percent', 'shown', 'id'])
+/** Arguments named like a number argument elsewhere that carry one in this message only. */
+const NUMBER_ARGS_IN: Record<string, string[]> = { 'trips.count': ['total'] }
+/** Messages that show a code as it is printed and typed (a PNR is Latin letters and digits). */
+const CODES = new Set(['ticket.pnrHint'])
+
+test("every number is written in the language's digits: Bengali messages print no Western digit", () => {
+  const intl = createIntl({ locale: 'bn', messages: bn })
+  const western: string[] = []
+  for (const id of Object.keys(bn)) {
+    const numeric = new Set([...NUMBER_ARGS, ...(NUMBER_ARGS_IN[id] ?? [])])
+    const values = Object.fromEntries(argumentNames(bn[id]!).map((n) => [n, numeric.has(n) ? 1234 : 'x']))
+    const text = intl.formatMessage({ id }, values)
+    if (/[0-9]/.test(text) && !CODES.has(id)) western.push(`${id}: ${text}`)
+  }
+  assert.equal(western, [])
+})
+
 test('no placeholder text', () => {
   for (const messages of [en, bn]) {
     for (const text of Object.values(messages)) assert.not.match(text, /lorem|ipsum|TODO/i)

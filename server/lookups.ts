@@ -3,7 +3,7 @@
  * times, routes, time periods, announcements and current offers, and the checks the
  * trip and booking routes make on cities and stations.
  */
-import type { BusStation, City, Offer } from '../contract/schemas.ts'
+import type { BusStation, City, Offer, TimePeriod } from '../contract/schemas.ts'
 import type { Queryable } from './db.ts'
 import { AppError } from './http.ts'
 import { addTime, dhakaDate, toDhakaIso } from './time.ts'
@@ -26,8 +26,8 @@ export async function citiesWithRoutes(q: Queryable, side: 'origin' | 'destinati
 }
 
 /** The time periods of the search form. */
-export async function timePeriods(q: Queryable): Promise<{ label: string; value: string; integerValue: number }[]> {
-  return q.query('SELECT label, value, integer_value AS "integerValue" FROM time_periods ORDER BY sort')
+export async function timePeriods(q: Queryable): Promise<TimePeriod[]> {
+  return q.query('SELECT label, label_bn AS "labelBn", value, integer_value AS "integerValue" FROM time_periods ORDER BY sort')
 }
 
 /** Active routes. */
@@ -49,7 +49,7 @@ export async function announcements(q: Queryable): Promise<{ id: number; title: 
 /** Offers valid on the Dhaka date of `now`. */
 export async function currentOffers(q: Queryable, now: Date): Promise<Offer[]> {
   return q.query<Offer>(
-    `SELECT id, title, title_bn AS "titleBn", description, coupon_code AS "couponCode",
+    `SELECT id, title, title_bn AS "titleBn", description, description_bn AS "descriptionBn", coupon_code AS "couponCode",
             discount_percent AS "discountPercent", max_discount AS "maxDiscount", valid_until AS "validUntil"
        FROM offers WHERE valid_until >= $1::date AND (valid_from IS NULL OR valid_from <= $1::date) ORDER BY valid_until, id`,
     [dhakaDate(now)],

@@ -8,7 +8,7 @@
  * paid from the passenger's balance, in one transaction.
  */
 import crypto from 'node:crypto'
-import type { PaymentResult } from '../contract/schemas.ts'
+import type { LedgerReason, PaymentResult } from '../contract/schemas.ts'
 import { declinePending, expireBookings, lockChangeableBooking, setCoupon } from './bookings.ts'
 import { assertCouponUsable } from './coupons.ts'
 import type { Db, Queryable } from './db.ts'
@@ -197,7 +197,7 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
     // Only a live booking is sold: past its time its seats may already be held by someone else. A charge
     // for another amount (the fare changed while the passenger was at the gateway) does not pay it either.
     const live = !!r && r.status === 2 && !!r.expiration_time && r.expiration_time > now && r.total === p.amount
-    let why = 'Card payment received after the booking ended'
+    let why: { reason: LedgerReason; description: string } = { reason: 'BOOKING_ENDED', description: 'Card payment received after the booking ended' }
     if (live) {
       // A coupon refused at sale time undoes the sale only, not the refund below.
       await tx.query('SAVEPOINT sale')
@@ -213,14 +213,14 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
         await tx.query('ROLLBACK TO SAVEPOINT sale')
         // The booking stays payable at its full fare; the refund pays most of it.
         await setCoupon(tx, r.id, null)
-        why = 'Card payment refunded: the coupon could no longer be used'
+        why = { reason: 'COUPON_REFUSED', description: 'Card payment refunded: the coupon could no longer be used' }
       }
     }
     await credit(tx, {
       passengerId: p.passenger_id,
       amount: p.amount,
       kind: 'REFUND',
-      description: why,
+      ...why,
       reservationId: p.reservation_id,
       at: now,
     })

@@ -231,6 +231,7 @@ export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQ
         passengerId: r.passenger_id,
         amount: quote.refund,
         kind: 'REFUND',
+        reason: 'TICKET_CANCELED',
         description: `Refund for ticket ${r.pnr}`,
         reservationId: r.id,
         at: now,

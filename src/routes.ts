@@ -71,11 +71,11 @@ export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
   faq: ['faq'],
   terms: ['terms'],
   privacy: ['privacy'],
-  reservation: ['reservation', 'seatChoice', 'seatState', 'seat', 'seatLegend', 'seatType', 'coachType', 'trips', 'booking'],
+  reservation: ['reservation', 'seatChoice', 'seatBar', 'seatState', 'seat', 'seatLegend', 'seatType', 'coachType', 'trips', 'booking'],
   'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'booking', 'seatChoice', 'seat', 'coachType', 'profile'],
   'reservation-failure': ['reservationFailure', 'payment', 'booking', 'seatChoice', 'seat'],
   'ticket-operation': ['ticketOperation', 'ticket', 'booking', 'coachType', 'profile', 'login'],
-  profile: ['profile', 'login'],
+  profile: ['profile', 'transactions', 'login'],
   login: ['login'],
   error: ['errorPage'],
 }

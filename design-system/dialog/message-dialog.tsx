@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react'
 import * as Dialog from './dialog.tsx'
 import { Button } from '../button/index.ts'
 
@@ -12,10 +13,23 @@ export interface MessageDialogProps {
   /** Already-translated OK label. */
   okLabel: string
   onClose: () => void
+  /** Where focus goes on close when nothing had it when the dialog opened (one the page opened by itself). */
+  fallbackFocus?: () => HTMLElement | null
 }
 
-/** The shared success / error dialog: title, message and an OK button. Closes on OK, Escape or backdrop click. */
-export function MessageDialog({ tone, open, title, message, okLabel, onClose }: MessageDialogProps) {
+/**
+ * The shared success / error dialog: title, message and an OK button. Closes on OK, Escape or
+ * backdrop click; focus then goes back to the control that had it when the dialog opened, or, when
+ * the page opened it by itself (an error at page load), to `fallbackFocus`, never to the page body.
+ */
+export function MessageDialog({ tone, open, title, message, okLabel, onClose, fallbackFocus }: MessageDialogProps) {
+  const opener = useRef<HTMLElement | null>(null)
+  // before the dialog takes the focus: the control that had it
+  useLayoutEffect(() => {
+    if (!open) return
+    const active = document.activeElement
+    opener.current = active instanceof HTMLElement && active !== document.body ? active : null
+  }, [open])
   return (
     <Dialog.Root
       tone={tone}
@@ -24,6 +38,7 @@ export function MessageDialog({ tone, open, title, message, okLabel, onClose }: 
       onOpenChange={(d) => {
         if (!d.open) onClose()
       }}
+      finalFocusEl={() => (opener.current?.isConnected ? opener.current : (fallbackFocus?.() ?? null))}
       lazyMount
       unmountOnExit
     >

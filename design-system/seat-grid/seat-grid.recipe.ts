@@ -74,9 +74,26 @@ export const seatGridRecipe = defineSlotRecipe({
       '&[data-state=adminBooked]': { bg: 'blue.50', borderColor: 'blue.700', borderStyle: 'dashed', color: 'blue.700', cursor: 'not-allowed' },
       '&[data-state=linked]': { bg: 'gray.100', borderColor: 'gray.600', borderStyle: 'dotted', color: 'gray.800', cursor: 'not-allowed' },
       '&[data-state=held]': { bg: 'red.50', borderColor: 'red.700', color: 'red.700', cursor: 'not-allowed' },
+      // Windows contrast themes replace every colour, and a mask icon painted with a background colour
+      // vanished with them. Here the seat paints itself in the theme's own colours: selected in
+      // Highlight, unavailable in GrayText, each with its icon (in currentColor) and border style.
+      '@media (forced-colors: active)': {
+        forcedColorAdjust: 'none',
+        bg: 'Canvas',
+        color: 'CanvasText',
+        borderColor: 'CanvasText',
+        _focusVisible: { outlineColor: 'Highlight' },
+        '&[data-state=selected]': { bg: 'Highlight', color: 'HighlightText', borderColor: 'Highlight' },
+        '&[data-state=sold], &[data-state=booked], &[data-state=adminBooked], &[data-state=linked], &[data-state=held]': {
+          bg: 'Canvas',
+          color: 'GrayText',
+          borderColor: 'GrayText',
+        },
+      },
     },
     seatName: { pointerEvents: 'none' },
-    // status icons drawn by CSS from the seat's data-state, so a toggle changes one attribute
+    // status icons drawn by CSS from the seat's data-state, so a toggle changes one attribute; in
+    // forced colours the seat opts out of colour forcing, so currentColor stays the seat's text colour
     icon: {
       display: 'none',
       width: '14px',

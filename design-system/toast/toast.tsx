@@ -1,3 +1,4 @@
+import { useEffect, useRef, type FocusEvent } from 'react'
 import { Toast as Ark, Toaster as ArkToaster, createToaster } from '@ark-ui/react/toast'
 import { toast } from '../../styled-system/recipes'
 import { createSlotContext } from '../lib/slot-context.tsx'
@@ -9,24 +10,25 @@ const { bindSlot } = createSlotContext(slots)
 export const TOAST_MAX_VISIBLE = 3
 export const TOAST_DURATION_MS = 30_000
 
-/** Below this width toasts sit at the bottom centre instead of the top end. */
-export const EXTRA_SMALL_QUERY = '(max-width: 599.98px)'
+/** Below this width (the `sm` breakpoint, in em so it follows the text size) toasts sit at the bottom centre. */
+export const EXTRA_SMALL_QUERY = '(max-width: 37.49em)'
 
 const extraSmall = typeof matchMedia === 'function' && matchMedia(EXTRA_SMALL_QUERY).matches
 
 /**
- * The app's single toast store: top-end, or bottom centre on extra-small
- * screens (decided when the toast chunk loads, i.e. at the first toast).
+ * The app's single toast store: bottom end, or bottom centre on extra-small screens
+ * (decided when the toast chunk loads, i.e. at the first toast). At the bottom, above
+ * anything the page keeps there (`--bottom-bar-space`), the page can keep a focused control
+ * clear of them by scroll padding; at the top they sat over the page's side column.
  */
 export const toaster = createToaster({
-  placement: extraSmall ? 'bottom' : 'top-end',
+  placement: extraSmall ? 'bottom' : 'bottom-end',
   max: TOAST_MAX_VISIBLE,
   duration: TOAST_DURATION_MS,
   overlap: false,
   gap: 12,
   removeDelay: 200,
-  // Top-end toasts start below the header, so they never cover the navigation.
-  offsets: extraSmall ? '1rem' : { top: '8.5rem', right: '1rem', bottom: '1rem', left: '1rem' },
+  offsets: { top: '1rem', right: '1rem', bottom: 'calc(var(--bottom-bar-space, 0px) + 1rem)', left: '1rem' },
 })
 
 export const Root = bindSlot(Ark.Root, 'root')
@@ -37,19 +39,82 @@ export const ActionTrigger = Ark.ActionTrigger
 
 /** Props for Toaster. */
 export interface ToasterProps {
+  /** Accessible name of the notifications region, in the page's language. */
+  label: string
   /** Accessible name of each toast's close button. */
   closeLabel: string
+  /** Told the height of the band the open toasts cover at the bottom of the viewport (0 when none). */
+  onCoverChange?: (px: number) => void
 }
 
-/** Renders the toasts of `toaster`; mount exactly once. */
-export function Toaster({ closeLabel }: ToasterProps) {
+/** The band open toasts cover, from the top of the highest one to the bottom of the viewport. */
+function coveredHeight(group: HTMLElement): number {
+  const tops = [...group.querySelectorAll<HTMLElement>('[data-part=root][data-state=open]')].map((el) => el.getBoundingClientRect().top)
+  return tops.length ? Math.max(0, Math.ceil(window.innerHeight - Math.min(...tops))) : 0
+}
+
+/**
+ * Renders the toasts of `toaster`; mount exactly once. Closing a toast (its button, or Escape
+ * while it has focus) gives focus back to where it was before it entered the region, or to the
+ * page's heading, never to the page body.
+ */
+export function Toaster({ label, closeLabel, onCoverChange }: ToasterProps) {
+  const group = useRef<HTMLDivElement>(null)
+  const returnTo = useRef<HTMLElement | null>(null)
+
+  useEffect(() => {
+    const el = group.current
+    if (!el || !onCoverChange) return
+    let last = -1
+    const report = () => {
+      const px = coveredHeight(el)
+      if (px !== last) onCoverChange((last = px))
+    }
+    const resize = new ResizeObserver(report)
+    const mutations = new MutationObserver(() => {
+      for (const child of el.querySelectorAll('[data-part=root]')) resize.observe(child)
+      report()
+    })
+    mutations.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-state'] })
+    window.addEventListener('resize', report)
+    return () => {
+      resize.disconnect()
+      mutations.disconnect()
+      window.removeEventListener('resize', report)
+      onCoverChange(0)
+    }
+  }, [onCoverChange])
+
+  const giveFocusBack = (closing: HTMLElement | null) => {
+    const back = returnTo.current
+    const other = [...(group.current?.querySelectorAll<HTMLElement>('[data-part=root][data-state=open]') ?? [])].find((r) => r !== closing)
+    const heading = document.querySelector<HTMLElement>('main h1')
+    if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1
+    const target = back?.isConnected ? back : (other?.querySelector<HTMLElement>('[data-part=close-trigger]') ?? heading)
+    target?.focus({ preventScroll: !!back?.isConnected })
+  }
+
   return (
-    <ArkToaster toaster={toaster} className={slots.group}>
+    <ArkToaster
+      ref={group}
+      toaster={toaster}
+      className={slots.group}
+      aria-label={label}
+      onFocus={(e: FocusEvent<HTMLDivElement>) => {
+        const from = e.relatedTarget
+        if (from instanceof HTMLElement && !e.currentTarget.contains(from)) returnTo.current = from
+      }}
+    >
       {(t) => (
-        <Root key={t.id}>
+        <Root
+          key={t.id}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') giveFocusBack(e.currentTarget)
+          }}
+        >
           <Title>{t.title}</Title>
           {t.description ? <Description>{t.description}</Description> : null}
-          <CloseTrigger aria-label={closeLabel}>
+          <CloseTrigger aria-label={closeLabel} onClick={(e) => giveFocusBack(e.currentTarget.closest('[data-part=root]'))}>
             <span aria-hidden="true">×</span>
           </CloseTrigger>
         </Root>

@@ -73,7 +73,12 @@ export const tokens = defineTokens({
   },
 })
 
-/** Breakpoints (min-width). Below `sm` is "extra small"; below `lg` the menu collapses. */
+/**
+ * Breakpoints (min-width). Below `sm` is "extra small"; below `lg` the menu collapses. Panda writes
+ * them as rem (600 px = 37.5rem), which media queries read against the browser's text size setting:
+ * at 200 % text the layout is the one of a half-as-wide window, as with zoom (WCAG 1.4.4, 1.4.10).
+ * Queries made in code use em for the same reason (design-system/toast).
+ */
 export const breakpoints = {
   sm: '600px',
   md: '768px',

@@ -637,8 +637,8 @@ async function withdrawCities({ tx, net, report }: Ctx, rows: CityRow[]): Promis
 }
 
 async function importTimePeriods({ tx, net, report }: Ctx): Promise<void> {
-  const rows = await tx.query<{ label: string; value: string; integer_value: number; sort: number }>(
-    'SELECT label, value, integer_value, sort FROM time_periods',
+  const rows = await tx.query<{ label: string; label_bn: string | null; value: string; integer_value: number; sort: number }>(
+    'SELECT label, label_bn, value, integer_value, sort FROM time_periods',
   )
   const have = new Map(rows.map((r) => [r.label, r]))
   const wanted = new Set(net.timePeriods.map((p) => p.label))
@@ -649,15 +649,22 @@ async function importTimePeriods({ tx, net, report }: Ctx): Promise<void> {
   for (const [i, p] of net.timePeriods.entries()) {
     const row = have.get(p.label)
     if (!row) {
-      await tx.query('INSERT INTO time_periods (label, value, integer_value, sort) VALUES ($1, $2, $3, $4)', [
+      await tx.query('INSERT INTO time_periods (label, label_bn, value, integer_value, sort) VALUES ($1, $2, $3, $4, $5)', [
         p.label,
+        p.labelBn ?? null,
         p.value,
         p.integerValue,
         i + 1,
       ])
       report.timePeriods.added++
-    } else if (row.value !== p.value || row.integer_value !== p.integerValue || row.sort !== i + 1) {
-      await tx.query('UPDATE time_periods SET value = $2, integer_value = $3, sort = $4 WHERE label = $1', [p.label, p.value, p.integerValue, i + 1])
+    } else if (row.label_bn !== (p.labelBn ?? null) || row.value !== p.value || row.integer_value !== p.integerValue || row.sort !== i + 1) {
+      await tx.query('UPDATE time_periods SET label_bn = $2, value = $3, integer_value = $4, sort = $5 WHERE label = $1', [
+        p.label,
+        p.labelBn ?? null,
+        p.value,
+        p.integerValue,
+        i + 1,
+      ])
       report.timePeriods.changed++
     } else {
       report.timePeriods.unchanged++
@@ -671,6 +678,7 @@ interface OfferRow {
   title: string
   title_bn: string
   description: string
+  description_bn: string | null
   discount_percent: number
   max_discount: number
   valid_from: string | null
@@ -684,18 +692,19 @@ interface OfferRow {
 /** Offers the file no longer has end yesterday when a reservation used them, else they are deleted. */
 async function importOffers({ tx, net, today, report }: Ctx): Promise<void> {
   const rows = await tx.query<OfferRow>(
-    `SELECT id, coupon_code, title, title_bn, description, discount_percent, max_discount, valid_from::text AS valid_from,
+    `SELECT id, coupon_code, title, title_bn, description, description_bn, discount_percent, max_discount, valid_from::text AS valid_from,
             valid_until::text AS valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare
        FROM offers`,
   )
   const have = new Map(rows.map((r) => [r.coupon_code.toUpperCase(), r]))
   const cols =
-    'title, title_bn, description, coupon_code, discount_percent, max_discount, valid_from, valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare'
+    'title, title_bn, description, description_bn, coupon_code, discount_percent, max_discount, valid_from, valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare'
   for (const o of net.offers) {
     const want = [
       o.title,
       o.titleBn,
       o.description,
+      o.descriptionBn ?? null,
       o.couponCode,
       o.discountPercent,
       o.maxDiscount,
@@ -708,7 +717,7 @@ async function importOffers({ tx, net, today, report }: Ctx): Promise<void> {
     ]
     const row = have.get(o.couponCode)
     if (!row) {
-      await tx.query(`INSERT INTO offers (${cols}) VALUES ($1, $2, $3, $4, $5, $6, $7::date, $8::date, $9, $10, $11, $12)`, want)
+      await tx.query(`INSERT INTO offers (${cols}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::date, $9::date, $10, $11, $12, $13)`, want)
       report.offers.added++
       continue
     }
@@ -716,6 +725,7 @@ async function importOffers({ tx, net, today, report }: Ctx): Promise<void> {
       row.title,
       row.title_bn,
       row.description,
+      row.description_bn,
       row.coupon_code,
       row.discount_percent,
       row.max_discount,
@@ -730,7 +740,10 @@ async function importOffers({ tx, net, today, report }: Ctx): Promise<void> {
       report.offers.unchanged++
       continue
     }
-    await tx.query(`UPDATE offers SET (${cols}) = ($2, $3, $4, $5, $6, $7, $8::date, $9::date, $10, $11, $12, $13) WHERE id = $1`, [row.id, ...want])
+    await tx.query(`UPDATE offers SET (${cols}) = ($2, $3, $4, $5, $6, $7, $8, $9::date, $10::date, $11, $12, $13, $14) WHERE id = $1`, [
+      row.id,
+      ...want,
+    ])
     report.offers.changed++
   }
   const wanted = new Set(net.offers.map((o) => o.couponCode))

@@ -115,6 +115,7 @@ const departure = z
 const timePeriod = z
   .strictObject({
     label: text(40).describe('Label, unique (the key an import matches on)'),
+    labelBn: text(40).optional().describe('Bengali label; the English one, marked as English, when left out'),
     value: z
       .string()
       .regex(/^(0\d|1[0-2]):[0-5]\d(AM|PM)-(0\d|1[0-2]):[0-5]\d(AM|PM)$/, 'must look like 04:00AM-11:59AM')
@@ -132,6 +133,7 @@ const offer = z
     title: text(120).describe('English title'),
     titleBn: text(120).describe('Bengali title'),
     description: text(500).describe('English description'),
+    descriptionBn: text(500).optional().describe('Bengali description; the English one, marked as English, when left out'),
     discountPercent: positive(100).describe('Discount in percent of the fare'),
     maxDiscount: whole(1_000_000).describe('Largest discount in Taka'),
     validFrom: date.optional().describe('First day it applies (Asia/Dhaka); at once when left out'),

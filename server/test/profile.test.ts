@@ -109,14 +109,17 @@ test('account: balance and transactions newest first, default this month, inclus
     [-800, 500],
   )
   const pay = def.body.data.transactions[0]
+  const [r42] = await t.db.query<{ pnr: string | null }>('SELECT pnr FROM reservations WHERE id = 42')
   assert.equal(pay, {
     id: pay.id,
     createdAt: '2026-03-10T12:00:00+06:00',
     amount: -800,
     balanceAfter: 700,
     kind: 'TICKET_PAYMENT',
+    reason: null,
     description: 'Ticket DHK-CTG',
     reservationId: 42,
+    pnr: r42?.pnr ?? null,
   })
   const feb = await t.call('GET', `${url}?from=2026-02-28&to=2026-02-28`, { token: s.token })
   assert.equal(

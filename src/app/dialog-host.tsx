@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { MessageDialog } from '../../design-system/dialog/index.ts'
 import { closeError, closeSuccess, errorMessage, errorModalVisible, successMessage, successModalVisible } from '../stores/ui.ts'
+import { pageHeading } from '../lib/focus.ts'
 import { useMessageText, useT } from './use-t.ts'
 
 /** The shared success and error dialogs, bound to the UI store (loaded when first opened). */
@@ -17,6 +18,7 @@ export default function DialogHost() {
         message={text(successMessage.value)}
         okLabel={t('common.ok')}
         onClose={closeSuccess}
+        fallbackFocus={pageHeading}
       />
       <MessageDialog
         tone="error"
@@ -25,6 +27,7 @@ export default function DialogHost() {
         message={text(errorMessage.value)}
         okLabel={t('common.ok')}
         onClose={closeError}
+        fallbackFocus={pageHeading}
       />
     </>
   )

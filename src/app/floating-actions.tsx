@@ -45,7 +45,8 @@ export function FloatingActions() {
   const showTop = useScrolledPast(SCROLL_TOP_THRESHOLD)
   const showMessenger = !NO_MESSENGER.has(currentPath.value)
   return (
-    <div className={styles.stack}>
+    // the buttons sit over the page's end: a control that gets focus is scrolled above them (src/app/reserved-space.ts)
+    <div className={styles.stack} data-reserved-space="--fab-space">
       {showTop ? (
         <button
           type="button"

@@ -5,11 +5,12 @@ import { button } from '../../styled-system/recipes'
 import { config, displayPhone } from '../config.ts'
 import { currentPath, navigate } from '../router.ts'
 import { isSignedIn, signOut } from '../stores/session.ts'
+import { language } from '../stores/ui.ts'
 import { MailIcon, MenuIcon, PhoneIcon } from './icons.tsx'
 import { LanguageSwitch } from './language-switch.tsx'
 import { isCurrent, navItems } from './nav-items.ts'
 import { useScrolledPast } from './use-scroll-y.ts'
-import { useT } from './use-t.ts'
+import { useRichT, useT } from './use-t.ts'
 
 // The drawer (Ark Dialog) is only downloaded when the menu is first opened.
 const MobileMenu = lazy(() => import('./mobile-menu.tsx'))
@@ -22,6 +23,8 @@ const styles = {
     bg: 'white',
     transition: 'box-shadow 200ms',
     '&[data-elevated=true]': { boxShadow: 'md' },
+    // a short viewport (a phone held sideways, 400 % zoom) keeps its height for the page: the header scrolls away
+    '@media (max-height: 32em)': { position: 'static' },
   }),
   topBar: css({ bg: 'brand.900', color: 'white', fontSize: 'sm' }),
   topInner: css({
@@ -47,26 +50,34 @@ const styles = {
     _focusVisible: { outline: '3px solid white', outlineOffset: '1px' },
   }),
   emailLink: css({ display: 'none', sm: { display: 'inline-flex' } }),
+  // Narrow or at a large text size, the name wraps first and LOGIN / LOGOUT moves to a line of its own
+  // second: nothing is pushed off the side (WCAG 1.4.10).
   mainBar: css({
     maxWidth: 'page',
     mx: 'auto',
     px: '4',
     minHeight: '16',
     display: 'flex',
+    flexWrap: 'wrap',
     alignItems: 'center',
-    gap: '4',
+    columnGap: '2',
+    rowGap: '1',
+    py: '1',
+    sm: { columnGap: '4' },
   }),
   brand: css({
+    flex: '1 1 0',
+    lg: { flex: 'none' },
     display: 'inline-flex',
     alignItems: 'center',
     minHeight: 'touch',
     fontSize: 'xl',
     fontWeight: 'bold',
+    lineHeight: 'tight',
     color: 'brand.800',
     textDecoration: 'none',
-    whiteSpace: 'nowrap',
   }),
-  nav: css({ flex: '1', display: 'flex', justifyContent: 'flex-end', lg: { justifyContent: 'center' } }),
+  nav: css({ display: 'flex', justifyContent: 'flex-end', lg: { flex: '1', justifyContent: 'center' } }),
   navList: css({ display: 'none', lg: { display: 'flex' }, gap: '1', listStyle: 'none', m: '0', p: '0' }),
   navLink: css({
     display: 'inline-flex',
@@ -81,13 +92,14 @@ const styles = {
     '&[aria-current=page]': { color: 'brand.800', boxShadow: 'inset 0 -3px 0 {colors.brand.700}' },
   }),
   menuButton: css({ lg: { display: 'none' } }),
-  auth: css({ display: 'flex', alignItems: 'center' }),
+  auth: css({ display: 'flex', alignItems: 'center', marginInlineStart: 'auto' }),
 }
 
 /** Site header: help line, language switch, navigation (drawer below 1024 px), LOGIN / LOGOUT. */
 export function Header() {
   useSignals()
   const t = useT()
+  const rt = useRichT()
   const path = currentPath.value
   const scrolled = useScrolledPast(0)
   const [menuOpen, setMenuOpen] = useState(false)
@@ -95,21 +107,26 @@ export function Header() {
   const menuButton = useRef<HTMLButtonElement>(null)
   const onHome = path === '/' || path === '/home'
   const phone = config.supportPhone
+  // the number in the page's digits (the link dials the same number); the date formatting that
+  // has localizeDigits is not part of the shell's first render
+  const shownPhone = language.value === 'bn' ? displayPhone(phone).replace(/\d/g, (d) => '০১২৩৪৫৬৭৮৯'[Number(d)]!) : displayPhone(phone)
   const email = config.supportEmail
 
   return (
-    <header className={styles.header} data-elevated={!onHome || scrolled}>
+    // the band it covers is kept as scroll padding (src/app/reserved-space.ts)
+    <header className={styles.header} data-elevated={!onHome || scrolled} data-reserved-space="--header-space">
       <div className={styles.topBar}>
         <div className={styles.topInner}>
           <div className={styles.help}>
             <span className={styles.helpLabel}>{t('header.help')}:</span>
-            <a className={styles.topLink} href={`tel:${phone}`} aria-label={t('header.callUs', { phone: displayPhone(phone) })}>
+            <a className={styles.topLink} href={`tel:${phone}`} aria-label={t('header.callUs', { phone: shownPhone })}>
               <PhoneIcon />
-              {displayPhone(phone)}
+              {shownPhone}
             </a>
-            <a className={cx(styles.topLink, styles.emailLink)} href={`mailto:${email}`} aria-label={t('header.emailUs', { email })}>
+            <a className={cx(styles.topLink, styles.emailLink)} href={`mailto:${email}`}>
               <MailIcon />
-              {email}
+              {/* the address is read as English whatever the page's language, inside a sentence in the page's */}
+              {rt('header.emailUs', { email: <span lang="en">{email}</span> })}
             </a>
           </div>
           <LanguageSwitch />

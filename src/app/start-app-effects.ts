@@ -1,14 +1,12 @@
 import { effect } from '@preact/signals-react'
 import { loadErrorMessages } from '../i18n.ts'
-import { currentPath } from '../router.ts'
-import { takeUnseenAnnouncements, announcements } from '../stores/lookups.ts'
-import { language, toastError, toastInfo, toastSuccess } from '../stores/ui.ts'
+import { language, toastError, toastSuccess } from '../stores/ui.ts'
 
 /**
  * Browser-facing effects of the shell: <html lang> follows the language,
- * online / offline toasts, home-page announcements as persistent info
- * toasts, and the error catalogue's messages fetched (again when the connection
- * is back, if it failed). Returns a disposer.
+ * online / offline toasts, focus kept in view and off the page body, and the error
+ * catalogue's messages fetched (again when the connection is back, if it failed).
+ * Returns a disposer.
  */
 export function startAppEffects(): () => void {
   const loadErrors = () => void loadErrorMessages().catch(() => undefined)
@@ -25,17 +23,18 @@ export function startAppEffects(): () => void {
     document.documentElement.lang = language.value
   })
 
-  const stopAnnouncements = effect(() => {
-    const path = currentPath.value
-    if (announcements.value.length === 0 || (path !== '/' && path !== '/home')) return
-    const bn = language.peek() === 'bn'
-    for (const a of takeUnseenAnnouncements()) toastInfo({ text: bn ? a.titleBn : a.title }, true)
+  // fetched after the first render, like everything the first paint does not need
+  let stopFocusCare: (() => void) | undefined
+  let live = true
+  void import('./reserved-space.ts').then((m) => {
+    if (live) stopFocusCare = m.startFocusCare()
   })
 
   return () => {
+    live = false
+    stopFocusCare?.()
     window.removeEventListener('online', onOnline)
     window.removeEventListener('offline', onOffline)
     stopLang()
-    stopAnnouncements()
   }
 }

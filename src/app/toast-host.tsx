@@ -2,7 +2,10 @@ import { useEffect } from 'react'
 import { effect } from '@preact/signals-react'
 import { Toaster, toaster, TOAST_DURATION_MS } from '../../design-system/toast/index.ts'
 import { dismissToast, toasts, type ToastItem } from '../stores/ui.ts'
+import { reserveSpace } from './reserved-space.ts'
 import { useMessageText, useT } from './use-t.ts'
+
+const reserveToastSpace = (px: number) => reserveSpace('--toast-space', px)
 
 // Ids already handed to Ark; survives re-renders (language switch) so nothing is shown twice.
 const shown = new Set<string>()
@@ -52,5 +55,5 @@ export default function ToastHost() {
       for (const item of waiting) shown.delete(item.id)
     }
   }, [text])
-  return <Toaster closeLabel={t('toast.close')} />
+  return <Toaster label={t('toast.region')} closeLabel={t('toast.close')} onCoverChange={reserveToastSpace} />
 }

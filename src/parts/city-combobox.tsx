@@ -49,6 +49,7 @@ const styles = {
   }),
   code: css({ color: 'gray.600', fontSize: 'sm' }),
   empty: css({ px: '3', py: '2', color: 'gray.600' }),
+  live: css({ srOnly: true }),
 }
 
 const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
@@ -95,7 +96,9 @@ export function CityCombobox({ label, cities, value, onChange, error, name, plac
       <Combobox.Label className={formStyles.label}>{label}</Combobox.Label>
       <Combobox.Control className={styles.control}>
         <Combobox.Input className={[formStyles.control, styles.input].join(' ')} aria-describedby={`${name}-city-error`} />
-        <Combobox.Trigger className={styles.trigger} aria-label={label}>
+        {/* a pointer's way to open the list (the field opens it from the keyboard): hidden from screen
+            readers, which would otherwise meet a second control named like the field */}
+        <Combobox.Trigger className={styles.trigger} aria-hidden="true">
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
             <path d="M6 9l6 6 6-6" />
           </svg>
@@ -104,10 +107,18 @@ export function CityCombobox({ label, cities, value, onChange, error, name, plac
       <p id={`${name}-city-error`} className={formStyles.error} aria-live="polite">
         {error ?? ''}
       </p>
+      {/* the empty list's text sits inside the listbox, where it is not read out: say it here */}
+      <p role="status" className={styles.live}>
+        {query.trim() && items.length === 0 ? noMatch : ''}
+      </p>
       <Portal>
         <Combobox.Positioner>
           <Combobox.Content className={styles.content}>
-            {items.length === 0 ? <div className={styles.empty}>{noMatch}</div> : null}
+            {items.length === 0 ? (
+              <div className={styles.empty} aria-hidden="true">
+                {noMatch}
+              </div>
+            ) : null}
             {items.map((c) => (
               <Combobox.Item key={c.code} item={c} className={styles.item}>
                 <Combobox.ItemText>{nameOf(c)}</Combobox.ItemText>

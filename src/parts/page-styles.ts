@@ -32,7 +32,7 @@ export const page = {
   grid: css({
     display: 'grid',
     gap: '4',
-    gridTemplateColumns: '1fr',
+    gridTemplateColumns: 'minmax(0, 1fr)',
     md: { gridTemplateColumns: 'repeat(2, 1fr)' },
     xl: { gridTemplateColumns: 'repeat(3, 1fr)' },
     listStyle: 'none',

@@ -7,6 +7,7 @@ import { TextField } from '../../design-system/text-field/index.ts'
 import { StatusMessage } from '../../design-system/status/index.ts'
 import { useMessageText, useT } from '../app/use-t.ts'
 import { formatTime, type Locale } from '../lib/dates.ts'
+import { focusIdWhenShown, focusWhenShown } from '../lib/focus.ts'
 import { formatMoney } from '../lib/money.ts'
 import * as b from '../stores/booking.ts'
 import { passenger } from '../stores/session.ts'
@@ -66,8 +67,16 @@ function Coupon({ r }: { r: Reservation }) {
   if (r.fare.couponCode) {
     return (
       <div className={styles.row}>
-        <p>{t('booking.couponApplied', { code: r.fare.couponCode })}</p>
-        <Button variant="outline" aria-disabled={pending || undefined} onClick={() => void b.removeCoupon()}>
+        <p id="coupon-status" tabIndex={-1}>
+          {t('booking.couponApplied', { code: r.fare.couponCode })}
+        </p>
+        <Button
+          variant="outline"
+          aria-disabled={pending || undefined}
+          onClick={async () => {
+            if (await b.removeCoupon()) focusWhenShown(() => document.querySelector<HTMLElement>('input[name=couponCode]'))
+          }}
+        >
           {t('booking.removeCoupon')}
         </Button>
         <ServerError error={error} />
@@ -79,12 +88,19 @@ function Coupon({ r }: { r: Reservation }) {
       noValidate
       onSubmit={(e) => {
         e.preventDefault()
-        if (!pending) void b.applyCoupon(code).then((ok) => ok && setCode(''))
+        if (pending) return
+        void b.applyCoupon(code).then((ok) => {
+          if (!ok) return
+          setCode('')
+          // the code field gives way to the coupon applied, which says what changed
+          focusIdWhenShown('coupon-status')
+        })
       }}
     >
       <div className={styles.coupon}>
         <TextField
           label={t('booking.couponCode')}
+          name="couponCode"
           hint={t('booking.couponHint')}
           autoCapitalize="characters"
           autoComplete="off"

@@ -290,8 +290,10 @@ test('account: loads balance and transactions for a range, newest first', async 
     amount: 10,
     balanceAfter: 10,
     kind: 'TOP_UP' as const,
+    reason: null,
     description: '',
     reservationId: null,
+    pnr: null,
   })
   handlers.account = () => ({ balance: 900, transactions: [tx(1, '2026-11-02T10:00:00+06:00'), tx(2, '2026-11-05T10:00:00+06:00')] })
   await a.loadAccount({ from: '2026-11-01', to: '2026-11-22' })

@@ -3,10 +3,11 @@ import * as assert from 'uvu/assert'
 import { fakeApi, type FakeRoutes } from '../api/index.ts'
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as l from './lookups.ts'
+import * as n from './notices.ts'
 
 const dhaka = { code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' }
 const ctg = { code: 'CTG', name: 'Chattogram', nameBn: 'চট্টগ্রাম' }
-const morning = { label: 'Morning', value: '04:00AM-11:59AM', integerValue: 1 }
+const morning = { label: 'Morning', labelBn: 'সকাল', value: '04:00AM-11:59AM', integerValue: 1 }
 const eid = { id: 1, title: 'Eid schedule', titleBn: 'ঈদের সময়সূচি' }
 const fog = { id: 2, title: 'Fog delays', titleBn: 'কুয়াশায় বিলম্ব' }
 
@@ -27,6 +28,7 @@ test.before.each(() => {
   ss = memoryStorage()
   useStorages(ss, memoryStorage())
   l.resetLookups()
+  n.resetNotices()
 })
 
 test('loads every list; time periods start with All', async () => {
@@ -34,7 +36,7 @@ test('loads every list; time periods start with All', async () => {
   await l.loadLookups()
   assert.equal(l.originCities.value, [dhaka])
   assert.equal(l.destinationCities.value, [ctg])
-  assert.equal(l.timePeriods.value, [{ label: 'All', value: '04:00AM-11:59PM', integerValue: 0 }, morning])
+  assert.equal(l.timePeriods.value, [{ label: 'All', labelBn: null, value: '04:00AM-11:59PM', integerValue: 0 }, morning])
   assert.equal(l.announcements.value, [eid])
   assert.ok(l.lookupsLoaded.value)
 })
@@ -71,15 +73,34 @@ test('skipped when the URL contains search', async () => {
 test('announcements already shown (by id) are skipped; the list is stored under `announcement`', async () => {
   fakeApi(lookupServer())
   await l.loadLookups()
-  assert.equal(l.takeUnseenAnnouncements(), [eid])
-  assert.equal(l.takeUnseenAnnouncements(), [])
+  assert.equal(n.takeUnseenAnnouncements(), [eid])
+  assert.equal(n.takeUnseenAnnouncements(), [])
   fakeApi(lookupServer({ announcements: async () => [eid, fog] }))
   await l.loadLookups()
-  assert.equal(l.takeUnseenAnnouncements(), [fog])
+  assert.equal(n.takeUnseenAnnouncements(), [fog])
   assert.equal(
     JSON.parse(ss.getItem('announcement')!).map((a: { id: number }) => a.id),
     [1, 2],
   )
+})
+
+test('the home page notices: unseen announcements once, kept until dismissed, not shown again in this tab', async () => {
+  fakeApi(lookupServer({ announcements: async () => [eid, fog] }))
+  await l.loadLookups()
+  n.showUnseenAnnouncements()
+  assert.equal(n.notices.value, [eid, fog])
+  // back on the home page: nothing is added twice, nothing closed comes back
+  n.dismissNotice(eid.id)
+  n.showUnseenAnnouncements()
+  assert.equal(n.notices.value, [fog])
+  n.dismissNotice(fog.id)
+  assert.equal(n.notices.value, [])
+  // a later visit in this tab (the app starts again from session storage): already shown
+  l.resetLookups()
+  n.resetNotices()
+  await l.loadLookups()
+  n.showUnseenAnnouncements()
+  assert.equal(n.notices.value, [])
 })
 
 test.run()

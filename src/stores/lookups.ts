@@ -6,10 +6,9 @@
 import { batch, computed, signal } from '@preact/signals-react'
 import type { Announcement, City, Offer, TimePeriod } from '../../contract/schemas.ts'
 import { call } from '../api/index.ts'
-import { readJson, sessionStore, storageKeys } from '../lib/storage.ts'
 
 /** First entry of the time-period list. */
-export const ALL_TIME_PERIOD: TimePeriod = { label: 'All', value: '04:00AM-11:59PM', integerValue: 0 }
+export const ALL_TIME_PERIOD: TimePeriod = { label: 'All', labelBn: null, value: '04:00AM-11:59PM', integerValue: 0 }
 
 // ---------- state ----------
 
@@ -73,21 +72,6 @@ export async function loadLookups(): Promise<void> {
 /** App start-up: loads the lookups unless `url` contains `search`. */
 export function startLookups(url: string): Promise<void> {
   return shouldLoadLookups(url) ? loadLookups() : Promise.resolve()
-}
-
-/**
- * Announcements not shown earlier in this tab (compared by id with the list
- * stored under `announcement`); then stores the current list there.
- */
-export function takeUnseenAnnouncements(): Announcement[] {
-  const list = announcementsState.value
-  if (list.length === 0) return []
-  const store = sessionStore()
-  const seen = new Set((readJson<Announcement[]>(store, storageKeys.announcement) ?? []).map((a) => a.id))
-  const unseen = list.filter((a) => !seen.has(a.id))
-  const merged = [...(readJson<Announcement[]>(store, storageKeys.announcement) ?? []), ...unseen]
-  store.setItem(storageKeys.announcement, JSON.stringify(merged))
-  return unseen
 }
 
 /** Test helper. */

@@ -8,5 +8,5 @@ export default function ToastTypes() {
     toaster.create({ type: 'error', title: 'No internet connection.' })
     toaster.create({ type: 'info', title: 'Eid schedule: extra coaches from 10 June', duration: Infinity })
   }, [])
-  return <Toaster closeLabel="Dismiss notification" />
+  return <Toaster label="Notifications" closeLabel="Dismiss notification" />
 }

@@ -75,7 +75,7 @@ export default function ContactUsPage() {
                 label={t('contact.mobile')}
                 type="tel"
                 inputMode="numeric"
-                autoComplete="tel-national"
+                autoComplete="tel"
                 hint={t('contact.mobileHint')}
                 {...bind('mobile')}
               />

@@ -7,6 +7,7 @@ import { offers } from '../../stores/lookups.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 import { SearchForm } from '../../parts/search-form.tsx'
+import { Notices } from './notices.tsx'
 
 const styles = {
   hero: css({ bg: 'brand.50', borderRadius: 'md', p: '6', mb: '6', border: '1px solid {colors.brand.100}' }),
@@ -43,10 +44,13 @@ function Offers() {
         {list.map((o) => (
           <li key={o.id} className={`${page.card} ${styles.offer}`}>
             <h3 className={page.h3}>{lang === 'bn' ? o.titleBn : o.title}</h3>
-            <p>{o.description}</p>
+            {lang === 'bn' && o.descriptionBn ? <p>{o.descriptionBn}</p> : <p lang="en">{o.description}</p>}
             <p>{t('offers.discount', { percent: o.discountPercent, max: formatMoney(o.maxDiscount, lang) })}</p>
             <p>
-              {t('offers.couponLabel')} <code className={styles.coupon}>{o.couponCode}</code>
+              {t('offers.couponLabel')}{' '}
+              <code className={styles.coupon} lang="en">
+                {o.couponCode}
+              </code>
             </p>
             <p className={page.muted}>{t('offers.validUntil', { date: formatCalendarDate(o.validUntil, lang) })}</p>
           </li>
@@ -56,7 +60,7 @@ function Offers() {
   )
 }
 
-/** Home: heading, the trip search form, offers and why travel with us. */
+/** Home: heading, the trip search form, announcements, offers and why travel with us. */
 export default function HomePage() {
   const t = useT()
   return (
@@ -73,6 +77,7 @@ export default function HomePage() {
         </h2>
         <SearchForm label={t('home.searchRegion')} />
       </section>
+      <Notices />
       <Offers />
       <section aria-labelledby="home-why">
         <h2 id="home-why" className={page.h2}>

@@ -32,7 +32,7 @@ export function MobileStep({ initial }: { initial: string }) {
         hint={t('login.mobileHint')}
         type="tel"
         inputMode="numeric"
-        autoComplete="tel-national"
+        autoComplete="tel"
         maxLength={12}
         {...field}
         onChange={(e) => f.set('mobile', toAsciiDigits(e.currentTarget.value))}

@@ -31,7 +31,7 @@ export function SignupStep() {
         label={t('login.mobile')}
         type="tel"
         inputMode="numeric"
-        autoComplete="tel-national"
+        autoComplete="tel"
         maxLength={12}
         {...f.bind('mobile')}
         onChange={(e) => f.set('mobile', toAsciiDigits(e.currentTarget.value))}

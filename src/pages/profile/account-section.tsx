@@ -1,10 +1,10 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
 import { TextField } from '../../../design-system/text-field/index.ts'
 import { css } from '../../../styled-system/css'
 import type { Transaction } from '../../../contract/schemas.ts'
-import { useT } from '../../app/use-t.ts'
+import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDateTime, localizeDigits, todayInDhaka } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { toAsciiDigits, validateTopUpForm } from '../../lib/validation.ts'
@@ -31,6 +31,7 @@ const styles = {
     '& td.num, & th.num': { textAlign: 'end', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' },
   }),
   credit: css({ color: 'green.700' }),
+  detail: css({ display: 'block', color: 'gray.600' }),
 }
 
 const kindIds: Record<Transaction['kind'], string> = {
@@ -38,6 +39,48 @@ const kindIds: Record<Transaction['kind'], string> = {
   TICKET_PAYMENT: 'profile.kindTicketPayment',
   REFUND: 'profile.kindRefund',
   OPENING: 'profile.kindOpening',
+}
+
+const reasonIds: Record<NonNullable<Transaction['reason']>, string> = {
+  TICKET_CANCELED: 'transactions.ticketCanceled',
+  BOOKING_ENDED: 'transactions.bookingEnded',
+  COUPON_REFUSED: 'transactions.couponRefused',
+}
+
+/**
+ * What a row says beyond its kind, in the passenger's language: a message id and its values,
+ * `{ text }` for an older refund whose reason only its English text gives, or null (an opening
+ * balance says it all).
+ */
+function transactionDetail(tx: Transaction): { id: string; values?: Record<string, ReactNode> } | { text: string } | null {
+  // a PNR is a code in Latin letters: read as English
+  if (tx.reason === 'TICKET_CANCELED') return tx.pnr ? { id: reasonIds.TICKET_CANCELED, values: { pnr: <span lang="en">{tx.pnr}</span> } } : null
+  if (tx.reason) return { id: reasonIds[tx.reason] }
+  switch (tx.kind) {
+    case 'OPENING':
+      return null
+    case 'TOP_UP':
+      return { id: 'transactions.topUpCard' }
+    case 'TICKET_PAYMENT':
+      return tx.reservationId ? { id: 'transactions.booking', values: { id: tx.reservationId } } : null
+    case 'REFUND':
+      return tx.description ? { text: tx.description } : null
+  }
+}
+
+/** A row's detail line under its kind. */
+function Detail({ tx }: { tx: Transaction }) {
+  const rt = useRichT()
+  const d = transactionDetail(tx)
+  if (!d) return null
+  // an older row's own text is English whatever the page's language
+  return 'text' in d ? (
+    <span className={styles.detail} lang="en">
+      {d.text}
+    </span>
+  ) : (
+    <span className={styles.detail}>{rt(d.id, d.values ?? {})}</span>
+  )
 }
 
 function TopUpForm() {
@@ -153,7 +196,7 @@ function Transactions() {
                   <td>{formatDateTime(tx.createdAt, locale)}</td>
                   <td>
                     {t(kindIds[tx.kind])}
-                    {tx.description ? <span className={css({ display: 'block', color: 'gray.600' })}>{tx.description}</span> : null}
+                    <Detail tx={tx} />
                   </td>
                   <td className={`num ${tx.amount > 0 ? styles.credit : ''}`}>
                     {(tx.amount > 0 ? localizeDigits('+', locale) : '') + formatMoney(tx.amount, locale)}

@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
 import type { Reservation } from '../../../contract/schemas.ts'
-import { useT } from '../../app/use-t.ts'
+import { useRichT, useT } from '../../app/use-t.ts'
 import { formatDateTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { busy, errors, isUpcoming, reservationsUpcomingFirst } from '../../stores/account.ts'
@@ -31,6 +31,7 @@ const styles = {
 
 function Ticket({ r }: { r: Reservation }) {
   const t = useT()
+  const rt = useRichT()
   const locale = language.value
   const name = (c: Reservation['origin']) => (locale === 'bn' ? c.nameBn : c.name)
   const route = t('profile.ticketRoute', { origin: name(r.origin), destination: name(r.destination) })
@@ -41,8 +42,9 @@ function Ticket({ r }: { r: Reservation }) {
         {route}, {when}
       </a>
       <ul className={styles.details}>
-        {r.pnr ? <li>{t('profile.ticketPnr', { pnr: r.pnr })}</li> : null}
-        <li>{t('profile.ticketSeats', { seats: r.seats.map((s) => s.name).join(', ') })}</li>
+        {/* a PNR and seat names are codes, printed and typed in Latin letters: read as English */}
+        {r.pnr ? <li>{rt('profile.ticketPnr', { pnr: <span lang="en">{r.pnr}</span> })}</li> : null}
+        <li>{rt('profile.ticketSeats', { seats: <span lang="en">{r.seats.map((s) => s.name).join(', ')}</span> })}</li>
         <li>{t('profile.ticketStatus', { status: statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status) })}</li>
         <li>{t('profile.ticketTotal', { amount: formatMoney(r.fare.total, locale) })}</li>
       </ul>

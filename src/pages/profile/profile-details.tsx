@@ -6,6 +6,8 @@ import { StatusMessage } from '../../../design-system/status/index.ts'
 import type { Passenger } from '../../../contract/schemas.ts'
 import { useT } from '../../app/use-t.ts'
 import { validateProfileForm } from '../../lib/validation.ts'
+import { localizeDigits } from '../../lib/dates.ts'
+import { language } from '../../stores/ui.ts'
 import { busy, errors, profile, updateProfile } from '../../stores/account.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -30,7 +32,7 @@ function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) =
     >
       <div className={form.readOnly}>
         <span className={form.readOnlyLabel}>{t('profile.mobile')}</span>
-        <span className={form.readOnlyValue}>{p.mobile}</span>
+        <span className={form.readOnlyValue}>{localizeDigits(p.mobile, language.value)}</span>
         <span className={page.muted}>{t('profile.mobileNote')}</span>
       </div>
       <TextField label={t('login.fullName')} autoComplete="name" {...f.bind('fullName')} error={mt(f.shown('fullName'), { max: 100 })} />

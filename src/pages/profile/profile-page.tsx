@@ -16,7 +16,7 @@ const styles = {
   layout: css({
     display: 'grid',
     gap: '5',
-    gridTemplateColumns: '1fr',
+    gridTemplateColumns: 'minmax(0, 1fr)',
     '& h2': { scrollMarginTop: '6rem' },
     lg: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', alignItems: 'start' },
   }),

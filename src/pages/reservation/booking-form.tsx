@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
 import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
+import { focusIdWhenShown } from '../../lib/focus.ts'
 import { validateEmail, validateMobile, required, type FieldErrors } from '../../lib/validation.ts'
 import * as b from '../../stores/booking.ts'
 import * as r from '../../stores/seat-choice.ts'
@@ -48,6 +49,8 @@ export function BookingForm() {
       passengerMobile: v.passengerMobile,
       passengerEmail: v.passengerEmail,
     })
+    // the form gives way to the booking to pay: its heading says so
+    if (done) focusIdWhenShown('booking-heading')
     const code = b.error.value?.code
     // someone else took a seat, or the hold ran out: show the seat map as it is now
     if (!done && (code === 'SEAT_UNAVAILABLE' || code === 'BOOKING_TIME_EXCEED')) {
@@ -70,7 +73,7 @@ export function BookingForm() {
         label={t('booking.passengerMobile')}
         type="tel"
         inputMode="tel"
-        autoComplete="tel-national"
+        autoComplete="tel"
         requiredMark
         maxLength={14}
         {...f.bind('passengerMobile')}

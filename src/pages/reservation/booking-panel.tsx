@@ -9,6 +9,7 @@ import * as b from '../../stores/booking.ts'
 import * as r from '../../stores/seat-choice.ts'
 import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
+import { focusIdWhenShown } from '../../lib/focus.ts'
 import { PayPanel } from '../../parts/pay-panel.tsx'
 import { ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -67,7 +68,7 @@ export function BookingPanel() {
   if (!details) return null
   return (
     <section aria-labelledby="booking-heading" className={cx(page.card, styles.box)} data-testid="booking-panel">
-      <h2 id="booking-heading" className={page.h3}>
+      <h2 id="booking-heading" className={page.h3} tabIndex={-1}>
         {phase === 'booked' ? t('booking.bookedHeading') : t('booking.heading')}
       </h2>
       <Announcer announcement={b.announcement.value} lang={language.value} />
@@ -77,7 +78,14 @@ export function BookingPanel() {
           <PayPanel r={mine} onPaid={paid} />
           <ServerError error={b.error.value?.scope === 'cancel' ? b.error.value : null} />
           <div>
-            <button type="button" className={form.linkButton} disabled={busy !== null} onClick={() => void b.cancelBooking()}>
+            <button
+              type="button"
+              className={form.linkButton}
+              disabled={busy !== null}
+              onClick={async () => {
+                if (await b.cancelBooking()) focusIdWhenShown('booking-ended')
+              }}
+            >
               {t('booking.cancelBooking')}
             </button>
           </div>
@@ -88,8 +96,16 @@ export function BookingPanel() {
         </p>
       ) : phase === 'ended' ? (
         <div role="status">
-          <p>{t('booking.ended')}</p>
-          <Button variant="outline" onClick={() => b.resetBooking()}>
+          <p id="booking-ended" tabIndex={-1}>
+            {t('booking.ended')}
+          </p>
+          <Button
+            variant="outline"
+            onClick={() => {
+              b.resetBooking()
+              focusIdWhenShown('booking-heading')
+            }}
+          >
             {t('booking.startAgain')}
           </Button>
         </div>

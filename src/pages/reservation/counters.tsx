@@ -37,7 +37,9 @@ function StationSelect(props: {
       >
         <option value="">{props.placeholder}</option>
         {props.stations.map((s) => (
-          <option key={s.id} value={s.id}>
+          // the network file names stations in English only: a name alone is marked so; one with its time
+          // in the page's digits is left to the page's language
+          <option key={s.id} value={s.id} lang={s.time ? undefined : 'en'}>
             {s.time ? `${s.name} (${formatTime(s.time, lang)})` : s.name}
           </option>
         ))}

@@ -2,7 +2,7 @@ import { memo } from 'react'
 import { computed } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Seat } from '../../../contract/schemas.ts'
-import type { Locale } from '../../lib/dates.ts'
+import { localizeDigits, type Locale } from '../../lib/dates.ts'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
@@ -19,7 +19,9 @@ const styles = {
     width: 'full',
     borderCollapse: 'collapse',
     fontVariantNumeric: 'tabular-nums',
-    '& th, & td': { textAlign: 'start', py: '1', pe: '2', borderBottom: '1px solid {colors.gray.200}', whiteSpace: 'nowrap' },
+    '& th, & td': { textAlign: 'start', py: '1', pe: '2', borderBottom: '1px solid {colors.gray.200}' },
+    // amounts stay on one line; the headings wrap, so the table fits a 320 px screen (WCAG 1.4.10)
+    '& td': { whiteSpace: 'nowrap' },
     '& td:last-child, & th:last-child': { textAlign: 'end', pe: '0' },
   }),
   total: css({ fontSize: 'lg', fontWeight: 'bold', '& td, & th': { borderBottom: 'none', pt: '2' } }),
@@ -86,7 +88,7 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
               <tr key={g.seatType}>
                 <th scope="row">{t(seatTypeId(g.seatType))}</th>
                 <td>{formatMoney(g.fare, lang)}</td>
-                <td>{g.count}</td>
+                <td>{localizeDigits(String(g.count), lang)}</td>
                 <td>{formatMoney(g.subtotal, lang)}</td>
               </tr>
             ))}

@@ -3,6 +3,7 @@ import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { localizeDigits } from '../../lib/dates.ts'
+import { focusIdWhenShown } from '../../lib/focus.ts'
 import * as r from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
@@ -40,7 +41,7 @@ export function HoldTimer() {
       </div>
       {left !== null && left > 0 ? (
         <section aria-labelledby="hold-heading" className={cx(page.card, styles.box, ending ? styles.ending : undefined)}>
-          <h2 id="hold-heading" className={page.h3}>
+          <h2 id="hold-heading" className={page.h3} tabIndex={-1}>
             {t('seatChoice.holdHeading')}
           </h2>
           <p>
@@ -50,7 +51,15 @@ export function HoldTimer() {
             </span>
           </p>
           {ending ? (
-            <button type="button" className={button({ variant: 'outline' })} onClick={() => void r.extendHold()}>
+            <button
+              type="button"
+              className={button({ variant: 'outline' })}
+              onClick={async () => {
+                // the button goes once the hold is longer: the countdown it changed takes the focus
+                await r.extendHold()
+                if (!r.holdEndingSoon.peek()) focusIdWhenShown('hold-heading')
+              }}
+            >
               {t('seatChoice.keepSeats')}
             </button>
           ) : null}

@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
-import { useT } from '../../app/use-t.ts'
+import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime } from '../../lib/dates.ts'
 import { currentRoute } from '../../router.ts'
 import { cityName, loadLookups, lookupsLoaded } from '../../stores/lookups.ts'
@@ -34,14 +34,15 @@ export function tripRefFromQuery(query: string): r.TripRef | null {
 function TripLine() {
   useSignals()
   const t = useT()
+  const rt = useRichT()
   const d = r.tripDetails.value
   const lang = language.value
   if (!d) return null
   const bn = lang === 'bn'
   return (
     <p className={styles.trip}>
-      {t('seatChoice.tripLine', {
-        coach: d.coach.code,
+      {rt('seatChoice.tripLine', {
+        coach: <span lang="en">{d.coach.code}</span>,
         type: t(`coachType.${d.coach.type}`),
         from: cityName(d.originCode, bn),
         to: cityName(d.destinationCode, bn),

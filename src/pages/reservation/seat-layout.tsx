@@ -20,7 +20,7 @@ const styles = {
   layout: css({
     display: 'grid',
     gap: '6',
-    gridTemplateColumns: '1fr',
+    gridTemplateColumns: 'minmax(0, 1fr)',
     lg: { gridTemplateColumns: 'minmax(0, 1.3fr) minmax(18rem, 1fr)', alignItems: 'start' },
   }),
   seats: css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: '0' }),
@@ -41,6 +41,8 @@ const styles = {
 
 // the passenger form and payment arrive while the seat map shows: they are needed once seats are held
 const BookingPanel = deferred(() => import('./booking-panel.tsx').then((m) => m.BookingPanel))
+// the phone's bottom bar names the booking's next step: it comes with the booking store, like the panel
+const SeatBar = deferred(() => import('./seat-bar.tsx').then((m) => m.SeatBar))
 
 /** Seat names, fares and states as the grid says them, in the active language. */
 function useSeatLabels(): SeatGridLabels {
@@ -189,6 +191,7 @@ export function SeatLayout() {
       <div className={styles.seats}>
         <Counters />
         <SeatMap />
+        <SeatBar />
       </div>
       <div className={styles.side}>
         <HoldTimer />

@@ -1,9 +1,9 @@
-import { useEffect, useId } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import type { CoachType, TripSummary } from '../../../contract/schemas.ts'
-import { useT } from '../../app/use-t.ts'
+import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime, type Locale } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute, navigate } from '../../router.ts'
@@ -13,20 +13,39 @@ import { language } from '../../stores/ui.ts'
 import { SearchForm } from '../../parts/search-form.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { isPrerendering } from '../../lib/prerendering.ts'
+import { focusIdWhenShown, focusWhenShown } from '../../lib/focus.ts'
 
 const styles = {
-  modify: css({ mb: '6' }),
-  summary: css({ fontSize: 'lg', color: 'gray.800', mb: '4' }),
-  toolbar: css({
-    display: 'flex',
+  modify: css({ mb: '6', '&[data-collapsed=true]': { mdDown: { display: 'none' } } }),
+  // phones, once results are shown: the search as one line with a way to change it, so the trips come first
+  compact: css({
+    display: 'none',
+    mdDown: { '&[data-collapsed=true]': { display: 'flex' } },
     flexWrap: 'wrap',
-    gap: '3',
-    alignItems: 'flex-end',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    columnGap: '3',
+    rowGap: '1',
     mb: '4',
+    p: '3',
+    bg: 'white',
+    borderRadius: 'md',
+    border: '1px solid {colors.gray.200}',
   }),
-  field: css({ display: 'flex', flexDirection: 'column', gap: '1', minWidth: '11rem', flex: '1 1 11rem', md: { flex: '0 1 auto' } }),
+  compactText: css({ fontWeight: 'medium', minWidth: '0', _focus: { outline: 'none' } }),
+  summary: css({ fontSize: 'lg', color: 'gray.800', mb: '4', mdDown: { display: 'none' } }),
+  // phones: two filters a row (one when even that is too narrow), so the trips start on the first screen
+  toolbar: css({
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 9rem), 1fr))',
+    gap: '3',
+    alignItems: 'end',
+    mb: '4',
+    md: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end' },
+  }),
+  field: css({ display: 'flex', flexDirection: 'column', gap: '1', minWidth: '0', md: { minWidth: '11rem', flex: '0 1 auto' } }),
   label: css({ fontWeight: 'medium' }),
-  days: css({ display: 'flex', gap: '2', flexWrap: 'wrap', ms: { md: 'auto' } }),
+  days: css({ display: 'flex', gap: '2', flexWrap: 'wrap', gridColumn: '1 / -1', ms: { md: 'auto' } }),
   list: css({ listStyle: 'none', p: '0', m: '0', display: 'flex', flexDirection: 'column', gap: '3' }),
   trip: css({
     display: 'grid',
@@ -60,6 +79,7 @@ function replaceUrl(): void {
 
 function TripCard({ trip, lang }: { trip: TripSummary; lang: Locale }) {
   const t = useT()
+  const rt = useRichT()
   const headingId = useId()
   const nextDay = formatDate(trip.arrivalTime) !== formatDate(trip.departureTime)
   const choose = () => {
@@ -76,7 +96,7 @@ function TripCard({ trip, lang }: { trip: TripSummary; lang: Locale }) {
       <div className={styles.trip}>
         <div>
           <h2 id={headingId} className={styles.coach}>
-            {t('trips.coach', { code: trip.coachCode })}
+            {rt('trips.coach', { code: <span lang="en">{trip.coachCode}</span> })}
           </h2>
           <p>{t(`coachType.${trip.coachType}`)}</p>
         </div>
@@ -95,10 +115,11 @@ function TripCard({ trip, lang }: { trip: TripSummary; lang: Locale }) {
           <dl className={styles.dl}>
             <dt>{t('trips.duration')}</dt>
             <dd>{t('trips.durationValue', { hours: Math.floor(trip.durationMinutes / 60), minutes: trip.durationMinutes % 60 })}</dd>
+            {/* the network file names stations in English only */}
             <dt>{t('trips.boarding')}</dt>
-            <dd>{trip.boardingStations.join(', ')}</dd>
+            <dd lang="en">{trip.boardingStations.join(', ')}</dd>
             <dt>{t('trips.dropping')}</dt>
-            <dd>{trip.droppingStations.join(', ')}</dd>
+            <dd lang="en">{trip.droppingStations.join(', ')}</dd>
           </dl>
         </div>
         <div>
@@ -129,6 +150,7 @@ function Filters() {
   const coachId = useId()
   const sortId = useId()
   const periods = timePeriods.value
+  const bn = language.value === 'bn'
   const allValue = periods[0]?.value ?? ''
   const present = search.coachTypesInResults.value
   const types = COACH_TYPES.filter((c) => present.includes(c) || c === search.coachType.value)
@@ -150,11 +172,15 @@ function Filters() {
             replaceUrl()
           }}
         >
-          {periods.map((p, i) => (
-            <option key={p.value} value={p.value}>
-              {i === 0 ? t('lookups.allTimes') : p.label}
-            </option>
-          ))}
+          {periods.map((p, i) => {
+            // a label the network file has no Bengali for is English: said so, for a Bengali voice
+            const own = i === 0 || !bn || !!p.labelBn
+            return (
+              <option key={p.value} value={p.value} lang={own ? undefined : 'en'}>
+                {i === 0 ? t('lookups.allTimes') : bn && p.labelBn ? p.labelBn : p.label}
+              </option>
+            )
+          })}
         </select>
       </div>
       <div className={styles.field}>
@@ -266,11 +292,52 @@ function Results() {
 
 let lastSearched = ''
 
+/** Below `md`: the layout in which the search form folds into one line once there are results. */
+const PHONE = '(max-width: 47.99em)'
+
+/** The search as one line, with the button that opens the form again (phones, once results are shown). */
+function CompactSearch({ collapsed, onChange }: { collapsed: boolean; onChange: () => void }) {
+  useSignals()
+  const t = useT()
+  const asked = search.searched.value
+  const lang = language.value
+  if (!asked) return null
+  const bn = lang === 'bn'
+  return (
+    <div className={styles.compact} data-collapsed={collapsed}>
+      <p id="search-compact" className={styles.compactText} tabIndex={-1}>
+        {t('trips.summary', {
+          from: cityName(asked.originCode, bn),
+          to: cityName(asked.destinationCode, bn),
+          date: formatCalendarDate(asked.tripDate, lang),
+        })}
+      </p>
+      <button
+        type="button"
+        className={button({ variant: 'outline' })}
+        aria-expanded={!collapsed}
+        aria-controls="modify-search"
+        onClick={() => {
+          onChange()
+          focusWhenShown(() => document.querySelector<HTMLElement>('#modify-search input, #modify-search select'))
+        }}
+      >
+        {t('searchForm.modify')}
+      </button>
+    </div>
+  )
+}
+
 /** /search: the modify-search bar, filters, sort, day switch and the trip list; all state in the URL. */
 export default function SearchPage() {
   useSignals()
   const t = useT()
   const query = currentRoute.value?.search ?? ''
+  const [expanded, setExpanded] = useState(false)
+  const status = search.status.value
+  // folded from the moment a search runs, so the page settles once (no shift when the trips arrive);
+  // opened again when there is nothing to show, where changing the search is the next step
+  const collapsed = !expanded && !isPrerendering() && (status === 'loading' || status === 'done') && search.searched.value !== null
 
   useEffect(() => {
     // SPEC: lookups are not fetched on app load when the URL contains "search"
@@ -298,8 +365,17 @@ export default function SearchPage() {
       <h1 className={page.h1} tabIndex={-1}>
         {t('search.heading')}
       </h1>
-      <div className={cx(page.card, styles.modify)}>
-        <SearchForm label={t('searchForm.modify')} onSearch={() => navigate(`/search?${search.searchQuery({ filters: true })}`)} />
+      <CompactSearch collapsed={collapsed} onChange={() => setExpanded(true)} />
+      <div id="modify-search" className={cx(page.card, styles.modify)} data-collapsed={collapsed}>
+        <SearchForm
+          label={t('searchForm.modify')}
+          onSearch={() => {
+            navigate(`/search?${search.searchQuery({ filters: true })}`)
+            // on a phone the form folds away again: focus goes to the line that says the new search
+            if (expanded && matchMedia(PHONE).matches) focusIdWhenShown('search-compact')
+            setExpanded(false)
+          }}
+        />
       </div>
       {/* the build's static frame has no results: the app fills them in */}
       {isPrerendering() ? null : <Results />}

@@ -4,7 +4,8 @@ import { css, cx } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
 import { PinInput } from '../../../design-system/pin-input/index.ts'
 import { useT } from '../../app/use-t.ts'
-import { formatCountdown, localizeDigits } from '../../lib/dates.ts'
+import { formatCountdown } from '../../lib/dates.ts'
+import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
 import * as tk from '../../stores/ticket.ts'
 import { language } from '../../stores/ui.ts'
@@ -51,7 +52,9 @@ export function CancelTicket() {
   if (step !== 'otp' || !quote) return <ServerError error={error} />
 
   const submit = (value: string) => {
-    if (busy === null) void tk.confirmCancel(value)
+    if (busy !== null) return
+    // the cancel form gives way to the ticket, which now says Cancelled
+    void tk.confirmCancel(value).then((r) => r && focusIdWhenShown('ticket-heading'))
   }
 
   return (
@@ -60,7 +63,7 @@ export function CancelTicket() {
         {t('ticket.cancelHeading')}
       </h2>
       <dl className={styles.quote}>
-        <dt>{t('ticket.cancelCharge', { percent: localizeDigits(String(quote.chargePercent), lang) })}</dt>
+        <dt>{t('ticket.cancelCharge', { percent: quote.chargePercent })}</dt>
         <dd>{formatMoney(quote.cancellationCharge, lang)}</dd>
         <dt>{t('ticket.refundAmount')}</dt>
         <dd data-testid="refund-amount">{formatMoney(quote.refundAmount, lang)}</dd>
@@ -89,7 +92,14 @@ export function CancelTicket() {
           <Button type="submit" aria-disabled={busy !== null || undefined}>
             {busy === 'cancel' ? t('ticket.canceling') : t('ticket.confirmCancel')}
           </Button>
-          <Button variant="outline" onClick={() => tk.abandonCancel()}>
+          <Button
+            variant="outline"
+            onClick={() => {
+              tk.abandonCancel()
+              // back to the button that opened this step
+              focusIdWhenShown('cancel-ticket-button')
+            }}
+          >
             {t('ticket.keepTicket')}
           </Button>
         </div>

@@ -48,7 +48,12 @@ function Ticket() {
               {busy === 'resend' ? t('common.sending') : t('ticket.resendEmail')}
             </Button>
             {tk.cancelStep.value === 'idle' ? (
-              <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => busy === null && void tk.startCancel()}>
+              <Button
+                id="cancel-ticket-button"
+                variant="outline"
+                aria-disabled={busy !== null || undefined}
+                onClick={() => busy === null && void tk.startCancel()}
+              >
                 {busy === 'cancelInit' ? t('common.loading') : t('ticket.cancel')}
               </Button>
             ) : null}

@@ -1,0 +1,268 @@
+/**
+ * Issue 13, sections 1, 4 and 8: nothing covers what has focus (WCAG 2.4.11), found as a keyboard and
+ * phone user finds it. On a first visit (the announcements not yet seen) at 320, 375, 768 and 1280 px:
+ * every control of the home page, the results, the seat map (walked with the arrow keys, down and back
+ * up under the sticky header) and the booking form can be clicked where it is and, when it has focus, is
+ * not covered by the header, the seat page's bottom bar, a notification or anything else. The
+ * announcements close with Escape and give focus back; the header scrolls away when the viewport is short
+ * (400 % zoom); on a phone the results and the seat page put the journey first.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import {
+  announcementsSeen,
+  createPassenger,
+  dhakaDate,
+  focusObscured,
+  pageHeading,
+  reservationUrl,
+  signInContext,
+  tabExpectingUncovered,
+  tripFor,
+} from './helpers.ts'
+
+test.describe.configure({ timeout: 180_000 })
+
+/** Expects a click at the control's centre to reach it (Playwright's hit-target check), without clicking. */
+async function expectClickable(control: Locator, label: string): Promise<void> {
+  await control.scrollIntoViewIfNeeded()
+  await expect(control.click({ trial: true, timeout: 3_000 }), label).resolves.toBeUndefined()
+}
+
+/** The focused seat's name. */
+const focusedSeat = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-seat') ?? '')
+
+/**
+ * Walks the focused seat grid with `key` until focus stops moving, expecting the focused seat
+ * uncovered at every step. Answers the seats visited.
+ */
+async function walkSeats(page: Page, key: 'ArrowDown' | 'ArrowUp' | 'ArrowRight', label: string): Promise<string[]> {
+  const seen = [await focusedSeat(page)]
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press(key)
+    const now = await focusedSeat(page)
+    if (now === seen[seen.length - 1]) break
+    seen.push(now)
+    expect(await focusObscured(page), `${label}: ${key} to seat ${now}`).toBeNull()
+  }
+  return seen
+}
+
+const WIDTHS = [320, 375, 768, 1280] as const
+
+for (const [index, width] of WIDTHS.entries()) {
+  test(`${width}px, first visit: no control of the search form, results, seat map or booking form is covered when clicked or focused`, async ({
+    page,
+    context,
+    request,
+  }) => {
+    await page.setViewportSize({ width, height: width < 768 ? 700 : 800 })
+    const { trip, date } = await tripFor(request, 14, index)
+    await signInContext(context, request, await createPassenger(request))
+
+    // home: the announcements of a first visit are in the page, under the search form
+    await page.goto('/')
+    await pageHeading(page)
+    const notices = page.getByRole('region', { name: 'Announcements' }).getByRole('listitem')
+    await expect(notices).toHaveCount(3)
+    await expect(page.locator('input[role="combobox"]')).toHaveCount(2)
+    // from the top of the page, every tab stop
+    expect(await tabExpectingUncovered(page, `${width}px home`)).toBeGreaterThan(10)
+    const form = page.getByRole('search', { name: 'Search trips' })
+    for (const control of await form.locator('input, button, select').filter({ visible: true }).all()) {
+      await expectClickable(control, `${width}px home: ${await control.evaluate((e) => e.outerHTML.slice(0, 80))}`)
+    }
+
+    // results
+    await page.goto(`/search?from=DHK&to=CTG&date=${date}`)
+    await pageHeading(page)
+    await expect(page.getByRole('button', { name: 'Choose seats' }).first()).toBeVisible()
+    expect(await tabExpectingUncovered(page, `${width}px results`)).toBeGreaterThan(10)
+    for (const control of await page.locator('main').locator('input, button, select').filter({ visible: true }).all()) {
+      await expectClickable(control, `${width}px results: ${await control.evaluate((e) => e.outerHTML.slice(0, 80))}`)
+    }
+
+    // the seat map: choose the first seat (the phone bar appears), then every seat by arrow keys
+    await page.goto(reservationUrl(trip, date))
+    await pageHeading(page)
+    await expect(page.getByRole('grid').first()).toBeVisible()
+    await tabExpectingUncovered(page, `${width}px seat page`, 200)
+    await page.getByLabel('Boarding counter').selectOption({ index: 1 })
+    await page.getByLabel('Dropping counter').selectOption({ index: 1 })
+    const grid = page.getByRole('grid').first()
+    await grid.locator('button[tabindex="0"]').focus()
+    expect(await focusObscured(page), `${width}px first seat`).toBeNull()
+    await page.keyboard.press('Enter')
+    await expect(grid.locator('[aria-pressed="true"]')).toHaveCount(1)
+    const down = await walkSeats(page, 'ArrowDown', `${width}px seat map`)
+    expect(down.length).toBeGreaterThan(5)
+    await walkSeats(page, 'ArrowRight', `${width}px seat map, last row`)
+    // moving up puts each seat where the sticky header was
+    const up = await walkSeats(page, 'ArrowUp', `${width}px seat map`)
+    expect(up.length).toBeGreaterThan(5)
+    for (const seat of await grid.locator('button').all()) await expectClickable(seat, `${width}px seat ${await seat.getAttribute('data-seat')}`)
+
+    // the booking form
+    const panel = page.getByTestId('booking-panel')
+    await expect(panel.getByLabel('Passenger name')).toBeVisible()
+    for (const control of await panel.locator('input, button').filter({ visible: true }).all()) {
+      await expectClickable(control, `${width}px booking form: ${await control.evaluate((e) => e.outerHTML.slice(0, 80))}`)
+    }
+    // every tab stop from the seat map on, with a seat chosen (the phone bar shown)
+    await grid.locator('button[tabindex="0"]').focus()
+    await tabExpectingUncovered(page, `${width}px booking form`)
+  })
+}
+
+test('announcements: Escape dismisses the focused one, the close button too, and focus goes to the next, then to the heading', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 700 })
+  await page.goto('/')
+  const heading = await pageHeading(page)
+  const region = page.getByRole('region', { name: 'Announcements' })
+  const dismiss = region.getByRole('button', { name: 'Dismiss notification' })
+  await expect(dismiss).toHaveCount(3)
+  const titles = await region.getByRole('listitem').locator('p').allInnerTexts()
+  // each button says which announcement it closes
+  for (const [i, title] of titles.entries()) await expect(dismiss.nth(i)).toHaveAccessibleDescription(title)
+
+  await dismiss.first().focus()
+  await page.keyboard.press('Escape')
+  await expect(dismiss).toHaveCount(2)
+  await expect(dismiss.first()).toBeFocused()
+  await expect(dismiss.first()).toHaveAccessibleDescription(titles[1]!)
+  await page.keyboard.press('Enter')
+  await expect(dismiss).toHaveCount(1)
+  await expect(dismiss.first()).toBeFocused()
+  await expect(dismiss.first()).toHaveAccessibleDescription(titles[2]!)
+  await dismiss.first().click()
+  await expect(region).toHaveCount(0)
+  await expect(heading).toBeFocused()
+
+  // shown once: not on the next visit in this tab
+  await page.reload()
+  await pageHeading(page)
+  await expect(page.getByRole('region', { name: 'Announcements' })).toHaveCount(0)
+})
+
+test('a notification: Escape closes it and focus goes back to the control that had it before', async ({ page, context }) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  // the notification code is fetched once the page is idle, before the network drops
+  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()))
+  await page.goto('/contact-us')
+  await pageHeading(page)
+  await warmed
+  await page.waitForLoadState('networkidle')
+  const contact = page.getByRole('main').getByRole('textbox').first()
+  await contact.focus()
+  await context.setOffline(true)
+  const region = page.getByRole('region', { name: 'Notifications' })
+  const toast = region.getByRole('status').filter({ hasText: 'No internet connection.' })
+  await expect(toast).toBeVisible()
+  // the notifications' own key (Alt+T) takes focus to them; Tab to the notice, Escape closes it
+  await page.keyboard.press('Alt+KeyT')
+  await page.keyboard.press('Tab')
+  await expect(toast).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(toast).toHaveCount(0)
+  await expect(contact).toBeFocused()
+  await context.setOffline(false)
+  // its close button does the same
+  const online = region.getByRole('status').filter({ hasText: 'Internet connection is available now.' })
+  await expect(online).toBeVisible()
+  await contact.focus()
+  await online.getByRole('button', { name: 'Dismiss notification' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(online).toHaveCount(0)
+  await expect(contact).toBeFocused()
+})
+
+test('400 % zoom (320 × 180): the header scrolls away, and no focused control on the seat page is covered', async ({ page, request }) => {
+  const { trip, date } = await tripFor(request, 14, 4)
+  await page.setViewportSize({ width: 320, height: 180 })
+  await page.goto(reservationUrl(trip, date))
+  await pageHeading(page)
+  await expect(page.getByRole('grid').first()).toBeVisible()
+  expect(await page.getByRole('banner').evaluate((h) => getComputedStyle(h).position)).toBe('static')
+  await page.locator('body').focus()
+  await tabExpectingUncovered(page, '400 % seat page', 120)
+  const grid = page.getByRole('grid').first()
+  await grid.locator('button[tabindex="0"]').focus()
+  await page.keyboard.press('Enter')
+  await walkSeats(page, 'ArrowDown', '400 % seat map')
+  await walkSeats(page, 'ArrowUp', '400 % seat map')
+})
+
+test('1280px: moving up the seat grid never leaves the focused seat under the sticky header', async ({ page, context, request }) => {
+  await announcementsSeen(context)
+  await page.setViewportSize({ width: 1280, height: 720 })
+  const { trip, date } = await tripFor(request, 15, 1)
+  await page.goto(reservationUrl(trip, date))
+  await pageHeading(page)
+  const grid = page.getByRole('grid').first()
+  await grid.locator('button[tabindex="0"]').focus()
+  await page.keyboard.press('Control+End')
+  expect(await focusObscured(page), 'the last seat').toBeNull()
+  const up = await walkSeats(page, 'ArrowUp', '1280px seat map')
+  expect(up.length).toBeGreaterThan(5)
+})
+
+test('1280px: Shift+Tab up a long page never leaves a link under the sticky header', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto('/faq')
+  await pageHeading(page)
+  await page.keyboard.press('End')
+  await page.locator('footer a').last().focus()
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Shift+Tab')
+    if (await page.evaluate(() => document.activeElement === document.body)) break
+    expect(await focusObscured(page), `Shift+Tab ${i + 1}`).toBeNull()
+  }
+})
+
+test.describe('phone layout puts the journey first', () => {
+  test.use({ viewport: { width: 375, height: 700 } })
+
+  test('/search: the form folds into a one-line summary once there are results; Modify search opens it, Search folds it again', async ({ page }) => {
+    const date = dhakaDate(15)
+    await page.goto(`/search?from=DHK&to=CTG&date=${date}`)
+    await pageHeading(page)
+    const first = page.getByRole('main').getByRole('listitem').first()
+    await expect(first).toBeVisible()
+    // the first trip starts on the first screen
+    expect((await first.boundingBox())!.y).toBeLessThan(700)
+    await expect(page.getByRole('combobox', { name: 'From' })).toBeHidden()
+    const summary = page.locator('#search-compact')
+    await expect(summary).toHaveText(/^Dhaka to Chattogram, /)
+    const change = page.getByRole('button', { name: 'Modify search' })
+    await change.click()
+    await expect(page.getByRole('combobox', { name: 'From' })).toBeFocused()
+    await expect(summary).toBeHidden()
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await expect(summary).toBeFocused()
+    await expect(page.getByRole('combobox', { name: 'From' })).toBeHidden()
+  })
+
+  test('/reservation: a bottom bar says the seats, total and time left and leads to the next step', async ({ page, context, request }) => {
+    const { trip, date } = await tripFor(request, 15, 0)
+    await signInContext(context, request, await createPassenger(request))
+    await page.goto(reservationUrl(trip, date))
+    await pageHeading(page)
+    const bar = page.getByRole('region', { name: 'Your seats' })
+    await expect(bar).toHaveCount(0)
+    const seat = page.getByRole('grid').locator('button[data-state="available"]').first()
+    const name = (await seat.getAttribute('data-seat'))!
+    await seat.click()
+    await expect(bar).toBeVisible()
+    await expect(bar).toContainText(`Seats:${name}`)
+    await expect(bar).toContainText(/Total\s*[\d,]+ Tk/)
+    await expect(bar).toContainText(/Time left\s*1[45]:\d\d/)
+    // fixed at the bottom of the screen
+    const box = (await bar.boundingBox())!
+    expect(Math.round(box.y + box.height)).toBe(700)
+    await bar.getByRole('button', { name: 'Continue to booking' }).click()
+    await expect(page.getByRole('heading', { name: 'Passenger details' })).toBeFocused()
+    expect(await focusObscured(page)).toBeNull()
+    // on a wide screen the side column says it all: no bar
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await expect(bar).toBeHidden()
+  })
+})
