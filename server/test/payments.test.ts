@@ -273,3 +273,28 @@ t('topUp: gateway approval credits the balance once; the result page reads the n
 })
 
 t.run()
+
+const elsewhere = suite('sandbox gateway with the app on another origin (APP_URL)')
+let g: Fixture
+
+elsewhere.before(async () => {
+  g = await openFixture({ config: { publicUrl: 'https://api.example.com', appUrl: 'https://tickets.example.com' } })
+})
+elsewhere.after(async () => {
+  await g.close()
+})
+
+elsewhere('the decision sends the passenger back to the app origin, not to the API server', async () => {
+  const p = await g.passenger()
+  const res = await lockAndBook(g, p, await pickTrip(g, { skip: 3 }), 1)
+  const a = await g.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  const pid = a.body.data.paymentId
+  const form = { payload: 'decision=approve', headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+  const post = await g.app.inject({ method: 'POST', url: a.body.data.redirectUrl, ...form })
+  assert.is(post.statusCode, 303)
+  assert.is(post.headers.location, `https://tickets.example.com/reservation/success?paymentId=${pid}`)
+  const page = await g.app.inject({ method: 'GET', url: a.body.data.redirectUrl })
+  assert.match(page.body, `href="https://tickets.example.com/reservation/success?paymentId=${pid}"`)
+})
+
+elsewhere.run()
