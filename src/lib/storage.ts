@@ -14,6 +14,8 @@ export const storageKeys = {
   deviceType: 'deviceType',
   uuid: 'uuid',
   announcement: 'announcement',
+  /** Tickets kept for opening offline (local storage; src/stores/saved-tickets.ts). */
+  savedTickets: 'savedTickets',
 } as const
 
 /** A minimal Storage: what the stores use. */

@@ -19,6 +19,7 @@ import { requestError } from '../api/api-error.ts'
 import { call } from '../api/index.ts'
 import { config } from '../config.ts'
 import { every, now } from '../lib/clock.ts'
+import { keepTickets } from './saved-tickets.ts'
 import * as seats from './seat-choice.ts'
 import * as session from './session.ts'
 
@@ -112,6 +113,8 @@ function adopt(r: Reservation): void {
     bookingState.value = r
     nowState.value = now()
   })
+  // a sold ticket opens offline later (saved-tickets.ts)
+  keepTickets(session.passenger.value?.id ?? null, [r])
   linkHold()
 }
 
@@ -332,6 +335,7 @@ export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'
     })
     try {
       const res = await call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } })
+      if (res.reservation) keepTickets(session.passenger.value?.id ?? null, [res.reservation], paymentId)
       batch(() => {
         resultState.value = res
         if (res.reservation) bookingState.value = res.reservation

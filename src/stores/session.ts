@@ -7,6 +7,7 @@ import { batch, computed, signal } from '@preact/signals-react'
 import type { Company, Passenger, Session } from '../../contract/schemas.ts'
 import { deviceIdPattern } from '../../contract/values.ts'
 import { localStore, readJson, sessionStore, storageKeys as k } from '../lib/storage.ts'
+import { forgetSavedTickets } from './saved-tickets.ts'
 
 const tokenState = signal<string | null>(null)
 const passengerState = signal<Passenger | null>(null)
@@ -82,8 +83,10 @@ function clear(): void {
   })
 }
 
-/** LOGOUT: forgets the session everywhere. */
+/** LOGOUT: forgets the session everywhere, and the tickets this device kept for the account. */
 export function signOut(): void {
+  const id = passengerState.value?.id
+  if (id !== undefined) forgetSavedTickets(id)
   clear()
 }
 

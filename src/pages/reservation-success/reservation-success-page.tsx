@@ -1,13 +1,14 @@
 import { type ReactNode, useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { reservationStatus } from '../../../contract/schemas.ts'
+import { isConnectionError } from '../../api/api-error.ts'
 import { ButtonLink } from '../../../design-system/button/index.ts'
 import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
 import * as b from '../../stores/booking.ts'
-import { isSignedIn } from '../../stores/session.ts'
+import { findSavedTicket } from '../../stores/saved-tickets.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { PaymentPending } from '../../parts/payment-pending.tsx'
@@ -26,9 +27,16 @@ function readQuery(search: string): { paymentId: string | null; reservationId: n
   }
 }
 
+/** The ticket this device kept for the card payment or the booking of this page. */
+function savedFor(paymentId: string | null, reservationId: number | null) {
+  if (paymentId) return findSavedTicket({ paymentId })
+  return reservationId ? findSavedTicket({ id: reservationId }) : null
+}
+
 /**
  * /reservation/success: confirms the card payment with the server (or opens
- * the ticket paid from the balance) and shows the ticket with its PNR and PIN.
+ * the ticket paid from the balance) and shows the ticket with its PNR and PIN;
+ * without an answer from the server, the copy this device kept.
  */
 export default function ReservationSuccessPage() {
   useSignals()
@@ -46,6 +54,9 @@ export default function ReservationSuccessPage() {
   const r = paymentId ? (result?.paymentId === paymentId ? result.reservation : null) : b.booking.value?.id === reservationId ? b.booking.value : null
   const loading = b.busy.value === 'confirm' || (!!paymentId && !result && !b.error.value) || (!!reservationId && !r && !b.error.value)
   const sold = r?.status === reservationStatus.sold
+  // no answer from the server: the ticket this device kept when it was bought
+  const saved = isConnectionError(b.error.value) ? savedFor(paymentId, reservationId) : null
+  const ownPage = (pnr: string | null) => (pnr ? `/ticket-operation?pnr=${encodeURIComponent(pnr)}` : '/ticket-operation')
 
   let body: ReactNode
   if (!paymentId && !reservationId) {
@@ -65,6 +76,17 @@ export default function ReservationSuccessPage() {
         {t('payment.confirming')}
       </p>
     )
+  } else if (saved) {
+    body = (
+      <>
+        <ServerError error={b.error.value} />
+        <TicketView reservation={saved.reservation} heading={t('ticket.heading')} savedAt={saved.savedAt}>
+          <ButtonLink href={ownPage(saved.reservation.pnr)} variant="outline">
+            {t('payment.viewInTicketOperation')}
+          </ButtonLink>
+        </TicketView>
+      </>
+    )
   } else if (b.error.value) {
     body = (
       <>
@@ -77,7 +99,7 @@ export default function ReservationSuccessPage() {
       </>
     )
   } else if (r && sold) {
-    const viewHref = isSignedIn.value ? `/ticket-operation?reservationId=${r.id}` : '/ticket-operation'
+    const viewHref = ownPage(r.pnr)
     body = (
       <>
         <StatusMessage tone="success">{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</StatusMessage>
