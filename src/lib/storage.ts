@@ -78,3 +78,16 @@ export function readJson<T>(store: KeyValue, key: string): T | null {
     return null
   }
 }
+
+/**
+ * Removes `entry` from the JSON object kept under `key` (an account's saved
+ * tickets at logout), and the key once nothing is left. Kept here, small, so the
+ * session store can do it without loading the saved-tickets store.
+ */
+export function removeJsonEntry(store: KeyValue, key: string, entry: string): void {
+  const value = readJson<Record<string, unknown>>(store, key)
+  if (!value || typeof value !== 'object' || !(entry in value)) return
+  delete value[entry]
+  if (Object.keys(value).length === 0) store.removeItem(key)
+  else store.setItem(key, JSON.stringify(value))
+}

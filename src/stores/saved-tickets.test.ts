@@ -77,7 +77,8 @@ test('accounts keep their own copies; logging out removes that account’s only'
   assert.is(saved.findSavedTicket({ pnr: 'ABCDEFGHJK' }), null)
   assert.is(saved.findSavedTicket({ pnr: 'ACCOUNTFOR' })?.reservation.id, 60)
   assert.is(saved.findSavedTicket({ pnr: 'VISITORPNR' })?.reservation.id, 70)
-  saved.forgetSavedTickets(4)
+  signIn(4)
+  session.signOut()
   assert.equal(JSON.parse(ls.getItem('savedTickets')!), { visitor: [{ reservation: anotherTicket(70, 'VISITORPNR'), savedAt: NOW }] })
 })
 

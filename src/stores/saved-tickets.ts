@@ -2,8 +2,9 @@
  * Tickets kept on this device so that they open without a network: every ticket
  * the passenger bought or opened (success page, ticket lookup, My tickets), with
  * its PNR, PIN, trip, seats and counters, in local storage under one key. Each
- * account's copies are kept apart (by passenger id) and removed when that account
- * logs out; tickets looked up without signing in are kept as the visitor's. Each
+ * account's copies are kept apart (under its passenger id) and removed when that
+ * account logs out (session.signOut); tickets looked up without signing in are
+ * kept as the visitor's. Each
  * copy remembers when the server last sent it. No signals: pages read a copy when
  * the server cannot answer.
  */
@@ -83,12 +84,4 @@ export function findSavedTicket(by: { pnr: string } | { id: number } | { payment
 /** The saved copies of one account (null: the visitor's), furthest trips first. */
 export function savedTicketsOf(passengerId: number | null): SavedTicket[] {
   return readShelf()[ownerKey(passengerId)] ?? []
-}
-
-/** Removes the saved copies of an account (LOGOUT). */
-export function forgetSavedTickets(passengerId: number): void {
-  const shelf = readShelf()
-  if (!(ownerKey(passengerId) in shelf)) return
-  delete shelf[ownerKey(passengerId)]
-  writeShelf(shelf)
 }
