@@ -1,5 +1,5 @@
 // Production build: Panda codegen + cssgen, esbuild (ESM, one chunk per lazy
-// page), hashed assets, index.html, runtime config.js, and a size report.
+// page), hashed assets, index.html, runtime config.js, the service worker, and a size report.
 // Usage: node build.mjs
 import { build as esbuild, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { writeServiceWorker } from './scripts/service-worker.mjs'
 import { checkBudget, formatReport, loadRoutes, routeFiles, sizeReport, staticClosure } from './scripts/size-report.mjs'
 
 const root = dirname(fileURLToPath(import.meta.url))
@@ -206,6 +207,9 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   writeFileSync(join(outdir, 'app.html'), indexHtml({ ...page, body: shell }))
   // Runtime configuration, not hashed: operators edit it in place without rebuilding.
   writeFileSync(join(outdir, 'config.js'), `window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n`)
+  // the shells and assets are final: the worker precaches exactly these
+  const worker = await writeServiceWorker(outdir)
+  log(`service worker: version ${worker.version}, ${worker.files.length} files precached`)
 
   const seenPages = new Set()
   const uniqueRoutes = routes.filter((r) => {

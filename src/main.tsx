@@ -97,6 +97,12 @@ async function start() {
       </StrictMode>,
     ),
   )
+  // the service worker and the new-version notice, once the page has loaded (not in the entry)
+  if ('serviceWorker' in navigator) {
+    const updates = () => void import('./app/app-updates.ts').then((m) => m.startAppUpdates())
+    if (document.readyState === 'complete') updates()
+    else window.addEventListener('load', updates, { once: true })
+  }
 }
 
 void start()
