@@ -48,6 +48,7 @@ function registerRoutes(app: FastifyInstance, deps: Deps): void {
   // app is on this server, and a path keeps whichever host name the passenger used.
   const appBase = deps.config.appUrl === deps.config.publicUrl ? '' : deps.config.appUrl
   const back = (p: PaymentRow) => resultUrl(p, appBase)
+  const appOrigin = appBase ? new URL(appBase).origin : null
   app.register(async (scope) => {
     if (!scope.hasContentTypeParser(FORM)) {
       scope.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
@@ -73,6 +74,8 @@ function registerRoutes(app: FastifyInstance, deps: Deps): void {
             `<p><a href="${esc(back(p))}">Continue to the merchant</a></p>`,
         )
       }
+      // browsers hold a form's redirect to the page's form-action too: the decision's 303 goes to the app's origin
+      if (appOrigin) allowFormTarget(reply, appOrigin)
       return page(
         reply,
         200,
@@ -118,6 +121,12 @@ async function merchantName(deps: Deps): Promise<string> {
   } catch {
     return 'Bus ticket merchant'
   }
+}
+
+/** Adds `origin` to the form-action of the page's Content-Security-Policy (server/app.ts sets it to 'self'). */
+function allowFormTarget(reply: FastifyReply, origin: string): void {
+  const csp = reply.getHeader('content-security-policy')
+  if (typeof csp === 'string') reply.header('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${origin}`))
 }
 
 function page(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {

@@ -52,6 +52,7 @@ t('card payment: one pending payment per booking, gateway approve sells once wit
   assert.match(page.body, `Tk ${res.fare.total.toLocaleString('en-US')}`)
   assert.not.match(page.body, '<script')
   assert.match(page.body, '<html lang="en">')
+  assert.match(page.csp, "form-action 'self';")
 
   const outboxBefore = await count('SELECT count(*)::int AS n FROM outbox_messages')
   const post = await gateway(a.body.data.redirectUrl, 'approve')
@@ -295,6 +296,17 @@ elsewhere('the decision sends the passenger back to the app origin, not to the A
   assert.is(post.headers.location, `https://tickets.example.com/reservation/success?paymentId=${pid}`)
   const page = await g.app.inject({ method: 'GET', url: a.body.data.redirectUrl })
   assert.match(page.body, `href="https://tickets.example.com/reservation/success?paymentId=${pid}"`)
+})
+
+elsewhere('the gateway page lets its form lead to the app origin (a browser holds the 303 to form-action)', async () => {
+  const p = await g.passenger()
+  const res = await lockAndBook(g, p, await pickTrip(g, { skip: 4 }), 1)
+  const a = await g.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  const page = await g.app.inject({ method: 'GET', url: a.body.data.redirectUrl })
+  assert.is(page.statusCode, 200)
+  const csp = String(page.headers['content-security-policy'])
+  assert.match(csp, "form-action 'self' https://tickets.example.com;")
+  assert.match(csp, "default-src 'self'")
 })
 
 elsewhere.run()
