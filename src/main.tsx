@@ -99,7 +99,8 @@ async function start() {
   )
   // the service worker and the new-version notice, once the page has loaded (not in the entry)
   if ('serviceWorker' in navigator) {
-    const updates = () => void import('./app/app-updates.ts').then((m) => m.startAppUpdates())
+    // a browser that refuses workers (private mode, a policy) runs without one, as before
+    const updates = () => void import('./app/app-updates.ts').then((m) => m.startAppUpdates()).catch(() => undefined)
     if (document.readyState === 'complete') updates()
     else window.addEventListener('load', updates, { once: true })
   }
