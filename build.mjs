@@ -1,5 +1,5 @@
 // Production build: Panda codegen + cssgen, esbuild (ESM, one chunk per lazy
-// page), hashed assets, index.html, runtime config.js, and a size report.
+// page), hashed assets, index.html, runtime config.js, the service worker, and a size report.
 // Usage: node build.mjs
 import { build as esbuild, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { writeServiceWorker } from './scripts/service-worker.mjs'
 import { checkBudget, formatReport, loadRoutes, routeFiles, sizeReport, staticClosure } from './scripts/size-report.mjs'
 import { tsImport } from 'tsx/esm/api'
 
@@ -32,7 +33,7 @@ function panda(...args) {
 const coreConfig = JSON.parse(readFileSync(join(root, 'locales/core-scopes.json'), 'utf8'))
 const coreScopes = new Set(coreConfig.scopes)
 const coreErrors = new Set(coreConfig.coreErrors)
-const isCore = (id) => coreScopes.has(id.split('.')[0]) || coreErrors.has(id) || /\.title\w*$/.test(id)
+const isCore = (id) => coreScopes.has(id.split('.')[0]) || coreErrors.has(id) || /^[a-zA-Z]\w*\.title\w*$/.test(id)
 const enFile = join(root, 'locales/en.json')
 
 /**
@@ -44,7 +45,7 @@ async function pageMessageIds(page) {
   messageUsage ??= (async () => {
     const { pageMessages, pageFile } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
     const usage = await tsImport(pathToFileURL(join(root, 'scripts/message-usage.ts')).href, import.meta.url)
-    const entry = usage.moduleClosure(join(root, ENTRY), new Set([join(root, 'src/page-loaders.ts')]))
+    const entry = usage.entryModules(root, ENTRY)
     return { pageMessages, pageFile, usage, entry, en: JSON.parse(readFileSync(enFile, 'utf8')) }
   })()
   const { pageMessages, pageFile, usage, entry, en } = await messageUsage
@@ -267,6 +268,9 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   writeFileSync(join(outdir, 'app.html'), indexHtml({ ...page, body: shell }))
   // Runtime configuration, not hashed: operators edit it in place without rebuilding.
   writeFileSync(join(outdir, 'config.js'), `window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n`)
+  // the shells and assets are final: the worker precaches exactly these
+  const worker = await writeServiceWorker(outdir)
+  log(`service worker: version ${worker.version}, ${worker.files.length} files precached`)
 
   const seenPages = new Set()
   const uniqueRoutes = routes.filter((r) => {

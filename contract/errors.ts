@@ -87,6 +87,8 @@ export const errorCatalogue = {
   INTERNAL_ERROR: { status: 500, reason: 'Something went wrong. Please try again.' },
   // Client-side only: never sent by the server
   NO_INTERNET_CONNECTION: { status: 0, reason: 'No internet connection.' },
+  // online, but no answer from the API (it is down, or the browser refused it: CORS)
+  SERVICE_UNREACHABLE: { status: 0, reason: 'The booking service cannot be reached right now. Please try again in a few minutes.' },
   CONNECTION_AVAILABLE_NOW: { status: 0, reason: 'Internet connection is available now.' },
   REQUEST_TIMEOUT: { status: 0, reason: 'The server took too long to answer. Please try again.' },
 } as const satisfies Record<string, { status: number; reason: string }>

@@ -7,6 +7,22 @@ import { routes } from '../src/routes.ts'
 /** Every route of docs/spec.md section 2 that a visitor can open directly (the app's route table, restricted ones left out). */
 export const publicRoutes = routes.filter((r) => !r.restricted).map((r) => r.path)
 
+/** The app's messages, by language (locales/). */
+export const messages: Record<'en' | 'bn', Record<string, string>> = {
+  en: JSON.parse(fs.readFileSync(new URL('../locales/en.json', import.meta.url), 'utf8')),
+  bn: JSON.parse(fs.readFileSync(new URL('../locales/bn.json', import.meta.url), 'utf8')),
+}
+
+/** A message as a pattern: the parts around its `{values}` match anything. */
+export function messagePattern(text: string): RegExp {
+  return new RegExp(
+    text
+      .split(/\{\w+\}/)
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*'),
+  )
+}
+
 /** Runs axe with the WCAG 2.0/2.1/2.2 A and AA rules and expects no violations. */
 export async function expectNoAxeViolations(page: Page, label = page.url()): Promise<void> {
   // a frame mid-animation (toasts sliding in over each other) is not what anyone uses
@@ -104,7 +120,7 @@ export async function bookThroughApi(
   request: APIRequestContext,
   trip: { tripId: number; from?: string; to?: string },
   opts: { seats?: number; pay?: boolean } = {},
-): Promise<{ mobile: string; token: string; seats: string[]; reservationId: number }> {
+): Promise<{ mobile: string; token: string; seats: string[]; reservationId: number; paymentId?: string }> {
   const mobile = await createPassenger(request)
   const token = await apiToken(request, mobile)
   const headers = { Authorization: `Bearer ${token}` }
@@ -148,9 +164,10 @@ export async function bookThroughApi(
     passengerMobile: mobile,
   })
   if (opts.pay) {
-    const { redirectUrl } = await post<{ redirectUrl: string }>('/reservation/payment', { reservationId: booked.id })
+    const { redirectUrl, paymentId } = await post<{ redirectUrl: string; paymentId: string }>('/reservation/payment', { reservationId: booked.id })
     const approved = await request.post(redirectUrl, { form: { decision: 'approve' }, maxRedirects: 0 })
     expect(approved.status()).toBe(303)
+    return { mobile, token, seats, reservationId: booked.id, paymentId }
   }
   return { mobile, token, seats, reservationId: booked.id }
 }
@@ -258,10 +275,6 @@ export async function tabExpectingUncovered(page: Page, label: string, max = 80)
 
 /** The app's two languages. */
 export type Lang = 'en' | 'bn'
-const messages: Record<Lang, Record<string, string>> = {
-  en: JSON.parse(fs.readFileSync(new URL('../locales/en.json', import.meta.url), 'utf8')),
-  bn: JSON.parse(fs.readFileSync(new URL('../locales/bn.json', import.meta.url), 'utf8')),
-}
 
 /** `text`'s digits in `lang`'s (Bengali digits in Bengali). */
 export function digits(lang: Lang, text: string): string {

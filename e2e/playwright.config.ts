@@ -28,6 +28,9 @@ export default defineConfig({
     launchOptions: { executablePath: listing ? undefined : chromiumPath(), args: chromiumArgs },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The app's service worker would answer the page's requests itself, past page.route() and
+    // request counting: specs run without it, except e2e/offline.spec.ts and e2e/cdn.spec.ts, which test it.
+    serviceWorkers: 'block',
   },
   webServer: process.env.E2E_BASE_URL
     ? undefined

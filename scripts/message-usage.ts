@@ -3,8 +3,9 @@
  * put in each page's message chunk only the ids the page's code names, and by
  * src/page-messages.test.ts to check src/routes.ts `pageMessages`). A message id is
  * `<scope>.<name>`; code names one with a string literal (`'ticket.heading'`), a
- * prefix (`\`seatState.${state}\``, `'payment.' + kind`) or, for a whole scope, the
- * scope's bare name (`<LegalText scope="terms">`).
+ * prefix (`\`seatState.${state}\``, `'payment.' + kind`) or, for a whole scope, a `scope`
+ * attribute naming it (`<LegalText scope="terms">`; any other bare word equal to a scope,
+ * such as `call('profile')` or `data-testid="ticket"`, names nothing).
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -12,8 +13,10 @@ import { dirname, join, resolve } from 'node:path'
 const importRe = /(?:^|[\s;])(?:import|export)\s(?:[^'"`;]*?\sfrom\s)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g
 // `'scope.id'`, `\`scope.${x}\``, and a bare `'scope'`
 const literalRe = /['"`]([a-zA-Z][a-zA-Z0-9]*)(\.[\w$.{}]*)?['"`]?/g
-// route titles are always in the core messages (build.mjs)
-const titleRe = /\.title\w*$/
+// route titles (`<scope>.title…`, not a section's `terms.s1.title`) are always in the core messages (build.mjs)
+const titleRe = /^\.title\w*$/
+// `scope="terms"`: a component reading a whole scope
+const scopeAttrRe = /\bscope=\{?['"`]([a-zA-Z][a-zA-Z0-9]*)['"`]/g
 
 /** The scopes of locales/en.json. */
 export function messageScopes(root: string): Set<string> {
@@ -42,9 +45,19 @@ export function moduleClosure(start: string, stop = new Set<string>()): Set<stri
 }
 
 /**
+ * The modules whose messages ship with the entry (core): the entry's closure, not walking
+ * into the pages (src/page-loaders.ts) nor into a page's store the entry only starts early
+ * (src/stores/search.ts, fetched by main.tsx for a shared results link, whose messages show
+ * only on the search form of the pages that carry them).
+ */
+export function entryModules(root: string, entry = 'src/main.tsx'): Set<string> {
+  return moduleClosure(join(root, entry), new Set(['src/page-loaders.ts', 'src/stores/search.ts'].map((f) => join(root, f))))
+}
+
+/**
  * Scopes whose messages `files` use: `byId` from literals that start with `<scope>.`
- * (route titles left out: they are core), `named` from bare literals equal to a
- * scope (`<LegalText scope="terms">` reads `${scope}.heading`). Scope → files.
+ * (route titles left out: they are core), `named` from a `scope` attribute naming
+ * one (`<LegalText scope="terms">` reads `${scope}.heading`). Scope → files.
  */
 export function scopesUsed(files: Iterable<string>, scopes: Set<string>) {
   const byId = new Map<string, Set<string>>()
@@ -54,12 +67,12 @@ export function scopesUsed(files: Iterable<string>, scopes: Set<string>) {
     map.get(scope)?.add(f)
   }
   for (const f of files) {
-    for (const m of readFileSync(f, 'utf8').matchAll(literalRe)) {
+    const src = readFileSync(f, 'utf8')
+    for (const m of src.matchAll(literalRe)) {
       const scope = m[1] as string
-      if (!scopes.has(scope)) continue
-      if (!m[2]) add(named, scope, f)
-      else if (!titleRe.test(m[2])) add(byId, scope, f)
+      if (scopes.has(scope) && m[2] && !titleRe.test(m[2])) add(byId, scope, f)
     }
+    for (const m of src.matchAll(scopeAttrRe)) if (scopes.has(m[1] as string)) add(named, m[1] as string, f)
   }
   return { byId, named }
 }
@@ -81,12 +94,12 @@ export function idsNamed(files: Iterable<string>, en: Record<string, string>): S
   }
   for (const f of files) {
     const src = readFileSync(f, 'utf8')
+    for (const m of src.matchAll(scopeAttrRe)) if (scopes.has(m[1] as string)) addPrefix(`${m[1]}.`)
     for (const m of [...src.matchAll(quotedRe), ...src.matchAll(templateRe)]) {
       const s = (m[1] ?? m[2]) as string
       const scope = /^[a-zA-Z]\w*/.exec(s)?.[0]
       if (!scope || !scopes.has(scope)) continue
-      if (s === scope) addPrefix(`${scope}.`)
-      else if (s in en) out.add(s)
+      if (s in en) out.add(s)
       else if (s.includes('${')) addPrefix(s.slice(0, s.indexOf('${')))
       else if (s.endsWith('.')) addPrefix(s)
     }

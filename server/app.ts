@@ -1,5 +1,6 @@
 /**
- * The HTTP application: security headers, compression, rate limits, the /api
+ * The HTTP application: security headers, compression, rate limits, CORS for
+ * the app's origins when it is served elsewhere (server/cors.ts), the /api
  * routes, the development outbox, the built front end with its SPA fallback,
  * and one error format (`{ error: { code, reason, fields? } }`) for everything.
  */
@@ -12,6 +13,7 @@ import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { api, type RouteName } from '../contract/api.ts'
+import { addCorsHeaders, registerCors } from './cors.ts'
 import { AppError, sendError, type Deps } from './http.ts'
 import { addressKey, onRefusal, take, type Limit } from './limits.ts'
 import { registerOperations, type ReadinessChecks } from './operations.ts'
@@ -86,8 +88,10 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     trustProxy: opts.trustProxy ?? env.TRUST_PROXY === '1',
     return503OnClosing: true,
     // Router-level rejections (bad URL encoding, over-long path parameter) in the catalogue format.
-    frameworkErrors: (err, _req, reply) =>
-      sendError(reply, new AppError('VALIDATION_FAILED', { fields: [{ path: '(url)', message: err.message.slice(0, 200) }] })),
+    frameworkErrors: (err, req, reply) => {
+      addCorsHeaders(req, reply, deps.config.corsOrigins)
+      return sendError(reply, new AppError('VALIDATION_FAILED', { fields: [{ path: '(url)', message: err.message.slice(0, 200) }] }))
+    },
   })
 
   // JSON only: a form on another site can post urlencoded, multipart or text/plain bodies
@@ -106,6 +110,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     req.log.error({ err, url: redactUrl(req.url), method: req.method }, 'unhandled error')
     return sendError(reply, new AppError('INTERNAL_ERROR'))
   })
+
+  registerCors(app, deps.config.corsOrigins)
 
   await app.register(helmet, {
     contentSecurityPolicy: {

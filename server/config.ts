@@ -49,6 +49,8 @@ export interface ServerConfig {
   seatStreamsMax: number
   /** Time between two heartbeats on a live seat-map stream (SEAT_STREAM_HEARTBEAT_SECONDS), in ms. */
   seatStreamHeartbeatMs: number
+  /** Origins of web apps on other origins that may call /api (CORS_ORIGINS), e.g. https://app.example.com. */
+  corsOrigins: string[]
 }
 
 type Env = Record<string, string | undefined>
@@ -60,6 +62,31 @@ const positiveInt = (v: string | undefined, fallback: number): number => {
 }
 
 const httpUrl = (v: string) => /^https?:\/\/[^\s/]+(\/\S*)?$/i.test(v)
+
+/** An origin as a browser sends it (scheme, host, port; default ports dropped), or null when `v` is anything more or less. */
+function asOrigin(v: string): string | null {
+  if (/[*?#@]/.test(v) || v.endsWith('/')) return null
+  let u: URL
+  try {
+    u = new URL(v)
+  } catch {
+    return null
+  }
+  return (u.protocol === 'http:' || u.protocol === 'https:') && u.pathname === '/' ? u.origin : null
+}
+
+/** CORS_ORIGINS: comma-separated origins; each malformed one is named in `problems`. */
+function readOrigins(value: string | undefined, problems: string[]): string[] {
+  const origins = new Set<string>()
+  for (const raw of (value ?? '').split(',')) {
+    const v = raw.trim()
+    if (!v) continue
+    const origin = asOrigin(v)
+    if (origin) origins.add(origin)
+    else problems.push(`CORS_ORIGINS: "${v}" is not an origin (http(s)://host[:port]: no path, no trailing slash, no wildcard)`)
+  }
+  return [...origins]
+}
 
 /** Reads the settings from `env`; `problems` lists each missing or malformed variable (empty when it may start). */
 export function readConfig(env: Env = process.env): { config: ServerConfig; problems: string[] } {
@@ -149,6 +176,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     deliveryLeaseSeconds: int('DELIVERY_LEASE_SECONDS', 120),
     seatStreamsMax: int('SEAT_STREAMS_MAX', 10_000),
     seatStreamHeartbeatMs: int('SEAT_STREAM_HEARTBEAT_SECONDS', 15) * 1000,
+    corsOrigins: readOrigins(env.CORS_ORIGINS, problems),
   }
   return { config, problems }
 }

@@ -14,6 +14,11 @@ export interface AppConfig {
   facebookUrl: string
   youtubeUrl: string
   instagramUrl: string
+  /**
+   * The service worker (repeat visits without the network, saved pages offline,
+   * the new-version notice). `false` turns it off and removes one installed before.
+   */
+  serviceWorker: boolean
 }
 
 declare global {
@@ -30,6 +35,7 @@ const defaults: AppConfig = {
   facebookUrl: 'https://www.facebook.com/nodiexpress',
   youtubeUrl: 'https://www.youtube.com/@nodiexpress',
   instagramUrl: 'https://www.instagram.com/nodiexpress',
+  serviceWorker: true,
 }
 
 /** The merged configuration (read once). */

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { messageScopes, moduleClosure, scopesUsed } from '../scripts/message-usage.ts'
+import { entryModules, messageScopes, moduleClosure, scopesUsed } from '../scripts/message-usage.ts'
 import { pageFile, pageMessages, type PageKey } from './routes.ts'
 
 // The build ships the core scopes with the entry and each page's `pageMessages` with
@@ -15,7 +15,7 @@ const coreConfig = JSON.parse(readFileSync(`${root}locales/core-scopes.json`, 'u
 // the error catalogue's messages are loaded for every page right after the first render
 const core = new Set<string>([...coreConfig.scopes, 'error'])
 const scopes = messageScopes(root)
-const entry = moduleClosure(`${root}src/main.tsx`, new Set([`${root}src/page-loaders.ts`]))
+const entry = entryModules(root)
 
 const where = (used: Map<string, Set<string>>, scope: string) => [...(used.get(scope) ?? [])].map((f) => relative(root, f)).join(', ')
 

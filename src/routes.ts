@@ -64,19 +64,19 @@ export const routes: readonly AppRoute[] = [
  * `loadPageMessages`). src/page-messages.test.ts checks this against the pages' code.
  */
 export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
-  home: [],
-  search: ['search', 'trips', 'coachType'],
+  home: ['home', 'offers', 'searchForm', 'validation'],
+  search: ['search', 'searchForm', 'validation', 'trips', 'coachType'],
   locations: ['locations'],
-  'contact-us': ['contact'],
+  'contact-us': ['contact', 'validation'],
   faq: ['faq'],
   terms: ['terms'],
   privacy: ['privacy'],
-  reservation: ['reservation', 'seatChoice', 'seatBar', 'seatState', 'seat', 'seatLegend', 'seatType', 'coachType', 'trips', 'booking'],
+  reservation: ['reservation', 'seatChoice', 'seatBar', 'seatState', 'seat', 'seatLegend', 'seatType', 'coachType', 'trips', 'booking', 'validation'],
   'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'booking', 'seatChoice', 'seat', 'coachType', 'profile'],
   'reservation-failure': ['reservationFailure', 'payment', 'booking', 'seatChoice', 'seat'],
-  'ticket-operation': ['ticketOperation', 'ticket', 'booking', 'coachType', 'profile', 'login'],
-  profile: ['profile', 'transactions', 'login'],
-  login: ['login'],
+  'ticket-operation': ['ticketOperation', 'ticket', 'booking', 'coachType', 'profile', 'login', 'validation'],
+  profile: ['profile', 'transactions', 'login', 'validation'],
+  login: ['login', 'validation'],
   error: ['errorPage'],
 }
 

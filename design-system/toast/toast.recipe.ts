@@ -39,6 +39,22 @@ export const toastRecipe = defineSlotRecipe({
     },
     title: { fontWeight: 'bold', fontSize: 'md', lineHeight: 'tight', py: '2', flex: '1' },
     description: { fontSize: 'sm' },
+    // one action a toast may offer (e.g. Reload for a new version), beside its text
+    actionTrigger: {
+      flexShrink: 0,
+      alignSelf: 'center',
+      minHeight: 'touch',
+      px: '3',
+      borderRadius: 'sm',
+      border: '2px solid {colors.blue.700}',
+      bg: 'white',
+      color: 'blue.700',
+      fontWeight: 'bold',
+      fontSize: 'sm',
+      cursor: 'pointer',
+      _hover: { bg: 'blue.50' },
+      _focusVisible: { outline: '3px solid {colors.blue.700}', outlineOffset: '2px' },
+    },
     closeTrigger: {
       flexShrink: 0,
       display: 'inline-flex',

@@ -35,7 +35,7 @@ export const Root = bindSlot(Ark.Root, 'root')
 export const Title = bindSlot(Ark.Title, 'title')
 export const Description = bindSlot(Ark.Description, 'description')
 export const CloseTrigger = bindSlot(Ark.CloseTrigger, 'closeTrigger')
-export const ActionTrigger = Ark.ActionTrigger
+export const ActionTrigger = bindSlot(Ark.ActionTrigger, 'actionTrigger')
 
 /** Props for Toaster. */
 export interface ToasterProps {
@@ -114,6 +114,7 @@ export function Toaster({ label, closeLabel, onCoverChange }: ToasterProps) {
         >
           <Title>{t.title}</Title>
           {t.description ? <Description>{t.description}</Description> : null}
+          {t.action ? <ActionTrigger>{t.action.label}</ActionTrigger> : null}
           <CloseTrigger aria-label={closeLabel} onClick={(e) => giveFocusBack(e.currentTarget.closest('[data-part=root]'))}>
             <span aria-hidden="true">×</span>
           </CloseTrigger>

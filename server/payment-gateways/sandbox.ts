@@ -44,6 +44,11 @@ export function sandboxGateway(deps: Deps, opts: { routes: boolean }): PaymentGa
 
 /** Registers GET and POST /sandbox/gateway/:paymentId. */
 function registerRoutes(app: FastifyInstance, deps: Deps): void {
+  // An app on its own origin (APP_URL, e.g. a CDN) gets the passenger back; otherwise the
+  // app is on this server, and a path keeps whichever host name the passenger used.
+  const appBase = deps.config.appUrl === deps.config.publicUrl ? '' : deps.config.appUrl
+  const back = (p: PaymentRow) => resultUrl(p, appBase)
+  const appOrigin = appBase ? new URL(appBase).origin : null
   app.register(async (scope) => {
     if (!scope.hasContentTypeParser(FORM)) {
       scope.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
@@ -66,9 +71,11 @@ function registerRoutes(app: FastifyInstance, deps: Deps): void {
           200,
           'Payment already decided',
           `${details}<p role="status">This payment was already ${p.status === 'APPROVED' ? 'approved' : 'declined'}.</p>` +
-            `<p><a href="${esc(resultUrl(p))}">Continue to the merchant</a></p>`,
+            `<p><a href="${esc(back(p))}">Continue to the merchant</a></p>`,
         )
       }
+      // browsers hold a form's redirect to the page's form-action too: the decision's 303 goes to the app's origin
+      if (appOrigin) allowFormTarget(reply, appOrigin)
       return page(
         reply,
         200,
@@ -91,7 +98,7 @@ function registerRoutes(app: FastifyInstance, deps: Deps): void {
       const p = await decide(deps.db, p0.id, decision === 'approve', deps.now())
       // Acts as the gateway's server-to-server notification: the sale does not wait for the browser.
       if (p.status === 'APPROVED') await confirmPayment(deps, p.id)
-      return reply.code(303).header('location', resultUrl(p)).header('cache-control', 'no-store').send()
+      return reply.code(303).header('location', back(p)).header('cache-control', 'no-store').send()
     })
   })
 }
@@ -114,6 +121,12 @@ async function merchantName(deps: Deps): Promise<string> {
   } catch {
     return 'Bus ticket merchant'
   }
+}
+
+/** Adds `origin` to the form-action of the page's Content-Security-Policy (server/app.ts sets it to 'self'). */
+function allowFormTarget(reply: FastifyReply, origin: string): void {
+  const csp = reply.getHeader('content-security-policy')
+  if (typeof csp === 'string') reply.header('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${origin}`))
 }
 
 function page(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {

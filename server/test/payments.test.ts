@@ -52,6 +52,7 @@ t('card payment: one pending payment per booking, gateway approve sells once wit
   assert.match(page.body, `Tk ${res.fare.total.toLocaleString('en-US')}`)
   assert.not.match(page.body, '<script')
   assert.match(page.body, '<html lang="en">')
+  assert.match(page.csp, "form-action 'self';")
 
   const outboxBefore = await count('SELECT count(*)::int AS n FROM outbox_messages')
   const post = await gateway(a.body.data.redirectUrl, 'approve')
@@ -273,3 +274,39 @@ t('topUp: gateway approval credits the balance once; the result page reads the n
 })
 
 t.run()
+
+const elsewhere = suite('sandbox gateway with the app on another origin (APP_URL)')
+let g: Fixture
+
+elsewhere.before(async () => {
+  g = await openFixture({ config: { publicUrl: 'https://api.example.com', appUrl: 'https://tickets.example.com' } })
+})
+elsewhere.after(async () => {
+  await g.close()
+})
+
+elsewhere('the decision sends the passenger back to the app origin, not to the API server', async () => {
+  const p = await g.passenger()
+  const res = await lockAndBook(g, p, await pickTrip(g, { skip: 3 }), 1)
+  const a = await g.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  const pid = a.body.data.paymentId
+  const form = { payload: 'decision=approve', headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+  const post = await g.app.inject({ method: 'POST', url: a.body.data.redirectUrl, ...form })
+  assert.is(post.statusCode, 303)
+  assert.is(post.headers.location, `https://tickets.example.com/reservation/success?paymentId=${pid}`)
+  const page = await g.app.inject({ method: 'GET', url: a.body.data.redirectUrl })
+  assert.match(page.body, `href="https://tickets.example.com/reservation/success?paymentId=${pid}"`)
+})
+
+elsewhere('the gateway page lets its form lead to the app origin (a browser holds the 303 to form-action)', async () => {
+  const p = await g.passenger()
+  const res = await lockAndBook(g, p, await pickTrip(g, { skip: 4 }), 1)
+  const a = await g.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  const page = await g.app.inject({ method: 'GET', url: a.body.data.redirectUrl })
+  assert.is(page.statusCode, 200)
+  const csp = String(page.headers['content-security-policy'])
+  assert.match(csp, "form-action 'self' https://tickets.example.com;")
+  assert.match(csp, "default-src 'self'")
+})
+
+elsewhere.run()

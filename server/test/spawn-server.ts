@@ -33,6 +33,8 @@ export interface StartOptions {
   timeoutMs?: number
   /** Called with the child right after the spawn, e.g. to kill it when the caller exits. */
   onSpawn?: (child: ChildProcess) => void
+  /** The port to listen on (a free one unless given), e.g. when PUBLIC_URL must name it. */
+  port?: number
 }
 
 /** A free 127.0.0.1 port. */
@@ -51,7 +53,7 @@ export function freePort(): Promise<number> {
 /** Starts the server with extra env (DATABASE_URL or DATA_DIR) and waits until it listens. */
 export async function startServer(env: Record<string, string>, opts: StartOptions = {}): Promise<ServerProcess> {
   const timeoutMs = opts.timeoutMs ?? 90_000
-  const port = await freePort()
+  const port = opts.port ?? (await freePort())
   const spawnedAt = performance.now()
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: opts.cwd ?? root,

@@ -43,3 +43,11 @@ export function requestError(err: unknown): RequestError {
     ...(values ? { values } : {}),
   }
 }
+
+/** Codes of a request that got no answer from the service (offline, unreachable, too slow). */
+const CONNECTION_CODES: ReadonlySet<string> = new Set(['NO_INTERNET_CONNECTION', 'SERVICE_UNREACHABLE', 'REQUEST_TIMEOUT'])
+
+/** True when a failed request got no answer from the service: what the device has saved may stand in. */
+export function isConnectionError(err: { code: string } | null | undefined): boolean {
+  return !!err && CONNECTION_CODES.has(err.code)
+}

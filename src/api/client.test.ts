@@ -29,6 +29,8 @@ function setup(parts: Partial<ApiEnv> = {}) {
     onUnauthorized: (p) => void unauthorized.push(p),
     fetch: () => Promise.reject(new Error('no fetch given')),
     timeoutMs: 60_000,
+    online: () => true,
+    retryDelaysMs: [0, 0, 0],
     ...parts,
   }
 }
@@ -107,13 +109,95 @@ test('times out after the configured time with a clear error', async () => {
   assert.match(e.reason, /too long/)
 })
 
-test('a network failure becomes NO_INTERNET_CONNECTION', async () => {
+/** A fetch that throws like a browser with no answer (network down, or CORS refused); counts its calls. */
+function failingFetch(log: Seen[]) {
+  return fakeFetch(() => {
+    throw new TypeError('Failed to fetch')
+  }, log)
+}
+
+test('offline, a network failure is NO_INTERNET_CONNECTION at once, without repeats', async () => {
+  const log: Seen[] = []
+  setup({ online: () => false, fetch: failingFetch(log) })
+  assert.is((await failure(call('offers'))).code, 'NO_INTERNET_CONNECTION')
+  assert.is(log.length, 1)
+})
+
+test('online, a read the service does not answer is asked again after each wait, then is SERVICE_UNREACHABLE', async () => {
+  const log: Seen[] = []
+  const waits: number[] = []
+  let last = Date.now()
   setup({
-    fetch: (async () => {
+    retryDelaysMs: [30, 60],
+    fetch: fakeFetch(() => {
+      waits.push(Date.now() - last)
+      last = Date.now()
       throw new TypeError('Failed to fetch')
-    }) as unknown as typeof fetch,
+    }, log),
+  })
+  const e = await failure(call('tripSearch', { body: { originCode: 'DHK', destinationCode: 'CTG', tripDate: '2026-11-22' } }))
+  assert.is(e.code, 'SERVICE_UNREACHABLE')
+  assert.is(e.status, 0)
+  assert.match(e.reason, /cannot be reached/)
+  assert.is(log.length, 3, 'the first try and one per wait')
+  assert.ok(waits[1]! >= 25 && waits[2]! >= 55, `backs off: ${waits}`)
+})
+
+test('a repeat that gets through answers the data; a proxy error page counts as no answer, a server 503 does not', async () => {
+  const log: Seen[] = []
+  const answers = [() => new Response('<h1>502 Bad Gateway</h1>', { status: 502 }), () => json(200, { data: [] })]
+  setup({ fetch: fakeFetch(() => answers[log.length - 1]!(), log) })
+  assert.equal(await call('offers'), [])
+  assert.is(log.length, 2)
+
+  const again: Seen[] = []
+  setup({ fetch: fakeFetch(() => json(503, { error: { code: 'SALES_RESTRICTED', reason: 'System is in under maintenance' } }), again) })
+  assert.is((await failure(call('offers'))).code, 'SALES_RESTRICTED')
+  assert.is(again.length, 1, 'the server answered: nothing to repeat')
+})
+
+test('a booking, a payment or a seat lock is never sent twice on its own', async () => {
+  for (const send of [
+    () =>
+      call('booking', {
+        body: { tripId: 1, seatNames: ['A1'], boardingStationId: 1, droppingStationId: 2, passengerName: 'K', passengerMobile: '01712345678' },
+      }),
+    () => call('payment', { body: { reservationId: 1 } }),
+    () => call('paymentSuccess', { body: { paymentId: 'p1' } }),
+    () =>
+      call('seatLock', {
+        body: { tripDate: '2026-11-22', coachCode: 'C', originCode: 'DHK', destinationCode: 'CTG', seatNames: ['A1'], locked: true },
+      }),
+    () => call('cancel', { params: { pnr: 'ABCDEFGHIJ', pin: '1234', otp: '123456' } }),
+  ]) {
+    const log: Seen[] = []
+    setup({ fetch: failingFetch(log) })
+    assert.is((await failure(send())).code, 'SERVICE_UNREACHABLE')
+    assert.is(log.length, 1)
+  }
+})
+
+test('going offline between repeats stops them and says so', async () => {
+  const log: Seen[] = []
+  let online = true
+  setup({
+    online: () => online,
+    fetch: fakeFetch(() => {
+      online = false
+      throw new TypeError('Failed to fetch')
+    }, log),
   })
   assert.is((await failure(call('offers'))).code, 'NO_INTERNET_CONNECTION')
+  assert.is(log.length, 1)
+})
+
+test('an abort by the caller ends the waits between repeats', async () => {
+  const ctl = new AbortController()
+  setup({ retryDelaysMs: [10_000], fetch: failingFetch([]) })
+  const sent = call('offers', { signal: ctl.signal })
+  setTimeout(() => ctl.abort(), 20)
+  const e = await failure(sent)
+  assert.is((e as unknown as Error).name, 'AbortError')
 })
 
 test('a 401 outside the login page triggers the session reset with the current path', async () => {

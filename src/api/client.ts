@@ -1,7 +1,9 @@
 /**
  * The fetch wrapper of docs/spec.md section 7: API base from the runtime config, Accept
  * JSON, bearer token when stored, X-Device-Id, 60 s time-out, and the 401 reset
- * of docs/spec.md section 4 (never on the login page itself). It imports the contract's
+ * of docs/spec.md section 4 (never on the login page itself). No answer is
+ * NO_INTERNET_CONNECTION when the browser is offline and SERVICE_UNREACHABLE when
+ * it is online (the API is down, or refuses this origin); reads are asked again first. It imports the contract's
  * route table and with it zod, so the app loads it lazily: stores call it through
  * `call` in `./index.ts`, never directly.
  */
@@ -22,6 +24,10 @@ export interface ApiEnv {
   onUnauthorized: (path: string) => void
   fetch: typeof fetch
   timeoutMs: number
+  /** False when the browser knows it has no network (navigator.onLine). */
+  online: () => boolean
+  /** The waits before each repeat of a read that could not reach the service. */
+  retryDelaysMs: readonly number[]
 }
 
 export interface CallOptions<N extends RouteName> {
@@ -59,30 +65,32 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
   const onAbort = () => timeout.abort()
   opts.signal?.addEventListener('abort', onAbort)
 
-  let res: Response
+  const init: RequestInit = {
+    method: def.method,
+    headers,
+    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    signal: timeout.signal,
+    keepalive: opts.keepalive,
+  }
+  let answer: Answer
   try {
-    res = await env.fetch(url, {
-      method: def.method,
-      headers,
-      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-      signal: timeout.signal,
-      keepalive: opts.keepalive,
-    })
+    answer = await send(env, url, init)
+    // a read is asked again while the browser is online; a booking, payment or code is never repeated on its own
+    for (const wait of RETRIED.has(name) ? env.retryDelaysMs : []) {
+      if (answer !== 'unreachable' || !env.online()) break
+      await pause(wait, timeout.signal)
+      answer = await send(env, url, init)
+    }
   } catch (err) {
     if (timedOut) throw new ApiError('REQUEST_TIMEOUT', errorCatalogue.REQUEST_TIMEOUT.reason, 0)
-    if (opts.signal?.aborted) throw err
-    throw new ApiError('NO_INTERNET_CONNECTION', errorCatalogue.NO_INTERNET_CONNECTION.reason, 0)
+    throw err
   } finally {
     clearTimeout(timer)
     opts.signal?.removeEventListener('abort', onAbort)
   }
+  if (answer === 'unreachable') throw connectionError(env)
+  const { res, json } = answer
 
-  let json: unknown = null
-  try {
-    json = await res.json()
-  } catch {
-    json = null
-  }
   if (res.status === 401 && !opts.ignoreUnauthorized) {
     const path = env.currentPath()
     if (!isLoginPath(path)) env.onUnauthorized(path)
@@ -98,6 +106,78 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
     throw new ApiError('INTERNAL_ERROR', errorCatalogue.INTERNAL_ERROR.reason, res.status)
   }
   return (json as { data: ResponseOf<N> }).data
+}
+
+/** A server's answer with its body read, or 'unreachable' when none came from the server. */
+type Answer = { res: Response; json: unknown } | 'unreachable'
+
+/** What a proxy or CDN answers for a server it cannot reach (the server's own 503s carry a catalogue error). */
+const GATEWAY_STATUSES = new Set([502, 503, 504])
+
+/**
+ * Routes that only read, asked again when the service cannot be reached. Never a
+ * booking, payment, seat lock, coupon, cancellation, or anything that sends an SMS or e-mail.
+ */
+const RETRIED: ReadonlySet<RouteName> = new Set<RouteName>([
+  'passengerByMobile',
+  'profile',
+  'account',
+  'myReservations',
+  'originCities',
+  'destinationCities',
+  'timePeriods',
+  'busStations',
+  'routes',
+  'announcements',
+  'offers',
+  'company',
+  'tripSearch',
+  'tripDetails',
+  'reservationById',
+  'reservationByPnr',
+])
+
+/** Sends once; a failed fetch (not an abort) or a gateway error page is 'unreachable'. */
+async function send(env: ApiEnv, url: string, init: RequestInit): Promise<Answer> {
+  let res: Response
+  try {
+    res = await env.fetch(url, init)
+  } catch (err) {
+    if (init.signal?.aborted) throw err
+    return 'unreachable'
+  }
+  let json: unknown = null
+  try {
+    json = await res.json()
+  } catch (err) {
+    if (init.signal?.aborted) throw err
+    json = null
+  }
+  const caught = (json as { error?: { code?: unknown } } | null)?.error?.code
+  if (GATEWAY_STATUSES.has(res.status) && typeof caught !== 'string') return 'unreachable'
+  return { res, json }
+}
+
+/** Waits `ms`, or rejects when `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer)
+      reject(new DOMException('The request was aborted.', 'AbortError'))
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', aborted)
+      resolve()
+    }, ms)
+    if (signal.aborted) aborted()
+    else signal.addEventListener('abort', aborted, { once: true })
+  })
+}
+
+/** No answer from the service: the browser is offline, or (online) the service cannot be reached. */
+function connectionError(env: ApiEnv): ApiError {
+  const code = env.online() ? 'SERVICE_UNREACHABLE' : 'NO_INTERNET_CONNECTION'
+  return new ApiError(code, errorCatalogue[code].reason, 0)
 }
 
 function isLoginPath(path: string): boolean {

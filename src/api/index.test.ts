@@ -4,8 +4,8 @@ import { ApiError } from './api-error.ts'
 import type { ApiEnv } from './client.ts'
 import { call, configureApi, fakeApi, lazyClient, loadBeforeErrors, REQUEST_TIMEOUT_MS, type Client } from './index.ts'
 
-// the stand-in wrapper below reads only the token
-const env = (token: string | null) => ({ token: () => token }) as ApiEnv
+// the stand-in wrapper below reads only the token (and a failed load, whether the browser is online)
+const env = (token: string | null, online = true) => ({ token: () => token, online: () => online }) as ApiEnv
 
 /** A stand-in for the fetch wrapper that answers every request with its route name and token. */
 function client(seen: { name: string; token: string | null }[]): Client {
@@ -40,21 +40,24 @@ test('the fetch wrapper is loaded on the first request, once, and used at once a
   )
 })
 
-test('a wrapper that cannot be loaded fails the request as NO_INTERNET_CONNECTION; the next request loads it again', async () => {
+test('a wrapper that cannot be loaded fails the request as NO_INTERNET_CONNECTION offline, SERVICE_UNREACHABLE online; the next request loads it again', async () => {
   let loads = 0
   const api = lazyClient(async () => {
     loads++
-    if (loads === 1) throw new TypeError('Failed to fetch dynamically imported module')
+    if (loads <= 2) throw new TypeError('Failed to fetch dynamically imported module')
     return client([])
   })
-  const e = await api.send(env(null), 'offers').then(
-    () => null,
-    (err: unknown) => err,
-  )
-  assert.instance(e, ApiError)
-  assert.is((e as ApiError).code, 'NO_INTERNET_CONNECTION')
+  const failed = (online: boolean) =>
+    api.send(env(null, online), 'offers').then(
+      () => null,
+      (err: unknown) => err as ApiError,
+    )
+  const offline = await failed(false)
+  assert.instance(offline, ApiError)
+  assert.is(offline!.code, 'NO_INTERNET_CONNECTION')
+  assert.is((await failed(true))!.code, 'SERVICE_UNREACHABLE')
   assert.is(await api.send(env(null), 'offers'), 'offers')
-  assert.is(loads, 2)
+  assert.is(loads, 3)
 })
 
 test('preload fetches the wrapper before any request', async () => {

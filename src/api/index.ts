@@ -19,6 +19,9 @@ export type Client = Pick<typeof import('./client.ts'), 'request'>
 /** How long a request may take before it fails as REQUEST_TIMEOUT (SPEC: 60 s). */
 export const REQUEST_TIMEOUT_MS = 60_000
 
+/** A read the service did not answer is asked again after these waits (7 s in all) before the passenger is told. */
+export const RETRY_DELAYS_MS: readonly number[] = [1000, 2000, 4000]
+
 const env: ApiEnv = {
   baseUrl: () => '/api',
   token: () => null,
@@ -28,6 +31,8 @@ const env: ApiEnv = {
   onUnauthorized: () => undefined,
   fetch: (...args) => globalThis.fetch(...args),
   timeoutMs: REQUEST_TIMEOUT_MS,
+  online: () => globalThis.navigator?.onLine !== false,
+  retryDelaysMs: RETRY_DELAYS_MS,
 }
 
 /** Wires the API base, session, language and 401 reset of the running app (start-up). */
@@ -40,8 +45,8 @@ type Send = <N extends RouteName>(request: ApiEnv, name: N, opts?: CallOptions<N
 
 /**
  * Loads the fetch wrapper with `load` on the first request (or `preload`). A
- * wrapper that cannot be loaded (the network dropped) fails the request as
- * NO_INTERNET_CONNECTION, and the next request tries to load it again.
+ * wrapper that cannot be loaded fails the request as NO_INTERNET_CONNECTION
+ * (offline) or SERVICE_UNREACHABLE (online), and the next request tries to load it again.
  */
 export function lazyClient(load: () => Promise<Client>): { send: Send; preload: () => void } {
   let client: Client | null = null
@@ -51,11 +56,20 @@ export function lazyClient(load: () => Promise<Client>): { send: Send; preload: 
       (c) => (client = c),
       (err: unknown) => {
         loading = null
-        throw new ApiError('NO_INTERNET_CONNECTION', err instanceof Error ? err.message : String(err), 0)
+        throw err
       },
     ))
   return {
-    send: (request, name, opts) => (client ? client.request(request, name, opts) : loaded().then((c) => c.request(request, name, opts))),
+    send: (request, name, opts) =>
+      client
+        ? client.request(request, name, opts)
+        : loaded().then(
+            (c) => c.request(request, name, opts),
+            (err: unknown) => {
+              const code = request.online() ? 'SERVICE_UNREACHABLE' : 'NO_INTERNET_CONNECTION'
+              throw new ApiError(code, err instanceof Error ? err.message : String(err), 0)
+            },
+          ),
     preload: () => void loaded().catch(() => undefined),
   }
 }

@@ -29,6 +29,7 @@ export default function ToastHost() {
         type: item.type,
         title: text(item.message),
         duration: item.persistent ? Infinity : TOAST_DURATION_MS,
+        action: item.action ? { label: text(item.action.label), onClick: item.action.run } : undefined,
         onStatusChange: ({ status }) => {
           if (status === 'unmounted') dismissToast(item.id)
         },

@@ -14,6 +14,8 @@ export const storageKeys = {
   deviceType: 'deviceType',
   uuid: 'uuid',
   announcement: 'announcement',
+  /** Tickets kept for opening offline (local storage; src/stores/saved-tickets.ts). */
+  savedTickets: 'savedTickets',
 } as const
 
 /** A minimal Storage: what the stores use. */
@@ -75,4 +77,17 @@ export function readJson<T>(store: KeyValue, key: string): T | null {
   } catch {
     return null
   }
+}
+
+/**
+ * Removes `entry` from the JSON object kept under `key` (an account's saved
+ * tickets at logout), and the key once nothing is left. Kept here, small, so the
+ * session store can do it without loading the saved-tickets store.
+ */
+export function removeJsonEntry(store: KeyValue, key: string, entry: string): void {
+  const value = readJson<Record<string, unknown>>(store, key)
+  if (!value || typeof value !== 'object' || !(entry in value)) return
+  delete value[entry]
+  if (Object.keys(value).length === 0) store.removeItem(key)
+  else store.setItem(key, JSON.stringify(value))
 }

@@ -64,6 +64,8 @@ const styles = {
   }),
   actions: css({ display: 'flex', flexWrap: 'wrap', gap: '3' }),
   note: css({ color: 'gray.600', fontSize: 'sm', m: '0' }),
+  saved: css({ borderInlineStart: '4px solid {colors.blue.700}', ps: '3', '& p': { m: '0' } }),
+  savedTitle: css({ fontWeight: 'bold' }),
 }
 
 /**
@@ -116,14 +118,16 @@ export interface TicketViewProps {
   heading: string
   /** More actions after print and calendar (resend, cancel, view in ticket operation). */
   children?: ReactNode
+  /** This device's saved copy, not the server's answer: when the server sent it (epoch ms). */
+  savedAt?: number | null
 }
 
 /**
  * The ticket: status, PNR and PIN with their QR code, trip, coach, seats,
  * counters, passenger and fare paid, with print (one A4 page) and add to
- * calendar. Shared by /reservation/success and /ticket-operation.
+ * calendar; a saved copy says from when. Shared by /reservation/success and /ticket-operation.
  */
-export function TicketView({ reservation: r, heading, children }: TicketViewProps) {
+export function TicketView({ reservation: r, heading, children, savedAt = null }: TicketViewProps) {
   useSignals()
   const t = useT()
   const lang = language.value
@@ -145,6 +149,12 @@ export function TicketView({ reservation: r, heading, children }: TicketViewProp
         </h2>
         <span className={styles.brand}>{t('app.name')}</span>
       </div>
+      {savedAt !== null ? (
+        <div className={styles.saved} data-testid="ticket-saved-copy">
+          <p className={styles.savedTitle}>{t('ticket.savedCopy', { time: formatDateTime(savedAt, lang) })}</p>
+          <p className={styles.note}>{t('ticket.savedCopyHint')}</p>
+        </div>
+      ) : null}
       <p>
         {t('ticket.status')}{' '}
         <StatusBadge tone={statusTone(r.status)} data-testid="ticket-status">

@@ -7,6 +7,7 @@ import { configureApi, fakeApi, type FakeCall, type FakeRoutes } from '../api/in
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as a from './account.ts'
+import { savedTicketsOf } from './saved-tickets.ts'
 import * as session from './session.ts'
 
 const passenger = {
@@ -355,6 +356,20 @@ test('my tickets: upcoming trips first (soonest first), then past ones (latest f
   )
   assert.ok(a.isUpcoming(a.reservationsUpcomingFirst.value![0]!))
   assert.not.ok(a.isUpcoming(a.reservationsUpcomingFirst.value![3]!))
+})
+
+test('my tickets: every ticket with a PNR and PIN is kept on the device under the account', async () => {
+  await signedIn()
+  const id = session.passenger.value!.id
+  handlers.myReservations = () => [
+    { id: 1, pnr: 'AAAAAAAAAA', pin: '1111', departureTime: '2026-11-25T08:00:00+06:00' } as Reservation,
+    { id: 2, pnr: null, pin: null, departureTime: '2026-11-26T08:00:00+06:00' } as Reservation,
+  ]
+  await a.loadReservations()
+  assert.equal(
+    savedTicketsOf(id).map((s) => s.reservation.id),
+    [1],
+  )
 })
 
 test("a LOGOUT that only clears the session (header) never shows the previous passenger's data", async () => {

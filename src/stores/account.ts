@@ -16,6 +16,7 @@ import { requestError, type RequestError } from '../api/api-error.ts'
 import { call } from '../api/index.ts'
 import { every, now } from '../lib/clock.ts'
 import { startOfMonthInDhaka, todayInDhaka } from '../lib/dates.ts'
+import { keepTicketsLater } from './saved-tickets-later.ts'
 import * as session from './session.ts'
 
 // ---------- state ----------
@@ -93,13 +94,16 @@ export const reservations = computed(() => (mine.value ? reservationsState.value
 /** Reservations with upcoming trips first (soonest first), then past ones (latest first). */
 export const reservationsUpcomingFirst = computed(() => {
   const list = reservations.value
-  if (!list) return null
-  const at = nowState.value
+  return list ? upcomingFirst(list, nowState.value) : null
+})
+
+/** Trips departing from `at` on, soonest first, then the past ones, latest first. */
+export function upcomingFirst(list: readonly Reservation[], at: number): Reservation[] {
   const t = (r: Reservation) => Date.parse(r.departureTime)
   const upcoming = list.filter((r) => t(r) >= at).sort((a, b) => t(a) - t(b))
   const past = list.filter((r) => t(r) < at).sort((a, b) => t(b) - t(a))
   return [...upcoming, ...past]
-})
+}
 /** Whether a reservation's trip is still ahead. */
 export function isUpcoming(r: Reservation): boolean {
   return Date.parse(r.departureTime) >= nowState.value
@@ -410,12 +414,15 @@ export async function confirmTopUp(paymentId: string, result: 'success' | 'failu
 
 /** Loads the passenger's reservations (My tickets). */
 export async function loadReservations(): Promise<void> {
-  if (passengerId() === null) return
+  const id = passengerId()
+  if (id === null) return
   const list = await run('reservations', () => call('myReservations'))
   if (list) {
+    // every bought ticket opens offline (and a cancelled one's copy says so from now on)
     batch(() => {
       nowState.value = now()
       reservationsState.value = list
     })
+    await keepTicketsLater(id, list)
   }
 }

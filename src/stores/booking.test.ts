@@ -8,6 +8,7 @@ import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import { memoryStorage, useStorages } from '../lib/storage.ts'
 import * as b from './booking.ts'
+import { findSavedTicket } from './saved-tickets.ts'
 import * as session from './session.ts'
 
 // ---------- a fake server with one booking, like the real one ----------
@@ -265,6 +266,8 @@ test('success page: confirms once with the server and shows the sold ticket', as
   assert.is(b.booking.value?.pnr, 'ABCDEFGHJK')
   assert.is(b.phase.value, 'sold')
   assert.is(b.announcement.value?.id, 'booking.announcePaid')
+  // kept on the device: the success page's address opens it offline
+  assert.is(findSavedTicket({ paymentId: 'pay_9' })?.reservation.pnr, 'ABCDEFGHJK')
 })
 
 test('failure page: the booking stays payable while its time lasts', async () => {

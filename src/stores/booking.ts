@@ -22,6 +22,7 @@ import { config } from '../config.ts'
 import { every, now } from '../lib/clock.ts'
 import type { BookingHold } from './seat-choice.ts'
 import { seatPage } from './seat-page-link.ts'
+import { keepTicketsLater } from './saved-tickets-later.ts'
 import * as session from './session.ts'
 
 // ---------- types ----------
@@ -114,6 +115,8 @@ function adopt(r: Reservation): void {
     bookingState.value = r
     nowState.value = now()
   })
+  // a sold ticket opens offline later (saved-tickets.ts)
+  void keepTicketsLater(session.passenger.value?.id ?? null, [r])
   linkHold()
 }
 
@@ -336,6 +339,7 @@ export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'
     })
     try {
       const res = await call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } })
+      if (res.reservation) await keepTicketsLater(session.passenger.value?.id ?? null, [res.reservation], paymentId)
       batch(() => {
         resultState.value = res
         if (res.reservation) bookingState.value = res.reservation

@@ -6,7 +6,7 @@
 import { batch, computed, signal } from '@preact/signals-react'
 import type { Company, Passenger, Session } from '../../contract/schemas.ts'
 import { deviceIdPattern } from '../../contract/values.ts'
-import { localStore, readJson, sessionStore, storageKeys as k } from '../lib/storage.ts'
+import { localStore, readJson, removeJsonEntry, sessionStore, storageKeys as k } from '../lib/storage.ts'
 
 const tokenState = signal<string | null>(null)
 const passengerState = signal<Passenger | null>(null)
@@ -82,8 +82,11 @@ function clear(): void {
   })
 }
 
-/** LOGOUT: forgets the session everywhere. */
+/** LOGOUT: forgets the session everywhere, and the tickets this device kept for the account. */
 export function signOut(): void {
+  const id = passengerState.value?.id
+  // saved-tickets.ts keeps each account's copies under its passenger id
+  if (id !== undefined) removeJsonEntry(localStore(), k.savedTickets, String(id))
   clear()
 }
 

@@ -1,46 +1,16 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts'
-import type { Reservation } from '../../contract/schemas.ts'
 import { ApiError } from '../api/api-error.ts'
 import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import { memoryStorage, useStorages } from '../lib/storage.ts'
+import * as saved from './saved-tickets.ts'
 import * as session from './session.ts'
+import { iso, NOW, sold } from './ticket-fixture.ts'
 import * as t from './ticket.ts'
 
-const NOW = Date.parse('2026-11-22T10:00:00+06:00')
 let clock: FakeClock
-const iso = (ms: number) => new Date(ms).toISOString()
-const station = (id: number) => ({ id, name: `S${id}`, cityCode: 'DHK', address: '', phone: '', time: null })
-
-const sold: Reservation = {
-  id: 41,
-  status: 1,
-  pnr: 'ABCDEFGHJK',
-  pin: '1234',
-  tripId: 7,
-  tripDate: '2026-11-25',
-  coach: { code: 'NX-101', type: 'AC_BUSINESS', name: 'Business' },
-  origin: { code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' },
-  destination: { code: 'CTG', name: 'Chattogram', nameBn: 'চট্টগ্রাম' },
-  departureTime: '2026-11-25T22:00:00+06:00',
-  arrivalTime: '2026-11-26T04:00:00+06:00',
-  boardingStation: station(1),
-  droppingStation: station(9),
-  seats: [{ name: 'A1', seatType: 'Standard', fare: 1000 }],
-  passengerName: 'Rahim',
-  passengerMobile: '01712345678',
-  passengerEmail: null,
-  fare: { subtotal: 1000, discount: 0, total: 1000, couponCode: null },
-  expirationTime: null,
-  maxExpirationTime: null,
-  paymentMethod: 'CARD',
-  paidAt: iso(NOW),
-  canceledAt: null,
-  refundAmount: null,
-  createdAt: iso(NOW),
-}
 
 let handlers: FakeRoutes
 let calls: FakeCall[]
@@ -154,6 +124,85 @@ test('cancel refusals are explained; the resend wait counts down', async () => {
   assert.is(calls.filter((c) => c.name === 'cancelInitialize').length, 3)
   t.abandonCancel()
   assert.is(t.cancelStep.value, 'idle')
+})
+
+const signedIn = () =>
+  session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
+
+test('every ticket the server sends is kept on the device: the visitor’s by PNR, the passenger’s under their account', async () => {
+  await t.findByPnr('ABCDEFGHJK', '1234')
+  assert.is(saved.savedTicketsOf(null)[0]?.reservation.pin, '1234')
+  assert.is(t.savedAt.value, null, 'the server’s answer, not a saved copy')
+  signedIn()
+  t.resetTicket()
+  await t.openById(41)
+  assert.is(saved.savedTicketsOf(passenger.id)[0]?.savedAt, NOW)
+})
+
+test('a ticket’s own address shows the saved copy at once, then the server’s answer asked with the saved PIN', async () => {
+  assert.is(await t.openSaved('ABCDEFGHJK'), false, 'nothing saved: the passenger types the PIN')
+  saved.keepTickets(null, [sold])
+  clock.now += 3_600_000
+  const answer: { send?: (r: typeof sold) => void } = {}
+  handlers.reservationByPnr = () => new Promise((resolve) => (answer.send = resolve))
+  const opening = t.openSaved('abcdefghjk')
+  // the saved copy shows while the server's answer is still out (the store arrives first)
+  for (let i = 0; i < 100 && !answer.send; i++) await new Promise((r) => setTimeout(r, 0))
+  assert.is(t.ticket.value?.pnr, 'ABCDEFGHJK')
+  assert.is(t.savedAt.value, NOW)
+  answer.send?.(sold)
+  assert.ok(await opening)
+  assert.equal(calls.at(-1)!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
+  assert.is(t.savedAt.value, null)
+  assert.is(saved.findSavedTicket({ pnr: 'ABCDEFGHJK' })?.savedAt, NOW + 3_600_000)
+})
+
+test('without an answer from the server the saved copy stays, marked with its time, with the reason', async () => {
+  saved.keepTickets(null, [sold])
+  handlers.reservationByPnr = () => fail('NO_INTERNET_CONNECTION')
+  assert.ok(await t.openSaved('ABCDEFGHJK'))
+  assert.is(t.ticket.value?.pin, '1234')
+  assert.is(t.savedAt.value, NOW)
+  assert.is(t.error.value?.code, 'NO_INTERNET_CONNECTION')
+  // typed in again offline: the copy answers when the PIN matches, never for a wrong one
+  t.resetTicket()
+  handlers.reservationByPnr = () => fail('SERVICE_UNREACHABLE')
+  assert.is((await t.findByPnr('ABCDEFGHJK', '1234'))?.id, 41)
+  assert.is(t.savedAt.value, NOW)
+  assert.is(await t.findByPnr('ABCDEFGHJK', '9999'), undefined)
+  assert.is(t.ticket.value, null)
+  assert.is(t.error.value?.code, 'SERVICE_UNREACHABLE')
+})
+
+test('My tickets’ link by id opens the saved copy without the server; a server refusal never does', async () => {
+  signedIn()
+  saved.keepTickets(passenger.id, [sold])
+  handlers.reservationById = () => fail('REQUEST_TIMEOUT')
+  assert.is((await t.openById(41))?.id, 41)
+  assert.is(t.savedAt.value, NOW)
+  handlers.reservationById = () => fail('RESERVATION_NOT_ACCESSIBLE')
+  t.resetTicket()
+  assert.is(await t.openById(41), undefined)
+  assert.is(t.ticket.value, null)
+})
+
+test('a ticket cancelled elsewhere: its saved copy says so after the next online look-up', async () => {
+  saved.keepTickets(null, [sold])
+  handlers.reservationByPnr = () => ({ ...sold, status: 5, canceledAt: iso(NOW), refundAmount: 900 })
+  await t.openSaved('ABCDEFGHJK')
+  assert.is(t.ticket.value?.status, 5)
+  handlers.reservationByPnr = () => fail('NO_INTERNET_CONNECTION')
+  t.resetTicket()
+  await t.openSaved('ABCDEFGHJK')
+  assert.is(t.ticket.value?.status, 5)
+  assert.is(t.ticket.value?.refundAmount, 900)
+})
+
+test('cancelling here updates the saved copy at once', async () => {
+  await t.findByPnr('ABCDEFGHJK', '1234')
+  await t.startCancel()
+  await t.confirmCancel('654321')
+  assert.is(saved.findSavedTicket({ pnr: 'ABCDEFGHJK' })?.reservation.status, 5)
 })
 
 test.run()

@@ -2,15 +2,21 @@
  * Tickets (/ticket-operation): find one by PNR and PIN (anyone) or open one of
  * the signed-in passenger's by reservation id, resend its e-mail, and cancel
  * it with the SMS code (cancel initialize shows the refund and the policy; the
- * refund goes to the balance). Actions are the only writers; uvu runs this in
+ * refund goes to the balance). Every ticket the server sends is kept on the
+ * device (saved-tickets.ts); when the server cannot answer, the saved copy is
+ * shown instead, marked with its time. A ticket's own address is
+ * `/ticket-operation?pnr=<PNR>`. Actions are the only writers; uvu runs this in
  * Node against `fakeApi` and `fakeClock`.
  */
 import { batch, computed, signal } from '@preact/signals-react'
 import { oneAtATime, type ScopedError } from './one-at-a-time.ts'
 import type { CancelInitialize, Reservation } from '../../contract/schemas.ts'
 import { reservationStatus } from '../../contract/values.ts'
+import { isConnectionError } from '../api/api-error.ts'
 import { call } from '../api/index.ts'
 import { every, now } from '../lib/clock.ts'
+import type { SavedTicket } from './saved-tickets.ts'
+import { keepTicketsLater, savedTickets } from './saved-tickets-later.ts'
 import * as session from './session.ts'
 
 /** PNR: 10 upper-case letters and digits. */
@@ -50,6 +56,7 @@ const resendAtState = signal<number | null>(null)
 const nowState = signal(now())
 const emailSentState = signal(false)
 const announcementState = signal<TicketAnnouncement | null>(null)
+const savedAtState = signal<number | null>(null)
 let seq = 0
 
 /** The ticket on screen. */
@@ -69,6 +76,8 @@ export const resendSecondsLeft = computed(() => {
 })
 /** Only a sold ticket can be cancelled or e-mailed. */
 export const isSold = computed(() => ticketState.value?.status === reservationStatus.sold)
+/** When the ticket on screen is this device's saved copy: the time the server sent it (epoch ms); null for the server's answer. */
+export const savedAt = computed(() => savedAtState.value)
 
 // ---------- helpers ----------
 
@@ -76,14 +85,29 @@ function announce(id: string, values?: Record<string, string | number>): void {
   announcementState.value = { id, values, seq: ++seq }
 }
 
-function show(r: Reservation): void {
+function show(r: Reservation, at: number | null = null): void {
   batch(() => {
     ticketState.value = r
+    savedAtState.value = at
     quoteState.value = null
     cancelStepState.value = 'idle'
     resendAtState.value = null
     emailSentState.value = false
   })
+}
+
+/** Shows the server's answer and keeps a copy of it on the device. */
+function showFresh(r: Reservation): Promise<void> {
+  show(r)
+  return keepTicketsLater(session.passenger.value?.id ?? null, [r])
+}
+
+/** After a failed request: this device's copy when the server could not answer and `saved` finds one; else nothing. */
+async function showSavedInstead(saved: (store: Awaited<ReturnType<typeof savedTickets>>) => SavedTicket | null): Promise<Reservation | undefined> {
+  const copy = isConnectionError(errorState.value) ? saved(await savedTickets()) : null
+  if (copy) show(copy.reservation, copy.savedAt)
+  else ticketState.value = null
+  return copy?.reservation
 }
 
 /** Normalises a typed PNR (spaces, lower case). */
@@ -98,24 +122,35 @@ export async function findByPnr(pnr: string, pin: string): Promise<Reservation |
   const p = normalisePnr(pnr)
   const n = pin.trim()
   const r = await run('find', 'find', () => call('reservationByPnr', { params: { pnr: p, pin: n } }))
-  if (!r) {
-    ticketState.value = null
-    return undefined
-  }
-  show(r)
+  if (!r) return showSavedInstead((s) => [s.findSavedTicket({ pnr: p })].find((c) => c?.reservation.pin === n) ?? null)
+  await showFresh(r)
   announce('ticket.announceFound', { pnr: r.pnr ?? p })
   return r
 }
 
+/**
+ * Opens the ticket at its own address (`?pnr=`): this device's saved copy at
+ * once, then the server's answer, asked with the saved PIN. False when the device
+ * has no copy (the passenger types the PIN).
+ */
+export async function openSaved(pnr: string): Promise<boolean> {
+  const p = normalisePnr(pnr)
+  if (ticketState.value?.pnr === p && savedAtState.value === null) return true
+  const copy = (await savedTickets()).findSavedTicket({ pnr: p })
+  if (!copy?.reservation.pin) return false
+  show(copy.reservation, copy.savedAt)
+  const pin = copy.reservation.pin
+  const r = await run('find', 'find', () => call('reservationByPnr', { params: { pnr: p, pin } }))
+  if (r && ticketState.value?.pnr === p) await showFresh(r)
+  return true
+}
+
 /** Opens one of the signed-in passenger's tickets; RESERVATION_NOT_ACCESSIBLE when it is someone else's. */
 export async function openById(id: number): Promise<Reservation | undefined> {
-  if (ticketState.value?.id === id) return ticketState.value
+  if (ticketState.value?.id === id && savedAtState.value === null) return ticketState.value
   const r = await run('find', 'find', () => call('reservationById', { params: { id } }))
-  if (!r) {
-    ticketState.value = null
-    return undefined
-  }
-  show(r)
+  if (!r) return showSavedInstead((s) => s.findSavedTicket({ id }))
+  await showFresh(r)
   return r
 }
 
@@ -164,6 +199,7 @@ export async function confirmCancel(otp: string): Promise<Reservation | undefine
   }
   const r = await run('cancel', 'cancel', () => call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code } }))
   if (!r) return undefined
+  const kept = keepTicketsLater(session.passenger.value?.id ?? null, [r])
   batch(() => {
     ticketState.value = r
     cancelStepState.value = 'done'
@@ -179,6 +215,7 @@ export async function confirmCancel(otp: string): Promise<Reservation | undefine
       // the profile page loads the balance again
     }
   }
+  await kept
   return r
 }
 
@@ -211,6 +248,7 @@ export function dismissError(): void {
 export function resetTicket(): void {
   batch(() => {
     ticketState.value = null
+    savedAtState.value = null
     busyState.value = null
     errorState.value = null
     quoteState.value = null

@@ -66,6 +66,18 @@ test('toasts: persistent info toasts are flagged', () => {
   assert.is(ui.toasts.value[0]!.persistent, true)
 })
 
+test('toasts: one may offer an action (the new-version notice’s Reload), kept until closed', () => {
+  let ran = 0
+  ui.showToast('info', { id: 'app.updateReady' }, { persistent: true, action: { label: { id: 'app.updateReload' }, run: () => ran++ } })
+  const shown = ui.toasts.value[0]!
+  assert.equal(shown.action?.label, { id: 'app.updateReload' })
+  assert.is(shown.persistent, true)
+  shown.action!.run()
+  assert.is(ran, 1)
+  ui.toastInfo({ text: 'Eid schedule' })
+  assert.is(ui.toasts.value[1]!.action, undefined)
+})
+
 test('language is stored under `language` and unknown values fall back to en', () => {
   ui.setLanguage('bn')
   assert.is(ui.language.value, 'bn')

@@ -16,6 +16,12 @@ export type Message = { id: string; values?: Record<string, string | number> } |
 /** Toast kinds; each maps to an Ark toast type and colour. */
 export type ToastType = 'success' | 'error' | 'info' | 'warning'
 
+/** The one button a toast may offer beside its text (e.g. Reload); using it also closes the toast. */
+export interface ToastAction {
+  label: Message
+  run: () => void
+}
+
 /** A toast the app should show. */
 export interface ToastItem {
   id: string
@@ -23,6 +29,7 @@ export interface ToastItem {
   message: Message
   /** Stays until closed (announcements); otherwise hidden after 30 s. */
   persistent: boolean
+  action?: ToastAction
 }
 
 export const LANGUAGES: readonly Locale[] = ['en', 'bn']
@@ -111,11 +118,14 @@ let toastSeq = 0
  * Queues a toast. Returns its id, or null when a toast with the same type and
  * text is already queued or visible (duplicates are prevented).
  */
-export function showToast(type: ToastType, message: Message, opts: { persistent?: boolean } = {}): string | null {
+export function showToast(type: ToastType, message: Message, opts: { persistent?: boolean; action?: ToastAction } = {}): string | null {
   const key = messageKey(message)
   if (toastsState.value.some((t) => t.type === type && messageKey(t.message) === key)) return null
   const id = `toast-${++toastSeq}`
-  toastsState.value = [...toastsState.value, { id, type, message, persistent: opts.persistent ?? false }]
+  toastsState.value = [
+    ...toastsState.value,
+    { id, type, message, persistent: opts.persistent ?? false, ...(opts.action ? { action: opts.action } : {}) },
+  ]
   return id
 }
 

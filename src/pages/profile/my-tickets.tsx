@@ -1,10 +1,16 @@
+import { useEffect, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
 import type { Reservation } from '../../../contract/schemas.ts'
+import { isConnectionError } from '../../api/api-error.ts'
 import { useRichT, useT } from '../../app/use-t.ts'
+import { now } from '../../lib/clock.ts'
 import { formatDateTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
-import { busy, errors, isUpcoming, reservationsUpcomingFirst } from '../../stores/account.ts'
+import { busy, errors, isUpcoming, reservationsUpcomingFirst, upcomingFirst } from '../../stores/account.ts'
+import type { SavedTicket } from '../../stores/saved-tickets.ts'
+import { savedTickets } from '../../stores/saved-tickets-later.ts'
+import { passenger } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -29,6 +35,10 @@ const styles = {
   group: css({ mt: '4' }),
 }
 
+/** A ticket's own address (it opens offline from this device's copy); a booking without PNR by its id. */
+const ticketHref = (r: Reservation) =>
+  r.pnr && r.pin ? `/ticket-operation?pnr=${encodeURIComponent(r.pnr)}` : `/ticket-operation?reservationId=${r.id}`
+
 function Ticket({ r }: { r: Reservation }) {
   const t = useT()
   const rt = useRichT()
@@ -38,7 +48,7 @@ function Ticket({ r }: { r: Reservation }) {
   const when = formatDateTime(r.departureTime, locale)
   return (
     <li className={styles.item}>
-      <a className={styles.link} href={`/ticket-operation?reservationId=${r.id}`}>
+      <a className={styles.link} href={ticketHref(r)}>
         {route}, {when}
       </a>
       <ul className={styles.details}>
@@ -52,11 +62,32 @@ function Ticket({ r }: { r: Reservation }) {
   )
 }
 
-/** The passenger's reservations, upcoming first, each linking to its ticket. */
+/** The passenger's reservations, upcoming first, each linking to its ticket; without the server, the tickets this device kept. */
 export function MyTickets() {
   useSignals()
   const t = useT()
-  const list = reservationsUpcomingFirst.value
+  const offline = reservationsUpcomingFirst.value === null && isConnectionError(errors.value.reservations)
+  const owner = passenger.value?.id ?? null
+  const [saved, setSaved] = useState<SavedTicket[]>([])
+  useEffect(() => {
+    setSaved([])
+    if (!offline) return
+    let live = true
+    savedTickets().then(
+      (s) => live && setSaved(s.savedTicketsOf(owner)),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [offline, owner])
+  const list =
+    saved.length > 0
+      ? upcomingFirst(
+          saved.map((s) => s.reservation),
+          now(),
+        )
+      : reservationsUpcomingFirst.value
   const upcoming = list?.filter(isUpcoming) ?? []
   const past = list?.filter((r) => !isUpcoming(r)) ?? []
   return (
@@ -65,6 +96,7 @@ export function MyTickets() {
         {t('profile.ticketsTitle')}
       </h2>
       <ServerError error={errors.value.reservations} />
+      {saved.length > 0 ? <p className={page.muted}>{t('profile.savedTickets')}</p> : null}
       {list === null ? (
         busy.value.reservations ? (
           <p className={page.muted}>{t('common.loading')}</p>

@@ -1,13 +1,15 @@
-import { type ReactNode, useEffect, useMemo } from 'react'
+import { type ReactNode, useEffect, useMemo, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { reservationStatus } from '../../../contract/values.ts'
+import { isConnectionError } from '../../api/api-error.ts'
 import { ButtonLink } from '../../../design-system/button/index.ts'
 import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
 import * as b from '../../stores/booking.ts'
-import { isSignedIn } from '../../stores/session.ts'
+import type { SavedTicket } from '../../stores/saved-tickets.ts'
+import { savedTickets } from '../../stores/saved-tickets-later.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { PaymentPending } from '../../parts/payment-pending.tsx'
@@ -26,9 +28,31 @@ function readQuery(search: string): { paymentId: string | null; reservationId: n
   }
 }
 
+/** The ticket this device kept for the card payment or the booking of this page. */
+function useSavedFor(when: boolean, paymentId: string | null, reservationId: number | null): SavedTicket | null | undefined {
+  // undefined while the saved-tickets store is on its way
+  const [saved, setSaved] = useState<SavedTicket | null | undefined>(undefined)
+  useEffect(() => {
+    setSaved(undefined)
+    if (!when) return
+    let live = true
+    savedTickets().then(
+      ({ findSavedTicket }) => {
+        if (live) setSaved(paymentId ? findSavedTicket({ paymentId }) : reservationId ? findSavedTicket({ id: reservationId }) : null)
+      },
+      () => live && setSaved(null),
+    )
+    return () => {
+      live = false
+    }
+  }, [when, paymentId, reservationId])
+  return when ? saved : null
+}
+
 /**
  * /reservation/success: confirms the card payment with the server (or opens
- * the ticket paid from the balance) and shows the ticket with its PNR and PIN.
+ * the ticket paid from the balance) and shows the ticket with its PNR and PIN;
+ * without an answer from the server, the copy this device kept.
  */
 export default function ReservationSuccessPage() {
   useSignals()
@@ -44,8 +68,12 @@ export default function ReservationSuccessPage() {
 
   const result = paymentId ? b.paymentResult.value : null
   const r = paymentId ? (result?.paymentId === paymentId ? result.reservation : null) : b.booking.value?.id === reservationId ? b.booking.value : null
-  const loading = b.busy.value === 'confirm' || (!!paymentId && !result && !b.error.value) || (!!reservationId && !r && !b.error.value)
+  // no answer from the server: the ticket this device kept when it was bought
+  const saved = useSavedFor(isConnectionError(b.error.value), paymentId, reservationId)
+  const loading =
+    b.busy.value === 'confirm' || (!!paymentId && !result && !b.error.value) || (!!reservationId && !r && !b.error.value) || saved === undefined
   const sold = r?.status === reservationStatus.sold
+  const ownPage = (pnr: string | null) => (pnr ? `/ticket-operation?pnr=${encodeURIComponent(pnr)}` : '/ticket-operation')
 
   let body: ReactNode
   if (!paymentId && !reservationId) {
@@ -65,6 +93,17 @@ export default function ReservationSuccessPage() {
         {t('payment.confirming')}
       </p>
     )
+  } else if (saved) {
+    body = (
+      <>
+        <ServerError error={b.error.value} />
+        <TicketView reservation={saved.reservation} heading={t('ticket.heading')} savedAt={saved.savedAt}>
+          <ButtonLink href={ownPage(saved.reservation.pnr)} variant="outline">
+            {t('payment.viewInTicketOperation')}
+          </ButtonLink>
+        </TicketView>
+      </>
+    )
   } else if (b.error.value) {
     body = (
       <>
@@ -77,7 +116,7 @@ export default function ReservationSuccessPage() {
       </>
     )
   } else if (r && sold) {
-    const viewHref = isSignedIn.value ? `/ticket-operation?reservationId=${r.id}` : '/ticket-operation'
+    const viewHref = ownPage(r.pnr)
     body = (
       <>
         <StatusMessage tone="success">{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</StatusMessage>

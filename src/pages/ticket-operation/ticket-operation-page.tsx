@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
@@ -24,24 +24,26 @@ const styles = {
 // the SMS code field (Ark PinInput) only when the passenger asks to cancel
 const CancelTicket = deferred(() => import('./cancel-ticket.tsx').then((m) => m.CancelTicket))
 
-/** The ticket on screen with resend e-mail and cancel. */
+/** The ticket on screen with resend e-mail and cancel (the saved copy on its own: those need the server). */
 function Ticket() {
   useSignals()
   const t = useT()
   const lang = language.value
   const r = tk.ticket.value
   if (!r) return null
-  const sold = tk.isSold.value
+  const savedAt = tk.savedAt.value
+  const sold = tk.isSold.value && savedAt === null
   const busy = tk.busy.value
-  const resendError = tk.error.value?.scope === 'resend' ? tk.error.value : null
+  // why the saved copy is shown: no connection, or the server's answer to the saved PNR and PIN
+  const shownError = tk.error.value?.scope === 'resend' || (savedAt !== null && tk.error.value?.scope === 'find') ? tk.error.value : null
   const done = tk.cancelStep.value === 'done'
   return (
     <>
       <StatusMessage tone="success">
         {done ? t('ticket.canceledDone', { refund: formatMoney(r.refundAmount ?? 0, lang) }) : tk.emailSent.value ? t('ticket.emailSent') : null}
       </StatusMessage>
-      <ServerError error={resendError} />
-      <TicketView reservation={r} heading={t('ticket.heading')}>
+      <ServerError error={shownError} />
+      <TicketView reservation={r} heading={t('ticket.heading')} savedAt={savedAt}>
         {sold ? (
           <>
             <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => busy === null && void tk.resendEmail()}>
@@ -65,20 +67,28 @@ function Ticket() {
   )
 }
 
+/** `?pnr=` (a ticket's own address) and `?reservationId=` (one of the signed-in passenger's). */
+function readQuery(search: string): { pnr: string | null; reservationId: number | null } {
+  const q = new URLSearchParams(search)
+  const pnr = tk.normalisePnr(q.get('pnr') ?? '')
+  const id = Number(q.get('reservationId'))
+  return { pnr: tk.PNR_PATTERN.test(pnr) ? pnr : null, reservationId: Number.isInteger(id) && id > 0 ? id : null }
+}
+
 /**
  * /ticket-operation: find a ticket by PNR and PIN, or open one of the signed-in
- * passenger's tickets by `?reservationId=` (My tickets links here), then view,
- * print, add to calendar, resend its e-mail or cancel it.
+ * passenger's tickets by `?reservationId=`, or a ticket at its own address
+ * `?pnr=` (this device's saved copy, also offline; the form with the PNR filled
+ * in when the device has none), then view, print, add to calendar, resend its
+ * e-mail or cancel it. A ticket found by PNR and PIN moves to its own address.
  */
 export default function TicketOperationPage() {
   useSignals()
   const t = useT()
   const search = currentRoute.value?.search ?? ''
-  const reservationId = useMemo(() => {
-    const id = Number(new URLSearchParams(search).get('reservationId'))
-    return Number.isInteger(id) && id > 0 ? id : null
-  }, [search])
+  const { pnr, reservationId } = useMemo(() => readQuery(search), [search])
   const signedIn = isSignedIn.value
+  const [noCopy, setNoCopy] = useState<string | null>(null)
 
   useEffect(() => {
     if (reservationId === null) return
@@ -91,8 +101,20 @@ export default function TicketOperationPage() {
     void tk.openById(reservationId)
   }, [reservationId, signedIn])
 
+  useEffect(() => {
+    if (pnr === null || reservationId !== null) return
+    void tk.openSaved(pnr).then((opened) => setNoCopy(opened ? null : pnr))
+  }, [pnr, reservationId])
+
   const ticket = tk.ticket.value
   const findError = tk.error.value?.scope === 'find' ? tk.error.value : null
+
+  // the ticket found by PNR and PIN gets its own address (reload, bookmark, offline)
+  useEffect(() => {
+    if (ticket?.pnr && tk.savedAt.peek() === null && reservationId === null && pnr !== ticket.pnr) {
+      navigate(`/ticket-operation?pnr=${encodeURIComponent(ticket.pnr)}`, { replace: true })
+    }
+  }, [ticket, pnr, reservationId])
 
   return (
     <>
@@ -108,14 +130,14 @@ export default function TicketOperationPage() {
               variant="ghost"
               onClick={() => {
                 tk.resetTicket()
-                if (reservationId !== null) navigate('/ticket-operation', { replace: true })
+                if (reservationId !== null || pnr !== null) navigate('/ticket-operation', { replace: true })
               }}
             >
               {t('ticket.findAnother')}
             </Button>
           </div>
         </>
-      ) : reservationId !== null && !findError ? (
+      ) : (reservationId !== null || (pnr !== null && noCopy !== pnr)) && !findError ? (
         <p role="status" className={page.muted}>
           {t('common.loading')}
         </p>
@@ -125,7 +147,7 @@ export default function TicketOperationPage() {
             {t('ticket.findHeading')}
           </h2>
           <p className={page.lead}>{t('ticket.findIntro')}</p>
-          <FindTicketForm />
+          <FindTicketForm key={pnr ?? ''} initialPnr={pnr ?? ''} />
         </section>
       )}
     </>

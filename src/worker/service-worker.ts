@@ -1,0 +1,122 @@
+/**
+ * The service worker (`/sw.js`, built by scripts/service-worker.mjs with this
+ * build's version and file list). It keeps one cache per version holding the
+ * hashed assets, the three HTML shells and config.js, so a repeat visit needs
+ * nothing from the network but the API:
+ *
+ * - pages (navigations) come from the network first, so a new deploy is seen on
+ *   the next visit; without an answer in NETWORK_WAIT_MS, or offline, the
+ *   shell of this version answers (the app then renders the path itself);
+ * - `config.js` likewise (operators edit it in place), and its latest answer is kept;
+ * - hashed assets come from the cache (their names change with their content);
+ * - /api and the server's own pages are never touched: saved tickets live in the
+ *   app's storage, not in an HTTP cache.
+ *
+ * A new version installs next to the old one and waits: the page tells the
+ * passenger (src/app/app-updates.ts) and sends `activate` when they reload, or
+ * at once when the page already runs the new version. No imports: it runs alone.
+ */
+
+declare const __APP_VERSION__: string
+declare const __PRECACHE__: string[]
+
+interface ExtendableEvent extends Event {
+  waitUntil(work: Promise<unknown>): void
+}
+interface FetchEvent extends ExtendableEvent {
+  readonly request: Request
+  respondWith(answer: Promise<Response>): void
+}
+interface MessageFromPage extends ExtendableEvent {
+  readonly data: unknown
+  readonly ports: readonly MessagePort[]
+}
+interface WorkerScope {
+  readonly location: Location
+  readonly clients: { claim(): Promise<void> }
+  skipWaiting(): Promise<void>
+  addEventListener(type: 'install' | 'activate', listener: (e: ExtendableEvent) => void): void
+  addEventListener(type: 'fetch', listener: (e: FetchEvent) => void): void
+  addEventListener(type: 'message', listener: (e: MessageFromPage) => void): void
+}
+
+const scope = self as unknown as WorkerScope
+const VERSION = __APP_VERSION__
+const CACHE_PREFIX = 'nodi-app-'
+const CACHE = CACHE_PREFIX + VERSION
+const PRECACHED = new Set(__PRECACHE__)
+/** How long a page waits for the network before this version's shell answers (a flaky connection). */
+const NETWORK_WAIT_MS = 4000
+/** Paths the server answers itself: the API, the development outbox, the card gateways, operations. */
+const SERVER_PATHS = /^\/(api|dev|sandbox|gateway|metrics|healthz|readyz)(\/|$)/
+
+/** The shell the server sends for `path` (server/app.ts, README's nginx rules). */
+function shellFor(path: string): string {
+  if (path === '/' || /^\/home\/?$/.test(path)) return '/index.html'
+  return /^\/search\/?$/.test(path) ? '/search.html' : '/app.html'
+}
+
+/** The network's answer, or null when there is none within `ms` (or none at all). */
+async function network(request: Request, ms: number): Promise<Response | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms)
+  })
+  try {
+    return await Promise.race([fetch(request), late])
+  } catch {
+    return null
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Network first; this version's copy of `file` when the network has no good answer. */
+async function networkFirst(request: Request, file: string, keep: boolean): Promise<Response> {
+  const fresh = await network(request, NETWORK_WAIT_MS)
+  if (fresh && fresh.status < 500) {
+    if (keep && fresh.ok) {
+      const copy = fresh.clone()
+      void caches.open(CACHE).then((c) => c.put(file, copy))
+    }
+    return fresh
+  }
+  const cached = await caches.match(file, { cacheName: CACHE })
+  return cached ?? fresh ?? Response.error()
+}
+
+/** This version's copy, or the network when it has none. */
+async function cacheFirst(request: Request, file: string): Promise<Response> {
+  return (await caches.match(file, { cacheName: CACHE })) ?? fetch(request)
+}
+
+scope.addEventListener('install', (event) => {
+  // `reload`: past the HTTP cache, so the shells are this deploy's
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll([...PRECACHED].map((url) => new Request(url, { cache: 'reload' })))))
+})
+
+scope.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) if (name.startsWith(CACHE_PREFIX) && name !== CACHE) await caches.delete(name)
+      // the first visit's page is served from here too from now on (its lazy pages, offline)
+      await scope.clients.claim()
+    })(),
+  )
+})
+
+scope.addEventListener('message', (event) => {
+  const type = (event.data as { type?: unknown } | null)?.type
+  if (type === 'version') event.ports[0]?.postMessage(VERSION)
+  else if (type === 'activate') event.waitUntil(scope.skipWaiting())
+})
+
+scope.addEventListener('fetch', (event) => {
+  const request = event.request
+  if (request.method !== 'GET') return
+  const url = new URL(request.url)
+  if (url.origin !== scope.location.origin || SERVER_PATHS.test(url.pathname)) return
+  if (request.mode === 'navigate') event.respondWith(networkFirst(request, shellFor(url.pathname), false))
+  else if (url.pathname === '/config.js') event.respondWith(networkFirst(request, '/config.js', true))
+  else if (PRECACHED.has(url.pathname)) event.respondWith(cacheFirst(request, url.pathname))
+})
