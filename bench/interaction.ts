@@ -137,7 +137,8 @@ async function berthsOf(base: string, tripId: number): Promise<number> {
 function worstOf(r: JourneyResult): string {
   const w = r.worst
   if (!w) return 'no interaction reported'
-  const slow = r.interactions[0]
+  // the event-timing entry of the same interaction (durations are rounded to 8 ms), for its step
+  const slow = r.interactions.find((x) => Math.abs(x.duration - w.value) < 8) ?? r.interactions[0]
   return (
     `\`${w.target || '(element gone)'}\` (${w.type || '?'}, on ${w.url}): ${ms(w.value)} = input delay ${ms(w.inputDelay)} + processing ${ms(w.processing)} + presentation ${ms(w.presentation)}` +
     `; load state ${w.loadState || '?'}${w.script ? `; longest script ${w.script}` : ''}${slow ? `; step "${slow.step}" (${slow.event} on ${slow.target || '(element gone)'})` : ''}`
