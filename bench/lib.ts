@@ -8,8 +8,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { reservationStatus } from '../contract/values.ts'
+import { DEMO_PASSENGER } from '../server/seed/passengers.ts'
 import { startPostgres } from '../server/test/pg.ts'
-import { startServer as startChild } from '../server/test/spawn-server.ts'
+import { bookSeat, call, gatewayDecide, startServer as startChild } from '../server/test/spawn-server.ts'
+import { storageKeys } from '../src/lib/storage.ts'
 
 export { freePort } from '../server/test/spawn-server.ts'
 
@@ -293,6 +296,14 @@ export async function apiPost<T>(base: string, p: string, body: unknown, headers
   return (JSON.parse(text) as { data: T }).data
 }
 
+/** GET from the API; answers the `data` field, throws on HTTP errors. */
+export async function apiGet<T>(base: string, p: string): Promise<T> {
+  const res = await fetch(`${base}/api${p}`, { headers: { accept: 'application/json' } })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`GET ${p}: HTTP ${res.status} ${text.slice(0, 300)}`)
+  return (JSON.parse(text) as { data: T }).data
+}
+
 /** The fields of a trip search row the benchmark uses. */
 export interface TripRow {
   tripId: number
@@ -347,6 +358,60 @@ export function reservationPath(t: TripRow): string {
 /** The search page's URL (format of src/stores/search.ts `searchQuery`). */
 export function searchPath(from: string, to: string, date: string): string {
   return `/search?${new URLSearchParams({ from, to, date })}`
+}
+
+/** The demo passenger's session as POST /checkPassenger answers it (the fields the app stores). */
+export interface DemoSession {
+  token: string
+  passenger: { id: number; fullName: string; mobile: string; email: string | null; balance: number }
+  company: unknown
+}
+
+/** Signs the demo passenger (server/seed/passengers.ts) in over HTTP, as "Stay signed in" does. */
+export function demoSession(base: string): Promise<DemoSession> {
+  const { mobile, password } = DEMO_PASSENGER
+  return apiPost<DemoSession>(base, '/checkPassenger', { mobile, password, staySignedIn: true })
+}
+
+/**
+ * The local-storage items of a "Stay signed in" session, under the app's keys
+ * (src/lib/storage.ts): `loadSession` in src/stores/session.ts reads them when the
+ * tab's session storage is empty, as in a new tab opened from a link.
+ */
+export function sessionItems(s: DemoSession): { name: string; value: string }[] {
+  return [
+    { name: storageKeys.token, value: s.token },
+    { name: storageKeys.passenger, value: JSON.stringify(s.passenger) },
+    { name: storageKeys.company, value: JSON.stringify(s.company) },
+  ]
+}
+
+/** Adds `amount` Tk to the passenger's balance through the sandbox card gateway (development server). */
+export async function topUp(base: string, token: string, amount: number): Promise<void> {
+  const res = await call(base, 'POST', '/api/account/topUp', { amount }, { token })
+  const redirectUrl = res.body?.data?.redirectUrl as string | undefined
+  if (res.status !== 200 || !redirectUrl) throw new Error(`top-up refused: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`)
+  if (!(await gatewayDecide(base, redirectUrl, 'approve'))) throw new Error('the sandbox gateway did not approve the top-up')
+}
+
+/**
+ * A real paid booking of the signed-in passenger: the first free seat of the
+ * first DHK→CTG trip in two days, held, booked and paid from the balance over
+ * HTTP, as the app does. Answers its id and PNR.
+ */
+export async function paidBooking(base: string, s: DemoSession): Promise<{ id: number; pnr: string }> {
+  const booked = await bookSeat(base, s.token, { daysAhead: 2, passenger: { name: s.passenger.fullName, mobile: s.passenger.mobile } })
+  const paid = await call(base, 'POST', '/api/reservation/payFromBalance', { reservationId: booked.id }, { token: s.token })
+  const r = paid.body?.data as { id: number; pnr: string | null; status: number } | undefined
+  if (paid.status !== 200 || !r || r.status !== reservationStatus.sold || !r.pnr) {
+    throw new Error(`payment from the balance refused: ${paid.status} ${JSON.stringify(paid.body).slice(0, 300)}`)
+  }
+  return { id: r.id, pnr: r.pnr }
+}
+
+/** The success page's URL after paying from the balance (src/pages/reservation/booking-panel.tsx). */
+export function successPath(reservationId: number): string {
+  return `/reservation/success?reservationId=${reservationId}`
 }
 
 // ---------- machine ----------

@@ -90,7 +90,7 @@ export function writeBenchmarks(results: PartResult[], machine: string, totalMs:
     for (const f of s.figures) {
       if (!f.budget) continue
       summary.push(
-        `| ${s.title} | ${cell(f.name)} | ${cell(f.value)} | ${cell(f.budget)} | ${f.pass === false ? '**FAIL**' : verdict(f)} | ${s.date.slice(0, 10)}${ran.has(s.part) ? '' : ' (earlier run)'} |`,
+        `| ${s.title} | ${cell(f.name)} | ${cell(f.value)} | ${cell(f.spread)} | ${cell(f.budget)} | ${f.pass === false ? '**FAIL**' : verdict(f)} | ${s.date.slice(0, 10)}${ran.has(s.part) ? '' : ' (earlier run)'} |`,
       )
     }
   }
@@ -106,8 +106,8 @@ export function writeBenchmarks(results: PartResult[], machine: string, totalMs:
     '',
     '## Budgets',
     '',
-    '| part | figure | median | budget | result | measured |',
-    '|---|---|---|---|---|---|',
+    '| part | figure | median | spread (min – max) | budget | result | measured |',
+    '|---|---|---|---|---|---|---|',
     ...summary,
     '',
     ...sections.flatMap((s) => [
