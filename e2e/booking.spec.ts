@@ -23,6 +23,7 @@ import {
   randomMobile,
   reservationUrl,
   tripFor,
+  withoutLiveSeatMap,
   type Lang,
 } from './helpers.ts'
 
@@ -323,6 +324,8 @@ test('the booking ends when its time runs out', async ({ page, request }) => {
   const lang: Lang = 'en'
   const { trip, date } = await tripFor(request, 6, 1)
   const mobile = await createPassenger(request)
+  // only the browser's clock moves: the live seat map, silent for that long, would reload the seats with the server's own hold times
+  await withoutLiveSeatMap(page)
   await page.clock.install()
   await bookOneSeat(page, lang, mobile, trip, date)
   await expect(panel(page).getByRole('button', { name: m(lang, 'booking.extend') })).toBeVisible()

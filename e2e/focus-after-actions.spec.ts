@@ -6,7 +6,7 @@
  * Escape on the error dialog a page opens at load, cancelling a ticket and keeping it.
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
-import { bookThroughApi, createPassenger, latestCode, pageHeading, reservationUrl, signInContext, tripFor } from './helpers.ts'
+import { bookThroughApi, createPassenger, latestCode, pageHeading, reservationUrl, signInContext, tripFor, withoutLiveSeatMap } from './helpers.ts'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -58,6 +58,8 @@ test('booking: Book seats, a coupon applied and removed, the booking cancelled, 
 
 test('the seat hold: Keep my seats focuses the hold it changed; when the hold runs out focus stays in the page', async ({ page, request }) => {
   const { trip, date } = await tripFor(request, 18, 1)
+  // only the browser's clock moves: the live seat map, silent for that long, would reload the seats with the server's own hold times
+  await withoutLiveSeatMap(page)
   await page.clock.install()
   await page.goto(reservationUrl(trip, date))
   await pageHeading(page)
@@ -104,6 +106,8 @@ test('the lock-lost dialog gives focus back to the seat that opened it', async (
   const other = await (await browser.newContext()).newPage()
   await other.goto(reservationUrl(trip, date))
   await pageHeading(other)
+  // a stale seat map (no live one): the seat other takes still shows available here
+  await withoutLiveSeatMap(page)
   await page.goto(reservationUrl(trip, date))
   await pageHeading(page)
   const name = await chooseSeat(other)

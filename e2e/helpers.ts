@@ -190,6 +190,17 @@ export async function tripFor(request: APIRequestContext, days: number, index: n
   return { trip: trips[index]!, date }
 }
 
+/**
+ * `page` as against a server without the live seat map (the stream answers 404, as a backend
+ * without the route would): its seat map shows what it loaded and goes stale, so a seat another
+ * passenger takes meanwhile meets the lock-lost dialog (e2e/live-seats.spec.ts has the live one).
+ */
+export async function withoutLiveSeatMap(page: Page): Promise<void> {
+  await page.route('**/api/reservation/seatEvents/**', (route) =>
+    route.fulfill({ status: 404, json: { error: { code: 'NOT_FOUND', reason: 'Not found.' } } }),
+  )
+}
+
 /** The seat page of a Dhaka–Chattogram trip. */
 export const reservationUrl = (trip: TripRow, date: string) => `/reservation?tripId=${trip.tripId}&from=DHK&to=CTG&date=${date}`
 

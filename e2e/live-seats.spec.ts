@@ -254,7 +254,7 @@ test.describe('live seat map across a server restart', () => {
 
 test.describe('live seat map on the test server', () => {
   test('a server without the stream: today’s behaviour, no note, no error, no retries', async ({ page, request }) => {
-    const trip = await standardTrip(request, 14)
+    const trip = await standardTrip(request, 22)
     let asked = 0
     await page.route('**/api/reservation/seatEvents/**', (route) => {
       asked++
@@ -276,7 +276,7 @@ test.describe('live seat map on the test server', () => {
   })
 
   test('offline: the page says seats may be out of date; back online, it follows the seats again', async ({ page, request }) => {
-    const trip = await standardTrip(request, 16)
+    const trip = await standardTrip(request, 23)
     await openSeats(page, trip)
     const [x, y] = await availableNames(page, 2)
     await holdAs(request, trip, [x!], 'offline-other-01')
@@ -296,7 +296,7 @@ test.describe('live seat map on the test server', () => {
     request,
   }) => {
     test.setTimeout(90_000)
-    const trip = await standardTrip(request, 15)
+    const trip = await standardTrip(request, 24)
     await openSeats(page, trip)
     await recordLiveRegions(page)
     const seats = await availableNames(page, 7)

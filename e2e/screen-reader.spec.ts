@@ -7,7 +7,7 @@
  * its own, in English.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { createPassenger, fillSignUp, m, pageHeading, randomMobile, reservationUrl, signInContext, tripFor } from './helpers.ts'
+import { createPassenger, fillSignUp, m, pageHeading, randomMobile, reservationUrl, signInContext, tripFor, withoutLiveSeatMap } from './helpers.ts'
 import { clearSpoken, serveScreenReader, spoken, startScreenReader } from './screen-reader.ts'
 
 test.describe.configure({ timeout: 120_000 })
@@ -51,6 +51,8 @@ for (const [index, lang] of (['en', 'bn'] as const).entries()) {
 
     test('the seat map: a seat, the seat chosen, and a seat another passenger took', async ({ page, browser, request }) => {
       const { trip, date } = await tripFor(request, 20, index)
+      // a stale seat map (no live one), so the seat another passenger takes meets the lock-lost dialog
+      await withoutLiveSeatMap(page)
       const first = await seatPage(page, reservationUrl(trip, date))
       // a seat: its name, deck, type, fare and state, then the button's own state
       const seatWord = lang === 'en' ? 'Seat' : 'আসন'
@@ -87,6 +89,8 @@ for (const [index, lang] of (['en', 'bn'] as const).entries()) {
 
     test('the hold warning is spoken two minutes before the hold runs out', async ({ page, request }) => {
       const { trip, date } = await tripFor(request, 20, 2 + index)
+      // only the browser's clock moves: the live seat map, silent for that long, would reload the seats with the server's own hold times
+      await withoutLiveSeatMap(page)
       await page.clock.install()
       await seatPage(page, reservationUrl(trip, date))
       await page.keyboard.press('Enter')

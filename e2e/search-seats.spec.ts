@@ -4,7 +4,7 @@
  * against the real server with fresh demo data.
  */
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test'
-import { announcementsSeen, bookThroughApi, dhakaDate, expectNoAxeViolations, pageHeading } from './helpers.ts'
+import { announcementsSeen, bookThroughApi, dhakaDate, expectNoAxeViolations, pageHeading, withoutLiveSeatMap } from './helpers.ts'
 
 const tomorrow = dhakaDate(1)
 
@@ -387,10 +387,8 @@ test.describe('seat choice', () => {
   }) => {
     const trip = await tripOf(request, 'AC_STANDARD', ownDay.lockLost)
     const other = await otherPassenger(browser)
-    // a server without the live seat map (e2e/live-seats.spec.ts has the live one): the other page goes stale
-    await other.route('**/api/reservation/seatEvents/**', (route) =>
-      route.fulfill({ status: 404, json: { error: { code: 'NOT_FOUND', reason: 'Not found.' } } }),
-    )
+    // a server without the live seat map: the other page goes stale
+    await withoutLiveSeatMap(other)
     await openSeats(page, trip, ownDay.lockLost)
     await openSeats(other, trip, ownDay.lockLost)
     const seat = availableSeats(page).first()
@@ -474,6 +472,8 @@ test.describe('seat choice', () => {
 
   test('the seat hold runs out: a warning with Keep my seats 2 minutes before, then the seats are released', async ({ page, request }) => {
     const trip = await tripOf(request, 'AC_STANDARD', ownDay.expiry)
+    // only the browser's clock moves: the live seat map, silent for that long, would reload the seats with the server's own hold times
+    await withoutLiveSeatMap(page)
     await page.clock.install()
     await openSeats(page, trip, ownDay.expiry)
     const { seat, name } = await firstAvailable(page)
