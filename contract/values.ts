@@ -37,6 +37,8 @@ export const OPEN_SEAT_NAME = 'OPEN'
 export const OTP_RESEND_SECONDS = 180
 export const HOLD_MINUTES = 15
 export const MAX_HOLD_MINUTES = 30
+/** A live seat-map stream silent this long (no event, no heartbeat) is taken for dropped by the app; heartbeats come more often. */
+export const SEAT_STREAM_SILENCE_SECONDS = 45
 /** The largest id (PostgreSQL int4). */
 export const MAX_ID = 2_147_483_647
 

@@ -5,6 +5,7 @@
  * refused with one message naming every missing variable, never run on a stand-in.
  */
 import { HOLD_MINUTES, MAX_HOLD_MINUTES } from '../contract/schemas.ts'
+import { SEAT_STREAM_SILENCE_SECONDS } from '../contract/values.ts'
 
 /** The card gateway: the development sandbox page, or SSLCommerz. */
 export type PaymentConfig =
@@ -177,6 +178,10 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     seatStreamsMax: int('SEAT_STREAMS_MAX', 10_000),
     seatStreamHeartbeatMs: int('SEAT_STREAM_HEARTBEAT_SECONDS', 15) * 1000,
     corsOrigins: readOrigins(env.CORS_ORIGINS, problems),
+  }
+  if (config.seatStreamHeartbeatMs >= SEAT_STREAM_SILENCE_SECONDS * 1000) {
+    // the app takes a stream this quiet for dropped: every quiet seat page would reconnect and reload
+    problems.push(`SEAT_STREAM_HEARTBEAT_SECONDS must be below ${SEAT_STREAM_SILENCE_SECONDS} (the app takes a stream silent that long for dropped)`)
   }
   return { config, problems }
 }

@@ -88,6 +88,14 @@ test('delivery settings: 8 attempts and a 120 s lease unless set; malformed valu
   assert.equal(bad.problems, ['DELIVERY_MAX_ATTEMPTS must be a positive whole number', 'DELIVERY_LEASE_SECONDS must be a positive whole number'])
 })
 
+test('live seat map: a heartbeat as slow as the app’s silence limit is refused by name (every quiet page would reconnect)', () => {
+  assert.is(readConfig({}).config.seatStreamHeartbeatMs, 15_000)
+  assert.equal(readConfig({ SEAT_STREAM_HEARTBEAT_SECONDS: '44' }).problems, [])
+  assert.equal(readConfig({ SEAT_STREAM_HEARTBEAT_SECONDS: '45' }).problems, [
+    'SEAT_STREAM_HEARTBEAT_SECONDS must be below 45 (the app takes a stream silent that long for dropped)',
+  ])
+})
+
 test('malformed values are named', () => {
   const { problems } = readConfig({ HOLD_LIMIT_PER_ADDRESS: 'ten', SMTP_URL: 'http://x', SMS_API_URL: 'ftp://x' })
   const text = problems.join('\n')

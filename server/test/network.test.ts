@@ -168,7 +168,7 @@ test('the demo file imported into an empty database is the network the old seed 
       { code: 'AC_BUSINESS', n: 30, types: 'Business,Extra' },
       { code: 'AC_STANDARD', n: 40, types: 'Standard' },
       { code: 'NON_AC', n: 40, types: 'Standard' },
-      { code: 'SLEEPER', n: 36, types: 'Sleeper,Sleeper Horizontal' },
+      { code: 'SLEEPER', n: 60, types: 'Sleeper,Sleeper Horizontal' },
     ])
     const trips = await db.query<{
       a: string
@@ -423,7 +423,7 @@ test('layouts: changed seats are changed in place, or become a new version when 
     assert.ok(keptLayout!.seats.includes('UF3'))
     assert.is(newLayout!.code, 'SLEEPER')
     assert.is(newLayout!.retired, false)
-    assert.ok(newLayout!.id !== oldLayout!.id && !newLayout!.seats.includes('UF3') && newLayout!.seats.length === 35)
+    assert.ok(newLayout!.id !== oldLayout!.id && !newLayout!.seats.includes('UF3') && newLayout!.seats.length === 59)
     const seatMap = await t.call('POST', '/api/reservation/tripDetails', { body: await detailsBody(t.db, unsold!.id) })
     assert.is(seatMap.status, 200, seatMap.text)
     assert.not.ok(JSON.stringify(seatMap.body.data).includes('"UF3"'))

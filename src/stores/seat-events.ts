@@ -19,13 +19,14 @@ import { openStream, type StreamHandle } from '../api/streams.ts'
 import { every, now } from '../lib/clock.ts'
 import * as r from './seat-choice.ts'
 import * as ui from './ui.ts'
+import { SEAT_STREAM_SILENCE_SECONDS } from '../../contract/values.ts'
 
 /** Least time between two summaries. */
 export const SUMMARY_EVERY_MS = 10_000
 /** Changes are summed up this long before the summary is said. */
 export const SUMMARY_SETTLE_MS = 2_000
 /** No event (heartbeats included) for this long: the stream is dead though not closed. */
-export const SILENCE_MS = 45_000
+export const SILENCE_MS = SEAT_STREAM_SILENCE_SECONDS * 1000
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000]
 /** A seat another passenger took this recently is named as just taken when chosen. */
 const JUST_TAKEN_MS = 30_000
