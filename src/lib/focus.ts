@@ -70,8 +70,12 @@ export function startFocusRescue(): () => void {
   const check = () => {
     pending = 0
     const last = chain[0]
-    if (!last || document.activeElement !== document.body || !document.hasFocus()) return
+    if (!last || !document.hasFocus()) return
     if (last.isConnected && !last.matches(':disabled')) return
+    // the browser moves focus off a disabled control only at its next rendering, which a busy
+    // phone may not have reached yet: a disabled control still holding focus has lost it too
+    const active = document.activeElement
+    if (active !== document.body && active !== last) return
     rescueTarget(chain)?.focus()
   }
   const observer = new MutationObserver(() => {
