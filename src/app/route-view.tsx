@@ -29,14 +29,11 @@ function pageFor(route: AppRoute): ComponentType {
 /**
  * Loads the first route's page before the first render, so that render does not
  * suspend: the page shows without a loading fallback in between (React holds a
- * revealed fallback for a while before swapping in the content). The page's data
- * for address query `search` is asked for as soon as its module is there.
+ * revealed fallback for a while before swapping in the content).
  */
-export async function preloadPage(route: AppRoute, search: string): Promise<void> {
+export async function preloadPage(route: AppRoute): Promise<void> {
   try {
-    const m = await loadPage(route)
-    m.startLoading?.(search)
-    loaded.set(route.page, m.default)
+    loaded.set(route.page, (await loadPage(route)).default)
   } catch {
     // the render suspends on it instead, and the page boundary offers a retry
   }
