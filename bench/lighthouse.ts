@@ -327,10 +327,10 @@ export async function runLighthouse(base: string, log: (s: string) => void): Pro
     `- /profile and /reservation/success: the demo passenger (${session.passenger.mobile}) signed in with "Stay signed in": before each run the session from POST /api/checkPassenger is written to the origin's local storage (the keys src/stores/session.ts reads) in Lighthouse's own Chromium, and Lighthouse clears everything but local storage (HTTP cache included). ` +
       `/reservation/success shows booking ${paid.pnr}, booked and paid from the balance over HTTP before the runs (as the app's "Pay from balance" does). A run counts only when the page stayed on its URL and the signed-in data came back (200 from the profile / booking API).`,
     '',
-    'What was done for LCP, and where it stops: every route has its first render prerendered into its own HTML file (`<path>.html`: heading, text, the place of its form or data), which brought /login, /ticket-operation and /profile from about 3.2–3.4 s to under 2.1 s. ' +
-      "On /search, /reservation and /reservation/success the largest element is the server's data (a result card, the trip line, the payment message), which no build can prerender; tried there: " +
-      'the first page asks for its data before it first renders (`startLoading`, src/lib/early-load.ts), the lookup lists asked once instead of twice, the seat map rendered a pass after the trip line, the overlay code fetched 2 s after load, the API client preloaded by each shell (about 0.3 s better each). ' +
-      'What is left is about 200 ms of main-thread work before the data can show (the entry script, the first React render, the zod schemas built before the first request, react-intl), times the 4x CPU slowdown. Not tried yet: sending the first request before the schemas are built, a smaller entry, and rendering these pages with their data on the server.',
+    'LCP: /, /search have their first render prerendered (index.html, search.html); the other routes start from app.html and paint their heading only after the entry and the page chunk have run (about 3.2–3.5 s at 4x). ' +
+      'Tried on branch lcp14: every route prerendered into its own `<path>.html` (median LCP /login 1.36 s, /ticket-operation 1.42 s, /profile 1.54 s, all ≥ 95) plus the first page asking for its data before it renders; ' +
+      "reverted on main because its hand-over kept the prerendered form beside the app's for seconds on a loaded machine (8 browser tests failed in CI). " +
+      "On /search, /reservation and /reservation/success the largest element is the server's data (result card, trip line, payment message), about 3.1–3.3 s even with lcp14; left: about 200 ms of main-thread work before the first request (entry, first React render, zod schemas, react-intl) times 4x. Not tried: the first request before the schemas are built, a smaller entry, server rendering with data.',
     '',
   ]
   const notes: string[] = []
