@@ -330,7 +330,7 @@ export async function runLighthouse(base: string, log: (s: string) => void): Pro
     'LCP: /, /search have their first render prerendered (index.html, search.html); the other routes start from app.html and paint their heading only after the entry and the page chunk have run (about 3.2–3.5 s at 4x). ' +
       'Tried on branch lcp14: every route prerendered into its own `<path>.html` (median LCP /login 1.36 s, /ticket-operation 1.42 s, /profile 1.54 s, all ≥ 95) plus the first page asking for its data before it renders; ' +
       "reverted on main because its hand-over kept the prerendered form beside the app's for seconds on a loaded machine (8 browser tests failed in CI). " +
-      "On /search, /reservation and /reservation/success the largest element is the server's data (result card, trip line, payment message), about 3.1–3.3 s even with lcp14; left: about 200 ms of main-thread work before the first request (entry, first React render, zod schemas, react-intl) times 4x. Not tried: the first request before the schemas are built, a smaller entry, server rendering with data.',
+      "On /search, /reservation and /reservation/success the largest element is the server's data (result card, trip line, payment message), about 3.1–3.3 s even with lcp14; left: about 200 ms of main-thread work before the first request (entry, first React render, zod schemas, react-intl) times 4x. Not tried: the first request before the schemas are built, a smaller entry, server rendering with data.",
     '',
   ]
   const notes: string[] = []
