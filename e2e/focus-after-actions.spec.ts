@@ -111,6 +111,8 @@ test('the lock-lost dialog gives focus back to the seat that opened it', async (
   await page.goto(reservationUrl(trip, date))
   await pageHeading(page)
   const name = await chooseSeat(other)
+  // the server's answer, not only the seat drawn as chosen: other holds it before this page tries
+  await expect(other.getByTestId('hold-clock')).toBeVisible()
   // this page still shows the seat available
   const seat = page.locator(`[data-seat="${name}"]:visible`)
   await expect(seat).toHaveAttribute('data-state', 'available')

@@ -74,6 +74,8 @@ for (const [index, lang] of (['en', 'bn'] as const).entries()) {
       await pageHeading(other)
       await other.locator(`[data-seat="${next}"]:visible`).click()
       await expect(other.locator(`[data-seat="${next}"]:visible`)).toHaveAttribute('data-state', 'selected')
+      // the server's answer, not only the seat drawn as chosen: other holds it before this page tries
+      await expect(other.getByTestId('hold-clock')).toBeVisible()
       await clearSpoken(page)
       await page.keyboard.press('Enter')
       const lost = literal(m(lang, 'seat.lockLost', { names: next }))
