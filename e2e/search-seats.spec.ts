@@ -123,6 +123,30 @@ test.beforeEach(async ({ context }) => {
 })
 
 test.describe('home search', () => {
+  test('the plain city select swapped for the combobox while it has focus hands focus to the combobox', async ({ page }) => {
+    // the combobox chunk is held back until the passenger is in the From select
+    let release = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    await page.route(/city-combobox[^/]*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/')
+    await pageHeading(page)
+    const from = page.locator('select[name="from"]')
+    const to = page.locator('select[name="to"]')
+    await from.focus()
+    release()
+    // the chunk has arrived (the swap waits for the From select to lose focus)
+    await page.waitForResponse(/city-combobox[^/]*\.js$/)
+    await page.waitForTimeout(200)
+    await expect(from).toBeVisible()
+    // moving straight to the To select: the swap replaces it while it has focus
+    await to.focus()
+    await enhanced(page)
+    await expect(page.getByRole('combobox', { name: 'To' })).toBeFocused()
+  })
+
   test('search from the home page puts the search in the URL and lists trips', async ({ page }) => {
     await page.goto('/')
     await pageHeading(page)

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { Combobox, createListCollection } from '@ark-ui/react/combobox'
 import { Portal } from '@ark-ui/react/portal'
 import { css } from '../../styled-system/css'
@@ -62,8 +62,12 @@ function matches(c: City, query: string): boolean {
 }
 
 /** The From / To picker: Ark Combobox with type-ahead over the city list. */
-export function CityCombobox({ label, cities, value, onChange, error, name, placeholder, noMatch, bn }: CityFieldProps) {
+export function CityCombobox({ label, cities, value, onChange, error, name, placeholder, noMatch, bn, takeFocus }: CityFieldProps) {
   const [query, setQuery] = useState('')
+  const input = useRef<HTMLInputElement>(null)
+  useLayoutEffect(() => {
+    if (takeFocus?.()) input.current?.focus()
+  }, [])
   const nameOf = (c: City) => (bn ? c.nameBn : c.name)
   const items = useMemo(() => cities.filter((c) => matches(c, query)), [cities, query])
   const collection = useMemo(
@@ -95,7 +99,7 @@ export function CityCombobox({ label, cities, value, onChange, error, name, plac
     >
       <Combobox.Label className={formStyles.label}>{label}</Combobox.Label>
       <Combobox.Control className={styles.control}>
-        <Combobox.Input className={[formStyles.control, styles.input].join(' ')} aria-describedby={`${name}-city-error`} />
+        <Combobox.Input ref={input} className={[formStyles.control, styles.input].join(' ')} aria-describedby={`${name}-city-error`} />
         {/* a pointer's way to open the list (the field opens it from the keyboard): hidden from screen
             readers, which would otherwise meet a second control named like the field */}
         <Combobox.Trigger className={styles.trigger} aria-hidden="true">

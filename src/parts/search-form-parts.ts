@@ -38,4 +38,6 @@ export interface CityFieldProps {
   placeholder: string
   noMatch: string
   bn: boolean
+  /** Asked once the combobox is in the page: whether it takes focus from the select it replaced. */
+  takeFocus?: () => boolean
 }

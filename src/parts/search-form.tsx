@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
 import { isPrerendering } from '../lib/prerendering.ts'
 import { useSignals } from '@preact/signals-react/runtime'
 import { cx } from '../../styled-system/css'
@@ -12,18 +12,41 @@ import { formStyles, type CityFieldProps } from './search-form-parts.ts'
 
 // Ark Combobox (~29 KB) is not part of the first render: the plain <select>
 // works at once and is swapped for the type-ahead combobox when its chunk arrives.
-const loadCombobox = () => import('./city-combobox.tsx')
-const CityCombobox = lazy(() => loadCombobox().then((m) => ({ default: m.CityCombobox })))
+type Combobox = typeof import('./city-combobox.tsx').CityCombobox
+let LoadedCombobox: Combobox | undefined
+const loadCombobox = () =>
+  import('./city-combobox.tsx').then((m) => {
+    LoadedCombobox = m.CityCombobox
+  })
 
-function PlainCitySelect({ label, cities, value, onChange, error, name, placeholder, bn }: CityFieldProps) {
+function PlainCitySelect({
+  label,
+  cities,
+  value,
+  onChange,
+  error,
+  name,
+  placeholder,
+  bn,
+  onRemovedWithFocus,
+}: CityFieldProps & { onRemovedWithFocus: () => void }) {
   const id = useId()
   const errorId = `${id}-error`
+  const select = useRef<HTMLSelectElement>(null)
+  // runs before React takes the select out of the page: a select that has focus then hands it to its successor
+  useLayoutEffect(
+    () => () => {
+      if (select.current && document.activeElement === select.current) onRemovedWithFocus()
+    },
+    [],
+  )
   return (
     <div className={formStyles.field}>
       <label htmlFor={id} className={formStyles.label}>
         {label}
       </label>
       <select
+        ref={select}
         id={id}
         name={name}
         className={formStyles.control}
@@ -46,15 +69,19 @@ function PlainCitySelect({ label, cities, value, onChange, error, name, placehol
   )
 }
 
-/** The city field: plain select first, Ark Combobox once its chunk is loaded (and the select is not in use). */
+/**
+ * The city field: plain select first, Ark Combobox once its chunk is loaded, in one commit (no
+ * Suspense fallback in between). Should the passenger reach the select just as it is swapped, focus
+ * moves to the combobox's field instead of falling to the page.
+ */
 function CityField(props: CityFieldProps & { enhanced: boolean }) {
   const { enhanced, ...rest } = props
-  if (!enhanced) return <PlainCitySelect {...rest} />
-  return (
-    <Suspense fallback={<PlainCitySelect {...rest} />}>
-      <CityCombobox {...rest} />
-    </Suspense>
-  )
+  const handOver = useRef(false)
+  if (enhanced && LoadedCombobox) {
+    const Enhanced = LoadedCombobox
+    return <Enhanced {...rest} takeFocus={() => handOver.current} />
+  }
+  return <PlainCitySelect {...rest} onRemovedWithFocus={() => (handOver.current = true)} />
 }
 
 /** Loads the combobox chunk after first paint and reports when the swap may happen. */
