@@ -355,6 +355,26 @@ test('a lock still in flight when the reload answers carries on; the seat stays 
   )
 })
 
+test('locksSettled waits for every lock the clicks started, so a booking names seats the server holds', async () => {
+  const releases: (() => void)[] = []
+  const real = fakeSeatLock('me')
+  routes.seatLock = (opts) => new Promise((res) => releases.push(() => res(real(opts))))
+  let settled = false
+  await r.locksSettled()
+  r.toggleSeat('A1')
+  r.toggleSeat('A2')
+  void r.locksSettled().then(() => (settled = true))
+  await flush()
+  assert.is(releases.length, 2, 'both locks sent')
+  releases[0]!()
+  await flush()
+  assert.not.ok(settled, 'A2 has not answered yet')
+  releases[1]!()
+  await flush()
+  assert.ok(settled)
+  assert.equal([...locks.keys()].sort(), ['A1', 'A2'])
+})
+
 test('a seat given up while the trip reloads stays given up and is unlocked', async () => {
   r.toggleSeat('A1')
   await flush()

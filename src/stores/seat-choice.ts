@@ -381,9 +381,31 @@ export function toggleSeat(name: string): ToggleResult {
   return 'selected'
 }
 
+/** Lock requests scheduled or running, and who waits for them all to answer. */
+let locksPending = 0
+let settledWaiters: (() => void)[] = []
+
 function schedule(name: string): void {
   const gen = generation
-  defer(() => void reconcile(name, gen))
+  locksPending++
+  defer(
+    () =>
+      void reconcile(name, gen).finally(() => {
+        if (--locksPending > 0) return
+        const waiters = settledWaiters
+        settledWaiters = []
+        for (const w of waiters) w()
+      }),
+  )
+}
+
+/**
+ * Resolves once every lock and unlock the passenger's clicks started has been answered, so a
+ * booking sent now names seats the server already holds for them (Book pressed right after a
+ * seat was chosen would otherwise reach the server before that seat's lock).
+ */
+export function locksSettled(): Promise<void> {
+  return locksPending === 0 ? Promise.resolve() : new Promise((resolve) => settledWaiters.push(resolve))
 }
 
 /** Brings the server lock of one seat in line with its on-screen state, one request at a time. */

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
 import { TextField } from '../../../design-system/text-field/index.ts'
@@ -34,15 +35,26 @@ export function BookingForm() {
   const boarding = r.departureScheduleId.value
   const dropping = r.arrivalScheduleId.value
   const details = r.tripDetails.value
-  const pending = b.busy.value === 'book'
+  // Book pressed while a seat's lock is still on its way: the button says it is booking meanwhile
+  const [awaitingLocks, setAwaitingLocks] = useState(false)
+  const pending = b.busy.value === 'book' || awaitingLocks
   const missing = seats.length === 0 ? 'booking.chooseSeatsFirst' : boarding === null || dropping === null ? 'booking.chooseCounters' : null
   const error = b.error.value?.scope === 'book' ? b.error.value : null
 
   const submit = f.submit(async (v) => {
     if (pending || missing || !details || boarding === null || dropping === null) return
+    // a seat chosen a moment ago may still be on its way to the server: book once its lock has answered
+    setAwaitingLocks(true)
+    try {
+      await r.locksSettled()
+    } finally {
+      setAwaitingLocks(false)
+    }
+    const held = r.countedSeats.peek()
+    if (held.length === 0) return
     const done = await b.book({
       tripId: details.tripId,
-      seatNames: seats.map((s) => s.name),
+      seatNames: held.map((s) => s.name),
       boardingStationId: boarding,
       droppingStationId: dropping,
       passengerName: v.passengerName,
