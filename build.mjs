@@ -118,6 +118,11 @@ const hash = (buf) => createHash('sha256').update(buf).digest('hex').slice(0, 8)
 /** Root-relative URL of a file inside dist (works when dist/ is the CDN or site root). */
 const url = (outdir, file) => '/' + relative(outdir, join(root, file)).split('\\').join('/')
 
+/** The shell of route `path` in dist/: `<path>.html`, index.html for `/` (server/app.ts, the service worker and docs/nginx-app.conf agree). */
+export function shellFile(path) {
+  return path === '/' ? 'index.html' : `${path.slice(1)}.html`
+}
+
 function indexHtml({ cssHref, entryHref, preloads, routeFiles, body = '' }) {
   const preloadTags = preloads.map((h) => `    <link rel="modulepreload" href="${h}">`).join('\n')
   return `<!doctype html>
@@ -136,7 +141,7 @@ ${preloadTags}
     <script type="application/json" id="route-files">${JSON.stringify(routeFiles).replaceAll('<', '\\u003c')}</script>
   </head>
   <body>
-    <div id="root">${body}</div>
+    <div id="root"${body ? ' data-prerendered' : ''}>${body}</div>
     <noscript>This site needs JavaScript to book tickets. Please enable JavaScript and reload.</noscript>
   </body>
 </html>
@@ -242,7 +247,13 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
 
   const entryOut = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === ENTRY)?.[0]
   if (!entryOut) throw new Error('entry output missing')
-  const preloads = [...staticClosure(metafile, entryOut)].filter((f) => f !== entryOut).map((f) => url(outdir, f))
+  const entryFiles = staticClosure(metafile, entryOut)
+  // every page asks the server at start (lookups, its data): the API client (src/api/client.ts,
+  // loaded on first call) comes with the entry instead of after it has run
+  const clientOut = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === 'src/api/client.ts')?.[0]
+  if (!clientOut) throw new Error('API client chunk missing')
+  const clientFiles = [...staticClosure(metafile, clientOut)].filter((f) => !entryFiles.has(f))
+  const preloads = [...[...entryFiles].filter((f) => f !== entryOut), ...clientFiles].map((f) => url(outdir, f))
 
   const routes = await loadRoutes(root)
   // what each route's first render needs beyond the entry: main.tsx preloads the
@@ -259,13 +270,17 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   )
   routeFileMap['*overlays'] = [...new Set(overlays.flatMap(({ path }) => perRoute.get(path)))].map((f) => url(outdir, f))
   const page = { cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads, routeFiles: routeFileMap }
-  // index.html (/ and /home) carries the prerendered home page; search.html (/search)
-  // the results page's heading and form, to be filled by the app; app.html, the SPA
-  // fallback for every other path, only the header and footer, so no other page flashes home.
-  const [home, results, shell] = await prerenderPages(['/', '/search', null], log)
-  writeFileSync(join(outdir, 'index.html'), indexHtml({ ...page, body: home }))
-  writeFileSync(join(outdir, 'search.html'), indexHtml({ ...page, body: results }))
-  writeFileSync(join(outdir, 'app.html'), indexHtml({ ...page, body: shell }))
+  // Every route's first render in its own shell, `<path>.html` (index.html for / and
+  // /home), which also preloads the route's own files; app.html, the SPA fallback
+  // for any other path, only the header and footer, so no other page flashes there.
+  const shellRoutes = routes.filter((r) => r.path !== '/home')
+  const bodies = await prerenderPages([...shellRoutes.map((r) => r.path), null], log)
+  for (const [i, { path }] of shellRoutes.entries()) {
+    const file = join(outdir, shellFile(path))
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, indexHtml({ ...page, preloads: [...preloads, ...routeFileMap[path]], body: bodies[i] }))
+  }
+  writeFileSync(join(outdir, 'app.html'), indexHtml({ ...page, body: bodies.at(-1) }))
   // Runtime configuration, not hashed: operators edit it in place without rebuilding.
   writeFileSync(join(outdir, 'config.js'), `window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n`)
   // the shells and assets are final: the worker precaches exactly these

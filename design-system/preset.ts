@@ -49,6 +49,9 @@ export const preset = definePreset({
       lineHeight: 'normal',
     },
     a: { color: 'blue.700' },
+    // A page's HTML from the build (build.mjs) shows its text before the app runs, but not
+    // controls that do nothing yet: they keep their place and appear when the app takes over.
+    '#root[data-prerendered] main :is(input, select, textarea, button)': { visibility: 'hidden' },
     ':focus-visible': { outline: '3px solid {colors.blue.700}', outlineOffset: '2px' },
     '@media (prefers-reduced-motion: reduce)': {
       '*, *::before, *::after': { transitionDuration: '0.01ms !important', scrollBehavior: 'auto !important' },

@@ -13,6 +13,7 @@ import path from 'node:path'
 import { test as base, expect, type APIRequestContext, type Page, request as requests } from '@playwright/test'
 import { freePort } from '../server/test/spawn-server.ts'
 import { skipLine, underCi } from '../server/test/skip.ts'
+import { routes } from '../src/routes.ts'
 import { createPassenger, dhakaDate, messagePattern, messages, PASSWORD, pageHeading } from './helpers.ts'
 import { type Nginx, nginxMissing, startNginx } from './nginx.ts'
 import { copyDist, type OwnServer, startOwnServer } from './own-server.ts'
@@ -84,21 +85,25 @@ test(TITLES.headers, async ({ request, cdn }) => {
     return { status: res.status(), type: res.headers()['content-type'] ?? '', cache: res.headers()['cache-control'] ?? '', body: await res.text() }
   }
   const noCache = { status: 200, cache: 'no-cache' }
+  // every route's own shell (build.mjs `shellFile`), the home page on /home too, app.html for any other path
+  const shells: [string, string][] = routes.map((r) => [r.path, r.path === '/' || r.path === '/home' ? 'index.html' : `${r.path.slice(1)}.html`])
   for (const [p, shell] of [
-    ['/', 'index.html'],
-    ['/home', 'index.html'],
-    ['/search', 'search.html'],
-    ['/ticket-operation', 'app.html'],
-    ['/reservation/success', 'app.html'],
-    ['/profile', 'app.html'],
-  ] as const) {
+    ...shells,
+    ['/search?from=DHK&to=CTG', 'search.html'],
+    ['/reservation/success?paymentId=p1', 'reservation/success.html'],
+    ['/no/such/page', 'app.html'],
+  ]) {
     const res = await get(p)
     expect(res, p).toMatchObject({ ...noCache, body: file(shell) })
     expect(res.type, p).toMatch(/^text\/html/)
   }
   // every file of dist/ outside assets/ is never cached long (README's list), whatever the build adds
-  const plain = fs.readdirSync(cdn.dist).filter((f) => f !== 'assets' && f !== 'meta.json')
-  expect(plain.sort()).toEqual(['app.html', 'config.js', 'index.html', 'search.html', 'sw.js'])
+  const plain = fs
+    .readdirSync(cdn.dist, { recursive: true })
+    .map(String)
+    .filter((f) => !f.startsWith('assets') && f !== 'meta.json' && fs.statSync(path.join(cdn.dist, f)).isFile())
+  expect(plain.filter((f) => !f.endsWith('.html')).sort()).toEqual(['config.js', 'sw.js'])
+  expect(plain.filter((f) => f.endsWith('.html')).sort()).toEqual(['app.html', ...new Set(shells.map(([, f]) => f))].sort())
   for (const f of plain) expect(await get(`/${f}`), f).toMatchObject({ ...noCache, body: file(f) })
   expect((await get('/sw.js')).type).toMatch(/javascript/)
   expect((await get('/config.js')).body).toContain(cdn.api.url)

@@ -69,11 +69,19 @@ test('the seat hold: Keep my seats focuses the hold it changed; when the hold ru
   await page.clock.fastForward('13:30')
   const keep = page.getByRole('button', { name: 'Keep my seats' })
   // the server holds the seats 15 minutes more, counted on the browser's clock, which the test moved on
+  let heldUntil: string | null = null
   await page.route('**/api/reservation/seatLock', async (route) => {
     const res = await route.fetch()
     const body = (await res.json()) as { data: { expirationTime: string } }
     const browserNow = await page.evaluate(() => Date.now())
-    body.data.expirationTime = new Date(browserNow + 15 * 60_000).toISOString()
+    heldUntil = body.data.expirationTime = new Date(browserNow + 15 * 60_000).toISOString()
+    await route.fulfill({ response: res, json: body })
+  })
+  // and says so when the page asks for the trip's seats again (the live seat map reloads them after the clock jumps)
+  await page.route('**/api/reservation/tripDetails', async (route) => {
+    const res = await route.fetch()
+    const body = (await res.json()) as { data: { expirationTime: string | null } }
+    if (heldUntil && body.data.expirationTime) body.data.expirationTime = heldUntil
     await route.fulfill({ response: res, json: body })
   })
   await keep.click()

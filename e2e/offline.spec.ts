@@ -66,6 +66,12 @@ async function controlled(page: Page): Promise<void> {
 }
 
 /** The version the page was built as (its HTML's meta). */
+/** The HTML shells of a built app (every route's and app.html). */
+const shellsOf = (dist: string) =>
+  fs
+    .readdirSync(dist, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.html') && !f.startsWith('assets'))
 const pageVersion = (page: Page) => page.locator('meta[name="app-version"]').getAttribute('content')
 
 /** Looks a ticket up by PNR and PIN on /ticket-operation (as a visitor). */
@@ -221,7 +227,7 @@ test('a new build is detected: an open page offers Reload; a page that already i
   const first = await pageVersion(page)
 
   // deploy: changed shells, a new version, a new worker script
-  for (const f of ['index.html', 'search.html', 'app.html']) {
+  for (const f of shellsOf(app.dist)) {
     const file = path.join(app.dist, f)
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('<title>', '<meta name="deploy" content="2">\n    <title>'))
   }
@@ -240,7 +246,7 @@ test('a new build is detected: an open page offers Reload; a page that already i
   await expect(page.getByText(en['app.updateReady']!)).toHaveCount(0)
 
   // the next deploy, then simply the next visit: its page comes from the network, so it is the new build already
-  for (const f of ['index.html', 'search.html', 'app.html']) {
+  for (const f of shellsOf(app.dist)) {
     const file = path.join(app.dist, f)
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('content="2"', 'content="3"'))
   }

@@ -276,6 +276,22 @@ test.describe('results', () => {
 })
 
 test.describe('seat choice', () => {
+  test('a seat page opened at its address asks for its trip and for each lookup list once', async ({ page, request }) => {
+    const trip = await tripOf(request, 'AC_STANDARD')
+    const asked: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/api/')) asked.push(new URL(r.url()).pathname)
+    })
+    await page.goto(reservationUrl(trip))
+    await pageHeading(page)
+    await expect(page.getByRole('grid').first()).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    const times = (p: string) => asked.filter((a) => a === p).length
+    expect(times('/api/reservation/tripDetails')).toBe(1)
+    for (const list of ['/api/originCities', '/api/destinationCities', '/api/timePeriods', '/api/announcements', '/api/offers'])
+      expect(times(list), list).toBe(1)
+  })
+
   test('mouse: five seats on a Dhaka–Chattogram trip for tomorrow, held on the server by this visitor only', async ({ page, browser }) => {
     await page.goto(`/search?from=DHK&to=CTG&date=${tomorrow}`)
     await page

@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test'
-import { dhakaDate, pageHeading, publicRoutes } from './helpers.ts'
+import { routes } from '../src/routes.ts'
+import { dhakaDate, messages, pageHeading, publicRoutes } from './helpers.ts'
+
+const { en } = messages
+
+/** A route's page heading: the message next to its title (home.title → home.heading). */
+const headingOf = (path: string, lang: 'en' | 'bn' = 'en') =>
+  messages[lang][routes.find((r) => r.path === path)!.titleId.replace('.title', '.heading')]!
 
 for (const route of publicRoutes) {
   test(`${route} renders its heading and title`, async ({ page }) => {
@@ -203,19 +210,58 @@ test('the success dialog also closes on a click on its backdrop', async ({ page 
   await expect(dialog).toBeHidden()
 })
 
-test('the home and results pages paint from their HTML before any JavaScript runs (forms hidden until usable); other paths start empty', async ({
+test('every route paints its page from its HTML before any JavaScript runs (fields and buttons hidden until usable); other paths start empty', async ({
   browser,
 }) => {
   const context = await browser.newContext({ javaScriptEnabled: false })
   const page = await context.newPage()
+  for (const r of routes) {
+    await page.goto(r.path)
+    await expect(page.getByRole('heading', { level: 1 }), r.path).toHaveText(headingOf(r.path))
+  }
   await page.goto('/')
-  await expect(page.getByRole('heading', { level: 1, name: 'Book intercity bus tickets' })).toBeVisible()
   // the search form keeps its place but is shown only once the app makes it work
   await expect(page.getByLabel('From', { exact: true })).toBeHidden()
   await page.goto('/search?from=DHK&to=CTG&date=2030-01-01')
-  await expect(page.getByRole('heading', { level: 1, name: 'Available trips' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: en['search.heading'] })).toBeVisible()
   await expect(page.getByLabel('From', { exact: true })).toBeHidden()
-  await page.goto('/faq')
+  // a form's text shows at once; its field and button keep their place, shown once typing into them is kept
+  await page.goto('/login')
+  await expect(page.getByText(en['login.intro']!)).toBeVisible()
+  const mobile = page.locator('main input[name="mobile"]')
+  await expect(mobile).toBeHidden()
+  expect((await mobile.boundingBox())?.height).toBeGreaterThan(30)
+  await expect(page.getByRole('button', { name: en['login.continue'] })).toBeHidden()
+  await page.goto('/ticket-operation')
+  await expect(page.getByText(en['ticket.findIntro']!)).toBeVisible()
+  await expect(page.locator('main input[name="pnr"]')).toBeHidden()
+  // a paid booking's page says it is being checked (what the app shows until the server answers)
+  await page.goto('/reservation/success?reservationId=1')
+  await expect(page.getByText(en['payment.confirming']!)).toBeVisible()
+  await page.goto('/no/such/page')
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0)
+  await expect(page.getByRole('banner')).toBeVisible()
   await context.close()
 })
+
+for (const lang of ['en', 'bn'] as const) {
+  test(`the app takes a prerendered page over without a layout shift (${lang})`, async ({ page }) => {
+    await page.addInitScript((l) => {
+      sessionStorage.setItem('language', l)
+      const w = window as unknown as { shifts: number }
+      w.shifts = 0
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.shifts += (e as unknown as { value: number }).value
+      }).observe({ type: 'layout-shift', buffered: true })
+    }, lang)
+    for (const path of ['/login', '/ticket-operation', '/faq']) {
+      await page.goto(path)
+      await expect(await pageHeading(page)).toHaveText(headingOf(path, lang))
+      // the prerendered copy is gone, the live page is the only one
+      await expect(page.locator('#root')).toHaveCount(1)
+      await expect(page.locator('main')).toHaveCount(1)
+      await page.evaluate(() => new Promise(requestAnimationFrame))
+      expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts), path).toBe(0)
+    }
+  })
+}

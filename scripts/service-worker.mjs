@@ -1,16 +1,15 @@
 // The service worker of a built app (src/worker/service-worker.ts): the build's
-// version, a hash of the hashed assets and the HTML shells, written into each
+// version, a hash of the hashed assets and the HTML shells (every .html outside assets/), written into each
 // shell as <meta name="app-version">, and dist/sw.js, the worker bundled with that
 // version and the list of files to precache. build.mjs runs it last; it may run
 // again on a dist/ whose files changed (the browser tests' next deploy).
 import { build } from 'esbuild'
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const SHELLS = ['index.html', 'search.html', 'app.html']
 const VERSION_META = /\n?[ \t]*<meta name="app-version" content="[^"]*">/
 
 /**
@@ -19,7 +18,11 @@ const VERSION_META = /\n?[ \t]*<meta name="app-version" content="[^"]*">/
  * @returns {Promise<{ version: string, files: string[] }>}
  */
 export async function writeServiceWorker(outdir) {
-  const shells = SHELLS.filter((f) => existsSync(join(outdir, f)))
+  // every route's shell (build.mjs `shellFile`) and the fallback app.html
+  const shells = readdirSync(outdir, { recursive: true })
+    .map((f) => String(f).split('\\').join('/'))
+    .filter((f) => f.endsWith('.html') && !f.startsWith('assets/'))
+    .sort()
   const assets = readdirSync(join(outdir, 'assets')).sort()
   const hash = createHash('sha256')
   const pages = new Map()

@@ -68,6 +68,25 @@ const authLimitedRoutes: RouteName[] = [
 
 const hashedFile = /-[A-Z0-9]{8}\.[a-z0-9]+$/
 
+/** The HTML files of a built app outside assets/ (its shells), as paths relative to `dist` with '/'. */
+function shellsIn(dist: string): Set<string> {
+  const files = fs.readdirSync(dist, { recursive: true }).map((f) => String(f).split(path.sep).join('/'))
+  return new Set(files.filter((f) => f.endsWith('.html') && !f.startsWith('assets/')))
+}
+
+/**
+ * The shell that answers page path `url` (the service worker and docs/nginx-app.conf agree):
+ * index.html for / and /home (the prerendered home page), the route's own `<path>.html` where
+ * the build wrote one (its prerendered first render), else app.html (header and footer).
+ */
+function shellFor(url: string, shells: Set<string>): string {
+  const p = url.replace(/\/+$/, '')
+  if (p === '' || p === '/home') return 'index.html'
+  const own = `${p.slice(1)}.html`
+  if (shells.has(own)) return own
+  return shells.has('app.html') ? 'app.html' : 'index.html'
+}
+
 /** Builds the Fastify application on `deps` (not yet listening). */
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const env = process.env
@@ -203,10 +222,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 
   const dist = path.resolve(opts.distDir ?? path.join(root, 'dist'))
   const haveDist = fs.existsSync(path.join(dist, 'index.html'))
-  // index.html holds the prerendered home page, search.html the results page's frame;
-  // app.html (header and footer) serves every other path
-  const fallbackPage = fs.existsSync(path.join(dist, 'app.html')) ? 'app.html' : 'index.html'
-  const searchPage = fs.existsSync(path.join(dist, 'search.html')) ? 'search.html' : fallbackPage
+  const shells = haveDist ? shellsIn(dist) : new Set<string>()
   if (haveDist) {
     await app.register(fastifyStatic, {
       root: dist,
@@ -231,7 +247,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run npm run build, then restart the server.')
     }
     reply.header('cache-control', 'no-cache')
-    return reply.sendFile(/^\/home\/?$/.test(url) ? 'index.html' : /^\/search\/?$/.test(url) ? searchPage : fallbackPage)
+    return reply.sendFile(shellFor(url, shells))
   })
 
   return app

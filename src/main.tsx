@@ -85,7 +85,7 @@ async function start() {
   const first = resolvePath(location.pathname, isSignedIn.value)
   // every file the first route's render needs, at once instead of one import level at a time
   if (first.kind === 'route') preloadFiles(first.route.path)
-  await Promise.all([loadMessages(locale), first.kind === 'route' ? preloadPage(first.route) : null])
+  await Promise.all([loadMessages(locale), first.kind === 'route' ? preloadPage(first.route, location.search) : null])
   document.documentElement.lang = locale
   startRouter()
   startAppEffects()

@@ -6,8 +6,12 @@
 import type { ComponentType } from 'react'
 import type { PageKey } from './routes.ts'
 
-/** A lazy page module: its default export is the page component. */
-export type PageModule = { default: ComponentType }
+/**
+ * A lazy page module: its default export is the page component; `startLoading`, where
+ * there is one, asks for the page's data at address query `search` before the app's
+ * first page renders (src/lib/early-load.ts).
+ */
+export type PageModule = { default: ComponentType; startLoading?: (search: string) => void }
 
 /** Page key → its module's loader. */
 export const pageLoaders: Record<PageKey, () => Promise<PageModule>> = {

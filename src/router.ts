@@ -62,10 +62,13 @@ function run(): void {
   currentState.value = { route: result.route, path: normalizePath(location.pathname), search: location.search }
 }
 
-/** Shows `path` (or no page: the bare shell) without a browser, for the build-time prerender. */
-export function showPathStatically(path: string | null): void {
-  const result = path === null ? null : resolvePath(path, false)
-  currentState.value = result?.kind === 'route' ? { route: result.route, path: normalizePath(path!), search: '' } : null
+/**
+ * Shows `path` with query `search` (or no page: the bare shell) without a browser, for the
+ * build-time prerender; a restricted page as a passenger signed in sees it before their data arrives.
+ */
+export function showPathStatically(path: string | null, search = ''): void {
+  const result = path === null ? null : resolvePath(path, true)
+  currentState.value = result?.kind === 'route' ? { route: result.route, path: normalizePath(path!), search } : null
 }
 
 /** Starts listening to history and link clicks; returns a function that stops it. */

@@ -18,6 +18,12 @@ test.before(async () => {
   )
   fs.writeFileSync(path.join(dist, 'app.html'), '<!doctype html><title>Nodi Express</title><div id="root"></div><!-- empty shell -->')
   fs.writeFileSync(path.join(dist, 'search.html'), '<!doctype html><title>Nodi Express</title><div id="root"><h1>results frame</h1></div>')
+  fs.writeFileSync(path.join(dist, 'login.html'), '<!doctype html><title>Nodi Express</title><div id="root"><h1>login frame</h1></div>')
+  fs.mkdirSync(path.join(dist, 'reservation'))
+  fs.writeFileSync(
+    path.join(dist, 'reservation', 'success.html'),
+    '<!doctype html><title>Nodi Express</title><div id="root"><h1>paid frame</h1></div>',
+  )
   fs.writeFileSync(path.join(dist, 'config.js'), "window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n")
   fs.writeFileSync(path.join(dist, 'assets', 'main-ABCD1234.js'), bigJs)
   fs.writeFileSync(path.join(dist, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
@@ -76,14 +82,22 @@ test('compression: br and gzip', async () => {
 })
 
 test('SPA fallback for app paths; real 404 for missing files and unknown API paths', async () => {
-  // the prerendered home page only where the home page is, the results frame on /search; the empty shell elsewhere
-  for (const url of ['/', '/home']) assert.ok((await t.call('GET', url)).text.includes('prerendered home'), url)
-  for (const url of ['/search', '/search?from=DHK&to=CTG&date=2030-01-01']) {
+  // the prerendered home page only where the home page is, a route's own shell (`<path>.html`) on
+  // that route; the empty shell for paths the build wrote none for
+  for (const url of ['/', '/home', '/home/']) assert.ok((await t.call('GET', url)).text.includes('prerendered home'), url)
+  for (const [url, frame] of [
+    ['/search', 'results frame'],
+    ['/search?from=DHK&to=CTG&date=2030-01-01', 'results frame'],
+    ['/login', 'login frame'],
+    ['/login/', 'login frame'],
+    ['/reservation/success?paymentId=abc', 'paid frame'],
+  ]) {
     const r = await t.call('GET', url)
     isIndex(r)
-    assert.ok(r.text.includes('results frame'), url)
+    assert.ok(r.text.includes(frame), url)
   }
-  for (const url of ['/reservation/success?paymentId=abc', '/error/404', '/some/unknown/page', '/searching']) {
+  // /reservation is a folder of dist/ (it holds success.html) without a shell of its own
+  for (const url of ['/reservation?tripId=1', '/reservation/', '/error/404', '/some/unknown/page', '/searching', '/login/more']) {
     const r = await t.call('GET', url)
     isIndex(r)
     assert.ok(r.text.includes('empty shell'), url)

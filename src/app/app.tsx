@@ -17,18 +17,23 @@ const loadDialogHost = () => import('./dialog-host.tsx')
 const ToastHost = lazy(loadToastHost)
 const DialogHost = lazy(loadDialogHost)
 
+/** After the page has loaded, the page's own requests had a head start of this long, and the page is idle. */
+const OVERLAYS_AFTER_LOAD_MS = 2000
+
 // Fetched once the page is idle all the same: the offline notification and
 // error dialogs must still work after the network has dropped. Preloaded (fetched
 // and compiled, not run) from the build's file list, so a slow phone's main thread
-// is not busy running them; without the list (unit tests), imported.
+// is not busy running them; without the list (unit tests), imported. Not before the
+// page's own data: on a slow connection they would share its bandwidth.
 function warmOverlays() {
   const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback
   const go = () => {
     if (document.getElementById('route-files')) preloadFiles('*overlays')
     else void Promise.all([loadToastHost(), loadDialogHost()]).catch(() => undefined)
   }
-  if (idle) idle(go, { timeout: 4000 })
-  else setTimeout(go, 2000)
+  const later = () => setTimeout(() => (idle ? idle(go, { timeout: 4000 }) : go()), OVERLAYS_AFTER_LOAD_MS)
+  if (document.readyState === 'complete') later()
+  else window.addEventListener('load', later, { once: true })
 }
 
 const styles = {

@@ -29,11 +29,14 @@ function pageFor(route: AppRoute): ComponentType {
 /**
  * Loads the first route's page before the first render, so that render does not
  * suspend: the page shows without a loading fallback in between (React holds a
- * revealed fallback for a while before swapping in the content).
+ * revealed fallback for a while before swapping in the content). The page's data
+ * for address query `search` is asked for as soon as its module is there.
  */
-export async function preloadPage(route: AppRoute): Promise<void> {
+export async function preloadPage(route: AppRoute, search: string): Promise<void> {
   try {
-    loaded.set(route.page, (await loadPage(route)).default)
+    const m = await loadPage(route)
+    m.startLoading?.(search)
+    loaded.set(route.page, m.default)
   } catch {
     // the render suspends on it instead, and the page boundary offers a retry
   }

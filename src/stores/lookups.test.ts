@@ -41,6 +41,16 @@ test('loads every list; time periods start with All', async () => {
   assert.ok(l.lookupsLoaded.value)
 })
 
+test('asked again while a load is under way (start-up and the seat page): each list is fetched once', async () => {
+  const calls = fakeApi(lookupServer())
+  await Promise.all([l.loadLookups(), l.loadLookups()])
+  assert.equal(calls.map((c) => c.name).sort(), ['announcements', 'destinationCities', 'offers', 'originCities', 'timePeriods'])
+  assert.equal(l.originCities.value, [dhaka])
+  // a later load asks again (a page opened afterwards gets fresh lists)
+  await l.loadLookups()
+  assert.is(calls.length, 10)
+})
+
 test('the lists asked for and failed (offline): marked loaded, so the search form shows', async () => {
   const offline = () => Promise.reject(new Error('offline'))
   fakeApi({ originCities: offline, destinationCities: offline, timePeriods: offline, announcements: offline, offers: offline })

@@ -46,12 +46,22 @@ export function withAllPeriod(list: TimePeriod[]): TimePeriod[] {
   return [ALL_TIME_PERIOD, ...list.filter((p) => p.value !== ALL_TIME_PERIOD.value)]
 }
 
+// the load under way: app start-up and the page that needs the lists ask once between them
+let loading: Promise<void> | null = null
+
 /**
- * Fetches every lookup list in parallel. A failed list keeps what it had
- * (SPEC: failed announcements keep the existing list); the lists are marked
- * loaded whatever failed, so the search form shows even offline. Never rejects.
+ * Fetches every lookup list in parallel (a load already under way is shared). A
+ * failed list keeps what it had (SPEC: failed announcements keep the existing list);
+ * the lists are marked loaded whatever failed, so the search form shows even offline. Never rejects.
  */
-export async function loadLookups(): Promise<void> {
+export function loadLookups(): Promise<void> {
+  loading ??= fetchLookups().finally(() => {
+    loading = null
+  })
+  return loading
+}
+
+async function fetchLookups(): Promise<void> {
   const [origins, destinations, periods, news, deals] = await Promise.allSettled([
     call('originCities'),
     call('destinationCities'),

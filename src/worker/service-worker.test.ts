@@ -15,11 +15,14 @@ const SHELL = (name: string) =>
   `<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="utf-8">\n    <title>${name}</title>\n  </head>\n</html>\n`
 
 let dist: string
+const SHELLS = ['index.html', 'search.html', 'login.html', 'reservation/success.html', 'app.html']
 
 test.before.each(() => {
   dist = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sw-test-')), 'dist')
   fs.mkdirSync(path.join(dist, 'assets'), { recursive: true })
-  for (const f of ['index.html', 'search.html', 'app.html']) fs.writeFileSync(path.join(dist, f), SHELL(f))
+  // the shells as build.mjs writes them: index.html, one `<path>.html` per route (some in a folder), app.html
+  fs.mkdirSync(path.join(dist, 'reservation'))
+  for (const f of SHELLS) fs.writeFileSync(path.join(dist, f), SHELL(f))
   fs.writeFileSync(path.join(dist, 'assets', 'main-AAAA1111.js'), 'console.log(1)')
   fs.writeFileSync(path.join(dist, 'assets', 'styles-BBBB2222.css'), 'body{}')
   fs.writeFileSync(path.join(dist, 'config.js'), "window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n")
@@ -36,8 +39,17 @@ const versionIn = (html: string) => [...html.matchAll(/<meta name="app-version" 
 test('the build stamps one version into every shell and lists the shells, config.js and every asset', async () => {
   const { version, files } = await writeServiceWorker(dist)
   assert.match(version, /^[0-9a-f]{12}$/)
-  for (const f of ['index.html', 'search.html', 'app.html']) assert.equal(versionIn(read(f)), [version], f)
-  assert.equal(files, ['/index.html', '/search.html', '/app.html', '/config.js', '/assets/main-AAAA1111.js', '/assets/styles-BBBB2222.css'])
+  for (const f of SHELLS) assert.equal(versionIn(read(f)), [version], f)
+  assert.equal(files, [
+    '/app.html',
+    '/index.html',
+    '/login.html',
+    '/reservation/success.html',
+    '/search.html',
+    '/config.js',
+    '/assets/main-AAAA1111.js',
+    '/assets/styles-BBBB2222.css',
+  ])
   assert.ok(read('sw.js').includes(version))
 })
 
@@ -57,7 +69,10 @@ test('the version is the same for the same files (a second run too), and changes
   assert.equal(versionIn(read('index.html')), [second])
 
   fs.writeFileSync(path.join(dist, 'search.html'), read('search.html').replace('<title>', '<title>New '))
-  assert.is.not((await writeServiceWorker(dist)).version, second)
+  const third = (await writeServiceWorker(dist)).version
+  assert.is.not(third, second)
+  fs.writeFileSync(path.join(dist, 'reservation/success.html'), read('reservation/success.html').replace('<title>', '<title>New '))
+  assert.is.not((await writeServiceWorker(dist)).version, third)
 })
 
 // ---------- the worker in a stand-in scope ----------
@@ -162,10 +177,11 @@ async function startWorker(network: Network, waitScale = 1) {
   }
 }
 
-/** A network that serves dist/ as the server does (a shell for every page path). */
+/** A network that serves dist/ as the server does (a shell for every page path: its own, or app.html). */
 const served: Network = async (url) => {
   const p = new URL(url).pathname
-  const file = p === '/' ? 'index.html' : p === '/search' ? 'search.html' : p.includes('.') ? p.slice(1) : 'app.html'
+  const own = p === '/' ? 'index.html' : `${p.slice(1)}.html`
+  const file = p.includes('.') ? p.slice(1) : fs.existsSync(path.join(dist, own)) ? own : 'app.html'
   const full = path.join(dist, file)
   return fs.existsSync(full) ? new Response(fs.readFileSync(full)) : new Response('Not found', { status: 404 })
 }
@@ -197,9 +213,14 @@ test('pages come from the network first (a new deploy shows); without it, this v
   for (const [page, shell] of [
     ['/', 'index.html'],
     ['/home', 'index.html'],
+    ['/home/', 'index.html'],
     ['/search?from=DHK&to=CTG', 'search.html'],
+    ['/login', 'login.html'],
+    ['/login/', 'login.html'],
+    ['/reservation/success?paymentId=p1', 'reservation/success.html'],
     ['/ticket-operation?pnr=ABCDEFGHJK', 'app.html'],
-    ['/reservation/success?paymentId=p1', 'app.html'],
+    ['/reservation?tripId=1', 'app.html'],
+    ['/login/more', 'app.html'],
   ] as const) {
     const html = await (await w.request(page, { navigate: true }))!.text()
     assert.match(html, `<title>${shell}</title>`, page)

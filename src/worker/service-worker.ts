@@ -1,8 +1,8 @@
 /**
  * The service worker (`/sw.js`, built by scripts/service-worker.mjs with this
  * build's version and file list). It keeps one cache per version holding the
- * hashed assets, the three HTML shells and config.js, so a repeat visit needs
- * nothing from the network but the API:
+ * hashed assets, the HTML shells (one per route, and app.html) and config.js,
+ * so a repeat visit needs nothing from the network but the API:
  *
  * - pages (navigations) come from the network first, so a new deploy is seen on
  *   the next visit; without an answer in NETWORK_WAIT_MS, or offline, the
@@ -50,10 +50,14 @@ const NETWORK_WAIT_MS = 4000
 /** Paths the server answers itself: the API, the development outbox, the card gateways, operations. */
 const SERVER_PATHS = /^\/(api|dev|sandbox|gateway|metrics|healthz|readyz)(\/|$)/
 
-/** The shell the server sends for `path` (server/app.ts, README's nginx rules). */
+/**
+ * The shell the server sends for `path` (server/app.ts, docs/nginx-app.conf): index.html for
+ * / and /home, the route's own `<path>.html` where the build wrote one, else app.html.
+ */
 function shellFor(path: string): string {
-  if (path === '/' || /^\/home\/?$/.test(path)) return '/index.html'
-  return /^\/search\/?$/.test(path) ? '/search.html' : '/app.html'
+  const p = path.replace(/\/+$/, '')
+  if (p === '' || p === '/home') return '/index.html'
+  return PRECACHED.has(`${p}.html`) ? `${p}.html` : '/app.html'
 }
 
 /** The network's answer, or null when there is none within `ms` (or none at all). */

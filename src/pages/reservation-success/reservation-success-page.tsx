@@ -11,6 +11,7 @@ import * as b from '../../stores/booking.ts'
 import type { SavedTicket } from '../../stores/saved-tickets.ts'
 import { savedTickets } from '../../stores/saved-tickets-later.ts'
 import { language } from '../../stores/ui.ts'
+import { loadEarly, takeEarlyLoad } from '../../lib/early-load.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { PaymentPending } from '../../parts/payment-pending.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -26,6 +27,22 @@ function readQuery(search: string): { paymentId: string | null; reservationId: n
     paymentId: paymentId && /^[A-Za-z0-9_-]{1,100}$/.test(paymentId) ? paymentId : null,
     reservationId: Number.isInteger(id) && id > 0 ? id : null,
   }
+}
+
+type Query = ReturnType<typeof readQuery>
+
+const queryKey = (q: Query) => `paid:${q.paymentId}:${q.reservationId}`
+
+/** Confirms the card payment, or opens the booking paid from the balance. */
+function load({ paymentId, reservationId }: Query): void {
+  if (paymentId) void b.confirmPayment(paymentId, 'success')
+  else if (reservationId) void b.loadBooking(reservationId)
+}
+
+/** Asks for the payment or booking of the address the app opened at, before the page renders (src/lib/early-load.ts). */
+export function startLoading(search: string): void {
+  const q = readQuery(search)
+  loadEarly(queryKey(q), () => load(q))
 }
 
 /** The ticket this device kept for the card payment or the booking of this page. */
@@ -62,8 +79,8 @@ export default function ReservationSuccessPage() {
   const { paymentId, reservationId } = useMemo(() => readQuery(search), [search])
 
   useEffect(() => {
-    if (paymentId) void b.confirmPayment(paymentId, 'success')
-    else if (reservationId) void b.loadBooking(reservationId)
+    const q = { paymentId, reservationId }
+    if (!takeEarlyLoad(queryKey(q))) load(q)
   }, [paymentId, reservationId])
 
   const result = paymentId ? b.paymentResult.value : null

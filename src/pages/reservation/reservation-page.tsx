@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react'
+import { useDeferredValue, useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -8,6 +8,7 @@ import { currentRoute } from '../../router.ts'
 import { cityName, loadLookups, lookupsLoaded } from '../../stores/lookups.ts'
 import * as r from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
+import { loadEarly, takeEarlyLoad } from '../../lib/early-load.ts'
 import { page } from '../../parts/page-styles.ts'
 import { deferred, usePreload } from '../../parts/deferred.tsx'
 
@@ -29,6 +30,14 @@ export function tripRefFromQuery(query: string): r.TripRef | null {
   if (!Number.isInteger(tripId) || tripId <= 0 || !/^[A-Z]{3}$/.test(from) || !/^[A-Z]{3}$/.test(to)) return null
   const date = q.get('date') ?? undefined
   return { tripId, originCode: from, destinationCode: to, tripDate: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined }
+}
+
+const tripKey = (t: r.TripRef) => `trip:${t.tripId}:${t.originCode}:${t.destinationCode}`
+
+/** Asks for the trip of the address the app opened at, before the page renders (src/lib/early-load.ts). */
+export function startLoading(search: string): void {
+  const trip = tripRefFromQuery(search.replace(/^\?/, ''))
+  if (trip) loadEarly(tripKey(trip), () => r.loadTrip(trip))
 }
 
 function TripLine() {
@@ -60,10 +69,13 @@ function SeatChoice({ trip }: { trip: r.TripRef }) {
   useSignals()
   const t = useT()
   const status = r.loadStatus.value
+  const details = r.tripDetails.value
+  // the seat map renders a pass after the trip line: on a slow phone the line shows first
+  const seatsShown = useDeferredValue(details !== null)
 
   usePreload(SeatLayout)
   useEffect(() => {
-    void r.loadTrip(trip)
+    if (!takeEarlyLoad(tripKey(trip))) void r.loadTrip(trip)
   }, [trip.tripId, trip.originCode, trip.destinationCode])
 
   useEffect(() => {
@@ -78,28 +90,21 @@ function SeatChoice({ trip }: { trip: r.TripRef }) {
     }
   }, [])
 
+  const loading = (
+    <p role="status" className={page.muted}>
+      {t('common.loading')}
+    </p>
+  )
   return (
     <>
       <TripLine />
-      {status === 'loading' && !r.tripDetails.value ? (
-        <p role="status" className={page.muted}>
-          {t('common.loading')}
-        </p>
-      ) : null}
-      {status === 'error' && !r.tripDetails.value ? (
+      {status === 'loading' && !details ? loading : null}
+      {status === 'error' && !details ? (
         <p className={page.muted}>
           <a href="/">{t('seatChoice.backToSearch')}</a>
         </p>
       ) : null}
-      {r.tripDetails.value ? (
-        <SeatLayout
-          fallback={
-            <p role="status" className={page.muted}>
-              {t('common.loading')}
-            </p>
-          }
-        />
-      ) : null}
+      {details ? seatsShown ? <SeatLayout fallback={loading} /> : loading : null}
     </>
   )
 }
