@@ -8,7 +8,7 @@ import { IntlProvider } from 'react-intl'
 import { useSignals } from '@preact/signals-react/runtime'
 import { configureApi, loadBeforeErrors, preloadApi } from './api/index.ts'
 import { App } from './app/app.tsx'
-import { PAGE_READY_EVENT, preloadPage } from './app/route-view.tsx'
+import { preloadPage } from './app/route-view.tsx'
 import { startAppEffects } from './app/start-app-effects.ts'
 import { config } from './config.ts'
 import { loadErrorMessages, loadMessages, messagesFor } from './i18n.ts'
@@ -35,28 +35,6 @@ function Root() {
       <App />
     </IntlProvider>
   )
-}
-
-/**
- * The element React renders into. index.html may hold the prerendered home page:
- * it stays on screen until the live page has rendered in a hidden sibling, then
- * the two swap, so nothing flashes and the page's largest paint stays the early one.
- */
-function liveContainer(): HTMLElement {
-  const root = document.getElementById('root')!
-  if (!root.firstElementChild) return root
-  const live = document.createElement('div')
-  live.hidden = true
-  root.after(live)
-  const swap = () => {
-    root.remove()
-    live.id = 'root'
-    live.hidden = false
-  }
-  window.addEventListener(PAGE_READY_EVENT, swap, { once: true })
-  // never keep a stale page for long if the first page cannot render
-  setTimeout(swap, 15_000)
-  return live
 }
 
 async function start() {
@@ -89,7 +67,10 @@ async function start() {
   document.documentElement.lang = locale
   startRouter()
   startAppEffects()
-  const root = createRoot(liveContainer())
+  // The shell may hold the route's prerendered page. React replaces it in its first commit (a
+  // root that does not hydrate clears its container then), which comes once the page has rendered
+  // (its code was loaded above): one step, never the prerendered form beside the live one.
+  const root = createRoot(document.getElementById('root')!)
   // a transition lets React render in slices and yield to input on slow phones
   startTransition(() =>
     root.render(

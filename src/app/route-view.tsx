@@ -44,8 +44,6 @@ export async function preloadPage(route: AppRoute, search: string): Promise<void
 
 let firstPage = true
 
-/** Fired once, when the first page has rendered. */
-export const PAGE_READY_EVENT = 'app:first-page-ready'
 let retries = 0
 
 /**
@@ -83,8 +81,6 @@ class PageBoundary extends Component<
   }
   componentDidCatch(err: unknown) {
     console.error(err)
-    // show the message now, not the prerendered page
-    window.dispatchEvent(new Event(PAGE_READY_EVENT))
   }
   render() {
     if (!this.state.failed) return this.props.children
@@ -109,8 +105,7 @@ function PageReady() {
   useEffect(() => {
     if (firstPage) {
       firstPage = false
-      // main.tsx swaps the prerendered page for the live one now; tests wait for the mark
-      window.dispatchEvent(new Event(PAGE_READY_EVENT))
+      // the live page has replaced the prerendered one: tests and benchmarks wait for the mark
       document.documentElement.dataset.appReady = 'true'
       return
     }
