@@ -134,7 +134,7 @@ async function settled(page: Page): Promise<void> {
 
 /**
  * One journey in a new browser context holding the demo passenger's session:
- * home → announcements dismissed → From, To, date typed → Search → the sleeper's Choose seats → counters
+ * home → the announcements listed there dismissed → From, To, date typed → Search → the sleeper's Choose seats → counters
  * and two seats → Book seats → Pay from balance → the ticket.
  */
 export async function journeyOnce(
@@ -191,13 +191,12 @@ export async function journeyOnce(
       await settled(page)
     })
     await step('announcements dismissed', async () => {
-      // the home page shows each announcement as a notification that stays until closed and
-      // covers the bottom of a phone's screen (at most 3 at once; the others wait their turn)
-      const region = page.getByRole('region', { name: /notifications/i })
+      // a first visit lists each announcement under the search form, each with its dismiss button
+      const list = page.getByRole('region', { name: 'Announcements' })
       for (const a of announcements) {
-        const toast = region.getByRole('status').filter({ hasText: a.title })
-        await toast.getByRole('button', { name: 'Dismiss notification' }).click({ timeout: 20_000 })
-        await toast.waitFor({ state: 'detached' })
+        const item = list.getByRole('listitem').filter({ hasText: a.title })
+        await item.getByRole('button', { name: 'Dismiss notification' }).click({ timeout: 20_000 })
+        await item.waitFor({ state: 'detached' })
       }
     })
     await step('From, To and date typed', async () => {
