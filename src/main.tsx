@@ -2,7 +2,7 @@
  * Root: IntlProvider with the active locale's messages, the app shell (which
  * hosts the one Toaster), and store start-up.
  */
-import { StrictMode, startTransition, useEffect, useState } from 'react'
+import { StrictMode, startTransition, useEffect, useLayoutEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { IntlProvider } from 'react-intl'
 import { useSignals } from '@preact/signals-react/runtime'
@@ -30,6 +30,8 @@ function Root() {
       live = false
     }
   }, [wanted])
+  // the first commit has replaced the prerendered page: its controls are live now (build.mjs marks the shell)
+  useLayoutEffect(() => document.getElementById('root')?.removeAttribute('data-prerendered'), [])
   return (
     <IntlProvider locale={active === 'bn' ? 'bn-BD' : 'en'} defaultLocale="en" messages={messagesFor(active)}>
       <App />
