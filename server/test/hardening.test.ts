@@ -140,7 +140,10 @@ test('/metrics behind METRICS_TOKEN: latency by route template, seat-lock outcom
     assert.is((await m.call('GET', '/metrics', { headers: { authorization: 'Bearer wrong-token-of-same-len' } })).status, 401)
     const [trip] = await m.db.query<{ trip_date: string; coach_code: string; origin_code: string; destination_code: string }>(
       `SELECT t.trip_date::text AS trip_date, t.coach_code, r.origin_code, r.destination_code FROM trips t JOIN routes r ON r.id = t.route_id
-        WHERE t.departure_at > now() + interval '1 day' ORDER BY t.id LIMIT 1`,
+        WHERE t.departure_at > now() + interval '1 day'
+          -- a coach with seat A1 (the double-deck sleeper's berths are named otherwise: which trip comes first depends on the hour)
+          AND EXISTS (SELECT 1 FROM layout_seats s WHERE s.layout_id = t.layout_id AND s.name = 'A1')
+        ORDER BY t.id LIMIT 1`,
     )
     const lock = {
       tripDate: trip!.trip_date,
