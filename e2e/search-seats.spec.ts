@@ -122,6 +122,24 @@ test.beforeEach(async ({ context }) => {
   await announcementsSeen(context)
 })
 
+test('on a phone, opened straight from a link, the double-deck sleeper with sold berths shows its seat map (not "Loading…" for ever)', async ({
+  page,
+  request,
+}) => {
+  // on a phone; the demo data sells berths on the sleeper from three days ahead; nothing is held or booked here
+  await page.setViewportSize({ width: 412, height: 915 })
+  const date = dhakaDate(3)
+  const res = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } })
+  const trips = ((await res.json()) as { data: { tripId: number; coachType: string; availableSeats: number; totalSeats?: number }[] }).data
+  const sleeper = trips.find((t) => /sleeper/i.test(t.coachType))
+  expect(sleeper, 'a sleeper trip three days ahead').toBeTruthy()
+  await page.goto(`/reservation?tripId=${sleeper!.tripId}&from=DHK&to=CTG&date=${date}`)
+  await pageHeading(page)
+  await expect(page.getByRole('grid').first()).toBeVisible()
+  await page.reload()
+  await expect(page.getByRole('grid').first()).toBeVisible()
+})
+
 test.describe('home search', () => {
   test('the plain city select swapped for the combobox while it has focus hands focus to the combobox', async ({ page }) => {
     // the combobox chunk is held back until the passenger is in the From select

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -70,8 +70,6 @@ function SeatChoice({ trip }: { trip: r.TripRef }) {
   const t = useT()
   const status = r.loadStatus.value
   const details = r.tripDetails.value
-  // the seat map renders a pass after the trip line: on a slow phone the line shows first
-  const seatsShown = useDeferredValue(details !== null)
 
   usePreload(SeatLayout)
   useEffect(() => {
@@ -104,7 +102,7 @@ function SeatChoice({ trip }: { trip: r.TripRef }) {
           <a href="/">{t('seatChoice.backToSearch')}</a>
         </p>
       ) : null}
-      {details ? seatsShown ? <SeatLayout fallback={loading} /> : loading : null}
+      {details ? <SeatLayout fallback={loading} /> : null}
     </>
   )
 }
