@@ -368,25 +368,12 @@ test('Book pressed while the chosen seat is still being locked books that seat (
   const lang: Lang = 'en'
   const { trip, date } = await tripFor(request, 7, 3)
   const mobile = await createPassenger(request)
-  await page.goto('/login')
-  await login(page, lang, mobile, PASSWORD)
-  await expect(page).toHaveURL(/\/$/)
-  await page.goto(reservationUrl(trip, date))
-  await expect(page.getByRole('grid').first()).toBeVisible()
-  await page.getByLabel(m(lang, 'seatChoice.boarding')).selectOption({ index: 1 })
-  await page.getByLabel(m(lang, 'seatChoice.dropping')).selectOption({ index: 1 })
-  // a slow network: the lock reaches the server 1.5 s after the click
+  // a slow network: the lock reaches the server 1.5 s after the click; Book is pressed at once
   await page.route('**/api/reservation/seatLock', async (route) => {
     await new Promise((r) => setTimeout(r, 1_500))
     await route.continue()
   })
-  const seat = availableSeats(page).first()
-  const name = (await seat.getAttribute('data-seat'))!
-  await seat.click()
-  await panel(page)
-    .getByRole('button', { name: m(lang, 'booking.book') })
-    .click()
-  await expect(panel(page).getByRole('heading', { name: m(lang, 'booking.bookedHeading') })).toBeVisible()
+  const [name] = await bookOneSeat(page, lang, mobile, trip, date)
   await expect(panel(page).getByText(m(lang, 'error.BOOKING_TIME_EXCEED'))).toHaveCount(0)
   const [mine] = await api<{ status: number; seats: { name: string }[] }[]>(page, '/reservations')
   expect([mine!.status, mine!.seats.map((s) => s.name)]).toEqual([2, [name]])

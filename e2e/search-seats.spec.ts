@@ -130,7 +130,7 @@ test('on a phone, opened straight from a link, the double-deck sleeper with sold
   await page.setViewportSize({ width: 412, height: 915 })
   const date = dhakaDate(3)
   const res = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } })
-  const trips = ((await res.json()) as { data: { tripId: number; coachType: string; availableSeats: number; totalSeats?: number }[] }).data
+  const trips = ((await res.json()) as { data: { tripId: number; coachType: string }[] }).data
   const sleeper = trips.find((t) => /sleeper/i.test(t.coachType))
   expect(sleeper, 'a sleeper trip three days ahead').toBeTruthy()
   await page.goto(`/reservation?tripId=${sleeper!.tripId}&from=DHK&to=CTG&date=${date}`)
