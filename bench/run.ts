@@ -8,7 +8,7 @@
  */
 import { buildApp, type BenchBuild } from './build.ts'
 import { runBundle } from './bundle.ts'
-import { cleanup, machine, PARTS, startServer, tempDir, withTimeout, type BenchServer, type PartName, type PartResult } from './lib.ts'
+import { cleanup, freePort, machine, PARTS, startServer, tempDir, withTimeout, type BenchServer, type PartName, type PartResult } from './lib.ts'
 import { printTable, writeBenchmarks } from './report.ts'
 
 const TITLES: Record<PartName, string> = {
@@ -87,10 +87,13 @@ async function main(): Promise<void> {
     if (parts.includes('bundle')) await run('bundle', async () => (build ? runBundle(build) : Promise.reject(buildError)))
 
     let server: BenchServer | null = null
+    let cdnPort = 0
     const appServer = async () => {
       if (!server) {
         if (!build) throw buildError ?? new Error('the build failed')
-        server = await startServer({ DATA_DIR: tempDir('app-data') }, { dist: build.outdir })
+        // the static-host origin Lighthouse loads the app from (bench/lighthouse.ts), which may call the API
+        cdnPort = await freePort()
+        server = await startServer({ DATA_DIR: tempDir('app-data'), CORS_ORIGINS: `https://127.0.0.1:${cdnPort}` }, { dist: build.outdir })
         log(`app server ${server.url} ready in ${(server.readyMs / 1000).toFixed(1)} s (fresh demo data)`)
       }
       return server
@@ -98,7 +101,8 @@ async function main(): Promise<void> {
     if (parts.includes('lighthouse')) {
       await run('lighthouse', async () => {
         const { runLighthouse } = await import('./lighthouse.ts')
-        return runLighthouse((await appServer()).url, log)
+        const { url } = await appServer()
+        return runLighthouse({ base: url, dist: build!.outdir, cdnPort }, log)
       })
     }
     if (parts.includes('seat')) {

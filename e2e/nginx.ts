@@ -3,10 +3,12 @@
  * README's configuration, docs/nginx-app.conf, as it is: only its `listen` and
  * `root` lines are set for the test. The process is an unprivileged nginx this
  * test starts on 127.0.0.1 (its pid file, temp folders and logs in a temp folder)
- * and stops.
+ * and stops. The benchmark (bench/lighthouse.ts) also runs it with TLS and HTTP/2,
+ * as a site is deployed, and as README's reverse proxy in front of the API server.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
+import https from 'node:https'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -32,11 +34,55 @@ export function nginxMissing(): string | null {
   return null
 }
 
-/** docs/nginx-app.conf with its `listen` and `root` set; throws when the file no longer has exactly one of each. */
-export function siteConfig(port: number, dist: string): string {
+/** A certificate and its key (PEM files) for `listen … ssl`. */
+export interface Tls {
+  cert: string
+  key: string
+}
+
+/** A self-signed certificate for 127.0.0.1 made with openssl in `dir` (browsers told to accept it). */
+export function selfSignedCert(dir: string): Tls {
+  const tls = { cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem') }
+  // openssl comes with Debian's ca-certificates, which Chromium and nginx pull in
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      tls.key,
+      '-out',
+      tls.cert,
+    ],
+    { stdio: 'ignore' },
+  )
+  return tls
+}
+
+/** The `listen` value for `port` on 127.0.0.1: with TLS and HTTP/2 (nginx 1.22's spelling) when `tls` is given, plus the certificate lines. */
+function listenOn(port: number, tls?: Tls): { listen: string; certLines: string } {
+  if (!tls) return { listen: `127.0.0.1:${port}`, certLines: '' }
+  return { listen: `127.0.0.1:${port} ssl http2`, certLines: `    ssl_certificate ${tls.cert};\n    ssl_certificate_key ${tls.key};\n` }
+}
+
+/**
+ * docs/nginx-app.conf with its `listen` and `root` set (and, with `tls`, TLS and HTTP/2
+ * as README says to add); throws when the file no longer has exactly one of each.
+ */
+export function siteConfig(port: number, dist: string, tls?: Tls): string {
   let text = fs.readFileSync(NGINX_SITE, 'utf8')
+  const { listen, certLines } = listenOn(port, tls)
   for (const [directive, value] of [
-    ['listen', `127.0.0.1:${port}`],
+    ['listen', listen],
     ['root', dist],
   ] as const) {
     const line = new RegExp(`^(\\s*)${directive}\\s+[^;]+;`, 'gm')
@@ -44,7 +90,34 @@ export function siteConfig(port: number, dist: string): string {
     if (found !== 1) throw new Error(`${NGINX_SITE}: expected one ${directive} line, found ${found}`)
     text = text.replace(line, `$1${directive} ${value};`)
   }
-  return text
+  return certLines ? text.replace(/^(\s*listen [^;]+;\n)/m, `$1${certLines}`) : text
+}
+
+/**
+ * README's reverse proxy in front of the API server ("Going live", steps 4 and 5, and
+ * "The live seat map"): every path passed to `upstream`, the seat stream unbuffered.
+ */
+export function proxySite(port: number, upstream: string, tls?: Tls): string {
+  const { listen, certLines } = listenOn(port, tls)
+  const pass = `        proxy_pass ${upstream};
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_set_header Host $host;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;`
+  return `server {
+    listen ${listen};
+${certLines}    location / {
+${pass}
+    }
+    location /api/reservation/seatEvents/ {
+${pass}
+        proxy_buffering off;
+        proxy_cache off;
+        gzip off;
+        proxy_read_timeout 60s;
+    }
+}
+`
 }
 
 /** A whole nginx.conf for an unprivileged nginx in `prefix` around the site. */
@@ -80,12 +153,37 @@ export interface Nginx {
 }
 
 /** Starts nginx on `port` serving `dist` with README's configuration; resolves once it answers. */
-export async function startNginx(port: number, dist: string): Promise<Nginx> {
+export function startNginx(port: number, dist: string): Promise<Nginx> {
+  return runNginx(siteConfig(port, dist), `http://127.0.0.1:${port}`)
+}
+
+/** True when `url` answers 2xx (an https URL with a certificate signed by `ca`). */
+function answers(url: string, ca?: string): Promise<boolean> {
+  if (!url.startsWith('https:')) {
+    return fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    )
+  }
+  return new Promise((resolve) => {
+    const req = https.get(url, { ca: ca ? fs.readFileSync(ca) : undefined }, (res) => {
+      res.resume()
+      resolve((res.statusCode ?? 500) < 300)
+    })
+    req.on('error', () => resolve(false))
+  })
+}
+
+/**
+ * Starts an unprivileged nginx with `sites` (server blocks); resolves once `origin` answers
+ * `/` (over TLS with `tls`'s certificate when it is https).
+ */
+export async function runNginx(sites: string, origin: string, tls?: Tls): Promise<Nginx> {
   const bin = findNginx()
   if (!bin) throw new Error(nginxMissing()!)
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-nginx-'))
   const conf = path.join(prefix, 'nginx.conf')
-  fs.writeFileSync(conf, mainConfig(prefix, siteConfig(port, dist)))
+  fs.writeFileSync(conf, mainConfig(prefix, sites))
   const read = (f: string) => (fs.existsSync(path.join(prefix, f)) ? fs.readFileSync(path.join(prefix, f), 'utf8') : '')
   const logs = () => `${read('error.log')}${read('access.log')}`
   let out = ''
@@ -93,15 +191,10 @@ export async function startNginx(port: number, dist: string): Promise<Nginx> {
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const origin = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 15_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${out}${logs()}`)
-    const ok = await fetch(`${origin}/`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (ok) break
+    if (await answers(`${origin}/`, tls?.cert)) break
     if (Date.now() > deadline) {
       child.kill('SIGKILL')
       throw new Error(`nginx did not answer on ${origin}:\n${out}${logs()}`)
