@@ -123,7 +123,7 @@ export function shellFile(path) {
   return path === '/' ? 'index.html' : `${path.slice(1)}.html`
 }
 
-function indexHtml({ cssHref, entryHref, preloads, routeFiles, body = '' }) {
+function indexHtml({ cssHref, entryHref, earlyHref, preloads, routeFiles, body = '' }) {
   const preloadTags = preloads.map((h) => `    <link rel="modulepreload" href="${h}">`).join('\n')
   return `<!doctype html>
 <html lang="en">
@@ -136,7 +136,7 @@ function indexHtml({ cssHref, entryHref, preloads, routeFiles, body = '' }) {
     <link rel="icon" href="data:,">
     <link rel="stylesheet" href="${cssHref}">
 ${preloadTags}
-    <script defer src="/config.js"></script>
+    <script defer fetchpriority="high" src="/config.js"></script>${earlyHref ? `\n    <script defer fetchpriority="high" src="${earlyHref}"></script>` : ''}
     <script type="module" src="${entryHref}"></script>
     <script type="application/json" id="route-files">${JSON.stringify(routeFiles).replaceAll('<', '\\u003c')}</script>
   </head>
@@ -196,7 +196,39 @@ async function prerenderPages(paths, log) {
 }
 
 /**
- * Builds the app into `outdir` and returns { metafile, report }.
+ * The routes whose largest content is the server's answer to their address (a shared results
+ * link, a seat page, a paid booking): their shells send those reads, and the start-up lookups,
+ * before the app has loaded (src/early/requests.ts). Elsewhere the lookups wait for the app.
+ */
+const EARLY_ROUTES = ['/search', '/reservation', '/reservation/success']
+
+/**
+ * src/early/start.ts bundled on its own (no shared chunks) into assets/early-<hash>.js, which
+ * every shell loads after config.js: scripts that wait for the document run in order, so it
+ * runs once config.js has, before the entry, which is still loading. A file, not an inline
+ * script, so a Content-Security-Policy of `script-src 'self'` (server/app.ts) allows it.
+ * Returns its path.
+ */
+async function writeEarlyScript(assets) {
+  const out = await esbuild({
+    entryPoints: [join(root, 'src/early/start.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    minify: true,
+    target: 'es2020',
+    platform: 'browser',
+    legalComments: 'none',
+    logLevel: 'error',
+  })
+  const code = out.outputFiles[0].contents
+  const file = join(assets, `early-${hash(code)}.js`)
+  writeFileSync(file, code)
+  return file
+}
+
+/**
+ * Builds the app into `outdir` and returns { metafile, report, problems, extraFiles } (extraFiles(path): files its shell loads besides the bundle).
  * @param {{ outdir?: string, quiet?: boolean }} [opts]
  */
 export async function build({ outdir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : join(root, 'dist'), quiet = false } = {}) {
@@ -269,7 +301,10 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
     [...perRoute].filter(([path]) => !path.startsWith('*')).map(([path, files]) => [path, files.map((f) => url(outdir, f))]),
   )
   routeFileMap['*overlays'] = [...new Set(overlays.flatMap(({ path }) => perRoute.get(path)))].map((f) => url(outdir, f))
+  // the shell's early requests (src/early/start.ts)
+  const earlyFile = await writeEarlyScript(assets)
   const page = { cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads, routeFiles: routeFileMap }
+  const earlyHref = url(outdir, relative(root, earlyFile))
   // Every route's first render in its own shell, `<path>.html` (index.html for / and
   // /home), which also preloads the route's own files; app.html, the SPA fallback
   // for any other path, only the header and footer, so no other page flashes there.
@@ -278,7 +313,8 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   for (const [i, { path }] of shellRoutes.entries()) {
     const file = join(outdir, shellFile(path))
     mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, indexHtml({ ...page, preloads: [...preloads, ...routeFileMap[path]], body: bodies[i] }))
+    const early = EARLY_ROUTES.includes(path) ? { earlyHref } : {}
+    writeFileSync(file, indexHtml({ ...page, ...early, preloads: [...preloads, ...routeFileMap[path]], body: bodies[i] }))
   }
   writeFileSync(join(outdir, 'app.html'), indexHtml({ ...page, body: bodies.at(-1) }))
   // Runtime configuration, not hashed: operators edit it in place without rebuilding.
@@ -293,7 +329,9 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
     seenPages.add(r.page)
     return true
   })
-  const report = sizeReport({ metafile, root, entry: ENTRY, routes: uniqueRoutes, cssFile })
+  // the data routes' shells also load the early-requests script
+  const extraFiles = (path) => (EARLY_ROUTES.includes(path) ? [relative(root, earlyFile)] : [])
+  const report = sizeReport({ metafile, root, entry: ENTRY, routes: uniqueRoutes, cssFile, extraFiles })
   log('\nFirst-render size per route (entry + its static imports + the page chunk):')
   log(formatReport(report))
   const problems = checkBudget(report)
@@ -302,7 +340,7 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   } else {
     log("\nWithin budget (every route's first-render JS ≤ 100 KB brotli, CSS ≤ 10 KB brotli).")
   }
-  return { metafile, report, problems }
+  return { metafile, report, problems, extraFiles }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -44,6 +44,7 @@ export interface SizeReportModule {
     entry: string
     routes: { path: string; page: string; pageKey?: string }[]
     cssFile: string
+    extraFiles?: (path: string) => string[]
   }): {
     css: Sizes
     routes: { path: string; page: string; files: string[]; js: Sizes }[]
@@ -51,7 +52,7 @@ export interface SizeReportModule {
 }
 
 interface BuildModule {
-  build(opts: { outdir?: string; quiet?: boolean }): Promise<{ metafile: Metafile; problems: string[] }>
+  build(opts: { outdir?: string; quiet?: boolean }): Promise<{ metafile: Metafile; problems: string[]; extraFiles: (path: string) => string[] }>
 }
 
 /** Imports a JS module of the repository by path (kept out of the type checker's module resolution). */
@@ -70,6 +71,8 @@ export interface BenchBuild {
   metafile: Metafile
   /** Stylesheets index.html links (absolute paths inside outdir). */
   cssFiles: string[]
+  /** Files a route's shell loads besides the bundle (build.mjs: the early-requests script). */
+  extraFiles: (path: string) => string[]
   ms: number
 }
 
@@ -78,9 +81,9 @@ export async function buildApp(): Promise<BenchBuild> {
   const outdir = tempDir('dist')
   const t0 = performance.now()
   const { build } = await importRepoModule<BuildModule>('build.mjs')
-  const { metafile } = await build({ outdir, quiet: true })
+  const { metafile, extraFiles } = await build({ outdir, quiet: true })
   const ms = performance.now() - t0
   const html = fs.readFileSync(path.join(outdir, 'index.html'), 'utf8')
   const cssFiles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="\/([^"]+)"/g)].map((m) => path.join(outdir, m[1]!))
-  return { outdir, metafile, cssFiles, ms }
+  return { outdir, metafile, cssFiles, extraFiles, ms }
 }

@@ -69,7 +69,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
     paths,
     pageKey: routesAll.find((r) => r.page === page)!.pageKey,
   }))
-  const report = sr.sizeReport({ metafile, root, entry: ENTRY, routes, cssFile })
+  const report = sr.sizeReport({ metafile, root, entry: ENTRY, routes, cssFile, extraFiles: b.extraFiles })
 
   const outputs = Object.entries(metafile.outputs)
   const byEntry = new Map(outputs.filter(([, o]) => o.entryPoint).map(([f, o]) => [o.entryPoint!.replace(/\\/g, '/'), f]))

@@ -72,11 +72,12 @@ export function routeFiles({ metafile, entry, routes }) {
 
 /**
  * Per-route first-render sizes.
- * @param {{ metafile: any, root: string, entry: string, routes: {path:string,page:string}[], cssFile: string }} opts
- *   entry: source path of the entry point (e.g. 'src/main.tsx'); cssFile: absolute path of the CSS asset.
+ * @param {{ metafile: any, root: string, entry: string, routes: {path:string,page:string}[], cssFile: string, extraFiles?: (path: string) => string[] }} opts
+ *   entry: source path of the entry point (e.g. 'src/main.tsx'); cssFile: absolute path of the CSS asset;
+ *   extraFiles: files (relative to root) a route's shell loads besides the bundle (the early-requests script).
  * @returns {{ css: {raw:number,gzip:number,brotli:number}, routes: {path:string, files:string[], js:{raw:number,gzip:number,brotli:number}}[] }}
  */
-export function sizeReport({ metafile, root, entry, routes, cssFile }) {
+export function sizeReport({ metafile, root, entry, routes, cssFile, extraFiles = () => [] }) {
   const entryOut = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint?.replace(/\\/g, '/') === entry)?.[0]
   if (!entryOut) throw new Error(`entry ${entry} not found in metafile`)
   const cache = new Map()
@@ -86,7 +87,7 @@ export function sizeReport({ metafile, root, entry, routes, cssFile }) {
   }
   const perRoute = routeFiles({ metafile, entry, routes })
   const rows = routes.map(({ path, page }) => {
-    const files = new Set([...staticClosure(metafile, entryOut), ...perRoute.get(path)])
+    const files = new Set([...staticClosure(metafile, entryOut), ...perRoute.get(path), ...extraFiles(path)])
     let js = { raw: 0, gzip: 0, brotli: 0 }
     for (const f of files) js = addSizes(js, sizeOfFile(f))
     return { path, page, files: [...files].map((f) => relative(root, join(root, f))), js }

@@ -41,6 +41,8 @@ function Root() {
 
 async function start() {
   loadSession()
+  // before the first request, which carries it (Accept-Language), as the shell's early requests do
+  const locale = loadLanguage()
   configureApi({
     baseUrl: () => config.apiBaseUrl,
     token: () => token.value,
@@ -56,16 +58,22 @@ async function start() {
   // The fetch wrapper (and the contract schemas it imports) is not needed to
   // paint: it loads next to the first page instead of in the entry chunk.
   preloadApi()
-  // a shared or reloaded results link: start the trip search while the page's code loads
-  if (location.pathname === '/search' && location.search) {
-    void import('./stores/search.ts').then((s) => s.searchFromLink(location.search.slice(1)))
-  }
+  // a shared or reloaded results link: start the trip search while the page's code loads, and
+  // before the page renders, so the page's own first search takes it over: an answer that is
+  // already there (src/early/requests.ts) must not let the page's search finish before the link's starts
+  const linkSearch =
+    location.pathname === '/search' && location.search
+      ? import('./stores/search.ts').then(
+          (s) => s.searchFromLink(location.search.slice(1)),
+          // its code could not be loaded: the results page searches itself (and reports the network)
+          () => undefined,
+        )
+      : null
   void startLookups(location.href)
-  const locale = loadLanguage()
   const first = resolvePath(location.pathname, isSignedIn.value)
   // every file the first route's render needs, at once instead of one import level at a time
   if (first.kind === 'route') preloadFiles(first.route.path)
-  await Promise.all([loadMessages(locale), first.kind === 'route' ? preloadPage(first.route, location.search) : null])
+  await Promise.all([loadMessages(locale), first.kind === 'route' ? preloadPage(first.route, location.search) : null, linkSearch])
   document.documentElement.lang = locale
   startRouter()
   startAppEffects()

@@ -10,6 +10,7 @@
 import { api, pathOf, type BodyOf, type ResponseOf, type RouteName } from '../../contract/api.ts'
 import { errorCatalogue, isErrorCode } from '../../contract/errors.ts'
 import { ApiError } from './api-error.ts'
+import { takeEarlyResponse } from '../early/requests.ts'
 
 /** What the wrapper needs from its surroundings (`configureApi` in `./index.ts` sets them). */
 export interface ApiEnv {
@@ -65,16 +66,13 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
   const onAbort = () => timeout.abort()
   opts.signal?.addEventListener('abort', onAbort)
 
-  const init: RequestInit = {
-    method: def.method,
-    headers,
-    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-    signal: timeout.signal,
-    keepalive: opts.keepalive,
-  }
+  const body = opts.body !== undefined ? JSON.stringify(opts.body) : undefined
+  const init: RequestInit = { method: def.method, headers, body, signal: timeout.signal, keepalive: opts.keepalive }
+  // the same request sent by the page's shell before the app had loaded (src/early/requests.ts)
+  const early = takeEarlyResponse({ method: def.method, url, headers, body })
   let answer: Answer
   try {
-    answer = await send(env, url, init)
+    answer = await send(env, url, init, early)
     // a read is asked again while the browser is online; a booking, payment or code is never repeated on its own
     for (const wait of RETRIED.has(name) ? env.retryDelaysMs : []) {
       if (answer !== 'unreachable' || !env.online()) break
@@ -137,11 +135,20 @@ const RETRIED: ReadonlySet<RouteName> = new Set<RouteName>([
   'reservationByPnr',
 ])
 
-/** Sends once; a failed fetch (not an abort) or a gateway error page is 'unreachable'. */
-async function send(env: ApiEnv, url: string, init: RequestInit): Promise<Answer> {
+/**
+ * Sends once (or takes `early`, the answer to the same request sent by the shell); a failed
+ * fetch (not an abort) or a gateway error page is 'unreachable'.
+ */
+async function send(env: ApiEnv, url: string, init: RequestInit, early: Promise<Response> | null = null): Promise<Answer> {
   let res: Response
   try {
-    res = await env.fetch(url, init)
+    // an early request that failed (sent while the network was down) is sent again at once
+    res = await (early
+      ? untilAborted(early, init.signal).catch((err: unknown) => {
+          if (init.signal?.aborted) throw err
+          return env.fetch(url, init)
+        })
+      : env.fetch(url, init))
   } catch (err) {
     if (init.signal?.aborted) throw err
     return 'unreachable'
@@ -156,6 +163,17 @@ async function send(env: ApiEnv, url: string, init: RequestInit): Promise<Answer
   const caught = (json as { error?: { code?: unknown } } | null)?.error?.code
   if (GATEWAY_STATUSES.has(res.status) && typeof caught !== 'string') return 'unreachable'
   return { res, json }
+}
+
+/** `p`, or an AbortError when `signal` aborts first (an early answer's fetch has no signal of ours). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+  if (!signal) return p
+  return new Promise<T>((resolve, reject) => {
+    const aborted = () => reject(new DOMException('The request was aborted.', 'AbortError'))
+    if (signal.aborted) return aborted()
+    signal.addEventListener('abort', aborted, { once: true })
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted))
+  })
 }
 
 /** Waits `ms`, or rejects when `signal` aborts first. */

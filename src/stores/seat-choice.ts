@@ -29,12 +29,8 @@ export type SeatState =
   | 'held'
 
 /** The trip the seat page shows: from the URL. */
-export interface TripRef {
-  tripId: number
-  originCode: string
-  destinationCode: string
-  tripDate?: string
-}
+import type { TripRef } from '../lib/trip-ref.ts'
+export type { TripRef }
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 

@@ -5,7 +5,6 @@
  */
 import { batch, computed, signal } from '@preact/signals-react'
 import type { Company, Passenger, Session } from '../../contract/schemas.ts'
-import { deviceIdPattern } from '../../contract/values.ts'
 import { localStore, readJson, removeJsonEntry, sessionStore, storageKeys as k } from '../lib/storage.ts'
 
 const tokenState = signal<string | null>(null)
@@ -122,14 +121,4 @@ export function takeRedirect(): string {
 }
 
 /** A random device id created once per tab session (sent as X-Device-Id). */
-export function deviceId(): string {
-  const ss = sessionStore()
-  let id = ss.getItem(k.deviceId)
-  if (!id || !deviceIdPattern.test(id)) {
-    const bytes = new Uint8Array(16)
-    globalThis.crypto.getRandomValues(bytes)
-    id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-    ss.setItem(k.deviceId, id)
-  }
-  return id
-}
+export { deviceId } from '../lib/device-id.ts'

@@ -9,6 +9,7 @@ import { cityName, loadLookups, lookupsLoaded } from '../../stores/lookups.ts'
 import * as r from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { loadEarly, takeEarlyLoad } from '../../lib/early-load.ts'
+import { tripRefFromQuery } from '../../lib/trip-ref.ts'
 import { page } from '../../parts/page-styles.ts'
 import { deferred, usePreload } from '../../parts/deferred.tsx'
 
@@ -21,16 +22,7 @@ const styles = {
 // fetched while the trip is (the page's first render is the heading and the trip line).
 const SeatLayout = deferred(() => import('./seat-layout.tsx').then((m) => m.SeatLayout))
 
-/** The trip a URL names: `/reservation?tripId=…&from=…&to=…&date=…`, or null. */
-export function tripRefFromQuery(query: string): r.TripRef | null {
-  const q = new URLSearchParams(query)
-  const tripId = Number(q.get('tripId'))
-  const from = q.get('from') ?? ''
-  const to = q.get('to') ?? ''
-  if (!Number.isInteger(tripId) || tripId <= 0 || !/^[A-Z]{3}$/.test(from) || !/^[A-Z]{3}$/.test(to)) return null
-  const date = q.get('date') ?? undefined
-  return { tripId, originCode: from, destinationCode: to, tripDate: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined }
-}
+export { tripRefFromQuery }
 
 const tripKey = (t: r.TripRef) => `trip:${t.tripId}:${t.originCode}:${t.destinationCode}`
 

@@ -1,0 +1,190 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { RouteName } from '../../contract/api.ts'
+import { type ApiEnv, type CallOptions, request } from '../api/client.ts'
+import { fakeApi, type FakeCall } from '../api/index.ts'
+import { addDays, todayInDhaka } from '../lib/dates.ts'
+import { tripRefFromQuery } from '../lib/trip-ref.ts'
+import * as booking from '../stores/booking.ts'
+import { loadLookups, resetLookups } from '../stores/lookups.ts'
+import { searchFromLink } from '../stores/search.ts'
+import * as seats from '../stores/seat-choice.ts'
+import { EARLY_MAX_AGE_MS, type EarlyEntry, type EarlyInput, type EarlyRequest, earlyRequests, sameRequest, takeEarlyResponse } from './requests.ts'
+
+const today = todayInDhaka()
+const tomorrow = addDays(today, 1)
+
+function input(path: string, parts: Partial<EarlyInput> = {}): EarlyInput {
+  const u = new URL(path, 'https://app.example.test')
+  return {
+    pathname: u.pathname,
+    search: u.search.slice(1),
+    href: u.href,
+    apiBaseUrl: 'https://api.example.test/api',
+    token: null,
+    deviceId: 'device-1234567890',
+    language: 'bn',
+    today,
+    ...parts,
+  }
+}
+
+/** The wire request the app's fetch wrapper makes for a store's call, with `i`'s session and language. */
+async function wire(call: FakeCall, i: EarlyInput): Promise<EarlyRequest> {
+  let seen: EarlyRequest | null = null
+  const env: ApiEnv = {
+    baseUrl: () => i.apiBaseUrl,
+    token: () => i.token,
+    deviceId: () => i.deviceId,
+    language: () => i.language,
+    currentPath: () => '/',
+    onUnauthorized: () => undefined,
+    fetch: (async (url: string, init: RequestInit) => {
+      seen = { method: init.method!, url, headers: init.headers as Record<string, string>, body: init.body as string | undefined }
+      return new Response(JSON.stringify({ data: null }), { status: 200 })
+    }) as typeof fetch,
+    timeoutMs: 60_000,
+    online: () => true,
+    retryDelaysMs: [],
+  }
+  await request(env, call.name as RouteName, call.opts as CallOptions<RouteName>).catch(() => undefined)
+  return seen!
+}
+
+/** What the stores ask for when `run` runs, as wire requests (their answers are not needed). */
+async function appRequests(i: EarlyInput, run: () => unknown, answers: Parameters<typeof fakeApi>[0]): Promise<EarlyRequest[]> {
+  const calls = fakeApi(answers)
+  void run()
+  await new Promise((r) => setTimeout(r, 20))
+  return Promise.all(calls.map((c) => wire(c, i)))
+}
+
+/** An answer that never comes: the store stays where a first visit is (other tests and the prerender share the stores). */
+const never = () => new Promise<never>(() => undefined)
+
+test.after.each(() => {
+  resetLookups()
+  booking.resetBooking()
+})
+
+function assertSame(early: EarlyRequest[], app: EarlyRequest[]) {
+  assert.is(early.length, app.length, `early ${JSON.stringify(early.map((r) => r.url))} / app ${JSON.stringify(app.map((r) => r.url))}`)
+  for (const [k, e] of early.entries()) assert.ok(sameRequest(e, app[k]!), `${JSON.stringify(e)}\n  is not the app's\n${JSON.stringify(app[k])}`)
+}
+
+const lookupAnswers = { originCities: () => [], destinationCities: () => [], timePeriods: () => [], announcements: () => [], offers: () => [] }
+
+test('the start-up lookups: the very requests src/stores/lookups.ts makes, with the session, device and language', async () => {
+  const i = input('/', { token: 'tok-123' })
+  const early = earlyRequests(i)
+  assertSame(early, await appRequests(i, loadLookups, lookupAnswers))
+  assert.is(early[0]!.headers.Authorization, 'Bearer tok-123')
+  assert.is(early[0]!.headers['Accept-Language'], 'bn')
+})
+
+test('a shared results link: its trip search as src/stores/search.ts sends it, and no lookups (the address contains "search")', async () => {
+  const i = input(`/search?from=DHK&to=CTG&date=${tomorrow}`)
+  const early = earlyRequests(i)
+  assertSame(early, await appRequests(i, () => searchFromLink(i.search), { tripSearch: never }))
+  assert.equal(JSON.parse(early[0]!.body!), { originCode: 'DHK', destinationCode: 'CTG', tripDate: tomorrow })
+  // what the app would not search: nothing early
+  for (const q of [
+    `from=DHK&to=DHK&date=${tomorrow}`,
+    'from=DHK&to=CTG',
+    `from=dhk&to=CTG&date=${tomorrow}`,
+    `from=DHK&to=CTG&date=${addDays(today, -1)}`,
+  ]) {
+    assert.equal(earlyRequests(input(`/search?${q}`)), [], q)
+  }
+})
+
+test('a seat page: the lookups and the trip, as the lookups and src/stores/seat-choice.ts loadTrip send them', async () => {
+  const i = input(`/reservation?tripId=151&from=DHK&to=CTG&date=${tomorrow}`)
+  const early = earlyRequests(i)
+  const trip = tripRefFromQuery(i.search)!
+  const app = await appRequests(
+    i,
+    () => {
+      void loadLookups()
+      void seats.loadTrip(trip)
+    },
+    { ...lookupAnswers, tripDetails: never },
+  )
+  assertSame(early, app)
+  assert.is(early.at(-1)!.url, 'https://api.example.test/api/reservation/tripDetails')
+  assert.equal(earlyRequests(input('/reservation?tripId=x&from=DHK&to=CTG')).length, 5, 'no trip in the address: only the lookups')
+})
+
+test('a booking paid from the balance: the lookups and the booking, signed in only; a card payment is left to the app', async () => {
+  const i = input('/reservation/success?reservationId=42', { token: 'tok-123' })
+  const early = earlyRequests(i)
+  const app = await appRequests(
+    i,
+    () => {
+      void loadLookups()
+      void booking.loadBooking(42)
+    },
+    { ...lookupAnswers, reservationById: never },
+  )
+  assertSame(early, app)
+  assert.is(earlyRequests(input('/reservation/success?reservationId=42')).length, 5, 'signed out: only the lookups')
+  assert.is(earlyRequests(input('/reservation/success?paymentId=p-1', { token: 't' })).length, 5)
+})
+
+const entry = (r: EarlyRequest, at: number, body = '{"data":1}'): EarlyEntry => ({ ...r, at, response: Promise.resolve(new Response(body)) })
+
+test('an early answer is taken once, only by the same request, and not when it is old', async () => {
+  const [a, b] = earlyRequests(input('/'))
+  globalThis.__EARLY_REQUESTS__ = [entry(a!, 0), entry(b!, 0)]
+  assert.is(takeEarlyResponse({ ...a!, headers: { ...a!.headers, 'Accept-Language': 'en' } }, 1), null, 'another language')
+  assert.is(takeEarlyResponse({ ...a!, headers: { ...a!.headers, Authorization: 'Bearer x' } }, 1), null, 'another session')
+  assert.ok(takeEarlyResponse(a!, 1))
+  assert.is(takeEarlyResponse(a!, 1), null, 'taken once')
+  assert.is(takeEarlyResponse(b!, EARLY_MAX_AGE_MS + 1), null, 'too old')
+  assert.is(globalThis.__EARLY_REQUESTS__.length, 0)
+  globalThis.__EARLY_REQUESTS__ = undefined
+})
+
+test('the fetch wrapper uses the early answer instead of sending, and sends when there is none', async () => {
+  const i = input('/')
+  const [cities] = earlyRequests(i)
+  const sent: string[] = []
+  const env: ApiEnv = {
+    baseUrl: () => i.apiBaseUrl,
+    token: () => null,
+    deviceId: () => i.deviceId,
+    language: () => i.language,
+    currentPath: () => '/',
+    onUnauthorized: () => undefined,
+    fetch: (async (url: string) => {
+      sent.push(url)
+      return new Response(JSON.stringify({ data: [{ code: 'CTG', name: 'Chattogram', nameBn: 'চট্টগ্রাম' }] }))
+    }) as typeof fetch,
+    timeoutMs: 60_000,
+    online: () => true,
+    retryDelaysMs: [],
+  }
+  globalThis.__EARLY_REQUESTS__ = [entry(cities!, performance.now(), JSON.stringify({ data: [{ code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' }] }))]
+  assert.equal(
+    (await request(env, 'originCities')).map((c) => c.code),
+    ['DHK'],
+    'the early answer',
+  )
+  assert.equal(sent, [])
+  assert.equal(
+    (await request(env, 'originCities')).map((c) => c.code),
+    ['CTG'],
+    'asked again',
+  )
+  assert.equal(sent, ['https://api.example.test/api/originCities'])
+  // an early request that failed (the network was down) is sent again at once
+  globalThis.__EARLY_REQUESTS__ = [{ ...cities!, at: performance.now(), response: Promise.reject(new TypeError('Failed to fetch')) }]
+  assert.equal(
+    (await request(env, 'originCities')).map((c) => c.code),
+    ['CTG'],
+  )
+  assert.is(sent.length, 2)
+  globalThis.__EARLY_REQUESTS__ = undefined
+})
+
+test.run()

@@ -1,0 +1,42 @@
+/**
+ * The script build.mjs inlines into every HTML shell, after config.js: sends the page's
+ * first reads (src/early/requests.ts) at once, before the app's code has arrived.
+ * Never throws: the app asks for itself whatever is not here.
+ */
+import { deviceId } from '../lib/device-id.ts'
+import { localStore, sessionStore, storageKeys } from '../lib/storage.ts'
+import { EARLY_MAX_AGE_MS, type EarlyEntry, earlyRequests } from './requests.ts'
+
+try {
+  const ss = sessionStore()
+  // src/stores/session.ts loadSession: this tab's session first, then a stay-signed-in one
+  const token = ss.getItem(storageKeys.token) ?? localStore().getItem(storageKeys.token)
+  const lang = ss.getItem(storageKeys.language)
+  const list = earlyRequests({
+    pathname: location.pathname,
+    search: location.search.slice(1),
+    href: location.href,
+    apiBaseUrl: window.__APP_CONFIG__?.apiBaseUrl ?? '/api',
+    token,
+    deviceId: deviceId(),
+    language: lang === 'bn' ? 'bn' : 'en',
+    today: new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka' }).format(new Date()),
+  })
+  const at = performance.now()
+  globalThis.__EARLY_REQUESTS__ = list.map(
+    (r): EarlyEntry => ({ ...r, at, response: fetch(r.url, { method: r.method, headers: r.headers, body: r.body }) }),
+  )
+  // an answer nobody takes (the app chose otherwise) is not an unhandled rejection
+  for (const e of globalThis.__EARLY_REQUESTS__) e.response.catch(() => undefined)
+  // and is let go once too old to be taken
+  setTimeout(() => {
+    for (const e of globalThis.__EARLY_REQUESTS__ ?? [])
+      void e.response.then(
+        (r) => r.body?.cancel(),
+        () => undefined,
+      )
+    globalThis.__EARLY_REQUESTS__ = []
+  }, EARLY_MAX_AGE_MS)
+} catch {
+  // storage or fetch unavailable: the app asks for itself
+}
