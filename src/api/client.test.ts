@@ -46,18 +46,30 @@ async function failure(p: Promise<unknown>): Promise<ApiError> {
   return e!
 }
 
-test('sends Accept JSON, device id, no bearer without a token, and returns data', async () => {
+test('a public read sends only Accept JSON and the language (no CORS preflight), and returns data', async () => {
   const log: Seen[] = []
   setup({ fetch: fakeFetch(() => json(200, { data: [{ code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' }] }), log) })
   const cities = await call('originCities')
   assert.equal(cities[0].code, 'DHK')
   assert.is(log[0].url, 'https://api.example.test/api/originCities')
   const h = log[0].init.headers as Record<string, string>
+  assert.equal(h, { Accept: 'application/json', 'Accept-Language': 'bn' }, 'CORS-safelisted headers only')
+  assert.is(log[0].init.method, 'GET')
+  // signed in, still no session: the lookups never need one
+  setup({ token: () => 'tok-1', fetch: fakeFetch(() => json(200, { data: [] }), log) })
+  await call('offers')
+  assert.equal(log[1].init.headers, { Accept: 'application/json', 'Accept-Language': 'bn' })
+})
+
+test('other requests send the device id, the language, and no bearer without a token', async () => {
+  const log: Seen[] = []
+  setup({ fetch: fakeFetch(() => json(200, { data: [] }), log) })
+  await call('tripSearch', { body: { originCode: 'DHK', destinationCode: 'CTG', tripDate: '2026-11-25' } })
+  const h = log[0].init.headers as Record<string, string>
   assert.is(h.Accept, 'application/json')
   assert.is(h['X-Device-Id'], 'device-1234567890')
   assert.is(h['Accept-Language'], 'bn', 'the app language, so ticket e-mails and SMS follow it')
   assert.is(h.Authorization, undefined)
-  assert.is(log[0].init.method, 'GET')
 })
 
 test('adds the bearer header when a token is stored, JSON body, path params encoded', async () => {

@@ -52,9 +52,14 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
     const s = qs.toString()
     if (s) url += '?' + s
   }
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': env.language(), 'X-Device-Id': env.deviceId() }
-  const token = env.token()
-  if (token) headers.Authorization = `Bearer ${token}`
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': env.language() }
+  // A public read (GET, no session) carries only headers a browser sends across origins without
+  // asking first (CORS-safelisted): with the API on another origin it needs no preflight.
+  if (!isPublicRead(def)) {
+    headers['X-Device-Id'] = env.deviceId()
+    const token = env.token()
+    if (token) headers.Authorization = `Bearer ${token}`
+  }
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
 
   const timeout = new AbortController()
@@ -104,6 +109,11 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
     throw new ApiError('INTERNAL_ERROR', errorCatalogue.INTERNAL_ERROR.reason, res.status)
   }
   return (json as { data: ResponseOf<N> }).data
+}
+
+/** A read that needs neither the session nor the device (contract `auth: 'none'`, GET). */
+export function isPublicRead(def: { method: string; auth: string }): boolean {
+  return def.method === 'GET' && def.auth === 'none'
 }
 
 /** A server's answer with its body read, or 'unreachable' when none came from the server. */

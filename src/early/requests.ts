@@ -50,18 +50,20 @@ const code = (v: string | null) => (v && /^[A-Z]{3}$/.test(v) ? v : '')
 /** The requests the app will make first for `input`, in the order it makes them. */
 export function earlyRequests(input: EarlyInput): EarlyRequest[] {
   const base = input.apiBaseUrl.replace(/\/$/, '')
-  const headers = (body: boolean): Record<string, string> => {
-    // the fetch wrapper's headers, in its order (src/api/client.ts)
-    const h: Record<string, string> = { Accept: 'application/json', 'Accept-Language': input.language, 'X-Device-Id': input.deviceId }
+  const headers = (kind: 'public' | 'get' | 'post'): Record<string, string> => {
+    // the fetch wrapper's headers, in its order (src/api/client.ts): a public read carries no session or device
+    const h: Record<string, string> = { Accept: 'application/json', 'Accept-Language': input.language }
+    if (kind === 'public') return h
+    h['X-Device-Id'] = input.deviceId
     if (input.token) h.Authorization = `Bearer ${input.token}`
-    if (body) h['Content-Type'] = 'application/json'
+    if (kind === 'post') h['Content-Type'] = 'application/json'
     return h
   }
-  const get = (path: string): EarlyRequest => ({ method: 'GET', url: base + path, headers: headers(false) })
+  const get = (path: string, kind: 'public' | 'get' = 'get'): EarlyRequest => ({ method: 'GET', url: base + path, headers: headers(kind) })
   const post = (path: string, body: object): EarlyRequest => ({
     method: 'POST',
     url: base + path,
-    headers: headers(true),
+    headers: headers('post'),
     body: JSON.stringify(body),
   })
   const q = new URLSearchParams(input.search)
@@ -76,7 +78,7 @@ export function earlyRequests(input: EarlyInput): EarlyRequest[] {
       out.push(post('/reservation/tripSearch', { originCode, destinationCode, tripDate }))
     }
   }
-  if (!input.href.includes('search')) out.push(...LOOKUPS.map(get))
+  if (!input.href.includes('search')) out.push(...LOOKUPS.map((p) => get(p, 'public')))
   if (input.pathname === '/reservation') {
     const tripId = Number(q.get('tripId'))
     const originCode = code(q.get('from'))
