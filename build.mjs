@@ -4,9 +4,10 @@
 import { build as esbuild, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { writeServiceWorker } from './scripts/service-worker.mjs'
 import { checkBudget, formatReport, loadRoutes, routeFiles, sizeReport, staticClosure } from './scripts/size-report.mjs'
 import { tsImport } from 'tsx/esm/api'
@@ -228,6 +229,29 @@ async function writeEarlyScript(assets) {
 }
 
 /**
+ * Writes `<file>.gz` (gzip level 9) and `<file>.br` (brotli quality 11) beside every script,
+ * stylesheet and HTML shell of dist/, for a static host to send as they are (nginx
+ * `gzip_static on;`, and `brotli_static on;` with Debian's libnginx-mod-http-brotli-static)
+ * instead of compressing each answer quickly and worse. Never config.js: operators edit it
+ * in place, and a stale config.js.gz would win. Returns how many files were packed.
+ */
+function writePrecompressed(outdir) {
+  let n = 0
+  for (const rel of readdirSync(outdir, { recursive: true }).map(String)) {
+    if (!/\.(js|css|html)$/.test(rel) || rel === 'config.js') continue
+    const file = join(outdir, rel)
+    const buf = readFileSync(file)
+    writeFileSync(`${file}.gz`, gzipSync(buf, { level: 9 }))
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(buf, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: buf.length } }),
+    )
+    n++
+  }
+  return n
+}
+
+/**
  * Builds the app into `outdir` and returns { metafile, report, problems, extraFiles } (extraFiles(path): files its shell loads besides the bundle).
  * @param {{ outdir?: string, quiet?: boolean }} [opts]
  */
@@ -322,6 +346,9 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   // the shells and assets are final: the worker precaches exactly these
   const worker = await writeServiceWorker(outdir)
   log(`service worker: version ${worker.version}, ${worker.files.length} files precached`)
+  // last, so the worker's list and the shells' version are final and no .gz/.br is precached
+  const packed = writePrecompressed(outdir)
+  log(`precompressed ${packed} files (.gz, .br) for static hosts (docs/nginx-app.conf: gzip_static)`)
 
   const seenPages = new Set()
   const uniqueRoutes = routes.filter((r) => {

@@ -98,20 +98,34 @@ test(TITLES.headers, async ({ request, cdn }) => {
     expect(res.type, p).toMatch(/^text\/html/)
   }
   // every file of dist/ outside assets/ is never cached long (README's list), whatever the build adds
+  // (the build's .gz and .br copies are what nginx sends for a file, not files of their own)
+  const packed = (f: string) => /\.(gz|br)$/.test(f)
   const plain = fs
     .readdirSync(cdn.dist, { recursive: true })
     .map(String)
-    .filter((f) => !f.startsWith('assets') && f !== 'meta.json' && fs.statSync(path.join(cdn.dist, f)).isFile())
+    .filter((f) => !f.startsWith('assets') && f !== 'meta.json' && !packed(f) && fs.statSync(path.join(cdn.dist, f)).isFile())
   expect(plain.filter((f) => !f.endsWith('.html')).sort()).toEqual(['config.js', 'sw.js'])
   expect(plain.filter((f) => f.endsWith('.html')).sort()).toEqual(['app.html', ...new Set(shells.map(([, f]) => f))].sort())
   for (const f of plain) expect(await get(`/${f}`), f).toMatchObject({ ...noCache, body: file(f) })
   expect((await get('/sw.js')).type).toMatch(/javascript/)
   expect((await get('/config.js')).body).toContain(cdn.api.url)
 
-  for (const f of fs.readdirSync(path.join(cdn.dist, 'assets'))) {
+  for (const f of fs.readdirSync(path.join(cdn.dist, 'assets')).filter((f) => !packed(f))) {
     const res = await get(`/assets/${f}`)
     expect(res, f).toMatchObject({ status: 200, cache: 'public, max-age=31536000, immutable' })
     expect(res.type, f).toMatch(f.endsWith('.css') ? /^text\/css/ : /javascript/)
+  }
+  // gzip_static: the build's gzip copy as it is (level 9), not one compressed on the fly; config.js has none (edited in place)
+  const entry = fs.readdirSync(path.join(cdn.dist, 'assets')).find((f) => /^main-.*\.js$/.test(f))!
+  for (const [f, packedCopy] of [
+    [`/assets/${entry}`, true],
+    ['/search.html', true],
+    ['/config.js', false],
+  ] as const) {
+    const res = await request.get(f, { headers: { 'Accept-Encoding': 'gzip' } })
+    expect(res.headers()['content-encoding'], f).toBe('gzip')
+    if (packedCopy) expect(Number(res.headers()['content-length']), f).toBe(fs.statSync(path.join(cdn.dist, `${f}.gz`)).size)
+    else expect(fs.existsSync(path.join(cdn.dist, `${f}.gz`)), f).toBe(false)
   }
   // a missing file is a 404, not the app; the bundle metadata is not published
   for (const p of ['/assets/main-ABCDEFGH.js', '/meta.json', '/favicon.ico', '/no/such.png']) expect((await get(p)).status, p).toBe(404)
