@@ -84,10 +84,12 @@ function CityField(props: CityFieldProps & { enhanced: boolean }) {
   return <PlainCitySelect {...rest} onRemovedWithFocus={() => (handOver.current = true)} />
 }
 
-/** Loads the combobox chunk after first paint and reports when the swap may happen. */
-function useEnhanced(): boolean {
+/** Loads the combobox chunk after first paint, once `when` holds, and reports when the swap may happen. */
+function useEnhanced(when: boolean): boolean {
   const [ready, setReady] = useState(false)
   useEffect(() => {
+    // its code already here (an earlier page): no reason to wait
+    if (!when && !LoadedCombobox) return
     let alive = true
     void loadCombobox().then(() => {
       if (!alive) return
@@ -101,7 +103,7 @@ function useEnhanced(): boolean {
     return () => {
       alive = false
     }
-  }, [])
+  }, [when])
   return ready
 }
 
@@ -111,16 +113,21 @@ export interface SearchFormProps {
   onSearch?: () => void
   /** Accessible name of the form (landmark). */
   label: string
+  /**
+   * False while the page's own content is on its way (the results of a search link): the type-ahead
+   * combobox's code is fetched after it, not in its way; the plain select works meanwhile. Default true.
+   */
+  enhance?: boolean
 }
 
 /**
  * From, To, Journey date, swap and Search. The search lives in the URL:
  * submitting goes to `/search?from=…&to=…&date=…`.
  */
-export function SearchForm({ onSearch, label }: SearchFormProps) {
+export function SearchForm({ onSearch, label, enhance = true }: SearchFormProps) {
   useSignals()
   const t = useT()
-  const enhanced = useEnhanced()
+  const enhanced = useEnhanced(enhance)
   const dateId = useId()
   const bn = language.value === 'bn'
   const errors = search.formErrors.value

@@ -369,6 +369,7 @@ export default function SearchPage() {
       <div id="modify-search" className={cx(page.card, styles.modify)} data-collapsed={collapsed}>
         <SearchForm
           label={t('searchForm.modify')}
+          enhance={status !== 'loading'}
           onSearch={() => {
             navigate(`/search?${search.searchQuery({ filters: true })}`)
             // on a phone the form folds away again: focus goes to the line that says the new search
