@@ -24,7 +24,7 @@ function input(path: string, parts: Partial<EarlyInput> = {}): EarlyInput {
     token: null,
     deviceId: 'device-1234567890',
     language: 'bn',
-    today,
+    today: () => today,
     ...parts,
   }
 }

@@ -38,8 +38,8 @@ export interface EarlyInput {
   token: string | null
   deviceId: string
   language: string
-  /** Today in Asia/Dhaka, YYYY-MM-DD. */
-  today: string
+  /** Today in Asia/Dhaka, YYYY-MM-DD (asked only for a search link: time-zone data is slow to load). */
+  today: () => string
 }
 
 /** The paths of src/stores/lookups.ts's start-up reads (contract/api.ts). */
@@ -74,7 +74,7 @@ export function earlyRequests(input: EarlyInput): EarlyRequest[] {
     const destinationCode = code(q.get('to'))
     const tripDate = q.get('date') ?? ''
     // a link without a date searches today: left to the app, which knows the calendar
-    if (originCode && destinationCode && originCode !== destinationCode && /^\d{4}-\d{2}-\d{2}$/.test(tripDate) && tripDate >= input.today) {
+    if (originCode && destinationCode && originCode !== destinationCode && /^\d{4}-\d{2}-\d{2}$/.test(tripDate) && tripDate >= input.today()) {
       out.push(post('/reservation/tripSearch', { originCode, destinationCode, tripDate }))
     }
   }

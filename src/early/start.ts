@@ -20,7 +20,7 @@ try {
     token,
     deviceId: deviceId(),
     language: lang === 'bn' ? 'bn' : 'en',
-    today: new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka' }).format(new Date()),
+    today: () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka' }).format(new Date()),
   })
   const at = performance.now()
   globalThis.__EARLY_REQUESTS__ = list.map(

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType, type ReactNode } from 'react'
+import { startTransition, useEffect, useState, type ComponentType, type ReactNode } from 'react'
 import { Button } from '../../design-system/button/index.ts'
 import { useT } from '../app/use-t.ts'
 
@@ -34,7 +34,8 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
       if (loaded || failed) return
       let live = true
       preload().then(
-        () => live && setArrived((n) => n + 1),
+        // a transition: a large part (the seat map) renders in slices, yielding to input on a slow phone
+        () => live && startTransition(() => setArrived((n) => n + 1)),
         () => live && setFailed(true),
       )
       return () => {
