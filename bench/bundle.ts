@@ -47,8 +47,10 @@ const triple = (s: Sizes) => `${k(s.raw)} / ${k(s.gzip)} / ${k(s.brotli)}`
 
 /** A short name for an output chunk: its entry point, else its largest input. */
 function chunkLabel(metafile: Metafile, file: string): string {
-  const o = metafile.outputs[file]!
+  const o = metafile.outputs[file]
   const base = path.basename(file)
+  // a file the build writes beside the bundle (the shell's early-requests script)
+  if (!o) return `${base} (own bundle, loaded by the shell)`
   if (o.entryPoint) return `${base} (${o.entryPoint})`
   return base
 }

@@ -4,12 +4,23 @@ import type { RouteName } from '../../contract/api.ts'
 import { type ApiEnv, type CallOptions, request } from '../api/client.ts'
 import { fakeApi, type FakeCall } from '../api/index.ts'
 import { addDays, todayInDhaka } from '../lib/dates.ts'
+import { DEVICE_ID_KEY } from '../lib/device-id.ts'
+import { storageKeys } from '../lib/storage.ts'
 import { tripRefFromQuery } from '../lib/trip-ref.ts'
 import * as booking from '../stores/booking.ts'
 import { loadLookups, resetLookups } from '../stores/lookups.ts'
 import { searchFromLink } from '../stores/search.ts'
 import * as seats from '../stores/seat-choice.ts'
-import { EARLY_MAX_AGE_MS, type EarlyEntry, type EarlyInput, type EarlyRequest, earlyRequests, sameRequest, takeEarlyResponse } from './requests.ts'
+import {
+  EARLY_KEYS,
+  EARLY_MAX_AGE_MS,
+  type EarlyEntry,
+  type EarlyInput,
+  type EarlyRequest,
+  earlyRequests,
+  sameRequest,
+  takeEarlyResponse,
+} from './requests.ts'
 
 const today = todayInDhaka()
 const tomorrow = addDays(today, 1)
@@ -186,6 +197,12 @@ test('the fetch wrapper uses the early answer instead of sending, and sends when
   )
   assert.is(sent.length, 2)
   globalThis.__EARLY_REQUESTS__ = undefined
+})
+
+test('the shell reads the storage keys the app writes', () => {
+  assert.is(EARLY_KEYS.token, storageKeys.token)
+  assert.is(EARLY_KEYS.language, storageKeys.language)
+  assert.is(DEVICE_ID_KEY, storageKeys.deviceId)
 })
 
 test.run()

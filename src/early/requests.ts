@@ -24,6 +24,9 @@ export interface EarlyEntry extends EarlyRequest {
   response: Promise<Response>
 }
 
+/** The session-storage keys the shell's script reads (src/lib/storage.ts `storageKeys`; a test checks they agree). */
+export const EARLY_KEYS = { token: 'token', language: 'language' } as const
+
 /** How old an early answer may be when the app asks for it (older ones are never used). */
 export const EARLY_MAX_AGE_MS = 20_000
 

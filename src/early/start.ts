@@ -1,24 +1,24 @@
 /**
- * The script build.mjs inlines into every HTML shell, after config.js: sends the page's
- * first reads (src/early/requests.ts) at once, before the app's code has arrived.
- * Never throws: the app asks for itself whatever is not here.
+ * assets/early-<hash>.js, which build.mjs bundles on its own and the data routes' HTML shells
+ * load right after config.js: sends the page's first reads (src/early/requests.ts) at once,
+ * before the app's code has arrived. Never throws: the app asks for itself whatever is not here.
  */
-import { deviceId } from '../lib/device-id.ts'
-import { localStore, sessionStore, storageKeys } from '../lib/storage.ts'
-import { EARLY_MAX_AGE_MS, type EarlyEntry, earlyRequests } from './requests.ts'
+import { storedDeviceId } from '../lib/device-id.ts'
+import { EARLY_KEYS, EARLY_MAX_AGE_MS, type EarlyEntry, earlyRequests } from './requests.ts'
 
 try {
-  const ss = sessionStore()
+  // storage that is missing or refuses (private modes) throws: the app asks for itself
+  const ss = sessionStorage
   // src/stores/session.ts loadSession: this tab's session first, then a stay-signed-in one
-  const token = ss.getItem(storageKeys.token) ?? localStore().getItem(storageKeys.token)
-  const lang = ss.getItem(storageKeys.language)
+  const token = ss.getItem(EARLY_KEYS.token) ?? localStorage.getItem(EARLY_KEYS.token)
+  const lang = ss.getItem(EARLY_KEYS.language)
   const list = earlyRequests({
     pathname: location.pathname,
     search: location.search.slice(1),
     href: location.href,
     apiBaseUrl: window.__APP_CONFIG__?.apiBaseUrl ?? '/api',
     token,
-    deviceId: deviceId(),
+    deviceId: storedDeviceId(ss),
     language: lang === 'bn' ? 'bn' : 'en',
     today: () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka' }).format(new Date()),
   })

@@ -1,20 +1,23 @@
 /**
  * The device id of docs/spec.md section 3: random, created once per tab session and kept in
- * session storage, sent as X-Device-Id. Its own module: the shell's early requests
- * (src/early/start.ts) create it before the app, which then reads the same one.
+ * session storage (`deviceId`), sent as X-Device-Id. Its own module, without the storage
+ * helpers: the shell's early requests (src/early/start.ts) create it before the app, which
+ * then reads the same one (src/stores/session.ts).
  */
 import { deviceIdPattern } from '../../contract/values.ts'
-import { sessionStore, storageKeys } from './storage.ts'
+import type { KeyValue } from './storage.ts'
 
-/** The tab's device id, created on first use. */
-export function deviceId(): string {
-  const ss = sessionStore()
-  let id = ss.getItem(storageKeys.deviceId)
+/** Its session-storage key (src/lib/storage.ts `storageKeys.deviceId`). */
+export const DEVICE_ID_KEY = 'deviceId'
+
+/** The device id kept in `store`, created there on first use. */
+export function storedDeviceId(store: KeyValue): string {
+  let id = store.getItem(DEVICE_ID_KEY)
   if (!id || !deviceIdPattern.test(id)) {
     const bytes = new Uint8Array(16)
     globalThis.crypto.getRandomValues(bytes)
     id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-    ss.setItem(storageKeys.deviceId, id)
+    store.setItem(DEVICE_ID_KEY, id)
   }
   return id
 }

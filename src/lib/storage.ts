@@ -1,3 +1,5 @@
+import { DEVICE_ID_KEY } from './device-id.ts'
+
 /**
  * Browser storage keys of docs/spec.md section 3 and a safe accessor: session storage by
  * default, local storage only where the passenger chose `Stay signed in`, and an
@@ -10,7 +12,7 @@ export const storageKeys = {
   company: 'company',
   invalidSession: 'invalidSession',
   redirectUrl: 'redirectUrl',
-  deviceId: 'deviceId',
+  deviceId: DEVICE_ID_KEY,
   deviceType: 'deviceType',
   uuid: 'uuid',
   announcement: 'announcement',

@@ -5,6 +5,7 @@
  */
 import { batch, computed, signal } from '@preact/signals-react'
 import type { Company, Passenger, Session } from '../../contract/schemas.ts'
+import { storedDeviceId } from '../lib/device-id.ts'
 import { localStore, readJson, removeJsonEntry, sessionStore, storageKeys as k } from '../lib/storage.ts'
 
 const tokenState = signal<string | null>(null)
@@ -121,4 +122,6 @@ export function takeRedirect(): string {
 }
 
 /** A random device id created once per tab session (sent as X-Device-Id). */
-export { deviceId } from '../lib/device-id.ts'
+export function deviceId(): string {
+  return storedDeviceId(sessionStore())
+}
