@@ -13,7 +13,7 @@ export type Deferred<P> = ComponentType<P & { fallback?: ReactNode }> & { preloa
  * once when it has arrived; until then `fallback` shows (nothing by default), and
  * a part that cannot be fetched (offline) offers a retry.
  */
-export function deferred<P extends object>(load: () => Promise<ComponentType<P>>): Deferred<P> {
+export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, opts: { transition?: boolean } = {}): Deferred<P> {
   let loaded: ComponentType<P> | undefined
   let pending: Promise<ComponentType<P>> | undefined
   const preload = () => {
@@ -34,8 +34,12 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
       if (loaded || failed) return
       let live = true
       preload().then(
-        // a transition: a large part (the seat map) renders in slices, yielding to input on a slow phone
-        () => live && startTransition(() => setArrived((n) => n + 1)),
+        // `transition`: a large part (the seat map) renders in slices, yielding to input on a slow phone
+        () => {
+          if (!live) return
+          if (opts.transition) startTransition(() => setArrived((n) => n + 1))
+          else setArrived((n) => n + 1)
+        },
         () => live && setFailed(true),
       )
       return () => {

@@ -20,7 +20,8 @@ const styles = {
 
 // The seat map, counters, fares and booking: they need the trip's seats, so their code is
 // fetched while the trip is (the page's first render is the heading and the trip line).
-const SeatLayout = deferred(() => import('./seat-layout.tsx').then((m) => m.SeatLayout))
+// (in a transition: the seat map renders in slices, yielding to input on a slow phone)
+const SeatLayout = deferred(() => import('./seat-layout.tsx').then((m) => m.SeatLayout), { transition: true })
 
 export { tripRefFromQuery }
 
