@@ -1,5 +1,5 @@
 /**
- * Part 5, the live seat map (GET /api/reservation/seatEvents/:tripId, server/seat-events.ts):
+ * Part 5, the live seat map (GET /api/reservation/seatEvents/:tripId, server/trips/seat-events.ts):
  * - delivery latency from a committed lock (its answer at the locking client) to the `seats`
  *   event at a second client: PGlite (one process), PostgreSQL (two processes: the stream on
  *   A, the locks on B);
@@ -15,7 +15,7 @@ import http from 'node:http'
 import pg from 'pg'
 import { mulberry32 } from '../server/seed/demo-sales.ts'
 import { openEvents, sseParser } from '../server/test/sse-client.ts'
-import { newToken, sha256 } from '../server/tokens.ts'
+import { newToken, sha256 } from '../server/lib/tokens.ts'
 import { buildPool, type Trip } from './api.ts'
 import {
   apiPost,

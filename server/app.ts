@@ -1,6 +1,6 @@
 /**
  * The HTTP application: security headers, compression, rate limits, CORS for
- * the app's origins when it is served elsewhere (server/cors.ts), the /api
+ * the app's origins when it is served elsewhere (server/http/cors.ts), the /api
  * routes, the development outbox, the built front end with its SPA fallback,
  * and one error format (`{ error: { code, reason, fields? } }`) for everything.
  */
@@ -13,12 +13,12 @@ import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { api, type RouteName } from '../contract/api.ts'
-import { addCorsHeaders, registerCors } from './cors.ts'
-import { AppError, sendError, type Deps } from './http.ts'
-import { addressKey, onRefusal, take, type Limit } from './limits.ts'
-import { registerOperations, type ReadinessChecks } from './operations.ts'
-import { redactUrl } from './redact.ts'
-import { registerDevOutbox } from './outbox.ts'
+import { addCorsHeaders, registerCors } from './http/cors.ts'
+import { AppError, sendError, type Deps } from './http/handle.ts'
+import { addressKey, onRefusal, take, type Limit } from './http/limits.ts'
+import { registerOperations, type ReadinessChecks } from './http/operations.ts'
+import { redactUrl } from './http/redact.ts'
+import { registerDevOutbox } from './delivery/outbox.ts'
 import * as auth from './routes/auth.ts'
 import * as bookings from './routes/bookings.ts'
 import * as contact from './routes/contact.ts'

@@ -1,10 +1,10 @@
 /** Builds the `Deps` every module gets, from an open database and settings (env by default). */
-import type { Db } from './db.ts'
-import type { Deps, Outbox } from './http.ts'
+import type { Db } from './db/db.ts'
+import type { Deps, Outbox } from './http/handle.ts'
 import { readConfig, type ServerConfig } from './config.ts'
-import { createMetrics } from './metrics.ts'
-import { createOutbox } from './outbox.ts'
-import { sessionAuthenticator } from './sessions.ts'
+import { createMetrics } from './http/metrics.ts'
+import { createOutbox } from './delivery/outbox.ts'
+import { sessionAuthenticator } from './account/sessions.ts'
 
 export interface DepsOptions {
   now?: () => Date

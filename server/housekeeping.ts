@@ -1,7 +1,7 @@
 /** Periodic clean-up of expired sign-in state and old limit counters, so those tables stay small. */
-import type { Queryable } from './db.ts'
-import { purgeLimitEvents } from './limits.ts'
-import { addDhakaDays } from './time.ts'
+import type { Queryable } from './db/db.ts'
+import { purgeLimitEvents } from './http/limits.ts'
+import { addDhakaDays } from './lib/time.ts'
 
 /** Deletes sessions, one-time codes, reset tokens and sign-ups that expired more than a day ago, and old limit events; answers how many rows went. */
 export async function purgeExpired(q: Queryable, now: Date): Promise<number> {

@@ -6,7 +6,7 @@
  * bn); PNR, PIN, coach and seat names stay as printed on the ticket.
  */
 import type { Company, Reservation } from '../../contract/schemas.ts'
-import type { OutboxAttachment } from '../http.ts'
+import type { OutboxAttachment } from '../http/handle.ts'
 import { buildIcs } from '../../contract/ics.ts'
 
 /** A language the messages are written in. */

@@ -9,8 +9,8 @@
  * runs out and sends them again with the same idempotency key. Every time comes from
  * `deps.now()`. Logs carry ids, channels, statuses and error texts, never a body.
  */
-import type { Deps } from '../http.ts'
-import { addTime } from '../time.ts'
+import type { Deps } from '../http/handle.ts'
+import { addTime } from '../lib/time.ts'
 import { DeliveryError, type OutgoingMessage, type Transports } from './transport.ts'
 
 /** Tuning of the worker; the defaults come from the settings. */

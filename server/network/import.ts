@@ -8,9 +8,9 @@
  * hold: those are never changed or deleted, only reported.
  */
 import { seatTypes } from '../../contract/schemas.ts'
-import { pgArray, type Queryable } from '../db.ts'
-import type { StationRow } from '../lookups.ts'
-import { addDays, calendarDays, dhakaDate } from '../time.ts'
+import { pgArray, type Queryable } from '../db/db.ts'
+import type { StationRow } from '../trips/lookups.ts'
+import { addDays, calendarDays, dhakaDate } from '../lib/time.ts'
 import { weekdayNames, type Network, type NetworkLayout } from './schema.ts'
 import { DESIRED_TRIPS, generateTrips, setGeneratedThrough } from './trips.ts'
 

@@ -4,9 +4,9 @@
  * far that has been done, so the start-up and hourly top-up cost one small query
  * until a new day needs its trips.
  */
-import type { Db, Queryable } from '../db.ts'
-import { MIGRATION_LOCK_KEY } from '../migrate.ts'
-import { addDays, calendarDays, dhakaDate } from '../time.ts'
+import type { Db, Queryable } from '../db/db.ts'
+import { MIGRATION_LOCK_KEY } from '../db/migrate.ts'
+import { addDays, calendarDays, dhakaDate } from '../lib/time.ts'
 
 /**
  * The trips the timetable asks for on the days `$1` (date[]) with weekdays `$2`

@@ -3,14 +3,20 @@
  * password reset, logout. Sessions are opaque bearer tokens (see sessions.ts).
  */
 import type { FastifyInstance } from 'fastify'
-import { AppError, handle, type Deps } from '../http.ts'
-import { issueOtp, verifyOtp } from '../otp.ts'
-import { issueResetToken, resetPassword } from '../password-changes.ts'
-import { passengerByMobile, replacePasswordHash, requireMobile, type PassengerRow } from '../passengers.ts'
-import { hashPassword, needsRehash, verifyPassword } from '../passwords.ts'
-import { assertMobileUnregistered, completeRegistration, openRegistration, resendRegistrationCode, startRegistration } from '../registrations.ts'
-import { createSession, revokeSession } from '../sessions.ts'
-import { addDhakaDays } from '../time.ts'
+import { AppError, handle, type Deps } from '../http/handle.ts'
+import { issueOtp, verifyOtp } from '../account/otp.ts'
+import { issueResetToken, resetPassword } from '../account/password-changes.ts'
+import { passengerByMobile, replacePasswordHash, requireMobile, type PassengerRow } from '../account/passengers.ts'
+import { hashPassword, needsRehash, verifyPassword } from '../account/passwords.ts'
+import {
+  assertMobileUnregistered,
+  completeRegistration,
+  openRegistration,
+  resendRegistrationCode,
+  startRegistration,
+} from '../account/registrations.ts'
+import { createSession, revokeSession } from '../account/sessions.ts'
+import { addDhakaDays } from '../lib/time.ts'
 
 async function requirePassenger(deps: Deps, mobile: string): Promise<PassengerRow> {
   const p = await passengerByMobile(deps.db, mobile)

@@ -1,10 +1,10 @@
 /** Bookings: booking the caller's locked seats, extending the booking's time, cancelling it. */
 import type { FastifyInstance } from 'fastify'
-import { cancelBooking, createBooking, extendBooking } from '../bookings.ts'
+import { cancelBooking, createBooking, extendBooking } from '../bookings/bookings.ts'
 import { languageOf } from '../delivery/ticket-messages.ts'
-import { AppError, handle, type Deps } from '../http.ts'
-import { mustLoadReservation } from '../reservation-view.ts'
-import { holdersOf } from '../seat-locks.ts'
+import { AppError, handle, type Deps } from '../http/handle.ts'
+import { mustLoadReservation } from '../bookings/reservation-view.ts'
+import { holdersOf } from '../trips/seat-locks.ts'
 
 /** Registers the booking routes. */
 export function register(app: FastifyInstance, deps: Deps): void {

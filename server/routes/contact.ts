@@ -3,9 +3,9 @@
  * database, across processes) per client address and per destination e-mail.
  */
 import type { FastifyInstance } from 'fastify'
-import { saveContactMessage } from '../contact-messages.ts'
-import { handle, type Deps } from '../http.ts'
-import { addressKey, take, type Limit } from '../limits.ts'
+import { saveContactMessage } from '../company/contact-messages.ts'
+import { handle, type Deps } from '../http/handle.ts'
+import { addressKey, take, type Limit } from '../http/limits.ts'
 
 /** Contact messages one client address may send. */
 export const CONTACT_PER_ADDRESS: Limit = {

@@ -1,8 +1,8 @@
 /** Coupons on a booking: applying a coupon code and removing it. */
 import type { FastifyInstance } from 'fastify'
-import { applyCoupon, removeCoupon } from '../bookings.ts'
-import { handle, pathId, type Deps } from '../http.ts'
-import { mustLoadReservation } from '../reservation-view.ts'
+import { applyCoupon, removeCoupon } from '../bookings/bookings.ts'
+import { handle, pathId, type Deps } from '../http/handle.ts'
+import { mustLoadReservation } from '../bookings/reservation-view.ts'
 
 /** Registers the coupon routes. */
 export function register(app: FastifyInstance, deps: Deps): void {

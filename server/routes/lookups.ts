@@ -1,8 +1,8 @@
 /** Lookup lists the app loads on start: cities, time periods, counters, routes, announcements, offers, company. */
 import type { FastifyInstance } from 'fastify'
-import { getCompany } from '../company.ts'
-import { AppError, handle, type Deps } from '../http.ts'
-import { activeRoutes, announcements, citiesWithRoutes, currentOffers, routeStations, timePeriods } from '../lookups.ts'
+import { getCompany } from '../company/company.ts'
+import { AppError, handle, type Deps } from '../http/handle.ts'
+import { activeRoutes, announcements, citiesWithRoutes, currentOffers, routeStations, timePeriods } from '../trips/lookups.ts'
 
 /** Registers the lookup routes. */
 export function register(app: FastifyInstance, deps: Deps): void {

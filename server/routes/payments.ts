@@ -3,11 +3,11 @@
  * payment result pages, balance top-ups, and the gateway's own callback routes.
  */
 import type { FastifyInstance } from 'fastify'
-import { expireBookings } from '../bookings.ts'
-import { handle, type Deps } from '../http.ts'
-import { createGateway, gatewayFor } from '../payment-gateways/index.ts'
-import { findPayment, openCardPayment, openTopUp, payFromBalance, paymentResult } from '../payments.ts'
-import { mustLoadReservation } from '../reservation-view.ts'
+import { expireBookings } from '../bookings/bookings.ts'
+import { handle, type Deps } from '../http/handle.ts'
+import { createGateway, gatewayFor } from '../bookings/gateways/index.ts'
+import { findPayment, openCardPayment, openTopUp, payFromBalance, paymentResult } from '../bookings/payments.ts'
+import { mustLoadReservation } from '../bookings/reservation-view.ts'
 
 /** Registers the payments routes and the configured gateway's routes. */
 export function register(app: FastifyInstance, deps: Deps): void {

@@ -1,11 +1,11 @@
 /** The signed-in passenger's own profile, password and balance account. */
 import type { FastifyInstance } from 'fastify'
-import { AppError, handle, pathId, type Auth, type Deps } from '../http.ts'
-import { statement } from '../ledger.ts'
-import { changePassword } from '../password-changes.ts'
-import { passengerById, toPassenger, updateProfile, type PassengerRow } from '../passengers.ts'
-import { hashPassword, verifyPassword } from '../passwords.ts'
-import { dhakaDate } from '../time.ts'
+import { AppError, handle, pathId, type Auth, type Deps } from '../http/handle.ts'
+import { statement } from '../account/ledger.ts'
+import { changePassword } from '../account/password-changes.ts'
+import { passengerById, toPassenger, updateProfile, type PassengerRow } from '../account/passengers.ts'
+import { hashPassword, verifyPassword } from '../account/passwords.ts'
+import { dhakaDate } from '../lib/time.ts'
 
 /** The `:id` path parameter as a passenger id that must be the caller's own. */
 function ownId(raw: string | undefined, auth: Auth | null): number {

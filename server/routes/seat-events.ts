@@ -8,10 +8,10 @@ import { PassThrough } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { Gauge, type Registry } from 'prom-client'
 import { streams, type EventNameOf, type EventOf } from '../../contract/streams.ts'
-import { AppError, pathId, type Deps } from '../http.ts'
-import { createSeatFeed, type SeatFeed } from '../seat-events.ts'
-import { toDhakaIso } from '../time.ts'
-import { assertOnSale, findTrip } from '../trips.ts'
+import { AppError, pathId, type Deps } from '../http/handle.ts'
+import { createSeatFeed, type SeatFeed } from '../trips/seat-events.ts'
+import { toDhakaIso } from '../lib/time.ts'
+import { assertOnSale, findTrip } from '../trips/trips.ts'
 
 /** Bytes a stream may have waiting for a client that does not read before it is dropped (the app reconnects and reloads). */
 const MAX_BUFFERED = 64 * 1024

@@ -1,9 +1,9 @@
 /** Seat locks: holding seats on a trip while the passenger decides, and releasing them. */
 import type { FastifyInstance } from 'fastify'
-import { AppError, handle, type Deps } from '../http.ts'
-import { addressKey } from '../limits.ts'
-import { holdersOf, seatLocker, unlockSeats } from '../seat-locks.ts'
-import { assertRoute, findTrip, findTripByCoach } from '../trips.ts'
+import { AppError, handle, type Deps } from '../http/handle.ts'
+import { addressKey } from '../http/limits.ts'
+import { holdersOf, seatLocker, unlockSeats } from '../trips/seat-locks.ts'
+import { assertRoute, findTrip, findTripByCoach } from '../trips/trips.ts'
 
 /** Registers POST /reservation/seatLock. */
 export function register(app: FastifyInstance, deps: Deps): void {

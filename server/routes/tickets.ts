@@ -5,11 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
-import { expireBookings, ownReservation, type ReservationRow } from '../bookings.ts'
-import { AppError, handle, pathId, type Deps } from '../http.ts'
-import { take, type Limit } from '../limits.ts'
-import { issueOtp, verifyOtp } from '../otp.ts'
-import { loadReservations, mustLoadReservation } from '../reservation-view.ts'
+import { expireBookings, ownReservation, type ReservationRow } from '../bookings/bookings.ts'
+import { AppError, handle, pathId, type Deps } from '../http/handle.ts'
+import { take, type Limit } from '../http/limits.ts'
+import { issueOtp, verifyOtp } from '../account/otp.ts'
+import { loadReservations, mustLoadReservation } from '../bookings/reservation-view.ts'
 import {
   CANCEL_POLICY,
   cancelCodeRemembered,
@@ -22,7 +22,7 @@ import {
   rememberCancelCode,
   sendTicket,
   ticketEmail,
-} from '../tickets.ts'
+} from '../bookings/tickets.ts'
 
 /** Wrong PINs one PNR takes (all PNR and PIN routes together) before it is closed for a while. */
 export const PIN_LIMIT: Limit = {

@@ -1,12 +1,12 @@
 /** Trip search and trip details with the seat map. */
 import type { FastifyInstance } from 'fastify'
-import { bookedUnpaidCount } from '../bookings.ts'
-import { AppError, handle, type Deps } from '../http.ts'
-import { assertCities, assertStation } from '../lookups.ts'
-import { memoized } from '../memo.ts'
-import { holdersOf } from '../seat-locks.ts'
-import { dhakaDate } from '../time.ts'
-import { assertOnSale, assertRoute, findTrip, searchTrips, seatStates, toTripDetails } from '../trips.ts'
+import { bookedUnpaidCount } from '../bookings/bookings.ts'
+import { AppError, handle, type Deps } from '../http/handle.ts'
+import { assertCities, assertStation } from '../trips/lookups.ts'
+import { memoized } from '../trips/memo.ts'
+import { holdersOf } from '../trips/seat-locks.ts'
+import { dhakaDate } from '../lib/time.ts'
+import { assertOnSale, assertRoute, findTrip, searchTrips, seatStates, toTripDetails } from '../trips/trips.ts'
 
 /** Registers the trip routes. */
 export function register(app: FastifyInstance, deps: Deps): void {

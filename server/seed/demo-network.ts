@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Queryable } from '../db.ts'
+import type { Queryable } from '../db/db.ts'
 import type { ImportReport } from '../network/import.ts'
 
 /** The demo network file. */

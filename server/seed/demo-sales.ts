@@ -5,10 +5,10 @@
  * Idempotent and cheap: only trips with no reservation at all get seeded (so each
  * new day gets some), with a handful of set-based statements.
  */
-import type { Queryable } from '../db.ts'
-import type { Deps } from '../http.ts'
-import { newPin, newPnr } from '../tickets.ts'
-import { addDays, addTime, dhakaDate } from '../time.ts'
+import type { Queryable } from '../db/db.ts'
+import type { Deps } from '../http/handle.ts'
+import { newPin, newPnr } from '../bookings/tickets.ts'
+import { addDays, addTime, dhakaDate } from '../lib/time.ts'
 
 /** Days after today whose trips get demo sales. */
 export const SEED_SALES_DAYS = 7

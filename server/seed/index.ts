@@ -4,8 +4,8 @@
  * and the demo passenger and demo sales a development start may have left taken
  * out. Development and tests: the demo network, passenger and sales as well.
  */
-import type { Queryable } from '../db.ts'
-import type { Deps } from '../http.ts'
+import type { Queryable } from '../db/db.ts'
+import type { Deps } from '../http/handle.ts'
 import { topUpTrips } from '../network/trips.ts'
 import { seedDemoNetwork } from './demo-network.ts'
 import { DEMO_PASSENGER, lockOutDemoPassenger, seedPassengers } from './passengers.ts'

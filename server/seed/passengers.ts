@@ -1,6 +1,6 @@
 /** The demo passenger (01712345678 / Demo@1234) with an opening balance of 5,000 Tk. */
-import type { Queryable } from '../db.ts'
-import { hashPassword } from '../passwords.ts'
+import type { Queryable } from '../db/db.ts'
+import { hashPassword } from '../account/passwords.ts'
 
 export const DEMO_PASSENGER = {
   mobile: '01712345678',

@@ -1,7 +1,7 @@
-/** The natural batcher behind seat locking (server/batch.ts). */
+/** The natural batcher behind seat locking (server/trips/batch.ts). */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { batched } from '../batch.ts'
+import { batched } from '../trips/batch.ts'
 
 function recorder(concurrency: number) {
   const calls: number[][] = []

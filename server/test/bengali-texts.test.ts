@@ -8,8 +8,8 @@ import path from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { api } from '../../contract/api.ts'
-import { openDb } from '../db.ts'
-import { migrate } from '../migrate.ts'
+import { openDb } from '../db/db.ts'
+import { migrate } from '../db/migrate.ts'
 import { importNetwork } from '../network/import.ts'
 import { validateNetwork, validateNetworkText, type Network } from '../network/schema.ts'
 import { DEMO_NETWORK_FILE } from '../seed/demo-network.ts'
@@ -133,7 +133,7 @@ test('the account statement says why each row was written: kind, reason, reserva
 
 test('rows written before the reason existed get it from their English text; others keep only their text', async () => {
   const dir = tempDir()
-  const all = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'migrations')
+  const all = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'db', 'migrations')
   const older = tempDir('migrations-')
   for (const f of fs.readdirSync(all).filter((n) => n < '012')) fs.copyFileSync(path.join(all, f), path.join(older, f))
   const db = await openDb({ dataDir: dir, databaseUrl: '' })

@@ -13,13 +13,13 @@ import os from 'node:os'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { ServerConfig } from '../config.ts'
-import { openDb, type Db } from '../db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
-import type { Deps } from '../http.ts'
-import { migrate } from '../migrate.ts'
+import type { Deps } from '../http/handle.ts'
+import { migrate } from '../db/migrate.ts'
 import { seed } from '../seed/index.ts'
-import { createSession } from '../sessions.ts'
-import type { PassengerRow } from '../passengers.ts'
+import { createSession } from '../account/sessions.ts'
+import type { PassengerRow } from '../account/passengers.ts'
 
 export interface Fixture {
   db: Db

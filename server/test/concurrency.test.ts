@@ -9,10 +9,10 @@
  */
 import { suite, type Test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openDb, type Db, type Queryable } from '../db.ts'
+import { openDb, type Db, type Queryable } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
-import type { PassengerRow } from '../passengers.ts'
-import { createSession } from '../sessions.ts'
+import type { PassengerRow } from '../account/passengers.ts'
+import { createSession } from '../account/sessions.ts'
 import { bookingBody, freeSeats, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { pgSuite, startPostgres } from './pg.ts'
 import { call, gatewayDecide, startServer, type ServerProcess } from './spawn-server.ts'

@@ -2,7 +2,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readConfig } from '../config.ts'
-import { CORS_MAX_AGE_SECONDS } from '../cors.ts'
+import { CORS_MAX_AGE_SECONDS } from '../http/cors.ts'
 import { startTestApp, type CallResult, type TestApp } from './helpers.ts'
 
 const APP = 'https://tickets.example.com'

@@ -7,13 +7,13 @@
  * without PostgreSQL binaries (a failure under CI).
  */
 import * as assert from 'uvu/assert'
-import { openDb } from '../db.ts'
+import { openDb } from '../db/db.ts'
 import { smsTransport } from '../delivery/sms.ts'
 import { consoleTransport } from '../delivery/transport.ts'
 import { startDeliveryWorker, type DeliveryWorker } from '../delivery/worker.ts'
 import { createDeps } from '../deps.ts'
-import { migrate } from '../migrate.ts'
-import { createOutbox } from '../outbox.ts'
+import { migrate } from '../db/migrate.ts'
+import { createOutbox } from '../delivery/outbox.ts'
 import { pgSuite, startPostgres } from './pg.ts'
 import { startSmsReceiver, startSmtpReceiver, until } from './receivers.ts'
 import { call, startServer, type ServerProcess } from './spawn-server.ts'

@@ -8,7 +8,7 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openDb } from '../db.ts'
+import { openDb } from '../db/db.ts'
 import { DEMO_PASSENGER } from '../seed/passengers.ts'
 import { tempDir } from './helpers.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'

@@ -11,7 +11,7 @@ import { smsTransport } from '../delivery/sms.ts'
 import { consoleTransport, type Transports } from '../delivery/transport.ts'
 import { createTransports } from '../delivery/transports.ts'
 import { startDeliveryWorker } from '../delivery/worker.ts'
-import { issueOtp } from '../otp.ts'
+import { issueOtp } from '../account/otp.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { startSmsReceiver, until, type SmsReceiver } from './receivers.ts'
 

@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { PassengerRow } from '../passengers.ts'
+import type { PassengerRow } from '../account/passengers.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { startStandIn } from './sslcommerz-standin.ts'
 

@@ -17,10 +17,10 @@ import type { FastifyInstance } from 'fastify'
 import type { Session } from '../../contract/schemas.ts'
 import { buildApp, type AppOptions } from '../app.ts'
 import type { ServerConfig } from '../config.ts'
-import { openDb, type Db } from '../db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
-import type { Deps } from '../http.ts'
-import { migrate } from '../migrate.ts'
+import type { Deps } from '../http/handle.ts'
+import { migrate } from '../db/migrate.ts'
 import { seed } from '../seed/index.ts'
 
 export interface TestClock {

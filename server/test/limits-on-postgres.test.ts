@@ -5,7 +5,7 @@
  * address, wrong PINs per PNR.
  */
 import * as assert from 'uvu/assert'
-import { openDb, type Db } from '../db.ts'
+import { openDb, type Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
 import { call, startServer, type ServerProcess } from './spawn-server.ts'

@@ -1,8 +1,8 @@
 /** Database-kept limits: counting, waiting, releasing, and the address key of IPv4 and IPv6 clients. */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AppError } from '../http.ts'
-import { addressKey, check, take, waitSeconds, type Limit } from '../limits.ts'
+import { AppError } from '../http/handle.ts'
+import { addressKey, check, take, waitSeconds, type Limit } from '../http/limits.ts'
 import { startTestApp } from './helpers.ts'
 
 test('addressKey: IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 by its /64', () => {

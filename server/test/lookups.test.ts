@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { api } from '../../contract/api.ts'
-import { addDays, dhakaDate } from '../time.ts'
+import { addDays, dhakaDate } from '../lib/time.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 
 let t: TestApp

@@ -1,7 +1,7 @@
-/** The in-memory answer cache behind trip search and trip rows (server/memo.ts). */
+/** The in-memory answer cache behind trip search and trip rows (server/trips/memo.ts). */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { memoized } from '../memo.ts'
+import { memoized } from '../trips/memo.ts'
 
 function counting(fail = false) {
   const calls: number[] = []

@@ -2,15 +2,15 @@
 import fs from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openDb, type Db } from '../db.ts'
-import { migrate } from '../migrate.ts'
+import { openDb, type Db } from '../db/db.ts'
+import { migrate } from '../db/migrate.ts'
 import { importNetwork, reportChanged, type ImportReport } from '../network/import.ts'
 import { validateNetwork, validateNetworkText, type Network } from '../network/schema.ts'
 import { startTripTopUp, topUpTrips } from '../network/trips.ts'
 import { createDeps } from '../deps.ts'
 import { seed } from '../seed/index.ts'
 import { DEMO_NETWORK_FILE, DEMO_SOURCE } from '../seed/demo-network.ts'
-import { addDays, dhakaDate, toDhakaIso } from '../time.ts'
+import { addDays, dhakaDate, toDhakaIso } from '../lib/time.ts'
 import { startTestApp, tempDir } from './helpers.ts'
 
 const demoText = fs.readFileSync(DEMO_NETWORK_FILE, 'utf8')

@@ -1,8 +1,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { api } from '../../contract/api.ts'
-import { credit, debit } from '../ledger.ts'
-import { dhakaDayStart } from '../time.ts'
+import { credit, debit } from '../account/ledger.ts'
+import { dhakaDayStart } from '../lib/time.ts'
 import { count, startTestApp, TEST_PASSWORD, type TestApp } from './helpers.ts'
 
 let t: TestApp

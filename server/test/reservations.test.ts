@@ -5,7 +5,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { bookingBody, buyTicket, freeSeats, lockAndBook, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
-import { dhakaDate } from '../time.ts'
+import { dhakaDate } from '../lib/time.ts'
 
 const t = suite<{ f: Fixture }>('reservations')
 let f: Fixture

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEMO_PASSENGER } from '../seed/passengers.ts'
-import { dhakaDate } from '../time.ts'
+import { dhakaDate } from '../lib/time.ts'
 import { call, gatewayDecide, startServer, type ServerProcess } from './spawn-server.ts'
 
 interface Ack {

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { addDays, dhakaDate } from '../time.ts'
+import { addDays, dhakaDate } from '../lib/time.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 

@@ -8,9 +8,9 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { approveReviewedPayment, declineReviewedPayment, paymentsUnderReview, type PaymentRow } from '../payments.ts'
-import { createGateway } from '../payment-gateways/index.ts'
-import type { SslcommerzGateway } from '../payment-gateways/sslcommerz.ts'
+import { approveReviewedPayment, declineReviewedPayment, paymentsUnderReview, type PaymentRow } from '../bookings/payments.ts'
+import { createGateway } from '../bookings/gateways/index.ts'
+import type { SslcommerzGateway } from '../bookings/gateways/sslcommerz.ts'
 import { freeSeats, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 import { freePort } from './spawn-server.ts'

@@ -6,7 +6,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Temporal } from 'temporal-polyfill'
-import { addDays, addDhakaDays, addTime, calendarDays, dhakaDate, dhakaDayStart, dhakaIsoOrNull, timeBetween, toDhakaIso } from '../time.ts'
+import { addDays, addDhakaDays, addTime, calendarDays, dhakaDate, dhakaDayStart, dhakaIsoOrNull, timeBetween, toDhakaIso } from '../lib/time.ts'
 
 test('toDhakaIso writes the instant in Asia/Dhaka to the second, as Temporal does, from 2010 to 2100', () => {
   const from = Date.parse('2010-01-01T00:00:00Z')

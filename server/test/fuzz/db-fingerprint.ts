@@ -14,7 +14,7 @@
  * rolled back), each table's row versions (count and sum of `xmin`, ~4 ms for all)
  * say which tables were touched, and only those are checksummed again.
  */
-import type { Queryable } from '../../db.ts'
+import type { Queryable } from '../../db/db.ts'
 
 /**
  * What a refused request may legitimately change, per table: `'*'` for the whole
@@ -22,7 +22,7 @@ import type { Queryable } from '../../db.ts'
  */
 export const MAY_CHANGE_ON_REFUSAL: Record<string, '*' | string[]> = {
   // A wrong one-time code is refused (INVALID_OTP_PROVIDED) and still counted on
-  // purpose: five wrong tries end the code (server/otp.ts).
+  // purpose: five wrong tries end the code (server/account/otp.ts).
   otps: ['attempts'],
   // Attempt limits record refused attempts (wrong PIN, sent codes, contact
   // messages) so that the next ones can be throttled: counting them is the point.

@@ -1,0 +1,115 @@
+/**
+ * One-time codes sent by SMS: 6 digits, stored hashed, valid 5 minutes, one live
+ * code per (mobile, purpose, ref), a new one only 180 s after the last, at most
+ * 5 wrong tries. Each step is one atomic statement, so concurrent requests
+ * cannot send two codes inside the interval or try a code more than 5 times.
+ * Sign-up codes (one ref per registration) keep the 180 s interval per mobile, and
+ * no mobile gets more than SMS_PER_MOBILE_HOUR codes an hour, whatever asks: each
+ * SMS costs the operator money and a stream of them harasses the number's owner.
+ */
+import { randomInt } from 'node:crypto'
+import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
+import type { Queryable } from '../db/db.ts'
+import { AppError, type Deps } from '../http/handle.ts'
+import { take, type Limit } from '../http/limits.ts'
+import { addTime } from '../lib/time.ts'
+import { sha256 } from '../lib/tokens.ts'
+
+export type OtpPurpose = 'SIGNUP' | 'LOGIN' | 'RESET_PASSWORD' | 'CANCEL_TICKET'
+
+export const OTP_TTL_SECONDS = 5 * 60
+export const OTP_MAX_ATTEMPTS = 5
+
+/** Codes one mobile no. may be sent in an hour, all purposes together. */
+export const SMS_PER_MOBILE_HOUR: Limit = {
+  bucket: 'sms-per-mobile',
+  max: 10,
+  windowMs: 60 * 60_000,
+  reason: 'Too many codes were sent to this mobile no. Try again in {minutes} minutes.',
+}
+
+const purposeText: Record<OtpPurpose, string> = {
+  SIGNUP: 'mobile verification',
+  LOGIN: 'login',
+  RESET_PASSWORD: 'password reset',
+  CANCEL_TICKET: 'ticket cancellation',
+}
+
+function codeHash(mobile: string, purpose: OtpPurpose, ref: string, code: string): string {
+  return sha256(`${mobile}|${purpose}|${ref}|${code}`)
+}
+
+/**
+ * Issues a new code and sends it by SMS (through `deps.outbox`). Call it inside a
+ * transaction (`db` = tx): a refusal then rolls the new code back. OTP_ALREADY_SENT
+ * when the last one for the same mobile, purpose and ref (any ref for sign-up) was sent
+ * less than 180 s ago and not used yet; TOO_MANY_ATTEMPTS past SMS_PER_MOBILE_HOUR.
+ */
+export async function issueOtp(
+  db: Queryable,
+  deps: Deps,
+  p: { mobile: string; purpose: OtpPurpose; ref?: string },
+): Promise<{ resendAfterSeconds: number; expiresInSeconds: number }> {
+  const ref = p.ref ?? ''
+  const now = deps.now()
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
+  const resendCutoff = addTime(now, { seconds: -OTP_RESEND_SECONDS })
+  const expiresAt = addTime(now, { seconds: OTP_TTL_SECONDS })
+  // Requests for one mobile wait for each other (inside the caller's transaction), so the
+  // checks below cannot both pass for two of them.
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', ['otp-send', p.mobile])
+  if (p.purpose === 'SIGNUP') {
+    const recent = await db.query(
+      "SELECT 1 FROM otps WHERE mobile = $1 AND purpose = 'SIGNUP' AND ref <> $2 AND sent_at > $3 AND consumed_at IS NULL LIMIT 1",
+      [p.mobile, ref, resendCutoff],
+    )
+    if (recent.length > 0) throw new AppError('OTP_ALREADY_SENT')
+  }
+  const rows = await db.query(
+    `INSERT INTO otps (mobile, purpose, ref, code_hash, attempts, sent_at, expires_at, consumed_at)
+     VALUES ($1, $2, $3, $4, 0, $5, $6, NULL)
+     ON CONFLICT (mobile, purpose, ref) DO UPDATE
+       SET code_hash = EXCLUDED.code_hash, attempts = 0, sent_at = EXCLUDED.sent_at,
+           expires_at = EXCLUDED.expires_at, consumed_at = NULL
+       WHERE otps.sent_at <= $7 OR otps.consumed_at IS NOT NULL
+     RETURNING id`,
+    [p.mobile, p.purpose, ref, codeHash(p.mobile, p.purpose, ref, code), now, expiresAt, resendCutoff],
+  )
+  if (rows.length === 0) throw new AppError('OTP_ALREADY_SENT')
+  // After the upsert: a refusal here rolls the new code back with the caller's transaction.
+  await take(db, SMS_PER_MOBILE_HOUR, p.mobile, now)
+  await deps.outbox.send(
+    {
+      channel: 'SMS',
+      to: p.mobile,
+      body: `${code} is your Nodi Express ${purposeText[p.purpose]} code. It expires in 5 minutes. Do not share it with anyone.`,
+      code,
+    },
+    db,
+  )
+  return { resendAfterSeconds: OTP_RESEND_SECONDS, expiresInSeconds: OTP_TTL_SECONDS }
+}
+
+/**
+ * Checks and consumes a code. Wrong code: INVALID_OTP_PROVIDED (the try is
+ * counted); no live code, used, expired or 5 wrong tries: OTP_VALIDITY_EXPIRED.
+ * Call it with `deps.db`, not inside a transaction that its error rolls back,
+ * or the wrong try is not counted.
+ */
+export async function verifyOtp(db: Queryable, deps: Deps, p: { mobile: string; purpose: OtpPurpose; ref?: string; code: string }): Promise<void> {
+  const ref = p.ref ?? ''
+  const now = deps.now()
+  const live = `mobile = $1 AND purpose = $2 AND ref = $3 AND consumed_at IS NULL AND expires_at > $4 AND attempts < ${OTP_MAX_ATTEMPTS}`
+  if (/^\d{6}$/.test(p.code)) {
+    const used = await db.query(`UPDATE otps SET consumed_at = $4 WHERE ${live} AND code_hash = $5 RETURNING id`, [
+      p.mobile,
+      p.purpose,
+      ref,
+      now,
+      codeHash(p.mobile, p.purpose, ref, p.code),
+    ])
+    if (used.length > 0) return
+  }
+  const missed = await db.query(`UPDATE otps SET attempts = attempts + 1 WHERE ${live} RETURNING attempts`, [p.mobile, p.purpose, ref, now])
+  throw new AppError(missed.length > 0 ? 'INVALID_OTP_PROVIDED' : 'OTP_VALIDITY_EXPIRED')
+}

@@ -1,0 +1,265 @@
+/**
+ * Bookings: seats a passenger holds unpaid until an expiry (reservation status 2), and
+ * every change to one before it is sold (tickets.ts): booking the caller's locked
+ * seats, extending, cancelling, applying or removing a coupon, expiring. A change
+ * declines the booking's pending card payment (its amount or purpose is stale); a card
+ * payment held for review freezes the booking.
+ */
+import type { BodyOf } from '../../contract/api.ts'
+import { MAX_SEATS, OPEN_SEAT_NAME, type SeatType } from '../../contract/schemas.ts'
+import { checkCouponRules, discountOf, findOffer } from './coupons.ts'
+import type { Db, Queryable } from '../db/db.ts'
+import type { Language } from '../delivery/ticket-messages.ts'
+import { AppError, type Deps } from '../http/handle.ts'
+import { assertStation } from '../trips/lookups.ts'
+import { requireMobile } from '../account/passengers.ts'
+import { addTime } from '../lib/time.ts'
+import { assertOnSale, findTrip } from '../trips/trips.ts'
+
+/** A reservations row, a booking or a ticket (the columns the handlers read). */
+export interface ReservationRow {
+  id: number
+  trip_id: number
+  passenger_id: number | null
+  status: number
+  pnr: string | null
+  pin: string | null
+  passenger_name: string
+  passenger_mobile: string
+  passenger_email: string | null
+  subtotal: number
+  discount: number
+  total: number
+  coupon_code: string | null
+  expiration_time: Date | null
+  max_expiration_time: Date | null
+  payment_method: 'CARD' | 'BALANCE' | null
+  paid_at: Date | null
+  canceled_at: Date | null
+  refund_amount: number | null
+  cancel_otp_hash: string | null
+  cancel_otp_expires_at: Date | null
+  created_at: Date
+  /** The language the passenger booked in (ticket messages are written in it). */
+  language: 'en' | 'bn'
+}
+
+/**
+ * The caller's reservation row: RESERVATION_NOT_FOUND when absent, RESERVATION_NOT_ACCESSIBLE
+ * when another passenger's. With `forUpdate` the row is locked (use inside a transaction).
+ */
+export async function ownReservation(q: Queryable, id: number, passengerId: number, forUpdate = false): Promise<ReservationRow> {
+  const rows = await q.query<ReservationRow>(`SELECT * FROM reservations WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id])
+  const r = rows[0]
+  if (!r) throw new AppError('RESERVATION_NOT_FOUND')
+  if (r.passenger_id !== passengerId) throw new AppError('RESERVATION_NOT_ACCESSIBLE')
+  return r
+}
+
+/** Throws BOOKING_NOT_FOUND unless the row is a booking that has not expired at `now`. */
+export function assertLiveBooking(r: ReservationRow, now: Date): void {
+  if (r.status === 1) throw new AppError('PAYMENT_ALREADY_COMPLETED')
+  if (r.status !== 2 || !r.expiration_time || r.expiration_time.getTime() <= now.getTime()) throw new AppError('BOOKING_NOT_FOUND')
+}
+
+/** Throws PAYMENT_UNDER_REVIEW when a card payment of the booking is held for review (it may still be accepted for the booking as it is). */
+export async function assertNotUnderReview(tx: Queryable, reservationId: number): Promise<void> {
+  const rows = await tx.query("SELECT 1 FROM payments WHERE reservation_id = $1 AND status = 'REVIEW' LIMIT 1", [reservationId])
+  if (rows.length > 0) throw new AppError('PAYMENT_UNDER_REVIEW')
+}
+
+/** Declines the booking's pending card payment (its amount is stale or the booking is settled). */
+export async function declinePending(tx: Queryable, reservationId: number, now: Date): Promise<void> {
+  await tx.query(
+    "UPDATE payments SET status = 'DECLINED', decided_at = $2, decline_reason = 'replaced: the booking changed or was paid another way' WHERE reservation_id = $1 AND status = 'PENDING'",
+    [reservationId, now],
+  )
+}
+
+/**
+ * Locks the caller's booking for a change or a payment (inside a transaction): its
+ * row, checked to be the caller's, live at `now`, and without a payment under review.
+ */
+export async function lockChangeableBooking(tx: Queryable, id: number, passengerId: number, now: Date): Promise<ReservationRow> {
+  const r = await ownReservation(tx, id, passengerId, true)
+  assertLiveBooking(r, now)
+  await assertNotUnderReview(tx, r.id)
+  return r
+}
+
+/** Seats of the passenger's unpaid, unexpired bookings on the trip. */
+export async function bookedUnpaidCount(q: Queryable, tripId: number, passengerId: number | null, now: Date): Promise<number> {
+  if (passengerId == null) return 0
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
+      WHERE rs.trip_id = $1 AND rs.active AND x.passenger_id = $2 AND x.status = 2 AND x.expiration_time > $3`,
+    [tripId, passengerId, now],
+  )
+  return Number(rows[0]?.n ?? 0)
+}
+
+/** What a booking is made of: the request (trip, seats, stations, traveller), and who asks. */
+export interface BookingRequest extends BodyOf<'booking'> {
+  passengerId: number
+  /** The caller's lock holders (seat-locks.ts holdersOf): only seats they hold can be booked. */
+  holders: string[]
+  language: Language
+  now: Date
+}
+
+/**
+ * Books the seats the caller holds: spends their locks and creates the booking, expiring
+ * HOLD_MINUTES from now (at most MAX_HOLD_MINUTES after extensions, never after
+ * departure). Answers its id. TRIP_NOT_FOUND, trip sale errors, BUS_STATION_NOT_FOUND,
+ * SEAT_NOT_FOUND; SEAT_UNAVAILABLE when someone else holds or bought a seat,
+ * BOOKING_TIME_EXCEED when the caller's hold ran out, SEAT_LIMIT_EXCEEDED past MAX_SEATS.
+ */
+export async function createBooking(deps: Deps, req: BookingRequest): Promise<number> {
+  const { now, holders, passengerId } = req
+  const mobile = requireMobile(req.passengerMobile, 'passengerMobile')
+  const trip = await findTrip(deps.db, req.tripId)
+  if (!trip) throw new AppError('TRIP_NOT_FOUND')
+  assertOnSale(trip, now)
+  await assertStation(deps.db, req.boardingStationId, trip.origin_code, true)
+  await assertStation(deps.db, req.droppingStationId, trip.destination_code, true)
+  const names = [...new Set(req.seatNames)].sort()
+  if (names.includes(OPEN_SEAT_NAME)) throw new AppError('SEAT_NOT_FOUND')
+  const layout = await deps.db.query<{ name: string; seat_type: SeatType }>(
+    'SELECT name, seat_type FROM layout_seats WHERE layout_id = $1 AND name = ANY($2::text[])',
+    [trip.layout_id, names],
+  )
+  if (layout.length !== names.length) throw new AppError('SEAT_NOT_FOUND')
+  const expiry = (minutes: number) => {
+    const at = addTime(now, { minutes })
+    return at.getTime() <= trip.departure_at.getTime() ? at : trip.departure_at
+  }
+  try {
+    return await deps.db.transaction(async (tx) => {
+      // Claim the caller's own locks by deleting them: a lock can be spent once.
+      const claimed = await tx.query<{ seat_name: string }>(
+        'DELETE FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[]) AND expires_at > $4 RETURNING seat_name',
+        [trip.id, names, holders, now],
+      )
+      if (claimed.length !== names.length) {
+        // Someone else holds or bought a seat: unavailable. Nobody does: the caller's hold ran out.
+        const others = await tx.query(
+          `SELECT 1 FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND expires_at > $3 AND NOT (holder = ANY($4::text[]))
+           UNION ALL
+           SELECT 1 FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
+            WHERE rs.trip_id = $1 AND rs.seat_name = ANY($2::text[]) AND seat_taken(rs.active, x.status, x.expiration_time, $3)`,
+          [trip.id, names, now, holders],
+        )
+        throw new AppError(others.length > 0 ? 'SEAT_UNAVAILABLE' : 'BOOKING_TIME_EXCEED')
+      }
+      if ((await bookedUnpaidCount(tx, trip.id, passengerId, now)) + names.length > MAX_SEATS) {
+        throw new AppError('SEAT_LIMIT_EXCEEDED', { reason: `Seat limit exceeded. You can book at most ${MAX_SEATS} seats on a trip.` })
+      }
+      // Expired bookings still hold their seats in the unique index until swept.
+      await expireBookings(tx, now, { tripId: trip.id })
+      const fares = layout.map((s) => ({ name: s.name, type: s.seat_type, fare: trip.fares[s.seat_type] ?? 0 }))
+      const subtotal = fares.reduce((a, s) => a + s.fare, 0)
+      const [row] = await tx.query<{ id: number }>(
+        `INSERT INTO reservations (trip_id, passenger_id, status, boarding_station_id, dropping_station_id, passenger_name, passenger_mobile,
+                                   passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, created_at, language)
+         VALUES ($1, $2, 2, $3, $4, $5, $6, $7, $8, 0, $8, $9, $10, $11, $12) RETURNING id`,
+        [
+          trip.id,
+          passengerId,
+          req.boardingStationId,
+          req.droppingStationId,
+          req.passengerName,
+          mobile,
+          req.passengerEmail || null,
+          subtotal,
+          expiry(deps.config.holdMinutes),
+          expiry(deps.config.maxHoldMinutes),
+          now,
+          req.language,
+        ],
+      )
+      await tx.query(
+        `INSERT INTO reservation_seats (reservation_id, trip_id, seat_name, seat_type, fare)
+         SELECT $1, $2, n, t, f FROM unnest($3::text[], $4::text[], $5::int[]) AS u(n, t, f)`,
+        [row!.id, trip.id, fares.map((s) => s.name), fares.map((s) => s.type), fares.map((s) => s.fare)],
+      )
+      return row!.id
+    })
+  } catch (err) {
+    // The one-active-row index refused a seat another booking took meanwhile.
+    if ((err as { code?: string }).code === '23505') throw new AppError('SEAT_UNAVAILABLE')
+    throw err
+  }
+}
+
+/** Moves the caller's live booking's expiry to `at`, which must be after `now` and no later than its max expiration. */
+export async function extendBooking(db: Db, req: { id: number; passengerId: number; at: Date; now: Date }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const r = await ownReservation(tx, req.id, req.passengerId, true)
+    assertLiveBooking(r, req.now)
+    if (req.at.getTime() <= req.now.getTime() || !r.max_expiration_time || req.at.getTime() > r.max_expiration_time.getTime()) {
+      throw new AppError('INVALID_EXPIRATION_TIME')
+    }
+    await tx.query('UPDATE reservations SET expiration_time = $2 WHERE id = $1', [r.id, req.at])
+  })
+}
+
+/** Cancels the caller's live booking and frees its seats. */
+export async function cancelBooking(db: Db, req: { id: number; passengerId: number; now: Date }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const r = await lockChangeableBooking(tx, req.id, req.passengerId, req.now)
+    await tx.query("UPDATE reservations SET status = 5, canceled_at = $2, cancel_reason = 'BOOKING_CANCELED' WHERE id = $1", [r.id, req.now])
+    await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
+    // A pending card payment for a canceled booking must not be approvable any more.
+    await declinePending(tx, r.id, req.now)
+  })
+}
+
+/** Applies a coupon code (any case) to the caller's live booking, its rules checked (coupons.ts). */
+export async function applyCoupon(db: Db, req: { id: number; passengerId: number; code: string; now: Date }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const r = await lockChangeableBooking(tx, req.id, req.passengerId, req.now)
+    const offer = await findOffer(tx, req.code, req.now)
+    await checkCouponRules(tx, offer, { id: r.id, passengerId: r.passenger_id, subtotal: r.subtotal })
+    await setCoupon(tx, r.id, { code: offer.coupon_code, discount: discountOf(offer, r.subtotal) })
+    // A card payment opened for the old amount must not be approvable.
+    await declinePending(tx, r.id, req.now)
+  })
+}
+
+/** Removes the coupon of the caller's live booking (full fare again). */
+export async function removeCoupon(db: Db, req: { id: number; passengerId: number; now: Date }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const r = await lockChangeableBooking(tx, req.id, req.passengerId, req.now)
+    await setCoupon(tx, r.id, null)
+    await declinePending(tx, r.id, req.now)
+  })
+}
+
+/** Sets the booking's coupon and discount (null: none, full fare); the total follows. */
+export async function setCoupon(tx: Queryable, reservationId: number, coupon: { code: string; discount: number } | null): Promise<void> {
+  await tx.query('UPDATE reservations SET coupon_code = $2, discount = $3, total = subtotal - $3 WHERE id = $1', [
+    reservationId,
+    coupon?.code ?? null,
+    coupon?.discount ?? 0,
+  ])
+}
+
+/**
+ * Marks booked reservations past their expiration as canceled (reason EXPIRED) and
+ * frees their seats. One statement, so it never races a payment that locked the row.
+ */
+export async function expireBookings(
+  q: Queryable,
+  now: Date,
+  scope: { tripId?: number; reservationId?: number; passengerId?: number } = {},
+): Promise<void> {
+  await q.query(
+    `WITH expired AS (
+       UPDATE reservations SET status = 5, canceled_at = expiration_time, cancel_reason = 'EXPIRED'
+        WHERE status = 2 AND expiration_time <= $1
+          AND ($2::int IS NULL OR trip_id = $2) AND ($3::int IS NULL OR id = $3) AND ($4::int IS NULL OR passenger_id = $4)
+        RETURNING id)
+     UPDATE reservation_seats SET active = false WHERE active AND reservation_id IN (SELECT id FROM expired)`,
+    [now, scope.tripId ?? null, scope.reservationId ?? null, scope.passengerId ?? null],
+  )
+}

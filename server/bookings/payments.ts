@@ -1,0 +1,359 @@
+/**
+ * Card payments and balance top-ups, whichever gateway takes them
+ * (gateways/). A payment is decided (PENDING → APPROVED | DECLINED |
+ * REVIEW) and an approved one is confirmed once: the atomic `confirmed_at IS NULL`
+ * update picks the single confirmer, so a replayed callback, in this process or
+ * another, never sells twice or credits twice. REVIEW holds a payment the gateway
+ * flagged as risky until an operator approves or declines it. A booking can also be
+ * paid from the passenger's balance, in one transaction.
+ */
+import crypto from 'node:crypto'
+import type { LedgerReason, PaymentResult } from '../../contract/schemas.ts'
+import { declinePending, expireBookings, lockChangeableBooking, setCoupon } from './bookings.ts'
+import { assertCouponUsable } from './coupons.ts'
+import type { Db, Queryable } from '../db/db.ts'
+import { AppError, type Deps } from '../http/handle.ts'
+import { credit, debit } from '../account/ledger.ts'
+import type { PaymentGateway } from './gateways/gateway.ts'
+import { loadReservation } from './reservation-view.ts'
+import { enqueueTicket, markSold } from './tickets.ts'
+
+/** A payments row. */
+export interface PaymentRow {
+  id: string
+  purpose: 'RESERVATION' | 'TOP_UP'
+  reservation_id: number | null
+  passenger_id: number
+  amount: number
+  status: 'PENDING' | 'APPROVED' | 'DECLINED' | 'REVIEW'
+  refunded: boolean
+  created_at: Date
+  decided_at: Date | null
+  confirmed_at: Date | null
+  provider: 'sandbox' | 'sslcommerz'
+  gateway_url: string | null
+  gateway_session: string | null
+  gateway_val_id: string | null
+  gateway_status: string | null
+  risk_level: number | null
+  decline_reason: string | null
+  checked_at: Date | null
+  reviewed_at: Date | null
+}
+
+/** Payment ids as we issue them (`pay_` + base64url); anything else is never looked up. */
+export const paymentIdPattern = /^[A-Za-z0-9_-]{1,100}$/
+
+/** A random, unguessable payment id (it is the capability to read the payment result). */
+export function newPaymentId(): string {
+  return 'pay_' + crypto.randomBytes(15).toString('base64url')
+}
+
+/** Loads a payment or throws PAYMENT_NOT_FOUND. */
+export async function findPayment(q: Queryable, id: string): Promise<PaymentRow> {
+  const rows = await q.query<PaymentRow>('SELECT * FROM payments WHERE id = $1', [id])
+  if (!rows[0]) throw new AppError('PAYMENT_NOT_FOUND')
+  return rows[0]
+}
+
+/**
+ * Opens a card payment for the caller's live booking at its total, or hands out its
+ * pending one again (double click, second tab) while amount and gateway are unchanged.
+ * A coupon used up meanwhile is refused now, not after paying; a total of nothing, or
+ * below the gateway's minimum, is paid from the balance instead (VALIDATION_FAILED).
+ */
+export async function openCardPayment(
+  db: Db,
+  gateway: PaymentGateway,
+  req: { reservationId: number; passengerId: number; now: Date },
+): Promise<{ payment: PaymentRow; reused: boolean }> {
+  const { reservationId: id, passengerId, now } = req
+  const provider = providerOf(gateway)
+  return db.transaction(async (tx) => {
+    const r = await lockChangeableBooking(tx, id, passengerId, now)
+    // Learn now, not after paying, that the coupon was used up meanwhile.
+    await assertCouponUsable(tx, r)
+    const [pending] = await tx.query<PaymentRow>("SELECT * FROM payments WHERE reservation_id = $1 AND status = 'PENDING'", [id])
+    // Double click or a second tab: the same payment, unless the amount or the gateway changed since (or it cannot be resumed).
+    if (pending && pending.amount === r.total && pending.provider === provider && gateway.canReuse(pending, now))
+      return { payment: pending, reused: true }
+    if (pending) await declinePending(tx, id, now)
+    if (r.total <= 0) throw new AppError('VALIDATION_FAILED', { reason: 'Nothing to pay by card: pay from balance.' })
+    if (r.total < gateway.minAmount)
+      throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` })
+    const [row] = await tx.query<PaymentRow>(
+      "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider) VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6) RETURNING *",
+      [newPaymentId(), id, passengerId, r.total, now, provider],
+    )
+    return { payment: row!, reused: false }
+  })
+}
+
+/** Opens a card payment that tops up the passenger's balance by `amount`. */
+export async function openTopUp(q: Queryable, gateway: PaymentGateway, req: { passengerId: number; amount: number; now: Date }): Promise<PaymentRow> {
+  const [payment] = await q.query<PaymentRow>(
+    "INSERT INTO payments (id, purpose, passenger_id, amount, created_at, provider) VALUES ($1, 'TOP_UP', $2, $3, $4, $5) RETURNING *",
+    [newPaymentId(), req.passengerId, req.amount, req.now, providerOf(gateway)],
+  )
+  return payment!
+}
+
+function providerOf(gateway: PaymentGateway): PaymentRow['provider'] {
+  if (!gateway.provider) throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE')
+  return gateway.provider
+}
+
+/**
+ * Pays the caller's live booking from their balance and sells it, with its ticket
+ * messages, in one transaction: INSUFFICIENT_BALANCE, or the booking's errors.
+ */
+export async function payFromBalance(deps: Deps, req: { reservationId: number; passengerId: number; now: Date }): Promise<void> {
+  const { reservationId: id, passengerId, now } = req
+  await expireBookings(deps.db, now, { reservationId: id })
+  await deps.db.transaction(async (tx) => {
+    // A card payment held for review may still be accepted: the ticket must not be paid twice.
+    const r = await lockChangeableBooking(tx, id, passengerId, now)
+    // A fully discounted booking has nothing to debit (the ledger takes positive amounts only).
+    if (r.total > 0) {
+      const balance = await debit(tx, {
+        passengerId,
+        amount: r.total,
+        kind: 'TICKET_PAYMENT',
+        description: `Ticket payment, booking ${r.id}`,
+        reservationId: r.id,
+        at: now,
+      })
+      if (balance === null) throw new AppError('INSUFFICIENT_BALANCE')
+    }
+    if (!(await markSold(tx, r.id, 'BALANCE', now))) throw new AppError('BOOKING_NOT_FOUND')
+    // A card payment left open in another tab must not charge for a ticket already paid.
+    await declinePending(tx, r.id, now)
+    await enqueueTicket(tx, deps, r.id)
+  })
+}
+
+/**
+ * Records the gateway's decision, only from PENDING. An approval for a booking that
+ * is no longer payable is recorded as declined (the card is never charged).
+ * Answers the payment after the decision.
+ */
+export async function decide(db: Db, id: string, approve: boolean, now: Date): Promise<PaymentRow> {
+  const p = await findPayment(db, id)
+  if (p.status !== 'PENDING') return p
+  return db.transaction(async (tx) => {
+    let ok = approve
+    if (ok && p.reservation_id != null) {
+      const [r] = await tx.query<{ status: number; expiration_time: Date | null; total: number }>(
+        'SELECT status, expiration_time, total FROM reservations WHERE id = $1 FOR UPDATE',
+        [p.reservation_id],
+      )
+      ok = !!r && r.status === 2 && !!r.expiration_time && r.expiration_time > now && r.total === p.amount
+    }
+    const rows = await tx.query<PaymentRow>("UPDATE payments SET status = $2, decided_at = $3 WHERE id = $1 AND status = 'PENDING' RETURNING *", [
+      id,
+      ok ? 'APPROVED' : 'DECLINED',
+      now,
+    ])
+    return rows[0] ?? (await findPayment(tx, id))
+  })
+}
+
+/**
+ * Applies an approved payment exactly once: sells the booking (status 1, PNR, PIN) and
+ * writes its ticket messages, or credits the top-up. If the booking was settled or
+ * ended meanwhile, or its coupon can no longer be used (a once-only coupon spent by
+ * another sale meanwhile), the amount is credited to the passenger's balance instead:
+ * the card was charged, so the money is never lost.
+ */
+export async function confirmPayment(deps: Deps, id: string): Promise<void> {
+  const now = deps.now()
+  const p = await findPayment(deps.db, id)
+  if (p.status !== 'APPROVED' || p.confirmed_at) return
+  await deps.db.transaction(async (tx) => {
+    // Reservation row first, then the payment: the order payFromBalance uses too.
+    const [r] =
+      p.reservation_id != null
+        ? await tx.query<{ id: number; status: number; total: number; expiration_time: Date | null }>(
+            'SELECT id, status, total, expiration_time FROM reservations WHERE id = $1 FOR UPDATE',
+            [p.reservation_id],
+          )
+        : []
+    const won = await tx.query<PaymentRow>(
+      "UPDATE payments SET confirmed_at = $2 WHERE id = $1 AND confirmed_at IS NULL AND status = 'APPROVED' RETURNING *",
+      [id, now],
+    )
+    if (won.length === 0) return null
+    if (p.purpose === 'TOP_UP') {
+      await credit(tx, {
+        passengerId: p.passenger_id,
+        amount: p.amount,
+        kind: 'TOP_UP',
+        description: 'Balance top-up by card',
+        reservationId: null,
+        at: now,
+      })
+      return null
+    }
+    // Only a live booking is sold: past its time its seats may already be held by someone else. A charge
+    // for another amount (the fare changed while the passenger was at the gateway) does not pay it either.
+    const live = !!r && r.status === 2 && !!r.expiration_time && r.expiration_time > now && r.total === p.amount
+    let why: { reason: LedgerReason; description: string } = { reason: 'BOOKING_ENDED', description: 'Card payment received after the booking ended' }
+    if (live) {
+      // A coupon refused at sale time undoes the sale only, not the refund below.
+      await tx.query('SAVEPOINT sale')
+      try {
+        if (await markSold(tx, r.id, 'CARD', now)) {
+          // Another card payment left open in another tab must not charge for this ticket too.
+          await declinePending(tx, r.id, now)
+          await enqueueTicket(tx, deps, r.id)
+          return r.id
+        }
+      } catch (err) {
+        if (!(err instanceof AppError && err.code.startsWith('COUPON_'))) throw err
+        await tx.query('ROLLBACK TO SAVEPOINT sale')
+        // The booking stays payable at its full fare; the refund pays most of it.
+        await setCoupon(tx, r.id, null)
+        why = { reason: 'COUPON_REFUSED', description: 'Card payment refunded: the coupon could no longer be used' }
+      }
+    }
+    await credit(tx, {
+      passengerId: p.passenger_id,
+      amount: p.amount,
+      kind: 'REFUND',
+      ...why,
+      reservationId: p.reservation_id,
+      at: now,
+    })
+    await tx.query('UPDATE payments SET refunded = true WHERE id = $1', [id])
+    return null
+  })
+}
+
+/** The payment as the success and failure pages read it. */
+export async function paymentResult(q: Queryable, id: string): Promise<PaymentResult> {
+  const p = await findPayment(q, id)
+  const reservation = p.reservation_id != null ? await loadReservation(q, p.reservation_id) : null
+  const [bal] = await q.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.passenger_id])
+  return {
+    paymentId: p.id,
+    status: p.status,
+    purpose: p.purpose,
+    amount: p.amount,
+    reservation,
+    balance: bal ? Number(bal.balance) : null,
+  }
+}
+
+/**
+ * Where the gateway sends the browser after a decision, on the app's origin `base`
+ * ('' for the same origin). Pending and review go to the success page, which says
+ * the payment is being confirmed or reviewed.
+ */
+export function resultUrl(p: PaymentRow, base = ''): string {
+  const id = encodeURIComponent(p.id)
+  const ok = p.status !== 'DECLINED'
+  if (p.purpose === 'TOP_UP') return `${base}/profile?topUp=${id}&result=${ok ? 'success' : 'failure'}`
+  return `${base}/reservation/${ok ? 'success' : 'failure'}?paymentId=${id}`
+}
+
+/** What a real gateway established about a payment, after checking its answer against our row. */
+export type GatewayFinding =
+  | { outcome: 'paid'; valId: string; gatewayStatus: string; riskLevel: number }
+  | { outcome: 'declined'; reason: string; valId?: string | null; gatewayStatus?: string | null }
+
+// A finding may still change a payment that is pending, or one we declined (a stale amount,
+// the booking paid another way, the passenger gave up) that no operator reviewed and nothing applied:
+// money the gateway took for it must reach the passenger.
+const OPEN_TO_FINDINGS = "(status = 'PENDING' OR (status = 'DECLINED' AND reviewed_at IS NULL AND confirmed_at IS NULL))"
+
+/**
+ * Records what the gateway said, exactly once whatever the number of callbacks and
+ * processes: paid and safe → APPROVED, then sold or credited by confirmPayment; paid
+ * but risky (risk_level 1) → REVIEW, nothing sold or credited, a booking's seats held
+ * until departure; declined → DECLINED with the reason (only from PENDING).
+ */
+export async function applyFinding(deps: Deps, id: string, f: GatewayFinding): Promise<PaymentRow> {
+  const now = deps.now()
+  if (f.outcome === 'declined') {
+    await deps.db.query(
+      `UPDATE payments SET status = 'DECLINED', decided_at = $2, decline_reason = $3,
+              gateway_val_id = coalesce($4, gateway_val_id), gateway_status = coalesce($5, gateway_status)
+        WHERE id = $1 AND status = 'PENDING'`,
+      [id, now, f.reason.slice(0, 500), f.valId ?? null, f.gatewayStatus ?? null],
+    )
+    return findPayment(deps.db, id)
+  }
+  if (f.riskLevel === 1) {
+    await deps.db.transaction(async (tx) => {
+      const [p] = await tx.query<{ reservation_id: number | null }>('SELECT reservation_id FROM payments WHERE id = $1', [id])
+      // Reservation row first, then the payment: the order confirmPayment uses too.
+      const [r] =
+        p?.reservation_id != null
+          ? await tx.query<{ id: number; status: number; expiration_time: Date | null; trip_id: number }>(
+              'SELECT id, status, expiration_time, trip_id FROM reservations WHERE id = $1 FOR UPDATE',
+              [p.reservation_id],
+            )
+          : []
+      const won = await tx.query(
+        `UPDATE payments SET status = 'REVIEW', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = 1, decline_reason = NULL
+          WHERE id = $1 AND ${OPEN_TO_FINDINGS} RETURNING id`,
+        [id, now, f.valId, f.gatewayStatus],
+      )
+      if (won.length === 1 && r && r.status === 2 && r.expiration_time && r.expiration_time > now) {
+        // The seats stay with the booking while an operator decides, at the latest until departure.
+        await tx.query(
+          'UPDATE reservations SET expiration_time = greatest(expiration_time, (SELECT departure_at FROM trips WHERE id = $2)) WHERE id = $1',
+          [r.id, r.trip_id],
+        )
+      }
+    })
+    return findPayment(deps.db, id)
+  }
+  await deps.db.query(
+    `UPDATE payments SET status = 'APPROVED', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = $5, decline_reason = NULL
+      WHERE id = $1 AND ${OPEN_TO_FINDINGS}`,
+    [id, now, f.valId, f.gatewayStatus, f.riskLevel],
+  )
+  await confirmPayment(deps, id)
+  return findPayment(deps.db, id)
+}
+
+/** Payments held for review, oldest first (for the operator). */
+export async function paymentsUnderReview(q: Queryable): Promise<PaymentRow[]> {
+  return q.query<PaymentRow>("SELECT * FROM payments WHERE status = 'REVIEW' ORDER BY created_at, id")
+}
+
+/**
+ * An operator accepts a payment held for review: it is applied like any approved one
+ * (the booking sold, or the amount credited to the balance). Answers the payment;
+ * one that is not under review is left as it is.
+ */
+export async function approveReviewedPayment(deps: Deps, id: string): Promise<PaymentRow> {
+  await deps.db.query("UPDATE payments SET status = 'APPROVED', reviewed_at = $2 WHERE id = $1 AND status = 'REVIEW'", [id, deps.now()])
+  await confirmPayment(deps, id)
+  return findPayment(deps.db, id)
+}
+
+/**
+ * An operator refuses a payment held for review: nothing is sold or credited and the
+ * booking's seats are released now (the card is refunded from the gateway's panel).
+ */
+export async function declineReviewedPayment(deps: Deps, id: string, reason: string): Promise<PaymentRow> {
+  const now = deps.now()
+  await deps.db.transaction(async (tx) => {
+    const [p] = await tx.query<{ reservation_id: number | null }>('SELECT reservation_id FROM payments WHERE id = $1', [id])
+    const [r] =
+      p?.reservation_id != null
+        ? await tx.query<{ id: number; status: number }>('SELECT id, status FROM reservations WHERE id = $1 FOR UPDATE', [p.reservation_id])
+        : []
+    const won = await tx.query(
+      "UPDATE payments SET status = 'DECLINED', reviewed_at = $2, decided_at = $2, decline_reason = $3 WHERE id = $1 AND status = 'REVIEW' RETURNING id",
+      [id, now, `review: ${reason}`.slice(0, 500)],
+    )
+    if (won.length === 1 && r && r.status === 2) {
+      await tx.query('UPDATE reservations SET expiration_time = least(expiration_time, $2) WHERE id = $1', [r.id, now])
+      await expireBookings(tx, now, { reservationId: r.id })
+    }
+  })
+  return findPayment(deps.db, id)
+}

@@ -1,0 +1,242 @@
+/**
+ * Tickets: a booking sold (status 1) with a PNR and PIN, its SMS and e-mail, and
+ * cancelling it with an SMS code under the cancel scheme (the refund goes to the
+ * balance).
+ */
+import crypto from 'node:crypto'
+import type { Reservation } from '../../contract/schemas.ts'
+import type { ReservationRow } from './bookings.ts'
+import { getCompany } from '../company/company.ts'
+import { redeemCoupon } from './coupons.ts'
+import type { Queryable } from '../db/db.ts'
+import { renderCancelEmail, renderCancelSms, renderTicketEmail, renderTicketSms, type Language } from '../delivery/ticket-messages.ts'
+import { AppError, type Deps } from '../http/handle.ts'
+import { credit } from '../account/ledger.ts'
+import { loadReservation } from './reservation-view.ts'
+import { addTime, timeBetween } from '../lib/time.ts'
+import { sha256 } from '../lib/tokens.ts'
+import { findTrip } from '../trips/trips.ts'
+
+/** The reservation of a PNR and PIN, or WRONG_PNR_PIN. */
+export async function findByPnr(q: Queryable, pnr: string, pin: string): Promise<ReservationRow> {
+  const rows = await q.query<ReservationRow>('SELECT * FROM reservations WHERE pnr = $1', [pnr.trim().toUpperCase()])
+  const r = rows[0]
+  if (!r?.pin || !safeEqual(r.pin, pin.trim())) throw new AppError('WRONG_PNR_PIN')
+  return r
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && crypto.timingSafeEqual(x, y)
+}
+
+// PNR alphabet without look-alikes (0/O, 1/I/L), so it reads well over the phone.
+const PNR_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'
+
+/** A random 10-character upper-case PNR. */
+export function newPnr(): string {
+  const bytes = crypto.randomBytes(10)
+  let s = ''
+  for (const b of bytes) s += PNR_ALPHABET[b % PNR_ALPHABET.length]
+  return s
+}
+
+/** A random 4-digit PIN. */
+export function newPin(): string {
+  return String(crypto.randomInt(0, 10000)).padStart(4, '0')
+}
+
+/**
+ * Turns a booking into a sold ticket (status 1) with a fresh PNR and PIN. Call inside the
+ * transaction that holds the row lock; answers false when the row was no longer booked.
+ * A coupon on the booking is redeemed here, its rules checked once more (coupons.ts):
+ * a coupon error is thrown and the caller's transaction must roll back.
+ */
+export async function markSold(tx: Queryable, reservationId: number, method: 'CARD' | 'BALANCE', now: Date): Promise<boolean> {
+  const [r] = await tx.query<{ passenger_id: number | null; coupon_code: string | null; subtotal: number }>(
+    'SELECT passenger_id, coupon_code, subtotal FROM reservations WHERE id = $1 AND status = 2',
+    [reservationId],
+  )
+  if (!r) return false
+  // A passenger's sales wait for each other, so a first-booking coupon sees the other sale.
+  if (r.passenger_id != null) await tx.query('SELECT id FROM passengers WHERE id = $1 FOR UPDATE', [r.passenger_id])
+  if (r.coupon_code) await redeemCoupon(tx, { id: reservationId, passengerId: r.passenger_id, subtotal: r.subtotal, couponCode: r.coupon_code }, now)
+  const rows = await tx.query(
+    `UPDATE reservations SET status = 1, pnr = $2, pin = $3, payment_method = $4, paid_at = $5
+      WHERE id = $1 AND status = 2 RETURNING id`,
+    [reservationId, newPnr(), newPin(), method, now],
+  )
+  return rows.length === 1
+}
+
+/** The cancel scheme: charge percent by hours to departure, or null when it is too late. */
+export function cancelCharge(departure: Date, now: Date): { percent: number } | null {
+  const hours = timeBetween(now, departure, 'hours')
+  if (hours >= 48) return { percent: 10 }
+  if (hours >= 24) return { percent: 25 }
+  if (hours >= 6) return { percent: 50 }
+  return null
+}
+
+/** The cancel policy as a sentence for the confirmation screen. */
+export const CANCEL_POLICY =
+  'Cancellation charge: 10% of the fare 48 hours or more before departure, 25% between 24 and 48 hours, 50% between 6 and 24 hours. ' +
+  'Tickets cannot be cancelled less than 6 hours before departure. The refund goes to your account balance.'
+
+/** Masks a mobile number for display: 017******89. */
+export function maskMobile(m: string): string {
+  if (m.length < 6) return m
+  return m.slice(0, 3) + '*'.repeat(m.length - 5) + m.slice(-2)
+}
+
+/**
+ * Writes the ticket SMS (to the reservation mobile, when `sms`) and e-mail (to `email`,
+ * if any) into the outbox, in the language the passenger booked in. Pass `tx` to
+ * write them in the caller's transaction.
+ */
+export async function sendTicket(deps: Deps, r: Reservation, opts: { email: string | null; sms: boolean; tx?: Queryable }): Promise<void> {
+  const q = opts.tx ?? deps.db
+  const lang = await reservationLanguage(q, r.id)
+  const ctx = { company: await getCompany(q), appUrl: deps.config.appUrl, now: deps.now() }
+  if (opts.sms) await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body: renderTicketSms(r, lang, ctx) }, q)
+  if (opts.email) {
+    const mail = renderTicketEmail(r, lang, ctx)
+    await deps.outbox.send(
+      { channel: 'EMAIL', to: opts.email, subject: mail.subject, body: mail.text, html: mail.html, attachments: mail.attachments },
+      q,
+    )
+  }
+}
+
+/** Writes a sold ticket's SMS and e-mail in `tx`, the transaction of the sale, so they are sent if and only if it commits. */
+export async function enqueueTicket(tx: Queryable, deps: Deps, reservationId: number): Promise<void> {
+  const r = await loadReservation(tx, reservationId)
+  if (!r) return
+  await sendTicket(deps, r, { email: await ticketEmail(tx, r, await ownerOf(tx, reservationId)), sms: true, tx })
+}
+
+/** Writes the cancellation SMS and e-mail of a cancelled ticket in `tx`, the transaction of the cancel. */
+export async function enqueueCancelNotice(tx: Queryable, deps: Deps, reservationId: number, refund: number): Promise<void> {
+  const r = await loadReservation(tx, reservationId)
+  if (!r) return
+  const lang = await reservationLanguage(tx, r.id)
+  await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body: renderCancelSms(r, lang, refund) }, tx)
+  const email = await ticketEmail(tx, r, await ownerOf(tx, reservationId))
+  if (email) {
+    const mail = renderCancelEmail(r, lang, refund, { company: await getCompany(tx), appUrl: deps.config.appUrl, now: deps.now() })
+    await deps.outbox.send(
+      { channel: 'EMAIL', to: email, subject: mail.subject, body: mail.text, html: mail.html, attachments: mail.attachments },
+      tx,
+    )
+  }
+}
+
+async function reservationLanguage(q: Queryable, id: number): Promise<Language> {
+  const [row] = await q.query<{ language: Language }>('SELECT language FROM reservations WHERE id = $1', [id])
+  return row?.language === 'bn' ? 'bn' : 'en'
+}
+
+async function ownerOf(q: Queryable, id: number): Promise<number | null> {
+  const [row] = await q.query<{ passenger_id: number | null }>('SELECT passenger_id FROM reservations WHERE id = $1', [id])
+  return row?.passenger_id ?? null
+}
+
+/** The address the ticket e-mail goes to: the reservation's, else the passenger's. */
+export async function ticketEmail(q: Queryable, r: Reservation, passengerId: number | null): Promise<string | null> {
+  if (r.passengerEmail) return r.passengerEmail
+  if (passengerId == null) return null
+  const rows = await q.query<{ email: string | null }>('SELECT email FROM passengers WHERE id = $1', [passengerId])
+  return rows[0]?.email || null
+}
+
+/** The passenger's reservations: upcoming trips first (soonest first), then past ones (latest first); at most 200. */
+export async function passengerReservationIds(q: Queryable, passengerId: number, now: Date): Promise<number[]> {
+  const rows = await q.query<{ id: number }>(
+    `SELECT x.id FROM reservations x JOIN trips t ON t.id = x.trip_id
+      WHERE x.passenger_id = $1
+      ORDER BY (t.departure_at > $2) DESC,
+               CASE WHEN t.departure_at > $2 THEN t.departure_at END ASC,
+               t.departure_at DESC, x.id DESC
+      LIMIT 200`,
+    [passengerId, now],
+  )
+  return rows.map((r) => r.id)
+}
+
+/** What cancelling a ticket now costs: the charge percent and amount, and the refund. */
+export interface CancelQuote {
+  percent: number
+  charge: number
+  refund: number
+}
+
+/** The refund quote for cancelling a sold ticket now, or the reason it cannot be cancelled. */
+export async function cancelQuote(q: Queryable, r: ReservationRow, now: Date): Promise<CancelQuote> {
+  if (r.status !== 1) throw new AppError('RESERVATION_NOT_CANCELLABLE')
+  const trip = await findTrip(q, r.trip_id)
+  if (!trip) throw new AppError('TRIP_NOT_FOUND')
+  if (trip.status === 'CLOSED_FOR_CANCELLATION') throw new AppError('TRIP_CLOSED_FOR_CANCELLATION')
+  const c = cancelCharge(trip.departure_at, now)
+  if (!c) throw new AppError('RESERVATION_CANCEL_TIME_EXPIRED')
+  const charge = Math.round((r.total * c.percent) / 100)
+  return { percent: c.percent, charge, refund: r.total - charge }
+}
+
+/** The mobile the cancel code goes to: the account holder's (the refund goes to that balance), else the reservation's. */
+export async function refundMobile(q: Queryable, r: ReservationRow): Promise<string> {
+  if (r.passenger_id != null) {
+    const [p] = await q.query<{ mobile: string }>('SELECT mobile FROM passengers WHERE id = $1', [r.passenger_id])
+    if (p) return p.mobile
+  }
+  return r.passenger_mobile
+}
+
+// How long a code checked by POST /verifyCancelTicketOTP stays good for the cancel call.
+const VERIFIED_CANCEL_MINUTES = 10
+
+const cancelCodeHash = (pnr: string | null, code: string) => sha256(`${pnr}|${code}`)
+
+/** Remembers on a sold ticket that `code` was verified (and consumed), so the cancel call may present it for a while. */
+export async function rememberCancelCode(q: Queryable, r: ReservationRow, code: string, now: Date): Promise<void> {
+  await q.query('UPDATE reservations SET cancel_otp_hash = $2, cancel_otp_expires_at = $3 WHERE id = $1 AND status = 1', [
+    r.id,
+    cancelCodeHash(r.pnr, code),
+    addTime(now, { minutes: VERIFIED_CANCEL_MINUTES }),
+  ])
+}
+
+/** True when `code` is the ticket's remembered cancel code and still good at `now`. */
+export function cancelCodeRemembered(r: ReservationRow, code: string, now: Date): boolean {
+  return !!r.cancel_otp_hash && !!r.cancel_otp_expires_at && r.cancel_otp_expires_at > now && r.cancel_otp_hash === cancelCodeHash(r.pnr, code)
+}
+
+/**
+ * Cancels a sold ticket at the quoted refund: frees its seats, credits the refund to the
+ * account holder's balance and writes the cancellation notice, in one transaction.
+ */
+export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQuote, now: Date): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    // The status guard makes a double cancel refund once: only one update finds status 1.
+    const done = await tx.query(
+      `UPDATE reservations SET status = 5, canceled_at = $2, cancel_reason = 'TICKET_CANCELED', refund_amount = $3,
+              cancellation_charge = $4, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
+        WHERE id = $1 AND status = 1 RETURNING id`,
+      [r.id, now, quote.refund, quote.charge],
+    )
+    if (done.length === 0) throw new AppError('RESERVATION_NOT_CANCELLABLE')
+    await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
+    if (quote.refund > 0 && r.passenger_id != null) {
+      await credit(tx, {
+        passengerId: r.passenger_id,
+        amount: quote.refund,
+        kind: 'REFUND',
+        reason: 'TICKET_CANCELED',
+        description: `Refund for ticket ${r.pnr}`,
+        reservationId: r.id,
+        at: now,
+      })
+    }
+    await enqueueCancelNotice(tx, deps, r.id, quote.refund)
+  })
+}

@@ -1,0 +1,216 @@
+/**
+ * How every /api handler is declared: `handle(app, deps, 'routeName', fn)` takes the
+ * method, path, auth rule and schemas from contract/api.ts, validates the body,
+ * path and query (400 VALIDATION_FAILED with the failing fields), resolves the
+ * caller, and wraps the result as `{ data }`. Handlers throw `AppError(code)`
+ * for catalogue errors; anything else becomes a 500 INTERNAL_ERROR without a
+ * stack trace in the body.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { api, type BodyOf, type ResponseOf, type RouteName } from '../../contract/api.ts'
+import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts'
+import { MAX_ID, isStorableText } from '../../contract/schemas.ts'
+import { deviceIdPattern } from '../../contract/values.ts'
+import type { ServerConfig } from '../config.ts'
+import type { Db, Queryable } from '../db/db.ts'
+import type { Metrics } from './metrics.ts'
+
+/** A catalogue error with its HTTP status; `fields` for VALIDATION_FAILED. */
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly fields?: { path: string; message: string }[]
+  /** Values for the client's message of this code (e.g. `{ minutes: 12 }`). */
+  readonly values?: Record<string, string | number>
+  /** Sent as `Retry-After` (seconds) with a 429. */
+  readonly retryAfterSeconds?: number
+  constructor(
+    code: ErrorCode,
+    opts: {
+      reason?: string
+      fields?: { path: string; message: string }[]
+      status?: number
+      values?: Record<string, string | number>
+      retryAfterSeconds?: number
+    } = {},
+  ) {
+    super(opts.reason ?? errorCatalogue[code].reason)
+    this.code = code
+    this.status = opts.status ?? errorCatalogue[code].status
+    this.fields = opts.fields
+    this.values = opts.values
+    this.retryAfterSeconds = opts.retryAfterSeconds
+  }
+}
+
+/** The signed-in passenger behind a bearer token. */
+export interface Auth {
+  passengerId: number
+  tokenId: number
+}
+
+/** What every module gets: the database, the clock, the outbox and settings. */
+export interface Deps {
+  db: Db
+  /** Current time; tests may move it. */
+  now: () => Date
+  outbox: Outbox
+  /** Resolves a bearer token to its passenger, or null when missing, unknown or expired. */
+  authenticate: (token: string) => Promise<Auth | null>
+  /** Settings, read once from the environment (config.ts). */
+  config: ServerConfig
+  /** Prometheus metrics of this server. */
+  metrics: Metrics
+}
+
+/**
+ * Where SMS and e-mail go: each message is stored PENDING in `outbox_messages`
+ * and the delivery worker (server/delivery/worker.ts) sends it.
+ */
+export interface Outbox {
+  /**
+   * Stores one message for delivery. Pass the open transaction as `tx` when calling
+   * inside one: the message then commits or rolls back with it (on PGlite a query
+   * outside the open transaction would wait forever).
+   */
+  send(msg: OutboxInput, tx?: Queryable): Promise<void>
+  /** Calls `fn` after each stored message (the delivery worker wakes up); answers the unsubscribe. */
+  subscribe(fn: () => void): () => void
+}
+
+/** One SMS or e-mail to send. `code` is the one-time code it carries, if any. */
+export interface OutboxInput {
+  channel: 'SMS' | 'EMAIL'
+  to: string
+  subject?: string | null
+  body: string
+  code?: string | null
+  /** The e-mail's HTML part (every passenger-provided value escaped); `body` is its plain text. */
+  html?: string | null
+  /** Files attached to an e-mail. */
+  attachments?: OutboxAttachment[]
+}
+
+/** A file attached to an e-mail. */
+export interface OutboxAttachment {
+  filename: string
+  contentType: string
+  content: string | Buffer
+}
+
+export interface Call<N extends RouteName> {
+  body: BodyOf<N>
+  params: Record<string, string>
+  query: Record<string, string | undefined>
+  /** Present when a valid bearer token came (always for `auth: 'required'`). */
+  auth: Auth | null
+  /** Seat-lock holder: `p:<passengerId>` when signed in, else `d:<X-Device-Id>`, else `ip:<address>`. */
+  holder: string
+  req: FastifyRequest
+  reply: FastifyReply
+}
+
+/** Registers the handler of contract route `name` under `/api`. */
+export function handle<N extends RouteName>(app: FastifyInstance, deps: Deps, name: N, fn: (call: Call<N>) => Promise<ResponseOf<N>>): void {
+  const def = api[name] as {
+    method: string
+    path: string
+    auth: string
+    body?: { safeParse(v: unknown): SafeResult }
+    query?: { safeParse(v: unknown): SafeResult }
+  }
+  app.route({
+    method: def.method as 'GET',
+    url: '/api' + def.path,
+    handler: async (req, reply) => {
+      let body: unknown
+      if (def.body) body = parseOrThrow(def.body, req.body ?? {})
+      const query = def.query ? (parseOrThrow(def.query, req.query ?? {}) as Record<string, string>) : ((req.query ?? {}) as Record<string, string>)
+      const params = (req.params ?? {}) as Record<string, string>
+      for (const [k, v] of Object.entries(params)) {
+        if (typeof v !== 'string' || v.length === 0 || v.length > 100) {
+          throw new AppError('VALIDATION_FAILED', { fields: [{ path: k, message: 'Invalid path parameter' }] })
+        }
+      }
+      // PostgreSQL text cannot hold these: refused here for every route rather than failing in a query.
+      const unstorable = unstorableAt(params) ?? unstorableAt(query) ?? unstorableAt(body)
+      if (unstorable !== null) {
+        throw new AppError('VALIDATION_FAILED', { fields: [{ path: unstorable || '(body)', message: 'Contains a character that is not allowed' }] })
+      }
+      let auth: Auth | null = null
+      const header = req.headers.authorization
+      if (def.auth !== 'none' && typeof header === 'string' && header.startsWith('Bearer ')) {
+        auth = await deps.authenticate(header.slice(7).trim())
+        if (!auth && def.auth === 'required') throw new AppError('INVALID_SESSION')
+      }
+      if (def.auth === 'required' && !auth) throw new AppError('INVALID_SESSION')
+      const holder = auth ? `p:${auth.passengerId}` : (deviceHolder(req) ?? `ip:${req.ip}`)
+      const data = await fn({ body: body as BodyOf<N>, params, query, auth, holder, req, reply })
+      if (reply.sent) return reply
+      return { data }
+    },
+  })
+}
+
+/** The visitor lock holder `d:<X-Device-Id>` of a request, or null when the header is missing or malformed. */
+export function deviceHolder(req: { headers: Record<string, unknown> }): string | null {
+  const device = req.headers['x-device-id']
+  return typeof device === 'string' && deviceIdPattern.test(device) ? `d:${device}` : null
+}
+
+/** A path parameter holding an id (a positive int4), or VALIDATION_FAILED naming `field`. */
+export function pathId(v: string | undefined, field: string): number {
+  if (!v || !/^[1-9]\d{0,9}$/.test(v) || Number(v) > MAX_ID) {
+    throw new AppError('VALIDATION_FAILED', { fields: [{ path: field, message: 'Must be a positive whole number' }] })
+  }
+  return Number(v)
+}
+
+type SafeResult =
+  | { success: true; data: unknown }
+  | { success: false; error: { issues: { path: PropertyKey[]; message: string; code: string; keys?: string[] }[] } }
+
+function parseOrThrow(schema: { safeParse(v: unknown): SafeResult }, value: unknown): unknown {
+  const r = schema.safeParse(value)
+  if (r.success) return r.data
+  const fields = r.error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys' && i.keys
+      ? i.keys.map((k) => ({ path: [...i.path, k].join('.'), message: 'Unknown field' }))
+      : [{ path: i.path.map(String).join('.') || '(body)', message: i.message === 'Invalid input' ? describe(i.code) : i.message }],
+  )
+  throw new AppError('VALIDATION_FAILED', { fields: fields.slice(0, 20) })
+}
+
+/** The dotted path of the first string at any depth that `isStorableText` refuses ('' for `v` itself), or null. */
+function unstorableAt(v: unknown, path = ''): string | null {
+  if (typeof v === 'string') return isStorableText(v) ? null : path
+  if (v === null || typeof v !== 'object') return null
+  for (const [k, x] of Object.entries(v)) {
+    const found = unstorableAt(x, path ? `${path}.${k}` : k)
+    if (found !== null) return found
+  }
+  return null
+}
+
+function describe(code: string): string {
+  switch (code) {
+    case 'invalid_type':
+      return 'Wrong type or missing'
+    case 'too_small':
+      return 'Too short or too small'
+    case 'too_big':
+      return 'Too long or too large'
+    case 'invalid_format':
+      return 'Wrong format'
+    default:
+      return 'Invalid value'
+  }
+}
+
+/** Sends a catalogue error body. Used by the app's error handler and not-found handler. */
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterSeconds))))
+  return reply.status(err.status).send({
+    error: { code: err.code, reason: err.message, ...(err.fields ? { fields: err.fields } : {}), ...(err.values ? { values: err.values } : {}) },
+  })
+}

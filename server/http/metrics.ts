@@ -1,0 +1,97 @@
+/**
+ * Prometheus metrics (prom-client), one registry per server: request latency by
+ * route, seat-lock outcomes, limit refusals (PIN and code lockouts among them),
+ * and, read from the database when scraped (so every process reports the same),
+ * payments by outcome and the message outbox's backlog and failures (delivery
+ * failures by channel are `outbox_messages{status="FAILED"}`).
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import type { Queryable } from '../db/db.ts'
+
+/** What the server counts; `registry` is what /metrics exposes. */
+export interface Metrics {
+  registry: Registry
+  /** A finished request: method, route template (never the URL: it may hold secrets), status, seconds. */
+  request(method: string, route: string, status: number, seconds: number): void
+  /** A seat-lock request's outcome. */
+  seatLock(outcome: 'won' | 'lost' | 'released' | 'refused_limit' | 'refused_max' | 'error'): void
+  /** A request refused by a database-kept limit (limits.ts bucket). */
+  refused(bucket: string): void
+}
+
+/** Creates the registry and its metrics; the database gauges query `db` when scraped. */
+export function createMetrics(db: Queryable): Metrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'API request latency by route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  })
+  const locks = new Counter({
+    name: 'seat_lock_requests_total',
+    help: 'Seat-lock requests by outcome: won, lost (another holder), released, refused_limit (per-address hold limit), refused_max (5 seats), error',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  })
+  const refusals = new Counter({
+    name: 'limit_refusals_total',
+    help: 'Requests refused by a database-kept limit, by bucket (pnr-pin: PIN lockouts; sms-per-mobile and auth:*: code and sign-in limits)',
+    labelNames: ['bucket'] as const,
+    registers: [registry],
+  })
+  new Gauge({
+    name: 'payments',
+    help: 'Payments by purpose and status (from the database)',
+    labelNames: ['purpose', 'status'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset()
+      const rows = await db.query<{ purpose: string; status: string; n: number }>(
+        'SELECT purpose, status, count(*)::int AS n FROM payments GROUP BY 1, 2',
+      )
+      for (const r of rows) this.set({ purpose: r.purpose, status: r.status }, r.n)
+    },
+  })
+  new Gauge({
+    name: 'payments_refunded',
+    help: 'Card payments approved after their booking ended, credited to the balance instead',
+    registers: [registry],
+    async collect() {
+      const [r] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE refunded')
+      this.set(r?.n ?? 0)
+    },
+  })
+  new Gauge({
+    name: 'outbox_messages',
+    help: 'SMS and e-mails by channel and delivery status (PENDING and SENDING: the backlog; FAILED: given up)',
+    labelNames: ['channel', 'status'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset()
+      const rows = await db.query<{ channel: string; status: string; n: number }>(
+        "SELECT channel, status, count(*)::int AS n FROM outbox_messages WHERE status <> 'SENT' GROUP BY 1, 2",
+      )
+      for (const r of rows) this.set({ channel: r.channel, status: r.status }, r.n)
+    },
+  })
+  new Gauge({
+    name: 'outbox_oldest_pending_seconds',
+    help: 'Age of the oldest message not yet delivered (0 when none)',
+    registers: [registry],
+    async collect() {
+      const [r] = await db.query<{ s: number | null }>(
+        "SELECT extract(epoch FROM now() - min(created_at))::float8 AS s FROM outbox_messages WHERE status IN ('PENDING', 'SENDING')",
+      )
+      this.set(Math.max(0, r?.s ?? 0))
+    },
+  })
+  return {
+    registry,
+    request: (method, route, status, seconds) => latency.observe({ method, route, status: String(status) }, seconds),
+    seatLock: (outcome) => locks.inc({ outcome }),
+    refused: (bucket) => refusals.inc({ bucket }),
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Seat locks: a holder (`p:<passengerId>`, `d:<deviceId>` or `ip:<address>`) wins a
+ * seat with one atomic upsert that only replaces an expired lock or its own. All
+ * seats of one request are won together or not at all, in one database call.
+ */
+import { MAX_SEATS, OPEN_SEAT_NAME } from '../../contract/schemas.ts'
+import { batched } from './batch.ts'
+import type { Db, Queryable } from '../db/db.ts'
+import { AppError, deviceHolder } from '../http/handle.ts'
+import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
+
+/**
+ * The lock holders that count as the caller: its own holder, plus the visitor
+ * holder of its X-Device-Id when signed in (locks taken before logging in).
+ */
+export function holdersOf(call: { holder: string; auth: { passengerId: number } | null; req: { headers: Record<string, unknown> } }): string[] {
+  const device = call.auth ? deviceHolder(call.req) : null
+  return device ? [call.holder, device] : [call.holder]
+}
+
+/** What the caller holds on a trip: seat names and the earliest lock expiry. */
+export interface Held {
+  seatNames: string[]
+  expirationTime: string | null
+}
+
+/** The caller's unexpired locks on the trip. */
+export async function heldBy(q: Queryable, tripId: number, holders: string[], now: Date): Promise<Held & { earliest: Date | null }> {
+  const rows = await q.query<{ seat_name: string; expires_at: Date }>(
+    'SELECT seat_name, expires_at FROM seat_locks WHERE trip_id = $1 AND holder = ANY($2::text[]) AND expires_at > $3 ORDER BY seat_name',
+    [tripId, holders, now],
+  )
+  let earliest: Date | null = null
+  for (const r of rows) if (!earliest || r.expires_at < earliest) earliest = r.expires_at
+  return { seatNames: rows.map((r) => r.seat_name), expirationTime: dhakaIsoOrNull(earliest), earliest }
+}
+
+/** One lock request: the trip as the client names it, the seats and who asks. */
+export interface LockRequest {
+  trip: { tripId?: number; tripDate: string; coachCode: string; originCode: string; destinationCode: string }
+  seatNames: string[]
+  holders: string[]
+  passengerId: number | null
+  now: Date
+  holdMinutes: number
+  /** The client address key (limits.ts addressKey) the hold counts against. */
+  address: string
+}
+
+/** Seats one client address may hold: on one trip, and across all trips. */
+export interface HoldLimits {
+  perTrip: number
+  total: number
+}
+
+/**
+ * Answers a function that locks every seat of a request for `holders[0]` until
+ * now + holdMinutes (a seat the caller already holds keeps its expiry), or none:
+ * false when another holder has one of them or it is sold/booked. TRIP_NOT_FOUND
+ * (also for another route), TRIP_OMITTED, TRIP_IS_CLOSED, SEAT_NOT_FOUND for a seat
+ * missing from the layout, MAX_SEAT_WARNING past the cap, HOLD_LIMIT_EXCEEDED when
+ * the client address holds too many seats (`limits()`).
+ *
+ * All checks and the upsert are one database function (`lock_seats`, migrations 006 and 010);
+ * requests that arrive while a call is running go together in the next call
+ * (`lock_seats_many`), each still won or lost on its own. PGlite runs one statement
+ * at a time, so it gets one call at a time; PostgreSQL a few side by side.
+ */
+export function seatLocker(db: Db, limits: () => HoldLimits): (req: LockRequest) => Promise<Held | false> {
+  const run = batched(
+    async (reqs: LockRequest[]) => {
+      const { perTrip, total } = limits()
+      const rows = await db.query<{ r: LockOutcome[] | string }>('SELECT lock_seats_many($1::jsonb, $2, $3, $4, $5) AS r', [
+        JSON.stringify(
+          reqs.map((q) => ({
+            tripId: q.trip.tripId ?? null,
+            tripDate: q.trip.tripDate,
+            coachCode: q.trip.coachCode,
+            originCode: q.trip.originCode,
+            destinationCode: q.trip.destinationCode,
+            seatNames: q.seatNames,
+            holders: q.holders,
+            passengerId: q.passengerId,
+            now: q.now.toISOString(),
+            expires: addTime(q.now, { minutes: q.holdMinutes }).toISOString(),
+            address: q.address,
+          })),
+        ),
+        MAX_SEATS,
+        OPEN_SEAT_NAME,
+        perTrip,
+        total,
+      ])
+      const raw = rows[0]!.r
+      return typeof raw === 'string' ? (JSON.parse(raw) as LockOutcome[]) : raw
+    },
+    { concurrency: db.kind === 'pglite' ? 1 : 4, maxBatch: 64 },
+  )
+  return async (req) => {
+    const out = await run(req)
+    if ('lost' in out) return false
+    if ('failed' in out) throw new Error(`lock_seats failed (${out.failed}): ${out.message}`)
+    if ('error' in out) {
+      if (out.error === 'MAX_SEAT_WARNING')
+        throw new AppError('MAX_SEAT_WARNING', { reason: `You can select at most ${MAX_SEATS}`, values: { count: MAX_SEATS } })
+      if (out.error === 'HOLD_LIMIT_EXCEEDED') {
+        const where = out.scope === 'trip' ? 'on this trip' : 'on all trips together'
+        throw new AppError('HOLD_LIMIT_EXCEEDED', {
+          reason: `At most ${out.limit} seats may be held from one network ${where}. Book or release seats, or try again when a hold ends.`,
+          values: { limit: out.limit },
+          retryAfterSeconds: Math.max(1, out.retry ?? 60),
+        })
+      }
+      throw new AppError(out.error)
+    }
+    return { seatNames: out.seatNames, expirationTime: dhakaIsoOrNull(out.earliest ? new Date(out.earliest) : null) }
+  }
+}
+
+type LockOutcome =
+  | { error: 'TRIP_NOT_FOUND' | 'TRIP_OMITTED' | 'TRIP_IS_CLOSED' | 'SEAT_NOT_FOUND' | 'MAX_SEAT_WARNING' }
+  | { error: 'HOLD_LIMIT_EXCEEDED'; limit: number; scope: 'trip' | 'total'; retry: number | null }
+  | { lost: true }
+  | { failed: string; message: string }
+  | { seatNames: string[]; earliest: string | null }
+
+/** Releases the caller's own locks among `seatNames`; others' locks are untouched. */
+export async function unlockSeats(db: Queryable, opts: { tripId: number; seatNames: string[]; holders: string[]; now: Date }): Promise<Held> {
+  await db.query('DELETE FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[])', [
+    opts.tripId,
+    opts.seatNames,
+    opts.holders,
+  ])
+  return strip(await heldBy(db, opts.tripId, opts.holders, opts.now))
+}
+
+function strip(h: Held): Held {
+  return { seatNames: h.seatNames, expirationTime: h.expirationTime }
+}
