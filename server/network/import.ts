@@ -54,6 +54,44 @@ export interface ImportOptions {
 
 const counts = (): Counts => ({ added: 0, changed: 0, removed: 0, unchanged: 0 })
 
+/** What the file wants against what is stored, matched by key: rows to add, rows to change (with the stored row), stored rows the file no longer has. */
+interface RowDiff<R, W> {
+  add: W[]
+  change: { row: R; want: W }[]
+  gone: R[]
+}
+
+/** Matches `wanted` to the stored `rows` by key; a pair for which `same` holds is counted unchanged in `c`. */
+function diffRows<R, W>(
+  rows: R[],
+  rowKey: (r: R) => string,
+  wanted: W[],
+  wantKey: (w: W) => string,
+  same: (row: R, want: W) => boolean,
+  c: Counts,
+): RowDiff<R, W> {
+  const have = new Map(rows.map((r) => [rowKey(r), r]))
+  const diff: RowDiff<R, W> = { add: [], change: [], gone: [] }
+  for (const want of wanted) {
+    const row = have.get(wantKey(want))
+    if (!row) diff.add.push(want)
+    else if (same(row, want)) c.unchanged++
+    else diff.change.push({ row, want })
+  }
+  const keys = new Set(wanted.map(wantKey))
+  diff.gone = rows.filter((r) => !keys.has(rowKey(r)))
+  return diff
+}
+
+/** Runs `sql` once with one array parameter per column of `list` (read by `unnest`); nothing when `list` is empty. */
+async function writeRows<T>(tx: Queryable, sql: string, list: T[], columns: ((t: T) => unknown)[]): Promise<void> {
+  if (list.length > 0)
+    await tx.query(
+      sql,
+      columns.map((col) => list.map(col)),
+    )
+}
+
 /** True when the import added, changed or removed anything. */
 export function reportChanged(r: ImportReport): boolean {
   return Object.values(r).some((c) => typeof c === 'object' && !Array.isArray(c) && c.added + c.changed + c.removed > 0)
@@ -164,26 +202,29 @@ interface CityRow {
 
 async function importCities({ tx, net, report }: Ctx): Promise<CityRow[]> {
   const rows = await tx.query<CityRow>('SELECT code, name, name_bn, sort, active FROM cities')
-  const have = new Map(rows.map((r) => [r.code, r]))
-  const add: CityRow[] = []
-  const change: CityRow[] = []
-  net.cities.forEach((c, i) => {
-    const want: CityRow = { code: c.code, name: c.name, name_bn: c.nameBn, sort: i + 1, active: true }
-    const row = have.get(c.code)
-    if (!row) add.push(want)
-    else if (row.name !== want.name || row.name_bn !== want.name_bn || row.sort !== want.sort || !row.active) change.push(want)
-    else report.cities.unchanged++
-  })
-  for (const [list, sql] of [
-    [add, 'INSERT INTO cities (code, name, name_bn, sort) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])'],
-    [
-      change,
-      `UPDATE cities c SET name = u.name, name_bn = u.name_bn, sort = u.sort, active = true
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS u(code, name, name_bn, sort) WHERE c.code = u.code`,
-    ],
-  ] as const) {
-    if (list.length > 0) await tx.query(sql, [list.map((c) => c.code), list.map((c) => c.name), list.map((c) => c.name_bn), list.map((c) => c.sort)])
-  }
+  const wanted = net.cities.map((c, i): CityRow => ({ code: c.code, name: c.name, name_bn: c.nameBn, sort: i + 1, active: true }))
+  const { add, change } = diffRows(
+    rows,
+    (r) => r.code,
+    wanted,
+    (w) => w.code,
+    (r, w) => r.name === w.name && r.name_bn === w.name_bn && r.sort === w.sort && r.active,
+    report.cities,
+  )
+  const columns = [(c: CityRow) => c.code, (c: CityRow) => c.name, (c: CityRow) => c.name_bn, (c: CityRow) => c.sort]
+  await writeRows(
+    tx,
+    'INSERT INTO cities (code, name, name_bn, sort) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])',
+    add,
+    columns,
+  )
+  await writeRows(
+    tx,
+    `UPDATE cities c SET name = u.name, name_bn = u.name_bn, sort = u.sort, active = true
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS u(code, name, name_bn, sort) WHERE c.code = u.code`,
+    change.map((c) => c.want),
+    columns,
+  )
   report.cities.added += add.length
   report.cities.changed += change.length
   return rows
@@ -197,33 +238,33 @@ const counterKey = (city: string, name: string) => `${city}\u0000${name}`
 
 async function importCounters({ tx, net, report }: Ctx): Promise<CounterRow[]> {
   const rows = await tx.query<CounterRow>('SELECT id, city_code, name, address, phone, offset_minutes, active FROM bus_stations')
-  const have = new Map(rows.map((r) => [counterKey(r.city_code, r.name), r]))
-  const add: Omit<CounterRow, 'active'>[] = []
-  const change: Omit<CounterRow, 'active'>[] = []
-  for (const c of net.cities) {
-    for (const k of c.counters) {
-      const row = have.get(counterKey(c.code, k.name))
-      const want = { id: row?.id ?? 0, city_code: c.code, name: k.name, address: k.address, phone: k.phone, offset_minutes: k.offsetMinutes }
-      if (!row) add.push(want)
-      else if (row.address !== want.address || row.phone !== want.phone || row.offset_minutes !== want.offset_minutes || !row.active)
-        change.push(want)
-      else report.counters.unchanged++
-    }
-  }
-  if (add.length > 0) {
-    await tx.query(
-      `INSERT INTO bus_stations (city_code, name, address, phone, offset_minutes)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])`,
-      [add.map((c) => c.city_code), add.map((c) => c.name), add.map((c) => c.address), add.map((c) => c.phone), add.map((c) => c.offset_minutes)],
-    )
-  }
-  if (change.length > 0) {
-    await tx.query(
-      `UPDATE bus_stations b SET address = u.address, phone = u.phone, offset_minutes = u.offset_minutes, active = true
-         FROM unnest($1::int[], $2::text[], $3::text[], $4::int[]) AS u(id, address, phone, offset_minutes) WHERE b.id = u.id`,
-      [change.map((c) => c.id), change.map((c) => c.address), change.map((c) => c.phone), change.map((c) => c.offset_minutes)],
-    )
-  }
+  type Want = Omit<CounterRow, 'id' | 'active'>
+  const wanted = net.cities.flatMap((c) =>
+    c.counters.map((k): Want => ({ city_code: c.code, name: k.name, address: k.address, phone: k.phone, offset_minutes: k.offsetMinutes })),
+  )
+  const key = (r: Want) => counterKey(r.city_code, r.name)
+  const { add, change } = diffRows(
+    rows,
+    key,
+    wanted,
+    key,
+    (r, w) => r.address === w.address && r.phone === w.phone && r.offset_minutes === w.offset_minutes && r.active,
+    report.counters,
+  )
+  await writeRows(
+    tx,
+    `INSERT INTO bus_stations (city_code, name, address, phone, offset_minutes)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])`,
+    add,
+    [(c) => c.city_code, (c) => c.name, (c) => c.address, (c) => c.phone, (c) => c.offset_minutes],
+  )
+  await writeRows(
+    tx,
+    `UPDATE bus_stations b SET address = u.address, phone = u.phone, offset_minutes = u.offset_minutes, active = true
+       FROM unnest($1::int[], $2::text[], $3::text[], $4::int[]) AS u(id, address, phone, offset_minutes) WHERE b.id = u.id`,
+    change,
+    [(c) => c.row.id, (c) => c.want.address, (c) => c.want.phone, (c) => c.want.offset_minutes],
+  )
   report.counters.added += add.length
   report.counters.changed += change.length
   return rows
@@ -363,20 +404,17 @@ const routeKey = (from: string, to: string) => `${from}-${to}`
 
 async function importRoutes({ tx, net, report }: Ctx): Promise<Imported> {
   const rows = await tx.query<RouteRow>('SELECT id, origin_code, destination_code, distance_km, duration_minutes, active FROM routes ORDER BY id')
-  const have = new Map(rows.map((r) => [routeKey(r.origin_code, r.destination_code), r]))
-  const ids = new Map<string, number>()
-  const add = net.routes.filter((r) => !have.has(routeKey(r.from, r.to)))
-  const change: RouteRow[] = []
-  for (const r of net.routes) {
-    const row = have.get(routeKey(r.from, r.to))
-    if (!row) continue
-    ids.set(routeKey(r.from, r.to), row.id)
-    if (row.distance_km !== r.distanceKm || row.duration_minutes !== r.durationMinutes || !row.active) {
-      change.push({ ...row, distance_km: r.distanceKm, duration_minutes: r.durationMinutes })
-    } else {
-      report.routes.unchanged++
-    }
-  }
+  const rowKey = (r: { origin_code: string; destination_code: string }) => routeKey(r.origin_code, r.destination_code)
+  const { add, change, gone } = diffRows(
+    rows,
+    rowKey,
+    net.routes,
+    (r) => routeKey(r.from, r.to),
+    (row, r) => row.distance_km === r.distanceKm && row.duration_minutes === r.durationMinutes && row.active,
+    report.routes,
+  )
+  const goneIds = gone.map((r) => r.id)
+  const ids = new Map(rows.filter((r) => !goneIds.includes(r.id)).map((r) => [rowKey(r), r.id]))
   if (add.length > 0) {
     const inserted = await tx.query<{ id: number; origin_code: string; destination_code: string }>(
       `INSERT INTO routes (origin_code, destination_code, distance_km, duration_minutes)
@@ -384,18 +422,18 @@ async function importRoutes({ tx, net, report }: Ctx): Promise<Imported> {
        RETURNING id, origin_code, destination_code`,
       [add.map((r) => r.from), add.map((r) => r.to), add.map((r) => r.distanceKm), add.map((r) => r.durationMinutes)],
     )
-    for (const r of inserted) ids.set(routeKey(r.origin_code, r.destination_code), r.id)
+    for (const r of inserted) ids.set(rowKey(r), r.id)
   }
-  if (change.length > 0) {
-    await tx.query(
-      `UPDATE routes r SET distance_km = u.km, duration_minutes = u.min, active = true
-         FROM unnest($1::int[], $2::int[], $3::int[]) AS u(id, km, min) WHERE r.id = u.id`,
-      [change.map((r) => r.id), change.map((r) => r.distance_km), change.map((r) => r.duration_minutes)],
-    )
-  }
+  await writeRows(
+    tx,
+    `UPDATE routes r SET distance_km = u.km, duration_minutes = u.min, active = true
+       FROM unnest($1::int[], $2::int[], $3::int[]) AS u(id, km, min) WHERE r.id = u.id`,
+    change,
+    [(c) => c.row.id, (c) => c.want.distanceKm, (c) => c.want.durationMinutes],
+  )
   report.routes.added += add.length
   report.routes.changed += change.length
-  return { ids, gone: rows.filter((r) => !ids.has(routeKey(r.origin_code, r.destination_code))).map((r) => r.id) }
+  return { ids, gone: goneIds }
 }
 
 interface ScheduleRow {
@@ -416,9 +454,7 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
             valid_from::text AS valid_from, valid_until::text AS valid_until, fares
        FROM schedules`,
   )
-  const have = new Map(rows.map((r) => [r.coach_code, r]))
   type Want = {
-    id: number
     code: string
     route: number
     layout: number
@@ -428,11 +464,8 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
     until: string | null
     fares: string
   }
-  const add: Want[] = []
-  const change: Want[] = []
-  for (const d of net.timetable) {
-    const want: Want = {
-      id: have.get(d.coachCode)?.id ?? 0,
+  const wanted = net.timetable.map(
+    (d): Want => ({
       code: d.coachCode,
       route: routeIds.get(routeKey(d.from, d.to))!,
       layout: layoutIds.get(d.layout)!,
@@ -441,60 +474,59 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
       from: d.validFrom ?? null,
       until: d.validUntil ?? null,
       fares: JSON.stringify(canonicalFares(d.fares)),
-    }
-    const row = have.get(d.coachCode)
-    if (!row) add.push(want)
-    else if (
-      row.route_id !== want.route ||
-      row.layout_id !== want.layout ||
-      row.departs !== want.departs ||
-      !sameJson(
+    }),
+  )
+  const { add, change, gone } = diffRows(
+    rows,
+    (r) => r.coach_code,
+    wanted,
+    (w) => w.code,
+    (row, want) =>
+      row.route_id === want.route &&
+      row.layout_id === want.layout &&
+      row.departs === want.departs &&
+      sameJson(
         pgArray(row.weekdays)
           .map(Number)
           .sort((a, b) => a - b),
         want.weekdays,
-      ) ||
-      row.valid_from !== want.from ||
-      row.valid_until !== want.until ||
-      JSON.stringify(canonicalFares(row.fares)) !== want.fares
-    ) {
-      change.push(want)
-    } else {
-      report.timetable.unchanged++
-    }
-  }
-  const wanted = new Set(net.timetable.map((d) => d.coachCode))
-  const gone = rows.filter((r) => !wanted.has(r.coach_code)).map((r) => r.id)
-  if (gone.length > 0) await tx.query('DELETE FROM schedules WHERE id = ANY($1::int[])', [gone])
+      ) &&
+      row.valid_from === want.from &&
+      row.valid_until === want.until &&
+      JSON.stringify(canonicalFares(row.fares)) === want.fares,
+    report.timetable,
+  )
+  if (gone.length > 0) await tx.query('DELETE FROM schedules WHERE id = ANY($1::int[])', [gone.map((r) => r.id)])
   // Weekdays travel as '{1,2,3}' texts: unnest cannot take an array of arrays of different lengths.
-  const params = (list: Want[]) => [
-    list.map((w) => w.id),
-    list.map((w) => w.code),
-    list.map((w) => w.route),
-    list.map((w) => w.layout),
-    list.map((w) => w.departs),
-    list.map((w) => `{${w.weekdays.join(',')}}`),
-    list.map((w) => w.from),
-    list.map((w) => w.until),
-    list.map((w) => w.fares),
+  const columns = (id: (w: Want) => number) => [
+    id,
+    (w: Want) => w.code,
+    (w: Want) => w.route,
+    (w: Want) => w.layout,
+    (w: Want) => w.departs,
+    (w: Want) => `{${w.weekdays.join(',')}}`,
+    (w: Want) => w.from,
+    (w: Want) => w.until,
+    (w: Want) => w.fares,
   ]
   const unnest = `unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::date[], $8::date[], $9::text[])
                   WITH ORDINALITY AS u(id, code, route, layout, departs, weekdays, valid_from, valid_until, fares, n)`
-  if (add.length > 0) {
-    await tx.query(
-      `INSERT INTO schedules (coach_code, route_id, layout_id, depart_time, weekdays, valid_from, valid_until, fares)
-       SELECT code, route, layout, departs::time, weekdays::int[], valid_from, valid_until, fares::jsonb FROM ${unnest} ORDER BY n`,
-      params(add),
-    )
-  }
-  if (change.length > 0) {
-    await tx.query(
-      `UPDATE schedules s SET route_id = u.route, layout_id = u.layout, depart_time = u.departs::time, weekdays = u.weekdays::int[],
-              valid_from = u.valid_from, valid_until = u.valid_until, fares = u.fares::jsonb
-         FROM ${unnest} WHERE s.id = u.id`,
-      params(change),
-    )
-  }
+  await writeRows(
+    tx,
+    `INSERT INTO schedules (coach_code, route_id, layout_id, depart_time, weekdays, valid_from, valid_until, fares)
+     SELECT code, route, layout, departs::time, weekdays::int[], valid_from, valid_until, fares::jsonb FROM ${unnest} ORDER BY n`,
+    add,
+    columns(() => 0),
+  )
+  const idOf = new Map(change.map((c) => [c.want, c.row.id]))
+  await writeRows(
+    tx,
+    `UPDATE schedules s SET route_id = u.route, layout_id = u.layout, depart_time = u.departs::time, weekdays = u.weekdays::int[],
+            valid_from = u.valid_from, valid_until = u.valid_until, fares = u.fares::jsonb
+       FROM ${unnest} WHERE s.id = u.id`,
+    change.map((c) => c.want),
+    columns((w) => idOf.get(w)!),
+  )
   report.timetable.added += add.length
   report.timetable.changed += change.length
   report.timetable.removed += gone.length
@@ -640,36 +672,44 @@ async function importTimePeriods({ tx, net, report }: Ctx): Promise<void> {
   const rows = await tx.query<{ label: string; label_bn: string | null; value: string; integer_value: number; sort: number }>(
     'SELECT label, label_bn, value, integer_value, sort FROM time_periods',
   )
-  const have = new Map(rows.map((r) => [r.label, r]))
-  const wanted = new Set(net.timePeriods.map((p) => p.label))
-  const gone = rows.filter((r) => !wanted.has(r.label)).map((r) => r.label)
-  // removed first: a label that stays may take over a removed one's integerValue
-  if (gone.length > 0) await tx.query('DELETE FROM time_periods WHERE label = ANY($1::text[])', [gone])
-  report.timePeriods.removed += gone.length
-  for (const [i, p] of net.timePeriods.entries()) {
-    const row = have.get(p.label)
-    if (!row) {
-      await tx.query('INSERT INTO time_periods (label, label_bn, value, integer_value, sort) VALUES ($1, $2, $3, $4, $5)', [
-        p.label,
-        p.labelBn ?? null,
-        p.value,
-        p.integerValue,
-        i + 1,
-      ])
-      report.timePeriods.added++
-    } else if (row.label_bn !== (p.labelBn ?? null) || row.value !== p.value || row.integer_value !== p.integerValue || row.sort !== i + 1) {
-      await tx.query('UPDATE time_periods SET label_bn = $2, value = $3, integer_value = $4, sort = $5 WHERE label = $1', [
-        p.label,
-        p.labelBn ?? null,
-        p.value,
-        p.integerValue,
-        i + 1,
-      ])
-      report.timePeriods.changed++
-    } else {
-      report.timePeriods.unchanged++
-    }
+  const wanted = net.timePeriods.map((p, i) => ({
+    label: p.label,
+    label_bn: p.labelBn ?? null,
+    value: p.value,
+    integer_value: p.integerValue,
+    sort: i + 1,
+  }))
+  const { add, change, gone } = diffRows(
+    rows,
+    (r) => r.label,
+    wanted,
+    (w) => w.label,
+    (r, w) => r.label_bn === w.label_bn && r.value === w.value && r.integer_value === w.integer_value && r.sort === w.sort,
+    report.timePeriods,
+  )
+  // removed first, then changed, then added: a label that stays, or a new one, may take over a removed one's integerValue
+  if (gone.length > 0) await tx.query('DELETE FROM time_periods WHERE label = ANY($1::text[])', [gone.map((r) => r.label)])
+  for (const { want: p } of change) {
+    await tx.query('UPDATE time_periods SET label_bn = $2, value = $3, integer_value = $4, sort = $5 WHERE label = $1', [
+      p.label,
+      p.label_bn,
+      p.value,
+      p.integer_value,
+      p.sort,
+    ])
   }
+  for (const p of add) {
+    await tx.query('INSERT INTO time_periods (label, label_bn, value, integer_value, sort) VALUES ($1, $2, $3, $4, $5)', [
+      p.label,
+      p.label_bn,
+      p.value,
+      p.integer_value,
+      p.sort,
+    ])
+  }
+  report.timePeriods.removed += gone.length
+  report.timePeriods.changed += change.length
+  report.timePeriods.added += add.length
 }
 
 interface OfferRow {
@@ -689,6 +729,26 @@ interface OfferRow {
   min_fare: number
 }
 
+const offerColumns =
+  'title, title_bn, description, description_bn, coupon_code, discount_percent, max_discount, valid_from, valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare'
+
+/** A stored offer's values in the order of `offerColumns`. */
+const storedOffer = (r: OfferRow) => [
+  r.title,
+  r.title_bn,
+  r.description,
+  r.description_bn,
+  r.coupon_code,
+  r.discount_percent,
+  r.max_discount,
+  r.valid_from,
+  r.valid_until,
+  r.first_booking_only,
+  r.max_uses_per_passenger,
+  r.max_uses_total,
+  r.min_fare,
+]
+
 /** Offers the file no longer has end yesterday when a reservation used them, else they are deleted. */
 async function importOffers({ tx, net, today, report }: Ctx): Promise<void> {
   const rows = await tx.query<OfferRow>(
@@ -696,63 +756,46 @@ async function importOffers({ tx, net, today, report }: Ctx): Promise<void> {
             valid_until::text AS valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare
        FROM offers`,
   )
-  const have = new Map(rows.map((r) => [r.coupon_code.toUpperCase(), r]))
-  const cols =
-    'title, title_bn, description, description_bn, coupon_code, discount_percent, max_discount, valid_from, valid_until, first_booking_only, max_uses_per_passenger, max_uses_total, min_fare'
-  for (const o of net.offers) {
-    const want = [
-      o.title,
-      o.titleBn,
-      o.description,
-      o.descriptionBn ?? null,
-      o.couponCode,
-      o.discountPercent,
-      o.maxDiscount,
-      o.validFrom ?? null,
-      o.validUntil,
-      o.firstBookingOnly,
-      o.maxUsesPerPassenger ?? null,
-      o.maxUsesTotal ?? null,
-      o.minFare,
-    ]
-    const row = have.get(o.couponCode)
-    if (!row) {
-      await tx.query(`INSERT INTO offers (${cols}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::date, $9::date, $10, $11, $12, $13)`, want)
-      report.offers.added++
-      continue
-    }
-    const now = [
-      row.title,
-      row.title_bn,
-      row.description,
-      row.description_bn,
-      row.coupon_code,
-      row.discount_percent,
-      row.max_discount,
-      row.valid_from,
-      row.valid_until,
-      row.first_booking_only,
-      row.max_uses_per_passenger,
-      row.max_uses_total,
-      row.min_fare,
-    ]
-    if (sameJson(now, want)) {
-      report.offers.unchanged++
-      continue
-    }
-    await tx.query(`UPDATE offers SET (${cols}) = ($2, $3, $4, $5, $6, $7, $8, $9::date, $10::date, $11, $12, $13, $14) WHERE id = $1`, [
+  const wanted = net.offers.map((o) => [
+    o.title,
+    o.titleBn,
+    o.description,
+    o.descriptionBn ?? null,
+    o.couponCode,
+    o.discountPercent,
+    o.maxDiscount,
+    o.validFrom ?? null,
+    o.validUntil,
+    o.firstBookingOnly,
+    o.maxUsesPerPassenger ?? null,
+    o.maxUsesTotal ?? null,
+    o.minFare,
+  ])
+  const { add, change, gone } = diffRows(
+    rows,
+    (r) => r.coupon_code.toUpperCase(),
+    wanted,
+    (w) => String(w[4]),
+    (r, w) => sameJson(storedOffer(r), w),
+    report.offers,
+  )
+  for (const want of add) {
+    await tx.query(`INSERT INTO offers (${offerColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::date, $9::date, $10, $11, $12, $13)`, want)
+  }
+  for (const { row, want } of change) {
+    await tx.query(`UPDATE offers SET (${offerColumns}) = ($2, $3, $4, $5, $6, $7, $8, $9::date, $10::date, $11, $12, $13, $14) WHERE id = $1`, [
       row.id,
       ...want,
     ])
-    report.offers.changed++
   }
-  const wanted = new Set(net.offers.map((o) => o.couponCode))
-  const gone = rows.filter((r) => !wanted.has(r.coupon_code.toUpperCase())).map((r) => r.id)
+  report.offers.added += add.length
+  report.offers.changed += change.length
   if (gone.length === 0) return
+  const goneIds = gone.map((r) => r.id)
   const used = `(EXISTS (SELECT 1 FROM coupon_redemptions c WHERE c.offer_id = o.id) OR EXISTS (SELECT 1 FROM reservations x WHERE upper(x.coupon_code) = upper(o.coupon_code)))`
-  const deleted = await tx.query(`DELETE FROM offers o WHERE o.id = ANY($1::int[]) AND NOT ${used} RETURNING 1`, [gone])
+  const deleted = await tx.query(`DELETE FROM offers o WHERE o.id = ANY($1::int[]) AND NOT ${used} RETURNING 1`, [goneIds])
   const ended = await tx.query('UPDATE offers SET valid_until = $2::date WHERE id = ANY($1::int[]) AND valid_until >= $3::date RETURNING 1', [
-    gone,
+    goneIds,
     addDays(today, -1),
     today,
   ])
@@ -763,21 +806,22 @@ async function importAnnouncements({ tx, net, report }: Ctx): Promise<void> {
   const rows = await tx.query<{ id: number; key: string; title: string; title_bn: string; active: boolean }>(
     'SELECT id, key, title, title_bn, active FROM announcements',
   )
-  const have = new Map(rows.map((r) => [r.key, r]))
-  for (const a of net.announcements) {
-    const row = have.get(a.key)
-    if (!row) {
-      await tx.query('INSERT INTO announcements (key, title, title_bn, active) VALUES ($1, $2, $3, $4)', [a.key, a.title, a.titleBn, a.active])
-      report.announcements.added++
-    } else if (row.title !== a.title || row.title_bn !== a.titleBn || row.active !== a.active) {
-      await tx.query('UPDATE announcements SET title = $2, title_bn = $3, active = $4 WHERE id = $1', [row.id, a.title, a.titleBn, a.active])
-      report.announcements.changed++
-    } else {
-      report.announcements.unchanged++
-    }
+  const { add, change, gone } = diffRows(
+    rows,
+    (r) => r.key,
+    net.announcements,
+    (a) => a.key,
+    (r, a) => r.title === a.title && r.title_bn === a.titleBn && r.active === a.active,
+    report.announcements,
+  )
+  for (const a of add) {
+    await tx.query('INSERT INTO announcements (key, title, title_bn, active) VALUES ($1, $2, $3, $4)', [a.key, a.title, a.titleBn, a.active])
   }
-  const wanted = new Set(net.announcements.map((a) => a.key))
-  const gone = rows.filter((r) => !wanted.has(r.key)).map((r) => r.id)
-  if (gone.length > 0) await tx.query('DELETE FROM announcements WHERE id = ANY($1::int[])', [gone])
+  for (const { row, want: a } of change) {
+    await tx.query('UPDATE announcements SET title = $2, title_bn = $3, active = $4 WHERE id = $1', [row.id, a.title, a.titleBn, a.active])
+  }
+  if (gone.length > 0) await tx.query('DELETE FROM announcements WHERE id = ANY($1::int[])', [gone.map((r) => r.id)])
+  report.announcements.added += add.length
+  report.announcements.changed += change.length
   report.announcements.removed += gone.length
 }

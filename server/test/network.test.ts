@@ -528,6 +528,59 @@ test('entries removed from the file: withdrawn from the lists when tickets refer
   }
 })
 
+test('one changed field of each kind of row is written as one change, and only it', async () => {
+  const db = await emptyDb()
+  const now = new Date('2026-06-04T06:00:00Z')
+  try {
+    await load(db, demo(), now, 2)
+    const net = demo()
+    net.cities[2]!.name = 'Renamed city'
+    net.cities[0]!.counters[1]!.address = 'A new address'
+    net.routes[0]!.distanceKm += 1
+    net.timetable[0]!.departs = net.timetable[0]!.departs === '23:55' ? '23:50' : '23:55'
+    net.timePeriods[0]!.value = 'a new value'
+    net.offers[0]!.title = 'A new title'
+    net.announcements[0]!.title = 'A new announcement'
+    const r = await load(db, net, now, 2)
+    for (const kind of ['cities', 'counters', 'routes', 'timetable', 'timePeriods', 'offers', 'announcements'] as const) {
+      assert.equal({ kind, added: r[kind].added, changed: r[kind].changed, removed: r[kind].removed }, { kind, added: 0, changed: 1, removed: 0 })
+    }
+    assert.is((await db.query<{ name: string }>('SELECT name FROM cities WHERE code = $1', [net.cities[2]!.code]))[0]!.name, 'Renamed city')
+    assert.is(
+      (
+        await db.query<{ address: string }>('SELECT address FROM bus_stations WHERE city_code = $1 AND name = $2', [
+          net.cities[0]!.code,
+          net.cities[0]!.counters[1]!.name,
+        ])
+      )[0]!.address,
+      'A new address',
+    )
+    assert.is(
+      (
+        await db.query<{ departs: string }>("SELECT to_char(depart_time, 'HH24:MI') AS departs FROM schedules WHERE coach_code = $1", [
+          net.timetable[0]!.coachCode,
+        ])
+      )[0]!.departs,
+      net.timetable[0]!.departs,
+    )
+    assert.is(
+      (await db.query<{ value: string }>('SELECT value FROM time_periods WHERE label = $1', [net.timePeriods[0]!.label]))[0]!.value,
+      'a new value',
+    )
+    assert.is(
+      (await db.query<{ title: string }>('SELECT title FROM offers WHERE coupon_code = $1', [net.offers[0]!.couponCode]))[0]!.title,
+      'A new title',
+    )
+    assert.is(
+      (await db.query<{ title: string }>('SELECT title FROM announcements WHERE key = $1', [net.announcements[0]!.key]))[0]!.title,
+      'A new announcement',
+    )
+    assert.ok(noChange(await load(db, net, now, 2)))
+  } finally {
+    await db.close()
+  }
+})
+
 test('a running server tops the trips up by itself when the day rolls over', async () => {
   const db = await emptyDb()
   let now = new Date('2026-06-04T12:00:00Z')
