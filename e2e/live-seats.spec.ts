@@ -1,8 +1,8 @@
 /**
  * The live seat map in the browser: two passengers on two server processes sharing one
  * PostgreSQL see each other's holds within a second; the page survives a restart of its
- * server (reconnects, reloads the seats once); against a server without the stream it keeps
- * today's behaviour; and what the live region says about other passengers' changes, and how
+ * server (reconnects, reloads the seats once); against a server without the stream it checks
+ * each seat when chosen; and what the live region says about other passengers' changes, and how
  * often. The PostgreSQL and restart tests start their own server processes.
  */
 import fs from 'node:fs'
@@ -270,7 +270,7 @@ test.describe('live seat map on the test server', () => {
     await expect(page.getByText('Seats may be out of date')).toHaveCount(0)
     await expect(page.getByRole('alertdialog')).toHaveCount(0)
     expect(asked).toBe(1)
-    // choosing seats works as before
+    // choosing seats still works: each is checked by the server
     await page.locator(`[data-seat="${y}"]`).click()
     await expect(page.getByTestId('selected-seats')).toHaveText(y!)
   })

@@ -91,7 +91,7 @@ async function start() {
   )
   // the service worker and the new-version notice, once the page has loaded (not in the entry)
   if ('serviceWorker' in navigator) {
-    // a browser that refuses workers (private mode, a policy) runs without one, as before
+    // a browser that refuses workers (private mode, a policy) runs without one: no offline pages, no update notice, everything else works
     const updates = () => void import('./app/app-updates.ts').then((m) => m.startAppUpdates()).catch(() => undefined)
     if (document.readyState === 'complete') updates()
     else window.addEventListener('load', updates, { once: true })

@@ -1,5 +1,5 @@
 /**
- * Input that used to reach PostgreSQL and come back as 500 INTERNAL_ERROR: ids past
+ * Input PostgreSQL would refuse with an error (a 500 INTERNAL_ERROR if it got there): ids past
  * int4, dates that are not on the calendar or far outside any sane range, NUL and
  * unpaired surrogates in strings. Each is 400 VALIDATION_FAILED naming the field,
  * and nothing is written.
@@ -114,7 +114,7 @@ t('a NUL character in any text field, query value or path parameter is 400 namin
   await refused('POST', '/api/verifyCancelTicketOTP', { pnr: 'AB\u0000', pin: '1234', otp: '123456' }, 'pnr')
   await refused('GET', '/api/reservation/details/AB%00CD/1234', undefined, 'pnr')
   await refused('GET', '/api/reservation/cancel/ABCD/1234/12%0034', undefined, 'otp')
-  // On one's own live booking the coupon code used to reach the database (500).
+  // On one's own live booking the coupon code is checked before the database sees it.
   const booking = await lockAndBook(f, who, await pickTrip(f, { skip: 9 }), 1)
   await refused('GET', `/api/reservation/booking/applyDiscountCoupon/${booking.id}/FIRST%0050`, undefined, 'couponCode', who.token)
   await refused('GET', `/api/account/${who.id}?from=2026-01-01%00`, undefined, 'from', who.token)

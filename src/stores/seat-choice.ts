@@ -48,7 +48,7 @@ export interface SeatEvent {
 
 /**
  * Whether the seat map follows other passengers' changes: `off` (no live stream: the server has
- * none or the browser cannot; seats are checked when chosen, as before), `connecting`, `live`, or
+ * none or the browser cannot; each seat is checked by the server when chosen), `connecting`, `live`, or
  * `stale` (the stream dropped or the network is down: seats may be out of date).
  */
 export type LiveStatus = 'off' | 'connecting' | 'live' | 'stale'

@@ -124,7 +124,7 @@ test('a lock request on its way is not overruled by an event; the seat follows t
   assert.is(r.seatState('A1').value, 'selected')
 })
 
-test('a server without the route: refused before it opened, the page works as before, no note, no retries, no error', async () => {
+test('a server without the route: refused before it opened, seats checked when chosen, no note, no retries, no error', async () => {
   current().handlers.error(true)
   assert.is(r.liveStatus.value, 'off')
   clock.advance(120_000)

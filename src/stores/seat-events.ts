@@ -5,7 +5,7 @@
  * (`applyLiveSeats`). Loaded with the seat page's grid, not before.
  *
  * - A server without the route (it refuses the stream before it ever opened) or a browser
- *   without EventSource: nothing live, no error, seats are checked when chosen as before.
+ *   without EventSource: nothing live, no error, each seat is checked by the server when chosen.
  * - A stream that drops (network, server restart) or goes quiet past three heartbeats is
  *   opened again with backoff (1 s doubling to 30 s, ±20 %; at once when the network returns),
  *   then the trip's seats are reloaded once, so nothing is missed. Meanwhile, and while the
@@ -196,7 +196,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
           }
         },
         error(refused) {
-          // refused before it ever opened: this server has no live seat map, the page works as before
+          // refused before it ever opened: this server has no live seat map: the page checks seats when chosen
           if (refused && !opened) return off()
           lost()
         },
