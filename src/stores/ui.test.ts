@@ -101,9 +101,4 @@ test('a failed request shows its catalogue message with the server values, else 
   )
 })
 
-test('bottom navigation flag', () => {
-  ui.setBottomNavigation(true)
-  assert.ok(ui.bottomNavigation.value)
-})
-
 test.run()

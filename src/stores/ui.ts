@@ -43,7 +43,6 @@ const errorMessageState = signal<Message | null>(null)
 const successModalState = signal(false)
 const errorModalState = signal(false)
 const toastsState = signal<readonly ToastItem[]>([])
-const bottomNavigationState = signal(false)
 const languageState = signal<Locale>(DEFAULT_LANGUAGE)
 
 // ---------- computed (read-only views) ----------
@@ -56,7 +55,6 @@ export const successModalVisible = computed(() => successModalState.value)
 export const errorModalVisible = computed(() => errorModalState.value)
 /** Toasts that are queued or on screen, oldest first. */
 export const toasts = computed(() => toastsState.value)
-export const bottomNavigation = computed(() => bottomNavigationState.value)
 export const language = computed(() => languageState.value)
 
 // ---------- actions ----------
@@ -143,11 +141,6 @@ export function dismissToast(id: string): void {
   toastsState.value = toastsState.value.filter((t) => t.id !== id)
 }
 
-/** Shows or hides the bottom navigation (mobile layouts of feature pages). */
-export function setBottomNavigation(visible: boolean): void {
-  bottomNavigationState.value = visible
-}
-
 /** Switches the UI language and remembers it in session storage (`language`). */
 export function setLanguage(next: Locale): void {
   if (!LANGUAGES.includes(next)) return
@@ -172,7 +165,6 @@ export function resetUi(): void {
     successModalState.value = false
     errorModalState.value = false
     toastsState.value = []
-    bottomNavigationState.value = false
     languageState.value = DEFAULT_LANGUAGE
   })
 }
