@@ -12,7 +12,18 @@
  *   surrogate (PostgreSQL text cannot store them): see `isStorableText`.
  */
 import * as z from 'zod/mini'
-import { coachTypes, isCalendarDate, MAX_ID, MAX_SEATS, mobilePattern, seatTypes } from './values.ts'
+import {
+  coachTypes,
+  emailPattern,
+  isCalendarDate,
+  MAX_ID,
+  MAX_SEATS,
+  mobilePattern,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  passwordSpecialPattern,
+  seatTypes,
+} from './values.ts'
 
 export {
   coachTypes,
@@ -26,9 +37,13 @@ export {
   MAX_YEAR,
   MIN_YEAR,
   mobilePattern,
+  emailPattern,
+  PASSWORD_MIN,
+  PASSWORD_MAX,
   OPEN_SEAT_NAME,
   OTP_RESEND_SECONDS,
   passwordSpecials,
+  passwordSpecialPattern,
   reservationStatus,
   seatStatus,
   seatTypes,
@@ -39,10 +54,18 @@ export {
 const str = (max = 200) => z.string().check(z.maxLength(max))
 const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max))
 export const mobile = z.string().check(z.trim(), z.regex(mobilePattern))
-export const email = z.string().check(z.trim(), z.maxLength(254), z.regex(/^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/))
+export const email = z.string().check(z.trim(), z.maxLength(254), z.regex(emailPattern))
 export const password = z
   .string()
-  .check(z.minLength(6), z.maxLength(50), z.regex(/[A-Z]/), z.regex(/[a-z]/), z.regex(/\d/), z.regex(/[~!@#$%^&*()]/), z.regex(/^\S*$/))
+  .check(
+    z.minLength(PASSWORD_MIN),
+    z.maxLength(PASSWORD_MAX),
+    z.regex(/[A-Z]/),
+    z.regex(/[a-z]/),
+    z.regex(/\d/),
+    z.regex(passwordSpecialPattern),
+    z.regex(/^\S*$/),
+  )
 
 // The pattern is the calendar's shape, years 1900-2199 (what forms and test generators read); the refinement drops 30 February.
 export const isoDate = z

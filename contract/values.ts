@@ -42,8 +42,16 @@ export const SEAT_STREAM_SILENCE_SECONDS = 45
 /** The largest id (PostgreSQL int4). */
 export const MAX_ID = 2_147_483_647
 
+/** Optional leading 0, then 01, then 3–9, then 8 digits. */
 export const mobilePattern = /^0?01[3-9]\d{8}$/
+/** Local part, @, and a domain with a TLD of 2+ letters or a bracketed IPv4 address. */
+export const emailPattern = /^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/
+export const PASSWORD_MIN = 6
+export const PASSWORD_MAX = 50
+/** The special characters a password needs one of. */
 export const passwordSpecials = '~!@#$%^&*()'
+/** Matches one of `passwordSpecials`. */
+export const passwordSpecialPattern = new RegExp(`[${passwordSpecials.replace(/[\]\\^-]/g, '\\$&')}]`)
 
 export const seatStatus = { available: 0, sold: 1, booked: 2, adminBooked: 3, linked: 13 } as const
 export const reservationStatus = {

@@ -1,20 +1,13 @@
 /**
  * Form validation rules of docs/spec.md section 5. Each validator returns the message
  * id of the first problem (see locales/en.json for the exact texts) or
- * undefined when the value is valid. Patterns mirror contract/schemas.ts; they
- * are repeated here so the browser bundle does not load zod for a regex.
+ * undefined when the value is valid. The patterns come from contract/values.ts, which
+ * the API's schemas use too, without zod (the page's first render does not load it).
  */
+import { emailPattern, mobilePattern, PASSWORD_MAX, PASSWORD_MIN, passwordSpecialPattern } from '../../contract/values.ts'
 
 /** A message id from locales/en.json. */
 export type MessageId = string
-
-/** Optional leading 0, then 01, then 3–9, then 8 digits. */
-export const MOBILE_PATTERN = /^0?01[3-9]\d{8}$/
-/** Local part, @, and a domain with a TLD of 2+ letters or a bracketed IPv4 address. */
-export const EMAIL_PATTERN = /^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/
-export const PASSWORD_MIN = 6
-export const PASSWORD_MAX = 50
-export const PASSWORD_SPECIALS = '~!@#$%^&*()'
 
 const isBlank = (v: string | null | undefined) => !v || v.trim() === ''
 
@@ -26,13 +19,13 @@ export function required(value: string | null | undefined, messageId: MessageId)
 /** Mobile no.: required (unless optional) and matching the Bangladeshi pattern. */
 export function validateMobile(value: string, opts: { optional?: boolean } = {}): MessageId | undefined {
   if (isBlank(value)) return opts.optional ? undefined : 'validation.mobileRequired'
-  return MOBILE_PATTERN.test(value.trim()) ? undefined : 'validation.mobileInvalid'
+  return mobilePattern.test(value.trim()) ? undefined : 'validation.mobileInvalid'
 }
 
 /** E-mail: required (unless optional) and a valid address. */
 export function validateEmail(value: string, opts: { optional?: boolean } = {}): MessageId | undefined {
   if (isBlank(value)) return opts.optional ? undefined : 'validation.emailRequired'
-  return EMAIL_PATTERN.test(value.trim()) ? undefined : 'validation.emailInvalid'
+  return emailPattern.test(value.trim()) ? undefined : 'validation.emailInvalid'
 }
 
 /** Every rule a password breaks, in display order (empty when valid). */
@@ -43,7 +36,7 @@ export function passwordProblems(value: string): MessageId[] {
   if (!/[A-Z]/.test(value)) problems.push('validation.passwordUppercase')
   if (!/[a-z]/.test(value)) problems.push('validation.passwordLowercase')
   if (!/\d/.test(value)) problems.push('validation.passwordNumber')
-  if (!/[~!@#$%^&*()]/.test(value)) problems.push('validation.passwordSpecial')
+  if (!passwordSpecialPattern.test(value)) problems.push('validation.passwordSpecial')
   if (/\s/.test(value)) problems.push('validation.passwordWhitespace')
   return problems
 }
