@@ -5,6 +5,7 @@
  * calendar apps show the bus time whatever zone the phone is in. The same `uid` for
  * the same ticket, so adding it twice updates one event.
  */
+import { dhakaFields, pad } from './dhaka-dates.ts'
 
 /** What goes into the calendar event. */
 export interface IcsEvent {
@@ -21,24 +22,12 @@ export interface IcsEvent {
   producer?: string
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 const toDate = (v: Date | number | string) => (v instanceof Date ? v : new Date(v))
-
-let dhakaClock: Intl.DateTimeFormat | null = null
 
 /** 20261122T083000: wall-clock time in Dhaka. */
 export function dhakaLocal(input: Date | number | string): string {
-  dhakaClock ??= new Intl.DateTimeFormat('en-US', {
-    timeZone: 'Asia/Dhaka',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    hourCycle: 'h23',
-  })
-  const f = Object.fromEntries(dhakaClock.formatToParts(toDate(input)).map((p) => [p.type, Number(p.value)]))
-  return `${pad(f.year!, 4)}${pad(f.month!)}${pad(f.day!)}T${pad(f.hour!)}${pad(f.minute!)}00`
+  const f = dhakaFields(input)
+  return `${pad(f.year, 4)}${pad(f.month)}${pad(f.day)}T${pad(f.hour)}${pad(f.minute)}00`
 }
 
 /** 20261122T023000Z: the UTC instant. */

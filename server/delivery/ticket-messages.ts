@@ -2,11 +2,13 @@
  * The ticket and cancellation messages, in the language the passenger booked in
  * (English or Bengali): a short SMS, and an e-mail with a plain-text part, an HTML
  * part in which every value is escaped, and (for a ticket) the trip as an .ics
- * file. Dates and amounts are written for Asia/Dhaka with `Intl` (Bengali digits in
- * bn); PNR, PIN, coach and seat names stay as printed on the ticket.
+ * file. Dates and times are written as the app's pages write them (contract/dhaka-dates.ts,
+ * Bengali digits and month names in bn), amounts with `Intl`; PNR, PIN, coach and seat
+ * names stay as printed on the ticket.
  */
 import type { Company, Reservation } from '../../contract/schemas.ts'
 import type { OutboxAttachment } from '../http/handle.ts'
+import { formatDate, formatTime } from '../../contract/dhaka-dates.ts'
 import { buildIcs } from '../../contract/ics.ts'
 
 /** A language the messages are written in. */
@@ -41,17 +43,8 @@ export function escapeHtml(s: string): string {
 }
 
 const locale = (lang: Language) => (lang === 'bn' ? 'bn-BD' : 'en-GB')
-const zone = 'Asia/Dhaka'
-
-function date(lang: Language, iso: string): string {
-  return new Intl.DateTimeFormat(locale(lang), { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(
-    new Date(iso),
-  )
-}
-
-function time(lang: Language, iso: string): string {
-  return new Intl.DateTimeFormat(locale(lang), { timeZone: zone, hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(iso))
-}
+const date = (lang: Language, iso: string) => formatDate(iso, lang)
+const time = (lang: Language, iso: string) => formatTime(iso, lang)
 
 function money(lang: Language, amount: number): string {
   const n = new Intl.NumberFormat(locale(lang)).format(amount)

@@ -3,6 +3,7 @@
  * load right after config.js: sends the page's first reads (src/early/requests.ts) at once,
  * before the app's code has arrived. Never throws: the app asks for itself whatever is not here.
  */
+import { todayInDhaka } from '../../contract/dhaka-dates.ts'
 import { storedDeviceId } from '../lib/device-id.ts'
 import { EARLY_KEYS, EARLY_MAX_AGE_MS, type EarlyEntry, earlyRequests } from './requests.ts'
 
@@ -20,7 +21,7 @@ try {
     token,
     deviceId: storedDeviceId(ss),
     language: lang === 'bn' ? 'bn' : 'en',
-    today: () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka' }).format(new Date()),
+    today: () => todayInDhaka(),
   })
   const at = performance.now()
   globalThis.__EARLY_REQUESTS__ = list.map(

@@ -1,0 +1,114 @@
+/**
+ * How dates and times in Asia/Dhaka are written, whatever the machine's time zone: one
+ * set of rules for the app's pages, its early script, the calendar file and the server's
+ * SMS and e-mails, so a message and the page show the same date the same way.
+ * Uses Intl only to read the calendar fields in Dhaka; the patterns themselves are
+ * assembled here so output is identical in every browser and in Node. No Temporal
+ * and no zod: the app's first render imports this (Temporal is 17 KB).
+ */
+
+export const TIME_ZONE = 'Asia/Dhaka'
+
+/** UI languages. */
+export type Locale = 'en' | 'bn'
+
+/** Anything that names an instant: Date, epoch milliseconds or an ISO-8601 string with offset. */
+export type DateInput = Date | number | string
+
+const MONTHS: Record<Locale, readonly string[]> = {
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  bn: ['জানু', 'ফেব্রু', 'মার্চ', 'এপ্রিল', 'মে', 'জুন', 'জুলাই', 'আগস্ট', 'সেপ্টে', 'অক্টো', 'নভে', 'ডিসে'],
+}
+
+const BN_DIGITS = '০১২৩৪৫৬৭৮৯'
+
+/** Replaces ASCII digits with Bengali digits when the locale is bn. */
+export function localizeDigits(text: string, locale: Locale): string {
+  return locale === 'bn' ? text.replace(/\d/g, (d) => BN_DIGITS[Number(d)]!) : text
+}
+
+let fieldsFormat: Intl.DateTimeFormat | undefined
+
+/** Calendar fields of an instant as seen on a wall clock in Dhaka. */
+export interface DhakaFields {
+  year: number
+  month: number
+  day: number
+  hour: number
+  minute: number
+}
+
+/** Reads year, month (1–12), day, hour (0–23) and minute in Asia/Dhaka. */
+export function dhakaFields(input: DateInput): DhakaFields {
+  const date = toDate(input)
+  fieldsFormat ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: TIME_ZONE,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    hourCycle: 'h23',
+  })
+  const out: Record<string, number> = {}
+  for (const p of fieldsFormat.formatToParts(date)) {
+    if (p.type !== 'literal') out[p.type] = Number(p.value)
+  }
+  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour! % 24, minute: out.minute! }
+}
+
+function toDate(input: DateInput): Date {
+  const date = input instanceof Date ? input : new Date(input)
+  if (Number.isNaN(date.getTime())) throw new RangeError(`invalid date: ${String(input)}`)
+  return date
+}
+
+/** `n` with leading zeros to `width` digits. */
+export const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+/** 'LLL dd, yyyy' — "Nov 22, 2026". */
+export function formatDate(input: DateInput, locale: Locale = 'en'): string {
+  const f = dhakaFields(input)
+  return localizeDigits(`${MONTHS[locale][f.month - 1]} ${pad(f.day)}, ${f.year}`, locale)
+}
+
+/** 'hh:mm a' — "08:30 PM". */
+export function formatTime(input: DateInput, locale: Locale = 'en'): string {
+  const f = dhakaFields(input)
+  const h12 = f.hour % 12 === 0 ? 12 : f.hour % 12
+  return localizeDigits(`${pad(h12)}:${pad(f.minute)} ${f.hour < 12 ? 'AM' : 'PM'}`, locale)
+}
+
+/** 'LLL dd, yyyy hh:mm a' — "Nov 22, 2026 08:30 PM". */
+export function formatDateTime(input: DateInput, locale: Locale = 'en'): string {
+  return `${formatDate(input, locale)} ${formatTime(input, locale)}`
+}
+
+/** 'yyyy-LL-dd' for `<input type="date">` values and the API; always ASCII digits. */
+export function formatBrowserDate(input: DateInput): string {
+  const f = dhakaFields(input)
+  return `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}`
+}
+
+/** Today's calendar date in Dhaka as 'yyyy-LL-dd'. */
+export function todayInDhaka(now: DateInput = Date.now()): string {
+  return formatBrowserDate(now)
+}
+
+/** Adds `days` to a calendar date ('yyyy-LL-dd'); calendar dates have no time zone, so UTC arithmetic is exact. */
+export function addDays(isoDate: string, days: number): string {
+  const d = new Date(Date.parse(isoDate + 'T00:00:00Z') + days * 86_400_000)
+  return d.toISOString().slice(0, 10)
+}
+
+/** The instant a Dhaka calendar date ('yyyy-LL-dd') starts. Dhaka has been UTC+6 without DST since 2009. */
+export function startOfDayInDhaka(isoDate: string): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate)
+  if (!m) throw new RangeError(`expected yyyy-LL-dd, got ${isoDate}`)
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) - 6 * 3600_000)
+}
+
+/** Formats a calendar date ('yyyy-LL-dd', no time) as 'LLL dd, yyyy'. */
+export function formatCalendarDate(isoDate: string, locale: Locale = 'en'): string {
+  return formatDate(startOfDayInDhaka(isoDate), locale)
+}
