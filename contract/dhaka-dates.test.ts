@@ -2,6 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import {
   addDays,
+  dhakaFields,
   formatBrowserDate,
   formatCalendarDate,
   formatDate,
@@ -55,6 +56,24 @@ test('countdowns read m:ss in the locale digits; calendar dates move across mont
   assert.is(formatCountdown(1, 'bn'), '০:০১')
   assert.is(addDays('2026-12-31', 1), '2027-01-01')
   assert.is(addDays('2028-03-01', -1), '2028-02-29')
+})
+
+test('the fixed UTC+06:00 fields agree with the time-zone database for Asia/Dhaka, 2010 to 2040', () => {
+  const zone = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'Asia/Dhaka',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    hourCycle: 'h23',
+  })
+  // every 7 days and 5 hours and 13 minutes: all hours, weekdays and month ends come round
+  for (let t = Date.UTC(2010, 0, 1); t < Date.UTC(2040, 0, 1); t += (7 * 24 * 60 + 5 * 60 + 13) * 60_000) {
+    const parts = Object.fromEntries(zone.formatToParts(t).map((p) => [p.type, Number(p.value)]))
+    const want = { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour! % 24, minute: parts.minute }
+    assert.equal(dhakaFields(t), want, new Date(t).toISOString())
+  }
 })
 
 test('invalid input throws', () => {

@@ -2,8 +2,8 @@
  * How dates and times in Asia/Dhaka are written, whatever the machine's time zone: one
  * set of rules for the app's pages, its early script, the calendar file and the server's
  * SMS and e-mails, so a message and the page show the same date the same way.
- * Uses Intl only to read the calendar fields in Dhaka; the patterns themselves are
- * assembled here so output is identical in every browser and in Node. No Temporal
+ * The patterns are assembled here, not by Intl, so output is identical in every browser
+ * and in Node. No Temporal
  * and no zod: the app's first render imports this (Temporal is 17 KB).
  */
 
@@ -27,8 +27,6 @@ export function localizeDigits(text: string, locale: Locale): string {
   return locale === 'bn' ? text.replace(/\d/g, (d) => BN_DIGITS[Number(d)]!) : text
 }
 
-let fieldsFormat: Intl.DateTimeFormat | undefined
-
 /** Calendar fields of an instant as seen on a wall clock in Dhaka. */
 export interface DhakaFields {
   year: number
@@ -38,23 +36,15 @@ export interface DhakaFields {
   minute: number
 }
 
+// Bangladesh has kept UTC+06:00 without daylight saving since 2010 (server/lib/time.ts's
+// toDhakaIso relies on the same; dhaka-dates.test.ts checks it against the time-zone
+// database through Intl): a fixed shift is exact, smaller and faster than Intl.
+const DHAKA_OFFSET_MS = 6 * 3600_000
+
 /** Reads year, month (1–12), day, hour (0–23) and minute in Asia/Dhaka. */
 export function dhakaFields(input: DateInput): DhakaFields {
-  const date = toDate(input)
-  fieldsFormat ??= new Intl.DateTimeFormat('en-US', {
-    timeZone: TIME_ZONE,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    hourCycle: 'h23',
-  })
-  const out: Record<string, number> = {}
-  for (const p of fieldsFormat.formatToParts(date)) {
-    if (p.type !== 'literal') out[p.type] = Number(p.value)
-  }
-  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour! % 24, minute: out.minute! }
+  const d = new Date(toDate(input).getTime() + DHAKA_OFFSET_MS)
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes() }
 }
 
 function toDate(input: DateInput): Date {
@@ -86,8 +76,7 @@ export function formatDateTime(input: DateInput, locale: Locale = 'en'): string 
 
 /** 'yyyy-LL-dd' for `<input type="date">` values and the API; always ASCII digits. */
 export function formatBrowserDate(input: DateInput): string {
-  const f = dhakaFields(input)
-  return `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}`
+  return new Date(toDate(input).getTime() + DHAKA_OFFSET_MS).toISOString().slice(0, 10)
 }
 
 /** Today's calendar date in Dhaka as 'yyyy-LL-dd'. */
@@ -105,7 +94,7 @@ export function addDays(isoDate: string, days: number): string {
 export function startOfDayInDhaka(isoDate: string): Date {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate)
   if (!m) throw new RangeError(`expected yyyy-LL-dd, got ${isoDate}`)
-  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) - 6 * 3600_000)
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) - DHAKA_OFFSET_MS)
 }
 
 /** Formats a calendar date ('yyyy-LL-dd', no time) as 'LLL dd, yyyy'. */
