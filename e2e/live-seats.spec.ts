@@ -1,8 +1,9 @@
 /**
  * The live seat map in the browser: two passengers on two server processes sharing one
  * PostgreSQL see each other's holds within a second; the page survives a restart of its
- * server (reconnects, reloads the seats once); against a server without the stream it checks
- * each seat when chosen; and what the live region says about other passengers' changes, and how
+ * server (reconnects, reloads the seats once); against a server without the stream, or one that
+ * refuses it for too many streams from one address (429), it checks each seat when chosen; and
+ * what the live region says about other passengers' changes, and how
  * often. The PostgreSQL and restart tests start their own server processes.
  */
 import fs from 'node:fs'
@@ -12,6 +13,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { postgresMissing, startPostgres, type TestPostgres } from '../server/test/pg.ts'
 import { spawnServer, type ServerProcess } from '../server/test/proc.ts'
 import { skipLine, underCi } from '../server/test/skip.ts'
+import { type EventStream, openEvents } from '../server/test/sse-client.ts'
 import { dhakaDate, pageHeading } from './helpers.ts'
 
 interface Trip {
@@ -245,6 +247,51 @@ test.describe('live seat map across a server restart', () => {
       await expect(page.locator(`[data-seat="${next}"]`)).toHaveAttribute('data-state', 'held', { timeout: 1000 })
       await page.context().close()
     } finally {
+      server.kill('SIGKILL')
+      await server.exited
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+test.describe('live seat map refused for too many streams from one address', () => {
+  test('a 429 from SEAT_STREAMS_PER_ADDRESS: the seat page works without a live map, no note, no error, no retries', async ({ browser, request }) => {
+    test.setTimeout(180_000)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'live-per-address-'))
+    // every browser and request here comes from 127.0.0.1: one stream is all that address may keep
+    const server = await spawnServer({ DATA_DIR: dir, SEAT_STREAMS_PER_ADDRESS: '1' })
+    let held: EventStream | null = null
+    try {
+      await server.ready
+      const trip = await standardTrip(request, 3, server.url)
+      held = await openEvents(`${server.url}/api/reservation/seatEvents/${trip.tripId}`)
+      expect(held.status).toBe(200)
+      await held.next((e) => e.event === 'snapshot')
+
+      const page = await newPage(browser)
+      const answers: number[] = []
+      page.on('response', (r) => {
+        if (r.url().includes('/api/reservation/seatEvents/')) answers.push(r.status())
+      })
+      await openSeats(page, trip, server.url)
+      await expect.poll(() => answers).toEqual([429])
+      const [x, y] = await availableNames(page, 2)
+      await holdAs(request, trip, [x!], 'per-address-other-01', server.url)
+      // longer than the first reconnect's backoff (1.2 s at most): none comes
+      await page.waitForTimeout(3000)
+      expect(answers).toEqual([429])
+      // nothing live: the seat another passenger took still shows available until it is chosen
+      await expect(page.locator(`[data-seat="${x}"]`)).toHaveAttribute('data-state', 'available')
+      await expect(page.getByText('Seats may be out of date')).toHaveCount(0)
+      await expect(page.getByRole('alertdialog')).toHaveCount(0)
+      // choosing seats works as before, checked by the server when chosen
+      const locked = page.waitForResponse((r) => r.url().endsWith('/api/reservation/seatLock'))
+      await page.locator(`[data-seat="${y}"]`).click()
+      expect((await locked).status()).toBe(200)
+      await expect(page.getByTestId('selected-seats')).toHaveText(y!)
+      await page.context().close()
+    } finally {
+      held?.close()
       server.kill('SIGKILL')
       await server.exited
       fs.rmSync(dir, { recursive: true, force: true })

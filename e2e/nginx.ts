@@ -176,9 +176,9 @@ function answers(url: string, ca?: string): Promise<boolean> {
 
 /**
  * Starts an unprivileged nginx with `sites` (server blocks); resolves once `origin` answers
- * `/` (over TLS with `tls`'s certificate when it is https).
+ * `readyPath` (over TLS with `tls`'s certificate when it is https).
  */
-export async function runNginx(sites: string, origin: string, tls?: Tls): Promise<Nginx> {
+export async function runNginx(sites: string, origin: string, tls?: Tls, readyPath = '/'): Promise<Nginx> {
   const bin = findNginx()
   if (!bin) throw new Error(nginxMissing()!)
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-nginx-'))
@@ -194,7 +194,7 @@ export async function runNginx(sites: string, origin: string, tls?: Tls): Promis
   const deadline = Date.now() + 15_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${out}${logs()}`)
-    if (await answers(`${origin}/`, tls?.cert)) break
+    if (await answers(`${origin}${readyPath}`, tls?.cert)) break
     if (Date.now() > deadline) {
       child.kill('SIGKILL')
       throw new Error(`nginx did not answer on ${origin}:\n${out}${logs()}`)

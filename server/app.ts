@@ -13,6 +13,7 @@ import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { api, type RouteName } from '../contract/api.ts'
+import type { TrustProxy } from './config.ts'
 import { addCorsHeaders, registerCors } from './http/cors.ts'
 import { AppError, sendError, type Deps } from './http/handle.ts'
 import { addressKey, onRefusal, take, type Limit } from './http/limits.ts'
@@ -44,8 +45,8 @@ export interface AppOptions {
   logLevel?: string | false
   /** Where log lines go (default stdout; tests read them). */
   logStream?: NodeJS.WritableStream
-  /** Trust X-Forwarded-For from a reverse proxy (env TRUST_PROXY=1). */
-  trustProxy?: boolean
+  /** Whose X-Forwarded-For is believed (default the config's, env TRUST_PROXY). */
+  trustProxy?: TrustProxy
   /** Extra /readyz checks, e.g. `{ 'delivery worker': () => worker.running() }`. */
   readiness?: ReadinessChecks
 }
@@ -87,6 +88,22 @@ function shellFor(url: string, shells: Set<string>): string {
   return shells.has('app.html') ? 'app.html' : 'index.html'
 }
 
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`. A hop count is a function: Fastify refuses a bare
+ * number (it cannot check the nearest peer), so with hops the server must be reachable only
+ * through its proxies (README "Behind a proxy"). `n` hops: the socket's address and the n - 1
+ * right-most X-Forwarded-For entries are proxies; the entry before them (written by the
+ * outermost trusted proxy, from the address it saw) is the client. Never `true`.
+ */
+function fastifyTrust(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (!trust) return false
+  if ('hops' in trust) {
+    const { hops } = trust
+    return (_address, hop) => hop < hops
+  }
+  return trust.addresses
+}
+
 /** Builds the Fastify application on `deps` (not yet listening). */
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const env = process.env
@@ -104,7 +121,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
             },
           },
     bodyLimit: 64 * 1024,
-    trustProxy: opts.trustProxy ?? env.TRUST_PROXY === '1',
+    trustProxy: fastifyTrust(opts.trustProxy ?? deps.config.trustProxy),
     return503OnClosing: true,
     // Router-level rejections (bad URL encoding, over-long path parameter) in the catalogue format.
     frameworkErrors: (err, req, reply) => {

@@ -4,6 +4,7 @@
  * gateway, SMTP, SMS provider): a production start with any of them missing is
  * refused with one message naming every missing variable, never run on a stand-in.
  */
+import net from 'node:net'
 import { HOLD_MINUTES, MAX_HOLD_MINUTES } from '../contract/schemas.ts'
 import { SEAT_STREAM_SILENCE_SECONDS } from '../contract/values.ts'
 
@@ -46,8 +47,16 @@ export interface ServerConfig {
   deliveryMaxAttempts: number
   /** How long a claimed message is reserved for the process sending it (DELIVERY_LEASE_SECONDS). */
   deliveryLeaseSeconds: number
+  /**
+   * Which proxies' X-Forwarded-For is believed (TRUST_PROXY): `false` none (the socket's
+   * address is the client), a hop count (`1`: the address the nearest proxy saw), or the
+   * proxies' addresses and CIDR ranges. Never "every sender".
+   */
+  trustProxy: TrustProxy
   /** Live seat-map streams one process keeps open at most (SEAT_STREAMS_MAX); more are refused with 503. */
   seatStreamsMax: number
+  /** Live seat-map streams one client address may have open, on all processes together (SEAT_STREAMS_PER_ADDRESS). */
+  seatStreamsPerAddress: number
   /** Time between two heartbeats on a live seat-map stream (SEAT_STREAM_HEARTBEAT_SECONDS), in ms. */
   seatStreamHeartbeatMs: number
   /** Origins of web apps on other origins that may call /api (CORS_ORIGINS), e.g. https://app.example.com. */
@@ -55,6 +64,65 @@ export interface ServerConfig {
 }
 
 type Env = Record<string, string | undefined>
+
+/** TRUST_PROXY parsed: no proxy, a hop count, or the proxies' addresses / CIDR ranges. */
+export type TrustProxy = false | { hops: number } | { addresses: string[] }
+
+/** proxy-addr's names for whole ranges (loopback: 127.0.0.1/8 and ::1/128, and so on). */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** An address or CIDR range as proxy-addr takes it: `10.0.0.1`, `10.0.0.0/8`, `2001:db8::/32`, or a range name. */
+function isProxyAddress(v: string): boolean {
+  if (RANGE_NAMES.has(v)) return true
+  const [ip = '', bits, ...rest] = v.split('/')
+  const family = net.isIP(ip)
+  if (!family || rest.length > 0) return false
+  if (bits === undefined) return true
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)
+}
+
+const TRUST_PROXY_FORMS =
+  "a hop count (1: the address your one proxy saw) or a comma-separated list of the proxies' addresses or CIDR ranges (e.g. 10.0.0.0/8,loopback)"
+
+/**
+ * TRUST_PROXY: unset for none; a whole number of hops; or a list of addresses and CIDR
+ * ranges. `true` ("believe any X-Forwarded-For") and anything unparseable are problems,
+ * never a guess: the per-address limits depend on it.
+ */
+function readTrustProxy(value: string | undefined, problems: string[]): TrustProxy {
+  const v = value?.trim() ?? ''
+  if (v === '') return false
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v)
+    if (hops >= 1 && hops <= 10) return { hops }
+    problems.push(`TRUST_PROXY=${v}: a hop count is 1 to 10 (unset TRUST_PROXY when no proxy is in front)`)
+    return false
+  }
+  if (/^(true|yes|on|all|\*)$/i.test(v)) {
+    problems.push(`TRUST_PROXY=${v} would believe any X-Forwarded-For a client writes; set ${TRUST_PROXY_FORMS}`)
+    return false
+  }
+  const addresses = v.split(',').map((a) => a.trim())
+  const bad = addresses.filter((a) => !isProxyAddress(a))
+  if (bad.length > 0) {
+    problems.push(`TRUST_PROXY=${v}: ${bad.map((b) => `"${b}"`).join(', ')} is not an address or CIDR range; set ${TRUST_PROXY_FORMS}`)
+    return false
+  }
+  return { addresses }
+}
+
+/** The shortest METRICS_TOKEN production takes (a guessable token would open /metrics). */
+export const METRICS_TOKEN_MIN_LENGTH = 32
+
+/** True for a URL whose host is this machine (localhost, 127.x, ::1): nothing outside can reach it. */
+function onThisMachine(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '')
+    return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+  } catch {
+    return false
+  }
+}
 
 const positiveInt = (v: string | undefined, fallback: number): number => {
   if (v === undefined || v.trim() === '') return fallback
@@ -115,6 +183,10 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
   const publicUrl = (get('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '')
   if (production && !get('PUBLIC_URL')) problems.push('PUBLIC_URL is not set (the public https origin of this server, for gateway callbacks)')
   else if (!httpUrl(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL')
+  else if (production && !/^https:/i.test(publicUrl) && !onThisMachine(publicUrl)) {
+    // the gateway's callbacks and the ticket links would travel in clear text
+    problems.push(`PUBLIC_URL must be https in production, not ${publicUrl}`)
+  }
   const appUrl = (get('APP_URL') ?? publicUrl).replace(/\/+$/, '')
   if (!httpUrl(appUrl)) problems.push('APP_URL must be an http(s) URL')
 
@@ -155,6 +227,13 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     sms = { url, token, senderId: get('SMS_SENDER_ID') ?? null }
   }
 
+  const metricsToken = get('METRICS_TOKEN') ?? null
+  if (production && metricsToken !== null && metricsToken.length < METRICS_TOKEN_MIN_LENGTH) {
+    problems.push(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters in production (it has ${metricsToken.length}); e.g. openssl rand -hex 32`,
+    )
+  }
+
   const searchCache = env.SEARCH_CACHE_MS
   const config: ServerConfig = {
     production,
@@ -171,11 +250,13 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     payment,
     smtp,
     sms,
-    metricsToken: get('METRICS_TOKEN') ?? null,
+    metricsToken,
     tripDaysAhead: int('TRIP_DAYS_AHEAD', 30),
     deliveryMaxAttempts: int('DELIVERY_MAX_ATTEMPTS', 8),
     deliveryLeaseSeconds: int('DELIVERY_LEASE_SECONDS', 120),
+    trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
     seatStreamsMax: int('SEAT_STREAMS_MAX', 10_000),
+    seatStreamsPerAddress: int('SEAT_STREAMS_PER_ADDRESS', 20),
     seatStreamHeartbeatMs: int('SEAT_STREAM_HEARTBEAT_SECONDS', 15) * 1000,
     corsOrigins: readOrigins(env.CORS_ORIGINS, problems),
   }

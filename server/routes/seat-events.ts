@@ -9,7 +9,9 @@ import type { FastifyInstance } from 'fastify'
 import { Gauge, type Registry } from 'prom-client'
 import { streams, type EventNameOf, type EventOf } from '../../contract/streams.ts'
 import { AppError, pathId, type Deps } from '../http/handle.ts'
+import { addressKey } from '../http/limits.ts'
 import { createSeatFeed, type SeatFeed } from '../trips/seat-events.ts'
+import { createStreamSlots } from '../trips/stream-slots.ts'
 import { toDhakaIso } from '../lib/time.ts'
 import { assertOnSale, findTrip } from '../trips/trips.ts'
 
@@ -19,12 +21,20 @@ const MAX_BUFFERED = 64 * 1024
 /** Registers the seat-events stream; streams end when the app closes (a restart: the app reconnects). */
 export function register(app: FastifyInstance, deps: Deps): void {
   const feed = createSeatFeed(deps.db, deps.now)
+  // one address's open streams, counted in the database across processes (SEAT_STREAMS_PER_ADDRESS)
+  const slots = createStreamSlots(deps.db, {
+    max: deps.config.seatStreamsPerAddress,
+    renewMs: deps.config.seatStreamHeartbeatMs,
+    now: deps.now,
+    refused: () => deps.metrics.refused('seat-streams-per-address'),
+  })
   const open = new Set<() => void>()
   // open streams would hold the server's close until their clients leave
   app.addHook('preClose', async () => {
     for (const end of [...open]) end()
   })
   app.addHook('onClose', async () => {
+    await slots.close()
     await feed.close()
   })
   countStreams(deps.metrics.registry, feed)
@@ -47,6 +57,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         })
       }
 
+      const slot = await slots.take(addressKey(req.ip), tripId)
       const out = new PassThrough()
       let ended = false
       let started = false
@@ -59,6 +70,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         stop()
         clearInterval(beat)
         open.delete(end)
+        void slot.release()
         out.end()
       }
       const send = <E extends EventNameOf<'seatEvents'>>(event: E, data: EventOf<'seatEvents', E>) => {
@@ -72,12 +84,20 @@ export function register(app: FastifyInstance, deps: Deps): void {
         if (out.writableLength + reply.raw.writableLength > MAX_BUFFERED) return end()
         out.write(text)
       }
-      const watch = await feed.watch(tripId, (e) => {
-        if (e.type === 'seats') return send('seats', { tripId, seats: e.seats })
-        send('trip', { tripId, change: e.change })
-        if (e.change === 'gone') end()
-      })
-      if (!watch) throw new AppError('TRIP_NOT_FOUND')
+      const watch = await feed
+        .watch(tripId, (e) => {
+          if (e.type === 'seats') return send('seats', { tripId, seats: e.seats })
+          send('trip', { tripId, change: e.change })
+          if (e.change === 'gone') end()
+        })
+        .catch(async (err: unknown) => {
+          await slot.release()
+          throw err
+        })
+      if (!watch) {
+        await slot.release()
+        throw new AppError('TRIP_NOT_FOUND')
+      }
       stop = watch.stop
       open.add(end)
       reply.raw.on('close', end)

@@ -54,6 +54,28 @@ test('production with every channel configured starts', () => {
   assert.equal(config.sms, { url: full.SMS_API_URL, token: 'token', senderId: null })
 })
 
+test('production refuses an http PUBLIC_URL (callbacks and ticket links in clear text); http on this machine only is a test start', () => {
+  assert.equal(readConfig({ ...full, PUBLIC_URL: 'http://tickets.example.com' }).problems, [
+    'PUBLIC_URL must be https in production, not http://tickets.example.com',
+  ])
+  for (const local of ['http://127.0.0.1:8080', 'http://localhost:8080', 'http://[::1]:8080']) {
+    assert.equal(readConfig({ ...full, PUBLIC_URL: local }).problems, [], local)
+  }
+  assert.equal(readConfig({ PUBLIC_URL: 'http://tickets.example.com' }).problems, [], 'development takes http')
+})
+
+test('production refuses a METRICS_TOKEN shorter than 32 characters; unset is no /metrics', () => {
+  assert.equal(readConfig({ ...full, METRICS_TOKEN: 'letmein' }).problems, [
+    'METRICS_TOKEN must be at least 32 characters in production (it has 7); e.g. openssl rand -hex 32',
+  ])
+  assert.equal(readConfig({ ...full, METRICS_TOKEN: 'x'.repeat(31) }).problems.length, 1)
+  const long = readConfig({ ...full, METRICS_TOKEN: 'a'.repeat(32) })
+  assert.equal(long.problems, [])
+  assert.is(long.config.metricsToken, 'a'.repeat(32))
+  assert.is(readConfig(full).config.metricsToken, null)
+  assert.equal(readConfig({ METRICS_TOKEN: 'dev' }).problems, [], 'development takes any token')
+})
+
 test('SSLCOMMERZ_TIMEOUT_MS sets how long a gateway call may take; a malformed one is named', () => {
   const { config } = readConfig({ ...full, SSLCOMMERZ_TIMEOUT_MS: '4000' })
   assert.equal(config.payment, {

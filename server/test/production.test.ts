@@ -55,4 +55,27 @@ test('production never falls back to the sandbox gateway, whatever else is set',
   assert.match(s.output(), 'PAYMENT_PROVIDER=sandbox is refused in production')
 })
 
+test('production refuses an http PUBLIC_URL, a short METRICS_TOKEN and TRUST_PROXY=true, naming each', async () => {
+  const s = await spawnServer({
+    NODE_ENV: 'production',
+    DATA_DIR: tempDir(),
+    ...channels,
+    PUBLIC_URL: 'http://tickets.example.com',
+    METRICS_TOKEN: 'metrics',
+    TRUST_PROXY: 'true',
+  })
+  // a start that is not refused is stopped and fails the test at once
+  const outcome = await Promise.race([s.exited, s.ready.then(() => 'started' as const)])
+  if (outcome === 'started') {
+    s.kill('SIGKILL')
+    await s.exited
+  }
+  assert.is(outcome, 1, s.output())
+  const out = s.output()
+  assert.match(out, 'PUBLIC_URL must be https in production, not http://tickets.example.com')
+  assert.match(out, 'METRICS_TOKEN must be at least 32 characters in production (it has 7)')
+  assert.match(out, 'TRUST_PROXY=true would believe any X-Forwarded-For a client writes')
+  assert.not.match(out, 'Ready on')
+})
+
 test.run()

@@ -32,10 +32,10 @@ export interface EventStream {
   close(): void
 }
 
-/** Opens `url` and resolves once the response headers are in. */
-export function openEvents(url: string, headers: Record<string, string> = {}): Promise<EventStream> {
+/** Opens `url` (from `opts.localAddress` when given) and resolves once the response headers are in. */
+export function openEvents(url: string, headers: Record<string, string> = {}, opts: { localAddress?: string } = {}): Promise<EventStream> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+    const req = http.get(url, { headers: { accept: 'text/event-stream', ...headers }, ...opts }, (res) => {
       res.setEncoding('utf8')
       let raw = ''
       let taken = 0
