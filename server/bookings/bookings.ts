@@ -124,7 +124,7 @@ export interface BookingRequest extends BodyOf<'booking'> {
  * (SEAT_LIMIT_EXCEEDED past UNPAID_SEATS_PER_PASSENGER), checked after the insert under
  * the address's and the passenger's advisory locks, so two processes cannot overshoot.
  * A seat this passenger or address booked before ends no later than that first booking
- * (cancelling and booking again renews nothing); once it has ended, BOOKING_TIME_EXCEED.
+ * (cancelling and booking again renews nothing); once it has ended, SEAT_HOLD_ENDED.
  */
 export async function createBooking(deps: Deps, req: BookingRequest): Promise<number> {
   const { now, holders, passengerId, address } = req

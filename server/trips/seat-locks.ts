@@ -61,7 +61,7 @@ export interface HoldLimits {
  * missing from the layout, MAX_SEAT_WARNING past the cap, HOLD_LIMIT_EXCEEDED when
  * the client address holds too many seats, locked or in unpaid bookings (`limits()`).
  * A seat the caller's passenger or address booked before is held no later than that
- * first booking ended, and not at all (BOOKING_TIME_EXCEED) once it has, for a while.
+ * first booking ended, and not at all (SEAT_HOLD_ENDED) once it has, for a while.
  *
  * All checks and the upsert are one database function (`lock_seats`, migrations 006, 010 and 013);
  * requests that arrive while a call is running go together in the next call
@@ -124,13 +124,14 @@ export function holdLimitError(out: { limit: number; scope: 'trip' | 'total'; re
 }
 
 /**
- * BOOKING_TIME_EXCEED for a seat whose first booking by this passenger or address has
+ * SEAT_HOLD_ENDED for a seat whose first booking by this passenger or address has
  * ended (migration 013 booking_holds): it cannot be held by them again for `retry` seconds.
  */
 export function holdEndedError(retry: number): AppError {
   const minutes = Math.max(1, Math.ceil(retry / 60))
-  return new AppError('BOOKING_TIME_EXCEED', {
-    reason: `Your time on these seats has run out; you can hold them again in ${minutes} minutes. Other seats are free to choose.`,
+  return new AppError('SEAT_HOLD_ENDED', {
+    reason: `Your time on these seats has run out; you can hold them again in ${minutes} minutes. Choose other seats.`,
+    values: { minutes },
   })
 }
 
