@@ -173,7 +173,8 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
       // No renewal: a seat this passenger or address booked before ends when that booking would have.
       const [cap] = await tx.query<{ expires: Date | null; max: Date | null; ended: Date | null }>(
         `SELECT min(expires_at) AS expires, min(max_expires_at) AS max, max(keep_until) FILTER (WHERE expires_at <= $4) AS ended
-           FROM booking_holds WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder_key = ANY(hold_keys($3, $5)) AND keep_until > $4`,
+           FROM first_holds WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder_key = ANY(hold_keys($3, $5)) AND keep_until > $4
+            AND kind = 'booking'`,
         [trip.id, names, passengerId, now, address],
       )
       if (cap?.ended) throw holdEndedError((cap.ended.getTime() - now.getTime()) / 1000)
@@ -212,11 +213,11 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
       // Remember this first hold of each seat (a live record stays: it is the cap this booking got),
       // kept until HOLD_MINUTES after the latest it could end.
       await tx.query(
-        `INSERT INTO booking_holds (holder_key, trip_id, seat_name, expires_at, max_expires_at, keep_until)
-         SELECT k, $1, n, $4, $5, $6 FROM unnest(hold_keys($2, $3)) AS k CROSS JOIN unnest($7::text[]) AS n
-         ON CONFLICT (trip_id, seat_name, holder_key) DO UPDATE
+        `INSERT INTO first_holds (holder_key, trip_id, seat_name, kind, expires_at, max_expires_at, keep_until)
+         SELECT k, $1, n, 'booking', $4, $5, $6 FROM unnest(hold_keys($2, $3)) AS k CROSS JOIN unnest($7::text[]) AS n
+         ON CONFLICT (trip_id, seat_name, holder_key, kind) DO UPDATE
            SET expires_at = EXCLUDED.expires_at, max_expires_at = EXCLUDED.max_expires_at, keep_until = EXCLUDED.keep_until
-         WHERE booking_holds.keep_until <= $8`,
+         WHERE first_holds.keep_until <= $8`,
         [trip.id, passengerId, address, expiresAt, maxExpiresAt, addTime(maxExpiresAt, { minutes: deps.config.holdMinutes }), names, now],
       )
       return row!.id
@@ -285,10 +286,10 @@ export async function extendBooking(db: Db, req: { id: number; passengerId: numb
     await tx.query('UPDATE reservations SET expiration_time = $2 WHERE id = $1', [r.id, req.at])
     // The first hold of its seats lasts as long now: a booking of them again may end as late.
     await tx.query(
-      `UPDATE booking_holds h SET expires_at = greatest(h.expires_at, $2)
+      `UPDATE first_holds h SET expires_at = greatest(h.expires_at, $2)
          FROM reservation_seats rs
         WHERE rs.reservation_id = $1 AND h.trip_id = rs.trip_id AND h.seat_name = rs.seat_name
-          AND h.holder_key = ANY(hold_keys($3, $4)) AND h.keep_until > $5`,
+          AND h.holder_key = ANY(hold_keys($3, $4)) AND h.keep_until > $5 AND h.kind = 'booking'`,
       [r.id, req.at, r.passenger_id, r.address, req.now],
     )
   })

@@ -118,6 +118,37 @@ t('seats locked from one network and booked from another count toward the bookin
   assert.is(ok.status, 200)
 })
 
+t(
+  'releasing a seat lock and locking the seat again (any device or account of the network) ends when the first lock would have; a booking still gets its full time',
+  async () => {
+    const trip = await nextTrip()
+    const seats = await freeSeats(f, trip.id, 2)
+    const p = await f.passenger()
+    const from = net('203.0.113.68')
+    const first = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { device: 'first-device', headers: from })
+    assert.is(first.status, 200)
+    const end = Date.parse(first.body.data.expirationTime)
+    f.advance(10)
+    await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats, false), { device: 'first-device', headers: from })
+    for (const who of [{ device: 'first-device' }, { device: 'second-device' }, { token: p.token }]) {
+      const again = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { ...who, headers: from })
+      assert.is(again.status, 200)
+      assert.is(Date.parse(again.body.data.expirationTime), end)
+      await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats, false), { ...who, headers: from })
+    }
+    // another network gets a full hold
+    const other = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { device: 'elsewhere', headers: net('198.51.100.68') })
+    assert.is(Date.parse(other.body.data.expirationTime), f.now().getTime() + 15 * 60_000)
+    await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats, false), { device: 'elsewhere', headers: net('198.51.100.68') })
+    // booking from the capped lock: the booking's own 15 minutes
+    const l = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { token: p.token, headers: from })
+    assert.is(Date.parse(l.body.data.expirationTime), end)
+    const b = await f.api('POST', '/api/reservation/booking', bookingBody(trip, seats), { token: p.token, headers: from })
+    assert.is(b.status, 200)
+    assert.is(Date.parse(b.body.data.expirationTime), f.now().getTime() + 15 * 60_000)
+  },
+)
+
 t('UNPAID_SEATS_PER_PASSENGER: paying for a booking frees its seats from the count', async () => {
   const p = await f.passenger({ balance: 1_000_000 })
   const [a, b, c] = [await nextTrip(), await nextTrip(), await nextTrip()]

@@ -125,7 +125,7 @@ export function holdLimitError(out: { limit: number; scope: 'trip' | 'total'; re
 
 /**
  * SEAT_HOLD_ENDED for a seat whose first booking by this passenger or address has
- * ended (migration 013 booking_holds): it cannot be held by them again for `retry` seconds.
+ * ended (migration 013 first_holds): it cannot be held by them again for `retry` seconds.
  */
 export function holdEndedError(retry: number): AppError {
   const minutes = Math.max(1, Math.ceil(retry / 60))

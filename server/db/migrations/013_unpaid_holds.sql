@@ -5,27 +5,31 @@
 -- 1. A booking remembers the client address it was made from (the passenger is
 --    reservations.passenger_id): the seats of unpaid, unexpired bookings (status 2) count
 --    toward the address's limits, per trip and in total, next to its seat locks.
--- 2. booking_holds keeps, per holder key ('p:<passengerId>' or 'a:<address>'), trip and
+-- 2. first_holds keeps, per holder key ('p:<passengerId>' or 'a:<address>'), trip and
 --    seat, when the first booking of that seat by the key ends (moved by its extensions)
 --    and the latest it could end (its max_expiration_time), until keep_until (that latest
 --    end plus a cool-down). A new booking or seat lock of the seat by the same passenger or
 --    address ends no later than that; once it has passed, neither may hold the seat again
 --    until keep_until. So cancelling and booking again, from another account of the same
 --    address, or through a new seat lock, never outlasts the first hold.
+--    It also keeps (kind 'lock', until it ends) when the first seat lock of the seat by the
+--    key ends: releasing a lock and locking the seat again ends no later either. A lock's
+--    record never shortens a booking (a booking gets its own HOLD_MINUTES).
 
 ALTER TABLE reservations ADD COLUMN address text NOT NULL DEFAULT '';
 CREATE INDEX reservations_unpaid_address_idx ON reservations (address, expiration_time) WHERE status = 2;
 
-CREATE TABLE booking_holds (
+CREATE TABLE first_holds (
   holder_key text NOT NULL,
   trip_id integer NOT NULL REFERENCES trips(id) ON DELETE CASCADE,
   seat_name text NOT NULL,
+  kind text NOT NULL CHECK (kind IN ('booking', 'lock')),
   expires_at timestamptz NOT NULL,
   max_expires_at timestamptz NOT NULL,
   keep_until timestamptz NOT NULL,
-  PRIMARY KEY (trip_id, seat_name, holder_key)
+  PRIMARY KEY (trip_id, seat_name, holder_key, kind)
 );
-CREATE INDEX booking_holds_keep_until_idx ON booking_holds (keep_until);
+CREATE INDEX first_holds_keep_until_idx ON first_holds (keep_until);
 
 -- The holder keys of a caller: its passenger and its client address.
 CREATE FUNCTION hold_keys(p_passenger_id integer, p_address text) RETURNS text[]
@@ -55,8 +59,9 @@ $$;
 
 -- lock_seats of migration 010, changed only where the limits need it: the per-address
 -- counts include unpaid bookings (address_holds), and a seat's new lock ends no later
--- than the caller's first booking of it (booking_holds); when that has passed the answer
--- is {"error": "HOLD_ENDED", "retry": seconds until the seat may be held again}.
+-- than the caller's first booking or first lock of it (first_holds, recorded here for
+-- locks); when a first booking's time has passed the answer is
+-- {"error": "HOLD_ENDED", "retry": seconds until the seat may be held again}.
 CREATE OR REPLACE FUNCTION lock_seats(
   p_trip_id integer,
   p_trip_date date,
@@ -103,8 +108,9 @@ BEGIN
     SELECT count(*) INTO n FROM layout_seats WHERE layout_id = t.layout_id AND name = ANY(names);
     IF n <> cardinality(names) THEN RETURN jsonb_build_object('error', 'SEAT_NOT_FOUND'); END IF;
     IF p_address <> '' THEN PERFORM pg_advisory_xact_lock(hashtext('seat-hold-address'), hashtext(p_address)); END IF;
-    SELECT max(keep_until) INTO ended FROM booking_holds
-     WHERE trip_id = t.id AND seat_name = ANY(names) AND holder_key = ANY(keys) AND keep_until > p_now AND expires_at <= p_now;
+    SELECT max(keep_until) INTO ended FROM first_holds
+     WHERE trip_id = t.id AND seat_name = ANY(names) AND holder_key = ANY(keys) AND keep_until > p_now AND expires_at <= p_now
+       AND kind = 'booking';
     IF ended IS NOT NULL THEN
       RETURN jsonb_build_object('error', 'HOLD_ENDED', 'retry', ceil(extract(epoch FROM ended - p_now))::int);
     END IF;
@@ -112,7 +118,7 @@ BEGIN
       WITH won AS (
         INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at, address)
         SELECT t.id, x, p_holders[1],
-               least(p_expires, (SELECT min(h.expires_at) FROM booking_holds h
+               least(p_expires, (SELECT min(h.expires_at) FROM first_holds h
                                   WHERE h.trip_id = t.id AND h.seat_name = x AND h.holder_key = ANY(keys) AND h.keep_until > p_now)),
                p_address
           FROM unnest(names) AS x
@@ -142,6 +148,14 @@ BEGIN
         SELECT seats INTO n FROM address_holds(p_address, NULL, p_now);
         IF n > p_limit_total THEN RAISE EXCEPTION USING ERRCODE = 'SL004'; END IF;
       END IF;
+      -- the first lock of each seat by this passenger and address, until it ends
+      INSERT INTO first_holds (holder_key, trip_id, seat_name, kind, expires_at, max_expires_at, keep_until)
+      SELECT k, t.id, l.seat_name, 'lock', l.expires_at, l.expires_at, l.expires_at
+        FROM seat_locks l CROSS JOIN unnest(keys) AS k
+       WHERE l.trip_id = t.id AND l.seat_name = ANY(names)
+      ON CONFLICT (trip_id, seat_name, holder_key, kind) DO UPDATE
+        SET expires_at = EXCLUDED.expires_at, max_expires_at = EXCLUDED.max_expires_at, keep_until = EXCLUDED.keep_until
+       WHERE first_holds.keep_until <= p_now;
     EXCEPTION
       -- another holder has a seat, or it is sold/booked; deadlock or serialization failure under contention
       WHEN SQLSTATE 'SL001' OR deadlock_detected OR serialization_failure THEN RETURN jsonb_build_object('lost', true);
