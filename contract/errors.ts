@@ -63,6 +63,7 @@ export const errorCatalogue = {
   COUPON_USED_UP: { status: 400, reason: 'This coupon has been used up.' },
   COUPON_MIN_FARE: { status: 400, reason: 'This coupon needs a higher fare.' },
   HOLD_LIMIT_EXCEEDED: { status: 429, reason: 'Too many seats are held from your network. Book or release seats first.' },
+  SEAT_HOLD_ENDED: { status: 409, reason: 'Your time on these seats has run out; they cannot be held by you again yet. Choose other seats.' },
 
   // Not found
   AGENT_NOT_FOUND: { status: 404, reason: 'Agent not found.' },

@@ -30,6 +30,8 @@ export interface ServerConfig {
   holdLimitPerAddress: number
   /** Seats one client address may hold across all trips (HOLD_LIMIT_PER_ADDRESS_TOTAL). */
   holdLimitPerAddressTotal: number
+  /** Seats one passenger may have in unpaid bookings across all trips (UNPAID_SEATS_PER_PASSENGER). */
+  unpaidSeatsPerPassenger: number
   /** Requests per minute per address on all routes (in memory, per process). */
   rateLimitMax: number
   /** Requests per minute per address on each sign-in and code route (kept in the database). */
@@ -245,6 +247,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     passwordMaxAgeDays: Math.max(0, Number(env.PASSWORD_MAX_AGE_DAYS) || 0),
     holdLimitPerAddress: int('HOLD_LIMIT_PER_ADDRESS', 10),
     holdLimitPerAddressTotal: int('HOLD_LIMIT_PER_ADDRESS_TOTAL', 30),
+    unpaidSeatsPerPassenger: int('UNPAID_SEATS_PER_PASSENGER', 10),
     rateLimitMax: int('RATE_LIMIT_MAX', 60_000),
     authRateLimitMax: int('AUTH_RATE_LIMIT_MAX', 30),
     payment,

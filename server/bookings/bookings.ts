@@ -15,6 +15,7 @@ import { assertStation } from '../trips/lookups.ts'
 import { requireMobile } from '../account/passengers.ts'
 import { addTime } from '../lib/time.ts'
 import { assertOnSale, findTrip } from '../trips/trips.ts'
+import { holdEndedError, holdLimitError } from '../trips/seat-locks.ts'
 
 /** A reservations row, a booking or a ticket (the columns the handlers read). */
 export interface ReservationRow {
@@ -42,6 +43,8 @@ export interface ReservationRow {
   created_at: Date
   /** The language the passenger booked in (ticket messages are written in it). */
   language: 'en' | 'bn'
+  /** The client address key (http/limits.ts addressKey) the booking was made from; '' before migration 013. */
+  address: string
 }
 
 /**
@@ -104,6 +107,8 @@ export interface BookingRequest extends BodyOf<'booking'> {
   /** The caller's lock holders (seat-locks.ts holdersOf): only seats they hold can be booked. */
   holders: string[]
   language: Language
+  /** The client address key (http/limits.ts addressKey): the booking's seats count toward its hold limits. */
+  address: string
   now: Date
 }
 
@@ -113,9 +118,16 @@ export interface BookingRequest extends BodyOf<'booking'> {
  * departure). Answers its id. TRIP_NOT_FOUND, trip sale errors, BUS_STATION_NOT_FOUND,
  * SEAT_NOT_FOUND; SEAT_UNAVAILABLE when someone else holds or bought a seat,
  * BOOKING_TIME_EXCEED when the caller's hold ran out, SEAT_LIMIT_EXCEEDED past MAX_SEATS.
+ *
+ * Unpaid bookings are holds too (migration 013): the booking's seats count toward its
+ * client address's hold limits (HOLD_LIMIT_EXCEEDED) and the passenger's unpaid seats
+ * (SEAT_LIMIT_EXCEEDED past UNPAID_SEATS_PER_PASSENGER), checked after the insert under
+ * the address's and the passenger's advisory locks, so two processes cannot overshoot.
+ * A seat this passenger or address booked before ends no later than that first booking
+ * (cancelling and booking again renews nothing); once it has ended, SEAT_HOLD_ENDED.
  */
 export async function createBooking(deps: Deps, req: BookingRequest): Promise<number> {
-  const { now, holders, passengerId } = req
+  const { now, holders, passengerId, address } = req
   const mobile = requireMobile(req.passengerMobile, 'passengerMobile')
   const trip = await findTrip(deps.db, req.tripId)
   if (!trip) throw new AppError('TRIP_NOT_FOUND')
@@ -135,6 +147,10 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
   }
   try {
     return await deps.db.transaction(async (tx) => {
+      // The hold limits below count committed locks and bookings: one address's seat locks
+      // and bookings, and one passenger's bookings, take their turn (in every process).
+      if (address) await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('seat-hold-address'), hashtext($1))", [address])
+      await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('unpaid-seats-passenger'), $1)", [passengerId])
       // Claim the caller's own locks by deleting them: a lock can be spent once.
       const claimed = await tx.query<{ seat_name: string }>(
         'DELETE FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[]) AND expires_at > $4 RETURNING seat_name',
@@ -154,14 +170,24 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
       if ((await bookedUnpaidCount(tx, trip.id, passengerId, now)) + names.length > MAX_SEATS) {
         throw new AppError('SEAT_LIMIT_EXCEEDED', { reason: `Seat limit exceeded. You can book at most ${MAX_SEATS} seats on a trip.` })
       }
+      // No renewal: a seat this passenger or address booked before ends when that booking would have.
+      const [cap] = await tx.query<{ expires: Date | null; max: Date | null; ended: Date | null }>(
+        `SELECT min(expires_at) AS expires, min(max_expires_at) AS max, max(keep_until) FILTER (WHERE expires_at <= $4) AS ended
+           FROM first_holds WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder_key = ANY(hold_keys($3, $5)) AND keep_until > $4
+            AND kind = 'booking'`,
+        [trip.id, names, passengerId, now, address],
+      )
+      if (cap?.ended) throw holdEndedError((cap.ended.getTime() - now.getTime()) / 1000)
+      const expiresAt = earlier(expiry(deps.config.holdMinutes), cap?.expires)
+      const maxExpiresAt = earlier(expiry(deps.config.maxHoldMinutes), cap?.max)
       // Expired bookings still hold their seats in the unique index until swept.
       await expireBookings(tx, now, { tripId: trip.id })
       const fares = layout.map((s) => ({ name: s.name, type: s.seat_type, fare: trip.fares[s.seat_type] ?? 0 }))
       const subtotal = fares.reduce((a, s) => a + s.fare, 0)
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO reservations (trip_id, passenger_id, status, boarding_station_id, dropping_station_id, passenger_name, passenger_mobile,
-                                   passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, created_at, language)
-         VALUES ($1, $2, 2, $3, $4, $5, $6, $7, $8, 0, $8, $9, $10, $11, $12) RETURNING id`,
+                                   passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, created_at, language, address)
+         VALUES ($1, $2, 2, $3, $4, $5, $6, $7, $8, 0, $8, $9, $10, $11, $12, $13) RETURNING id`,
         [
           trip.id,
           passengerId,
@@ -171,10 +197,11 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
           mobile,
           req.passengerEmail || null,
           subtotal,
-          expiry(deps.config.holdMinutes),
-          expiry(deps.config.maxHoldMinutes),
+          expiresAt,
+          maxExpiresAt,
           now,
           req.language,
+          address,
         ],
       )
       await tx.query(
@@ -182,12 +209,69 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
          SELECT $1, $2, n, t, f FROM unnest($3::text[], $4::text[], $5::int[]) AS u(n, t, f)`,
         [row!.id, trip.id, fares.map((s) => s.name), fares.map((s) => s.type), fares.map((s) => s.fare)],
       )
+      await assertUnpaidLimits(tx, deps.config, { tripId: trip.id, passengerId, address, now })
+      // Remember this first hold of each seat (a live record stays: it is the cap this booking got),
+      // kept until HOLD_MINUTES after the latest it could end.
+      await tx.query(
+        `INSERT INTO first_holds (holder_key, trip_id, seat_name, kind, expires_at, max_expires_at, keep_until)
+         SELECT k, $1, n, 'booking', $4, $5, $6 FROM unnest(hold_keys($2, $3)) AS k CROSS JOIN unnest($7::text[]) AS n
+         ON CONFLICT (trip_id, seat_name, holder_key, kind) DO UPDATE
+           SET expires_at = EXCLUDED.expires_at, max_expires_at = EXCLUDED.max_expires_at, keep_until = EXCLUDED.keep_until
+         WHERE first_holds.keep_until <= $8`,
+        [trip.id, passengerId, address, expiresAt, maxExpiresAt, addTime(maxExpiresAt, { minutes: deps.config.holdMinutes }), names, now],
+      )
       return row!.id
     })
   } catch (err) {
     // The one-active-row index refused a seat another booking took meanwhile.
     if ((err as { code?: string }).code === '23505') throw new AppError('SEAT_UNAVAILABLE')
     throw err
+  }
+}
+
+/** The earlier of two instants (`b` absent: `a`). */
+function earlier(a: Date, b: Date | null | undefined): Date {
+  return b && b.getTime() < a.getTime() ? b : a
+}
+
+/**
+ * Throws when, with the booking just written, the client address holds more seats (seat
+ * locks plus unpaid bookings) than HOLD_LIMIT_PER_ADDRESS on the trip or
+ * HOLD_LIMIT_PER_ADDRESS_TOTAL in all, or the passenger has more than
+ * UNPAID_SEATS_PER_PASSENGER seats in unpaid bookings. Call under the advisory locks.
+ */
+async function assertUnpaidLimits(
+  tx: Queryable,
+  config: Deps['config'],
+  at: { tripId: number; passengerId: number; address: string; now: Date },
+): Promise<void> {
+  if (at.address) {
+    for (const [scope, tripId, limit] of [
+      ['trip', at.tripId, config.holdLimitPerAddress],
+      ['total', null, config.holdLimitPerAddressTotal],
+    ] as const) {
+      const [h] = await tx.query<{ seats: number; first_end: Date | null }>('SELECT seats, first_end FROM address_holds($1, $2, $3)', [
+        at.address,
+        tripId,
+        at.now,
+      ])
+      if (h && h.seats > limit) {
+        const retry = h.first_end ? Math.ceil((h.first_end.getTime() - at.now.getTime()) / 1000) : null
+        throw holdLimitError({ limit, scope, retry })
+      }
+    }
+  }
+  const [p] = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
+      WHERE x.passenger_id = $1 AND x.status = 2 AND x.expiration_time > $2 AND rs.active`,
+    [at.passengerId, at.now],
+  )
+  if (p && p.n > config.unpaidSeatsPerPassenger) {
+    const limit = config.unpaidSeatsPerPassenger
+    throw new AppError('SEAT_LIMIT_EXCEEDED', {
+      reason: `You can have at most ${limit} unpaid seats on all trips together. Pay for or cancel a booking first.`,
+      values: { count: limit },
+    })
   }
 }
 
@@ -200,6 +284,14 @@ export async function extendBooking(db: Db, req: { id: number; passengerId: numb
       throw new AppError('INVALID_EXPIRATION_TIME')
     }
     await tx.query('UPDATE reservations SET expiration_time = $2 WHERE id = $1', [r.id, req.at])
+    // The first hold of its seats lasts as long now: a booking of them again may end as late.
+    await tx.query(
+      `UPDATE first_holds h SET expires_at = greatest(h.expires_at, $2)
+         FROM reservation_seats rs
+        WHERE rs.reservation_id = $1 AND h.trip_id = rs.trip_id AND h.seat_name = rs.seat_name
+          AND h.holder_key = ANY(hold_keys($3, $4)) AND h.keep_until > $5 AND h.kind = 'booking'`,
+      [r.id, req.at, r.passenger_id, r.address, req.now],
+    )
   })
 }
 

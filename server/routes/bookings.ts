@@ -5,6 +5,7 @@ import { languageOf } from '../delivery/ticket-messages.ts'
 import { AppError, handle, type Deps } from '../http/handle.ts'
 import { mustLoadReservation } from '../bookings/reservation-view.ts'
 import { holdersOf } from '../trips/seat-locks.ts'
+import { addressKey } from '../http/limits.ts'
 
 /** Registers the booking routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -13,6 +14,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       ...call.body,
       passengerId: call.auth!.passengerId,
       holders: holdersOf(call),
+      address: addressKey(call.req.ip),
       language: languageOf(call.req.headers['accept-language']),
       now: deps.now(),
     })

@@ -48,7 +48,14 @@ let mobileSeq = 0
 
 async function makeApp(deps: Deps): Promise<FastifyInstance> {
   const { buildApp } = await import('../app.ts')
-  return buildApp(deps, { logLevel: false, rateLimitMax: 1_000_000, authRateLimitMax: 1_000_000, distDir: path.join(os.tmpdir(), 'no-dist') })
+  // X-Forwarded-For names the client address (as behind a proxy): a test may call from several networks.
+  return buildApp(deps, {
+    logLevel: false,
+    rateLimitMax: 1_000_000,
+    authRateLimitMax: 1_000_000,
+    trustProxy: true,
+    distDir: path.join(os.tmpdir(), 'no-dist'),
+  })
 }
 
 /** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`; `config` overrides settings (e.g. the card gateway). */
@@ -58,11 +65,11 @@ export async function openFixture(
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'))
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! })
   let clock = opts.now ?? new Date()
-  // Every test request comes from 127.0.0.1: the per-address hold limits are tested on their own.
+  // Every test request comes from 127.0.0.1: the per-address and per-passenger hold limits are tested on their own.
   const deps = createDeps(db, {
     now: () => clock,
     production: false,
-    config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, ...opts.config },
+    config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, unpaidSeatsPerPassenger: 1_000_000, ...opts.config },
   })
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead ?? 6 }))
   const app = await makeApp(deps)

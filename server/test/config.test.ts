@@ -100,6 +100,12 @@ test('development defaults: sandbox gateway, development outbox, hold limits 10 
   assert.is(config.publicUrl, 'http://localhost:8080')
 })
 
+test('UNPAID_SEATS_PER_PASSENGER: 10 unless set; a malformed one is named', () => {
+  assert.is(readConfig({}).config.unpaidSeatsPerPassenger, 10)
+  assert.is(readConfig({ UNPAID_SEATS_PER_PASSENGER: '4' }).config.unpaidSeatsPerPassenger, 4)
+  assert.match(readConfig({ UNPAID_SEATS_PER_PASSENGER: '-1' }).problems.join('\n'), 'UNPAID_SEATS_PER_PASSENGER must be a positive whole number')
+})
+
 test('delivery settings: 8 attempts and a 120 s lease unless set; malformed values are named', () => {
   const { config } = readConfig({})
   assert.is(config.deliveryMaxAttempts, 8)

@@ -59,9 +59,11 @@ export interface HoldLimits {
  * false when another holder has one of them or it is sold/booked. TRIP_NOT_FOUND
  * (also for another route), TRIP_OMITTED, TRIP_IS_CLOSED, SEAT_NOT_FOUND for a seat
  * missing from the layout, MAX_SEAT_WARNING past the cap, HOLD_LIMIT_EXCEEDED when
- * the client address holds too many seats (`limits()`).
+ * the client address holds too many seats, locked or in unpaid bookings (`limits()`).
+ * A seat the caller's passenger or address booked before is held no later than that
+ * first booking ended, and not at all (SEAT_HOLD_ENDED) once it has, for a while.
  *
- * All checks and the upsert are one database function (`lock_seats`, migrations 006 and 010);
+ * All checks and the upsert are one database function (`lock_seats`, migrations 006, 010 and 013);
  * requests that arrive while a call is running go together in the next call
  * (`lock_seats_many`), each still won or lost on its own. PGlite runs one statement
  * at a time, so it gets one call at a time; PostgreSQL a few side by side.
@@ -103,23 +105,40 @@ export function seatLocker(db: Db, limits: () => HoldLimits): (req: LockRequest)
     if ('error' in out) {
       if (out.error === 'MAX_SEAT_WARNING')
         throw new AppError('MAX_SEAT_WARNING', { reason: `You can select at most ${MAX_SEATS}`, values: { count: MAX_SEATS } })
-      if (out.error === 'HOLD_LIMIT_EXCEEDED') {
-        const where = out.scope === 'trip' ? 'on this trip' : 'on all trips together'
-        throw new AppError('HOLD_LIMIT_EXCEEDED', {
-          reason: `At most ${out.limit} seats may be held from one network ${where}. Book or release seats, or try again when a hold ends.`,
-          values: { limit: out.limit },
-          retryAfterSeconds: Math.max(1, out.retry ?? 60),
-        })
-      }
+      if (out.error === 'HOLD_LIMIT_EXCEEDED') throw holdLimitError(out)
+      if (out.error === 'HOLD_ENDED') throw holdEndedError(out.retry)
       throw new AppError(out.error)
     }
     return { seatNames: out.seatNames, expirationTime: dhakaIsoOrNull(out.earliest ? new Date(out.earliest) : null) }
   }
 }
 
+/** HOLD_LIMIT_EXCEEDED: the client address holds `limit` seats (locked or in unpaid bookings) on the trip or on all trips. */
+export function holdLimitError(out: { limit: number; scope: 'trip' | 'total'; retry: number | null }): AppError {
+  const where = out.scope === 'trip' ? 'on this trip' : 'on all trips together'
+  return new AppError('HOLD_LIMIT_EXCEEDED', {
+    reason: `At most ${out.limit} seats may be held from one network ${where}. Book or release seats, or try again when a hold ends.`,
+    values: { limit: out.limit },
+    retryAfterSeconds: Math.max(1, out.retry ?? 60),
+  })
+}
+
+/**
+ * SEAT_HOLD_ENDED for a seat whose first booking by this passenger or address has
+ * ended (migration 013 first_holds): it cannot be held by them again for `retry` seconds.
+ */
+export function holdEndedError(retry: number): AppError {
+  const minutes = Math.max(1, Math.ceil(retry / 60))
+  return new AppError('SEAT_HOLD_ENDED', {
+    reason: `Your time on these seats has run out; you can hold them again in ${minutes} minutes. Choose other seats.`,
+    values: { minutes },
+  })
+}
+
 type LockOutcome =
   | { error: 'TRIP_NOT_FOUND' | 'TRIP_OMITTED' | 'TRIP_IS_CLOSED' | 'SEAT_NOT_FOUND' | 'MAX_SEAT_WARNING' }
   | { error: 'HOLD_LIMIT_EXCEEDED'; limit: number; scope: 'trip' | 'total'; retry: number | null }
+  | { error: 'HOLD_ENDED'; retry: number }
   | { lost: true }
   | { failed: string; message: string }
   | { seatNames: string[]; earliest: string | null }

@@ -65,7 +65,7 @@ export function BookingForm() {
     if (done) focusIdWhenShown('booking-heading')
     const code = b.error.value?.code
     // someone else took a seat, or the hold ran out: show the seat map as it is now
-    if (!done && (code === 'SEAT_UNAVAILABLE' || code === 'BOOKING_TIME_EXCEED')) {
+    if (!done && (code === 'SEAT_UNAVAILABLE' || code === 'BOOKING_TIME_EXCEED' || code === 'SEAT_HOLD_ENDED')) {
       const ref = r.tripRef.value
       if (ref) void r.loadTrip(ref)
     }
