@@ -87,12 +87,12 @@ restart('SIGKILL after the customer paid, IPN lost; after the restart the IPN an
     assert.is(await browserSuccess(server.url, topPaid.fields), `${APP}/profile?topUp=${top.body.data.paymentId}&result=success`)
     await Promise.all(Array.from({ length: 5 }, () => ssl.sendIpn(pay.body.data.paymentId)))
 
-    const ticket = await call(server.url, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId })
+    const ticket = await call(server.url, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId }, { token })
     assert.is(ticket.body.data.status, 'APPROVED')
     assert.is(ticket.body.data.reservation.status, 1)
     const pnr: string = ticket.body.data.reservation.pnr
     assert.match(pnr, /^[A-Z0-9]{10}$/)
-    const credited = await call(server.url, 'POST', '/api/reservation/success', { paymentId: top.body.data.paymentId })
+    const credited = await call(server.url, 'POST', '/api/reservation/success', { paymentId: top.body.data.paymentId }, { token })
     assert.equal([credited.body.data.status, credited.body.data.balance], ['APPROVED', balanceBefore + 1500])
     const outbox = await call(server.url, 'GET', '/dev/outbox')
     assert.is((outbox.body.data as { body: string }[]).filter((m) => m.body.includes(pnr)).length, 2, 'one SMS and one e-mail')
@@ -180,7 +180,8 @@ twoProcesses(
     )
     assert.equal(pays, [{ status: 'APPROVED', confirmed: true }])
     assert.equal(await db.query('SELECT id FROM ledger WHERE passenger_id = $1', [row!.id]), [], 'no refund, no balance movement')
-    const shown = await Promise.all([a, b].map((s) => call(s.url, 'POST', '/api/reservation/success', { paymentId })))
+    const resultToken: string = opened[0].body.data.resultToken
+    const shown = await Promise.all([a, b].map((s) => call(s.url, 'POST', '/api/reservation/success', { paymentId, resultToken })))
     assert.ok(shown.every((s) => s.body.data.reservation.pnr === r!.pnr))
 
     // A top-up the same way: credited once.
