@@ -57,7 +57,7 @@ export function newPaymentId(): string {
 }
 
 /** Result tokens kept per payment (tabs that opened it); older ones stop working. */
-const RESULT_TOKENS_KEPT = 5
+const RESULT_TOKENS_KEPT = 10
 
 const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest('hex')
 
