@@ -5,6 +5,9 @@
  * whatever the order and number of IPNs and browser returns; tampered answers,
  * risky payments held for review, validation timeouts, fail / cancel, forged
  * returns, and the reconciliation pass for payments whose callback never came.
+ * Security issue 21: forms without SSLCommerz's signature cost no call to it, one
+ * payment is asked about at most once per ASK_INTERVAL_MS, a val_id of another
+ * tran_id never declines, and no log line carries a payment id (after.each).
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'

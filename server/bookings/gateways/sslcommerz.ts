@@ -140,7 +140,7 @@ export function sslcommerzGateway(
   /** What the gateway's transaction says about our payment row: a finding, with the disagreements spelled out. */
   function judge(p: PaymentRow, tx: SslTransaction): GatewayFinding {
     const problems: string[] = []
-    if (tx.tran_id !== p.id) problems.push(`tran_id ${JSON.stringify(tx.tran_id ?? null)} is not this payment`)
+    if (tx.tran_id !== p.id) problems.push(`tran_id ${tx.tran_id ? ref(tx.tran_id) : 'none'} is not this payment`)
     if (cents(tx.amount) !== p.amount * 100) problems.push(`amount ${JSON.stringify(tx.amount ?? null)}, expected ${p.amount}.00`)
     const currencies = [tx.currency, tx.currency_type].filter((c) => c !== undefined && c !== null && c !== '')
     if (currencies.length === 0) problems.push('no currency')
