@@ -330,11 +330,20 @@ export const bookingRequest = z.strictObject({
 })
 export const reservationIdRequest = z.strictObject({ reservationId: id })
 export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instant })
-export const paymentResponse = z.object({ paymentId: z.string(), redirectUrl: z.string() })
-/** POST /reservation/success and /reservation/failure: the gateway's payment id. */
-export const paymentResultRequest = z.strictObject({ paymentId: str(100) })
+/**
+ * A card payment opened: where the browser goes, and the result token of this tab (kept in
+ * session storage, sent to /reservation/success and /failure: the result in full, signed in or not).
+ */
+export const paymentResponse = z.object({ paymentId: z.string(), redirectUrl: z.string(), resultToken: z.string() })
+/** POST /reservation/success and /reservation/failure: the gateway's payment id, and the tab's result token if it has one. */
+export const paymentResultRequest = z.strictObject({ paymentId: str(100), resultToken: z.optional(str(100)) })
+/**
+ * A payment's result. `full` false (neither the result token nor the payer's session): the
+ * status alone, `reservation` and `balance` null.
+ */
 export const paymentResult = z.object({
   paymentId: z.string(),
+  full: z.boolean(),
   status: z.enum(['PENDING', 'APPROVED', 'DECLINED', 'REVIEW']),
   purpose: z.enum(['RESERVATION', 'TOP_UP']),
   amount: money,

@@ -320,6 +320,35 @@ test('double click on pay opens one payment; back from the gateway pays the same
   await expect(page.getByTestId('ticket-pnr')).toBeVisible()
 })
 
+test('signed out at the gateway, the tab that paid still shows its ticket; the same link elsewhere shows the status alone', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const lang: Lang = 'en'
+  const { trip, date } = await tripFor(request, 9, 0)
+  const mobile = await createPassenger(request)
+  await bookOneSeat(page, lang, mobile, trip, date)
+  await page.getByRole('button', { name: /by card/ }).click()
+  await expect(page).toHaveURL(/\/sandbox\/gateway\//)
+  // the session ends while the passenger is at the gateway: only this tab's result token is left
+  await page.evaluate(() => {
+    for (const s of [sessionStorage, localStorage]) for (const k of ['token', 'passenger']) s.removeItem(k)
+  })
+  await page.getByRole('button', { name: 'Approve payment' }).click()
+  await expect(page).toHaveURL(/\/reservation\/success\?paymentId=/)
+  await expect(page.getByTestId('ticket-pnr')).toHaveText(/^[A-Z0-9]{10}$/)
+  await expect(page.getByRole('banner').getByRole('link', { name: m(lang, 'nav.login') })).toBeVisible()
+
+  // the payment link from the history, in another browser: paid, but no ticket, PNR or PIN
+  const elsewhere = await browser.newContext()
+  const other = await elsewhere.newPage()
+  await other.goto(page.url())
+  await expect(other.getByText(m(lang, 'payment.wasApproved'))).toBeVisible()
+  await expect(other.getByTestId('ticket-pnr')).toHaveCount(0)
+  await elsewhere.close()
+})
+
 test('the booking ends when its time runs out', async ({ page, request }) => {
   const lang: Lang = 'en'
   const { trip, date } = await tripFor(request, 6, 1)

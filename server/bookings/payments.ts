@@ -39,14 +39,52 @@ export interface PaymentRow {
   decline_reason: string | null
   checked_at: Date | null
   reviewed_at: Date | null
+  /** SHA-256 (hex) of the result tokens handed to the tabs that opened this payment. */
+  result_token_hashes: string[]
+  /** When a request last asked the gateway about this payment (SSLCommerz: at most once per few seconds). */
+  gateway_asked_at: Date | null
 }
 
 /** Payment ids as we issue them (`pay_` + base64url); anything else is never looked up. */
 export const paymentIdPattern = /^[A-Za-z0-9_-]{1,100}$/
 
-/** A random, unguessable payment id (it is the capability to read the payment result). */
+/**
+ * A random, unguessable payment id. It travels in URLs (the gateway's return, browser
+ * history) and to the gateway, so it is no capability: it reveals and changes nothing alone.
+ */
 export function newPaymentId(): string {
   return 'pay_' + crypto.randomBytes(15).toString('base64url')
+}
+
+/** Result tokens kept per payment (tabs that opened it); older ones stop working. */
+const RESULT_TOKENS_KEPT = 10
+
+const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest('hex')
+
+/**
+ * A result token for the browser tab that opens a payment: it shows the payment's result
+ * in full (PNR, PIN, mobile, balance) after the gateway, signed in or not. Only its hash is stored.
+ */
+function newResultToken(): { token: string; hash: string } {
+  const token = crypto.randomBytes(24).toString('base64url')
+  return { token, hash: tokenHash(token) }
+}
+
+/** Who asks for a payment's result: the signed-in passenger (if any) and the tab's result token (if any). */
+export interface ResultAsker {
+  passengerId: number | null
+  resultToken: string | null
+}
+
+/** Whether `who` may see the payment's result in full: the passenger who opened it, or the tab holding its result token. */
+export function mayReadResult(p: PaymentRow, who: ResultAsker): boolean {
+  if (who.passengerId !== null && who.passengerId === p.passenger_id) return true
+  if (!who.resultToken) return false
+  const h = Buffer.from(tokenHash(who.resultToken), 'hex')
+  return p.result_token_hashes.some((x) => {
+    const b = Buffer.from(x, 'hex')
+    return b.length === h.length && crypto.timingSafeEqual(b, h)
+  })
 }
 
 /** Loads a payment or throws PAYMENT_NOT_FOUND. */
@@ -66,36 +104,48 @@ export async function openCardPayment(
   db: Db,
   gateway: PaymentGateway,
   req: { reservationId: number; passengerId: number; now: Date },
-): Promise<{ payment: PaymentRow; reused: boolean }> {
+): Promise<{ payment: PaymentRow; reused: boolean; resultToken: string }> {
   const { reservationId: id, passengerId, now } = req
   const provider = providerOf(gateway)
+  const result = newResultToken()
   return db.transaction(async (tx) => {
     const r = await lockChangeableBooking(tx, id, passengerId, now)
     // Learn now, not after paying, that the coupon was used up meanwhile.
     await assertCouponUsable(tx, r)
     const [pending] = await tx.query<PaymentRow>("SELECT * FROM payments WHERE reservation_id = $1 AND status = 'PENDING'", [id])
     // Double click or a second tab: the same payment, unless the amount or the gateway changed since (or it cannot be resumed).
-    if (pending && pending.amount === r.total && pending.provider === provider && gateway.canReuse(pending, now))
-      return { payment: pending, reused: true }
+    if (pending && pending.amount === r.total && pending.provider === provider && gateway.canReuse(pending, now)) {
+      // This tab gets its own result token; the other tab's keeps working.
+      await tx.query(
+        `UPDATE payments SET result_token_hashes = (array_append(result_token_hashes, $2))[greatest(1, cardinality(result_token_hashes) + 2 - ${RESULT_TOKENS_KEPT}):] WHERE id = $1`,
+        [pending.id, result.hash],
+      )
+      return { payment: pending, reused: true, resultToken: result.token }
+    }
     if (pending) await declinePending(tx, id, now)
     if (r.total <= 0) throw new AppError('VALIDATION_FAILED', { reason: 'Nothing to pay by card: pay from balance.' })
     if (r.total < gateway.minAmount)
       throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` })
     const [row] = await tx.query<PaymentRow>(
-      "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider) VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6) RETURNING *",
-      [newPaymentId(), id, passengerId, r.total, now, provider],
+      "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider, result_token_hashes) VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6, ARRAY[$7]) RETURNING *",
+      [newPaymentId(), id, passengerId, r.total, now, provider, result.hash],
     )
-    return { payment: row!, reused: false }
+    return { payment: row!, reused: false, resultToken: result.token }
   })
 }
 
-/** Opens a card payment that tops up the passenger's balance by `amount`. */
-export async function openTopUp(q: Queryable, gateway: PaymentGateway, req: { passengerId: number; amount: number; now: Date }): Promise<PaymentRow> {
+/** Opens a card payment that tops up the passenger's balance by `amount`, with the result token of the tab that opens it. */
+export async function openTopUp(
+  q: Queryable,
+  gateway: PaymentGateway,
+  req: { passengerId: number; amount: number; now: Date },
+): Promise<{ payment: PaymentRow; resultToken: string }> {
+  const result = newResultToken()
   const [payment] = await q.query<PaymentRow>(
-    "INSERT INTO payments (id, purpose, passenger_id, amount, created_at, provider) VALUES ($1, 'TOP_UP', $2, $3, $4, $5) RETURNING *",
-    [newPaymentId(), req.passengerId, req.amount, req.now, providerOf(gateway)],
+    "INSERT INTO payments (id, purpose, passenger_id, amount, created_at, provider, result_token_hashes) VALUES ($1, 'TOP_UP', $2, $3, $4, $5, ARRAY[$6]) RETURNING *",
+    [newPaymentId(), req.passengerId, req.amount, req.now, providerOf(gateway), result.hash],
   )
-  return payment!
+  return { payment: payment!, resultToken: result.token }
 }
 
 function providerOf(gateway: PaymentGateway): PaymentRow['provider'] {
@@ -229,19 +279,18 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
   })
 }
 
-/** The payment as the success and failure pages read it. */
-export async function paymentResult(q: Queryable, id: string): Promise<PaymentResult> {
+/**
+ * The payment as the success and failure pages read it: in full (the booking with its PNR,
+ * PIN and mobile, the balance) only for `who` allowed by mayReadResult; anyone else who
+ * knows the payment id gets its status alone (`reservation` and `balance` null, `full` false).
+ */
+export async function paymentResult(q: Queryable, id: string, who: ResultAsker): Promise<PaymentResult> {
   const p = await findPayment(q, id)
+  const status = { paymentId: p.id, status: p.status, purpose: p.purpose, amount: p.amount }
+  if (!mayReadResult(p, who)) return { ...status, full: false, reservation: null, balance: null }
   const reservation = p.reservation_id != null ? await loadReservation(q, p.reservation_id) : null
   const [bal] = await q.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.passenger_id])
-  return {
-    paymentId: p.id,
-    status: p.status,
-    purpose: p.purpose,
-    amount: p.amount,
-    reservation,
-    balance: bal ? Number(bal.balance) : null,
-  }
+  return { ...status, full: true, reservation, balance: bal ? Number(bal.balance) : null }
 }
 
 /**

@@ -4,6 +4,7 @@
  * logs are read by more people, and kept longer, than the database. Every log line
  * the server writes about a request uses `redactUrl`.
  */
+import crypto from 'node:crypto'
 import { api } from '../../contract/api.ts'
 
 /** Path parameters whose values never reach a log. */
@@ -46,4 +47,13 @@ export function redactUrl(url: string): string {
   if (!query) return out
   const keys = query.split('&').map((kv) => `${kv.split('=')[0]}=${MASK}`)
   return `${out}?${keys.join('&')}`
+}
+
+/**
+ * A payment id as a log line may carry it: `pay_[redacted]#` and the first 8 hex digits of
+ * the id's SHA-256, enough to tell payments apart and to find one in the database
+ * (`WHERE left(encode(sha256(convert_to(id, 'UTF8')), 'hex'), 8) = '…'`), never the id itself.
+ */
+export function redactPaymentId(id: string): string {
+  return `pay_${MASK}#${crypto.createHash('sha256').update(id).digest('hex').slice(0, 8)}`
 }

@@ -16,30 +16,32 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   handle(app, deps, 'payment', async (call) => {
     const req = { reservationId: call.body.reservationId, passengerId: call.auth!.passengerId, now: deps.now() }
-    const { payment, reused } = await openCardPayment(deps.db, gateway, req)
+    const { payment, reused, resultToken } = await openCardPayment(deps.db, gateway, req)
     const { redirectUrl } = await gateway.open(payment, { reused })
-    return { paymentId: payment.id, redirectUrl }
+    return { paymentId: payment.id, redirectUrl, resultToken }
   })
 
   handle(app, deps, 'topUp', async (call) => {
-    const payment = await openTopUp(deps.db, gateway, { passengerId: call.auth!.passengerId, amount: call.body.amount, now: deps.now() })
+    const { payment, resultToken } = await openTopUp(deps.db, gateway, {
+      passengerId: call.auth!.passengerId,
+      amount: call.body.amount,
+      now: deps.now(),
+    })
     const { redirectUrl } = await gateway.open(payment, { reused: false })
-    return { paymentId: payment.id, redirectUrl }
+    return { paymentId: payment.id, redirectUrl, resultToken }
   })
 
-  handle(app, deps, 'paymentSuccess', async ({ body }) => {
-    const p = await findPayment(deps.db, body.paymentId)
-    await gatewayFor(deps, p).refresh(p)
-    if (p.reservation_id != null) await expireBookings(deps.db, deps.now(), { reservationId: p.reservation_id })
-    return paymentResult(deps.db, p.id)
-  })
-
-  handle(app, deps, 'paymentFailure', async ({ body }) => {
-    const p = await findPayment(deps.db, body.paymentId)
-    await gatewayFor(deps, p).abandon(p)
-    if (p.reservation_id != null) await expireBookings(deps.db, deps.now(), { reservationId: p.reservation_id })
-    return paymentResult(deps.db, p.id)
-  })
+  // The pages after the gateway. Both only read: the payment is brought up to date with what the gateway
+  // itself says (refresh never declines), so a client call, whoever makes it, decides nothing. The result is
+  // in full only for the tab holding the payment's result token or the passenger who opened it (paymentResult).
+  for (const name of ['paymentSuccess', 'paymentFailure'] as const) {
+    handle(app, deps, name, async ({ body, auth }) => {
+      const p = await findPayment(deps.db, body.paymentId)
+      await gatewayFor(deps, p).refresh(p)
+      if (p.reservation_id != null) await expireBookings(deps.db, deps.now(), { reservationId: p.reservation_id })
+      return paymentResult(deps.db, p.id, { passengerId: auth?.passengerId ?? null, resultToken: body.resultToken ?? null })
+    })
+  }
 
   handle(app, deps, 'payFromBalance', async (call) => {
     const id = call.body.reservationId

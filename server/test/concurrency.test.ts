@@ -258,10 +258,10 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
       Array.from({ length: 6 }, (_, i) => c.request(i, 'POST', '/api/reservation/payment', { reservationId: b.body.data.id }, { token: p.token })),
     )
     assert.is(new Set(pays.map((x) => x.body.data.paymentId)).size, 1, 'double clicks make one payment')
-    const { paymentId, redirectUrl } = pays[0]!.body.data
+    const { paymentId, redirectUrl, resultToken } = pays[0]!.body.data
     // The gateway decided but its notification has not run yet: every success call races to confirm.
     await c.db.query("UPDATE payments SET status = 'APPROVED', decided_at = $2 WHERE id = $1", [paymentId, c.now()])
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => c.request(i, 'POST', '/api/reservation/success', { paymentId })))
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => c.request(i, 'POST', '/api/reservation/success', { paymentId, resultToken })))
     assert.ok(results.every((r) => r.status === 200))
     const pnrs = new Set(results.map((r) => r.body.data.reservation.pnr))
     assert.is(pnrs.size, 1)

@@ -6,6 +6,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { PassengerRow } from '../account/passengers.ts'
+import { redactPaymentId } from '../http/redact.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 import { startStandIn } from './sslcommerz-standin.ts'
 
@@ -67,11 +68,11 @@ test('production with SSLCommerz: the sandbox page does not exist, the SSLCommer
     const [row] = await app.db.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [paymentId])
     assert.is(row!.status, 'PENDING')
     const ipn = await app.call('POST', '/gateway/sslcommerz/ipn', {
-      raw: 'tran_id=pay_unknown&status=VALID',
+      raw: new URLSearchParams(ssl.sign({ tran_id: 'pay_unknown', status: 'VALID' })).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     })
     assert.is(ipn.status, 200)
-    assert.equal(logs, ['[sslcommerz] IPN for an unknown payment "pay_unknown" ignored'])
+    assert.equal(logs, [`[sslcommerz] IPN for an unknown payment ${redactPaymentId('pay_unknown')} ignored`])
   } finally {
     console.warn = warn
     await app.close()

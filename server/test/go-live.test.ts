@@ -115,7 +115,7 @@ test('production with the real channels: imported network, SMS sign-up, SSLComme
   assert.ok(pay.body.data.redirectUrl.startsWith(ssl.url), pay.body.data.redirectUrl)
   ssl.pay(pay.body.data.paymentId)
   assert.is(await ssl.sendIpn(pay.body.data.paymentId), 200)
-  const result = await call(base, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId })
+  const result = await call(base, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId, resultToken: pay.body.data.resultToken })
   assert.is(result.body.data.status, 'APPROVED')
   const pnr: string = result.body.data.reservation.pnr
   const pin: string = result.body.data.reservation.pin

@@ -59,7 +59,8 @@ t('card payment: one pending payment per booking, gateway approve sells once wit
   assert.is(post.status, 303)
   assert.is(post.location, `/reservation/success?paymentId=${pid}`)
 
-  const s1 = await f.api('POST', '/api/reservation/success', { paymentId: pid })
+  // The tab that opened the payment, signed out meanwhile: its result token shows the ticket.
+  const s1 = await f.api('POST', '/api/reservation/success', { paymentId: pid, resultToken: a.body.data.resultToken })
   assert.is(s1.status, 200)
   assert.is(s1.body.data.status, 'APPROVED')
   assert.is(s1.body.data.purpose, 'RESERVATION')
@@ -75,8 +76,8 @@ t('card payment: one pending payment per booking, gateway approve sells once wit
 
   // Replays: the success call, the gateway post, a new payment: nothing happens twice.
   const snap = await f.snapshot()
-  const s2 = await f.api('POST', '/api/reservation/success', { paymentId: pid })
-  assert.equal(s2.body.data, s1.body.data)
+  const s2 = await f.api('POST', '/api/reservation/success', { paymentId: pid, resultToken: b.body.data.resultToken })
+  assert.equal(s2.body.data, s1.body.data, "the second tab's token works too")
   const again = await gateway(a.body.data.redirectUrl, 'decline')
   assert.is(again.location, `/reservation/success?paymentId=${pid}`)
   const page2 = await gateway(a.body.data.redirectUrl)
@@ -95,20 +96,21 @@ t('card payment declined: failure page, booking stays booked until it expires, a
   const post = await gateway(a.body.data.redirectUrl, 'decline')
   assert.is(post.status, 303)
   assert.is(post.location, `/reservation/failure?paymentId=${pid}`)
-  const r = await f.api('POST', '/api/reservation/failure', { paymentId: pid })
+  const r = await f.api('POST', '/api/reservation/failure', { paymentId: pid }, { token: p.token })
   assert.is(r.body.data.status, 'DECLINED')
   assert.is(r.body.data.reservation.status, 2)
-  const s = await f.api('POST', '/api/reservation/success', { paymentId: pid })
+  const s = await f.api('POST', '/api/reservation/success', { paymentId: pid }, { token: p.token })
   assert.is(s.body.data.status, 'DECLINED')
   assert.is(s.body.data.reservation.status, 2)
   const b = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
   assert.ok(b.body.data.paymentId !== pid)
-  // The failure call on a pending payment declines it: the gateway can no longer approve it.
-  await f.api('POST', '/api/reservation/failure', { paymentId: b.body.data.paymentId })
+  // The failure page only reads: even the payer's own call leaves a pending payment to the gateway.
+  const shown = await f.api('POST', '/api/reservation/failure', { paymentId: b.body.data.paymentId }, { token: p.token })
+  assert.is(shown.body.data.status, 'PENDING')
   const late = await gateway(b.body.data.redirectUrl, 'approve')
-  assert.is(late.location, `/reservation/failure?paymentId=${b.body.data.paymentId}`)
+  assert.is(late.location, `/reservation/success?paymentId=${b.body.data.paymentId}`)
   const after = await f.api('GET', `/api/reservation/details/${res.id}`, undefined, { token: p.token })
-  assert.is(after.body.data.status, 2)
+  assert.is(after.body.data.status, 1)
 })
 
 t('a coupon applied after opening a card payment voids it; the new payment has the new amount', async () => {
@@ -144,7 +146,7 @@ t('coupon rules and card payments: a used-up coupon is refused before paying; sp
   // B's card is then approved: no ticket with a coupon spent twice, and the money is not lost
   const post = await gateway(open.body.data.redirectUrl, 'approve')
   assert.is(post.status, 303)
-  const result = await f.api('POST', '/api/reservation/success', { paymentId: open.body.data.paymentId })
+  const result = await f.api('POST', '/api/reservation/success', { paymentId: open.body.data.paymentId }, { token: p.token })
   assert.is(result.body.data.status, 'APPROVED')
   assert.is(result.body.data.reservation.status, 2, 'not sold')
   assert.equal(result.body.data.reservation.fare.couponCode, null)
@@ -170,7 +172,7 @@ t('an approval that arrives after the booking expired is declined (the card is n
   f.advance(16)
   const post = await gateway(a.body.data.redirectUrl, 'approve')
   assert.match(post.location!, /failure/)
-  const r = await f.api('POST', '/api/reservation/success', { paymentId: a.body.data.paymentId })
+  const r = await f.api('POST', '/api/reservation/success', { paymentId: a.body.data.paymentId }, { token: p.token })
   assert.is(r.body.data.status, 'DECLINED')
   assert.is(r.body.data.reservation.status, 5)
 })
@@ -260,8 +262,11 @@ t('topUp: gateway approval credits the balance once; the result page reads the n
   assert.match(page.body, 'Balance top-up')
   const post = await gateway(a.body.data.redirectUrl, 'approve')
   assert.is(post.location, `/profile?topUp=${pid}&result=success`)
-  const s = await f.api('POST', '/api/reservation/success', { paymentId: pid })
-  assert.equal({ ...s.body.data }, { paymentId: pid, status: 'APPROVED', purpose: 'TOP_UP', amount: 1500, reservation: null, balance: 1550 })
+  const s = await f.api('POST', '/api/reservation/success', { paymentId: pid, resultToken: a.body.data.resultToken })
+  assert.equal(
+    { ...s.body.data },
+    { paymentId: pid, full: true, status: 'APPROVED', purpose: 'TOP_UP', amount: 1500, reservation: null, balance: 1550 },
+  )
   await f.api('POST', '/api/reservation/success', { paymentId: pid })
   await gateway(a.body.data.redirectUrl, 'approve')
   const [bal] = await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [p.id])
@@ -271,6 +276,68 @@ t('topUp: gateway approval credits the balance once; the result page reads the n
   assert.is(dec.location, `/profile?topUp=${d.body.data.paymentId}&result=failure`)
   const none = await f.api('POST', '/api/account/topUp', { amount: 100 })
   assert.is(none.status, 401)
+})
+
+t("issue 21.4: a payment id alone shows the status without PNR, PIN, mobile or balance; the payer's tab and session see it all", async () => {
+  const p = await f.passenger({ balance: 70 })
+  const res = await lockAndBook(f, p, await nextTrip(), 1)
+  const a = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
+  const pid: string = a.body.data.paymentId
+  assert.match(a.body.data.resultToken, /^[A-Za-z0-9_-]{32}$/)
+  await gateway(a.body.data.redirectUrl, 'approve')
+  const [stored] = await f.db.query<{ result_token_hashes: string[] }>('SELECT result_token_hashes FROM payments WHERE id = $1', [pid])
+  assert.not.ok(JSON.stringify(stored).includes(a.body.data.resultToken), 'only its hash is stored')
+
+  const statusOnly = {
+    paymentId: pid,
+    full: false,
+    status: 'APPROVED',
+    purpose: 'RESERVATION',
+    amount: res.fare.total,
+    reservation: null,
+    balance: null,
+  }
+  const stranger = await f.passenger({ mobile: '01812000333' })
+  for (const [who, call] of [
+    ['no session, no token', () => f.api('POST', '/api/reservation/success', { paymentId: pid })],
+    ['a wrong token', () => f.api('POST', '/api/reservation/success', { paymentId: pid, resultToken: 'x'.repeat(32) })],
+    ["another passenger's session", () => f.api('POST', '/api/reservation/success', { paymentId: pid }, { token: stranger.token })],
+    ['the failure page, no token', () => f.api('POST', '/api/reservation/failure', { paymentId: pid })],
+  ] as const) {
+    const r = await call()
+    assert.is(r.status, 200, who)
+    assert.equal(r.body.data, statusOnly, who)
+    const text = JSON.stringify(r.body)
+    const [sold] = await f.db.query<{ pnr: string; pin: string; passenger_mobile: string }>(
+      'SELECT pnr, pin, passenger_mobile FROM reservations WHERE id = $1',
+      [res.id],
+    )
+    for (const secret of [sold!.pnr, sold!.passenger_mobile]) assert.not.ok(text.includes(secret), `${who}: ${secret} leaked`)
+  }
+  // The tab that paid (signed out since) and the payer's own session see the ticket.
+  const tab = await f.api('POST', '/api/reservation/success', { paymentId: pid, resultToken: a.body.data.resultToken })
+  const own = await f.api('POST', '/api/reservation/success', { paymentId: pid }, { token: p.token })
+  for (const r of [tab, own]) {
+    assert.equal([r.body.data.full, r.body.data.reservation.status, r.body.data.balance], [true, 1, 70])
+    assert.match(r.body.data.reservation.pnr, /^[A-Z0-9]{10}$/)
+  }
+})
+
+t('issue 21.4: the failure call declines nothing, whoever sends it; only the gateway decides (a top-up still credited)', async () => {
+  const victim = await f.passenger({ balance: 0 })
+  const top = await f.api('POST', '/api/account/topUp', { amount: 500 }, { token: victim.token })
+  const pid: string = top.body.data.paymentId
+  const attacker = await f.passenger()
+  for (const opts of [{}, { token: attacker.token }, { token: victim.token }]) {
+    const r = await f.api('POST', '/api/reservation/failure', { paymentId: pid }, opts)
+    assert.is(r.body.data.status, 'PENDING')
+  }
+  const [row] = await f.db.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [pid])
+  assert.is(row!.status, 'PENDING')
+  const post = await gateway(top.body.data.redirectUrl, 'approve')
+  assert.is(post.location, `/profile?topUp=${pid}&result=success`)
+  const [bal] = await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [victim.id])
+  assert.is(bal!.balance, 500)
 })
 
 t.run()

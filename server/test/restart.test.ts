@@ -119,7 +119,7 @@ test('kill -9 mid-load: every acknowledged booking and payment survives the rest
           const p = await call(base, 'POST', '/api/reservation/payment', { reservationId: id }, { token })
           const loc = await gatewayDecide(base, p.body.data.redirectUrl, 'approve')
           if (loc?.includes('/reservation/success')) {
-            const s = await call(base, 'POST', '/api/reservation/success', { paymentId: p.body.data.paymentId })
+            const s = await call(base, 'POST', '/api/reservation/success', { paymentId: p.body.data.paymentId }, { token })
             if (s.status === 200 && s.body.data.reservation.status === 1)
               acks.set(id, { id, paid: true, pnr: s.body.data.reservation.pnr, total: s.body.data.amount, method: 'CARD' })
           }

@@ -4,7 +4,8 @@
  * payment is confirmed after the restart; on PostgreSQL with two processes the
  * IPN reaches one process while the browser return reaches the other at the same
  * moment, with replays to both: sold once, one PNR, one ticket notification,
- * credited once.
+ * credited once; IPNs spread over both processes ask SSLCommerz at most once per
+ * ASK_INTERVAL_MS, and forged ones never (security issue 21).
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -87,12 +88,12 @@ restart('SIGKILL after the customer paid, IPN lost; after the restart the IPN an
     assert.is(await browserSuccess(server.url, topPaid.fields), `${APP}/profile?topUp=${top.body.data.paymentId}&result=success`)
     await Promise.all(Array.from({ length: 5 }, () => ssl.sendIpn(pay.body.data.paymentId)))
 
-    const ticket = await call(server.url, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId })
+    const ticket = await call(server.url, 'POST', '/api/reservation/success', { paymentId: pay.body.data.paymentId }, { token })
     assert.is(ticket.body.data.status, 'APPROVED')
     assert.is(ticket.body.data.reservation.status, 1)
     const pnr: string = ticket.body.data.reservation.pnr
     assert.match(pnr, /^[A-Z0-9]{10}$/)
-    const credited = await call(server.url, 'POST', '/api/reservation/success', { paymentId: top.body.data.paymentId })
+    const credited = await call(server.url, 'POST', '/api/reservation/success', { paymentId: top.body.data.paymentId }, { token })
     assert.equal([credited.body.data.status, credited.body.data.balance], ['APPROVED', balanceBefore + 1500])
     const outbox = await call(server.url, 'GET', '/dev/outbox')
     assert.is((outbox.body.data as { body: string }[]).filter((m) => m.body.includes(pnr)).length, 2, 'one SMS and one e-mail')
@@ -180,7 +181,8 @@ twoProcesses(
     )
     assert.equal(pays, [{ status: 'APPROVED', confirmed: true }])
     assert.equal(await db.query('SELECT id FROM ledger WHERE passenger_id = $1', [row!.id]), [], 'no refund, no balance movement')
-    const shown = await Promise.all([a, b].map((s) => call(s.url, 'POST', '/api/reservation/success', { paymentId })))
+    const resultToken: string = opened[0].body.data.resultToken
+    const shown = await Promise.all([a, b].map((s) => call(s.url, 'POST', '/api/reservation/success', { paymentId, resultToken })))
     assert.ok(shown.every((s) => s.body.data.reservation.pnr === r!.pnr))
 
     // A top-up the same way: credited once.
@@ -195,6 +197,45 @@ twoProcesses(
     assert.equal(await db.query('SELECT amount, kind FROM ledger WHERE passenger_id = $1', [row!.id]), [{ amount: 2500, kind: 'TOP_UP' }])
   },
 )
+
+twoProcesses('issue 21.5: IPNs to both processes ask SSLCommerz at most once per few seconds; forged ones never', async () => {
+  const [a, b] = servers as [ServerProcess, ServerProcess]
+  const [row] = await db.query<PassengerRow>(
+    `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ('01811999001', 'Two Process', 'two1@example.com', 'Dhaka', 'ACTIVE', 0, now()) RETURNING *`,
+  )
+  const { token } = await createSession(db, createDeps(db), row!, true)
+  const top = await call(a.url, 'POST', '/api/account/topUp', { amount: 50 }, { token })
+  assert.is(top.status, 200, JSON.stringify(top.body))
+  const paymentId: string = top.body.data.paymentId
+  const paid = ssl.pay(paymentId)
+  const ipn = (base: string, fields: Record<string, string>) =>
+    fetch(`${base}/gateway/sslcommerz/ipn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    }).then(async (r) => {
+      await r.text()
+      return r.status
+    })
+
+  // Forged: a random val_id without the signature, to both processes: nothing asked.
+  const before = { ...ssl.calls }
+  const forged = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => ipn(i % 2 ? a.url : b.url, { tran_id: paymentId, val_id: `FORGED${i}X`, status: 'VALID' })),
+  )
+  assert.ok(forged.every((x) => x === 403))
+  assert.equal([ssl.calls.validation - before.validation, ssl.calls.query - before.query], [0, 0])
+
+  // Signed, while SSLCommerz answers 500 (so the payment stays pending): one call per ASK_INTERVAL_MS at most.
+  ssl.failWith = 500
+  const started = Date.now()
+  const signed = await Promise.all(Array.from({ length: 40 }, (_, i) => ipn(i % 2 ? a.url : b.url, paid.fields)))
+  const elapsed = Date.now() - started
+  ssl.failWith = null
+  assert.ok(signed.every((x) => x === 200))
+  const asked = ssl.calls.validation - before.validation + ssl.calls.query - before.query
+  assert.ok(asked >= 1 && asked <= 1 + Math.floor(elapsed / 3000), `${asked} calls in ${elapsed} ms`)
+})
 
 restart.run()
 twoProcesses.run()

@@ -14,6 +14,7 @@
  *   ssl.tamper = { amount: '10.00' };                // validation and query answers disagree with the session
  *   ssl.delayMs = 2000; ssl.failWith = 500;          // a slow or broken validation / query API
  *   ssl.refuseSessions = 'reason';                   // the session API answers FAILED
+ *   ssl.sign(fields)                                 // the fields with verify_sign / verify_key as SSLCommerz adds them
  *   ssl.calls                                        // how often each endpoint was called
  *   await ssl.close();
  */
@@ -66,6 +67,8 @@ export interface StandIn {
   pay(tranId: string, opts?: { risk?: 0 | 1; amount?: string }): { valId: string; fields: Record<string, string> }
   /** The payment fails or the customer cancels; answers the form SSLCommerz posts to fail_url or cancel_url. */
   giveUp(tranId: string, status: 'FAILED' | 'CANCELLED'): Record<string, string>
+  /** `fields` signed as SSLCommerz signs its forms: verify_key lists every field, verify_sign their md5 with the store password's. */
+  sign(fields: Record<string, string>): Record<string, string>
   /** Posts the IPN of the latest transaction of `tranId` to `to` (default: the session's ipn_url); answers the HTTP status, 0 when nobody answered. */
   sendIpn(tranId: string, to?: string): Promise<number>
   close(): Promise<void>
@@ -279,6 +282,7 @@ export async function startStandIn(): Promise<StandIn> {
       s.transactions.push(tx)
       return ipnFields(s, tx)
     },
+    sign: (fields) => sign(fields),
     async sendIpn(tranId, to) {
       const s = mustSession(tranId)
       const tx = s.transactions.at(-1)
@@ -307,6 +311,15 @@ export async function startStandIn(): Promise<StandIn> {
   function ipnFields(s: StandInSession, tx: StandInTransaction): Record<string, string> {
     const base: Record<string, string> = { ...describe(s, tx, tx.status, false), store_id: STANDIN_STORE_ID }
     if (tx.status !== 'VALID') base.error = tx.status === 'CANCELLED' ? 'Cancelled by the customer' : 'Declined by the issuer'
+    return sign(base)
+  }
+
+  /**
+   * SSLCommerz's signature, as its PHP library checks it (SSLCommerz-PHP SslCommerzNotification::SSLCOMMERZ_hash_varify):
+   * md5 of the verify_key fields and store_passwd = md5(store password), sorted by name, joined as name=value with &.
+   */
+  function sign(fields: Record<string, string>): Record<string, string> {
+    const base = Object.fromEntries(Object.entries(fields).filter(([k]) => !k.startsWith('verify_')))
     const keys = Object.keys(base)
     const signed: Record<string, string> = { ...base, store_passwd: crypto.createHash('md5').update(STANDIN_STORE_PASSWORD).digest('hex') }
     const text = [...keys, 'store_passwd']

@@ -18,6 +18,8 @@ export const storageKeys = {
   announcement: 'announcement',
   /** Tickets kept for opening offline (local storage; src/stores/saved-tickets.ts). */
   savedTickets: 'savedTickets',
+  /** The result token of the card payment this tab opened last (session storage; src/stores/payment-tokens.ts). */
+  paymentResultToken: 'paymentResultToken',
 } as const
 
 /** A minimal Storage: what the stores use. */

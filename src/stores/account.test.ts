@@ -310,10 +310,18 @@ test('account: loads balance and transactions for a range, newest first', async 
 
 test('top-up: start answers the gateway URL; confirm credits once and reloads the account', async () => {
   await signedIn()
-  handlers.topUp = () => ({ paymentId: 'pay-1', redirectUrl: '/sandbox/gateway/pay-1' })
+  handlers.topUp = () => ({ paymentId: 'pay-1', redirectUrl: '/sandbox/gateway/pay-1', resultToken: 'tok-1' })
   assert.is(await a.startTopUp(500), '/sandbox/gateway/pay-1')
   assert.equal(calls[0]!.opts.body, { amount: 500 })
-  handlers.paymentSuccess = () => ({ paymentId: 'pay-1', status: 'APPROVED', purpose: 'TOP_UP', amount: 500, reservation: null, balance: 600 })
+  handlers.paymentSuccess = () => ({
+    paymentId: 'pay-1',
+    full: true,
+    status: 'APPROVED',
+    purpose: 'TOP_UP',
+    amount: 500,
+    reservation: null,
+    balance: 600,
+  })
   handlers.account = () => ({ balance: 600, transactions: [] })
   const out = await a.confirmTopUp('pay-1', 'success')
   assert.equal(out, { status: 'APPROVED', amount: 500, balance: 600 })
@@ -321,11 +329,20 @@ test('top-up: start answers the gateway URL; confirm credits once and reloads th
   assert.is(session.passenger.value?.balance, 600)
   assert.is(await a.confirmTopUp('pay-1', 'success'), undefined, 'confirmed once')
   assert.is(calls.filter((c) => c.name === 'paymentSuccess').length, 1)
+  assert.equal(calls.find((c) => c.name === 'paymentSuccess')!.opts.body, { paymentId: 'pay-1', resultToken: 'tok-1' }, "this tab's result token")
 })
 
 test('top-up: a declined payment reports DECLINED and leaves the balance', async () => {
   await signedIn()
-  handlers.paymentFailure = () => ({ paymentId: 'pay-2', status: 'DECLINED', purpose: 'TOP_UP', amount: 500, reservation: null, balance: null })
+  handlers.paymentFailure = () => ({
+    paymentId: 'pay-2',
+    full: true,
+    status: 'DECLINED',
+    purpose: 'TOP_UP',
+    amount: 500,
+    reservation: null,
+    balance: null,
+  })
   const out = await a.confirmTopUp('pay-2', 'failure')
   assert.equal(out, { status: 'DECLINED', amount: 500 })
   assert.is(a.balance.value, 100)
@@ -333,9 +350,25 @@ test('top-up: a declined payment reports DECLINED and leaves the balance', async
 
 test('top-up: a payment held for review or still being confirmed is reported as such, the balance unchanged', async () => {
   await signedIn()
-  handlers.paymentSuccess = () => ({ paymentId: 'pay-3', status: 'REVIEW', purpose: 'TOP_UP', amount: 700, reservation: null, balance: 100 })
+  handlers.paymentSuccess = () => ({
+    paymentId: 'pay-3',
+    full: true,
+    status: 'REVIEW',
+    purpose: 'TOP_UP',
+    amount: 700,
+    reservation: null,
+    balance: 100,
+  })
   assert.equal(await a.confirmTopUp('pay-3', 'success'), { status: 'REVIEW', amount: 700 })
-  handlers.paymentSuccess = () => ({ paymentId: 'pay-4', status: 'PENDING', purpose: 'TOP_UP', amount: 800, reservation: null, balance: 100 })
+  handlers.paymentSuccess = () => ({
+    paymentId: 'pay-4',
+    full: true,
+    status: 'PENDING',
+    purpose: 'TOP_UP',
+    amount: 800,
+    reservation: null,
+    balance: 100,
+  })
   assert.equal(await a.confirmTopUp('pay-4', 'success'), { status: 'PENDING', amount: 800 })
   assert.is(a.balance.value, 100)
 })

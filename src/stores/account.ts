@@ -16,6 +16,7 @@ import { requestError, type RequestError } from '../api/api-error.ts'
 import { call } from '../api/index.ts'
 import { every, now } from '../lib/clock.ts'
 import { startOfMonthInDhaka, todayInDhaka } from '../lib/dates.ts'
+import { keepResultToken, resultRequest } from './payment-tokens.ts'
 import { keepTicketsLater } from './saved-tickets-later.ts'
 import * as session from './session.ts'
 
@@ -388,6 +389,7 @@ export async function loadAccount(r: DateRange = rangeState.value): Promise<void
 /** Starts a top-up; answers the card gateway's page the browser must open (a path here, or the gateway's address). */
 export async function startTopUp(amount: number): Promise<string | undefined> {
   const res = await run('topUp', () => call('topUp', { body: { amount } }))
+  if (res) keepResultToken(res.paymentId, res.resultToken)
   return res?.redirectUrl
 }
 
@@ -398,7 +400,7 @@ export async function startTopUp(amount: number): Promise<string | undefined> {
 export async function confirmTopUp(paymentId: string, result: 'success' | 'failure'): Promise<TopUpOutcome | undefined> {
   if (confirmedTopUps.has(paymentId)) return undefined
   confirmedTopUps.add(paymentId)
-  const res = await run('topUp', () => call(result === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } }))
+  const res = await run('topUp', () => call(result === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: resultRequest(paymentId) }))
   if (!res) return undefined
   if (res.status === 'APPROVED' && res.balance !== null) {
     balanceState.value = res.balance

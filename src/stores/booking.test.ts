@@ -83,7 +83,7 @@ function fakeServer(): FakeRoutes {
     payment: () => {
       if (server.status === 1) fail('PAYMENT_ALREADY_COMPLETED')
       pendingPayment ??= `pay_${calls.filter((c) => c.name === 'payment').length}`
-      return { paymentId: pendingPayment, redirectUrl: `/sandbox/gateway/${pendingPayment}` }
+      return { paymentId: pendingPayment, redirectUrl: `/sandbox/gateway/${pendingPayment}`, resultToken: `tok_${pendingPayment}` }
     },
     payFromBalance: () => {
       if (balance < server.fare.total) fail('INSUFFICIENT_BALANCE')
@@ -109,7 +109,15 @@ function fakeServer(): FakeRoutes {
 
 function result(paymentId: string, approved: boolean): PaymentResult {
   if (approved && server.status === 2) server = { ...server, status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'CARD', expirationTime: null }
-  return { paymentId, status: approved ? 'APPROVED' : 'DECLINED', purpose: 'RESERVATION', amount: server.fare.total, reservation: server, balance }
+  return {
+    paymentId,
+    full: true,
+    status: approved ? 'APPROVED' : 'DECLINED',
+    purpose: 'RESERVATION',
+    amount: server.fare.total,
+    reservation: server,
+    balance,
+  }
 }
 
 const input: b.BookingInput = {
@@ -268,6 +276,25 @@ test('success page: confirms once with the server and shows the sold ticket', as
   assert.is(b.announcement.value?.id, 'booking.announcePaid')
   // kept on the device: the success page's address opens it offline
   assert.is(findSavedTicket({ paymentId: 'pay_9' })?.reservation.pnr, 'ABCDEFGHJK')
+})
+
+test("success page: sends this tab's result token; without one the status alone shows no booking", async () => {
+  await b.book(input)
+  await b.payByCard()
+  await b.confirmPayment('pay_1', 'success')
+  assert.is(JSON.stringify(named('paymentSuccess')[0]!.opts.body), JSON.stringify({ paymentId: 'pay_1', resultToken: 'tok_pay_1' }))
+  // another tab (or a link from the history): no token, so the server answers the status alone
+  handlers.paymentSuccess = ({ body }) => ({
+    ...result((body as { paymentId: string }).paymentId, true),
+    full: false,
+    reservation: null,
+    balance: null,
+  })
+  const other = await b.confirmPayment('pay_5', 'success')
+  assert.is(JSON.stringify(named('paymentSuccess')[1]!.opts.body), JSON.stringify({ paymentId: 'pay_5' }))
+  assert.equal([other?.status, other?.full], ['APPROVED', false])
+  assert.is(b.booking.value, null, 'no booking from before is shown as this payment')
+  assert.is(findSavedTicket({ paymentId: 'pay_5' }), null)
 })
 
 test('failure page: the booking stays payable while its time lasts', async () => {

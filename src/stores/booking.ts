@@ -22,6 +22,7 @@ import { config } from '../config.ts'
 import { every, now } from '../lib/clock.ts'
 import type { BookingHold } from './seat-choice.ts'
 import { seatPage } from './seat-page-link.ts'
+import { keepResultToken, resultRequest } from './payment-tokens.ts'
 import { keepTicketsLater } from './saved-tickets-later.ts'
 import * as session from './session.ts'
 
@@ -286,6 +287,7 @@ export async function payByCard(): Promise<string | undefined> {
   if (!r || !canPay.value) return undefined
   const res = await run('card', 'payment', () => call('payment', { body: { reservationId: r.id } }))
   if (!res) return undefined
+  keepResultToken(res.paymentId, res.resultToken)
   const url = gatewayUrl(res.redirectUrl)
   redirectingState.value = true
   announce('booking.announceRedirect')
@@ -338,11 +340,12 @@ export function confirmPayment(paymentId: string, outcome: 'success' | 'failure'
       redirectingState.value = false
     })
     try {
-      const res = await call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: { paymentId } })
+      const res = await call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: resultRequest(paymentId) })
       if (res.reservation) await keepTicketsLater(session.passenger.value?.id ?? null, [res.reservation], paymentId)
       batch(() => {
         resultState.value = res
-        if (res.reservation) bookingState.value = res.reservation
+        // the status alone (not this tab's payment, not signed in as its payer): no booking to show
+        if (res.reservation || !res.full) bookingState.value = res.reservation
         nowState.value = now()
       })
       const p = session.passenger.value

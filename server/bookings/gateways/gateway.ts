@@ -26,8 +26,9 @@ export interface PaymentGateway {
   open(payment: PaymentRow, ctx: OpenContext): Promise<{ redirectUrl: string }>
   /** Registers the gateway's browser and server-to-server callback routes (if any). */
   register(app: FastifyInstance): void
-  /** Before the success page shows a payment: applies it if the gateway says it is paid. Never declines. */
+  /**
+   * Before the success or failure page shows a payment: applies it if the gateway says it is paid. Never
+   * declines: only the gateway's own answer does (a page request, whoever sends it, decides nothing).
+   */
   refresh(payment: PaymentRow): Promise<void>
-  /** The passenger reached the failure page: declines the payment unless the gateway says it was paid. */
-  abandon(payment: PaymentRow): Promise<void>
 }

@@ -30,7 +30,7 @@ export function createGateway(deps: Deps): PaymentGateway {
 /**
  * The gateway that answers for `payment`: the configured one when it took the
  * payment, otherwise the sandbox's handling without its routes (a sandbox payment
- * left over from before a change of gateway can only be declined or confirmed).
+ * left over from before a change of gateway can only be confirmed).
  */
 export function gatewayFor(deps: Deps, payment: PaymentRow): PaymentGateway {
   const g = createGateway(deps)
@@ -55,6 +55,5 @@ function unavailableGateway(deps: Deps): PaymentGateway {
     },
     register() {},
     refresh: fallback.refresh,
-    abandon: fallback.abandon,
   }
 }

@@ -33,12 +33,6 @@ export function sandboxGateway(deps: Deps, opts: { routes: boolean }): PaymentGa
     async refresh(payment) {
       if (payment.status === 'APPROVED' && !payment.confirmed_at) await confirmPayment(deps, payment.id)
     },
-    async abandon(payment) {
-      await deps.db.query(
-        "UPDATE payments SET status = 'DECLINED', decided_at = $2, decline_reason = 'the passenger left the payment page' WHERE id = $1 AND status = 'PENDING'",
-        [payment.id, deps.now()],
-      )
-    },
   }
 }
 

@@ -8,6 +8,7 @@
  * `is_live` and picks the sandbox or the live host from it, so the API base URL
  * cannot be configured (nor pointed at a local stand-in), and it sets no timeout.
  */
+import crypto from 'node:crypto'
 
 /** SSLCOMMERZ_* settings. */
 export interface SslcommerzSettings {
@@ -134,4 +135,35 @@ export function sslcommerzApi(settings: SslcommerzSettings): SslcommerzApi {
       return Array.isArray(body.element) ? (body.element.filter((e) => e && typeof e === 'object') as SslTransaction[]) : []
     },
   }
+}
+
+/**
+ * Whether a form SSLCommerz posted to us (IPN, browser return) carries its signature made with
+ * our store password, checked as SSLCommerz's own library does (sslcommerz/SSLCommerz-PHP,
+ * lib/SslCommerzNotification.php `SSLCOMMERZ_hash_varify`): take the posted fields named in
+ * `verify_key` (comma-separated), add `store_passwd` = md5(store password), sort by name, join as
+ * `name=value` with `&`; `verify_sign` is the md5 (hex) of that text. `verify_sign_sha2`, which
+ * newer forms carry as well, is taken as its SHA-256 and accepted only when verify_sign is absent.
+ * `mustSign` names posted fields that must be among the signed ones: a signature over other
+ * fields says nothing about them (a forger could otherwise reuse a real form with another tran_id).
+ */
+export function signatureOk(form: Record<string, string>, storePassword: string, mustSign: readonly string[]): boolean {
+  const keyList = form.verify_key
+  if (typeof keyList !== 'string' || !keyList) return false
+  const keys = new Set(keyList.split(','))
+  if (mustSign.some((k) => !keys.has(k))) return false
+  const fields = new Map<string, string>()
+  for (const k of keys) if (Object.hasOwn(form, k) && typeof form[k] === 'string') fields.set(k, form[k])
+  fields.set('store_passwd', crypto.createHash('md5').update(storePassword).digest('hex'))
+  const text = [...fields.keys()]
+    .sort()
+    .map((k) => `${k}=${fields.get(k)}`)
+    .join('&')
+  const same = (sent: unknown, algorithm: 'md5' | 'sha256') => {
+    if (typeof sent !== 'string') return false
+    const want = crypto.createHash(algorithm).update(text).digest()
+    const got = Buffer.from(sent.toLowerCase(), 'hex')
+    return got.length === want.length && crypto.timingSafeEqual(got, want)
+  }
+  return typeof form.verify_sign === 'string' ? same(form.verify_sign, 'md5') : same(form.verify_sign_sha2, 'sha256')
 }

@@ -2,20 +2,33 @@
  * Card and mobile-banking payments through SSLCommerz (v4). A payment opens a
  * session whose tran_id is our payment id; the browser pays on GatewayPageURL
  * and comes back by POST to /gateway/sslcommerz/success|fail|cancel, and
- * SSLCommerz notifies /gateway/sslcommerz/ipn server to server. No posted field
- * is trusted: every callback ends in `settle`, which asks the validation API (or
+ * SSLCommerz notifies /gateway/sslcommerz/ipn server to server. A posted form
+ * without SSLCommerz's signature over its tran_id and val_id (verify_sign, made
+ * with our store password) is dropped before anything is asked; a signed one is
+ * still not trusted: every callback ends in `settle`, which asks the validation API (or
  * the transaction query by tran_id) and checks status, tran_id, amount, currency
  * and store against our payment row before anything is sold or credited
  * (applyFinding, exactly once across processes). risk_level 1 holds the payment
  * for review. When SSLCommerz cannot be reached the payment stays PENDING and is
  * settled by the next callback or by the reconciliation pass (`reconcile`).
+ * SSLCommerz is asked about one payment at most once per ASK_INTERVAL_MS, however
+ * many callbacks and page requests arrive, in every process (`gateway_asked_at`).
+ * Log lines carry payment ids redacted (redactPaymentId).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { AppError, type Deps } from '../../http/handle.ts'
+import { redactPaymentId as ref } from '../../http/redact.ts'
 import { applyFinding, confirmPayment, findPayment, paymentIdPattern, resultUrl, type GatewayFinding, type PaymentRow } from '../payments.ts'
 import { addTime, timeBetween } from '../../lib/time.ts'
 import type { PaymentGateway } from './gateway.ts'
-import { GatewayUnavailableError, sslcommerzApi, type SslTransaction, type SslcommerzApi, type SslcommerzSettings } from './sslcommerz-api.ts'
+import {
+  GatewayUnavailableError,
+  signatureOk,
+  sslcommerzApi,
+  type SslTransaction,
+  type SslcommerzApi,
+  type SslcommerzSettings,
+} from './sslcommerz-api.ts'
 
 const FORM = 'application/x-www-form-urlencoded'
 const valIdPattern = /^[A-Za-z0-9_.-]{1,100}$/
@@ -37,6 +50,8 @@ export const SSLCOMMERZ_MIN_AMOUNT = 10
 export const ABANDONED_AFTER_MS = 60 * 60_000
 /** The reconciliation pass looks at pending payments at least this old, each at most once per this period. */
 export const RECONCILE_AFTER_MS = 60_000
+/** SSLCommerz is asked (validation, transaction query) about one payment at most once per this period. */
+export const ASK_INTERVAL_MS = 3_000
 
 /** Why `settle` runs: a paid notification (IPN, success return), the passenger gave up, or a periodic check. */
 export type SettleReason =
@@ -125,7 +140,7 @@ export function sslcommerzGateway(
   /** What the gateway's transaction says about our payment row: a finding, with the disagreements spelled out. */
   function judge(p: PaymentRow, tx: SslTransaction): GatewayFinding {
     const problems: string[] = []
-    if (tx.tran_id !== p.id) problems.push(`tran_id ${JSON.stringify(tx.tran_id ?? null)} is not this payment`)
+    if (tx.tran_id !== p.id) problems.push(`tran_id ${tx.tran_id ? ref(tx.tran_id) : 'none'} is not this payment`)
     if (cents(tx.amount) !== p.amount * 100) problems.push(`amount ${JSON.stringify(tx.amount ?? null)}, expected ${p.amount}.00`)
     const currencies = [tx.currency, tx.currency_type].filter((c) => c !== undefined && c !== null && c !== '')
     if (currencies.length === 0) problems.push('no currency')
@@ -147,16 +162,45 @@ export function sslcommerzGateway(
   async function apply(p: PaymentRow, tx: SslTransaction): Promise<PaymentRow> {
     const finding = judge(p, tx)
     const after = await applyFinding(deps, p.id, finding)
-    if (finding.outcome === 'declined' && p.status === 'PENDING' && after.status === 'DECLINED') log(`payment ${p.id} declined: ${finding.reason}`)
+    if (finding.outcome === 'declined' && p.status === 'PENDING' && after.status === 'DECLINED')
+      log(`payment ${ref(p.id)} declined: ${finding.reason}`)
     else if (after.status === 'REVIEW' && p.status !== 'REVIEW')
-      log(`payment ${p.id} held for review: risk_level ${String(tx.risk_level)} (${tx.risk_title ?? 'no title'})`)
+      log(`payment ${ref(p.id)} held for review: risk_level ${String(tx.risk_level)} (${tx.risk_title ?? 'no title'})`)
     else if (finding.outcome === 'paid' && p.status === 'DECLINED' && after.status === 'APPROVED') {
-      log(`payment ${p.id} was declined here but SSLCommerz took it (val_id ${finding.valId}): applied now`)
+      log(`payment ${ref(p.id)} was declined here but SSLCommerz took it (val_id ${finding.valId}): applied now`)
     }
     return after
   }
 
+  // Settles running in this process, by payment: a callback arriving meanwhile waits for that answer.
+  const settling = new Map<string, Promise<PaymentRow>>()
+
+  /** Claims the right to ask SSLCommerz about `id` now: false when someone (any process) asked within ASK_INTERVAL_MS. */
+  async function claimAsk(id: string): Promise<boolean> {
+    const now = deps.now()
+    const won = await deps.db.query(
+      'UPDATE payments SET gateway_asked_at = $2 WHERE id = $1 AND (gateway_asked_at IS NULL OR gateway_asked_at <= $3) RETURNING id',
+      [id, now, addTime(now, { milliseconds: -ASK_INTERVAL_MS })],
+    )
+    return won.length === 1
+  }
+
   async function settle(paymentId: string, reason: SettleReason): Promise<PaymentRow> {
+    const running = settling.get(paymentId)
+    if (running) {
+      await running.catch(() => undefined)
+      return findPayment(deps.db, paymentId)
+    }
+    const task = settleNow(paymentId, reason)
+    settling.set(paymentId, task)
+    try {
+      return await task
+    } finally {
+      settling.delete(paymentId)
+    }
+  }
+
+  async function settleNow(paymentId: string, reason: SettleReason): Promise<PaymentRow> {
     const p = await findPayment(deps.db, paymentId)
     if (p.provider !== 'sslcommerz') return p
     if (p.status === 'APPROVED') {
@@ -167,10 +211,16 @@ export function sslcommerzGateway(
     if (p.status === 'REVIEW' || p.reviewed_at || p.confirmed_at) return p
     // A declined payment is looked at again only when SSLCommerz says it was paid.
     if (p.status === 'DECLINED' && reason.kind !== 'notified') return p
+    // Asked a moment ago (another callback, page or process): that answer stands, the store is not asked again.
+    if (!(await claimAsk(p.id))) return p
     try {
       if (reason.kind === 'notified' && reason.valId) {
         const tx = await api.validate(reason.valId)
-        if (PAID.has(tx.status ?? '')) return await apply(p, tx)
+        if (PAID.has(tx.status ?? '')) {
+          // A real payment of another transaction says nothing about this one: never applied here, never declines it.
+          if (tx.tran_id === p.id) return await apply(p, tx)
+          log(`payment ${ref(p.id)}: val_id ${reason.valId} is a payment of another transaction, ignored`)
+        }
         // An unknown or unpaid val_id says nothing about this payment: ask about the transaction itself.
       }
       const txs = (await api.queryByTranId(p.id)).filter((t) => t.tran_id === undefined || t.tran_id === p.id)
@@ -178,24 +228,26 @@ export function sslcommerzGateway(
       if (paid) {
         const tx = await api.validate(paid.val_id!)
         if (PAID.has(tx.status ?? '')) return await apply(p, tx)
-        log(`payment ${p.id}: the transaction query lists val_id ${paid.val_id} as ${paid.status} but its validation says ${String(tx.status)}`)
+        log(`payment ${ref(p.id)}: the transaction query lists val_id ${paid.val_id} as ${paid.status} but its validation says ${String(tx.status)}`)
         return p
       }
       if (p.status !== 'PENDING') return p
       const statuses = [...new Set(txs.map((t) => t.status ?? '?'))].join(', ') || 'none'
+      // Declined only on the gateway's own answer: it lists the transaction as failed, or nothing an hour on.
+      const failedThere = txs.some((t) => FAILED.has(t.status ?? ''))
       let why: string | null = null
-      if (reason.kind === 'gave-up') why = `${reason.why} (transactions at the gateway: ${statuses})`
-      else if (reason.kind === 'notified' && txs.some((t) => FAILED.has(t.status ?? ''))) why = `not paid at the gateway (transactions: ${statuses})`
+      if (reason.kind === 'gave-up' && failedThere) why = `${reason.why} (transactions at the gateway: ${statuses})`
+      else if (reason.kind === 'notified' && failedThere) why = `not paid at the gateway (transactions: ${statuses})`
       else if (reason.kind === 'check' && reason.declineUnpaidBefore && p.created_at < reason.declineUnpaidBefore) {
         why = `no payment at the gateway ${Math.round(ABANDONED_AFTER_MS / 60_000)} minutes after it was opened (transactions: ${statuses})`
       }
       if (!why) return p
       const after = await applyFinding(deps, p.id, { outcome: 'declined', reason: why })
-      if (after.status === 'DECLINED') log(`payment ${p.id} declined: ${why}`)
+      if (after.status === 'DECLINED') log(`payment ${ref(p.id)} declined: ${why}`)
       return after
     } catch (err) {
       if (!(err instanceof GatewayUnavailableError)) throw err
-      log(`payment ${p.id} stays pending: ${err.message}`)
+      log(`payment ${ref(p.id)} stays pending: ${err.message}`)
       return findPayment(deps.db, p.id)
     }
   }
@@ -223,11 +275,21 @@ export function sslcommerzGateway(
     if (p?.provider !== 'sslcommerz') {
       return reply.code(303).header('location', `${deps.config.appUrl}/reservation/failure`).header('cache-control', 'no-store').send()
     }
+    if (!signed(body)) {
+      // Not SSLCommerz's form: nothing is asked or changed; the page shows the payment as it is.
+      log(`${kind} return for payment ${ref(p.id)} without a valid SSLCommerz signature: dropped`)
+      return reply.code(303).header('location', resultUrl(p, deps.config.appUrl)).header('cache-control', 'no-store').send()
+    }
     const after =
       kind === 'success'
         ? await settle(p.id, { kind: 'notified', valId: formField(body, 'val_id', valIdPattern) })
         : await settle(p.id, { kind: 'gave-up', why: kind === 'fail' ? 'failed at the gateway' : 'cancelled at the gateway' })
     return reply.code(303).header('location', resultUrl(after, deps.config.appUrl)).header('cache-control', 'no-store').send()
+  }
+
+  /** SSLCommerz's signature over the posted form, covering its tran_id and, when posted, its val_id. */
+  function signed(body: Record<string, string>): boolean {
+    return signatureOk(body, settings.storePassword, body.val_id === undefined ? ['tran_id'] : ['tran_id', 'val_id'])
   }
 
   async function findOrNull(id: string): Promise<PaymentRow | null> {
@@ -256,7 +318,7 @@ export function sslcommerzGateway(
       } catch (err) {
         const why = `the session was not opened: ${(err as Error).message}`
         await applyFinding(deps, payment.id, { outcome: 'declined', reason: why })
-        log(`payment ${payment.id} declined: ${why}`)
+        log(`payment ${ref(payment.id)} declined: ${why}`)
         throw new AppError('PAYMENT_GATEWAY_UNAVAILABLE')
       }
       await deps.db.query('UPDATE payments SET gateway_url = $2, gateway_session = $3 WHERE id = $1', [
@@ -281,10 +343,16 @@ export function sslcommerzGateway(
         }
         scope.post<Post>(sslcommerzPaths.ipn, async (req, reply) => {
           const body = formBody(req.body)
+          const posted = typeof body.tran_id === 'string' ? ref(body.tran_id.slice(0, 100)) : 'none'
+          // Checked before anything else: a forged IPN costs one hash, never a call to SSLCommerz.
+          if (!signed(body)) {
+            log(`IPN for payment ${posted} without a valid SSLCommerz signature: dropped`)
+            return reply.code(403).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Invalid signature')
+          }
           const id = formField(body, 'tran_id', paymentIdPattern)
           const p = id ? await findOrNull(id) : null
           if (p?.provider !== 'sslcommerz') {
-            log(`IPN for an unknown payment ${JSON.stringify((body.tran_id ?? '').slice(0, 100))} ignored`)
+            log(`IPN for an unknown payment ${posted} ignored`)
           } else {
             await settle(p.id, { kind: 'notified', valId: formField(body, 'val_id', valIdPattern) })
           }
@@ -295,10 +363,6 @@ export function sslcommerzGateway(
 
     async refresh(payment) {
       if (payment.status === 'APPROVED' || payment.status === 'PENDING') await settle(payment.id, { kind: 'check', declineUnpaidBefore: null })
-    },
-
-    async abandon(payment) {
-      if (payment.status === 'PENDING') await settle(payment.id, { kind: 'gave-up', why: 'the passenger left the payment page' })
     },
   }
 }

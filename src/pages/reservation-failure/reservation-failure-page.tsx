@@ -40,7 +40,8 @@ export default function ReservationFailurePage() {
   useEffect(() => b.startBookingClock(), [])
 
   const result = paymentId && b.paymentResult.value?.paymentId === paymentId ? b.paymentResult.value : null
-  const r = result ? b.booking.value : null
+  // the status alone (not the tab that paid, its payer not signed in here): no booking to offer
+  const r = result?.full ? b.booking.value : null
   const phase = b.phase.value
   const error = b.error.value?.scope === 'confirm' ? b.error.value : null
 
@@ -75,6 +76,8 @@ export default function ReservationFailurePage() {
   } else if (result.status === 'PENDING') {
     // the gateway could not say yet whether the card was charged: not declined
     body = <PaymentPending paymentId={paymentId} />
+  } else if (!result.full) {
+    body = <StatusMessage tone="error">{t('payment.declined')}</StatusMessage>
   } else if (r && phase === 'booked') {
     body = (
       <>

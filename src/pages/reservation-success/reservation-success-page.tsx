@@ -146,7 +146,12 @@ export default function ReservationSuccessPage() {
     )
   } else if (result?.status === 'APPROVED') {
     // paid, but the booking had ended or its coupon was spent meanwhile: the server put the amount on the balance
-    body = <StatusMessage tone="info">{t('payment.paidLate', { total: formatMoney(result.amount, lang) })}</StatusMessage>
+    // (or the status alone: not the tab that paid, its payer not signed in here, so no booking to tell about)
+    body = (
+      <StatusMessage tone="info">
+        {t(result.full ? 'payment.paidLate' : 'payment.wasApproved', { total: formatMoney(result.amount, lang) })}
+      </StatusMessage>
+    )
   } else if (result?.status === 'REVIEW') {
     // paid, but the gateway flagged it: an operator approves (ticket sent) or declines (refund)
     body = <StatusMessage tone="info">{t('payment.underReview')}</StatusMessage>
