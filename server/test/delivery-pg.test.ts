@@ -8,7 +8,7 @@
  */
 import * as assert from 'uvu/assert'
 import { openDb } from '../db/db.ts'
-import { smsTransport } from '../delivery/sms.ts'
+import { smsProviderTransport } from '../delivery/sms.ts'
 import { consoleTransport } from '../delivery/transport.ts'
 import { startDeliveryWorker, type DeliveryWorker } from '../delivery/worker.ts'
 import { createDeps } from '../deps.ts'
@@ -113,7 +113,7 @@ test('PostgreSQL, six workers claiming two at a time on separate connections: no
   const workers: DeliveryWorker[] = []
   try {
     await migrate(db)
-    const deps = createDeps(db, { config: { sms: { url: sms.url, token: 'tok', senderId: null }, smtp: null } })
+    const deps = createDeps(db, { config: { sms: { provider: 'http-json', url: sms.url, token: 'tok', senderId: null }, smtp: null } })
     const N = 300
     await db.transaction(async (tx) => {
       for (let i = 0; i < N; i++) await deps.outbox.send({ channel: 'SMS', to: `0181${String(i).padStart(7, '0')}`, body: `Claim ${i}` }, tx)
@@ -123,7 +123,7 @@ test('PostgreSQL, six workers claiming two at a time on separate connections: no
       workers.push(
         startDeliveryWorker(
           deps,
-          { SMS: smsTransport(deps.config.sms!, { timeoutMs: 5000 }), EMAIL: consoleTransport(deps.config, () => undefined) },
+          { SMS: smsProviderTransport(deps.config.sms!, { timeoutMs: 5000 }), EMAIL: consoleTransport(deps.config, () => undefined) },
           { batchSize: 2, pollMs: 1 },
         ),
       )
