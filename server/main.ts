@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const transports = createTransports(deps.config, { timeoutMs: sendTimeoutFor(deps.config.deliveryLeaseSeconds * 1000) })
   // The SMTP login is tried at once: a wrong SMTP_URL or password is logged now, and /readyz
   // reports the mail channel down until a check (repeated) or a send works.
-  if ('check' in transports.EMAIL && typeof transports.EMAIL.check === 'function') void transports.EMAIL.check()
+  void transports.EMAIL.check?.()
   const app = await buildApp(deps, {
     ...(process.env.DIST_DIR ? { distDir: process.env.DIST_DIR } : {}),
     readiness: {

@@ -25,11 +25,8 @@ export interface SmtpSettings {
 /** Connections the pool keeps open at most. */
 export const SMTP_POOL_CONNECTIONS = 3
 
-/** The SMTP transport, with the connection check that goes with it. */
-export interface SmtpTransport extends Transport {
-  /** Logs in once; resolves to null when it worked, else the reason (also logged). Failed checks are repeated until one works. */
-  check(): Promise<string | null>
-}
+/** The SMTP transport: `check()` logs in once (null when it worked, else the reason, also logged); failed checks are repeated until one works. */
+export type SmtpTransport = Transport & { check(): Promise<string | null> }
 
 /** Whether an nodemailer error is a refused login (a wrong user or password). */
 function isAuthFailure(e: { code?: string; responseCode?: number }): boolean {

@@ -32,6 +32,8 @@ export interface Transport {
   send(msg: OutgoingMessage, signal: AbortSignal): Promise<SendResult>
   /** False while the channel is known not to work (e.g. the SMTP server refuses our login); /readyz reports it. */
   healthy?(): boolean
+  /** Tries the connection and login once (null: it works, else the reason); the server runs it at start. */
+  check?(): Promise<string | null>
   /** Releases connections (on shutdown). */
   close?(): void
 }
