@@ -13,6 +13,20 @@ export type PaymentConfig =
   | { provider: 'sandbox' }
   | { provider: 'sslcommerz'; storeId: string; storePassword: string; apiUrl: string; timeoutMs: number }
 
+/** An SMS provider and its settings (SMS_PROVIDER or SMS_FALLBACK_PROVIDER; see server/delivery/sms.ts). */
+export type SmsConfig =
+  | { provider: 'sslwireless'; apiToken: string; sid: string; apiUrl: string }
+  | { provider: 'bulksmsbd'; apiKey: string; senderId: string; apiUrl: string }
+  | { provider: 'http-json'; url: string; token: string; senderId: string | null }
+
+/** The SMS providers an operator can pick. */
+export const SMS_PROVIDERS = ['sslwireless', 'bulksmsbd', 'http-json'] as const
+
+/** SSL Wireless SMS Plus's public host (their v3 clients post to <host>/api/v3/send-sms). */
+export const SSLWIRELESS_DEFAULT_URL = 'https://smsplus.sslwireless.com'
+/** BulkSMSBD's single-SMS endpoint (bulksmsbd.com/bulksms-api-bangladesh.php names it over http; it answers on https too). */
+export const BULKSMSBD_DEFAULT_URL = 'https://bulksmsbd.net/api/smsapi'
+
 /** Parsed settings; see README "Configuration" and "Running in production". */
 export interface ServerConfig {
   production: boolean
@@ -39,8 +53,10 @@ export interface ServerConfig {
   payment: PaymentConfig
   /** SMTP e-mail (SMTP_URL, MAIL_FROM); null: the development outbox only. */
   smtp: { url: string; from: string } | null
-  /** HTTP SMS provider (SMS_API_URL, SMS_API_TOKEN, SMS_SENDER_ID); null: the development outbox only. */
-  sms: { url: string; token: string; senderId: string | null } | null
+  /** The SMS provider (SMS_PROVIDER and its settings); null: the development outbox only. */
+  sms: SmsConfig | null
+  /** The provider a message goes to when the first refuses it or cannot take it after its retries (SMS_FALLBACK_PROVIDER). */
+  smsFallback?: SmsConfig | null
   /** Bearer token that opens /metrics; null: no /metrics. */
   metricsToken: string | null
   /** Days after today for which trips are generated from the timetable. */
@@ -221,12 +237,20 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     smtp = { url, from }
   }
 
+  // SMS_PROVIDER unset: SMS_API_URL alone still means the JSON relay (configurations from before SMS_PROVIDER).
+  const smsProvider = get('SMS_PROVIDER') ?? (get('SMS_API_URL') ? 'http-json' : undefined)
   let sms: ServerConfig['sms'] = null
-  if (get('SMS_API_URL') || production) {
-    const url = need('SMS_API_URL')
-    const token = need('SMS_API_TOKEN')
-    if (url && !httpUrl(url)) problems.push('SMS_API_URL must be an http(s) URL')
-    sms = { url, token, senderId: get('SMS_SENDER_ID') ?? null }
+  if (smsProvider) sms = readSms('SMS_PROVIDER', smsProvider, get, need, problems)
+  else if (production)
+    problems.push(
+      'SMS_PROVIDER is not set (sslwireless with SSLWIRELESS_API_TOKEN and SSLWIRELESS_SID, bulksmsbd with BULKSMSBD_API_KEY and BULKSMSBD_SENDER_ID, or http-json with SMS_API_URL and SMS_API_TOKEN)',
+    )
+  const fallbackProvider = get('SMS_FALLBACK_PROVIDER')
+  let smsFallback: ServerConfig['sms'] = null
+  if (fallbackProvider) {
+    if (!sms) problems.push('SMS_FALLBACK_PROVIDER needs SMS_PROVIDER')
+    else if (fallbackProvider === sms.provider) problems.push(`SMS_FALLBACK_PROVIDER must be another provider than SMS_PROVIDER (${sms.provider})`)
+    else smsFallback = readSms('SMS_FALLBACK_PROVIDER', fallbackProvider, get, need, problems)
   }
 
   const metricsToken = get('METRICS_TOKEN') ?? null
@@ -254,6 +278,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     smtp,
     sms,
     metricsToken,
+    smsFallback,
     tripDaysAhead: int('TRIP_DAYS_AHEAD', 30),
     deliveryMaxAttempts: int('DELIVERY_MAX_ATTEMPTS', 8),
     deliveryLeaseSeconds: int('DELIVERY_LEASE_SECONDS', 120),
@@ -268,6 +293,42 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     problems.push(`SEAT_STREAM_HEARTBEAT_SECONDS must be below ${SEAT_STREAM_SILENCE_SECONDS} (the app takes a stream silent that long for dropped)`)
   }
   return { config, problems }
+}
+
+/** One SMS provider's settings, read for SMS_PROVIDER or SMS_FALLBACK_PROVIDER (`which`). */
+function readSms(
+  which: string,
+  provider: string,
+  get: (k: string) => string | undefined,
+  need: (k: string) => string,
+  problems: string[],
+): SmsConfig | null {
+  const url = (k: string, fallback?: string) => {
+    const v = (get(k) ?? fallback ?? need(k)).replace(/\/+$/, '')
+    if (v && !httpUrl(v)) problems.push(`${k} must be an http(s) URL`)
+    return v
+  }
+  switch (provider) {
+    case 'sslwireless':
+      return {
+        provider,
+        apiToken: need('SSLWIRELESS_API_TOKEN'),
+        sid: need('SSLWIRELESS_SID'),
+        apiUrl: url('SSLWIRELESS_API_URL', SSLWIRELESS_DEFAULT_URL),
+      }
+    case 'bulksmsbd':
+      return {
+        provider,
+        apiKey: need('BULKSMSBD_API_KEY'),
+        senderId: need('BULKSMSBD_SENDER_ID'),
+        apiUrl: url('BULKSMSBD_API_URL', BULKSMSBD_DEFAULT_URL),
+      }
+    case 'http-json':
+      return { provider, url: url('SMS_API_URL'), token: need('SMS_API_TOKEN'), senderId: get('SMS_SENDER_ID') ?? null }
+    default:
+      problems.push(`${which} must be ${SMS_PROVIDERS.join(', ')}, not "${provider}"`)
+      return null
+  }
 }
 
 /** The one message a refused start prints: every problem on its own line. */

@@ -3,7 +3,8 @@
  * DATABASE_URL), migrates and seeds, then listens on HOST:PORT.
  * Env: PORT (8080), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, PUBLIC_URL,
  * NODE_ENV, TRIP_DAYS_AHEAD, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS,
- * SMTP_URL, MAIL_FROM, SMS_API_URL, SMS_API_TOKEN, SMS_SENDER_ID, DELIVERY_MAX_ATTEMPTS, DELIVERY_LEASE_SECONDS,
+ * SMTP_URL, MAIL_FROM, SMS_PROVIDER, SMS_FALLBACK_PROVIDER, SSLWIRELESS_*, BULKSMSBD_*, SMS_API_URL, SMS_API_TOKEN,
+ * SMS_SENDER_ID, DELIVERY_MAX_ATTEMPTS, DELIVERY_LEASE_SECONDS,
  * PAYMENT_PROVIDER, SSLCOMMERZ_* (see config.ts).
  */
 import { performance } from 'node:perf_hooks'
@@ -43,12 +44,19 @@ async function main(): Promise<void> {
   const deps = createDeps(db, { config })
   await migrate(db, (tx) => seed(tx, deps))
   let worker: ReturnType<typeof startDeliveryWorker> | null = null
+  const transports = createTransports(deps.config, { timeoutMs: sendTimeoutFor(deps.config.deliveryLeaseSeconds * 1000) })
+  // The SMTP login is tried at once: a wrong SMTP_URL or password is logged now, and /readyz
+  // reports the mail channel down until a check (repeated) or a send works.
+  void transports.EMAIL.check?.()
   const app = await buildApp(deps, {
     ...(process.env.DIST_DIR ? { distDir: process.env.DIST_DIR } : {}),
-    readiness: { 'delivery worker': () => worker?.running() ?? false },
+    readiness: {
+      'delivery worker': () => worker?.running() ?? false,
+      'mail channel (SMTP)': () => transports.EMAIL.healthy?.() ?? true,
+    },
   })
   const stopHousekeeping = startHousekeeping(db, deps.now)
-  worker = startDeliveryWorker(deps, createTransports(deps.config, { timeoutMs: sendTimeoutFor(deps.config.deliveryLeaseSeconds * 1000) }))
+  worker = startDeliveryWorker(deps, transports)
   // Pending card payments whose callback never came are settled at start and every minute.
   const stopGatewayJobs = startGatewayJobs(deps)
   const stopTripTopUp = startTripTopUp(db, deps.now, config.tripDaysAhead)

@@ -27,7 +27,13 @@ export interface SendResult {
 /** A channel's way out. Throwing means not accepted: a `DeliveryError` says whether to retry. */
 export interface Transport {
   readonly kind: 'smtp' | 'sms-http' | 'console'
+  /** The provider, as recorded in `outbox_messages.provider` and the log (sslwireless, bulksmsbd, http-json, smtp, console). */
+  readonly name?: string
   send(msg: OutgoingMessage, signal: AbortSignal): Promise<SendResult>
+  /** False while the channel is known not to work (e.g. the SMTP server refuses our login); /readyz reports it. */
+  healthy?(): boolean
+  /** Tries the connection and login once (null: it works, else the reason); the server runs it at start. */
+  check?(): Promise<string | null>
   /** Releases connections (on shutdown). */
   close?(): void
 }
@@ -36,6 +42,8 @@ export interface Transport {
 export interface Transports {
   EMAIL: Transport
   SMS: Transport
+  /** Where an SMS goes when `SMS` refuses it or cannot take it after its retries (SMS_FALLBACK_PROVIDER). */
+  smsFallback?: Transport | null
 }
 
 /** A refused send. `permanent`: retrying cannot help (FAILED at once); otherwise retried with backoff. */
@@ -43,10 +51,13 @@ export class DeliveryError extends Error {
   readonly permanent: boolean
   /** The provider's Retry-After, if it sent one. */
   readonly retryAfterMs?: number
-  constructor(message: string, permanent: boolean, retryAfterMs?: number) {
+  /** The operator's settings or account are wrong (credentials, sender id, IP not allowed): logged as a configuration error. */
+  readonly config: boolean
+  constructor(message: string, permanent: boolean, retryAfterMs?: number, opts: { config?: boolean } = {}) {
     super(message)
     this.permanent = permanent
     this.retryAfterMs = retryAfterMs
+    this.config = opts.config ?? false
   }
 }
 
@@ -55,9 +66,10 @@ export class DeliveryError extends Error {
  * accepts it. Refused in production, where nothing may print a code or a PIN.
  */
 export function consoleTransport(config: Pick<ServerConfig, 'production'>, log: (line: string) => void = (l) => console.log(l)): Transport {
-  if (config.production) throw new Error('The console outbox does not exist in production: configure SMTP_URL and SMS_API_URL.')
+  if (config.production) throw new Error('The console outbox does not exist in production: configure SMTP_URL and SMS_PROVIDER.')
   return {
     kind: 'console',
+    name: 'console',
     async send(msg) {
       const files = msg.attachments.length > 0 ? ` [attached: ${msg.attachments.map((a) => a.filename).join(', ')}]` : ''
       log(`[outbox] ${msg.channel} to ${msg.to}${msg.subject ? ` (${msg.subject})` : ''}: ${msg.text}${files}`)

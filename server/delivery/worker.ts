@@ -6,8 +6,12 @@
  * id, or PENDING again after an exponential backoff, or FAILED when the refusal is
  * permanent or the attempts are used up. A process killed mid-send leaves its rows
  * SENDING; another process (or this one restarted) takes them over when the lease
- * runs out and sends them again with the same idempotency key. Every time comes from
- * `deps.now()`. Logs carry ids, channels, statuses and error texts, never a body.
+ * runs out and sends them again with the same idempotency key. With a fallback SMS
+ * provider, an SMS the first provider refuses for good, or that it has not taken
+ * after DELIVERY_MAX_ATTEMPTS sends, is handed to the fallback (`route` 1, its own
+ * attempts from 0) and never back, so each provider has it at most once. Every time
+ * comes from `deps.now()`. Logs carry ids, channels, statuses and error texts, never
+ * a body; a refusal that means wrong settings is logged as a configuration error.
  */
 import type { Deps } from '../http/handle.ts'
 import { addTime } from '../lib/time.ts'
@@ -52,9 +56,13 @@ interface ClaimedRow {
   html: string | null
   attachments: { filename: string; contentType: string; content: string }[] | string
   attempts: number
+  route: number
 }
 
-type Outcome = { ok: true; providerMessageId: string | null } | { ok: false; error: string; permanent: boolean; retryAfterMs?: number }
+type Outcome = { provider: string | null } & (
+  | { ok: true; providerMessageId: string | null }
+  | { ok: false; error: string; permanent: boolean; retryAfterMs?: number; config: boolean }
+)
 
 /**
  * The send timeout that goes with a lease: a third of it, so every send of a batch
@@ -90,15 +98,29 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
     log(`[delivery] ${text}`)
   }
 
+  const fallback = transports.smsFallback ?? null
+  const stoppedMidSend =
+    "CASE WHEN status = 'SENDING' THEN COALESCE(last_error || '; ', '') || 'no answer recorded for the last attempt (process stopped mid-send)' ELSE last_error END"
+  const transportOf = (row: ClaimedRow) => (row.channel === 'SMS' && row.route === 1 && fallback ? fallback : transports[row.channel])
+
   const claim = async (): Promise<ClaimedRow[]> => {
     const now = deps.now()
+    // An SMS whose first provider used up its attempts goes to the fallback provider.
+    if (fallback) {
+      await deps.db.query(
+        `UPDATE outbox_messages SET status = 'PENDING', route = 1, attempts = 0, next_attempt_at = $1, locked_until = NULL, last_error = ${stoppedMidSend}
+          WHERE id IN (SELECT id FROM outbox_messages
+                        WHERE ((status = 'SENDING' AND locked_until <= $1) OR (status = 'PENDING' AND next_attempt_at <= $1)) AND attempts >= $2
+                          AND channel = 'SMS' AND route = 0
+                        ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED)`,
+        [now, maxAttempts],
+      )
+    }
     // A message whose lease ran out after its last allowed attempt is not sent again (nor one
     // left waiting when DELIVERY_MAX_ATTEMPTS was lowered).
     await deps.db.query(
       `UPDATE outbox_messages SET status = 'FAILED', locked_until = NULL, body = COALESCE(redacted_body, body), redacted_body = NULL,
-              last_error = CASE WHEN status = 'SENDING'
-                                THEN COALESCE(last_error || '; ', '') || 'no answer recorded for the last attempt (process stopped mid-send)'
-                                ELSE last_error END
+              last_error = ${stoppedMidSend}
         WHERE id IN (SELECT id FROM outbox_messages
                       WHERE ((status = 'SENDING' AND locked_until <= $1) OR (status = 'PENDING' AND next_attempt_at <= $1)) AND attempts >= $2
                       ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED)`,
@@ -110,7 +132,7 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
                         WHERE ((status = 'PENDING' AND next_attempt_at <= $1) OR (status = 'SENDING' AND locked_until <= $1))
                           AND attempts < $4
                         ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING o.id, o.channel, o."to", o.subject, o.body, o.html, o.attachments, o.attempts`,
+        RETURNING o.id, o.channel, o."to", o.subject, o.body, o.html, o.attachments, o.attempts, o.route`,
       [now, addTime(now, { milliseconds: leaseMs }), batchSize, maxAttempts],
     )
   }
@@ -135,12 +157,14 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
         reject(new DeliveryError(`no answer within ${Math.round(sendTimeoutMs / 1000)} s`, false))
       }, sendTimeoutMs)
     })
+    const transport = transportOf(row)
+    const provider = transport.name ?? null
     try {
-      const r = await Promise.race([transports[row.channel].send(msg, abort.signal), timeout])
-      return { ok: true, providerMessageId: r.providerMessageId }
+      const r = await Promise.race([transport.send(msg, abort.signal), timeout])
+      return { ok: true, provider, providerMessageId: r.providerMessageId }
     } catch (err) {
       const e = err instanceof DeliveryError ? err : new DeliveryError((err as Error)?.message ?? String(err), false)
-      return { ok: false, error: e.message.slice(0, 500), permanent: e.permanent, retryAfterMs: e.retryAfterMs }
+      return { ok: false, provider, error: e.message.slice(0, 500), permanent: e.permanent, retryAfterMs: e.retryAfterMs, config: e.config }
     } finally {
       clearTimeout(timer)
     }
@@ -153,27 +177,41 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
     if (out.ok) {
       await deps.db.query(
         `UPDATE outbox_messages SET status = 'SENT', sent_at = $3, provider_message_id = $4, locked_until = NULL, last_error = NULL,
-                body = COALESCE(redacted_body, body), redacted_body = NULL ${fence}`,
-        [row.id, row.attempts, now, out.providerMessageId],
+                provider = $5, body = COALESCE(redacted_body, body), redacted_body = NULL ${fence}`,
+        [row.id, row.attempts, now, out.providerMessageId, out.provider],
       )
+      return
+    }
+    const config = out.config ? 'configuration error: ' : ''
+    if ((out.permanent || row.attempts >= maxAttempts) && row.channel === 'SMS' && row.route === 0 && fallback) {
+      // The first provider refused it or could not take it: the fallback provider gets it, once.
+      await deps.db.query(
+        `UPDATE outbox_messages SET status = 'PENDING', route = 1, attempts = 0, next_attempt_at = $3, last_error = $4, provider = $5,
+                locked_until = NULL ${fence}`,
+        [row.id, row.attempts, now, `${out.provider ?? 'SMS'}: ${out.error}`.slice(0, 500), out.provider],
+      )
+      log(
+        `[delivery] ${config}message ${row.id} (SMS) goes to ${fallback.name ?? 'the fallback provider'} after ${row.attempts} attempt(s) with ${out.provider ?? 'the first provider'}: ${out.error}`,
+      )
+      worker.nudge()
       return
     }
     if (out.permanent || row.attempts >= maxAttempts) {
+      // The first provider's reason stays beside the fallback's when the fallback refuses at once.
+      const earlier = row.route === 1 && row.attempts === 1 ? "COALESCE(last_error || '; ', '') || " : ''
       await deps.db.query(
-        `UPDATE outbox_messages SET status = 'FAILED', last_error = $3, locked_until = NULL,
+        `UPDATE outbox_messages SET status = 'FAILED', last_error = left(${earlier}$3, 1000), provider = $4, locked_until = NULL,
                 body = COALESCE(redacted_body, body), redacted_body = NULL ${fence}`,
-        [row.id, row.attempts, out.error],
+        [row.id, row.attempts, row.route === 1 ? `${out.provider ?? 'SMS'}: ${out.error}` : out.error, out.provider],
       )
-      log(`[delivery] message ${row.id} (${row.channel}) FAILED after ${row.attempts} attempt(s): ${out.error}`)
+      log(`[delivery] ${config}message ${row.id} (${row.channel}) FAILED after ${row.attempts} attempt(s): ${out.error}`)
       return
     }
     const wait = Math.max(Math.min(maxBackoffMs, backoffMs * 2 ** (row.attempts - 1)), Math.min(out.retryAfterMs ?? 0, maxBackoffMs))
-    await deps.db.query(`UPDATE outbox_messages SET status = 'PENDING', next_attempt_at = $3, last_error = $4, locked_until = NULL ${fence}`, [
-      row.id,
-      row.attempts,
-      addTime(now, { milliseconds: wait }),
-      out.error,
-    ])
+    await deps.db.query(
+      `UPDATE outbox_messages SET status = 'PENDING', next_attempt_at = $3, last_error = $4, provider = $5, locked_until = NULL ${fence}`,
+      [row.id, row.attempts, addTime(now, { milliseconds: wait }), out.error, out.provider],
+    )
     log(`[delivery] message ${row.id} (${row.channel}) attempt ${row.attempts} not accepted, retry in ${Math.round(wait / 1000)} s: ${out.error}`)
   }
 
@@ -230,7 +268,7 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
       if (nudgeTimer) clearTimeout(nudgeTimer)
       wake?.()
       await loop
-      for (const t of new Set([transports.EMAIL, transports.SMS])) t.close?.()
+      for (const t of new Set([transports.EMAIL, transports.SMS, fallback])) t?.close?.()
     },
     running: () => !stopping,
     nudge() {

@@ -1,7 +1,7 @@
 /**
  * What load balancers and monitoring read: `GET /healthz` (the process answers),
  * `GET /readyz` (the database answers, every migration is applied, the delivery
- * worker runs; 503 otherwise and while shutting down) and `GET /metrics`
+ * worker runs, the SMTP server accepts our login; 503 otherwise and while shutting down) and `GET /metrics`
  * (Prometheus, only when METRICS_TOKEN is set, behind that bearer token). None of
  * them says more than ready or not: the reason goes to the log.
  */
@@ -61,7 +61,7 @@ async function notReady(deps: Deps, expected: string[], checks: ReadinessChecks)
   } catch (err) {
     return `database: ${(err as Error).message}`
   }
-  for (const [name, ok] of Object.entries(checks)) if (!ok()) return `${name} is not running`
+  for (const [name, ok] of Object.entries(checks)) if (!ok()) return `${name} is down`
   return null
 }
 

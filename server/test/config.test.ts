@@ -51,7 +51,40 @@ test('production with every channel configured starts', () => {
     timeoutMs: 15_000,
   })
   assert.equal(config.smtp, { url: full.SMTP_URL, from: full.MAIL_FROM })
-  assert.equal(config.sms, { url: full.SMS_API_URL, token: 'token', senderId: null })
+  assert.equal(config.sms, { provider: 'http-json', url: full.SMS_API_URL, token: 'token', senderId: null })
+  assert.is(config.smsFallback, null)
+})
+
+test('SMS_PROVIDER picks SSL Wireless or BulkSMSBD with their settings; SMS_API_URL alone still means the JSON relay', () => {
+  const { SMS_API_URL: _u, SMS_API_TOKEN: _t, ...rest } = full
+  const ssl = readConfig({ ...rest, SMS_PROVIDER: 'sslwireless', SSLWIRELESS_API_TOKEN: 'tok', SSLWIRELESS_SID: 'NODI' })
+  assert.equal(ssl.problems, [])
+  assert.equal(ssl.config.sms, { provider: 'sslwireless', apiToken: 'tok', sid: 'NODI', apiUrl: 'https://smsplus.sslwireless.com' })
+  const both = readConfig({
+    ...rest,
+    SMS_PROVIDER: 'sslwireless',
+    SSLWIRELESS_API_TOKEN: 'tok',
+    SSLWIRELESS_SID: 'NODI',
+    SSLWIRELESS_API_URL: 'http://127.0.0.1:9000/',
+    SMS_FALLBACK_PROVIDER: 'bulksmsbd',
+    BULKSMSBD_API_KEY: 'key',
+    BULKSMSBD_SENDER_ID: '8809617611111',
+  })
+  assert.equal(both.problems, [])
+  assert.is(both.config.sms?.provider === 'sslwireless' && both.config.sms.apiUrl, 'http://127.0.0.1:9000')
+  assert.equal(both.config.smsFallback, {
+    provider: 'bulksmsbd',
+    apiKey: 'key',
+    senderId: '8809617611111',
+    apiUrl: 'https://bulksmsbd.net/api/smsapi',
+  })
+  assert.equal(readConfig({ ...rest, SMS_PROVIDER: 'sslwireless' }).problems, ['SSLWIRELESS_API_TOKEN is not set', 'SSLWIRELESS_SID is not set'])
+  assert.equal(readConfig({ ...rest, SMS_PROVIDER: 'bulksmsbd', BULKSMSBD_API_KEY: 'k' }).problems, ['BULKSMSBD_SENDER_ID is not set'])
+  assert.equal(readConfig({ ...rest, SMS_PROVIDER: 'twilio' }).problems, ['SMS_PROVIDER must be sslwireless, bulksmsbd, http-json, not "twilio"'])
+  assert.equal(readConfig({ ...full, SMS_FALLBACK_PROVIDER: 'http-json' }).problems, [
+    'SMS_FALLBACK_PROVIDER must be another provider than SMS_PROVIDER (http-json)',
+  ])
+  assert.equal(readConfig({ ...full, SMS_PROVIDER: 'http-json' }).config.sms, readConfig(full).config.sms)
 })
 
 test('production refuses an http PUBLIC_URL (callbacks and ticket links in clear text); http on this machine only is a test start', () => {

@@ -3,12 +3,14 @@
  * a shared SMTP server and SMS provider: a burst of messages committed at once (and
  * more through the API of each process) is delivered exactly once, by both
  * processes. Then six workers on separate connections claiming two at a time, so
- * that their claims collide: still no message claimed twice. Reported skipped
- * without PostgreSQL binaries (a failure under CI).
+ * that their claims collide: still no message claimed twice. Then two processes on
+ * SSL Wireless with BulkSMSBD as the fallback: what SSL Wireless refuses (a FAILED
+ * body) or cannot take goes through BulkSMSBD, and each provider has each message at
+ * most once. Reported skipped without PostgreSQL binaries (a failure under CI).
  */
 import * as assert from 'uvu/assert'
 import { openDb } from '../db/db.ts'
-import { smsTransport } from '../delivery/sms.ts'
+import { smsProviderTransport } from '../delivery/sms.ts'
 import { consoleTransport } from '../delivery/transport.ts'
 import { startDeliveryWorker, type DeliveryWorker } from '../delivery/worker.ts'
 import { createDeps } from '../deps.ts'
@@ -16,6 +18,7 @@ import { migrate } from '../db/migrate.ts'
 import { createOutbox } from '../delivery/outbox.ts'
 import { pgSuite, startPostgres } from './pg.ts'
 import { startSmsReceiver, startSmtpReceiver, until } from './receivers.ts'
+import { startBulkSmsBd, startSslWireless } from './sms-standins.ts'
 import { call, startServer, type ServerProcess } from './spawn-server.ts'
 
 const test = pgSuite('delivery on PostgreSQL')
@@ -113,7 +116,7 @@ test('PostgreSQL, six workers claiming two at a time on separate connections: no
   const workers: DeliveryWorker[] = []
   try {
     await migrate(db)
-    const deps = createDeps(db, { config: { sms: { url: sms.url, token: 'tok', senderId: null }, smtp: null } })
+    const deps = createDeps(db, { config: { sms: { provider: 'http-json', url: sms.url, token: 'tok', senderId: null }, smtp: null } })
     const N = 300
     await db.transaction(async (tx) => {
       for (let i = 0; i < N; i++) await deps.outbox.send({ channel: 'SMS', to: `0181${String(i).padStart(7, '0')}`, body: `Claim ${i}` }, tx)
@@ -123,7 +126,7 @@ test('PostgreSQL, six workers claiming two at a time on separate connections: no
       workers.push(
         startDeliveryWorker(
           deps,
-          { SMS: smsTransport(deps.config.sms!, { timeoutMs: 5000 }), EMAIL: consoleTransport(deps.config, () => undefined) },
+          { SMS: smsProviderTransport(deps.config.sms!, { timeoutMs: 5000 }), EMAIL: consoleTransport(deps.config, () => undefined) },
           { batchSize: 2, pollMs: 1 },
         ),
       )
@@ -142,6 +145,72 @@ test('PostgreSQL, six workers claiming two at a time on separate connections: no
     for (const w of workers) await w.stop()
     await db.close()
     await sms.close()
+    await pg.stop()
+  }
+})
+
+test('PostgreSQL, two processes on SSL Wireless with BulkSMSBD as fallback: refused and unavailable SMS go through BulkSMSBD, each provider has each message at most once', async () => {
+  const pg = await startPostgres()
+  const url = await pg.createDatabase('fallback')
+  const creds = { apiToken: 'tok-ssl', sid: 'NODIEXPRESS' }
+  const ssl = await startSslWireless(creds)
+  const bulk = await startBulkSmsBd({ apiKey: 'key-bulk', senderId: '8809617611111' })
+  const smtp = await startSmtpReceiver()
+  // every third number is blocked at SSL Wireless (for good); every third from the second gets "Unknown Error" (temporary)
+  const fate = (msisdn: string) => Number(msisdn.slice(-3)) % 3
+  ssl.fail = (r) => (fate(r.fields.msisdn ?? '') === 0 ? 4026 : fate(r.fields.msisdn ?? '') === 1 ? 5000 : null)
+  const servers: ServerProcess[] = []
+  const db = await openDb({ databaseUrl: url, max: 4 })
+  try {
+    for (let i = 0; i < 2; i++) {
+      servers.push(
+        await startServer({
+          DATABASE_URL: url,
+          SMTP_URL: smtp.url,
+          MAIL_FROM: 'tickets@nodi.test',
+          SMS_PROVIDER: 'sslwireless',
+          SSLWIRELESS_API_TOKEN: creds.apiToken,
+          SSLWIRELESS_SID: creds.sid,
+          SSLWIRELESS_API_URL: ssl.url,
+          SMS_FALLBACK_PROVIDER: 'bulksmsbd',
+          BULKSMSBD_API_KEY: 'key-bulk',
+          BULKSMSBD_SENDER_ID: '8809617611111',
+          BULKSMSBD_API_URL: bulk.url,
+          // one attempt per provider: "cannot take it after its retries" at once
+          DELIVERY_MAX_ATTEMPTS: '1',
+        }),
+      )
+    }
+    const outbox = createOutbox(db, () => new Date(), { production: false })
+    const N = 60
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < N; i++) await outbox.send({ channel: 'SMS', to: `0171${String(i).padStart(7, '0')}`, body: `ফলব্যাক ${i}` }, tx)
+    })
+    const open = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE status <> 'SENT'"))[0]!.n
+    await until(async () => (await open()) === 0, 'every SMS SENT', 60_000)
+    await new Promise((r) => setTimeout(r, 1000))
+
+    const rows = await db.query<{ id: number; to: string; route: number; provider: string }>(
+      'SELECT id, "to", route, provider FROM outbox_messages ORDER BY id',
+    )
+    assert.is(rows.length, N)
+    for (const r of rows) {
+      const msisdn = `88${r.to}`
+      const atSsl = ssl.requests.filter((q) => q.fields.csms_id === `outbox${r.id}`)
+      const atBulk = bulk.requests.filter((q) => q.fields.number === msisdn)
+      assert.is(atSsl.length, 1, `${r.to}: one request to SSL Wireless`)
+      if (fate(msisdn) === 2) {
+        assert.equal([r.route, r.provider, atBulk.length], [0, 'sslwireless', 0], `${r.to}: taken by SSL Wireless, never by BulkSMSBD`)
+      } else {
+        assert.equal([r.route, r.provider, atBulk.length], [1, 'bulksmsbd', 1], `${r.to}: handed to BulkSMSBD once`)
+        assert.is(atBulk[0]!.fields.message, `ফলব্যাক ${Number(r.to.slice(-7))}`)
+      }
+    }
+    assert.is(ssl.accepted.length + bulk.accepted.length, N, 'each message accepted by exactly one provider')
+  } finally {
+    await db.close()
+    for (const s of servers) await s.kill('SIGTERM')
+    await Promise.all([ssl.close(), bulk.close(), smtp.close()])
     await pg.stop()
   }
 })

@@ -48,7 +48,7 @@ async function enqueue(to: string, body = 'Your coach leaves at 08:30 from Kalab
 
 t.before(async () => {
   sms = await startSmsReceiver()
-  f = await openFixture({ config: { sms: { url: sms.url, token: TOKEN, senderId: 'NodiEx' }, smtp: null } })
+  f = await openFixture({ config: { sms: { provider: 'http-json', url: sms.url, token: TOKEN, senderId: 'NodiEx' }, smtp: null } })
   worker = startDeliveryWorker(f.deps, createTransports(f.deps.config, { timeoutMs: 5000, log: () => undefined }), {
     pollMs: 50,
     maxAttempts: 4,
@@ -258,7 +258,7 @@ t('production: no console transport, and the code column is never written', asyn
   const prod = await startTestApp({
     production: true,
     daysAhead: 0,
-    config: { sms: { url: sms.url, token: TOKEN, senderId: null }, smtp: { url: smtp.url, from: 'tickets@nodi.test' } },
+    config: { sms: { provider: 'http-json', url: sms.url, token: TOKEN, senderId: null }, smtp: { url: smtp.url, from: 'tickets@nodi.test' } },
   })
   try {
     assert.throws(() => createTransports({ ...prod.deps.config, smtp: null }, { timeoutMs: 1000 }), /console outbox does not exist in production/)

@@ -3,12 +3,14 @@
  * smtp-server started here, the delivery worker running, and what arrived parsed
  * with mailparser: recipient, subject and body in the booking language, PNR and PIN,
  * the .ics attachment, a hostile passenger name arriving as text. Also smtps://,
- * a permanent 5xx refusal and a retried 4xx one.
+ * a permanent 5xx refusal and a retried 4xx one, the connection pool, and a refused
+ * login: failed at once as a configuration error, the channel down until it works.
  */
 import { suite } from 'uvu'
 import { formatDate } from '../../contract/dhaka-dates.ts'
 import * as assert from 'uvu/assert'
-import { smtpTransport } from '../delivery/smtp.ts'
+import { SMTP_POOL_CONNECTIONS, smtpTransport } from '../delivery/smtp.ts'
+import { consoleTransport } from '../delivery/transport.ts'
 import { createTransports } from '../delivery/transports.ts'
 import { startDeliveryWorker, type DeliveryWorker } from '../delivery/worker.ts'
 import { buyTicketWith, lastCode, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
@@ -209,6 +211,74 @@ t('a 5xx refusal fails the message at once; a 4xx one is retried after the backo
     assert.not.ok(smtp.mails.some((x) => x.envelope.to.includes('gone@example.com')))
   } finally {
     smtp.rejectRecipient = () => null
+  }
+})
+
+t('pooled: twelve e-mails sent at once go over at most a few kept-open connections', async () => {
+  const pooled = await startSmtpReceiver()
+  const transport = smtpTransport({ url: pooled.url, from: FROM }, { messageIdHost: 'tickets.example.com', timeoutMs: 5000 })
+  try {
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        transport.send(
+          {
+            id: i,
+            channel: 'EMAIL',
+            to: `p${i}@example.com`,
+            subject: `Pooled ${i}`,
+            text: 'Hello',
+            html: null,
+            attachments: [],
+            idempotencyKey: `outbox-${i}`,
+          },
+          new AbortController().signal,
+        ),
+      ),
+    )
+    assert.is(pooled.mails.length, 12)
+    assert.ok(pooled.maxOpen <= SMTP_POOL_CONNECTIONS, `${pooled.maxOpen} connections open at once`)
+    assert.ok(pooled.connections <= SMTP_POOL_CONNECTIONS, `${pooled.connections} connections opened for 12 e-mails`)
+  } finally {
+    transport.close?.()
+    await pooled.close()
+  }
+})
+
+t('a refused login (wrong password) fails the e-mail at once as a configuration error; the channel is down until a check gets in', async () => {
+  await worker.stop()
+  const guarded = await startSmtpReceiver({ auth: { user: 'nodi', pass: 'right-pass' } })
+  const warned: string[] = []
+  const url = `smtp://nodi:wrong-pass@127.0.0.1:${guarded.port}`
+  const transport = smtpTransport({ url, from: FROM }, { messageIdHost: 'localhost', timeoutMs: 5000, log: (l) => warned.push(l), recheckMs: 60_000 })
+  const w = startDeliveryWorker(
+    f.deps,
+    { EMAIL: transport, SMS: consoleTransport(f.deps.config, () => undefined) },
+    { pollMs: 50, log: (l) => logged.push(l) },
+  )
+  try {
+    assert.match((await transport.check()) ?? '', /^SMTP 535: .*\(configuration error: the user or password in SMTP_URL is refused\)$/)
+    assert.is(transport.healthy?.(), false)
+    assert.ok(
+      warned.some((l) => l.startsWith('[delivery] mail channel down: SMTP 535')),
+      warned.join('\n'),
+    )
+    await f.deps.outbox.send({ channel: 'EMAIL', to: 'locked-out@example.com', subject: 'Hello', body: 'Hello' })
+    await until(async () => (await rowOf(`"to" = $1`, ['locked-out@example.com'])).status === 'FAILED', 'FAILED at once')
+    const r = await rowOf(`"to" = $1`, ['locked-out@example.com'])
+    assert.is(r.attempts, 1, 'not retried eight times over an hour')
+    assert.match(r.last_error ?? '', /^SMTP 535: .*configuration error/)
+    assert.ok(logged.some((l) => l.startsWith(`[delivery] configuration error: message ${r.id} (EMAIL) FAILED after 1 attempt(s): SMTP 535`)))
+    assert.not.ok(
+      [...logged, ...warned].some((l) => l.includes('wrong-pass')),
+      'the password is never logged',
+    )
+    guarded.password = 'wrong-pass'
+    assert.is(await transport.check(), null)
+    assert.is(transport.healthy?.(), true)
+    assert.ok(warned.includes('[delivery] mail channel up again: the SMTP server accepted our login'))
+  } finally {
+    await w.stop()
+    await guarded.close()
   }
 })
 

@@ -40,8 +40,7 @@ test('a production start without the real channels exits non-zero within seconds
     'SSLCOMMERZ_API_URL',
     'SMTP_URL',
     'MAIL_FROM',
-    'SMS_API_URL',
-    'SMS_API_TOKEN',
+    'SMS_PROVIDER',
   ]) {
     assert.match(out, `${v} is not set`)
   }

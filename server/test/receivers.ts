@@ -41,6 +41,11 @@ export interface SmtpReceiver {
   mails: ReceivedMail[]
   /** Reply code refusing a recipient (e.g. 550, 451), or null to accept; default accepts all. */
   rejectRecipient: (address: string) => number | null
+  /** With `auth`: the password the server accepts for its user now (change it to let a login through). */
+  password: string
+  /** Connections opened so far, and the most open at once. */
+  connections: number
+  maxOpen: number
   waitFor(n: number, timeoutMs?: number): Promise<void>
   close(): Promise<void>
 }
@@ -48,22 +53,43 @@ export interface SmtpReceiver {
 /**
  * Starts an SMTP server (no auth needed, no STARTTLS; TLS from the start when `secure`,
  * with smtp-server's own test certificate); `delayMs` holds each answer to DATA that long.
+ * With `auth`, a login is required (AUTH PLAIN/LOGIN over the plain connection) and only
+ * `auth.user` with `receiver.password` gets in (535 otherwise).
  */
-export async function startSmtpReceiver(opts: { secure?: boolean; delayMs?: number } = {}): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(
+  opts: { secure?: boolean; delayMs?: number; auth?: { user: string; pass: string } } = {},
+): Promise<SmtpReceiver> {
   let seq = 0
+  let open = 0
   const receiver: SmtpReceiver = {
     port: 0,
     url: '',
     mails: [],
     rejectRecipient: () => null,
+    password: opts.auth?.pass ?? '',
+    connections: 0,
+    maxOpen: 0,
     waitFor: (n, timeoutMs) => until(() => receiver.mails.length >= n, `${n} e-mail(s) at the SMTP server (got ${receiver.mails.length})`, timeoutMs),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
   const server = new SMTPServer({
     secure: opts.secure ?? false,
-    authOptional: true,
-    disabledCommands: opts.secure ? ['AUTH'] : ['STARTTLS', 'AUTH'],
+    authOptional: !opts.auth,
+    allowInsecureAuth: true,
+    disabledCommands: opts.auth ? ['STARTTLS'] : opts.secure ? ['AUTH'] : ['STARTTLS', 'AUTH'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      if (opts.auth && auth.username === opts.auth.user && auth.password === receiver.password) return callback(null, { user: auth.username })
+      callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }))
+    },
+    onConnect(_session, callback) {
+      receiver.connections++
+      receiver.maxOpen = Math.max(receiver.maxOpen, ++open)
+      callback()
+    },
+    onClose() {
+      open--
+    },
     onRcptTo(address, _session, callback) {
       const code = receiver.rejectRecipient(address.address)
       if (code === null) return callback()
