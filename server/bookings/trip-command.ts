@@ -10,7 +10,7 @@
  * Exit status: 0 done, 1 refused or failed, 2 usage.
  */
 import { pathToFileURL } from 'node:url'
-import { DataDirLockedError, openDb, type Db } from '../db/db.ts'
+import { runCommandOnDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { toDhakaIso } from '../lib/time.ts'
 import { cancelTrip, moveTrip, TripChangeError, type ChangeReport } from './trip-changes.ts'
@@ -97,23 +97,7 @@ async function main(): Promise<void> {
     console.error(cmd)
     process.exit(2)
   }
-  let db: Db
-  try {
-    db = await openDb()
-  } catch (err) {
-    if (err instanceof DataDirLockedError) {
-      console.error(err.message)
-      process.exit(1)
-    }
-    throw err
-  }
-  let code = 1
-  try {
-    code = await run(db, cmd)
-  } finally {
-    await db.close()
-  }
-  process.exit(code)
+  await runCommandOnDb((db) => run(db, cmd))
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -25,7 +25,8 @@ interface Case {
 let cases: Case[] = []
 
 /** What the rule says for a case at `now` (minutes after the fixture's start). */
-const expected = (c: Case, at: number) => c.active && (c.status === 1 || c.status === 10 || (c.status === 2 && c.expiresIn !== null && c.expiresIn > at))
+const expected = (c: Case, at: number) =>
+  c.active && (c.status === 1 || c.status === 10 || (c.status === 2 && c.expiresIn !== null && c.expiresIn > at))
 
 t.before(async () => {
   f = await openFixture()
