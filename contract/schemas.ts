@@ -268,7 +268,7 @@ export const updateProfileRequest = z.strictObject({ fullName: text(1, 100), ema
 export const changePasswordRequest = z.strictObject({ currentPassword: z.string().check(z.minLength(1), z.maxLength(50)), newPassword: password })
 
 /** Why a ledger row was written, beyond its kind. */
-export const ledgerReason = z.enum(['TICKET_CANCELED', 'BOOKING_ENDED', 'COUPON_REFUSED'])
+export const ledgerReason = z.enum(['TICKET_CANCELED', 'BOOKING_ENDED', 'COUPON_REFUSED', 'TRIP_CANCELED'])
 export const transaction = z.object({
   id,
   createdAt: instant,

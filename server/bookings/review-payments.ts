@@ -11,7 +11,7 @@
  * booking (ticket sent) or credits the top-up; decline releases the seats and
  * the card is refunded from the SSLCommerz merchant panel.
  */
-import { DataDirLockedError, openDb, type Db } from '../db/db.ts'
+import { runCommandOnDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { approveReviewedPayment, declineReviewedPayment, findPayment, paymentsUnderReview } from './payments.ts'
 import { toDhakaIso } from '../lib/time.ts'
@@ -69,23 +69,7 @@ function fail(message: string): number {
 async function main(): Promise<void> {
   const cmd = parse(process.argv.slice(2))
   if (!cmd) process.exit(fail(usage))
-  let db: Db
-  try {
-    db = await openDb()
-  } catch (err) {
-    if (err instanceof DataDirLockedError) {
-      console.error(err.message)
-      process.exit(1)
-    }
-    throw err
-  }
-  let code = 1
-  try {
-    code = await run(db, cmd)
-  } finally {
-    await db.close()
-  }
-  process.exit(code)
+  await runCommandOnDb((db) => run(db, cmd))
 }
 
 main().catch((err) => {

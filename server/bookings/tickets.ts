@@ -4,18 +4,30 @@
  * balance).
  */
 import crypto from 'node:crypto'
-import type { Reservation } from '../../contract/schemas.ts'
+import { reservationStatus, type Reservation } from '../../contract/schemas.ts'
 import type { ReservationRow } from './bookings.ts'
 import { getCompany } from '../company/company.ts'
 import { redeemCoupon } from './coupons.ts'
 import type { Queryable } from '../db/db.ts'
-import { renderCancelEmail, renderCancelSms, renderTicketEmail, renderTicketSms, type Language } from '../delivery/ticket-messages.ts'
+import {
+  renderCancelEmail,
+  renderCancelSms,
+  renderTicketEmail,
+  renderTicketSms,
+  renderTripChangeEmail,
+  renderTripChangeSms,
+  type Language,
+  type TripChange,
+} from '../delivery/ticket-messages.ts'
 import { AppError, type Deps } from '../http/handle.ts'
 import { credit } from '../account/ledger.ts'
 import { loadReservation } from './reservation-view.ts'
 import { addTime, timeBetween } from '../lib/time.ts'
 import { sha256 } from '../lib/tokens.ts'
 import { findTrip } from '../trips/trips.ts'
+
+/** A ticket a passenger holds: sold, or moved by the operator to another coach. */
+export const TICKET_STATUSES: number[] = [reservationStatus.sold, reservationStatus.tripMigrated]
 
 /** The reservation of a PNR and PIN, or WRONG_PNR_PIN. */
 export async function findByPnr(q: Queryable, pnr: string, pin: string): Promise<ReservationRow> {
@@ -132,6 +144,23 @@ export async function enqueueCancelNotice(tx: Queryable, deps: Deps, reservation
   }
 }
 
+/** Writes the SMS and e-mail telling the passenger what the operator did to the trip, in `tx`, the transaction of the change. */
+export async function enqueueTripChangeNotice(tx: Queryable, deps: Deps, reservationId: number, change: TripChange): Promise<void> {
+  const r = await loadReservation(tx, reservationId)
+  if (!r) return
+  const lang = await reservationLanguage(tx, r.id)
+  const ctx = { company: await getCompany(tx), appUrl: deps.config.appUrl, now: deps.now() }
+  await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body: renderTripChangeSms(r, lang, change, ctx) }, tx)
+  const email = await ticketEmail(tx, r, await ownerOf(tx, reservationId))
+  if (email) {
+    const mail = renderTripChangeEmail(r, lang, change, ctx)
+    await deps.outbox.send(
+      { channel: 'EMAIL', to: email, subject: mail.subject, body: mail.text, html: mail.html, attachments: mail.attachments },
+      tx,
+    )
+  }
+}
+
 async function reservationLanguage(q: Queryable, id: number): Promise<Language> {
   const [row] = await q.query<{ language: Language }>('SELECT language FROM reservations WHERE id = $1', [id])
   return row?.language === 'bn' ? 'bn' : 'en'
@@ -173,9 +202,14 @@ export interface CancelQuote {
 
 /** The refund quote for cancelling a sold ticket now, or the reason it cannot be cancelled. */
 export async function cancelQuote(q: Queryable, r: ReservationRow, now: Date): Promise<CancelQuote> {
-  if (r.status !== 1) throw new AppError('RESERVATION_NOT_CANCELLABLE')
+  if (r.status !== reservationStatus.sold && r.status !== reservationStatus.tripMigrated) throw new AppError('RESERVATION_NOT_CANCELLABLE')
   const trip = await findTrip(q, r.trip_id)
   if (!trip) throw new AppError('TRIP_NOT_FOUND')
+  // moved to another coach by the operator: the passenger may refuse it, for the whole fare, until it leaves
+  if (r.status === reservationStatus.tripMigrated) {
+    if (trip.departure_at <= now) throw new AppError('RESERVATION_CANCEL_TIME_EXPIRED')
+    return { percent: 0, charge: 0, refund: r.total }
+  }
   if (trip.status === 'CLOSED_FOR_CANCELLATION') throw new AppError('TRIP_CLOSED_FOR_CANCELLATION')
   const c = cancelCharge(trip.departure_at, now)
   if (!c) throw new AppError('RESERVATION_CANCEL_TIME_EXPIRED')
@@ -199,10 +233,11 @@ const cancelCodeHash = (pnr: string | null, code: string) => sha256(`${pnr}|${co
 
 /** Remembers on a sold ticket that `code` was verified (and consumed), so the cancel call may present it for a while. */
 export async function rememberCancelCode(q: Queryable, r: ReservationRow, code: string, now: Date): Promise<void> {
-  await q.query('UPDATE reservations SET cancel_otp_hash = $2, cancel_otp_expires_at = $3 WHERE id = $1 AND status = 1', [
+  await q.query('UPDATE reservations SET cancel_otp_hash = $2, cancel_otp_expires_at = $3 WHERE id = $1 AND status = ANY($4::int[])', [
     r.id,
     cancelCodeHash(r.pnr, code),
     addTime(now, { minutes: VERIFIED_CANCEL_MINUTES }),
+    TICKET_STATUSES,
   ])
 }
 
@@ -217,12 +252,22 @@ export function cancelCodeRemembered(r: ReservationRow, code: string, now: Date)
  */
 export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQuote, now: Date): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    // The status guard makes a double cancel refund once: only one update finds status 1.
+    // The status guard makes a double cancel refund once: only one update finds the ticket still live.
+    // A ticket the operator moved (10) becomes "trip migrated canceled" (14), any other "canceled" (5).
     const done = await tx.query(
-      `UPDATE reservations SET status = 5, canceled_at = $2, cancel_reason = 'TICKET_CANCELED', refund_amount = $3,
-              cancellation_charge = $4, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
-        WHERE id = $1 AND status = 1 RETURNING id`,
-      [r.id, now, quote.refund, quote.charge],
+      `UPDATE reservations SET status = CASE WHEN status = $6::int THEN $7::int ELSE $8::int END, canceled_at = $2, cancel_reason = 'TICKET_CANCELED',
+              refund_amount = $3, cancellation_charge = $4, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
+        WHERE id = $1 AND status = ANY($5::int[]) RETURNING id`,
+      [
+        r.id,
+        now,
+        quote.refund,
+        quote.charge,
+        TICKET_STATUSES,
+        reservationStatus.tripMigrated,
+        reservationStatus.tripMigratedCanceled,
+        reservationStatus.canceled,
+      ],
     )
     if (done.length === 0) throw new AppError('RESERVATION_NOT_CANCELLABLE')
     await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])

@@ -329,3 +329,28 @@ export function pgArray(v: unknown): string[] {
       .filter(Boolean)
   return []
 }
+
+/**
+ * Runs an operator's command on the server's database (DATABASE_URL, or DATA_DIR while the
+ * server is stopped) and exits with the status `run` answers; a data folder another process
+ * holds is said as it is, exit 1.
+ */
+export async function runCommandOnDb(run: (db: Db) => Promise<number>): Promise<never> {
+  let db: Db
+  try {
+    db = await openDb()
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(err.message)
+      process.exit(1)
+    }
+    throw err
+  }
+  let code = 1
+  try {
+    code = await run(db)
+  } finally {
+    await db.close()
+  }
+  process.exit(code)
+}

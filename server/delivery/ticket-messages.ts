@@ -86,6 +86,11 @@ interface Words {
   calendarDescription: (pnr: string, seats: string, boarding: string, phone: string) => string
   cancelSubject: (pnr: string) => string
   cancelled: (pnr: string, route: string, day: string, refund: string) => string
+  tripCanceledSubject: (route: string, day: string) => string
+  tripCanceled: (p: { route: string; day: string; coach: string; reason: string; pnr: string; refund: string }) => string
+  bookingCanceled: (p: { route: string; day: string; coach: string; reason: string }) => string
+  movedSubject: (pnr: string) => string
+  moved: (p: { pnr: string; route: string; coach: string; when: string; seats: string; page: string }) => string
 }
 
 const words: Record<Language, Words> = {
@@ -113,6 +118,14 @@ const words: Record<Language, Words> = {
     calendarDescription: (pnr, seats, boarding, phone) => `PNR ${pnr}. Seats ${seats}. Board at ${boarding} (${phone}).`,
     cancelSubject: (pnr) => `Ticket ${pnr} cancelled`,
     cancelled: (pnr, route, day, refund) => `Ticket ${pnr} (${route}, ${day}) is cancelled. ${refund} is refunded to your balance.`,
+    tripCanceledSubject: (route, day) => `Trip cancelled: ${route}, ${day}`,
+    tripCanceled: (p) =>
+      `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach}): ${p.reason}. Ticket ${p.pnr}: ${p.refund} is refunded to your balance.`,
+    bookingCanceled: (p) =>
+      `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach}): ${p.reason}. Your unpaid booking is cancelled.`,
+    movedSubject: (pnr) => `Ticket ${pnr} moved to another coach`,
+    moved: (p) =>
+      `Ticket ${p.pnr} (${p.route}) is moved to coach ${p.coach}, departing ${p.when}, seats ${p.seats}. The PNR and PIN stay the same. If it does not suit you, cancel it at ${p.page} for a full refund.`,
   },
   bn: {
     subject: (pnr, from, to, day) => `আপনার বাস টিকিট ${pnr}: ${from} থেকে ${to}, ${day}`,
@@ -138,12 +151,19 @@ const words: Record<Language, Words> = {
     calendarDescription: (pnr, seats, boarding, phone) => `পিএনআর ${pnr}। আসন ${seats}। বোর্ডিং: ${boarding} (${phone})।`,
     cancelSubject: (pnr) => `টিকিট ${pnr} বাতিল হয়েছে`,
     cancelled: (pnr, route, day, refund) => `টিকিট ${pnr} (${route}, ${day}) বাতিল হয়েছে। আপনার ব্যালেন্সে ${refund} ফেরত দেওয়া হয়েছে।`,
+    tripCanceledSubject: (route, day) => `যাত্রা বাতিল: ${route}, ${day}`,
+    tripCanceled: (p) =>
+      `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে: ${p.reason}। টিকিট ${p.pnr}: আপনার ব্যালেন্সে ${p.refund} ফেরত দেওয়া হয়েছে।`,
+    bookingCanceled: (p) => `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে: ${p.reason}। আপনার অপরিশোধিত বুকিং বাতিল হয়েছে।`,
+    movedSubject: (pnr) => `টিকিট ${pnr} অন্য কোচে সরানো হয়েছে`,
+    moved: (p) =>
+      `টিকিট ${p.pnr} (${p.route}) কোচ ${p.coach}-এ সরানো হয়েছে, ছাড়ার সময় ${p.when}, আসন ${p.seats}। পিএনআর ও পিন একই থাকবে। সুবিধাজনক না হলে ${p.page} থেকে বাতিল করুন, পুরো টাকা ফেরত পাবেন।`,
   },
 }
 
 const seatList = (r: Reservation) => r.seats.map((s) => s.name).join(', ')
 const boardingTime = (r: Reservation) => r.boardingStation.time ?? r.departureTime
-const ticketPage = (ctx: MessageContext) => `${ctx.appUrl}/ticket-operation`
+const ticketPage = (ctx: Pick<MessageContext, 'appUrl'>) => `${ctx.appUrl}/ticket-operation`
 
 /** The ticket SMS: PNR, PIN, route, departure, coach, seats, counter and amount, in one short text. */
 export function renderTicketSms(r: Reservation, lang: Language, ctx: MessageContext): string {
@@ -237,8 +257,42 @@ export function renderCancelSms(r: Reservation, lang: Language, refund: number):
 /** The cancellation e-mail. */
 export function renderCancelEmail(r: Reservation, lang: Language, refund: number, ctx: MessageContext): RenderedEmail {
   const w = words[lang]
-  const subject = w.cancelSubject(r.pnr ?? '')
-  const line = renderCancelSms(r, lang, refund)
+  return noticeEmail(r, lang, w.cancelSubject(r.pnr ?? ''), renderCancelSms(r, lang, refund), ctx)
+}
+
+/** What the operator did to a reservation's trip (npm run trip). */
+export type TripChange = { kind: 'canceled'; reason: string; refund: number } | { kind: 'bookingCanceled'; reason: string } | { kind: 'moved' }
+
+/** The SMS telling a passenger what the operator did to their trip; `r` as it is after the change. */
+export function renderTripChangeSms(r: Reservation, lang: Language, change: TripChange, ctx: Pick<MessageContext, 'appUrl'>): string {
+  const w = words[lang]
+  const route = w.route(city(lang, r.origin), city(lang, r.destination))
+  if (change.kind === 'moved') {
+    return w.moved({
+      pnr: r.pnr ?? '',
+      route,
+      coach: r.coach.code,
+      when: `${date(lang, boardingTime(r))} ${time(lang, boardingTime(r))}`,
+      seats: seatList(r),
+      page: ticketPage(ctx),
+    })
+  }
+  const trip = { route, day: date(lang, boardingTime(r)), coach: r.coach.code, reason: change.reason }
+  return change.kind === 'canceled' ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: money(lang, change.refund) }) : w.bookingCanceled(trip)
+}
+
+/** The e-mail of the same notice. */
+export function renderTripChangeEmail(r: Reservation, lang: Language, change: TripChange, ctx: MessageContext): RenderedEmail {
+  const w = words[lang]
+  const subject =
+    change.kind === 'moved'
+      ? w.movedSubject(r.pnr ?? '')
+      : w.tripCanceledSubject(w.route(city(lang, r.origin), city(lang, r.destination)), date(lang, boardingTime(r)))
+  return noticeEmail(r, lang, subject, renderTripChangeSms(r, lang, change, ctx), ctx)
+}
+
+function noticeEmail(r: Reservation, lang: Language, subject: string, line: string, ctx: MessageContext): RenderedEmail {
+  const w = words[lang]
   const signature = [ctx.company.name, ctx.company.phone, ctx.company.email].filter(Boolean).join(', ')
   const text = [w.dear(r.passengerName), '', line, '', signature].join('\n')
   const html = page(lang, subject, [

@@ -21,6 +21,7 @@ import {
   refundMobile,
   rememberCancelCode,
   sendTicket,
+  TICKET_STATUSES,
   ticketEmail,
 } from '../bookings/tickets.ts'
 
@@ -101,7 +102,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   handle(app, deps, 'resendReservationEmail', async (call) => {
     const r = await byPnr(deps, call.params.pnr, call.params.pin)
-    if (r.status !== 1) throw new AppError('RESERVATION_NOT_ACCESSIBLE', { reason: 'Only a sold ticket can be e-mailed.' })
+    if (!TICKET_STATUSES.includes(r.status)) throw new AppError('RESERVATION_NOT_ACCESSIBLE', { reason: 'Only a sold ticket can be e-mailed.' })
     const out = await mustLoadReservation(deps.db, r.id)
     const email = await ticketEmail(deps.db, out, r.passenger_id)
     if (!email) throw new AppError('VALIDATION_FAILED', { reason: 'This reservation has no e-mail address.' })

@@ -155,7 +155,7 @@ test('rows written before the reason existed get it from their English text; oth
         [p!.id, text],
       )
     }
-    assert.equal(await migrate(db), ['012_bengali_texts.sql'])
+    assert.is((await migrate(db))[0], '012_bengali_texts.sql')
     const rows = await db.query<{ description: string; reason: string | null }>('SELECT description, reason FROM ledger ORDER BY id')
     assert.equal(
       rows.map((r) => r.reason),

@@ -45,6 +45,7 @@ const reasonIds: Record<NonNullable<Transaction['reason']>, string> = {
   TICKET_CANCELED: 'transactions.ticketCanceled',
   BOOKING_ENDED: 'transactions.bookingEnded',
   COUPON_REFUSED: 'transactions.couponRefused',
+  TRIP_CANCELED: 'transactions.tripCanceled',
 }
 
 /**
@@ -54,7 +55,8 @@ const reasonIds: Record<NonNullable<Transaction['reason']>, string> = {
  */
 function transactionDetail(tx: Transaction): { id: string; values?: Record<string, ReactNode> } | { text: string } | null {
   // a PNR is a code in Latin letters: read as English
-  if (tx.reason === 'TICKET_CANCELED') return tx.pnr ? { id: reasonIds.TICKET_CANCELED, values: { pnr: <span lang="en">{tx.pnr}</span> } } : null
+  if (tx.reason === 'TICKET_CANCELED' || tx.reason === 'TRIP_CANCELED')
+    return tx.pnr ? { id: reasonIds[tx.reason], values: { pnr: <span lang="en">{tx.pnr}</span> } } : null
   if (tx.reason) return { id: reasonIds[tx.reason] }
   switch (tx.kind) {
     case 'OPENING':
