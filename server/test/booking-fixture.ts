@@ -53,7 +53,7 @@ async function makeApp(deps: Deps): Promise<FastifyInstance> {
     logLevel: false,
     rateLimitMax: 1_000_000,
     authRateLimitMax: 1_000_000,
-    trustProxy: true,
+    trustProxy: { hops: 1 },
     distDir: path.join(os.tmpdir(), 'no-dist'),
   })
 }
