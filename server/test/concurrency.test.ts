@@ -261,7 +261,9 @@ function scenarios(t: Test, name: string, make: () => Promise<{ ctx: Ctx; close(
     const { paymentId, redirectUrl, resultToken } = pays[0]!.body.data
     // The gateway decided but its notification has not run yet: every success call races to confirm.
     await c.db.query("UPDATE payments SET status = 'APPROVED', decided_at = $2 WHERE id = $1", [paymentId, c.now()])
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => c.request(i, 'POST', '/api/reservation/success', { paymentId, resultToken })))
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => c.request(i, 'POST', '/api/reservation/success', { paymentId, resultToken })),
+    )
     assert.ok(results.every((r) => r.status === 200))
     const pnrs = new Set(results.map((r) => r.body.data.reservation.pnr))
     assert.is(pnrs.size, 1)
