@@ -246,7 +246,7 @@ test('a passenger’s tickets open offline from My tickets and the success page;
   await pageHeading(page)
   await page.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
   await expect(page.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
-  expect(await storedText(page)).not.toContain(t.pnr)
+  await expect.poll(() => storedText(page)).not.toContain(t.pnr)
   await context.setOffline(true)
   await page.goto(`/ticket-operation?pnr=${t.pnr}`)
   await expect(page.getByRole('textbox', { name: en['ticket.pnr'], exact: true })).toHaveValue(t.pnr)
@@ -313,7 +313,25 @@ test('an expired or invalid session (the server answers 401) removes the tickets
   expect((await request.post('/api/logout', { headers: { Authorization: `Bearer ${token}` } })).ok()).toBe(true)
   await page.goto('/profile')
   await expect(page.getByText(en['error.INVALID_SESSION']!)).toBeVisible()
-  expect(await storedText(page)).not.toContain(t.pnr)
+  await expect.poll(() => storedText(page)).not.toContain(t.pnr)
+})
+
+test('LOGOUT removes the tickets from the device and from the tab: going back to the ticket shows nothing of it', async ({ page, request }) => {
+  const t = await boughtTicket(request)
+  await page.goto('/faq')
+  await signIn(page, request, t.mobile)
+  await page.goto(`/reservation/success?reservationId=${t.reservationId}`)
+  await expect(page.getByTestId('ticket-pin')).toHaveText(t.pin)
+  await page.goto(`/ticket-operation?pnr=${t.pnr}`)
+  await expect(page.getByRole('button', { name: en['ticket.cancel'], exact: true })).toBeVisible()
+  await page.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
+  await expect(page.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
+  await expect.poll(() => storedText(page)).not.toContain(t.pnr)
+  // the next person presses Back in the same tab
+  await page.goBack()
+  await expect(page).toHaveURL(new RegExp(`/ticket-operation\\?pnr=${t.pnr}$`))
+  await expect(page.getByRole('textbox', { name: en['ticket.pnr'], exact: true })).toHaveValue(t.pnr)
+  await expect(page.getByTestId('ticket')).toHaveCount(0)
 })
 
 test('Keep this ticket on this device keeps it for its passenger only: signed in again they see it offline, the next person only with its PIN, another account not at all; logout removes it', async ({
@@ -364,7 +382,7 @@ test('Keep this ticket on this device keeps it for its passenger only: signed in
   await pageHeading(c)
   await c.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
   await expect(c.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
-  expect(await storedText(c)).not.toContain(t.pnr)
+  await expect.poll(() => storedText(c)).not.toContain(t.pnr)
 })
 
 test('a new build is detected: an open page offers Reload; a page that already is the new build takes it silently', async ({ page, app }) => {
