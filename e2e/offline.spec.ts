@@ -2,9 +2,11 @@
  * Issue 14: repeat visits and offline tickets. With the app's service worker
  * (blocked in the other specs), on a server of its own whose copy of dist/ the
  * last tests deploy into: a repeat visit with the network cut gets the shell and
- * a saved ticket, a passenger's tickets open offline from My tickets and the
- * success page and are gone after logout, the offline ticket passes axe in en
- * and bn, a new build is announced with Reload (or taken silently when the page
+ * a ticket kept on the device, a passenger's tickets open offline from My tickets
+ * and the success page and are gone after logout, the offline ticket passes axe
+ * in en and bn, a shared computer (issue 21) shows nothing of the previous
+ * passenger's ticket to the next person (after the tab closed, a 401, or to
+ * another account) but what they chose to keep, and only to them, a new build is announced with Reload (or taken silently when the page
  * already is the new build), and `serviceWorker: false` in config.js removes the
  * worker. The browser runs outside Bangladesh: times shown are still Dhaka's.
  */
@@ -15,7 +17,7 @@ import type { Reservation } from '../contract/schemas.ts'
 import { writeServiceWorker } from '../scripts/service-worker.mjs'
 import { formatDateTime } from '../src/lib/dates.ts'
 import type { SavedTicket } from '../src/stores/saved-tickets.ts'
-import { bookThroughApi, dhakaDate, expectNoAxeViolations, latestCode, messages, pageHeading, PASSWORD } from './helpers.ts'
+import { bookThroughApi, createPassenger, dhakaDate, expectNoAxeViolations, latestCode, messages, pageHeading, PASSWORD } from './helpers.ts'
 import { type OwnServer, startOwnServer } from './own-server.ts'
 
 const { en } = messages
@@ -86,16 +88,52 @@ async function lookUp(page: Page, pnr: string, pin: string): Promise<void> {
   await expect(page).toHaveURL(new RegExp(`/ticket-operation\\?pnr=${pnr}$`))
 }
 
-/** Signs `mobile` in for this browser tab the way the login page does (session storage). */
-async function signIn(page: Page, request: APIRequestContext, mobile: string): Promise<void> {
+/**
+ * Signs `mobile` in for this browser tab the way the login page does (session storage; with
+ * `stay`, Stay signed in: local storage too); answers the session's token.
+ */
+async function signIn(page: Page, request: APIRequestContext, mobile: string, stay = false): Promise<string> {
   const res = await request.post('/api/checkPassenger', { data: { mobile, password: PASSWORD } })
   const session = ((await res.json()) as { data: { token: string; passenger: unknown; company: unknown } }).data
-  await page.evaluate((s) => {
-    sessionStorage.setItem('token', s.token)
-    sessionStorage.setItem('passenger', JSON.stringify(s.passenger))
-    sessionStorage.setItem('company', JSON.stringify(s.company))
-  }, session)
+  await page.evaluate(
+    ({ s, stay }) => {
+      for (const store of stay ? [sessionStorage, localStorage] : [sessionStorage]) {
+        store.setItem('token', s.token)
+        store.setItem('passenger', JSON.stringify(s.passenger))
+        store.setItem('company', JSON.stringify(s.company))
+      }
+    },
+    { s: session, stay },
+  )
+  return session.token
 }
+
+/** Everything the page's origin keeps in local and session storage, as text. */
+const storedText = (page: Page) => page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]))
+
+/** Types the PIN into the ticket form (the PNR already filled in) and asks for the ticket. */
+async function typePin(page: Page, pnr: string, pin: string): Promise<void> {
+  await expect(page.getByRole('textbox', { name: en['ticket.pnr'], exact: true })).toHaveValue(pnr)
+  await page.getByRole('textbox', { name: en['ticket.pin'], exact: true }).fill(pin)
+  await page.getByRole('button', { name: en['ticket.find'] }).click()
+}
+
+/** The ticket's own address shows no ticket, only the form with its PNR (the device has no copy for this person). */
+async function expectNoCopyAt(page: Page, pnr: string): Promise<void> {
+  await page.goto(`/ticket-operation?pnr=${pnr}`)
+  await expect(page.getByRole('textbox', { name: en['ticket.pnr'], exact: true })).toHaveValue(pnr)
+  await expect(page.getByTestId('ticket')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: en['ticket.cancel'], exact: true })).toHaveCount(0)
+}
+
+/** Offline, the success page of a booking paid from the balance shows no ticket (nor its PIN), only that there is no connection. */
+async function expectNoCopyOnSuccessPage(page: Page, reservationId: number): Promise<void> {
+  await page.goto(`/reservation/success?reservationId=${reservationId}`)
+  await expect(page.getByRole('alert').filter({ hasText: en['error.NO_INTERNET_CONNECTION'] })).toBeVisible()
+  await expect(page.getByTestId('ticket')).toHaveCount(0)
+}
+
+const keepBox = (page: Page) => page.getByRole('checkbox', { name: en['ticket.keepOnDevice'] })
 
 /** Every response the page got from the network, not from the service worker, other than the API's. */
 function networkResponses(page: Page): string[] {
@@ -111,8 +149,11 @@ function networkResponses(page: Page): string[] {
 
 /** "Saved copy from <time>": the time the copy was kept, on a wall clock in Dhaka (the browser runs elsewhere). */
 async function savedCopyText(page: Page, pnr: string, lang: 'en' | 'bn'): Promise<string> {
-  const shelf = await page.evaluate(() => JSON.parse(localStorage.getItem('savedTickets') ?? '{}') as Record<string, SavedTicket[]>)
-  const copy = Object.values(shelf)
+  const shelves = await page.evaluate(() =>
+    [sessionStorage, localStorage].map((s) => JSON.parse(s.getItem('savedTickets') ?? '{}') as Record<string, SavedTicket[]>),
+  )
+  const copy = shelves
+    .flatMap((shelf) => Object.values(shelf))
     .flat()
     .find((c) => c.reservation.pnr === pnr)
   expect(copy, `a saved copy of ${pnr}`).toBeTruthy()
@@ -131,7 +172,7 @@ async function expectSavedCopy(page: Page, t: { pnr: string; pin: string; seats:
   await expect(ticket.getByTestId('ticket-saved-copy')).toContainText(await savedCopyText(page, t.pnr, 'en'))
 }
 
-test('a repeat visit with the network cut serves the shell and a saved ticket; a cancellation shows after the next look-up', async ({
+test('a repeat visit with the network cut serves the shell and a ticket kept on the device; a cancellation shows after the next look-up', async ({
   page,
   context,
   request,
@@ -140,6 +181,10 @@ test('a repeat visit with the network cut serves the shell and a saved ticket; a
   await lookUp(page, t.pnr, t.pin)
   await controlled(page)
   await expect(page.getByTestId('ticket-saved-copy')).toHaveCount(0)
+  // off unless asked for: the visitor keeps it on this device
+  await expect(keepBox(page)).not.toBeChecked()
+  await keepBox(page).check()
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('savedTickets') ?? '')).toContain(`"pnr":"${t.pnr}"`)
 
   // the network is cut: a new visit to the ticket's address, and to the home page
   await context.setOffline(true)
@@ -147,6 +192,8 @@ test('a repeat visit with the network cut serves the shell and a saved ticket; a
   const fromNetwork = networkResponses(again)
   await again.goto(`/ticket-operation?pnr=${t.pnr}`)
   await pageHeading(again)
+  // another tab: the kept copy opens for whoever types its PIN
+  await typePin(again, t.pnr, t.pin)
   await expectSavedCopy(again, t)
   await expect(again.getByRole('alert').filter({ hasText: en['error.NO_INTERNET_CONNECTION'] })).toBeVisible()
   // a saved copy offers no server actions
@@ -162,6 +209,7 @@ test('a repeat visit with the network cut serves the shell and a saved ticket; a
   const otp = await latestCode(request, t.mobile, /cancel/i)
   expect((await request.get(`/api/reservation/cancel/${t.pnr}/${t.pin}/${otp}`)).ok()).toBe(true)
   await again.goto(`/ticket-operation?pnr=${t.pnr}`)
+  await typePin(again, t.pnr, t.pin)
   await expect(again.getByTestId('ticket-status')).toHaveText(en['profile.statusCanceled']!)
   await expect(again.getByTestId('ticket-saved-copy')).toHaveCount(0)
   await context.setOffline(true)
@@ -198,7 +246,7 @@ test('a passenger’s tickets open offline from My tickets and the success page;
   await pageHeading(page)
   await page.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
   await expect(page.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
-  expect(await page.evaluate(() => localStorage.getItem('savedTickets'))).toBeNull()
+  await expect.poll(() => storedText(page)).not.toContain(t.pnr)
   await context.setOffline(true)
   await page.goto(`/ticket-operation?pnr=${t.pnr}`)
   await expect(page.getByRole('textbox', { name: en['ticket.pnr'], exact: true })).toHaveValue(t.pnr)
@@ -218,6 +266,122 @@ test('a ticket opened offline passes axe, in English and Bengali', async ({ page
   await expect(page.locator('html')).toHaveAttribute('lang', 'bn')
   await expect(page.getByTestId('ticket-saved-copy')).toContainText(await savedCopyText(page, t.pnr, 'bn'))
   await expectNoAxeViolations(page, 'offline ticket, bn')
+})
+
+test('a shared computer: after a session without Stay signed in closed its tab, the next person sees nothing of the ticket, signed out or as another account', async ({
+  context,
+  request,
+}) => {
+  const t = await boughtTicket(request)
+  const a = await context.newPage()
+  await a.goto('/faq')
+  await signIn(a, request, t.mobile)
+  await a.goto(`/reservation/success?reservationId=${t.reservationId}`)
+  await expect(a.getByTestId('ticket-pin')).toHaveText(t.pin)
+  await controlled(a)
+  // in A's own tab the ticket's address opens A's copy, with Cancel
+  await a.goto(`/ticket-operation?pnr=${t.pnr}`)
+  await expect(a.getByRole('button', { name: en['ticket.cancel'], exact: true })).toBeVisible()
+  await a.close()
+
+  // the next person opens the browser: a new tab, A's address from the history
+  const b = await context.newPage()
+  await expectNoCopyAt(b, t.pnr)
+  expect(await storedText(b)).not.toContain(t.pnr)
+  await context.setOffline(true)
+  await expectNoCopyOnSuccessPage(b, t.reservationId)
+  await expectNoCopyAt(b, t.pnr)
+
+  // signed in as someone else
+  await context.setOffline(false)
+  await signIn(b, request, await createPassenger(request))
+  await expectNoCopyAt(b, t.pnr)
+  await context.setOffline(true)
+  await expectNoCopyOnSuccessPage(b, t.reservationId)
+})
+
+test('an expired or invalid session (the server answers 401) removes the tickets it saved on the device', async ({ page, request }) => {
+  const t = await boughtTicket(request)
+  await page.goto('/faq')
+  // Stay signed in: its copies are in local storage, where they would outlive the tab
+  const token = await signIn(page, request, t.mobile, true)
+  await page.goto(`/reservation/success?paymentId=${t.paymentId}`)
+  await expect(page.getByTestId('ticket-pin')).toHaveText(t.pin)
+  await expect.poll(() => storedText(page)).toContain(t.pnr)
+  // the session ends on the server (as at its expiry); the next request answers 401
+  expect((await request.post('/api/logout', { headers: { Authorization: `Bearer ${token}` } })).ok()).toBe(true)
+  await page.goto('/profile')
+  await expect(page.getByText(en['error.INVALID_SESSION']!)).toBeVisible()
+  await expect.poll(() => storedText(page)).not.toContain(t.pnr)
+})
+
+test('LOGOUT removes the tickets from the device and from the tab: going back to the ticket shows nothing of it', async ({ page, request }) => {
+  const t = await boughtTicket(request)
+  await page.goto('/faq')
+  await signIn(page, request, t.mobile)
+  await page.goto(`/reservation/success?reservationId=${t.reservationId}`)
+  await expect(page.getByTestId('ticket-pin')).toHaveText(t.pin)
+  await page.goto(`/ticket-operation?pnr=${t.pnr}`)
+  await expect(page.getByRole('button', { name: en['ticket.cancel'], exact: true })).toBeVisible()
+  await page.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
+  await expect(page.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
+  await expect.poll(() => storedText(page)).not.toContain(t.pnr)
+  // the next person presses Back in the same tab
+  await page.goBack()
+  await expect(page).toHaveURL(new RegExp(`/ticket-operation\\?pnr=${t.pnr}$`))
+  await expect(page.getByRole('textbox', { name: en['ticket.pnr'], exact: true })).toHaveValue(t.pnr)
+  await expect(page.getByTestId('ticket')).toHaveCount(0)
+})
+
+test('Keep this ticket on this device keeps it for its passenger only: signed in again they see it offline, the next person only with its PIN, another account not at all; logout removes it', async ({
+  context,
+  request,
+}) => {
+  const t = await boughtTicket(request)
+  const a = await context.newPage()
+  await a.goto('/faq')
+  await signIn(a, request, t.mobile)
+  await a.goto(`/reservation/success?reservationId=${t.reservationId}`)
+  await expect(a.getByTestId('ticket-pin')).toHaveText(t.pin)
+  await controlled(a)
+  await expect(keepBox(a)).not.toBeChecked()
+  await keepBox(a).check()
+  await expect.poll(() => a.evaluate(() => localStorage.getItem('savedTickets') ?? '')).toContain(`"pnr":"${t.pnr}"`)
+  await a.close()
+
+  // the next person: not at the ticket's address, nor on the success page offline
+  const b = await context.newPage()
+  await expectNoCopyAt(b, t.pnr)
+  await context.setOffline(true)
+  await expectNoCopyOnSuccessPage(b, t.reservationId)
+  // ... but typing its PIN (which asks the server for it when online) opens it
+  await expectNoCopyAt(b, t.pnr)
+  await typePin(b, t.pnr, t.pin)
+  await expectSavedCopy(b, t)
+  // another account signed in on the same browser: nothing
+  await context.setOffline(false)
+  await signIn(b, request, await createPassenger(request))
+  await expectNoCopyAt(b, t.pnr)
+  await context.setOffline(true)
+  await expectNoCopyOnSuccessPage(b, t.reservationId)
+  await b.close()
+
+  // A signs in again: the kept ticket opens offline, still kept
+  await context.setOffline(false)
+  const c = await context.newPage()
+  await c.goto('/faq')
+  await signIn(c, request, t.mobile)
+  await context.setOffline(true)
+  await c.goto(`/reservation/success?reservationId=${t.reservationId}`)
+  await expectSavedCopy(c, t)
+  await expect(keepBox(c)).toBeChecked()
+  // A signs out: gone from the device
+  await context.setOffline(false)
+  await c.goto('/faq')
+  await pageHeading(c)
+  await c.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
+  await expect(c.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
+  await expect.poll(() => storedText(c)).not.toContain(t.pnr)
 })
 
 test('a new build is detected: an open page offers Reload; a page that already is the new build takes it silently', async ({ page, app }) => {

@@ -16,7 +16,7 @@ export const storageKeys = {
   deviceType: 'deviceType',
   uuid: 'uuid',
   announcement: 'announcement',
-  /** Tickets kept for opening offline (local storage; src/stores/saved-tickets.ts). */
+  /** Tickets kept for opening offline (session storage, or local storage when kept beyond the session; src/lib/ticket-shelf.ts). */
   savedTickets: 'savedTickets',
   /** The result token of the card payment this tab opened last (session storage; src/stores/payment-tokens.ts). */
   paymentResultToken: 'paymentResultToken',
@@ -81,17 +81,4 @@ export function readJson<T>(store: KeyValue, key: string): T | null {
   } catch {
     return null
   }
-}
-
-/**
- * Removes `entry` from the JSON object kept under `key` (an account's saved
- * tickets at logout), and the key once nothing is left. Kept here, small, so the
- * session store can do it without loading the saved-tickets store.
- */
-export function removeJsonEntry(store: KeyValue, key: string, entry: string): void {
-  const value = readJson<Record<string, unknown>>(store, key)
-  if (!value || typeof value !== 'object' || !(entry in value)) return
-  delete value[entry]
-  if (Object.keys(value).length === 0) store.removeItem(key)
-  else store.setItem(key, JSON.stringify(value))
 }

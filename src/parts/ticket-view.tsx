@@ -13,6 +13,9 @@ import { deferred } from './deferred.tsx'
 import { qrBox } from './ticket-qr-box.ts'
 import { statusMessageIds, statusTone } from './ticket-status.ts'
 
+// a choice made once the ticket shows: not in the page's first render
+const KeepOnDevice = deferred(() => import('./keep-on-device.tsx').then((m) => m.KeepOnDevice))
+
 const styles = {
   card: css({
     display: 'flex',
@@ -267,6 +270,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
         ) : null}
         {children}
       </div>
+      <KeepOnDevice reservation={r} />
     </section>
   )
 }

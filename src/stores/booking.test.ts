@@ -130,11 +130,13 @@ const input: b.BookingInput = {
   passengerEmail: '',
 }
 
-test.before.each(() => {
+test.before.each(async () => {
   clock = fakeClock(NOW)
   useStorages(memoryStorage(), memoryStorage())
   session.loadSession()
   session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
+  // the saved tickets an earlier test's session removes are removed before this test
+  await session.savedTicketsDropped()
   balance = 5000
   pendingPayment = null
   server = booking()
@@ -275,7 +277,15 @@ test('success page: confirms once with the server and shows the sold ticket', as
   assert.is(b.phase.value, 'sold')
   assert.is(b.announcement.value?.id, 'booking.announcePaid')
   // kept on the device: the success page's address opens it offline
-  assert.is(findSavedTicket({ paymentId: 'pay_9' })?.reservation.pnr, 'ABCDEFGHJK')
+  assert.is(findSavedTicket(session.passenger.value?.id ?? null, { paymentId: 'pay_9' })?.reservation.pnr, 'ABCDEFGHJK')
+})
+
+test('LOGOUT or a 401: the paid booking on screen (its PNR and PIN) is gone from memory', async () => {
+  await b.confirmPayment('pay_9', 'success')
+  assert.is(b.booking.value?.pin, '1234')
+  session.signOut()
+  assert.is(b.booking.value, null)
+  assert.is(b.paymentResult.value, null)
 })
 
 test("success page: sends this tab's result token; without one the status alone shows no booking", async () => {

@@ -422,3 +422,6 @@ export function resetBooking(): void {
     nowState.value = now()
   })
 }
+
+// a paid booking (the success page's ticket, with its PIN) is not the next person's after a LOGOUT or a 401
+session.whenPassengerLeaves(resetBooking)

@@ -3,10 +3,10 @@
  * session-storage keys (also in local storage when `Stay signed in` was chosen),
  * the invalid-session flag, the redirect memory and the device id.
  */
-import { batch, computed, signal } from '@preact/signals-react'
+import { batch, computed, effect, signal, untracked } from '@preact/signals-react'
 import type { Company, Passenger, Session } from '../../contract/schemas.ts'
 import { storedDeviceId } from '../lib/device-id.ts'
-import { localStore, readJson, removeJsonEntry, sessionStore, storageKeys as k } from '../lib/storage.ts'
+import { localStore, readJson, sessionStore, storageKeys as k } from '../lib/storage.ts'
 
 const tokenState = signal<string | null>(null)
 const passengerState = signal<Passenger | null>(null)
@@ -35,7 +35,25 @@ export function loadSession(): void {
   })
   // a stay-signed-in session is copied into this tab's session storage
   if (from === ls) for (const key of sessionKeys) copy(key, ls, ss)
+  // saved tickets in local storage of no session any more go
+  if (ls.getItem(k.savedTickets) !== null) dropTickets((m) => m.dropAtStart())
 }
+
+/**
+ * Removes saved tickets with src/lib/ticket-shelf.ts (fetched when first needed: not in
+ * any page's first render); every saved ticket when it cannot be fetched.
+ */
+function dropTickets(drop: (shelf: typeof import('../lib/ticket-shelf.ts')) => void): void {
+  dropping = dropping.then(() =>
+    import('../lib/ticket-shelf.ts').then(drop, () => {
+      for (const store of [sessionStore(), localStore()]) store.removeItem(k.savedTickets)
+    }),
+  )
+}
+let dropping = Promise.resolve()
+
+/** Settles once the saved tickets to remove (at start, sign-in, LOGOUT, a 401) are removed. */
+export const savedTicketsDropped = (): Promise<void> => dropping
 
 function copy(key: string, from: ReturnType<typeof sessionStore>, to: ReturnType<typeof sessionStore>): void {
   const v = from.getItem(key)
@@ -60,6 +78,7 @@ export function signIn(s: Session, staySignedIn = false): void {
     companyState.value = s.company
     invalidSessionState.value = false
   })
+  dropTickets((m) => m.dropAtSignIn(s.passenger.id, staySignedIn))
 }
 
 /** Replaces the stored passenger record (profile edit, balance change). */
@@ -82,19 +101,27 @@ function clear(): void {
   })
 }
 
-/** LOGOUT: forgets the session everywhere, and the tickets this device kept for the account. */
-export function signOut(): void {
+/** The saved tickets of the session's passenger (saved-tickets.ts keeps them under the passenger id): all, or those not kept by choice. */
+function dropTicketsOfSession(evenKept: boolean): void {
   const id = passengerState.value?.id
-  // saved-tickets.ts keeps each account's copies under its passenger id
-  if (id !== undefined) removeJsonEntry(localStore(), k.savedTickets, String(id))
+  if (id === undefined) return
+  dropTickets((m) => m.dropAtEnd(id, evenKept))
+}
+
+/** LOGOUT: forgets the session everywhere, and every ticket this device saved for the account, kept ones too. */
+export function signOut(): void {
+  dropTicketsOfSession(true)
   clear()
 }
 
 /**
- * The 401 reset of docs/spec.md section 4: clears token, passenger and company, flags an
- * invalid session and remembers `path` for the return after login.
+ * The 401 reset of docs/spec.md section 4: clears token, passenger and company and the
+ * session's saved tickets (but those kept by choice), flags an invalid session and
+ * remembers `path` for the return after login.
  */
 export function resetInvalidSession(path: string): void {
+  // the session has ended: its saved tickets go with it, but those the passenger chose to keep
+  dropTicketsOfSession(false)
   clear()
   sessionStore().setItem(k.invalidSession, 'true')
   invalidSessionState.value = true
@@ -105,6 +132,20 @@ export function resetInvalidSession(path: string): void {
 export function clearInvalidSession(): void {
   sessionStore().removeItem(k.invalidSession)
   invalidSessionState.value = false
+}
+
+/**
+ * Runs `forget` whenever the signed-in passenger leaves (LOGOUT, a 401, another account
+ * signing in): the stores drop what they hold in memory of theirs (the ticket or booking on
+ * screen, with its PIN), so the next person in the same tab cannot bring it back.
+ */
+export function whenPassengerLeaves(forget: () => void): () => void {
+  let last = passengerState.peek()?.id ?? null
+  return effect(() => {
+    const id = passengerState.value?.id ?? null
+    if (last !== null && id !== last) untracked(forget)
+    last = id
+  })
 }
 
 /** Remembers where to return after login (restricted routes, 401). */

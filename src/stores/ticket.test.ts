@@ -21,11 +21,13 @@ const fail = (code: ErrorCode) => {
 }
 const passenger = { id: 3, mobile: '01712345678', fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka', balance: 0, createdAt: iso(NOW) }
 
-test.before.each(() => {
+test.before.each(async () => {
   clock = fakeClock(NOW)
   balance = 0
   useStorages(memoryStorage(), memoryStorage())
   session.loadSession()
+  // the saved tickets an earlier test's session removes are removed before this test
+  await session.savedTicketsDropped()
   handlers = {
     reservationByPnr: ({ params }) => (params!.pnr === 'ABCDEFGHJK' && params!.pin === '1234' ? sold : fail('WRONG_PNR_PIN')),
     reservationById: ({ params }) => (params!.id === 41 ? sold : fail('RESERVATION_NOT_ACCESSIBLE')),
@@ -154,7 +156,7 @@ test('a ticket’s own address shows the saved copy at once, then the server’s
   assert.ok(await opening)
   assert.equal(calls.at(-1)!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
   assert.is(t.savedAt.value, null)
-  assert.is(saved.findSavedTicket({ pnr: 'ABCDEFGHJK' })?.savedAt, NOW + 3_600_000)
+  assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' })?.savedAt, NOW + 3_600_000)
 })
 
 test('without an answer from the server the saved copy stays, marked with its time, with the reason', async () => {
@@ -202,7 +204,37 @@ test('cancelling here updates the saved copy at once', async () => {
   await t.findByPnr('ABCDEFGHJK', '1234')
   await t.startCancel()
   await t.confirmCancel('654321')
-  assert.is(saved.findSavedTicket({ pnr: 'ABCDEFGHJK' })?.reservation.status, 5)
+  assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' })?.reservation.status, 5)
+})
+
+test('another account’s or tab’s copy is never shown at the ticket’s address, nor its PIN sent to the server', async () => {
+  saved.keepTickets(7, [sold])
+  signedIn()
+  assert.is(await t.openSaved('ABCDEFGHJK'), false)
+  assert.is(t.ticket.value, null)
+  assert.not.ok(
+    calls.some((c) => c.name === 'reservationByPnr'),
+    'no look-up with the saved PIN',
+  )
+  session.signOut()
+  assert.is(await t.openSaved('ABCDEFGHJK'), false)
+  assert.not.ok(calls.some((c) => c.name === 'reservationByPnr'))
+})
+
+test('LOGOUT or a 401: the ticket on screen, with its PIN, is gone from memory too', async () => {
+  signedIn()
+  await t.openById(41)
+  assert.is(t.ticket.value?.pin, '1234')
+  session.signOut()
+  assert.is(t.ticket.value, null)
+  signedIn()
+  await t.openById(41)
+  session.resetInvalidSession('/ticket-operation?reservationId=41')
+  assert.is(t.ticket.value, null)
+  // a visitor signing in keeps what they looked up on screen
+  await t.findByPnr('ABCDEFGHJK', '1234')
+  signedIn()
+  assert.is(t.ticket.value?.pnr, 'ABCDEFGHJK')
 })
 
 test.run()

@@ -3,8 +3,8 @@
  * the signed-in passenger's by reservation id, resend its e-mail, and cancel
  * it with the SMS code (cancel initialize shows the refund and the policy; the
  * refund goes to the balance). Every ticket the server sends is kept on the
- * device (saved-tickets.ts); when the server cannot answer, the saved copy is
- * shown instead, marked with its time. A ticket's own address is
+ * device for whoever opened it (saved-tickets.ts); when the server cannot answer,
+ * their saved copy is shown instead, marked with its time. A ticket's own address is
  * `/ticket-operation?pnr=<PNR>`. Actions are the only writers; uvu runs this in
  * Node against `fakeApi` and `fakeClock`.
  */
@@ -85,6 +85,9 @@ function announce(id: string, values?: Record<string, string | number>): void {
   announcementState.value = { id, values, seq: ++seq }
 }
 
+/** Whose saved copies are read and written: the signed-in passenger's, or this tab's (null). */
+const owner = (): number | null => session.passenger.value?.id ?? null
+
 function show(r: Reservation, at: number | null = null): void {
   batch(() => {
     ticketState.value = r
@@ -99,7 +102,7 @@ function show(r: Reservation, at: number | null = null): void {
 /** Shows the server's answer and keeps a copy of it on the device. */
 function showFresh(r: Reservation): Promise<void> {
   show(r)
-  return keepTicketsLater(session.passenger.value?.id ?? null, [r])
+  return keepTicketsLater(owner(), [r])
 }
 
 /** After a failed request: this device's copy when the server could not answer and `saved` finds one; else nothing. */
@@ -122,21 +125,23 @@ export async function findByPnr(pnr: string, pin: string): Promise<Reservation |
   const p = normalisePnr(pnr)
   const n = pin.trim()
   const r = await run('find', 'find', () => call('reservationByPnr', { params: { pnr: p, pin: n } }))
-  if (!r) return showSavedInstead((s) => [s.findSavedTicket({ pnr: p })].find((c) => c?.reservation.pin === n) ?? null)
+  // typing the PIN opens this tab's or account's copy, or one kept on this device
+  if (!r) return showSavedInstead((s) => s.findWithPin(owner(), p, n))
   await showFresh(r)
   announce('ticket.announceFound', { pnr: r.pnr ?? p })
   return r
 }
 
 /**
- * Opens the ticket at its own address (`?pnr=`): this device's saved copy at
- * once, then the server's answer, asked with the saved PIN. False when the device
- * has no copy (the passenger types the PIN).
+ * Opens the ticket at its own address (`?pnr=`): the copy this account (or,
+ * signed out, this tab) saved at once, then the server's answer, asked with the
+ * saved PIN. False when they have no copy (the passenger types the PIN): another
+ * account's or tab's copy is never shown, nor its PIN sent.
  */
 export async function openSaved(pnr: string): Promise<boolean> {
   const p = normalisePnr(pnr)
   if (ticketState.value?.pnr === p && savedAtState.value === null) return true
-  const copy = (await savedTickets()).findSavedTicket({ pnr: p })
+  const copy = (await savedTickets()).findSavedTicket(owner(), { pnr: p })
   if (!copy?.reservation.pin) return false
   show(copy.reservation, copy.savedAt)
   const pin = copy.reservation.pin
@@ -149,7 +154,7 @@ export async function openSaved(pnr: string): Promise<boolean> {
 export async function openById(id: number): Promise<Reservation | undefined> {
   if (ticketState.value?.id === id && savedAtState.value === null) return ticketState.value
   const r = await run('find', 'find', () => call('reservationById', { params: { id } }))
-  if (!r) return showSavedInstead((s) => s.findSavedTicket({ id }))
+  if (!r) return showSavedInstead((s) => s.findSavedTicket(owner(), { id }))
   await showFresh(r)
   return r
 }
@@ -199,7 +204,7 @@ export async function confirmCancel(otp: string): Promise<Reservation | undefine
   }
   const r = await run('cancel', 'cancel', () => call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code } }))
   if (!r) return undefined
-  const kept = keepTicketsLater(session.passenger.value?.id ?? null, [r])
+  const kept = keepTicketsLater(owner(), [r])
   batch(() => {
     ticketState.value = r
     cancelStepState.value = 'done'
@@ -258,3 +263,6 @@ export function resetTicket(): void {
     announcementState.value = null
   })
 }
+
+// the ticket on screen (with its PIN) is not the next person's after a LOGOUT or a 401
+session.whenPassengerLeaves(resetTicket)

@@ -10,6 +10,7 @@ import { currentRoute } from '../../router.ts'
 import * as b from '../../stores/booking.ts'
 import type { SavedTicket } from '../../stores/saved-tickets.ts'
 import { savedTickets } from '../../stores/saved-tickets-later.ts'
+import { passenger } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { loadEarly, takeEarlyLoad } from '../../lib/early-load.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
@@ -45,8 +46,8 @@ export function startLoading(search: string): void {
   loadEarly(queryKey(q), () => load(q))
 }
 
-/** The ticket this device kept for the card payment or the booking of this page. */
-function useSavedFor(when: boolean, paymentId: string | null, reservationId: number | null): SavedTicket | null | undefined {
+/** The ticket `owner` (the signed-in passenger, or null: this tab) saved for the card payment or the booking of this page. */
+function useSavedFor(when: boolean, owner: number | null, paymentId: string | null, reservationId: number | null): SavedTicket | null | undefined {
   // undefined while the saved-tickets store is on its way
   const [saved, setSaved] = useState<SavedTicket | null | undefined>(undefined)
   useEffect(() => {
@@ -55,14 +56,14 @@ function useSavedFor(when: boolean, paymentId: string | null, reservationId: num
     let live = true
     savedTickets().then(
       ({ findSavedTicket }) => {
-        if (live) setSaved(paymentId ? findSavedTicket({ paymentId }) : reservationId ? findSavedTicket({ id: reservationId }) : null)
+        if (live) setSaved(paymentId ? findSavedTicket(owner, { paymentId }) : reservationId ? findSavedTicket(owner, { id: reservationId }) : null)
       },
       () => live && setSaved(null),
     )
     return () => {
       live = false
     }
-  }, [when, paymentId, reservationId])
+  }, [when, owner, paymentId, reservationId])
   return when ? saved : null
 }
 
@@ -86,7 +87,7 @@ export default function ReservationSuccessPage() {
   const result = paymentId ? b.paymentResult.value : null
   const r = paymentId ? (result?.paymentId === paymentId ? result.reservation : null) : b.booking.value?.id === reservationId ? b.booking.value : null
   // no answer from the server: the ticket this device kept when it was bought
-  const saved = useSavedFor(isConnectionError(b.error.value), paymentId, reservationId)
+  const saved = useSavedFor(isConnectionError(b.error.value), passenger.value?.id ?? null, paymentId, reservationId)
   const loading =
     b.busy.value === 'confirm' || (!!paymentId && !result && !b.error.value) || (!!reservationId && !r && !b.error.value) || saved === undefined
   const sold = r?.status === reservationStatus.sold
