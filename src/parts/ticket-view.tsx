@@ -93,27 +93,6 @@ function cityName(c: Reservation['origin'], lang: Locale): string {
 // The QR code (Ark QrCode and its encoder) arrives after the ticket's text, in a box of its size.
 const TicketQr = deferred(() => import('./ticket-qr.tsx').then((m) => m.TicketQr))
 
-/** Saves the ticket's departure as an .ics file (time in Asia/Dhaka). */
-export async function downloadCalendar(r: Reservation, summary: string, description: string): Promise<void> {
-  const { buildIcs } = await import('../../contract/ics.ts')
-  const ics = buildIcs({
-    uid: `reservation-${r.id}@nodiexpress.com.bd`,
-    start: r.boardingStation.time ?? r.departureTime,
-    end: r.droppingStation.time ?? r.arrivalTime,
-    summary,
-    location: [r.boardingStation.name, r.boardingStation.address].filter(Boolean).join(', '),
-    description,
-  })
-  const url = URL.createObjectURL(new Blob([ics], { type: 'text/calendar;charset=utf-8' }))
-  const a = document.createElement('a')
-  a.href = url
-  a.download = `ticket-${r.pnr ?? r.id}.ics`
-  document.body.append(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
-
 /** Props for TicketView. */
 export interface TicketViewProps {
   reservation: Reservation
@@ -258,10 +237,13 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
             type="button"
             className={button({ variant: 'outline' })}
             onClick={() =>
-              downloadCalendar(
-                r,
-                summary,
-                [hasKeys ? t('ticket.calendarKeys', { pnr: r.pnr!, pin: r.pin! }) : '', station(r.boardingStation)].filter(Boolean).join('\n'),
+              // the calendar file's code loads when asked for, not with the ticket
+              void import('./ticket-calendar.ts').then((m) =>
+                m.downloadCalendar(
+                  r,
+                  summary,
+                  [hasKeys ? t('ticket.calendarKeys', { pnr: r.pnr!, pin: r.pin! }) : '', station(r.boardingStation)].filter(Boolean).join('\n'),
+                ),
               )
             }
           >

@@ -304,7 +304,7 @@ test("success page: sends this tab's result token; without one the status alone 
   assert.is(JSON.stringify(named('paymentSuccess')[1]!.opts.body), JSON.stringify({ paymentId: 'pay_5' }))
   assert.equal([other?.status, other?.full], ['APPROVED', false])
   assert.is(b.booking.value, null, 'no booking from before is shown as this payment')
-  assert.is(findSavedTicket({ paymentId: 'pay_5' }), null)
+  assert.is(findSavedTicket(session.passenger.value?.id ?? null, { paymentId: 'pay_5' }), null)
 })
 
 test('failure page: the booking stays payable while its time lasts', async () => {
