@@ -162,7 +162,7 @@ export interface Extended {
  * after the hold's current end, and no later than its maximum: `maxHoldMinutes` from when the
  * hold was won (its first expiry minus `holdMinutes`), never after departure
  * (INVALID_EXPIRATION_TIME). At most MAX_HOLD_EXTENSIONS extensions per hold, and none once the
- * maximum is reached (HOLD_EXTENSION_REFUSED). A seat the caller does not hold (any more):
+ * maximum is reached (HOLD_EXTENSION_REFUSED, with `until`: when the hold ends as it is). A seat the caller does not hold (any more):
  * BOOKING_TIME_EXCEED. The rows are locked FOR UPDATE, so two processes extending at once are
  * counted one after the other. Migration 017 keeps `extensions` and `first_expires_at` true.
  */
@@ -195,7 +195,7 @@ export async function extendHold(
     if (done >= limits.maxExtensions || max - ends < 1000) {
       throw new AppError('HOLD_EXTENSION_REFUSED', {
         reason: `Seats can be held longer at most ${limits.maxExtensions} times, and for at most ${limits.maxHoldMinutes} minutes in all. Book them before the time runs out.`,
-        values: { count: limits.maxExtensions, minutes: limits.maxHoldMinutes },
+        values: { count: limits.maxExtensions, minutes: limits.maxHoldMinutes, until: dhakaIsoOrNull(new Date(ends))! },
       })
     }
     const at = req.at.getTime()

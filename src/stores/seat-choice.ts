@@ -37,9 +37,9 @@ export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 /** Last change, for the live region. */
 export interface SeatEvent {
   /** `unavailable`: a seat that cannot be chosen was chosen (`state` says why); `others`: the summary of other passengers' changes. */
-  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'unavailable' | 'reset' | 'expired' | 'extended' | 'others'
+  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'unavailable' | 'reset' | 'expired' | 'extended' | 'extendRefused' | 'others'
   seatName?: string
-  /** `extended`: the hold's new end. */
+  /** `extended`: the hold's new end; `extendRefused`: its end as it is. */
   until?: string
   state?: SeatState
   /** `others`: seats other passengers took, and seats that became available, since the last summary. */
@@ -629,8 +629,16 @@ export async function extendHold(): Promise<void> {
     if (gen !== generation) return
     const code = (err as { code?: unknown }).code
     if (code === 'HOLD_EXTENSION_REFUSED' || code === 'INVALID_EXPIRATION_TIME') {
-      // the hold runs to its end as it is: the hold warning says so, and offers no Keep my seats
-      holdLimitState.value = { max: exp, left: 0 }
+      // the hold runs to its end as it is (the server says when: another tab may have extended it); the hold
+      // warning says so and offers no Keep my seats, or, when that end is further off, the live region does
+      const until = (err as { values?: { until?: unknown } }).values?.until
+      const end = typeof until === 'string' && Date.parse(until) > Date.parse(exp) ? until : exp
+      batch(() => {
+        holdLimitState.value = { max: end, left: 0 }
+        expirationTimeState.value = end
+        nowState.value = now()
+        if (!holdEndingSoon.value) emit('extendRefused', undefined, undefined, end)
+      })
     } else if (code === 'BOOKING_TIME_EXCEED') {
       // the hold is gone on the server: treat like a lost lock
       await resetSeats()

@@ -144,6 +144,8 @@ function SeatMap() {
         return intl.formatMessage({ id: 'seatChoice.holdExpired' })
       case 'extended':
         return intl.formatMessage({ id: 'seatChoice.announceExtended' }, { until: e.until ? formatTime(e.until, lang) : '' })
+      case 'extendRefused':
+        return intl.formatMessage({ id: 'seatChoice.announceExtendRefused' }, { until: e.until ? formatTime(e.until, lang) : '' })
     }
   }
   const live = useComputed(() => {
