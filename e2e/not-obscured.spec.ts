@@ -157,10 +157,13 @@ test('a notification: Escape closes it and focus goes back to the control that h
   const region = page.getByRole('region', { name: 'Notifications' })
   const toast = region.getByRole('status').filter({ hasText: 'No internet connection.' })
   await expect(toast).toBeVisible()
-  // the notifications' own key (Alt+T) takes focus to them; Tab to the notice, Escape closes it
+  // the notifications' own key (Alt+T) takes focus to the notice itself, with a focus ring (not to the
+  // notifications region, which has no height); Escape closes it
   await page.keyboard.press('Alt+KeyT')
-  await page.keyboard.press('Tab')
   await expect(toast).toBeFocused()
+  expect(
+    await toast.evaluate((el) => [el.getBoundingClientRect().height > 0, getComputedStyle(el).outlineStyle, getComputedStyle(el).outlineWidth]),
+  ).toEqual([true, 'solid', '3px'])
   await page.keyboard.press('Escape')
   await expect(toast).toHaveCount(0)
   await expect(contact).toBeFocused()

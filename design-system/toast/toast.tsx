@@ -123,9 +123,19 @@ export function Toaster({ label, closeLabel, onCoverChange }: ToasterProps) {
       toaster={toaster}
       className={slots.group}
       aria-label={label}
+      // each toast is its own polite status: the group around them being a live region too made a
+      // screen reader say each message twice
+      aria-live="off"
       onFocus={(e: FocusEvent<HTMLDivElement>) => {
         const from = e.relatedTarget
         if (from instanceof HTMLElement && !e.currentTarget.contains(from)) returnTo.current = from
+        // the notifications' key (Alt+T) focuses the group, which has no height of its own (its toasts
+        // are placed by transforms): focus goes on to the first toast, where it can be seen
+        // (a microtask later: Ark first notes where focus came from, to give it back when it leaves)
+        if (e.target === e.currentTarget) {
+          const first = e.currentTarget.querySelector<HTMLElement>('[data-part=root][data-state=open]')
+          if (first) queueMicrotask(() => first.focus())
+        }
       }}
     >
       {(t) => (
