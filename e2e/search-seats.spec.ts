@@ -460,7 +460,7 @@ test.describe('seat choice', () => {
     await theirs.click()
     const dialog = other.getByRole('alertdialog', { name: 'Error' })
     await expect(dialog).toBeVisible()
-    await expect(dialog).toContainText(`This seat (${name}) has been locked by another passenger.`)
+    await expect(dialog).toContainText(`This seat (${name}) has been locked by another Passenger.`)
     await expect(theirs).toHaveAttribute('data-state', 'held')
     await expect(other.getByTestId('selected-seats')).toHaveText('none yet')
     await expectNoAxeViolations(other, 'lock-lost dialog open')
