@@ -62,6 +62,13 @@ export const api = {
   tripSearch: def({ method: 'POST', path: '/reservation/tripSearch', auth: 'none', body: s.tripSearchRequest, response: s.tripSearchResponse }),
   tripDetails: def({ method: 'POST', path: '/reservation/tripDetails', auth: 'optional', body: s.tripDetailsRequest, response: s.tripDetails }),
   seatLock: def({ method: 'POST', path: '/reservation/seatLock', auth: 'optional', body: s.seatLockRequest, response: s.seatLockResponse }),
+  extendSeatLock: def({
+    method: 'POST',
+    path: '/reservation/extendSeatLock',
+    auth: 'optional',
+    body: s.extendSeatLockRequest,
+    response: s.extendSeatLockResponse,
+  }),
   booking: def({ method: 'POST', path: '/reservation/booking', auth: 'required', body: s.bookingRequest, response: s.reservation }),
   extendBooking: def({
     method: 'POST',

@@ -62,6 +62,10 @@ export const errorCatalogue = {
   COUPON_ALREADY_USED: { status: 400, reason: 'You have already used this coupon.' },
   COUPON_USED_UP: { status: 400, reason: 'This coupon has been used up.' },
   COUPON_MIN_FARE: { status: 400, reason: 'This coupon needs a higher fare.' },
+  HOLD_EXTENSION_REFUSED: {
+    status: 409,
+    reason: 'These seats cannot be held any longer. Book them now, or they are released when the time runs out.',
+  },
   HOLD_LIMIT_EXCEEDED: { status: 429, reason: 'Too many seats are held from your network. Book or release seats first.' },
   SEAT_HOLD_ENDED: { status: 409, reason: 'Your time on these seats has run out; they cannot be held by you again yet. Choose other seats.' },
 

@@ -32,6 +32,7 @@ export {
   isCalendarDate,
   isStorableText,
   MAX_HOLD_MINUTES,
+  MAX_HOLD_EXTENSIONS,
   MAX_ID,
   MAX_SEATS,
   MAX_YEAR,
@@ -205,17 +206,27 @@ export const tripDetails = z.object({
   expirationTime: z.nullable(instant),
 })
 
-export const seatLockRequest = z.strictObject({
+/** The trip as a seat-lock request names it, and the seats. */
+const heldSeats = {
   tripId: z.optional(id),
   tripDate: isoDate,
   coachCode: str(40),
   originCode: cityCode,
   destinationCode: cityCode,
   seatNames: z.array(seatName).check(z.minLength(1), z.maxLength(MAX_SEATS)),
-  locked: z.boolean(),
-})
+}
+export const seatLockRequest = z.strictObject({ ...heldSeats, locked: z.boolean() })
 /** Truthy when the lock is yours (or the unlock done), `false` when another holder has a seat. */
 export const seatLockResponse = z.union([z.literal(false), z.object({ seatNames: z.array(z.string()), expirationTime: z.nullable(instant) })])
+/** "Extend booking time" for a hold before booking: the held seats, kept until `expirationTime` (after now, at most the maximum). */
+export const extendSeatLockRequest = z.strictObject({ ...heldSeats, expirationTime: instant })
+/** The hold after the extension: its seats, the new expiry, the most it may reach and the extensions it has left. */
+export const extendSeatLockResponse = z.object({
+  seatNames: z.array(z.string()),
+  expirationTime: instant,
+  maxExpirationTime: instant,
+  extensionsLeft: z.number(),
+})
 
 // ---------- passengers, sessions ----------
 
@@ -393,6 +404,8 @@ export type SeatLayout = z.infer<typeof seatLayout>
 export type TripDetails = z.infer<typeof tripDetails>
 export type SeatLockRequest = z.infer<typeof seatLockRequest>
 export type SeatLockResponse = z.infer<typeof seatLockResponse>
+export type ExtendSeatLockRequest = z.infer<typeof extendSeatLockRequest>
+export type ExtendSeatLockResponse = z.infer<typeof extendSeatLockResponse>
 export type Passenger = z.infer<typeof passenger>
 export type Session = z.infer<typeof session>
 export type Transaction = z.infer<typeof transaction>

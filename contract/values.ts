@@ -37,6 +37,11 @@ export const OPEN_SEAT_NAME = 'OPEN'
 export const OTP_RESEND_SECONDS = 180
 export const HOLD_MINUTES = 15
 export const MAX_HOLD_MINUTES = 30
+/**
+ * A seat hold before booking may be extended this many times (POST /reservation/extendSeatLock),
+ * never past MAX_HOLD_MINUTES from when it was won (nor past departure), like a booking's time.
+ */
+export const MAX_HOLD_EXTENSIONS = 2
 /** A live seat-map stream silent this long (no event, no heartbeat) is taken for dropped by the app; heartbeats come more often. */
 export const SEAT_STREAM_SILENCE_SECONDS = 45
 /** The largest id (PostgreSQL int4). */

@@ -40,8 +40,9 @@ export const preset = definePreset({
       scrollPaddingTop: 'calc(var(--header-space, 0px) + 0.5rem)',
       scrollPaddingBottom: 'calc(max(var(--bottom-bar-space, 0px), var(--fab-space, 0px), var(--toast-space, 0px)) + 0.5rem)',
     },
-    // the end of the page scrolls clear of what stays at the bottom (notifications come and go: left out)
-    body: { paddingBottom: 'max(var(--bottom-bar-space, 0px), var(--fab-space, 0px))' },
+    // the end of the page scrolls clear of what stays at the bottom, notifications included while they
+    // are up (the last footer links are not left under them; the page only grows below its end)
+    body: { paddingBottom: 'max(var(--bottom-bar-space, 0px), var(--fab-space, 0px), var(--toast-space, 0px))' },
     'html, body': {
       fontFamily: 'body',
       color: 'gray.900',

@@ -232,7 +232,9 @@ test.describe('login and logout', () => {
     await password.fill('')
     await page.keyboard.type(PASSWORD)
     await page.keyboard.press('Tab')
-    // the show/hide button is skipped (Ark keeps it out of the tab order); next is Stay signed in
+    // the show/hide button, then Stay signed in
+    await expect(page.getByRole('button', { name: 'Show password' })).toBeFocused()
+    await page.keyboard.press('Tab')
     await expect(page.getByLabel('Stay signed in')).toBeFocused()
     await page.keyboard.press('Space')
     await page.keyboard.press('Enter')
@@ -391,6 +393,8 @@ test.describe('profile', () => {
     await box.getByRole('button', { name: 'Change password' }).click()
     await expect(box.getByRole('alert').filter({ hasText: 'Invalid Credentials' })).toBeVisible()
     await expect(page).toHaveURL(/\/profile$/)
+    // where the passenger goes next: the field (and its Show password button, a Tab stop) scrolled clear of the sticky header
+    await box.getByLabel('Current password').focus()
     await expectNoAxeViolations(page, 'password change: wrong current')
     await box.getByLabel('Current password').fill(PASSWORD)
     await box.getByRole('button', { name: 'Change password' }).click()

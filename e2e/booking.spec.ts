@@ -499,3 +499,135 @@ test('keyboard alone: seats, login, book, pay by card, ticket, cancel', async ({
   await expect(page.getByTestId('ticket-status')).toHaveText('Cancelled')
   expect(await seatStatuses(request, trip.tripId, [name])).toEqual([0])
 })
+
+// ---------- issue 24: the seat hold before booking is extended on the server ----------
+
+/** What the server holds for this page's device on the trip: the hold's end (null: nothing held). */
+function serverHold(page: Page, tripId: number): Promise<string | null> {
+  return page.evaluate(async (id) => {
+    const res = await fetch('/api/reservation/tripDetails', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Device-Id': sessionStorage.getItem('deviceId') ?? '' },
+      body: JSON.stringify({ tripId: id, originCode: 'DHK', destinationCode: 'CTG', originBusStationId: null, destinationBusStationId: null }),
+    })
+    return ((await res.json()) as { data: { expirationTime: string | null } }).data.expirationTime
+  }, tripId)
+}
+
+/** POST /reservation/extendSeatLock from the page (as another tab of the passenger would): status and body. */
+function extendFromPage(page: Page, trip: { tripId: number; date: string; coachCode: string }, seats: string[], until: number) {
+  return page.evaluate(
+    async ({ trip, seats, until }) => {
+      const res = await fetch('/api/reservation/extendSeatLock', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Device-Id': sessionStorage.getItem('deviceId') ?? '' },
+        body: JSON.stringify({
+          tripId: trip.tripId,
+          tripDate: trip.date,
+          coachCode: trip.coachCode,
+          originCode: 'DHK',
+          destinationCode: 'CTG',
+          seatNames: seats,
+          expirationTime: new Date(until).toISOString(),
+        }),
+      })
+      return { status: res.status, body: (await res.json()) as { data?: { expirationTime: string }; error?: { code: string; reason: string } } }
+    },
+    { trip, seats, until },
+  )
+}
+
+/** hh:mm AM in Dhaka, in `lang`'s digits (as the app writes a time). */
+const dhakaTime = (lang: Lang, at: number) =>
+  digits(lang, new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Dhaka', hour: '2-digit', minute: '2-digit', hour12: true }).format(at))
+
+const MINUTE = 60_000
+
+for (const [index, lang] of (['en', 'bn'] as const).entries()) {
+  test(`${lang}: Keep my seats extends the hold on the server, twice and up to 30 minutes, then says the seats cannot be held longer`, async ({
+    page,
+    request,
+  }) => {
+    const { trip, date } = await tripFor(request, 22, index)
+    // only the browser's clock moves: the live seat map, silent for that long, would reload the seats (with the server's real hold)
+    await withoutLiveSeatMap(page)
+    await setLanguage(page, lang)
+    await page.clock.install()
+    await page.goto(reservationUrl(trip, date))
+    const seats = await chooseSeats(page, lang, 1)
+    await expect.poll(() => serverHold(page, trip.tripId)).not.toBeNull()
+    const won = Date.parse((await serverHold(page, trip.tripId))!) - 15 * MINUTE
+    const keep = page.getByRole('button', { name: m(lang, 'seatChoice.keepSeats') })
+    const heading = page.getByRole('heading', { name: m(lang, 'seatChoice.holdHeading') })
+    const said = (id: string, at: number) => page.getByRole('status').filter({ hasText: m(lang, id, { until: dhakaTime(lang, at) }) })
+
+    // 1:30 left: Keep my seats asks the server for 10 minutes more, and the page says until when
+    await page.clock.fastForward('13:30')
+    await keep.click()
+    await expect.poll(async () => Date.parse((await serverHold(page, trip.tripId))!)).toBe(won + 25 * MINUTE)
+    await expect(said('seatChoice.announceExtended', won + 25 * MINUTE)).toBeAttached()
+    await expect(heading).toBeFocused()
+    await expect(keep).toHaveCount(0)
+    await expect(page.getByTestId('hold-clock')).toHaveText(new RegExp(`^${digits(lang, '1[01]')}:`))
+
+    // again: up to the maximum, 30 minutes from when the hold was won
+    await page.clock.fastForward('10:00')
+    await keep.click()
+    await expect.poll(async () => Date.parse((await serverHold(page, trip.tripId))!)).toBe(won + 30 * MINUTE)
+    await expect(said('seatChoice.announceExtended', won + 30 * MINUTE)).toBeAttached()
+    await expect(keep).toHaveCount(0)
+
+    // the third warning offers no Keep my seats and says why; the server refuses a third extension with its reason
+    await page.clock.fastForward('05:00')
+    await expect(page.getByRole('status').filter({ hasText: m(lang, 'seatChoice.holdWarningFinal') })).toBeAttached()
+    await expect(page.getByText(m(lang, 'seatChoice.holdWarningFinal'), { exact: true }).last()).toBeVisible()
+    await expect(keep).toHaveCount(0)
+    const refused = await extendFromPage(page, { tripId: trip.tripId, date, coachCode: trip.coachCode }, seats, won + 30 * MINUTE)
+    expect(refused.status).toBe(409)
+    expect(refused.body.error?.code).toBe('HOLD_EXTENSION_REFUSED')
+    await expectNoAxeViolations(page, 'seat hold that cannot be extended')
+  })
+}
+
+test('Keep my seats refused by the server (another tab used the extensions): the page says so and shows the real end', async ({ page, request }) => {
+  const lang: Lang = 'en'
+  const { trip, date } = await tripFor(request, 22, 2)
+  await withoutLiveSeatMap(page)
+  await page.clock.install()
+  await page.goto(reservationUrl(trip, date))
+  const seats = await chooseSeats(page, lang, 1)
+  await expect.poll(() => serverHold(page, trip.tripId)).not.toBeNull()
+  const won = Date.parse((await serverHold(page, trip.tripId))!) - 15 * MINUTE
+  const keep = page.getByRole('button', { name: 'Keep my seats' })
+  await page.clock.fastForward('13:30')
+  await keep.click()
+  await expect.poll(async () => Date.parse((await serverHold(page, trip.tripId))!)).toBe(won + 25 * MINUTE)
+  // the passenger's other tab takes the last extension, to the maximum
+  const other = await extendFromPage(page, { tripId: trip.tripId, date, coachCode: trip.coachCode }, seats, won + 30 * MINUTE)
+  expect(other.status).toBe(200)
+  await page.clock.fastForward('10:00')
+  await keep.click()
+  await expect(
+    page.getByRole('status').filter({ hasText: `Your seats cannot be held any longer. They are held until ${dhakaTime(lang, won + 30 * MINUTE)}` }),
+  ).toBeAttached()
+  await expect(keep).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: 'Seat hold' })).toBeFocused()
+  // the clock runs to the server's end, not the page's old one
+  await expect(page.getByTestId('hold-clock')).toHaveText(/^0[56]:/)
+  expect(Date.parse((await serverHold(page, trip.tripId))!)).toBe(won + 30 * MINUTE)
+})
+
+test('booked: the hold warning offers only Extend booking time, once', async ({ page, request }) => {
+  const lang: Lang = 'en'
+  const { trip, date } = await tripFor(request, 22, 3)
+  const mobile = await createPassenger(request)
+  await withoutLiveSeatMap(page)
+  await page.clock.install()
+  await bookOneSeat(page, lang, mobile, trip, date)
+  await page.clock.fastForward('13:30')
+  await expect(page.getByRole('status').filter({ hasText: m(lang, 'seatChoice.holdWarningBooked') })).toBeAttached()
+  await expect(page.getByRole('button', { name: m(lang, 'booking.extend') })).toHaveCount(1)
+  await expect(page.getByRole('button', { name: m(lang, 'seatChoice.keepSeats') })).toHaveCount(0)
+  await page.getByRole('button', { name: m(lang, 'booking.extend') }).click()
+  await expect(page.getByRole('status').filter({ hasText: mx(lang, 'booking.announceExtended') })).toBeAttached()
+})

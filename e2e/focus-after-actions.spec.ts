@@ -68,29 +68,14 @@ test('the seat hold: Keep my seats focuses the hold it changed; when the hold ru
   await expect(page.getByText(/^Your seats are held for 1[45]:\d\d$/)).toBeVisible()
   await page.clock.fastForward('13:30')
   const keep = page.getByRole('button', { name: 'Keep my seats' })
-  // the server holds the seats 15 minutes more, counted on the browser's clock, which the test moved on
-  let heldUntil: string | null = null
-  await page.route('**/api/reservation/seatLock', async (route) => {
-    const res = await route.fetch()
-    const body = (await res.json()) as { data: { expirationTime: string } }
-    const browserNow = await page.evaluate(() => Date.now())
-    heldUntil = body.data.expirationTime = new Date(browserNow + 15 * 60_000).toISOString()
-    await route.fulfill({ response: res, json: body })
-  })
-  // and says so when the page asks for the trip's seats again (the live seat map reloads them after the clock jumps)
-  await page.route('**/api/reservation/tripDetails', async (route) => {
-    const res = await route.fetch()
-    const body = (await res.json()) as { data: { expirationTime: string | null } }
-    if (heldUntil && body.data.expirationTime) body.data.expirationTime = heldUntil
-    await route.fulfill({ response: res, json: body })
-  })
+  // the real server holds the seats 10 minutes more (POST /reservation/extendSeatLock)
   await keep.click()
   await expect(page.getByRole('heading', { name: 'Seat hold' })).toBeFocused()
   await expect(keep).toHaveCount(0)
-  await expect(page.getByText(/^Your seats are held for 1[45]:\d\d$/)).toBeVisible()
+  await expect(page.getByText(/^Your seats are held for 1[01]:\d\d$/)).toBeVisible()
 
   // the warning again, and this time the hold runs out while Keep my seats has focus
-  await page.clock.fastForward('13:30')
+  await page.clock.fastForward('10:00')
   await keep.focus()
   await page.clock.fastForward('02:00')
   await expect(page.getByRole('heading', { name: 'Seat hold' })).toHaveCount(0)

@@ -57,3 +57,46 @@ test('the transactions table says "Opening balance" once', async ({ page, contex
   await expect(opening).toHaveCount(1)
   expect((await opening.innerText()).match(/Opening balance/g)).toHaveLength(1)
 })
+
+/** Tab from the password field reaches Show password; Enter shows the password, Space hides it again (WCAG 2.1.1). */
+async function showHideByKeyboard(page: Page, field: ReturnType<Page['getByLabel']>): Promise<void> {
+  await field.focus()
+  await page.keyboard.type('Secret@1')
+  await page.keyboard.press('Tab')
+  const show = page.getByRole('button', { name: 'Show password' }).and(page.locator(':focus'))
+  await expect(show).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(field).toHaveAttribute('type', 'text')
+  await expect(page.getByRole('button', { name: 'Hide password' }).and(page.locator(':focus'))).toBeFocused()
+  await page.keyboard.press('Space')
+  await expect(field).toHaveAttribute('type', 'password')
+}
+
+test('Show/Hide password is reached by Tab and works with Enter and Space: log in, sign up, new password, change password', async ({
+  page,
+  context,
+  request,
+}) => {
+  // log in
+  await page.goto('/login')
+  await pageHeading(page)
+  await page.getByLabel('Mobile no.').fill(DEMO_PASSENGER.mobile)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await showHideByKeyboard(page, page.getByLabel('Password', { exact: true }))
+  // sign up: both of the pair
+  await page.goto('/login')
+  await pageHeading(page)
+  await page.getByLabel('Mobile no.').fill(randomMobile())
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByLabel('Full name')).toBeVisible()
+  const signUpFields = page.locator('input[autocomplete="new-password"]')
+  await expect(signUpFields).toHaveCount(2)
+  for (let i = 0; i < 2; i++) await showHideByKeyboard(page, signUpFields.nth(i))
+  // change password on the profile
+  await signInContext(context, request, await createPassenger(request))
+  await page.goto('/profile')
+  await pageHeading(page)
+  const current = page.locator('input[autocomplete="current-password"]')
+  await expect(current).toHaveCount(1)
+  await showHideByKeyboard(page, current)
+})

@@ -119,7 +119,7 @@ async function recordLiveRegions(page: Page): Promise<void> {
 }
 
 const said = (page: Page) => page.evaluate(() => (window as unknown as { __said: { text: string; at: number }[] }).__said)
-const summaries = async (page: Page) => (await said(page)).filter((s) => /taken by other passengers|became available/.test(s.text))
+const summaries = async (page: Page) => (await said(page)).filter((s) => /taken by (other|another) passengers?|became available/.test(s.text))
 
 async function newPage(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage()
@@ -359,7 +359,7 @@ test.describe('live seat map on the test server', () => {
     await expect(page.locator(`[data-seat="${seats[4]}"]`)).toHaveAttribute('data-state', 'held')
     await expect.poll(async () => (await summaries(page)).length, { timeout: 15_000 }).toBe(2)
     const second = (await summaries(page))[1]!
-    expect(second.text).toBe('1 seat was taken by other passengers.')
+    expect(second.text).toBe('1 seat was taken by another passenger.')
     expect(second.at - first).toBeGreaterThanOrEqual(9_900)
 
     // moving through the grid with the arrow keys: nothing said until the keys stop
@@ -374,7 +374,7 @@ test.describe('live seat map on the test server', () => {
     expect(await summaries(page)).toHaveLength(2)
     await expect.poll(async () => (await summaries(page)).length, { timeout: 10_000 }).toBe(3)
     const third = (await summaries(page))[2]!
-    expect(third.text).toBe('1 seat was taken by other passengers.')
+    expect(third.text).toBe('1 seat was taken by another passenger.')
     expect(third.at - lastKey).toBeGreaterThan(3000)
   })
 })

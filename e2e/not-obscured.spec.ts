@@ -157,10 +157,13 @@ test('a notification: Escape closes it and focus goes back to the control that h
   const region = page.getByRole('region', { name: 'Notifications' })
   const toast = region.getByRole('status').filter({ hasText: 'No internet connection.' })
   await expect(toast).toBeVisible()
-  // the notifications' own key (Alt+T) takes focus to them; Tab to the notice, Escape closes it
+  // the notifications' own key (Alt+T) takes focus to the notice itself, with a focus ring (not to the
+  // notifications region, which has no height); Escape closes it
   await page.keyboard.press('Alt+KeyT')
-  await page.keyboard.press('Tab')
   await expect(toast).toBeFocused()
+  expect(
+    await toast.evaluate((el) => [el.getBoundingClientRect().height > 0, getComputedStyle(el).outlineStyle, getComputedStyle(el).outlineWidth]),
+  ).toEqual([true, 'solid', '3px'])
   await page.keyboard.press('Escape')
   await expect(toast).toHaveCount(0)
   await expect(contact).toBeFocused()
@@ -266,3 +269,59 @@ test.describe('phone layout puts the journey first', () => {
     await expect(bar).toBeHidden()
   })
 })
+
+for (const [index, size] of [
+  { width: 375, height: 700 },
+  { width: 1280, height: 720 },
+].entries()) {
+  test(`${size.width}px: with notifications on screen, no seat reached by the arrow keys and no control of the booking form is under them`, async ({
+    page,
+    context,
+    request,
+  }) => {
+    await announcementsSeen(context)
+    await page.setViewportSize(size)
+    const { trip, date } = await tripFor(request, 15, 2 + index)
+    await signInContext(context, request, await createPassenger(request))
+    await page.goto(reservationUrl(trip, date))
+    await pageHeading(page)
+    await page.getByLabel('Boarding counter').selectOption({ index: 1 })
+    await page.getByLabel('Dropping counter').selectOption({ index: 1 })
+    const grid = page.getByRole('grid').first()
+    await grid.locator('button[tabindex="0"]').focus()
+    await page.keyboard.press('Enter')
+    await expect(grid.locator('[aria-pressed="true"]')).toHaveCount(1)
+    // two notifications, as the connection drops and comes back (the browser's own events), shown while focus is in the grid
+    const region = page.getByRole('region', { name: 'Notifications' })
+    await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+    const toast = region.locator('[data-part=root][data-state=open]').first()
+    await expect(toast).toBeVisible()
+    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await expect(region.getByText('Internet connection is available now.')).toBeVisible()
+    // the pointer rests on the notifications, so they stay while the keyboard works (Ark pauses them)
+    const box = (await region.locator('[data-part=root][data-state=open]').last().boundingBox())!
+    await page.mouse.move(box.x + box.width / 2, box.y + 4)
+    // settled: the band they cover is what the page keeps clear
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const tops = [...document.querySelectorAll('[data-scope=toast][data-part=root][data-state=open]')].map((e) => e.getBoundingClientRect().top)
+          if (!tops.length) return false
+          const covered = Math.ceil(innerHeight - Math.min(...tops))
+          const kept = Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--toast-space'))
+          return kept >= covered
+        }),
+      )
+      .toBe(true)
+    const label = `${size.width}px with notifications`
+    const down = await walkSeats(page, 'ArrowDown', label)
+    expect(down.length).toBeGreaterThan(5)
+    await walkSeats(page, 'ArrowUp', label)
+    await page.keyboard.press('Control+End')
+    await walkSeats(page, 'ArrowUp', `${label}, from the last seat`)
+    // every tab stop from the seat map on: the booking form, Reset selection, Scroll to top
+    await grid.locator('button[tabindex="0"]').focus()
+    await tabExpectingUncovered(page, `${label}, booking form`)
+    await expect(region.locator('[data-part=root][data-state=open]').first()).toBeVisible()
+  })
+}

@@ -7,7 +7,7 @@
  * LOGOUT stays on the screen and nothing scrolls sideways.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
-import { bookThroughApi, createPassenger, pageHeading, reservationUrl, signInContext, topUp, tripFor } from './helpers.ts'
+import { bookThroughApi, createPassenger, dhakaDate, pageHeading, reservationUrl, signInContext, topUp, tripFor, type TripRow } from './helpers.ts'
 import { routes } from '../src/routes.ts'
 
 test.describe.configure({ timeout: 180_000 })
@@ -162,4 +162,89 @@ test('text-only zoom to 200 % at 1280px (sizes double, the breakpoints stay): th
     await expectReflow(page, `${route} at 200 % text only, signed in`)
     await expectAuthOnScreen(page, 'LOGOUT', `${route} at 200 % text only, signed in`)
   }
+})
+
+// ---------- issue 24: the results and the seat page, with a seat map, at 320 px and at 200 % text ----------
+
+/** The sleeper coach (Dhaka–Chattogram) `days` ahead: its seat names are the longest (LA2, UB10). */
+async function sleeperTrip(request: Parameters<typeof tripFor>[0], days: number): Promise<{ trip: TripRow; date: string }> {
+  const date = dhakaDate(days)
+  const res = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } })
+  const trip = ((await res.json()) as { data: TripRow[] }).data.find((t) => t.coachType === 'SLEEPER' && t.availableSeats > 3)
+  expect(trip, `a sleeper trip on ${date}`).toBeTruthy()
+  return { trip: trip!, date }
+}
+
+/** The seats of the visible deck whose name does not fit inside the seat. */
+function seatNamesOverflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('[role=grid] button[data-seat]')]
+      .filter((b) => b.getClientRects().length > 0)
+      .filter((b) => {
+        const name = b.lastElementChild
+        if (!name) return false
+        const o = b.getBoundingClientRect()
+        const n = name.getBoundingClientRect()
+        return n.left < o.left - 0.5 || n.right > o.right + 0.5 || n.top < o.top - 0.5 || n.bottom > o.bottom + 0.5
+      })
+      .map((b) => b.dataset.seat!),
+  )
+}
+
+/** The results of `date` and the sleeper trip's seat page with a seat chosen: nothing sideways, seat names inside their seats. */
+async function resultsAndSeatPage(page: Page, trip: TripRow, date: string, label: string): Promise<void> {
+  await open(page, `/search?from=DHK&to=CTG&date=${date}`)
+  await expect(page.getByRole('button', { name: 'Choose seats' }).first()).toBeVisible()
+  await expectReflow(page, `/search ${label}`)
+  await open(page, reservationUrl(trip, date))
+  await expect(page.getByRole('grid').first()).toBeVisible()
+  await page.getByLabel('Boarding counter').selectOption({ index: 1 })
+  await page.getByLabel('Dropping counter').selectOption({ index: 1 })
+  const seat = page.getByRole('grid').locator('button[data-state="available"]:visible').first()
+  await seat.click()
+  await expect(page.getByTestId('total-fare')).toBeVisible()
+  await expectReflow(page, `/reservation with a seat chosen ${label}`)
+  expect(await seatNamesOverflowing(page), `${label}: seat names outside their seats`).toEqual([])
+}
+
+test('320px: the results and the seat page (a sleeper coach, a seat chosen) do not scroll sideways', async ({ page, request }) => {
+  await page.setViewportSize({ width: 320, height: 640 })
+  const { trip, date } = await sleeperTrip(request, 23)
+  await resultsAndSeatPage(page, trip, date, 'at 320px')
+})
+
+for (const width of [375, 1280]) {
+  test(`200 % text at ${width}px: the results and the seat page (sleeper seat map, fare table) do not scroll sideways; seat names fit their seats`, async ({
+    page,
+    context,
+    request,
+  }) => {
+    await page.setViewportSize({ width, height: width < 768 ? 700 : 800 })
+    await textSize(context, page, 200)
+    const { trip, date } = await sleeperTrip(request, width === 375 ? 24 : 25)
+    await resultsAndSeatPage(page, trip, date, `at 200 % text, ${width}px`)
+  })
+}
+
+test('text-only zoom to 200 % at 375px: on the seat page the header and the bottom bar leave most of the screen to the page', async ({
+  page,
+  context,
+  request,
+}) => {
+  await page.setViewportSize({ width: 375, height: 700 })
+  await context.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      document.documentElement.style.fontSize = '200%'
+    })
+  })
+  const { trip, date } = await sleeperTrip(request, 26)
+  await resultsAndSeatPage(page, trip, date, 'at 200 % text only, 375px')
+  await expect(page.getByTestId('seat-bar')).toBeVisible()
+  // what stays fixed over the page, at the top and at the bottom, once the page is scrolled
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2))
+  const covered = await page.evaluate(() => {
+    const band = (name: string) => Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue(name)) || 0
+    return (band('--header-space') + band('--bottom-bar-space')) / innerHeight
+  })
+  expect(covered, 'share of the screen under the header and the bottom bar').toBeLessThan(0.5)
 })

@@ -265,3 +265,28 @@ for (const lang of ['en', 'bn'] as const) {
     }
   })
 }
+
+test('connection notices: "No internet connection" goes when the connection is back; each notice is the one live region that says it', async ({
+  page,
+}) => {
+  await page.goto('/contact-us')
+  await pageHeading(page)
+  await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+  const region = page.getByRole('region', { name: 'Notifications' })
+  const offline = region.getByRole('status').filter({ hasText: 'No internet connection.' })
+  await expect(offline).toBeVisible()
+  await page.evaluate(() => window.dispatchEvent(new Event('online')))
+  await expect(region.getByRole('status').filter({ hasText: 'Internet connection is available now.' })).toBeVisible()
+  await expect(offline).toHaveCount(0)
+  // no live region inside another: a screen reader says each notice once
+  const nested = await page.evaluate(() =>
+    [...document.querySelectorAll('[role=status], [role=alert], [aria-live]:not([aria-live=off])')]
+      .filter((el) => el.parentElement?.closest('[role=status], [role=alert], [aria-live]:not([aria-live=off])'))
+      .map((el) => el.outerHTML.slice(0, 80)),
+  )
+  expect(nested).toEqual([])
+  // and the other way round
+  await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+  await expect(offline).toBeVisible()
+  await expect(region.getByRole('status').filter({ hasText: 'Internet connection is available now.' })).toHaveCount(0)
+})

@@ -83,18 +83,17 @@ export function PasswordInput({
           {...flags}
           {...rest}
         />
-        {/* outside the tab order, so Tab goes from the password straight to the next field */}
+        {/* in the tab order after the password (WCAG 2.1.1): a native button, so Enter and Space work */}
         <button
           type="button"
           className={s.visibilityTrigger}
-          tabIndex={-1}
           aria-label={visible ? hideLabel : showLabel}
           aria-controls={inputId}
           aria-expanded={visible}
           disabled={disabled}
           data-state={visible ? 'visible' : 'hidden'}
           onPointerDown={(e) => {
-            // keeps the caret in the input
+            // a pointer keeps the caret in the input (the keyboard reaches the button by Tab)
             e.preventDefault()
           }}
           onClick={() => setVisible((v) => !v)}

@@ -47,8 +47,9 @@ export const seatGridRecipe = defineSlotRecipe({
       alignItems: 'center',
       justifyContent: 'center',
       gap: '2px',
-      width: '48px',
-      height: '48px',
+      // in rem, so a larger text size makes the seat larger too: its name stays inside (WCAG 1.4.4)
+      width: '3rem',
+      height: '3rem',
       p: '0',
       fontSize: 'sm',
       fontWeight: 'bold',
@@ -65,8 +66,8 @@ export const seatGridRecipe = defineSlotRecipe({
       // seat types: shape
       '&[data-type=Business]': { borderRadius: '10px 10px 4px 4px' },
       '&[data-type=Extra]': { borderStyle: 'double', borderWidth: '4px', borderTopWidth: '8px' },
-      '&[data-type=Sleeper]': { height: '72px', borderTopWidth: '12px' },
-      '&[data-type="Sleeper Horizontal"]': { width: '72px', height: '48px', borderTopWidth: '2px', borderLeftWidth: '12px' },
+      '&[data-type=Sleeper]': { height: '4.5rem', borderTopWidth: '12px' },
+      '&[data-type="Sleeper Horizontal"]': { width: '4.5rem', height: '3rem', borderTopWidth: '2px', borderLeftWidth: '12px' },
       // statuses: colour plus icon (rendered) and border style
       '&[data-state=selected]': { bg: 'brand.700', borderColor: 'brand.900', color: 'white' },
       '&[data-state=sold]': { bg: 'gray.200', borderColor: 'gray.600', color: 'gray.900', cursor: 'not-allowed' },

@@ -135,7 +135,7 @@ function DeckGrid({ deck, layout, getState, onToggle, onUnavailable, labels, bar
     () =>
       Array.from({ length: columns }, (_, c) => {
         if (layout.aisleColumns.includes(c) && !seats.some((x) => x.column === c)) return '1.25rem'
-        return seats.some((x) => x.column === c && x.seatType === 'Sleeper Horizontal') ? '72px' : '48px'
+        return seats.some((x) => x.column === c && x.seatType === 'Sleeper Horizontal') ? '4.5rem' : '3rem'
       }).join(' '),
     [columns, layout.aisleColumns, seats],
   )

@@ -32,6 +32,7 @@ export const toastRecipe = defineSlotRecipe({
       transitionProperty: 'translate, scale, opacity, height',
       transitionDuration: '200ms',
       transitionTimingFunction: 'ease-out',
+      _focusVisible: { outline: '3px solid {colors.blue.700}', outlineOffset: '2px' },
       '&[data-type=success]': { borderColor: 'green.700' },
       '&[data-type=error]': { borderColor: 'red.700' },
       '&[data-type=warning]': { borderColor: 'amber.700' },

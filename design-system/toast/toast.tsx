@@ -18,7 +18,7 @@ const extraSmall = typeof matchMedia === 'function' && matchMedia(EXTRA_SMALL_QU
 /**
  * The app's single toast store: bottom end, or bottom centre on extra-small screens
  * (decided when the toast chunk loads, i.e. at the first toast). At the bottom, above
- * anything the page keeps there (`--bottom-bar-space`), the page can keep a focused control
+ * anything the page keeps there (`--bottom-bar-space`, `--fab-space`), the page can keep a focused control
  * clear of them by scroll padding; at the top they sat over the page's side column.
  */
 export const toaster = createToaster({
@@ -28,7 +28,8 @@ export const toaster = createToaster({
   overlap: false,
   gap: 12,
   removeDelay: 200,
-  offsets: { top: '1rem', right: '1rem', bottom: 'calc(var(--bottom-bar-space, 0px) + 1rem)', left: '1rem' },
+  // above the seat page's bottom bar and the floating buttons (Scroll to top), whichever reaches higher
+  offsets: { top: '1rem', right: '1rem', bottom: 'calc(max(var(--bottom-bar-space, 0px), var(--fab-space, 0px)) + 1rem)', left: '1rem' },
 })
 
 export const Root = bindSlot(Ark.Root, 'root')
@@ -47,9 +48,19 @@ export interface ToasterProps {
   onCoverChange?: (px: number) => void
 }
 
-/** The band open toasts cover, from the top of the highest one to the bottom of the viewport. */
+/**
+ * The band open toasts cover, from the top of the highest one to the bottom of the viewport: with
+ * the invisible "ghost" strips Ark puts above each toast (the gap, so hovering from one toast to the
+ * next does not resume them), which take clicks too.
+ */
 function coveredHeight(group: HTMLElement): number {
-  const tops = [...group.querySelectorAll<HTMLElement>('[data-part=root][data-state=open]')].map((el) => el.getBoundingClientRect().top)
+  const tops: number[] = []
+  for (const root of group.querySelectorAll<HTMLElement>('[data-part=root][data-state=open]')) {
+    tops.push(root.getBoundingClientRect().top)
+    for (const ghost of root.querySelectorAll<HTMLElement>(':scope > [data-ghost]')) {
+      if (getComputedStyle(ghost).pointerEvents !== 'none') tops.push(ghost.getBoundingClientRect().top)
+    }
+  }
   return tops.length ? Math.max(0, Math.ceil(window.innerHeight - Math.min(...tops))) : 0
 }
 
@@ -75,11 +86,23 @@ export function Toaster({ label, closeLabel, onCoverChange }: ToasterProps) {
       for (const child of el.querySelectorAll('[data-part=root]')) resize.observe(child)
       report()
     })
-    mutations.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-state'] })
+    // a toast slides in, moves up when another comes or goes, and grows, by transitions of its
+    // position and height (style variables Ark sets): measured again when each one settles, since
+    // a measure taken as it starts sees the toast where it was (issue 24: 130 px reserved for 210)
+    mutations.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-state', 'style'] })
+    // the toasts sit above the bands the page keeps at the bottom (offsets above): when one of those
+    // variables on <html> changes (Scroll to top appears), the toasts move without a transition
+    const bands = new MutationObserver(report)
+    bands.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] })
+    el.addEventListener('transitionend', report)
+    el.addEventListener('transitioncancel', report)
     window.addEventListener('resize', report)
     return () => {
       resize.disconnect()
       mutations.disconnect()
+      bands.disconnect()
+      el.removeEventListener('transitionend', report)
+      el.removeEventListener('transitioncancel', report)
       window.removeEventListener('resize', report)
       onCoverChange(0)
     }
@@ -100,9 +123,19 @@ export function Toaster({ label, closeLabel, onCoverChange }: ToasterProps) {
       toaster={toaster}
       className={slots.group}
       aria-label={label}
+      // each toast is its own polite status: the group around them being a live region too made a
+      // screen reader say each message twice
+      aria-live="off"
       onFocus={(e: FocusEvent<HTMLDivElement>) => {
         const from = e.relatedTarget
         if (from instanceof HTMLElement && !e.currentTarget.contains(from)) returnTo.current = from
+        // the notifications' key (Alt+T) focuses the group, which has no height of its own (its toasts
+        // are placed by transforms): focus goes on to the first toast, where it can be seen
+        // (a microtask later: Ark first notes where focus came from, to give it back when it leaves)
+        if (e.target === e.currentTarget) {
+          const first = e.currentTarget.querySelector<HTMLElement>('[data-part=root][data-state=open]')
+          if (first) queueMicrotask(() => first.focus())
+        }
       }}
     >
       {(t) => (

@@ -70,3 +70,10 @@ export function calendarDays(first: string, last: string): { dates: string[]; we
   }
   return { dates, weekdays }
 }
+
+/** An ISO-8601 instant with an offset or Z, or null. */
+export function parseInstant(s: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(s)) return null
+  const d = new Date(s)
+  return Number.isNaN(d.getTime()) ? null : d
+}

@@ -6,6 +6,7 @@ import { AppError, handle, type Deps } from '../http/handle.ts'
 import { mustLoadReservation } from '../bookings/reservation-view.ts'
 import { holdersOf } from '../trips/seat-locks.ts'
 import { addressKey } from '../http/limits.ts'
+import { parseInstant } from '../lib/time.ts'
 
 /** Registers the booking routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -32,11 +33,4 @@ export function register(app: FastifyInstance, deps: Deps): void {
     await cancelBooking(deps.db, { id: body.reservationId, passengerId: auth!.passengerId, now: deps.now() })
     return mustLoadReservation(deps.db, body.reservationId)
   })
-}
-
-/** An ISO-8601 instant with an offset or Z, or null. */
-function parseInstant(s: string): Date | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(s)) return null
-  const d = new Date(s)
-  return Number.isNaN(d.getTime()) ? null : d
 }

@@ -2,10 +2,12 @@
 import type { FastifyInstance } from 'fastify'
 import { AppError, handle, type Deps } from '../http/handle.ts'
 import { addressKey } from '../http/limits.ts'
-import { holdersOf, seatLocker, unlockSeats } from '../trips/seat-locks.ts'
+import { MAX_HOLD_EXTENSIONS } from '../../contract/values.ts'
+import { extendHold, holdersOf, seatLocker, unlockSeats } from '../trips/seat-locks.ts'
+import { parseInstant } from '../lib/time.ts'
 import { assertRoute, findTrip, findTripByCoach } from '../trips/trips.ts'
 
-/** Registers POST /reservation/seatLock. */
+/** Registers POST /reservation/seatLock and POST /reservation/extendSeatLock. */
 export function register(app: FastifyInstance, deps: Deps): void {
   const lockSeats = seatLocker(deps.db, () => ({ perTrip: deps.config.holdLimitPerAddress, total: deps.config.holdLimitPerAddressTotal }))
   handle(app, deps, 'seatLock', async (call) => {
@@ -37,5 +39,17 @@ export function register(app: FastifyInstance, deps: Deps): void {
     assertRoute(trip, body.originCode, body.destinationCode)
     deps.metrics.seatLock('released')
     return unlockSeats(deps.db, { tripId: trip.id, seatNames: body.seatNames, holders, now })
+  })
+
+  // "extend booking time" for the hold before booking (the booking's own is /reservation/extendBookingTime)
+  handle(app, deps, 'extendSeatLock', async (call) => {
+    const { body } = call
+    const at = parseInstant(body.expirationTime)
+    if (!at) throw new AppError('INVALID_EXPIRATION_TIME')
+    return extendHold(
+      deps.db,
+      { trip: body, seatNames: body.seatNames, holders: holdersOf(call), at, now: deps.now() },
+      { holdMinutes: deps.config.holdMinutes, maxHoldMinutes: deps.config.maxHoldMinutes, maxExtensions: MAX_HOLD_EXTENSIONS },
+    )
   })
 }

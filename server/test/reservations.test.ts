@@ -269,6 +269,81 @@ t('seatLock: re-locking a held seat never moves its expiry; it ends 15 minutes a
   assert.equal(other.body.data.seatNames, [a])
 })
 
+/** The body of POST /reservation/extendSeatLock: the held seats until `at`. */
+function extendBody(trip: Parameters<typeof lockBody>[0], seatNames: string[], at: Date | string | number): Record<string, unknown> {
+  const { locked: _, ...body } = lockBody(trip, seatNames)
+  return { ...body, expirationTime: at instanceof Date ? at.toISOString() : at }
+}
+
+t(
+  'extendSeatLock: a hold before booking is extended to a valid expiry, at most twice and 30 minutes from when it was won; refusals say why',
+  async () => {
+    const trip = await nextTrip()
+    const [a, b] = await freeSeats(f, trip.id, 2)
+    const device = { device: 'extend-aaaa-1' }
+    const first = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!, b!]), device)
+    const won = Date.parse(first.body.data.expirationTime) - 15 * 60_000
+    const at = (m: number) => new Date(won + m * 60_000)
+    const extend = (names: string[], when: Date | string, opts: { device?: string; token?: string } = device) =>
+      f.api('POST', '/api/reservation/extendSeatLock', extendBody(trip, names, when), opts)
+    f.advance(13)
+    const before = await f.snapshot()
+    // not after the hold's current end, past the maximum (30 minutes from when it was won), or not an instant
+    for (const bad of [at(14), at(15), at(30.5), 'tomorrow']) {
+      const r = await extend([a!, b!], bad)
+      assert.is(r.status, 400, String(bad))
+      assert.is(code(r), 'INVALID_EXPIRATION_TIME')
+    }
+    assert.match((await extend([a!, b!], at(31))).body.error.reason, /can be held until \S+ at the latest/)
+    // another holder cannot extend my seats; a seat I do not hold is a hold that has run out
+    let r = await extend([a!], at(25), { device: 'extend-bbbb-1' })
+    assert.is(code(r), 'BOOKING_TIME_EXCEED')
+    assert.is(r.status, 409)
+    assert.is(await f.snapshot(), before, 'nothing changed')
+
+    r = await extend([a!, b!], at(25))
+    assert.is(r.status, 200)
+    assert.equal(r.body.data.seatNames, [a, b].sort())
+    assert.is(Date.parse(r.body.data.expirationTime), at(25).getTime())
+    assert.is(Date.parse(r.body.data.maxExpirationTime), at(30).getTime())
+    assert.is(r.body.data.extensionsLeft, 1)
+    // the seat map and re-locking both see the new end, and re-locking never moves it again
+    const relock = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!, b!]), device)
+    assert.is(Date.parse(relock.body.data.expirationTime), at(25).getTime())
+    f.advance(10)
+    // 23 minutes in: still held (a plain hold would have ended at 15)
+    r = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!]), { device: 'extend-bbbb-1' })
+    assert.is(r.body.data, false)
+    // signing in takes the hold over with its extensions counted
+    const p = await f.passenger()
+    r = await extend([a!, b!], at(30), { ...device, token: p.token })
+    assert.is(r.status, 200)
+    assert.is(Date.parse(r.body.data.expirationTime), at(30).getTime())
+    assert.is(r.body.data.extensionsLeft, 0)
+    r = await extend([a!, b!], at(30), { ...device, token: p.token })
+    assert.is(code(r), 'HOLD_EXTENSION_REFUSED')
+    assert.is(r.status, 409)
+    assert.is(r.body.error.reason, 'Seats can be held longer at most 2 times, and for at most 30 minutes in all. Book them before the time runs out.')
+    assert.equal(r.body.error.values, { count: 2, minutes: 30, until: r.body.error.values.until })
+    assert.is(Date.parse(r.body.error.values.until), at(30).getTime())
+    // the hold ends at its maximum, and a new hold of the seat starts again from zero
+    f.advance(7.1)
+    r = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!]), { device: 'extend-bbbb-1' })
+    assert.equal(r.body.data.seatNames, [a])
+    const fresh = Date.parse(r.body.data.expirationTime)
+    r = await extend([a!], new Date(fresh + 5 * 60_000), { device: 'extend-bbbb-1' })
+    assert.is(r.status, 200)
+    assert.is(r.body.data.extensionsLeft, 1)
+    assert.is(Date.parse(r.body.data.maxExpirationTime), fresh + 15 * 60_000)
+    await malformed('/api/reservation/extendSeatLock', [
+      {},
+      extendBody(trip, [a!], 5),
+      { ...extendBody(trip, [a!], at(20)), locked: true },
+      extendBody(trip, [], at(20)),
+    ])
+  },
+)
+
 t(
   'seatLock: one address holds at most HOLD_LIMIT_PER_ADDRESS seats of a trip and HOLD_LIMIT_PER_ADDRESS_TOTAL overall, whatever device ids it uses',
   async () => {

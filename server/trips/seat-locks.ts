@@ -8,6 +8,7 @@ import { batched } from './batch.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import { AppError, deviceHolder } from '../http/handle.ts'
 import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
+import { assertOnSale, assertRoute, findTrip, findTripByCoach } from './trips.ts'
 
 /**
  * The lock holders that count as the caller: its own holder, plus the visitor
@@ -155,4 +156,82 @@ export async function unlockSeats(db: Queryable, opts: { tripId: number; seatNam
 
 function strip(h: Held): Held {
   return { seatNames: h.seatNames, expirationTime: h.expirationTime }
+}
+
+/** One extension request: the trip as the client names it, the held seats, who asks and until when. */
+export interface ExtendRequest {
+  trip: LockRequest['trip']
+  seatNames: string[]
+  holders: string[]
+  at: Date
+  now: Date
+}
+
+/** The hold after an extension (contract extendSeatLockResponse, instants as Dhaka ISO). */
+export interface Extended {
+  seatNames: string[]
+  expirationTime: string
+  maxExpirationTime: string
+  extensionsLeft: number
+}
+
+/**
+ * "Extend booking time" for a hold before booking: moves the caller's unexpired locks on
+ * `seatNames` to `at`, all together. Like a booking's extension, `at` must be after now and
+ * after the hold's current end, and no later than its maximum: `maxHoldMinutes` from when the
+ * hold was won (its first expiry minus `holdMinutes`), never after departure
+ * (INVALID_EXPIRATION_TIME). At most MAX_HOLD_EXTENSIONS extensions per hold, and none once the
+ * maximum is reached (HOLD_EXTENSION_REFUSED, with `until`: when the hold ends as it is). A seat the caller does not hold (any more):
+ * BOOKING_TIME_EXCEED. The rows are locked FOR UPDATE, so two processes extending at once are
+ * counted one after the other. Migration 017 keeps `extensions` and `first_expires_at` true.
+ */
+export async function extendHold(
+  db: Db,
+  req: ExtendRequest,
+  limits: { holdMinutes: number; maxHoldMinutes: number; maxExtensions: number },
+): Promise<Extended> {
+  const names = [...new Set(req.seatNames)].filter((n) => n !== OPEN_SEAT_NAME).sort()
+  if (names.length === 0) throw new AppError('SEAT_NOT_FOUND')
+  return db.transaction(async (tx) => {
+    const trip = req.trip.tripId ? await findTrip(tx, req.trip.tripId) : await findTripByCoach(tx, req.trip.tripDate, req.trip.coachCode)
+    if (!trip) throw new AppError('TRIP_NOT_FOUND')
+    assertRoute(trip, req.trip.originCode, req.trip.destinationCode)
+    assertOnSale(trip, req.now)
+    const rows = await tx.query<{ seat_name: string; expires_at: Date; first_expires_at: Date | null; extensions: number }>(
+      `SELECT seat_name, expires_at, first_expires_at, extensions FROM seat_locks
+        WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[]) AND expires_at > $4
+        ORDER BY seat_name FOR UPDATE`,
+      [trip.id, names, req.holders, req.now],
+    )
+    if (rows.length !== names.length) {
+      const lost = names.filter((n) => !rows.some((r) => r.seat_name === n))
+      throw new AppError('BOOKING_TIME_EXCEED', { reason: `Your hold on seat ${lost.join(', ')} has run out. Choose your seats again.` })
+    }
+    const ends = Math.min(...rows.map((r) => r.expires_at.getTime()))
+    const firstEnd = Math.min(...rows.map((r) => (r.first_expires_at ?? r.expires_at).getTime()))
+    const max = Math.min(firstEnd + (limits.maxHoldMinutes - limits.holdMinutes) * 60_000, trip.departure_at.getTime())
+    const done = Math.max(...rows.map((r) => r.extensions))
+    if (done >= limits.maxExtensions || max - ends < 1000) {
+      throw new AppError('HOLD_EXTENSION_REFUSED', {
+        reason: `Seats can be held longer at most ${limits.maxExtensions} times, and for at most ${limits.maxHoldMinutes} minutes in all. Book them before the time runs out.`,
+        values: { count: limits.maxExtensions, minutes: limits.maxHoldMinutes, until: dhakaIsoOrNull(new Date(ends))! },
+      })
+    }
+    const at = req.at.getTime()
+    if (at <= req.now.getTime() || at <= ends || at > max) {
+      throw new AppError('INVALID_EXPIRATION_TIME', {
+        reason: `Invalid expiration time. The seats can be held until ${dhakaIsoOrNull(new Date(max))} at the latest.`,
+      })
+    }
+    await tx.query(
+      'UPDATE seat_locks SET expires_at = GREATEST(expires_at, $4), extensions = $5 WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[])',
+      [trip.id, names, req.holders, req.at, done + 1],
+    )
+    return {
+      seatNames: names,
+      expirationTime: dhakaIsoOrNull(req.at)!,
+      maxExpirationTime: dhakaIsoOrNull(new Date(max))!,
+      extensionsLeft: limits.maxExtensions - done - 1,
+    }
+  })
 }

@@ -25,6 +25,9 @@ const styles = {
     '&[data-elevated=true]': { boxShadow: 'md' },
     // a short viewport (a phone held sideways, 400 % zoom) keeps its height for the page: the header scrolls away
     '@media (max-height: 32em)': { position: 'static' },
+    // so does it when with the bottom bar it would cover half the screen (text-only zoom: the media query's
+    // em stays the browser's, src/app/reserved-space.ts sets data-crowded)
+    'html[data-crowded] &': { position: 'static' },
   }),
   topBar: css({ bg: 'brand.900', color: 'white', fontSize: 'sm' }),
   topInner: css({

@@ -34,6 +34,29 @@ export function reserveSpace(name: ReservedSpace, height: number): void {
   if (height > 0) keepFocusInView()
 }
 
+/** More than this share of the viewport's height under the header and the bottom bar together: neither stays fixed. */
+const CROWDED = 0.5
+/** ... and they are fixed again below this share (no flip-flop at the edge). */
+const UNCROWDED = 0.4
+
+/**
+ * Marks <html data-crowded> while the header and the seat page's bottom bar, at their own heights,
+ * would cover more than half the viewport (text-only zoom on a phone: the `max-height: 32em` rule
+ * that unfixes them at 400 % zoom counts in the browser's default font size, not the page's); the
+ * header and the bar then scroll with the page. Their heights, not the bands they cover, decide,
+ * so unfixing them does not undo itself.
+ */
+export function checkCrowded(): void {
+  let h = 0
+  for (const el of document.querySelectorAll<HTMLElement>('[data-reserved-space="--header-space"], [data-reserved-space="--bottom-bar-space"]')) {
+    h += el.offsetHeight
+  }
+  const root = document.documentElement
+  const share = h / window.innerHeight
+  if (share > CROWDED) root.dataset.crowded = ''
+  else if (share < UNCROWDED) delete root.dataset.crowded
+}
+
 /**
  * Keeps `name` equal to the band of the viewport `el` covers while it is fixed or sticky (its
  * computed position): from the top of the viewport to its bottom edge for the header, from its top
@@ -43,6 +66,7 @@ export function reserveSpace(name: ReservedSpace, height: number): void {
 export function trackReservedSpace(el: HTMLElement, name: ReservedSpace): () => void {
   let last = -1
   const measure = () => {
+    if (name === '--header-space' || name === '--bottom-bar-space') checkCrowded()
     const position = getComputedStyle(el).position
     const r = el.getBoundingClientRect()
     const band = name === '--header-space' ? r.bottom : window.innerHeight - r.top
@@ -56,6 +80,7 @@ export function trackReservedSpace(el: HTMLElement, name: ReservedSpace): () => 
     observer.disconnect()
     window.removeEventListener('resize', measure)
     reserveSpace(name, 0)
+    queueMicrotask(checkCrowded)
   }
 }
 

@@ -1,6 +1,6 @@
 import { effect } from '@preact/signals-react'
 import { loadErrorMessages } from '../i18n.ts'
-import { language, toastError, toastSuccess } from '../stores/ui.ts'
+import { dismissToast, language, toastError, toastSuccess } from '../stores/ui.ts'
 
 /**
  * Browser-facing effects of the shell: <html lang> follows the language,
@@ -11,11 +11,21 @@ import { language, toastError, toastSuccess } from '../stores/ui.ts'
 export function startAppEffects(): () => void {
   const loadErrors = () => void loadErrorMessages().catch(() => undefined)
   loadErrors()
+  // "No internet connection" goes when the connection is back (it said what is no longer true), and
+  // "available now" goes when it drops again: one notice says how the connection is
+  let offlineToast: string | null = null
+  let onlineToast: string | null = null
   const onOnline = () => {
     loadErrors()
-    toastSuccess({ id: 'error.CONNECTION_AVAILABLE_NOW' })
+    if (offlineToast) dismissToast(offlineToast)
+    offlineToast = null
+    onlineToast = toastSuccess({ id: 'error.CONNECTION_AVAILABLE_NOW' })
   }
-  const onOffline = () => toastError({ id: 'error.NO_INTERNET_CONNECTION' })
+  const onOffline = () => {
+    if (onlineToast) dismissToast(onlineToast)
+    onlineToast = null
+    offlineToast = toastError({ id: 'error.NO_INTERNET_CONNECTION' }) ?? offlineToast
+  }
   window.addEventListener('online', onOnline)
   window.addEventListener('offline', onOffline)
 

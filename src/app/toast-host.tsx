@@ -41,6 +41,13 @@ export default function ToastHost() {
     timer = setTimeout(() => {
       timer = undefined
       stop = effect(() => {
+        const ids = new Set(toasts.value.map((item) => item.id))
+        // a toast the app took back (dismissToast: "No internet connection" once it is back) leaves the screen too
+        for (const id of shown) {
+          if (ids.has(id) || waiting.some((w) => w.id === id)) continue
+          shown.delete(id)
+          toaster.dismiss(id)
+        }
         for (const item of toasts.value) {
           if (shown.has(item.id)) continue
           shown.add(item.id)

@@ -9,9 +9,9 @@
  * wants, and reverts the seat when the server says no.
  */
 import { batch, computed, signal, type ReadonlySignal, type Signal } from '@preact/signals-react'
-import type { BusStation, Seat, SeatLockRequest, SeatLockResponse, SeatType, TripDetails } from '../../contract/schemas.ts'
+import type { BusStation, ExtendSeatLockRequest, Seat, SeatLockRequest, SeatLockResponse, SeatType, TripDetails } from '../../contract/schemas.ts'
 import type { LiveSeat } from '../../contract/streams.ts'
-import { INFINITE_SEAT_LIMIT, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
+import { HOLD_MINUTES, INFINITE_SEAT_LIMIT, MAX_HOLD_MINUTES, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { defer, every, now } from '../lib/clock.ts'
 import { linkSeatPage } from './seat-page-link.ts'
@@ -37,8 +37,10 @@ export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 /** Last change, for the live region. */
 export interface SeatEvent {
   /** `unavailable`: a seat that cannot be chosen was chosen (`state` says why); `others`: the summary of other passengers' changes. */
-  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'unavailable' | 'reset' | 'expired' | 'extended' | 'others'
+  kind: 'selected' | 'deselected' | 'lockLost' | 'failed' | 'rejected' | 'unavailable' | 'reset' | 'expired' | 'extended' | 'extendRefused' | 'others'
   seatName?: string
+  /** `extended`: the hold's new end; `extendRefused`: its end as it is. */
+  until?: string
   state?: SeatState
   /** `others`: seats other passengers took, and seats that became available, since the last summary. */
   taken?: number
@@ -79,6 +81,10 @@ const nowState = signal(now())
 /** The selection size the server allows: its remaining limit plus the seats we already held when it answered. */
 const limitBaseState = signal(MAX_SEATS)
 const liveStatusState = signal<LiveStatus>('off')
+/** What the server said of extending the hold before booking (null: not asked yet): its maximum and the extensions left. */
+const holdLimitState = signal<{ max: string; left: number } | null>(null)
+/** The hold is a booking's (holdForBooking): its time is the booking's, extended by Extend booking time. */
+const bookedHoldState = signal(false)
 
 /** Per-seat state signals: the grid subscribes to one each. */
 let seatSignals = new Map<string, Signal<SeatState>>()
@@ -155,6 +161,17 @@ export const holdEndingSoon = computed(() => {
   return left !== null && left > 0 && left <= 120_000
 })
 
+/** The hold is a booking's: only the booking's Extend booking time moves it. */
+export const heldForBooking = computed(() => bookedHoldState.value)
+/** "Keep my seats" may ask for more time: a hold before booking that has extensions and time left before its maximum. */
+export const canKeepSeats = computed(() => {
+  if (bookedHoldState.value) return false
+  const l = holdLimitState.value
+  const exp = expirationTimeState.value
+  if (!l || !exp) return true
+  return l.left > 0 && Date.parse(l.max) - Date.parse(exp) >= 1000
+})
+
 /** The state signal of one seat (read it inside the seat's own component). */
 export function seatState(name: string): ReadonlySignal<SeatState> {
   let s = seatSignals.get(name)
@@ -193,6 +210,7 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       tripDetailsState.value = null
       seatNamesState.value = []
       expirationTimeState.value = null
+      holdLimitState.value = null
       boardingStationsState.value = []
       droppingStationsState.value = []
     }
@@ -369,6 +387,8 @@ export function toggleSeat(name: string): ToggleResult {
     // answer; the old one would end the new hold at the hold clock's next tick
     const exp = expirationTimeState.peek()
     if (countedSeats.peek().length === 0 && exp && Date.parse(exp) <= now()) expirationTimeState.value = null
+    // a first seat starts a new hold on the server: its extensions start again
+    if (countedSeats.peek().length === 0) holdLimitState.value = null
     sig.value = 'selected'
     seatNamesState.value = [...seatNamesState.value, name]
     emit('selected', name)
@@ -490,6 +510,11 @@ function lockBody(details: TripDetails, seatNames: string[], locked: boolean): S
   }
 }
 
+function extendBody(details: TripDetails, seatNames: string[], expirationTime: string): ExtendSeatLockRequest {
+  const { locked: _, ...trip } = lockBody(details, seatNames, true)
+  return { ...trip, expirationTime }
+}
+
 /** Names of seats the server holds for us or may be about to (a lock in flight). */
 function heldOrPending(): string[] {
   const names: string[] = []
@@ -544,6 +569,8 @@ export async function releaseSeats(opts: { keepalive?: boolean } = {}): Promise<
     e.busy = false
   }
   batch(() => {
+    bookedHoldState.value = false
+    holdLimitState.value = null
     for (const n of seatNamesState.value) {
       const sig = seatSignals.get(n)
       if (sig && sig.value === 'selected') sig.value = 'available'
@@ -559,9 +586,14 @@ export async function releaseSeats(opts: { keepalive?: boolean } = {}): Promise<
   }
 }
 
+/** Each "Keep my seats" asks for this much more time (capped at the hold's maximum), as a booking's Extend does. */
+export const KEEP_MINUTES = 10
+
 /**
- * Keeps the seats for longer (WCAG 2.2.1): locks the held seats again, which
- * restarts their hold on the server.
+ * Keeps the seats for longer (WCAG 2.2.1): asks the server to extend the hold
+ * (POST /reservation/extendSeatLock: at most MAX_HOLD_EXTENSIONS times, never past
+ * MAX_HOLD_MINUTES from when it was won) and says what it answered: the new end of
+ * the hold, or that the seats cannot be held longer. A booked hold asks the booking.
  */
 export async function extendHold(): Promise<void> {
   if (bookingHold) {
@@ -570,31 +602,48 @@ export async function extendHold(): Promise<void> {
       batch(() => {
         expirationTimeState.value = until
         nowState.value = now()
-        emit('extended')
+        emit('extended', undefined, undefined, until)
       })
     }
     return
   }
   const details = tripDetailsState.value
   const names = countedSeats.value.map((s) => s.name)
-  if (!details || names.length === 0) return
+  const exp = expirationTimeState.value
+  if (!details || names.length === 0 || !exp || !canKeepSeats.value) return
+  const limit = holdLimitState.value
+  // before the first answer the maximum is counted from the hold as the server gave it
+  const max = limit ? Date.parse(limit.max) : Date.parse(exp) + (MAX_HOLD_MINUTES - HOLD_MINUTES) * 60_000
+  const wanted = Math.min(max, Math.max(now(), Date.parse(exp)) + KEEP_MINUTES * 60_000)
   const gen = generation
   try {
-    const res = await call('seatLock', { body: lockBody(details, names, true) })
+    const res = await call('extendSeatLock', { body: extendBody(details, names, new Date(wanted).toISOString()) })
     if (gen !== generation) return
-    if (!res) {
-      // someone else holds one of them now: treat like a lost lock
-      await resetSeats()
-      ui.showError({ id: 'seat.lockLost', values: { names: names.join(', ') } })
-      return
-    }
     batch(() => {
       expirationTimeState.value = res.expirationTime
+      holdLimitState.value = { max: res.maxExpirationTime, left: res.extensionsLeft }
       nowState.value = now()
-      emit('extended')
+      emit('extended', undefined, undefined, res.expirationTime)
     })
   } catch (err) {
-    if (gen === generation) ui.toastError(ui.messageForError(err))
+    if (gen !== generation) return
+    const code = (err as { code?: unknown }).code
+    if (code === 'HOLD_EXTENSION_REFUSED' || code === 'INVALID_EXPIRATION_TIME') {
+      // the hold runs to its end as it is (the server says when: another tab may have extended it); the hold
+      // warning says so and offers no Keep my seats, or, when that end is further off, the live region does
+      const until = (err as { values?: { until?: unknown } }).values?.until
+      const end = typeof until === 'string' && Date.parse(until) > Date.parse(exp) ? until : exp
+      batch(() => {
+        holdLimitState.value = { max: end, left: 0 }
+        expirationTimeState.value = end
+        nowState.value = now()
+        if (!holdEndingSoon.value) emit('extendRefused', undefined, undefined, end)
+      })
+    } else if (code === 'BOOKING_TIME_EXCEED') {
+      // the hold is gone on the server: treat like a lost lock
+      await resetSeats()
+      ui.showError({ id: 'seat.lockLost', values: { names: names.join(', ') } })
+    } else ui.toastError(ui.messageForError(err))
   }
 }
 
@@ -619,6 +668,7 @@ export async function expireHold(): Promise<void> {
   if (countedSeats.value.length === 0) return
   const hold = bookingHold
   bookingHold = null
+  bookedHoldState.value = false
   hold?.expired()
   await resetSeats({ event: 'expired' })
   ui.toastInfo({ id: 'seatChoice.holdExpired' })
@@ -656,6 +706,8 @@ export function holdForBooking(names: string[], expiration: string | null, hold:
     }
     for (const n of keep) seatSignals.get(n)!.value = 'selected'
     seatNamesState.value = keep
+    bookedHoldState.value = hold !== null
+    holdLimitState.value = null
     expirationTimeState.value = hold ? expiration : null
     nowState.value = now()
   })
@@ -685,6 +737,8 @@ export function clearTrip(): void {
     droppingStationsState.value = []
     lastEventState.value = null
     liveStatusState.value = 'off'
+    bookedHoldState.value = false
+    holdLimitState.value = null
   })
   sync = new Map()
   seatSignals = new Map()
@@ -770,8 +824,8 @@ export function tick(): void {
 
 // ---------- helpers ----------
 
-function emit(kind: SeatEvent['kind'], seatName?: string, state?: SeatState): void {
-  lastEventState.value = { kind, seatName, state, seq: ++eventSeq }
+function emit(kind: SeatEvent['kind'], seatName?: string, state?: SeatState, until?: string): void {
+  lastEventState.value = { kind, seatName, state, until, seq: ++eventSeq }
 }
 
 linkSeatPage({ tripId: () => tripDetails.value?.tripId, tripRef: () => tripRef.value, holdForBooking, loadTrip })

@@ -1,4 +1,4 @@
-import { memo } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { computed } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Seat } from '../../../contract/schemas.ts'
@@ -27,6 +27,26 @@ const styles = {
   total: css({ fontSize: 'lg', fontWeight: 'bold', '& td, & th': { borderBottom: 'none', pt: '2' } }),
   seats: css({ fontWeight: 'bold' }),
   caption: css({ srOnly: true }),
+  // at a large text size the four columns are wider than the card: the table scrolls in its own box
+  // (a data table keeps its two dimensions, WCAG 1.4.10), not the page
+  tableWrap: css({ overflowX: 'auto', _focusVisible: { outline: '3px solid {colors.blue.700}', outlineOffset: '2px' } }),
+}
+
+/** Whether the element scrolls sideways now (its content is wider than it); followed as either resizes. */
+function useScrollsSideways<T extends HTMLElement>(): [React.RefObject<T | null>, boolean] {
+  const ref = useRef<T>(null)
+  const [scrolls, setScrolls] = useState(false)
+  useEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const check = () => setScrolls(el.scrollWidth > el.clientWidth + 1)
+    const observer = new ResizeObserver(check)
+    observer.observe(el)
+    if (el.firstElementChild) observer.observe(el.firstElementChild)
+    check()
+    return () => observer.disconnect()
+  })
+  return [ref, scrolls]
 }
 
 interface SummaryProps {
@@ -58,6 +78,7 @@ export function FareSummary() {
 
 const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, limit, lang }: SummaryProps) {
   const t = useT()
+  const [wrap, scrolls] = useScrollsSideways<HTMLDivElement>()
   const hasOpen = withOpen > seats.length
   return (
     <section aria-labelledby="fare-heading" className={cx(page.card, styles.box)}>
@@ -73,35 +94,38 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
       </p>
       <p className={page.muted}>{t('seatChoice.limitNote', { count: limit })}</p>
       {groups.length ? (
-        <table className={styles.table}>
-          <caption className={styles.caption}>{t('seatChoice.summaryHeading')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('seatChoice.colType')}</th>
-              <th scope="col">{t('seatChoice.colFare')}</th>
-              <th scope="col">{t('seatChoice.colSeats')}</th>
-              <th scope="col">{t('seatChoice.colSubtotal')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map((g) => (
-              <tr key={g.seatType}>
-                <th scope="row">{t(seatTypeId(g.seatType))}</th>
-                <td>{formatMoney(g.fare, lang)}</td>
-                <td>{localizeDigits(String(g.count), lang)}</td>
-                <td>{formatMoney(g.subtotal, lang)}</td>
+        // only while it scrolls is the box a Tab stop (it reads as the table), so the keyboard can scroll it (axe: scrollable-region-focusable)
+        <div ref={wrap} className={styles.tableWrap} tabIndex={scrolls ? 0 : undefined}>
+          <table className={styles.table}>
+            <caption className={styles.caption}>{t('seatChoice.summaryHeading')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('seatChoice.colType')}</th>
+                <th scope="col">{t('seatChoice.colFare')}</th>
+                <th scope="col">{t('seatChoice.colSeats')}</th>
+                <th scope="col">{t('seatChoice.colSubtotal')}</th>
               </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr className={styles.total}>
-              <th scope="row" colSpan={3}>
-                {t('seatChoice.total')}
-              </th>
-              <td data-testid="total-fare">{formatMoney(total, lang)}</td>
-            </tr>
-          </tfoot>
-        </table>
+            </thead>
+            <tbody>
+              {groups.map((g) => (
+                <tr key={g.seatType}>
+                  <th scope="row">{t(seatTypeId(g.seatType))}</th>
+                  <td>{formatMoney(g.fare, lang)}</td>
+                  <td>{localizeDigits(String(g.count), lang)}</td>
+                  <td>{formatMoney(g.subtotal, lang)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr className={styles.total}>
+                <th scope="row" colSpan={3}>
+                  {t('seatChoice.total')}
+                </th>
+                <td data-testid="total-fare">{formatMoney(total, lang)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
       ) : null}
       <button type="button" className={button({ variant: 'outline' })} onClick={() => void r.resetSeats()} disabled={withOpen === 0}>
         {t('seatChoice.reset')}

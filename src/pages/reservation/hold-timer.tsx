@@ -4,6 +4,7 @@ import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { localizeDigits } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
+import * as b from '../../stores/booking.ts'
 import * as r from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
@@ -25,7 +26,9 @@ function clock(ms: number): string {
 /**
  * The seat hold countdown. The clock itself is not announced every second; a
  * polite live region says once when 2 minutes are left, with a way to keep the
- * seats longer (WCAG 2.2.1).
+ * seats longer (WCAG 2.2.1): Keep my seats before booking (while the server allows
+ * more time), Extend booking time in the booking panel once booked (one button for
+ * the one action), or that the seats cannot be held any longer.
  */
 export function HoldTimer() {
   useSignals()
@@ -34,10 +37,14 @@ export function HoldTimer() {
   const left = useLagging(r.holdMsLeft).value
   const ending = useLagging(r.holdEndingSoon).value
   const lang = language.value
+  const booked = r.heldForBooking.value
+  const canKeep = r.canKeepSeats.value
+  const more = booked ? b.canExtend.value : canKeep
+  const warning = !ending ? '' : !more ? t('seatChoice.holdWarningFinal') : booked ? t('seatChoice.holdWarningBooked') : t('seatChoice.holdWarning')
   return (
     <>
       <div className={styles.live} aria-live="polite" role="status">
-        {ending ? t('seatChoice.holdWarning') : ''}
+        {warning}
       </div>
       {left !== null && left > 0 ? (
         <section aria-labelledby="hold-heading" className={cx(page.card, styles.box, ending ? styles.ending : undefined)}>
@@ -50,14 +57,16 @@ export function HoldTimer() {
               {localizeDigits(clock(left), lang)}
             </span>
           </p>
-          {ending ? (
+          {ending && !more ? <p>{warning}</p> : null}
+          {ending && canKeep ? (
             <button
               type="button"
               className={button({ variant: 'outline' })}
               onClick={async () => {
-                // the button goes once the hold is longer: the countdown it changed takes the focus
+                // the button goes once the hold is longer, or when it cannot be: the countdown it changed, or its
+                // warning that says why, takes the focus
                 await r.extendHold()
-                if (!r.holdEndingSoon.peek()) focusIdWhenShown('hold-heading')
+                if (!r.holdEndingSoon.peek() || !r.canKeepSeats.peek()) focusIdWhenShown('hold-heading')
               }}
             >
               {t('seatChoice.keepSeats')}

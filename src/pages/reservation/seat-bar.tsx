@@ -34,6 +34,8 @@ const styles = {
     // a short viewport (a phone held sideways, 400 % zoom) keeps its height for the seats: the bar
     // stays under the seat map instead
     '@media (max-height: 32em)': { position: 'static', mt: '2', borderRadius: 'md', border: '1px solid {colors.gray.200}' },
+    // and when with the header it would cover half the screen (text-only zoom; src/app/reserved-space.ts)
+    'html[data-crowded] &': { position: 'static', mt: '2', borderRadius: 'md', border: '1px solid {colors.gray.200}' },
   }),
   facts: css({
     flex: '1 1 12rem',

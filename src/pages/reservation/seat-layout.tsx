@@ -4,6 +4,7 @@ import { useComputed, useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
 import { SeatGrid, type SeatGridLabels, type SeatGridState } from '../../../design-system/seat-grid/index.ts'
 import { useT } from '../../app/use-t.ts'
+import { formatTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import * as r from '../../stores/seat-choice.ts'
 import { startSeatEvents } from '../../stores/seat-events.ts'
@@ -142,7 +143,9 @@ function SeatMap() {
       case 'expired':
         return intl.formatMessage({ id: 'seatChoice.holdExpired' })
       case 'extended':
-        return intl.formatMessage({ id: 'seatChoice.announceExtended' })
+        return intl.formatMessage({ id: 'seatChoice.announceExtended' }, { until: e.until ? formatTime(e.until, lang) : '' })
+      case 'extendRefused':
+        return intl.formatMessage({ id: 'seatChoice.announceExtendRefused' }, { until: e.until ? formatTime(e.until, lang) : '' })
     }
   }
   const live = useComputed(() => {

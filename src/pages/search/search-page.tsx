@@ -50,7 +50,7 @@ const styles = {
   trip: css({
     display: 'grid',
     gap: '3',
-    gridTemplateColumns: '1fr',
+    gridTemplateColumns: 'minmax(0, 1fr)',
     md: { gridTemplateColumns: '1.2fr 1.6fr 1fr auto', alignItems: 'center' },
   }),
   coach: css({ fontWeight: 'bold', fontSize: 'lg', m: '0' }),
@@ -58,7 +58,10 @@ const styles = {
   time: css({ fontSize: 'xl', fontWeight: 'bold' }),
   dl: css({
     display: 'grid',
-    gridTemplateColumns: 'auto 1fr',
+    // at 200 % text on a phone a counter's name is wider than the card: the terms take at most half,
+    // and a long word breaks rather than push the page sideways (WCAG 1.4.10)
+    gridTemplateColumns: 'fit-content(50%) minmax(0, 1fr)',
+    overflowWrap: 'anywhere',
     columnGap: '2',
     rowGap: '1',
     m: '0',
