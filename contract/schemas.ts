@@ -12,13 +12,14 @@
  *   surrogate (PostgreSQL text cannot store them): see `isStorableText`.
  */
 import * as z from 'zod/mini'
-import { coachTypes, isCalendarDate, MAX_ID, MAX_SEATS, mobilePattern, seatTypes } from './values.ts'
+import { coachTypes, isCalendarDate, isInstant, MAX_ID, MAX_SEATS, mobilePattern, seatTypes } from './values.ts'
 
 export {
   coachTypes,
   HOLD_MINUTES,
   INFINITE_SEAT_LIMIT,
   isCalendarDate,
+  isInstant,
   isStorableText,
   MAX_HOLD_MINUTES,
   MAX_ID,
@@ -49,6 +50,8 @@ export const isoDate = z
   .string()
   .check(z.regex(/^(?:19|2[01])\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/), z.refine(isCalendarDate, 'Not a calendar date'))
 export const instant = z.string()
+/** An instant in a request: ISO-8601 with `Z` or an offset, on a real date and time (isInstant). */
+export const instantInput = z.string().check(z.maxLength(40), z.refine(isInstant, 'Not a date and time'))
 export const id = z.number().check(z.int(), z.positive(), z.lte(MAX_ID))
 export const money = z.number().check(z.int())
 export const cityCode = z.string().check(z.regex(/^[A-Z]{3}$/))
@@ -306,7 +309,7 @@ export const bookingRequest = z.strictObject({
   passengerEmail: z.optional(z.nullable(email)),
 })
 export const reservationIdRequest = z.strictObject({ reservationId: id })
-export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instant })
+export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instantInput })
 export const paymentResponse = z.object({ paymentId: z.string(), redirectUrl: z.string() })
 /** POST /reservation/success and /reservation/failure: the gateway's payment id. */
 export const paymentResultRequest = z.strictObject({ paymentId: str(100) })

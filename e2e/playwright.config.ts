@@ -54,6 +54,7 @@ export default defineConfig({
           // every browser of the run comes from 127.0.0.1
           HOLD_LIMIT_PER_ADDRESS: '100000',
           HOLD_LIMIT_PER_ADDRESS_TOTAL: '100000',
+          SMS_LIMIT_PER_ADDRESS: '100000',
           ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
           ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
         },

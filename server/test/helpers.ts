@@ -99,13 +99,20 @@ export async function startTestApp(
     set: (d) => void (current = new Date(d)),
     advance: (ms) => void (current = new Date(current.getTime() + ms)),
   }
-  // Every test request comes from 127.0.0.1: the per-address hold limits are tested on their own.
+  // Every test request comes from 127.0.0.1: the per-address hold and SMS limits and the
+  // site's SMS budget are tested on their own.
   const deps = createDeps(db, {
     now: clock.now,
     production: opts.production ?? false,
     publicUrl: 'http://localhost:8080',
     passwordMaxAgeDays: opts.passwordMaxAgeDays,
-    config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, ...opts.config },
+    config: {
+      holdLimitPerAddress: 1_000_000,
+      holdLimitPerAddressTotal: 1_000_000,
+      smsLimitPerAddress: 1_000_000,
+      smsHourlyBudget: 1_000_000,
+      ...opts.config,
+    },
   })
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead }))
   const app = await buildApp(deps, {

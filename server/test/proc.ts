@@ -40,6 +40,8 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 120_0
       AUTH_RATE_LIMIT_MAX: '1000000',
       HOLD_LIMIT_PER_ADDRESS: '1000000',
       HOLD_LIMIT_PER_ADDRESS_TOTAL: '1000000',
+      SMS_LIMIT_PER_ADDRESS: '1000000',
+      SMS_HOURLY_BUDGET: '1000000',
       ...env,
       PORT: String(port),
     },
