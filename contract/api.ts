@@ -29,7 +29,13 @@ export const api = {
   login: def({ method: 'POST', path: '/checkPassenger', auth: 'none', body: s.loginRequest, response: s.session }),
   logout: def({ method: 'POST', path: '/logout', auth: 'required', response: z.boolean() }),
   verifyOtp: def({ method: 'POST', path: '/verifyOTP', auth: 'none', body: s.verifyOtpRequest, response: s.verifyOtpResponse }),
-  verifyCancelTicketOtp: def({ method: 'POST', path: '/verifyCancelTicketOTP', auth: 'none', body: s.verifyCancelOtpRequest, response: z.boolean() }),
+  verifyCancelTicketOtp: def({
+    method: 'POST',
+    path: '/verifyCancelTicketOTP',
+    auth: 'optional',
+    body: s.verifyCancelOtpRequest,
+    response: z.boolean(),
+  }),
   verifyMobile: def({ method: 'POST', path: '/verifyMobileVerificationCode', auth: 'none', body: s.verifyMobileRequest, response: s.session }),
   // The path parameter is the registration token /register answered.
   resendMobileCode: def({ method: 'GET', path: '/resendMobileVerificationCode/:registrationToken', auth: 'none', response: s.otpSentResponse }),

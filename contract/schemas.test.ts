@@ -1,7 +1,7 @@
 /** The contract's primitives at their edges: ids (int4), calendar dates, storable text. */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { MAX_ID, id, isCalendarDate, isoDate, isStorableText } from './schemas.ts'
+import { MAX_ID, extendBookingRequest, id, instantInput, isCalendarDate, isInstant, isoDate, isStorableText } from './schemas.ts'
 import { deviceIdPattern } from './values.ts'
 
 test('id: a positive int4', () => {
@@ -34,6 +34,39 @@ test('isoDate: real calendar dates from 1900 to 2199', () => {
     assert.not.ok(isoDate.safeParse(v).success, v)
     assert.not.ok(isCalendarDate(v), v)
   }
+})
+
+test('instantInput: ISO-8601 instants with Z or an offset on a real date and time; 30 February is not 2 March', () => {
+  for (const v of [
+    '2026-11-22T08:30:00+06:00',
+    '2026-11-22T02:30:00.123Z',
+    '2026-11-22T02:30Z',
+    '2024-02-29T23:59:59.999999999-05:30',
+    new Date(Date.UTC(2026, 1, 28, 18)).toISOString(),
+  ]) {
+    assert.ok(instantInput.safeParse(v).success, v)
+    assert.ok(isInstant(v), v)
+  }
+  for (const v of [
+    '2026-02-30T10:00:00Z',
+    '2026-02-30T10:00:00+06:00',
+    '2023-02-29T10:00:00Z',
+    '2026-04-31T10:00:00Z',
+    '2026-13-45T99:00:00Z',
+    '2026-11-22T24:00:00Z',
+    '2026-11-22T10:60:00Z',
+    '2026-11-22T10:00:60Z',
+    '2026-11-22T10:00:00+24:00',
+    '2026-11-22T10:00:00',
+    '2026-11-22',
+    'tomorrow',
+    '',
+  ]) {
+    assert.not.ok(instantInput.safeParse(v).success, v)
+    assert.not.ok(isInstant(v), v)
+  }
+  assert.not.ok(extendBookingRequest.safeParse({ reservationId: 1, expirationTime: '2026-02-30T10:00:00Z' }).success)
+  assert.ok(extendBookingRequest.safeParse({ reservationId: 1, expirationTime: '2026-03-02T10:00:00Z' }).success)
 })
 
 test('isStorableText: no NUL, no unpaired surrogate; pairs and other controls are fine', () => {

@@ -16,6 +16,7 @@ import {
   coachTypes,
   emailPattern,
   isCalendarDate,
+  isInstant,
   MAX_ID,
   MAX_SEATS,
   mobilePattern,
@@ -30,6 +31,7 @@ export {
   HOLD_MINUTES,
   INFINITE_SEAT_LIMIT,
   isCalendarDate,
+  isInstant,
   isStorableText,
   MAX_HOLD_MINUTES,
   MAX_HOLD_EXTENSIONS,
@@ -73,6 +75,18 @@ export const isoDate = z
   .string()
   .check(z.regex(/^(?:19|2[01])\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/), z.refine(isCalendarDate, 'Not a calendar date'))
 export const instant = z.string()
+/**
+ * An instant in a request: ISO-8601 with `Z` or an offset, on a real date and time. The pattern is the
+ * shape, years 1900-2199 (what test generators read); the refinement drops 30 February (isInstant).
+ */
+export const instantInput = z
+  .string()
+  .check(
+    z.regex(
+      /^(?:19|2[01])\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/,
+    ),
+    z.refine(isInstant, 'Not a date and time'),
+  )
 export const id = z.number().check(z.int(), z.positive(), z.lte(MAX_ID))
 export const money = z.number().check(z.int())
 export const cityCode = z.string().check(z.regex(/^[A-Z]{3}$/))
@@ -219,7 +233,7 @@ export const seatLockRequest = z.strictObject({ ...heldSeats, locked: z.boolean(
 /** Truthy when the lock is yours (or the unlock done), `false` when another holder has a seat. */
 export const seatLockResponse = z.union([z.literal(false), z.object({ seatNames: z.array(z.string()), expirationTime: z.nullable(instant) })])
 /** "Extend booking time" for a hold before booking: the held seats, kept until `expirationTime` (after now, at most the maximum). */
-export const extendSeatLockRequest = z.strictObject({ ...heldSeats, expirationTime: instant })
+export const extendSeatLockRequest = z.strictObject({ ...heldSeats, expirationTime: instantInput })
 /** The hold after the extension: its seats, the new expiry, the most it may reach and the extensions it has left. */
 export const extendSeatLockResponse = z.object({
   seatNames: z.array(z.string()),
@@ -340,7 +354,7 @@ export const bookingRequest = z.strictObject({
   passengerEmail: z.optional(z.nullable(email)),
 })
 export const reservationIdRequest = z.strictObject({ reservationId: id })
-export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instant })
+export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instantInput })
 /**
  * A card payment opened: where the browser goes, and the result token of this tab (kept in
  * session storage, sent to /reservation/success and /failure: the result in full, signed in or not).

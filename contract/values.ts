@@ -18,6 +18,18 @@ export function isCalendarDate(v: string): boolean {
 }
 
 /**
+ * True for an ISO-8601 instant a request may carry: `yyyy-LL-ddTHH:mm[:ss[.fff]]` with `Z`
+ * or an offset, on a real calendar date (isCalendarDate: no 30 February) at a real
+ * time of day. `new Date()` would read `2026-02-30T…` as 2 March.
+ */
+export function isInstant(v: string): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/.exec(v)
+  if (!m || !isCalendarDate(m[1]!)) return false
+  const [h, min, sec, oh, om] = [m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number) as [number, number, number, number, number]
+  return h <= 23 && min <= 59 && sec <= 59 && oh <= 23 && om <= 59
+}
+
+/**
  * An `X-Device-Id` header value: a visitor's seat locks are held under it (`d:<id>`);
  * the app makes one per tab, the server ignores any other value.
  */

@@ -344,6 +344,26 @@ test('forgotten password: OTP, wrong OTP, new password, then logged in', async (
   await expect(page).toHaveURL(/\/$/)
 })
 
+test('after 10 wrong passwords the login form says to wait or use Forgot your password, which still signs in by SMS', async ({ page, request }) => {
+  const mobile = await createPassenger(request)
+  for (let i = 0; i < 10; i++) {
+    const r = await request.post('/api/checkPassenger', { data: { mobile, password: `Wrong@${i}x` } })
+    expect(r.status()).toBe(401)
+  }
+  await page.goto('/login')
+  await login(page, mobile)
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: /^Too many wrong passwords for this mobile no\. Try again in 1[45] minutes, or choose Forgot your password/ }),
+  ).toBeVisible()
+  await expectNoAxeViolations(page, 'login: too many wrong passwords')
+  await page.getByRole('button', { name: 'Forgot your password' }).click()
+  await expect(page.getByRole('heading', { level: 2, name: 'Reset your password' })).toBeFocused()
+  await typeCode(page, await latestCode(request, mobile, /password reset/))
+  await expect(page.getByRole('heading', { level: 2, name: 'Set a new password' })).toBeFocused()
+})
+
 test.describe('profile', () => {
   test.beforeEach(async ({ page, request }) => {
     const mobile = await createPassenger(request)

@@ -56,6 +56,7 @@ export default defineConfig({
           HOLD_LIMIT_PER_ADDRESS_TOTAL: '100000',
           SEAT_STREAMS_PER_ADDRESS: '100000',
           UNPAID_SEATS_PER_PASSENGER: '100000',
+          SMS_LIMIT_PER_ADDRESS: '100000',
           ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
           ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),
         },

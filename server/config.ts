@@ -50,6 +50,12 @@ export interface ServerConfig {
   rateLimitMax: number
   /** Requests per minute per address on each sign-in and code route (kept in the database). */
   authRateLimitMax: number
+  /** Wrong passwords one mobile no. takes in 15 minutes before its password sign-in waits (LOGIN_FAILURE_LIMIT). */
+  loginFailureLimit: number
+  /** One-time-code SMS one client address may make the server send in an hour (SMS_LIMIT_PER_ADDRESS). */
+  smsLimitPerAddress: number
+  /** One-time-code SMS the whole site sends in an hour at most (SMS_HOURLY_BUDGET); past it, SMS_PROVIDER_SERVICE_UNAVAILABLE. */
+  smsHourlyBudget: number
   payment: PaymentConfig
   /** SMTP e-mail (SMTP_URL, MAIL_FROM); null: the development outbox only. */
   smtp: { url: string; from: string } | null
@@ -274,6 +280,9 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     unpaidSeatsPerPassenger: int('UNPAID_SEATS_PER_PASSENGER', 10),
     rateLimitMax: int('RATE_LIMIT_MAX', 60_000),
     authRateLimitMax: int('AUTH_RATE_LIMIT_MAX', 30),
+    loginFailureLimit: int('LOGIN_FAILURE_LIMIT', 10),
+    smsLimitPerAddress: int('SMS_LIMIT_PER_ADDRESS', 20),
+    smsHourlyBudget: int('SMS_HOURLY_BUDGET', 2000),
     payment,
     smtp,
     sms,

@@ -3,15 +3,19 @@
  * code per (mobile, purpose, ref), a new one only 180 s after the last, at most
  * 5 wrong tries. Each step is one atomic statement, so concurrent requests
  * cannot send two codes inside the interval or try a code more than 5 times.
- * Sign-up codes (one ref per registration) keep the 180 s interval per mobile, and
- * no mobile gets more than SMS_PER_MOBILE_HOUR codes an hour, whatever asks: each
- * SMS costs the operator money and a stream of them harasses the number's owner.
+ * Sign-up codes (one ref per registration) keep the 180 s interval per mobile.
+ * Each SMS costs the operator money and a stream of them harasses the number's
+ * owner, so three limits hold, counted in the sending transaction: no mobile gets
+ * more than SMS_PER_MOBILE_HOUR codes of one purpose an hour (sign-up requests
+ * cannot use up a victim's reset or cancel codes), no client address makes the
+ * server send more than SMS_LIMIT_PER_ADDRESS an hour, and the whole site sends at
+ * most SMS_HOURLY_BUDGET an hour (then SMS_PROVIDER_SERVICE_UNAVAILABLE).
  */
 import { randomInt } from 'node:crypto'
 import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
 import { AppError, type Deps } from '../http/handle.ts'
-import { take, type Limit } from '../http/limits.ts'
+import { check, take, type Limit } from '../http/limits.ts'
 import { addTime } from '../lib/time.ts'
 import { sha256 } from '../lib/tokens.ts'
 
@@ -20,13 +24,48 @@ export type OtpPurpose = 'SIGNUP' | 'LOGIN' | 'RESET_PASSWORD' | 'CANCEL_TICKET'
 export const OTP_TTL_SECONDS = 5 * 60
 export const OTP_MAX_ATTEMPTS = 5
 
-/** Codes one mobile no. may be sent in an hour, all purposes together. */
+/** Codes of one purpose one mobile no. may be sent in an hour (key `mobile:purpose`). */
 export const SMS_PER_MOBILE_HOUR: Limit = {
   bucket: 'sms-per-mobile',
   max: 10,
   windowMs: 60 * 60_000,
   reason: 'Too many codes were sent to this mobile no. Try again in {minutes} minutes.',
 }
+
+/** Codes one client address may make the server send in an hour (`max` from SMS_LIMIT_PER_ADDRESS). */
+export function smsPerAddress(deps: Deps): Limit {
+  return {
+    bucket: 'sms-per-address',
+    max: deps.config.smsLimitPerAddress,
+    windowMs: 60 * 60_000,
+    code: 'TOO_MANY_REQUESTS',
+    reason: 'Too many codes were asked for from your network. Try again in {minutes} minutes.',
+  }
+}
+
+/** Codes the whole site sends in an hour (`max` from SMS_HOURLY_BUDGET, one key: `all`). */
+export function smsBudget(deps: Deps): Limit {
+  return {
+    bucket: 'sms-budget',
+    max: deps.config.smsHourlyBudget,
+    windowMs: 60 * 60_000,
+    code: 'SMS_PROVIDER_SERVICE_UNAVAILABLE',
+    reason: 'Failed to send SMS. Please try again in {minutes} minutes.',
+  }
+}
+
+/**
+ * Throws the per-address or site-wide refusal when no code could be sent now (counts
+ * nothing): lets a route refuse before expensive work, e.g. hashing a sign-up's password.
+ */
+export async function assertSmsAllowed(q: Queryable, deps: Deps, address: string): Promise<void> {
+  const now = deps.now()
+  await check(q, smsPerAddress(deps), address, now)
+  await check(q, smsBudget(deps), 'all', now)
+}
+
+// Stored instead of a code's hash when no SMS goes out (see issueOtp's `deliver`): no code matches it.
+const NO_CODE = '-'
 
 const purposeText: Record<OtpPurpose, string> = {
   SIGNUP: 'mobile verification',
@@ -41,15 +80,21 @@ function codeHash(mobile: string, purpose: OtpPurpose, ref: string, code: string
 
 /**
  * Issues a new code and sends it by SMS (through `deps.outbox`). Call it inside a
- * transaction (`db` = tx): a refusal then rolls the new code back. OTP_ALREADY_SENT
- * when the last one for the same mobile, purpose and ref (any ref for sign-up) was sent
- * less than 180 s ago and not used yet; TOO_MANY_ATTEMPTS past SMS_PER_MOBILE_HOUR.
+ * transaction (`db` = tx): a refusal then rolls the new code and its counted events
+ * back. OTP_ALREADY_SENT when the last one for the same mobile, purpose and ref (any
+ * ref for sign-up) was sent less than 180 s ago and not used yet; TOO_MANY_ATTEMPTS
+ * past SMS_PER_MOBILE_HOUR; TOO_MANY_REQUESTS past the client `address`'s hourly
+ * cap; SMS_PROVIDER_SERVICE_UNAVAILABLE past the site's hourly budget.
+ *
+ * `deliver: false` (a number with no account) does all the same, limits included, but
+ * stores a code nothing matches and sends no SMS: the answer cannot tell the two apart.
  */
 export async function issueOtp(
   db: Queryable,
   deps: Deps,
-  p: { mobile: string; purpose: OtpPurpose; ref?: string },
+  p: { mobile: string; purpose: OtpPurpose; ref?: string; address: string; deliver?: boolean },
 ): Promise<{ resendAfterSeconds: number; expiresInSeconds: number }> {
+  const deliver = p.deliver ?? true
   const ref = p.ref ?? ''
   const now = deps.now()
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
@@ -73,11 +118,15 @@ export async function issueOtp(
            expires_at = EXCLUDED.expires_at, consumed_at = NULL
        WHERE otps.sent_at <= $7 OR otps.consumed_at IS NOT NULL
      RETURNING id`,
-    [p.mobile, p.purpose, ref, codeHash(p.mobile, p.purpose, ref, code), now, expiresAt, resendCutoff],
+    [p.mobile, p.purpose, ref, deliver ? codeHash(p.mobile, p.purpose, ref, code) : NO_CODE, now, expiresAt, resendCutoff],
   )
   if (rows.length === 0) throw new AppError('OTP_ALREADY_SENT')
   // After the upsert: a refusal here rolls the new code back with the caller's transaction.
-  await take(db, SMS_PER_MOBILE_HOUR, p.mobile, now)
+  await take(db, SMS_PER_MOBILE_HOUR, `${p.mobile}:${p.purpose}`, now)
+  await take(db, smsPerAddress(deps), p.address, now)
+  // Last: this one key serialises every sending transaction of the site until it commits.
+  await take(db, smsBudget(deps), 'all', now)
+  if (!deliver) return { resendAfterSeconds: OTP_RESEND_SECONDS, expiresInSeconds: OTP_TTL_SECONDS }
   await deps.outbox.send(
     {
       channel: 'SMS',

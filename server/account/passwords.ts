@@ -16,9 +16,16 @@ const MAX_MEM = 256 * 1024 * 1024
 const MAX_CONCURRENT = 2
 
 let running = 0
+let derived = 0
 const waiting: (() => void)[] = []
 
+/** How many scrypt hashes this process has computed (started) so far: each one is the expensive part of a sign-in. */
+export function hashesComputed(): number {
+  return derived
+}
+
 async function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  derived++
   if (running >= MAX_CONCURRENT) await new Promise<void>((go) => waiting.push(go))
   running++
   try {

@@ -47,10 +47,11 @@ export async function openRegistration(q: Queryable, token: string, now: Date, m
   return r
 }
 
-/** Stores a new registration and sends its code; answers its token with the code's timings. */
+/** Stores a new registration and sends its code (asked for from client `address`); answers its token with the code's timings. */
 export async function startRegistration(
   deps: Deps,
   fields: { mobile: string; fullName: string; email: string; city: string; passwordHash: string },
+  address: string,
 ): Promise<{ registrationToken: string; resendAfterSeconds: number; expiresInSeconds: number }> {
   const token = newToken()
   return deps.db.transaction(async (tx) => {
@@ -69,14 +70,18 @@ export async function startRegistration(
         addTime(now, { minutes: REGISTRATION_MINUTES }),
       ],
     )
-    const sent = await issueOtp(tx, deps, { mobile: fields.mobile, purpose: 'SIGNUP', ref: signupRef(reg!.id) })
+    const sent = await issueOtp(tx, deps, { mobile: fields.mobile, purpose: 'SIGNUP', ref: signupRef(reg!.id), address })
     return { ...sent, registrationToken: token }
   })
 }
 
-/** Sends the registration a new code. */
-export async function resendRegistrationCode(deps: Deps, reg: RegistrationRow): Promise<{ resendAfterSeconds: number; expiresInSeconds: number }> {
-  return deps.db.transaction((tx) => issueOtp(tx, deps, { mobile: reg.mobile, purpose: 'SIGNUP', ref: signupRef(reg.id) }))
+/** Sends the registration a new code (asked for from client `address`). */
+export async function resendRegistrationCode(
+  deps: Deps,
+  reg: RegistrationRow,
+  address: string,
+): Promise<{ resendAfterSeconds: number; expiresInSeconds: number }> {
+  return deps.db.transaction((tx) => issueOtp(tx, deps, { mobile: reg.mobile, purpose: 'SIGNUP', ref: signupRef(reg.id), address }))
 }
 
 /**

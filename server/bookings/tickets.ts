@@ -37,6 +37,12 @@ export async function findByPnr(q: Queryable, pnr: string, pin: string): Promise
   return r
 }
 
+/** The passenger id of the reservation with this PNR (any case), or null. */
+export async function pnrOwner(q: Queryable, pnr: string): Promise<number | null> {
+  const rows = await q.query<{ passenger_id: number | null }>('SELECT passenger_id FROM reservations WHERE pnr = $1', [pnr.trim().toUpperCase()])
+  return rows[0]?.passenger_id ?? null
+}
+
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a)
   const y = Buffer.from(b)

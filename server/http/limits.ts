@@ -2,8 +2,9 @@
  * Abuse limits kept in the database (`limit_events`), so they hold across server
  * processes and restarts: "at most `max` events of a bucket per key in the last
  * `windowMs`". Used for wrong PINs per PNR, ticket e-mails per PNR, contact
- * messages per address and receipts per e-mail, and sign-in and code requests
- * per address.
+ * messages per address and receipts per e-mail, sign-in and code requests per
+ * address, wrong passwords per mobile, and code SMS per mobile and purpose, per
+ * address and for the whole site.
  *
  * `take` counts and records in one transaction holding an advisory lock on the
  * bucket and key, so simultaneous requests (on any process) are counted one after
@@ -20,7 +21,7 @@ export interface Limit {
   max: number
   windowMs: number
   /** The code a refusal answers with (default TOO_MANY_ATTEMPTS). */
-  code?: 'TOO_MANY_ATTEMPTS' | 'TOO_MANY_REQUESTS'
+  code?: 'TOO_MANY_ATTEMPTS' | 'TOO_MANY_REQUESTS' | 'SMS_PROVIDER_SERVICE_UNAVAILABLE'
   /** The refusal's reason; `{minutes}` is replaced by the wait. */
   reason?: string
 }

@@ -1,10 +1,18 @@
 /**
  * Sign-up by mobile with an SMS code, login by password or by one-time code,
  * password reset, logout. Sessions are opaque bearer tokens (see sessions.ts).
+ *
+ * Wrong passwords are counted per mobile no. (known or not, so the answer tells
+ * nothing): past LOGIN_FAILURE_LIMIT in 15 minutes the number's password sign-in
+ * answers TOO_MANY_ATTEMPTS, before any hash is computed, until the oldest wrong
+ * one is 15 minutes old; its owner can still sign in or reset the password with an
+ * SMS code. /sendOtp answers a number without an account exactly as a known one,
+ * without sending it anything.
  */
 import type { FastifyInstance } from 'fastify'
 import { AppError, handle, type Deps } from '../http/handle.ts'
-import { issueOtp, verifyOtp } from '../account/otp.ts'
+import { addressKey, take, type Limit } from '../http/limits.ts'
+import { assertSmsAllowed, issueOtp, verifyOtp } from '../account/otp.ts'
 import { issueResetToken, resetPassword } from '../account/password-changes.ts'
 import { passengerByMobile, replacePasswordHash, requireMobile, type PassengerRow } from '../account/passengers.ts'
 import { hashPassword, needsRehash, verifyPassword } from '../account/passwords.ts'
@@ -18,11 +26,14 @@ import {
 import { createSession, revokeSession } from '../account/sessions.ts'
 import { addDhakaDays } from '../lib/time.ts'
 
-async function requirePassenger(deps: Deps, mobile: string): Promise<PassengerRow> {
-  const p = await passengerByMobile(deps.db, mobile)
-  if (!p) throw new AppError('PASSENGER_NOT_FOUND')
-  if (p.status === 'INACTIVE') throw new AppError('USER_INACTIVE')
-  return p
+/** Wrong passwords one mobile no. takes in 15 minutes (`max` from LOGIN_FAILURE_LIMIT) before its password sign-in waits. */
+export function wrongPasswordLimit(deps: Deps): Limit {
+  return {
+    bucket: 'login-wrong-password',
+    max: deps.config.loginFailureLimit,
+    windowMs: 15 * 60_000,
+    reason: 'Too many wrong passwords for this mobile no. Try again in {minutes} minutes, or reset your password with a code sent by SMS.',
+  }
 }
 
 function passwordExpired(deps: Deps, p: PassengerRow): boolean {
@@ -41,18 +52,21 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return { mobile, registered: !!p && p.status !== 'PENDING' }
   })
 
-  handle(app, deps, 'register', async ({ body }) => {
+  handle(app, deps, 'register', async ({ body, req }) => {
     const mobile = requireMobile(body.mobile)
+    const address = addressKey(req.ip)
     await assertMobileUnregistered(db, mobile)
+    // refused before the password is hashed when no code could go out anyway
+    await assertSmsAllowed(db, deps, address)
     const passwordHash = await hashPassword(body.password)
-    const started = await startRegistration(deps, { mobile, fullName: body.fullName, email: body.email, city: body.city, passwordHash })
+    const started = await startRegistration(deps, { mobile, fullName: body.fullName, email: body.email, city: body.city, passwordHash }, address)
     return { mobile, ...started }
   })
 
-  handle(app, deps, 'resendMobileCode', async ({ params }) => {
+  handle(app, deps, 'resendMobileCode', async ({ params, req }) => {
     const reg = await openRegistration(db, params.registrationToken ?? '', deps.now())
     await assertMobileUnregistered(db, reg.mobile)
-    return { mobile: reg.mobile, ...(await resendRegistrationCode(deps, reg)) }
+    return { mobile: reg.mobile, ...(await resendRegistrationCode(deps, reg, addressKey(req.ip))) }
   })
 
   handle(app, deps, 'verifyMobile', async ({ body }) => {
@@ -65,9 +79,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   handle(app, deps, 'login', async ({ body }) => {
     const mobile = requireMobile(body.mobile)
+    // Counted before the hash is computed (so a refusal costs no scrypt, and simultaneous
+    // guesses get exactly the limit's tries); the right password takes its try back.
+    const slot = await take(db, wrongPasswordLimit(deps), mobile, deps.now())
     const p = await passengerByMobile(db, mobile)
     const ok = await verifyPassword(body.password, p?.password_hash ?? null)
     if (!p || !ok) throw new AppError('BAD_CREDENTIALS')
+    await slot.release()
     if (p.status === 'PENDING') throw new AppError('MOBILE_NOT_VERIFIED')
     if (p.status === 'INACTIVE') throw new AppError('USER_INACTIVE')
     if (passwordExpired(deps, p)) throw new AppError('PASSWORD_EXPIRED')
@@ -81,19 +99,25 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return true
   })
 
-  handle(app, deps, 'sendOtp', async ({ body }) => {
+  handle(app, deps, 'sendOtp', async ({ body, req }) => {
     const mobile = requireMobile(body.mobile)
-    const p = await requirePassenger(deps, mobile)
-    if (body.purpose === 'LOGIN' && p.status === 'PENDING') throw new AppError('MOBILE_NOT_VERIFIED')
-    const sent = await db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: body.purpose }))
+    const p = await passengerByMobile(db, mobile)
+    // A number with no account (or, for LOGIN, one the old sign-up flow left unverified) is
+    // answered alike, limits included, but sent nothing: the answer does not say which
+    // numbers have accounts. Its code step then answers like a wrong code.
+    const deliver = !!p && !(body.purpose === 'LOGIN' && p.status === 'PENDING')
+    const sent = await db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: body.purpose, address: addressKey(req.ip), deliver }))
     return { mobile, ...sent }
   })
 
   handle(app, deps, 'verifyOtp', async ({ body }) => {
     const mobile = requireMobile(body.mobile)
-    const p = await requirePassenger(deps, mobile)
-    if (body.purpose === 'LOGIN' && p.status === 'PENDING') throw new AppError('MOBILE_NOT_VERIFIED')
+    // The code first: before it, an unknown number answers as a known one with a wrong code.
     await verifyOtp(db, deps, { mobile, purpose: body.purpose, code: body.otp })
+    const p = await passengerByMobile(db, mobile)
+    if (!p) throw new AppError('OTP_VALIDITY_EXPIRED')
+    if (p.status === 'INACTIVE') throw new AppError('USER_INACTIVE')
+    if (body.purpose === 'LOGIN' && p.status === 'PENDING') throw new AppError('MOBILE_NOT_VERIFIED')
     if (body.purpose === 'LOGIN') return { session: await createSession(db, deps, p), resetToken: null }
     return { session: null, resetToken: await issueResetToken(db, p.id, deps.now()) }
   })

@@ -6,8 +6,8 @@
 import type { FastifyInstance } from 'fastify'
 import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
 import { expireBookings, ownReservation, type ReservationRow } from '../bookings/bookings.ts'
-import { AppError, handle, pathId, type Deps } from '../http/handle.ts'
-import { take, type Limit } from '../http/limits.ts'
+import { AppError, handle, pathId, type Auth, type Deps } from '../http/handle.ts'
+import { addressKey, take, type Limit } from '../http/limits.ts'
 import { issueOtp, verifyOtp } from '../account/otp.ts'
 import { loadReservations, mustLoadReservation } from '../bookings/reservation-view.ts'
 import {
@@ -18,6 +18,7 @@ import {
   findByPnr,
   maskMobile,
   passengerReservationIds,
+  pnrOwner,
   refundMobile,
   rememberCancelCode,
   sendTicket,
@@ -51,7 +52,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   })
 
   handle(app, deps, 'reservationByPnr', async (call) => {
-    const r = await byPnr(deps, call.params.pnr, call.params.pin)
+    const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)
     return mustLoadReservation(deps.db, r.id)
   })
 
@@ -64,10 +65,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   handle(app, deps, 'cancelInitialize', async (call) => {
     const now = deps.now()
-    const r = await byPnr(deps, call.params.pnr, call.params.pin)
+    const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)
     const quote = await cancelQuote(deps.db, r, now)
     const mobile = await refundMobile(deps.db, r)
-    const sent = await deps.db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr! }))
+    const address = addressKey(call.req.ip)
+    const sent = await deps.db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr!, address }))
     return {
       reservationId: r.id,
       refundAmount: quote.refund,
@@ -79,9 +81,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
     }
   })
 
-  handle(app, deps, 'verifyCancelTicketOtp', async ({ body }) => {
+  handle(app, deps, 'verifyCancelTicketOtp', async ({ body, auth }) => {
     const now = deps.now()
-    const r = await byPnr(deps, body.pnr, body.pin)
+    const r = await byPnr(deps, body.pnr, body.pin, auth)
     await cancelQuote(deps.db, r, now)
     await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps.db, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: body.otp })
     // The code is consumed; remember it on the reservation so the cancel call can present it.
@@ -91,7 +93,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   handle(app, deps, 'cancel', async (call) => {
     const now = deps.now()
-    const r = await byPnr(deps, call.params.pnr, call.params.pin)
+    const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)
     const quote = await cancelQuote(deps.db, r, now)
     const otp = call.params.otp
     if (!cancelCodeRemembered(r, otp, now))
@@ -101,7 +103,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   })
 
   handle(app, deps, 'resendReservationEmail', async (call) => {
-    const r = await byPnr(deps, call.params.pnr, call.params.pin)
+    const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)
     if (!TICKET_STATUSES.includes(r.status)) throw new AppError('RESERVATION_NOT_ACCESSIBLE', { reason: 'Only a sold ticket can be e-mailed.' })
     const out = await mustLoadReservation(deps.db, r.id)
     const email = await ticketEmail(deps.db, out, r.passenger_id)
@@ -116,9 +118,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
  * The reservation of a PNR and PIN. Each try counts against the PNR's PIN_LIMIT and a
  * right PIN takes its try back, so after 10 wrong PINs in 15 minutes the PNR answers
  * TOO_MANY_ATTEMPTS, even for the right PIN, until the oldest wrong one is 15 minutes old.
+ * Its owner signed in (`auth`) is not held back by strangers' guesses: their tries are
+ * neither refused nor counted.
  */
-async function byPnr(deps: Deps, pnr: string | undefined, pin: string | undefined): Promise<ReservationRow> {
+async function byPnr(deps: Deps, pnr: string | undefined, pin: string | undefined, auth: Auth | null): Promise<ReservationRow> {
   if (!pnr || !pin || !/^[A-Za-z0-9]{1,20}$/.test(pnr) || !/^\d{4}$/.test(pin)) throw new AppError('WRONG_PNR_PIN')
+  if (auth && (await pnrOwner(deps.db, pnr)) === auth.passengerId) return findByPnr(deps.db, pnr, pin)
   const slot = await take(deps.db, PIN_LIMIT, pnr.trim().toUpperCase(), deps.now())
   try {
     const r = await findByPnr(deps.db, pnr, pin)

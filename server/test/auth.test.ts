@@ -2,6 +2,7 @@ import { randomBytes, scryptSync } from 'node:crypto'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { api } from '../../contract/api.ts'
+import { hashesComputed } from '../account/passwords.ts'
 import { count, startTestApp, TEST_PASSWORD, type TestApp } from './helpers.ts'
 
 let t: TestApp
@@ -252,23 +253,81 @@ test('concurrent wrong tries are all counted: never more than 5', async () => {
   err(await verify(mobile, code, token), 400, 'OTP_VALIDITY_EXPIRED')
 })
 
-test('no mobile no. gets more than 10 codes an hour, whatever asks for them', async () => {
+test('no mobile no. gets more than 10 codes of one purpose an hour; codes of another purpose still go', async () => {
   const mobile = '01912345682'
   await t.signUp(mobile)
-  // the sign-up sent one; nine login codes follow, 181 s apart
-  for (let i = 0; i < 9; i++) {
+  // ten login codes, 181 s apart
+  for (let i = 0; i < 10; i++) {
     t.clock.advance(181_000)
-    const r = await t.call('POST', '/api/sendOtp', { body: { mobile, purpose: i % 2 ? 'LOGIN' : 'RESET_PASSWORD' } })
-    assert.is(r.status, 200, `code ${i + 2}: ${r.text}`)
+    const r = await t.call('POST', '/api/sendOtp', { body: { mobile, purpose: 'LOGIN' } })
+    assert.is(r.status, 200, `code ${i + 1}: ${r.text}`)
   }
   t.clock.advance(181_000)
   const refused = await t.call('POST', '/api/sendOtp', { body: { mobile, purpose: 'LOGIN' } })
   err(refused, 429, 'TOO_MANY_ATTEMPTS')
   assert.ok(refused.body.error.values.minutes > 0)
   const [n] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_messages WHERE "to" = $1`, [mobile])
-  assert.is(n!.n, 10)
+  assert.is(n!.n, 11)
+  // whoever asked for those cannot use up the owner's reset codes
+  const reset = await t.call('POST', '/api/sendOtp', { body: { mobile, purpose: 'RESET_PASSWORD' } })
+  assert.is(reset.status, 200, reset.text)
   t.clock.advance(60 * 60_000)
   assert.is((await t.call('POST', '/api/sendOtp', { body: { mobile, purpose: 'LOGIN' } })).status, 200)
+})
+
+test("sign-up codes do not use up a number's reset codes", async () => {
+  const mobile = '01912345683'
+  // ten sign-ups of an unregistered number, 181 s apart: the eleventh is refused
+  for (let i = 0; i < 10; i++) {
+    t.clock.advance(181_000)
+    assert.is((await t.call('POST', '/api/register', { body: regBody(mobile) })).status, 200)
+  }
+  t.clock.advance(181_000)
+  err(await t.call('POST', '/api/register', { body: regBody(mobile) }), 429, 'TOO_MANY_ATTEMPTS')
+  // the number's owner signs up by another route meanwhile (an old-flow passenger): the reset code still goes
+  await t.db.query(
+    `INSERT INTO passengers (mobile, full_name, email, city, password_hash, status, created_at)
+     SELECT $1, 'Owner', 'owner@example.com', 'Dhaka', password_hash, 'ACTIVE', now() FROM passengers WHERE mobile = $2`,
+    [mobile, DEMO.mobile],
+  )
+  const reset = await t.call('POST', '/api/sendOtp', { body: { mobile, purpose: 'RESET_PASSWORD' } })
+  assert.is(reset.status, 200, reset.text)
+  assert.match(
+    (await t.db.query<{ body: string }>(`SELECT body FROM outbox_messages WHERE "to" = $1 ORDER BY id DESC LIMIT 1`, [mobile]))[0]!.body,
+    'password reset',
+  )
+})
+
+test('sendOtp answers a number without an account as a known one, and sends it nothing', async () => {
+  const known = '01912345684'
+  await t.signUp(known)
+  const unknown = '01912345685'
+  t.clock.advance(181_000)
+  for (const purpose of ['LOGIN', 'RESET_PASSWORD'] as const) {
+    const a = await t.call('POST', '/api/sendOtp', { body: { mobile: known, purpose } })
+    const b = await t.call('POST', '/api/sendOtp', { body: { mobile: unknown, purpose } })
+    assert.is(a.status, 200, a.text)
+    assert.is(b.status, a.status, b.text)
+    assert.equal(b.body, { data: { ...a.body.data, mobile: unknown } })
+    // asked again at once: the same refusal for both
+    const a2 = await t.call('POST', '/api/sendOtp', { body: { mobile: known, purpose } })
+    const b2 = await t.call('POST', '/api/sendOtp', { body: { mobile: unknown, purpose } })
+    err(a2, 429, 'OTP_ALREADY_SENT')
+    err(b2, 429, 'OTP_ALREADY_SENT')
+    // a code typed for either: Wrong OTP five times, then expired
+    const wrong = (await t.lastCode(known)) === '000000' ? '111111' : '000000'
+    for (let i = 0; i <= 5; i++) {
+      const want = i < 5 ? 'INVALID_OTP_PROVIDED' : 'OTP_VALIDITY_EXPIRED'
+      err(await t.call('POST', '/api/verifyOTP', { body: { mobile: known, otp: wrong, purpose } }), 400, want)
+      err(await t.call('POST', '/api/verifyOTP', { body: { mobile: unknown, otp: wrong, purpose } }), 400, want)
+    }
+  }
+  // no SMS ever went to the unregistered number
+  const [sent] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_messages WHERE "to" = $1`, [unknown])
+  assert.is(sent!.n, 0)
+  // not even a code that happens to match: none is stored for it
+  const [row] = await t.db.query<{ code_hash: string }>(`SELECT code_hash FROM otps WHERE mobile = $1 AND purpose = 'LOGIN'`, [unknown])
+  assert.is(row!.code_hash, '-')
 })
 
 test('sessions expire after 12 hours; logout revokes', async () => {
@@ -290,7 +349,9 @@ test('sessions expire after 12 hours; logout revokes', async () => {
 })
 
 test('login by one-time code', async () => {
-  err(await t.call('POST', '/api/sendOtp', { body: { mobile: '01700000003', purpose: 'LOGIN' } }), 404, 'PASSENGER_NOT_FOUND')
+  // an unknown number is answered as a known one (see above); nothing is sent to it
+  assert.is((await t.call('POST', '/api/sendOtp', { body: { mobile: '01700000003', purpose: 'LOGIN' } })).status, 200)
+  assert.is(await t.lastCode('01700000003'), null)
   err(await t.call('POST', '/api/sendOtp', { body: { mobile: DEMO.mobile, purpose: 'SIGNUP' } }), 400, 'VALIDATION_FAILED')
   const r = await t.call('POST', '/api/sendOtp', { body: { mobile: DEMO.mobile, purpose: 'LOGIN' } })
   assert.is(r.status, 200, r.text)
@@ -307,7 +368,47 @@ test('login by one-time code', async () => {
   // a sign-up not confirmed yet has no account to log in to
   const pending = '01912345675'
   await register(pending)
-  err(await t.call('POST', '/api/sendOtp', { body: { mobile: pending, purpose: 'LOGIN' } }), 404, 'PASSENGER_NOT_FOUND')
+  const before = await t.lastCode(pending)
+  t.clock.advance(181_000)
+  assert.is((await t.call('POST', '/api/sendOtp', { body: { mobile: pending, purpose: 'LOGIN' } })).status, 200)
+  assert.is(await t.lastCode(pending), before, 'no login code went out')
+})
+
+test('wrong passwords are counted per mobile no.: after 10 in 15 minutes its password sign-in waits, with no hash computed; the SMS code still signs in', async () => {
+  const mobile = '01912345686'
+  await t.signUp(mobile)
+  t.clock.advance(20 * 60_000)
+  for (let i = 0; i < 10; i++) err(await t.call('POST', '/api/checkPassenger', { body: { mobile, password: `Wrong@${i}x` } }), 401, 'BAD_CREDENTIALS')
+  const hashes = hashesComputed()
+  const refused = await t.call('POST', '/api/checkPassenger', { body: { mobile, password: 'Wrong@11x' } })
+  err(refused, 429, 'TOO_MANY_ATTEMPTS')
+  assert.is(refused.body.error.values.minutes, 15)
+  assert.match(refused.body.error.reason, 'reset your password with a code sent by SMS')
+  assert.ok(Number(refused.headers['retry-after']) > 0)
+  // even the right password waits, and neither cost a hash
+  err(await t.call('POST', '/api/checkPassenger', { body: { mobile, password: TEST_PASSWORD } }), 429, 'TOO_MANY_ATTEMPTS')
+  assert.is(hashesComputed(), hashes)
+  // the owner signs in with an SMS code meanwhile
+  t.clock.advance(181_000)
+  assert.is((await t.call('POST', '/api/sendOtp', { body: { mobile, purpose: 'LOGIN' } })).status, 200)
+  const v = await t.call('POST', '/api/verifyOTP', { body: { mobile, otp: (await t.lastCode(mobile))!, purpose: 'LOGIN' } })
+  assert.is(v.status, 200, v.text)
+  assert.type(v.body.data.session.token, 'string')
+  // another number is not held back
+  assert.is((await t.call('POST', '/api/checkPassenger', { body: DEMO })).status, 200)
+  // 15 minutes after the wrong ones the password signs in again
+  t.clock.advance(15 * 60_000)
+  assert.is((await t.call('POST', '/api/checkPassenger', { body: { mobile, password: TEST_PASSWORD } })).status, 200)
+})
+
+test('an unknown mobile no. is throttled alike: the answer does not tell it has no account', async () => {
+  const mobile = '01912345687'
+  for (let i = 0; i < 10; i++) err(await t.call('POST', '/api/checkPassenger', { body: { mobile, password: `Wrong@${i}x` } }), 401, 'BAD_CREDENTIALS')
+  const hashes = hashesComputed()
+  const refused = await t.call('POST', '/api/checkPassenger', { body: { mobile, password: 'Wrong@11x' } })
+  err(refused, 429, 'TOO_MANY_ATTEMPTS')
+  assert.is(refused.body.error.values.minutes, 15)
+  assert.is(hashesComputed(), hashes)
 })
 
 test('password reset: code, reset token, new password, other sessions ended', async () => {

@@ -20,6 +20,7 @@ import { migrate } from '../db/migrate.ts'
 import { seed } from '../seed/index.ts'
 import { createSession } from '../account/sessions.ts'
 import type { PassengerRow } from '../account/passengers.ts'
+import { ONE_ADDRESS_LIMITS } from './helpers.ts'
 
 export interface Fixture {
   db: Db
@@ -65,11 +66,11 @@ export async function openFixture(
   const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'))
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! })
   let clock = opts.now ?? new Date()
-  // Every test request comes from 127.0.0.1: the per-address and per-passenger hold limits are tested on their own.
+  // Every test request comes from 127.0.0.1: the per-address and per-passenger limits are tested on their own.
   const deps = createDeps(db, {
     now: () => clock,
     production: false,
-    config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, unpaidSeatsPerPassenger: 1_000_000, ...opts.config },
+    config: { ...ONE_ADDRESS_LIMITS, unpaidSeatsPerPassenger: 1_000_000, ...opts.config },
   })
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead ?? 6 }))
   const app = await makeApp(deps)

@@ -78,7 +78,7 @@ t.before.each(() => {
 t('SSL Wireless: a sign-up code goes as the documented JSON, the outbox id as csms_id; SUCCESS records its reference_id', async () => {
   await use('sslwireless', null)
   const before = ssl.requests.length
-  await f.db.transaction((tx) => issueOtp(tx, f.deps, { mobile: '01912340101', purpose: 'SIGNUP' }))
+  await f.db.transaction((tx) => issueOtp(tx, f.deps, { mobile: '01912340101', purpose: 'SIGNUP', address: '127.0.0.1' }))
   const code = await lastCode(f, '01912340101')
   await ssl.waitFor(before + 1)
   const req = ssl.requests[before]!

@@ -67,7 +67,7 @@ t.before.each(() => {
 
 t('a one-time code goes to the provider as JSON with the Bearer token; 2xx is accepted, its id recorded, the code masked in storage', async () => {
   const before = sms.requests.length
-  await f.db.transaction((tx) => issueOtp(tx, f.deps, { mobile: '01912340001', purpose: 'LOGIN' }))
+  await f.db.transaction((tx) => issueOtp(tx, f.deps, { mobile: '01912340001', purpose: 'LOGIN', address: '127.0.0.1' }))
   const code = await lastCode(f, '01912340001')
   await sms.waitFor(before + 1)
   const req = sms.requests[before]!
@@ -266,7 +266,7 @@ t('production: no console transport, and the code column is never written', asyn
     const transports = createTransports(prod.deps.config, { timeoutMs: 5000 })
     assert.equal([transports.EMAIL.kind, transports.SMS.kind], ['smtp', 'sms-http'])
 
-    await prod.db.transaction((tx) => issueOtp(tx, prod.deps, { mobile: '01912340009', purpose: 'LOGIN' }))
+    await prod.db.transaction((tx) => issueOtp(tx, prod.deps, { mobile: '01912340009', purpose: 'LOGIN', address: '127.0.0.1' }))
     const [stored] = await prod.db.query<{ id: number; code: string | null; body: string }>(
       'SELECT id, code, body FROM outbox_messages WHERE "to" = $1',
       ['01912340009'],

@@ -66,7 +66,7 @@ t(
       body: { name: 'Sadia Islam', email: 'sadia@example.com', subject: 'Lost bag', message: 'I left a bag on coach 101.' },
     })
     assert.is(c.status, 200)
-    await app.db.transaction((tx) => issueOtp(tx, app.deps, { mobile: '01911000222', purpose: 'LOGIN' }))
+    await app.db.transaction((tx) => issueOtp(tx, app.deps, { mobile: '01911000222', purpose: 'LOGIN', address: '127.0.0.1' }))
     const code = await app.lastCode('01911000222')
     const listed = await app.call('GET', '/dev/outbox')
     const [otp, receipt] = listed.body.data

@@ -431,7 +431,7 @@ async function buildWorld(f: Fixture): Promise<World> {
           r,
           f.now(),
         ])
-        await issueOtp(f.db, f.deps, { mobile: m, purpose, ref: r })
+        await issueOtp(f.db, f.deps, { mobile: m, purpose, ref: r, address: '127.0.0.1' })
         const [row] = await f.db.query<{ code: string }>(
           'SELECT code FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 1',
           [m],

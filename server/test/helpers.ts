@@ -54,6 +54,17 @@ export interface TestApp {
 
 export const TEST_PASSWORD = 'Secret@123'
 
+/**
+ * Every test request comes from 127.0.0.1: the per-address hold and SMS limits and the
+ * site's SMS budget are lifted (they are tested on their own, with their own settings).
+ */
+export const ONE_ADDRESS_LIMITS: Partial<ServerConfig> = {
+  holdLimitPerAddress: 1_000_000,
+  holdLimitPerAddressTotal: 1_000_000,
+  smsLimitPerAddress: 1_000_000,
+  smsHourlyBudget: 1_000_000,
+}
+
 /** A new temp folder (removed by the caller or at exit). */
 export function tempDir(prefix = 'bus-test-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
@@ -99,13 +110,12 @@ export async function startTestApp(
     set: (d) => void (current = new Date(d)),
     advance: (ms) => void (current = new Date(current.getTime() + ms)),
   }
-  // Every test request comes from 127.0.0.1: the per-address hold limits are tested on their own.
   const deps = createDeps(db, {
     now: clock.now,
     production: opts.production ?? false,
     publicUrl: 'http://localhost:8080',
     passwordMaxAgeDays: opts.passwordMaxAgeDays,
-    config: { holdLimitPerAddress: 1_000_000, holdLimitPerAddressTotal: 1_000_000, ...opts.config },
+    config: { ...ONE_ADDRESS_LIMITS, ...opts.config },
   })
   await migrate(db, (tx) => seed(tx, deps, { daysAhead: opts.daysAhead }))
   const app = await buildApp(deps, {

@@ -18,7 +18,16 @@ const servers: ServerProcess[] = []
 test.before(async () => {
   pg = await startPostgres()
   const url = await pg.createDatabase('limits')
-  const env = { DATABASE_URL: url, TRUST_PROXY: '1', HOLD_LIMIT_PER_ADDRESS: '10', HOLD_LIMIT_PER_ADDRESS_TOTAL: '30', AUTH_RATE_LIMIT_MAX: '6' }
+  const env = {
+    DATABASE_URL: url,
+    TRUST_PROXY: '1',
+    HOLD_LIMIT_PER_ADDRESS: '10',
+    HOLD_LIMIT_PER_ADDRESS_TOTAL: '30',
+    AUTH_RATE_LIMIT_MAX: '6',
+    LOGIN_FAILURE_LIMIT: '10',
+    SMS_LIMIT_PER_ADDRESS: '4',
+    SMS_HOURLY_BUDGET: '12',
+  }
   servers.push(await startServer(env))
   servers.push(await startServer(env))
   db = await openDb({ databaseUrl: url, max: 4 })
@@ -131,6 +140,106 @@ test('PostgreSQL, two processes: 40 simultaneous PIN guesses on one PNR get exac
   assert.is(rs.filter((r) => r.status === 429 && r.body.error.code === 'TOO_MANY_ATTEMPTS').length, 30)
   const right = await call(servers[0]!.url, 'GET', `/api/reservation/details/${sold!.pnr}/${sold!.pin}`)
   assert.is(right.status, 429)
+})
+
+const from = (address: string) => ({ headers: { 'x-forwarded-for': address } })
+const signUpBody = (mobile: string, password = 'Right@1234') => ({
+  mobile,
+  fullName: 'Limit Test',
+  email: 'limit@example.com',
+  city: 'Dhaka',
+  password,
+})
+/** The newest one-time code sent to `mobile` (development stores it with the message). */
+async function codeFor(mobile: string): Promise<string> {
+  const [row] = await db.query<{ code: string }>(`SELECT code FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 1`, [
+    mobile,
+  ])
+  assert.ok(row, `a code went to ${mobile}`)
+  return row!.code
+}
+const smsTo = async (mobiles: string[]) =>
+  (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_messages WHERE channel = 'SMS' AND "to" = ANY($1)`, [mobiles]))[0]!.n
+
+test('PostgreSQL, two processes: 30 simultaneous wrong passwords on one account from 30 addresses get exactly 10 answers; then even the right password waits, and the SMS code signs in', async () => {
+  const mobile = '01912300001'
+  const reg = await call(servers[0]!.url, 'POST', '/api/register', signUpBody(mobile), from('198.51.100.200'))
+  assert.is(reg.status, 200, JSON.stringify(reg.body))
+  const verified = await call(
+    servers[1]!.url,
+    'POST',
+    '/api/verifyMobileVerificationCode',
+    { mobile, code: await codeFor(mobile), registrationToken: reg.body.data.registrationToken },
+    from('198.51.100.200'),
+  )
+  assert.is(verified.status, 200, JSON.stringify(verified.body))
+  const rs = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      call(servers[i % 2]!.url, 'POST', '/api/checkPassenger', { mobile, password: `Wrong@${i}x` }, from(`192.0.2.${100 + i}`)),
+    ),
+  )
+  assert.is(rs.filter((r) => r.status === 401 && r.body.error.code === 'BAD_CREDENTIALS').length, 10)
+  const refused = rs.filter((r) => r.status === 429 && r.body.error.code === 'TOO_MANY_ATTEMPTS')
+  assert.is(refused.length, 20)
+  assert.ok(refused.every((r) => r.body.error.values.minutes >= 14 && Number(r.headers.get('retry-after')) > 0))
+  const right = await call(servers[0]!.url, 'POST', '/api/checkPassenger', { mobile, password: 'Right@1234' }, from('198.51.100.201'))
+  assert.is(right.status, 429)
+  assert.is(right.body.error.code, 'TOO_MANY_ATTEMPTS')
+  // the owner's SMS-code sign-in is not held back
+  const sent = await call(servers[1]!.url, 'POST', '/api/sendOtp', { mobile, purpose: 'LOGIN' }, from('198.51.100.201'))
+  assert.is(sent.status, 200, JSON.stringify(sent.body))
+  const v = await call(servers[0]!.url, 'POST', '/api/verifyOTP', { mobile, otp: await codeFor(mobile), purpose: 'LOGIN' }, from('198.51.100.201'))
+  assert.is(v.status, 200, JSON.stringify(v.body))
+  assert.type(v.body.data.session.token, 'string')
+  // other accounts sign in as usual
+  const demo = await call(servers[1]!.url, 'POST', '/api/checkPassenger', { mobile: '01712345678', password: 'Demo@1234' }, from('198.51.100.202'))
+  assert.is(demo.status, 200)
+})
+
+test('PostgreSQL, two processes: one address makes the server send at most SMS_LIMIT_PER_ADDRESS (4) codes an hour, whichever route and number', async () => {
+  const address = '203.0.113.77'
+  const mobiles = Array.from({ length: 6 }, (_, i) => `0191230010${i}`)
+  const rs = await Promise.all(mobiles.map((m, i) => call(servers[i % 2]!.url, 'POST', '/api/register', signUpBody(m), from(address))))
+  assert.is(rs.filter((r) => r.status === 200).length, 4)
+  const refused = rs.filter((r) => r.status === 429)
+  assert.is(refused.length, 2)
+  for (const r of refused) {
+    assert.is(r.body.error.code, 'TOO_MANY_REQUESTS')
+    assert.match(r.body.error.reason, 'Too many codes were asked for from your network')
+  }
+  assert.is(await smsTo(mobiles), 4)
+  // a code of another kind from the same address is refused too; another address still gets one
+  const login = await call(servers[0]!.url, 'POST', '/api/sendOtp', { mobile: '01712345678', purpose: 'RESET_PASSWORD' }, from(address))
+  assert.is(login.status, 429)
+  assert.is(await smsTo(['01712345678']), 0)
+  const other = await call(servers[1]!.url, 'POST', '/api/sendOtp', { mobile: '01712345678', purpose: 'RESET_PASSWORD' }, from('203.0.113.78'))
+  assert.is(other.status, 200, JSON.stringify(other.body))
+  assert.is(await smsTo(['01712345678']), 1)
+})
+
+test('PostgreSQL, two processes: past SMS_HOURLY_BUDGET (12) codes in an hour, sign-ups from anywhere answer SMS_PROVIDER_SERVICE_UNAVAILABLE and nothing more is sent', async () => {
+  const smsThisHour = async () =>
+    (
+      await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE channel = 'SMS' AND created_at > now() - interval '1 hour'")
+    )[0]!.n
+  const used = await smsThisHour()
+  const left = 12 - used
+  assert.ok(left > 0 && left < 12, `the earlier tests sent ${used} codes`)
+  const mobiles = Array.from({ length: left + 3 }, (_, i) => `01912300${String(200 + i)}`)
+  const rs = await Promise.all(mobiles.map((m, i) => call(servers[i % 2]!.url, 'POST', '/api/register', signUpBody(m), from(`198.18.0.${10 + i}`))))
+  assert.is(rs.filter((r) => r.status === 200).length, left)
+  const refused = rs.filter((r) => r.status === 503)
+  assert.is(refused.length, 3)
+  for (const r of refused) {
+    assert.is(r.body.error.code, 'SMS_PROVIDER_SERVICE_UNAVAILABLE')
+    assert.ok(Number(r.headers.get('retry-after')) > 0)
+  }
+  assert.is(await smsTo(mobiles), left)
+  assert.is(await smsThisHour(), 12)
+  // a known number's code is refused alike, before anything is sent
+  const otp = await call(servers[0]!.url, 'POST', '/api/sendOtp', { mobile: '01912300001', purpose: 'LOGIN' }, from('198.18.1.1'))
+  assert.is(otp.status, 503)
+  assert.is(otp.body.error.code, 'SMS_PROVIDER_SERVICE_UNAVAILABLE')
 })
 
 test.run()

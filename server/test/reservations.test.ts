@@ -665,9 +665,15 @@ t('extendBooking moves the expiry up to the maximum; past, beyond-max and garbag
   assert.is(r.status, 200)
   assert.is(Date.parse(r.body.data.expirationTime), Date.parse(at(25)))
   const before = await f.snapshot()
-  for (const bad of [at(-1), at(31), 'tomorrow', '2026-13-45T99:00:00Z']) {
+  for (const bad of [at(-1), at(31)]) {
     r = await f.api('POST', '/api/reservation/extendBookingTime', { reservationId: res.id, expirationTime: bad }, { token: p.token })
     assert.is(code(r), 'INVALID_EXPIRATION_TIME', bad)
+  }
+  // not a date and time at all, or not a real one: the request is malformed
+  for (const bad of ['tomorrow', '2026-13-45T99:00:00Z', '2026-02-30T10:00:00Z', at(20).replace(/T\d\d/, 'T24')]) {
+    r = await f.api('POST', '/api/reservation/extendBookingTime', { reservationId: res.id, expirationTime: bad }, { token: p.token })
+    assert.is(r.status, 400, bad)
+    assert.is(code(r), 'VALIDATION_FAILED', bad)
   }
   assert.is(await f.snapshot(), before)
   const q = await f.passenger()
@@ -679,6 +685,28 @@ t('extendBooking moves the expiry up to the maximum; past, beyond-max and garbag
   r = await f.api('POST', '/api/reservation/extendBookingTime', { reservationId: res.id, expirationTime: at(29) }, { token: p.token })
   assert.is(code(r), 'BOOKING_NOT_FOUND')
   await malformed('/api/reservation/extendBookingTime', [{}, { reservationId: res.id }, { reservationId: res.id, expirationTime: 5 }], p.token)
+})
+
+t('extendBooking refuses 29 February 2027 (no such day) with VALIDATION_FAILED, where it was read as 1 March', async () => {
+  // A clock on 1 March 2027, 10:00 in Dhaka: "2027-02-29T04:20Z" would roll over to 20 minutes from now.
+  const g = await openFixture({ now: new Date('2027-03-01T04:00:00Z'), daysAhead: 2 })
+  try {
+    const trip = await pickTrip(g, { minHours: 6 })
+    const p = await g.passenger()
+    const res = await lockAndBook(g, p, trip, 1)
+    const before = await g.snapshot()
+    const extend = (expirationTime: string) =>
+      g.api('POST', '/api/reservation/extendBookingTime', { reservationId: res.id, expirationTime }, { token: p.token })
+    const r = await extend('2027-02-29T04:20:00Z')
+    assert.is(r.status, 400, JSON.stringify(r.body))
+    assert.is(code(r), 'VALIDATION_FAILED')
+    assert.is(await g.snapshot(), before)
+    // the real day is taken
+    const ok = await extend('2027-03-01T04:20:00Z')
+    assert.is(ok.status, 200, JSON.stringify(ok.body))
+  } finally {
+    await g.close()
+  }
 })
 
 t('cancelBooking cancels a booking and frees its seats; a second cancel is BOOKING_NOT_FOUND', async () => {

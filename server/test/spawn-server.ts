@@ -64,11 +64,13 @@ export async function startServer(env: Record<string, string>, opts: StartOption
       LOG_LEVEL: 'error',
       RATE_LIMIT_MAX: '10000000',
       AUTH_RATE_LIMIT_MAX: '10000000',
-      // load from one test address; the per-address hold limits are tested with their own settings
+      // load from one test address; the per-address hold and SMS limits and the SMS budget are tested with their own settings
       HOLD_LIMIT_PER_ADDRESS: '10000000',
       HOLD_LIMIT_PER_ADDRESS_TOTAL: '10000000',
       SEAT_STREAMS_PER_ADDRESS: '10000000',
       UNPAID_SEATS_PER_PASSENGER: '10000000',
+      SMS_LIMIT_PER_ADDRESS: '10000000',
+      SMS_HOURLY_BUDGET: '10000000',
       NODE_ENV: 'development',
       ...env,
     },

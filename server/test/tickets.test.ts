@@ -239,6 +239,31 @@ t('PIN guessing: 10 wrong PINs in 15 minutes close the PNR on every PNR route, e
   for (let i = 0; i < 12; i++) assert.is((await f.api('GET', `/api/reservation/details/${other.pnr}/${other.pin}`)).status, 200)
 })
 
+t('PIN guessing does not lock the owner out: signed in, they view and cancel their ticket while strangers wait', async () => {
+  const p = await f.passenger({ balance: 50_000 })
+  const stranger = await f.passenger()
+  const sold = await buyTicket(f, p, await nextTrip({ minHours: 72 }), 1)
+  for (let i = 0; i < 10; i++) assert.is(code(await f.api('GET', `/api/reservation/details/${sold.pnr}/${otherPin(sold.pin)}`)), 'WRONG_PNR_PIN')
+  // strangers, signed in or not, wait
+  assert.is(code(await f.api('GET', `/api/reservation/details/${sold.pnr}/${sold.pin}`)), 'TOO_MANY_ATTEMPTS')
+  assert.is(code(await f.api('GET', `/api/reservation/details/${sold.pnr}/${sold.pin}`, undefined, { token: stranger.token })), 'TOO_MANY_ATTEMPTS')
+  // the owner gets through on every PNR route
+  const view = await f.api('GET', `/api/reservation/details/${sold.pnr}/${sold.pin}`, undefined, { token: p.token })
+  assert.is(view.status, 200, JSON.stringify(view.body))
+  assert.is(view.body.data.pnr, sold.pnr)
+  const init = await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`, undefined, { token: p.token })
+  assert.is(init.status, 200, JSON.stringify(init.body))
+  const otp = await lastCode(f, p.mobile)
+  const v = await f.api('POST', '/api/verifyCancelTicketOTP', { pnr: sold.pnr, pin: sold.pin, otp }, { token: p.token })
+  assert.is(v.status, 200, JSON.stringify(v.body))
+  const c = await f.api('GET', `/api/reservation/cancel/${sold.pnr}/${sold.pin}/${otp}`, undefined, { token: p.token })
+  assert.is(c.status, 200, JSON.stringify(c.body))
+  assert.is(c.body.data.status, 5)
+  // the owner's PIN must still be right, and their wrong one is not counted against the PNR
+  assert.is(code(await f.api('GET', `/api/reservation/details/${sold.pnr}/${otherPin(sold.pin)}`, undefined, { token: p.token })), 'WRONG_PNR_PIN')
+  f.advance(16)
+})
+
 t('PIN guessing: simultaneous wrong PINs still get exactly 10 tries', async () => {
   const p = await f.passenger({ balance: 50_000 })
   const sold = await buyTicket(f, p, await nextTrip({ minHours: 72 }), 1)

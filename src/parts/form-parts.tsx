@@ -36,12 +36,16 @@ export function useMaybeT() {
   return (id: string | undefined, values?: Record<string, string | number>) => (id ? intl.formatMessage({ id }, values) : undefined)
 }
 
-/** A failed request under the form (its catalogue message, else the server's reason), read out at once. */
-export function ServerError({ error }: { error: RequestError | null | undefined }) {
+/**
+ * A failed request under the form (its catalogue message, else the server's reason), read out at once.
+ * `ids` gives some codes a message of this form's own (with the error's values), e.g. what to do instead.
+ */
+export function ServerError({ error, ids }: { error: RequestError | null | undefined; ids?: Partial<Record<string, string>> }) {
   const text = useMessageText()
+  const own = error ? ids?.[error.code] : undefined
   return (
     <StatusMessage tone="error" politeness="assertive">
-      {error ? text(messageForError(error)) : null}
+      {error ? text(own ? { id: own, values: error.values } : messageForError(error)) : null}
     </StatusMessage>
   )
 }

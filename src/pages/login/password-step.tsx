@@ -42,7 +42,8 @@ export function PasswordStep({ onDone }: { onDone: (to: string | undefined) => v
         error={mt(f.shown('password'))}
       />
       <Checkbox label={t('login.staySignedIn')} checked={stay} onChange={(e) => setStay(e.currentTarget.checked)} />
-      <ServerError error={errors.value.login} />
+      {/* a number locked after wrong passwords can still get in with an SMS code */}
+      <ServerError error={errors.value.login} ids={{ TOO_MANY_ATTEMPTS: 'login.tooManyPasswords' }} />
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>
           {t('login.submit')}
