@@ -1,12 +1,10 @@
 import { useId, type ComponentProps } from 'react'
 import { useIntl } from 'react-intl'
 import { css, cx } from '../../styled-system/css'
-import { StatusMessage } from '../../design-system/status/index.ts'
-import type { RequestError } from '../api/api-error.ts'
-import { useMessageText } from '../app/use-t.ts'
-import { messageForError } from '../stores/ui.ts'
 
 /** Layout shared by the account forms (login, sign-up, profile). */
+export { ServerError } from './server-error.tsx'
+
 export const form = {
   root: css({ display: 'flex', flexDirection: 'column', gap: '3', maxWidth: '28rem', width: 'full' }),
   actions: css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '3', mt: '1' }),
@@ -34,20 +32,6 @@ export const form = {
 export function useMaybeT() {
   const intl = useIntl()
   return (id: string | undefined, values?: Record<string, string | number>) => (id ? intl.formatMessage({ id }, values) : undefined)
-}
-
-/**
- * A failed request under the form (its catalogue message, else the server's reason), read out at once.
- * `ids` gives some codes a message of this form's own (with the error's values), e.g. what to do instead.
- */
-export function ServerError({ error, ids }: { error: RequestError | null | undefined; ids?: Partial<Record<string, string>> }) {
-  const text = useMessageText()
-  const own = error ? ids?.[error.code] : undefined
-  return (
-    <StatusMessage tone="error" politeness="assertive">
-      {error ? text(own ? { id: own, values: error.values } : messageForError(error)) : null}
-    </StatusMessage>
-  )
 }
 
 const checkboxRow = css({

@@ -9,7 +9,6 @@ import { language, messageForError, showError, showSuccess, toastInfo } from '..
 import { deferred } from '../../parts/deferred.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { AccountSection } from './account-section.tsx'
-import { MyTickets } from './my-tickets.tsx'
 import { ProfileDetails } from './profile-details.tsx'
 
 const styles = {
@@ -42,6 +41,8 @@ const sections = [
 ] as const
 
 // the last section, below the tickets: fetched after the page shows
+// the list of tickets comes after the balance, below the fold on a phone: not in the first render
+const MyTickets = deferred(() => import('./my-tickets.tsx').then((m) => m.MyTickets))
 const ChangePassword = deferred(() => import('./change-password.tsx').then((m) => m.ChangePassword))
 
 /** Completes a top-up when the card gateway sends the passenger back here. */
