@@ -12,10 +12,11 @@
  *   surrogate (PostgreSQL text cannot store them): see `isStorableText`.
  */
 import * as z from 'zod/mini'
-import { coachTypes, isCalendarDate, MAX_ID, MAX_SEATS, mobilePattern, seatTypes } from './values.ts'
+import { coachTypes, emailPattern, isCalendarDate, MAX_ID, MAX_SEATS, mobilePattern, seatTypes } from './values.ts'
 
 export {
   coachTypes,
+  emailPattern,
   HOLD_MINUTES,
   INFINITE_SEAT_LIMIT,
   isCalendarDate,
@@ -39,7 +40,7 @@ export {
 const str = (max = 200) => z.string().check(z.maxLength(max))
 const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max))
 export const mobile = z.string().check(z.trim(), z.regex(mobilePattern))
-export const email = z.string().check(z.trim(), z.maxLength(254), z.regex(/^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/))
+export const email = z.string().check(z.trim(), z.maxLength(254), z.regex(emailPattern))
 export const password = z
   .string()
   .check(z.minLength(6), z.maxLength(50), z.regex(/[A-Z]/), z.regex(/[a-z]/), z.regex(/\d/), z.regex(/[~!@#$%^&*()]/), z.regex(/^\S*$/))

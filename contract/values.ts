@@ -44,6 +44,8 @@ export const MAX_ID = 2_147_483_647
 
 export const mobilePattern = /^0?01[3-9]\d{8}$/
 export const passwordSpecials = '~!@#$%^&*()'
+/** Local part, @, and a domain with a TLD of 2+ letters or a bracketed IPv4 address. */
+export const emailPattern = /^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/
 
 export const seatStatus = { available: 0, sold: 1, booked: 2, adminBooked: 3, linked: 13 } as const
 export const reservationStatus = {

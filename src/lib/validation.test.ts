@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readFileSync } from 'node:fs'
-import { mobilePattern, passwordSpecials } from '../../contract/schemas.ts'
+import { email, emailPattern, mobilePattern, passwordSpecials } from '../../contract/schemas.ts'
 import {
   EMAIL_PATTERN,
   MOBILE_PATTERN,
@@ -24,9 +24,13 @@ import {
 const en = JSON.parse(readFileSync(new URL('../../locales/en.json', import.meta.url), 'utf8')) as Record<string, string>
 const text = (id: string | undefined) => (id ? en[id] : undefined)
 
-test('patterns match the contract', () => {
-  assert.is(MOBILE_PATTERN.source, mobilePattern.source)
+test("the patterns are the contract's own (imported, not copied)", () => {
+  assert.is(MOBILE_PATTERN, mobilePattern)
+  assert.is(EMAIL_PATTERN, emailPattern)
   assert.is(PASSWORD_SPECIALS, passwordSpecials)
+  // and the contract's email schema checks with that same pattern
+  assert.is(email.safeParse('a@b.co').success, true)
+  assert.is(email.safeParse('a@b.c').success, emailPattern.test('a@b.c'))
 })
 
 test('mobile: optional leading 0, then 01, then 3-9, then 8 digits', () => {

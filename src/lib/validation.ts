@@ -1,20 +1,21 @@
 /**
  * Form validation rules of docs/spec.md section 5. Each validator returns the message
  * id of the first problem (see locales/en.json for the exact texts) or
- * undefined when the value is valid. Patterns mirror contract/schemas.ts; they
- * are repeated here so the browser bundle does not load zod for a regex.
+ * undefined when the value is valid. Patterns are the contract's own, from
+ * contract/values.ts (which loads no zod, so the browser bundle does not either).
  */
+import { emailPattern, mobilePattern, passwordSpecials } from '../../contract/values.ts'
 
 /** A message id from locales/en.json. */
 export type MessageId = string
 
 /** Optional leading 0, then 01, then 3–9, then 8 digits. */
-export const MOBILE_PATTERN = /^0?01[3-9]\d{8}$/
+export const MOBILE_PATTERN = mobilePattern
 /** Local part, @, and a domain with a TLD of 2+ letters or a bracketed IPv4 address. */
-export const EMAIL_PATTERN = /^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/
+export const EMAIL_PATTERN = emailPattern
 export const PASSWORD_MIN = 6
 export const PASSWORD_MAX = 50
-export const PASSWORD_SPECIALS = '~!@#$%^&*()'
+export const PASSWORD_SPECIALS = passwordSpecials
 
 const isBlank = (v: string | null | undefined) => !v || v.trim() === ''
 
