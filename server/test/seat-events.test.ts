@@ -377,9 +377,10 @@ p('a rolled-back transaction on PostgreSQL sends nothing to either process', asy
   await c.connect()
   try {
     await c.query('BEGIN')
+    // expiry by the servers' clock (TEST_NOW moves it), not PostgreSQL's now()
     await c.query(
-      "INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:rolled-back-pg-1', now() + interval '10 minutes')",
-      [trip.tripId, trip.free[0]],
+      "INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:rolled-back-pg-1', $3)",
+      [trip.tripId, trip.free[0], new Date(Date.now() + 600_000)],
     )
     await c.query('ROLLBACK')
     const from = [sa.events.length, sb.events.length]
@@ -389,8 +390,8 @@ p('a rolled-back transaction on PostgreSQL sends nothing to either process', asy
       [],
     )
     await c.query(
-      "INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:committed-pg-01', now() + interval '10 minutes')",
-      [trip.tripId, trip.free[1]],
+      "INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:committed-pg-01', $3)",
+      [trip.tripId, trip.free[1], new Date(Date.now() + 600_000)],
     )
     for (const s of [sa, sb]) {
       const e = await s.next((x) => x.event === 'seats', 2000)
