@@ -378,10 +378,11 @@ p('a rolled-back transaction on PostgreSQL sends nothing to either process', asy
   try {
     await c.query('BEGIN')
     // expiry by the servers' clock (TEST_NOW moves it), not PostgreSQL's now()
-    await c.query(
-      "INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:rolled-back-pg-1', $3)",
-      [trip.tripId, trip.free[0], new Date(Date.now() + 600_000)],
-    )
+    await c.query("INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:rolled-back-pg-1', $3)", [
+      trip.tripId,
+      trip.free[0],
+      new Date(Date.now() + 600_000),
+    ])
     await c.query('ROLLBACK')
     const from = [sa.events.length, sb.events.length]
     await new Promise((r) => setTimeout(r, 700))
@@ -389,10 +390,11 @@ p('a rolled-back transaction on PostgreSQL sends nothing to either process', asy
       [...sa.events.slice(from[0]), ...sb.events.slice(from[1])].filter((e) => e.event !== 'ping'),
       [],
     )
-    await c.query(
-      "INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:committed-pg-01', $3)",
-      [trip.tripId, trip.free[1], new Date(Date.now() + 600_000)],
-    )
+    await c.query("INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:committed-pg-01', $3)", [
+      trip.tripId,
+      trip.free[1],
+      new Date(Date.now() + 600_000),
+    ])
     for (const s of [sa, sb]) {
       const e = await s.next((x) => x.event === 'seats', 2000)
       assert.equal(
