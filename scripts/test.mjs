@@ -1,22 +1,28 @@
 #!/usr/bin/env node
 // npm test: lint (Biome: format and lint), typecheck, build, unit tests (uvu), server tests (uvu), browser tests
 // (Playwright in Debian Chromium against the real server), then one summary line
-// `N passed, N failed, N skipped`. Pass a step name to run only that: `npm test -- unit e2e`.
+// `N passed, N failed, N skipped`. Pass step names to run only those: `npm test -- unit e2e` (an unknown name
+// fails, naming the steps). Every `*.test.ts` in the tree runs, wherever it lives: those under server/ in the
+// server step, the others in the unit step; a step that ran no test fails.
 // A test that cannot run here (no PostgreSQL binaries, no Chromium) is skipped and
 // named in the summary; when CI is set every skipped test counts as failed.
-// SERVER_TESTS narrows the server step to the test files matching a pattern.
+// SERVER_TESTS (UNIT_TESTS) narrows the server (unit) step to the test files whose name matches a pattern; the
+// summary names it. TEST_NOW (an ISO instant) starts the unit and server tests' clock there (scripts/test-now.mjs).
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 const root = path.resolve(import.meta.dirname, '..')
 const only = process.argv.slice(2)
-const uvu = ['--import', 'tsx', 'node_modules/uvu/bin.js']
+const uvu = ['--import', 'tsx', 'scripts/uvu-files.mjs']
 const ci = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0'
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const lines = []
 const skipLines = []
 const failLines = []
+/** Settings that change what ran (SERVER_TESTS, TEST_NOW), named before the counts. */
+const notes = []
 
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
@@ -81,6 +87,35 @@ async function playwrightStep(script, reportName) {
   return { ...playwrightCounts(r, report), out: r.out }
 }
 
+/** Every test file of the tree (paths from the root), wherever it lives; generated and installed folders excepted. */
+function findTestFiles(dir = '') {
+  const skip = new Set(['.git', 'node_modules', 'dist', 'styled-system', 'test-results', '.data', '.tmp'])
+  return fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
+    .flatMap((e) => {
+      const rel = path.posix.join(dir, e.name)
+      if (e.isDirectory()) return skip.has(e.name) ? [] : findTestFiles(rel)
+      return /\.test\.tsx?$/.test(e.name) ? [rel] : []
+    })
+    .sort()
+}
+const testFiles = findTestFiles()
+
+// TEST_NOW reaches the test processes and every node process they start (spawned servers, CLIs) as a preload
+const testNow = process.env.TEST_NOW
+  ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(path.join(root, 'scripts/test-now.mjs'))}`.trim() }
+  : {}
+
+/** Runs `files` in one uvu process, narrowed by the pattern in env `filter` (on file names); a stray filter is named in the summary. */
+async function uvuStep(files, filter, env = {}) {
+  const pattern = process.env[filter]
+  const chosen = pattern ? files.filter((f) => new RegExp(pattern, 'i').test(path.basename(f))) : files
+  if (pattern) notes.push(`${filter}=${pattern} is set: ${chosen.length} of ${files.length} test files ran`)
+  if (!chosen.length) return { ok: 0, bad: 0, skipped: 0, out: '' }
+  const r = await run('node', [...uvu, ...chosen], { ...env, ...testNow })
+  return { ...uvuCounts(r), out: r.out }
+}
+
 const steps = {
   async lint() {
     const r = await run('npm', ['run', '--silent', 'lint'])
@@ -95,27 +130,28 @@ const steps = {
     const r = await run('node', ['build.mjs'])
     return r.code === 0 ? { ok: 1, bad: 0 } : { ok: 0, bad: 1 }
   },
-  async unit() {
-    const c = { ok: 0, bad: 0, skipped: 0, out: '' }
-    for (const dir of ['contract', 'src', 'design-system', 'locales']) {
-      if (!fs.existsSync(path.join(root, dir))) continue
-      const r = await run('node', [...uvu, dir, '\\.test\\.ts$'])
-      const n = uvuCounts(r)
-      c.ok += n.ok
-      c.bad += n.bad
-      c.skipped += n.skipped
-      c.out += r.out
-    }
-    return c
-  },
-  async server() {
-    const r = await run('node', [...uvu, 'server/test', process.env.SERVER_TESTS || '\\.test\\.ts$'], { NODE_ENV: 'test' })
-    return { ...uvuCounts(r), out: r.out }
-  },
+  unit: () =>
+    uvuStep(
+      testFiles.filter((f) => !f.startsWith('server/')),
+      'UNIT_TESTS',
+    ),
+  server: () =>
+    uvuStep(
+      testFiles.filter((f) => f.startsWith('server/')),
+      'SERVER_TESTS',
+      { NODE_ENV: 'test' },
+    ),
   e2e: () => playwrightStep('e2e/run.ts', 'e2e.json'),
   // The booking journey again, with the server on a real PostgreSQL server.
   'e2e-pg': () => playwrightStep('e2e/on-postgres.ts', 'e2e-pg.json'),
 }
+
+const unknown = only.filter((name) => !Object.hasOwn(steps, name))
+if (unknown.length) {
+  console.error(`Unknown step${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. The steps are: ${Object.keys(steps).join(', ')}.`)
+  process.exit(1)
+}
+if (process.env.TEST_NOW) notes.push(`TEST_NOW=${process.env.TEST_NOW}: the unit and server tests ran with the clock started there`)
 
 for (const [name, step] of Object.entries(steps)) {
   if (only.length && !only.includes(name)) continue
@@ -124,6 +160,11 @@ for (const [name, step] of Object.entries(steps)) {
   let { ok, bad, skipped = 0, out = '' } = await step()
   skipLines.push(...skippedLines(out))
   if (bad) failLines.push(...failureLines(out).map((l) => `${name}: ${l.trim()}`))
+  if (ok + bad + skipped === 0) {
+    // a step that ran nothing proves nothing
+    bad = 1
+    failLines.push(`${name}: ran no test`)
+  }
   if (ci && skipped) {
     // under CI nothing may go untested
     bad += skipped
@@ -136,6 +177,7 @@ for (const [name, step] of Object.entries(steps)) {
 }
 if (skipLines.length) console.log(`\n${ci ? 'Not run (CI is set: counted as failed)' : 'Skipped (not run)'}:\n  ${skipLines.join('\n  ')}`)
 if (failLines.length) console.log(`\nFailures:\n  ${failLines.slice(0, 60).join('\n  ')}`)
+if (notes.length) console.log(`\n${notes.join('\n')}`)
 console.log('\n' + lines.join('\n'))
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(totals.failed ? 1 : 0)

@@ -33,6 +33,6 @@ export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
     outbox: opts.outbox ?? createOutbox(db, now, { production: config.production }),
     authenticate: sessionAuthenticator(db, now),
     config,
-    metrics: createMetrics(db),
+    metrics: createMetrics(db, now),
   }
 }

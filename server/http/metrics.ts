@@ -19,8 +19,11 @@ export interface Metrics {
   refused(bucket: string): void
 }
 
-/** Creates the registry and its metrics; the database gauges query `db` when scraped. */
-export function createMetrics(db: Queryable): Metrics {
+/**
+ * Creates the registry and its metrics; the database gauges query `db` when scraped. Ages are measured from
+ * `now()`, the app's clock (every stored time comes from it), never the database's own now().
+ */
+export function createMetrics(db: Queryable, now: () => Date = () => new Date()): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const latency = new Histogram({
@@ -83,7 +86,8 @@ export function createMetrics(db: Queryable): Metrics {
     registers: [registry],
     async collect() {
       const [r] = await db.query<{ s: number | null }>(
-        "SELECT extract(epoch FROM now() - min(created_at))::float8 AS s FROM outbox_messages WHERE status IN ('PENDING', 'SENDING')",
+        "SELECT extract(epoch FROM $1::timestamptz - min(created_at))::float8 AS s FROM outbox_messages WHERE status IN ('PENDING', 'SENDING')",
+        [now()],
       )
       this.set(Math.max(0, r?.s ?? 0))
     },

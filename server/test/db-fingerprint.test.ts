@@ -36,12 +36,14 @@ t('writeWatch names the tables written to, and nothing else', async () => {
   assert.equal(await w.changed(), ['contact_messages', 'trips'])
 
   await w.before()
-  await f.db
+  const rollBack = new Error('roll back')
+  const ended = await f.db
     .transaction(async (tx) => {
       await tx.query("UPDATE passengers SET full_name = 'Rolled Back'")
-      throw new Error('roll back')
+      throw rollBack
     })
-    .catch(() => undefined)
+    .catch((e: unknown) => e)
+  assert.is(ended, rollBack, 'the write ran and the transaction ended by the deliberate rollback')
   assert.equal(await w.changed(), [], 'a rolled-back write leaves nothing')
 })
 

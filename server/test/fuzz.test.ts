@@ -9,7 +9,8 @@
  * request before it is printed.
  *
  * Reproducible: a fixed seed by default (printed); FUZZ_SEED=<n> and FUZZ_RUNS=<valid
- * requests per route, default 10; three times as many broken ones> change it.
+ * requests per route, default 10; three times as many broken ones> change it; FUZZ_ROUTES=<pattern> fuzzes only the
+ * routes whose name matches.
  *
  * Per-route knowledge is kept to `paramMeaning` (what an ambiguous path parameter
  * holds) and the world's `contexts` (real values by field name: a trip's id, date,
@@ -46,6 +47,30 @@ const paramMeaning: Partial<Record<RouteName, Record<string, string>>> = {
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260214)
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10)
+const ROUTES = new RegExp(process.env.FUZZ_ROUTES ?? '')
+/**
+ * Routes no valid request of the fuzz gets a 2xx from yet (with the default seed), and why: the world's context
+ * builders fall back to dummy values or pick another context's values for them. Each is a gap in what the fuzz
+ * checks; the test fails when a route not listed never succeeds, and when a listed one starts to.
+ */
+const NOT_YET_REACHED: ReadonlySet<RouteName> = new Set<RouteName>([
+  // 400 INVALID_OTP_PROVIDED in the full run (its code is retired by another route's fresh one; alone it succeeds)
+  'verifyCancelTicketOtp',
+  // 404 REGISTRATION_NOT_FOUND / 400 INVALID_OTP_PROVIDED: the mobile of another context, or a dummy code
+  'verifyMobile',
+  // 429 OTP_ALREADY_SENT: the fixture clock never passes the 180 s resend wait
+  'resendMobileCode',
+  // 400 OTP_VALIDITY_EXPIRED: the reset token's code is retired by the next fresh code
+  'setNewPassword',
+  // 404 PASSENGER_NOT_FOUND / 429 OTP_ALREADY_SENT: another context's mobile, or a code sent under 180 s ago
+  'sendOtp',
+  // 409 BOOKING_TIME_EXCEED / 404 TRIP_NOT_FOUND / 404 BUS_STATION_NOT_FOUND: seats not locked first, mixed contexts
+  'booking',
+  // 429 OTP_ALREADY_SENT / 404 WRONG_PNR_PIN / 409 RESERVATION_CANCEL_TIME_EXPIRED
+  'cancelInitialize',
+  // 404 WRONG_PNR_PIN / 400 INVALID_OTP_PROVIDED / 409 RESERVATION_CANCEL_TIME_EXPIRED
+  'cancel',
+])
 const BROKEN_RUNS = RUNS * 3
 const DEVICE = 'fuzz-device-0001'
 // A fixed clock, so that the same seed makes the same requests on any day.
@@ -73,6 +98,8 @@ interface RouteStats {
   refusedByValidation: number
   refusedByHandler: number
   serverErrors: number
+  /** How valid requests were refused (status and code), for the report of a route that never succeeded. */
+  validRefusals: Set<string>
 }
 
 /** A route's `:name` parameters in order. */
@@ -116,7 +143,9 @@ test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, r
     const watch = writeWatch(f.db)
     const stats = new Map<RouteName, RouteStats>()
     const failures: string[] = []
-    const routes = Object.keys(api) as RouteName[]
+    const routes = (Object.keys(api) as RouteName[]).filter((r) => ROUTES.test(r))
+    /** 2xx answers to valid requests, per route: a context builder that fell back to a dummy value shows as none. */
+    const validOk = new Map<RouteName, number>()
 
     const send = async (req: FuzzRequest): Promise<void> => {
       const def = api[req.route] as { method: string; path: string; auth: string; body?: Schema; query?: Schema; response: Schema }
@@ -182,6 +211,7 @@ test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, r
       if (!e.success || !(json.error.code in errorCatalogue)) fail('refusal without a catalogue error body')
       if (json.error.code === 'VALIDATION_FAILED') s.refusedByValidation++
       else s.refusedByHandler++
+      if (!req.broken) s.validRefusals.add(`${res.statusCode} ${json.error.code}`)
 
       // What the contract itself refuses must be 400 (413 past the body limit) VALIDATION_FAILED, naming the place.
       const b = req.broken
@@ -204,18 +234,20 @@ test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, r
     }
 
     for (const [i, route] of routes.entries()) {
-      stats.set(route, { requests: 0, ok: 0, refusedByValidation: 0, refusedByHandler: 0, serverErrors: 0 })
+      stats.set(route, { requests: 0, ok: 0, refusedByValidation: 0, refusedByHandler: 0, serverErrors: 0, validRefusals: new Set() })
       const seed = (SEED + i * 7919) | 0
       const arbs = routeArbitraries(route, world.contexts)
       for (const [kind, arb, numRuns] of [
         ['valid', arbs.valid, RUNS],
         ['broken', arbs.broken, BROKEN_RUNS],
       ] as const) {
+        const okBefore = stats.get(route)!.ok
         try {
           await fc.assert(
             fc.asyncProperty(arb, async (req) => send(req)),
             { seed, numRuns },
           )
+          if (kind === 'valid') validOk.set(route, stats.get(route)!.ok - okBefore)
         } catch (err) {
           const e = err as Error & { cause?: Error }
           const report = e.message.replace(/\n+Hint: .*$/s, '')
@@ -224,7 +256,7 @@ test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, r
       }
     }
 
-    const sum = (k: keyof RouteStats) => [...stats.values()].reduce((a, s) => a + s[k], 0)
+    const sum = (k: Exclude<keyof RouteStats, 'validRefusals'>) => [...stats.values()].reduce((a, s) => a + s[k], 0)
     const perRoute = [...stats].map(([r, s]) => `${r} ${s.requests} (${s.ok}/${s.refusedByValidation}/${s.refusedByHandler})`).join(', ')
     console.log(
       `fuzz: ${sum('requests')} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${SEED}, ${RUNS} valid + ${BROKEN_RUNS} broken per route, ` +
@@ -233,6 +265,21 @@ test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, r
     )
     if (failures.length) console.error(`\n${failures.length} fuzz failure(s):\n\n${failures.join('\n\n')}\n`)
     assert.is(failures.length, 0, `${failures.length} fuzz failure(s), printed above`)
+    // every route answered a valid request with success at least once: else its valid requests checked nothing
+    // (NOT_YET_REACHED lists the routes whose world does not lead there yet; one that starts succeeding fails this
+    // until it is taken off the list, so the list only shrinks)
+    const never = routes.filter((r) => !validOk.get(r))
+    assert.equal(
+      never.filter((r) => !NOT_YET_REACHED.has(r)).map((r) => `${r}: ${[...stats.get(r)!.validRefusals].join(', ')}`),
+      [],
+      'routes that never answered 2xx to a valid request (and how they refused)',
+    )
+    if (!process.env.FUZZ_ROUTES)
+      assert.equal(
+        routes.filter((r) => NOT_YET_REACHED.has(r) && !never.includes(r)),
+        [],
+        'routes that now answer 2xx to a valid request: take them off NOT_YET_REACHED',
+      )
   } finally {
     await f.close()
   }

@@ -138,13 +138,18 @@ test('/metrics behind METRICS_TOKEN: latency by route template, seat-lock outcom
   try {
     assert.is((await m.call('GET', '/metrics')).status, 401)
     assert.is((await m.call('GET', '/metrics', { headers: { authorization: 'Bearer wrong-token-of-same-len' } })).status, 401)
+    // picked by what the test needs, not by the hour: a trip a day or more ahead whose coach has a seat A1 (the
+    // double-deck sleeper's berths are named otherwise) that no demo sale, booking or hold has taken
     const [trip] = await m.db.query<{ trip_date: string; coach_code: string; origin_code: string; destination_code: string }>(
       `SELECT t.trip_date::text AS trip_date, t.coach_code, r.origin_code, r.destination_code FROM trips t JOIN routes r ON r.id = t.route_id
-        WHERE t.departure_at > now() + interval '1 day'
-          -- a coach with seat A1 (the double-deck sleeper's berths are named otherwise: which trip comes first depends on the hour)
+        WHERE t.status = 'OPEN' AND t.departure_at > $1::timestamptz + interval '1 day'
           AND EXISTS (SELECT 1 FROM layout_seats s WHERE s.layout_id = t.layout_id AND s.name = 'A1')
+          AND NOT EXISTS (SELECT 1 FROM reservation_seats rs WHERE rs.trip_id = t.id AND rs.seat_name = 'A1' AND rs.active)
+          AND NOT EXISTS (SELECT 1 FROM seat_locks k WHERE k.trip_id = t.id AND k.seat_name = 'A1' AND k.expires_at > $1)
         ORDER BY t.id LIMIT 1`,
+      [m.clock.now()],
     )
+    assert.ok(trip, 'a trip with a free seat A1')
     const lock = {
       tripDate: trip!.trip_date,
       coachCode: trip!.coach_code,

@@ -187,7 +187,8 @@ t('a rolled-back transaction sends nothing: a booking that fails after spending 
   assert.is((await s.next()).data.seats.find((v: { name: string }) => v.name === x).state, 'held')
   const refused = await f.api('POST', '/api/reservation/booking', bookingBody(trip, [x!]), { token: p.token })
   assert.is(refused.body.error?.code, 'SEAT_UNAVAILABLE')
-  await f.db
+  const rollBack = new Error('roll back')
+  const ended = await f.db
     .transaction(async (tx) => {
       await tx.query("INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:rolled-back-001', $3)", [
         trip.id,
@@ -197,9 +198,10 @@ t('a rolled-back transaction sends nothing: a booking that fails after spending 
       await tx.query('UPDATE reservation_seats SET fare = 1 WHERE reservation_id = $1', [other!.id])
       await tx.query('UPDATE reservations SET status = 1 WHERE id = $1', [other!.id])
       await tx.query('UPDATE trips SET fares = fares WHERE id = $1', [trip.id])
-      throw new Error('roll back')
+      throw rollBack
     })
-    .catch(() => undefined)
+    .catch((e: unknown) => e)
+  assert.is(ended, rollBack, 'every write ran and the transaction ended by the deliberate rollback')
   assert.equal(await quietFor(s, 600), [], 'nothing for the rolled-back writes')
   // and a write that commits is sent, alone
   await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [z!]), { device: 'committed-device-01' })
@@ -375,10 +377,12 @@ p('a rolled-back transaction on PostgreSQL sends nothing to either process', asy
   await c.connect()
   try {
     await c.query('BEGIN')
-    await c.query(
-      "INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:rolled-back-pg-1', now() + interval '10 minutes')",
-      [trip.tripId, trip.free[0]],
-    )
+    // expiry by the servers' clock (TEST_NOW moves it), not PostgreSQL's now()
+    await c.query("INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:rolled-back-pg-1', $3)", [
+      trip.tripId,
+      trip.free[0],
+      new Date(Date.now() + 600_000),
+    ])
     await c.query('ROLLBACK')
     const from = [sa.events.length, sb.events.length]
     await new Promise((r) => setTimeout(r, 700))
@@ -386,10 +390,11 @@ p('a rolled-back transaction on PostgreSQL sends nothing to either process', asy
       [...sa.events.slice(from[0]), ...sb.events.slice(from[1])].filter((e) => e.event !== 'ping'),
       [],
     )
-    await c.query(
-      "INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:committed-pg-01', now() + interval '10 minutes')",
-      [trip.tripId, trip.free[1]],
-    )
+    await c.query("INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:committed-pg-01', $3)", [
+      trip.tripId,
+      trip.free[1],
+      new Date(Date.now() + 600_000),
+    ])
     for (const s of [sa, sb]) {
       const e = await s.next((x) => x.event === 'seats', 2000)
       assert.equal(

@@ -4,6 +4,7 @@
  * counted as skipped, never as passed, and named; under CI they count as failed.
  */
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -31,26 +32,27 @@ const closing = (out: string) =>
     .slice(-2)
     .map((l) => l.replace(/ \([\d.]+ s\)$/, ''))
 
-// memo.test.ts needs nothing; delivery-pg.test.ts has two tests, both on PostgreSQL
+// memo.test.ts needs nothing; every test of delivery-pg.test.ts is on PostgreSQL (their names, read from the file)
 const serverFiles = { PG_BIN: 'none', SERVER_TESTS: '^(memo|delivery-pg)\\.test\\.ts$' }
+const pgTests = [...fs.readFileSync(path.join(root, 'server/test/delivery-pg.test.ts'), 'utf8').matchAll(/^test\('(.+?)', async/gm)].map((m) => m[1]!)
 
 test('PostgreSQL hidden: its tests are counted skipped and named, the run passes', async () => {
   const r = await runner('server', serverFiles)
-  assert.equal(closing(r.out), ['server: 4 passed, 0 failed, 2 skipped', '4 passed, 0 failed, 2 skipped'], r.out)
+  assert.ok(pgTests.length >= 2, 'the file has its PostgreSQL tests')
+  const n = pgTests.length
+  assert.equal(closing(r.out), [`server: 4 passed, 0 failed, ${n} skipped`, `4 passed, 0 failed, ${n} skipped`], r.out)
   assert.is(r.code, 0, r.out)
   const reason = 'no PostgreSQL binaries (initdb, pg_ctl) in PG_BIN=none'
   assert.equal(
     [...r.out.matchAll(/^ {2}SKIPPED: (.+)$/gm)].map((m) => m[1]),
-    [
-      `delivery on PostgreSQL — PostgreSQL, two server processes: every message is delivered exactly once, and both processes deliver: ${reason}`,
-      `delivery on PostgreSQL — PostgreSQL, six workers claiming two at a time on separate connections: no message is claimed twice: ${reason}`,
-    ],
+    pgTests.map((name) => `delivery on PostgreSQL — ${name}: ${reason}`),
   )
 })
 
 test('PostgreSQL hidden under CI: the same tests fail, with the reason, and the run fails', async () => {
   const r = await runner('server', { ...serverFiles, CI: 'true' })
-  assert.equal(closing(r.out), ['server: 4 passed, 2 failed, 0 skipped', '4 passed, 2 failed, 0 skipped'], r.out)
+  const n = pgTests.length
+  assert.equal(closing(r.out), [`server: 4 passed, ${n} failed, 0 skipped`, `4 passed, ${n} failed, 0 skipped`], r.out)
   assert.is(r.code, 1)
   assert.match(r.out, /no PostgreSQL binaries \(initdb, pg_ctl\) in PG_BIN=none \(CI is set, so a skipped test is a failure\)/)
 })
@@ -77,6 +79,50 @@ test('e2e with Chromium hidden: every spec is counted skipped, with how to insta
   assert.ok(skipped.some((m) => m[0].includes('a11y.spec.ts › axe: every route, en, 375px')))
   assert.equal(closing(r.out), [`e2e: 0 passed, 0 failed, ${skipped.length} skipped`, `0 passed, 0 failed, ${skipped.length} skipped`], r.out)
   assert.is(r.code, 0)
+})
+
+test('an unknown step fails at once, naming the steps', async () => {
+  const r = await runner('servre', {})
+  assert.is(r.code, 1, r.out)
+  assert.match(r.out, 'Unknown step: servre. The steps are: lint, typecheck, build, unit, server, e2e, e2e-pg.')
+  assert.not.match(r.out, '=== ')
+})
+
+test('a step that ran no test fails, and the SERVER_TESTS that narrowed it is named', async () => {
+  const r = await runner('server', { SERVER_TESTS: '^no-such-file\\.test\\.ts$' })
+  assert.equal(closing(r.out), ['server: 0 passed, 1 failed, 0 skipped', '0 passed, 1 failed, 0 skipped'], r.out)
+  assert.is(r.code, 1)
+  assert.match(r.out, /^ {2}server: ran no test$/m)
+  assert.match(r.out, /^SERVER_TESTS=\^no-such-file\\\.test\\\.ts\$ is set: 0 of \d+ test files ran$/m)
+})
+
+test('a test file runs wherever it lives: scripts/ in the unit step, server/network/ in the server step', async () => {
+  const name = `zz-runner-probe-${process.pid}`
+  const probe = (where: string) => {
+    const file = path.join(root, where, `${name}.test.ts`)
+    fs.writeFileSync(
+      file,
+      `import { test } from 'uvu'\nimport * as assert from 'uvu/assert'\ntest('probe in ${where}', () => assert.ok(true))\ntest.run()\n`,
+    )
+    return file
+  }
+  const files = [probe('scripts'), probe('server/network')]
+  try {
+    const unit = await runner('unit', { UNIT_TESTS: `^${name}\\.test\\.ts$` })
+    assert.equal(closing(unit.out), ['unit: 1 passed, 0 failed, 0 skipped', '1 passed, 0 failed, 0 skipped'], unit.out)
+    assert.match(unit.out, `scripts/${name}.test.ts`)
+    assert.match(unit.out, /^UNIT_TESTS=.+ is set: 1 of \d+ test files ran$/m)
+    const server = await runner('server', { SERVER_TESTS: `^${name}\\.test\\.ts$` })
+    assert.equal(closing(server.out), ['server: 1 passed, 0 failed, 0 skipped', '1 passed, 0 failed, 0 skipped'], server.out)
+    assert.match(server.out, `server/network/${name}.test.ts`)
+    assert.is(server.code, 0)
+  } finally {
+    for (const f of files) fs.rmSync(f, { force: true })
+  }
+})
+
+test('CI runs with CI set, so a skipped test fails there', () => {
+  assert.match(fs.readFileSync(path.join(root, '.ci/run'), 'utf8'), /^export CI=true\nnpm test$/m)
 })
 
 test.run()

@@ -26,7 +26,12 @@ test('loading flag is raised while any load runs', async () => {
   })
   assert.ok(during)
   assert.is(ui.isLoading.value, false)
-  await ui.withLoading(Promise.reject(new Error('x'))).catch(() => undefined)
+  const failure = new Error('x')
+  const settled = await ui.withLoading(Promise.reject(failure)).then(
+    () => 'resolved',
+    (e: unknown) => e,
+  )
+  assert.is(settled, failure, 'the failure reaches the caller')
   assert.is(ui.isLoading.value, false, 'lowered after a failure')
 })
 
