@@ -179,6 +179,18 @@ t(
         `reservation ${r.id}`,
       )
     }
+    // the ticket as the passenger's app reads it: why, in the operator's words, and the refund
+    const shownA = await f.api('GET', `/api/reservation/details/${soldA.pnr}/${soldA.pin}`)
+    assert.equal(
+      [
+        shownA.body.data.status,
+        shownA.body.data.cancelReason,
+        shownA.body.data.operatorReason,
+        shownA.body.data.refundAmount,
+        shownA.body.data.movedFrom,
+      ],
+      [reservationStatus.canceled, 'TRIP_CANCELED', reason, soldA.fare.total, null],
+    )
     assert.is(await balance(f, a.id), 50_000, 'A paid from the balance and has it all back')
     assert.is(await balance(f, b.id), 50_000)
     const refunds = await f.db.query<{ reservation_id: number; amount: number }>(
@@ -275,6 +287,12 @@ t(
     )
     for (const s of [...namesA, ...bSeats.map((x) => x.seat_name)]) assert.is(map.find((m) => m.name === s)!.status, 1, `seat ${s} shows sold`)
 
+    // the moved ticket as the passenger's app reads it: the new coach and seats, and where it came from
+    const shownA = (await f.api('GET', `/api/reservation/details/${soldA.pnr}/${soldA.pin}`)).body.data
+    assert.equal(
+      [shownA.status, shownA.tripId, shownA.coach.code, shownA.cancelReason, shownA.operatorReason, shownA.movedFrom],
+      [reservationStatus.tripMigrated, sibling.id, sibling.coachCode, null, null, { coachCode: trip.coachCode, departureTime: soldA.departureTime }],
+    )
     const toA = await messagesTo(f, a.mobile, since)
     assert.is(toA.length, 1)
     assert.match(toA[0]!.body, `moved to coach ${sibling.coachCode}`)
@@ -289,6 +307,10 @@ t(
     assert.equal(
       [(await row(f, soldA.id)).status, (await row(f, soldA.id)).refund_amount],
       [reservationStatus.tripMigratedCanceled, soldA.fare.total],
+    )
+    assert.equal(
+      [cancel.body.data.cancelReason, cancel.body.data.refundAmount, cancel.body.data.movedFrom?.coachCode],
+      ['TICKET_CANCELED', soldA.fare.total, trip.coachCode],
     )
     assert.is(await balance(f, a.id), 50_000)
   },
