@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Reservation } from '../../contract/schemas.ts'
 import { css, cx } from '../../styled-system/css'
-import { button } from '../../styled-system/recipes'
+import { button, status as statusRecipe } from '../../styled-system/recipes'
 import { StatusBadge } from '../../design-system/status/index.ts'
 import { useT } from '../app/use-t.ts'
 import { formatCalendarDate, formatDateTime, formatTime, localizeDigits, type Locale } from '../lib/dates.ts'
@@ -11,7 +11,8 @@ import { language } from '../stores/ui.ts'
 import { page } from './page-styles.ts'
 import { deferred } from './deferred.tsx'
 import { qrBox } from './ticket-qr-box.ts'
-import { statusMessageIds, statusTone } from './ticket-status.ts'
+import { statusMessageIds, statusTone, ticketChange } from './ticket-status.ts'
+import { useTicketChangeText } from './ticket-change-note.tsx'
 
 const styles = {
   card: css({
@@ -66,6 +67,7 @@ const styles = {
   note: css({ color: 'gray.600', fontSize: 'sm', m: '0' }),
   saved: css({ borderInlineStart: '4px solid {colors.blue.700}', ps: '3', '& p': { m: '0' } }),
   savedTitle: css({ fontWeight: 'bold' }),
+  change: css({ display: 'flex', flexDirection: 'column', gap: '1', '& p': { m: '0' } }),
 }
 
 /**
@@ -136,9 +138,12 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
   const seatNames = r.seats.map((s) => s.name).join(', ')
   const status = statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status)
   const hasKeys = !!r.pnr && !!r.pin
-  const canCalendar = r.status === 1 || r.status === 2
+  const canCalendar = r.status === 1 || r.status === 2 || r.status === 10
   const summary = t('ticket.calendarSummary', { from, to, coach: r.coach.code, seats: seatNames })
   const station = (s: Reservation['boardingStation']) => (s.time ? `${s.name}, ${formatTime(s.time, lang)}` : s.name)
+  // the operator cancelled the trip or moved the ticket: said in words under the status
+  const change = ticketChange(r)
+  const changeText = useTicketChangeText()
 
   return (
     <section aria-labelledby="ticket-heading" className={cx(page.card, styles.card)} data-testid="ticket" data-print-ticket="">
@@ -161,6 +166,16 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
           {status}
         </StatusBadge>
       </p>
+      {change ? (
+        <div
+          className={cx(statusRecipe({ tone: change.kind === 'moved' ? 'info' : 'error', shape: 'message' }), styles.change)}
+          data-testid="ticket-change"
+        >
+          {changeText(change, lang).map((text, i) => (
+            <p key={i}>{text}</p>
+          ))}
+        </div>
+      ) : null}
       {hasKeys ? (
         <div className={styles.keyRow}>
           <dl className={styles.keys}>
@@ -241,7 +256,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
           })}
         </p>
       ) : null}
-      {r.canceledAt ? (
+      {r.canceledAt && !change ? (
         <p className={styles.note} data-testid="ticket-refund">
           {t('ticket.canceledNote', { at: formatDateTime(r.canceledAt, lang), refund: formatMoney(r.refundAmount ?? 0, lang) })}
         </p>

@@ -14,7 +14,8 @@ import { passenger } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
-import { statusMessageIds } from '../../parts/ticket-status.ts'
+import { statusMessageIds, ticketChange } from '../../parts/ticket-status.ts'
+import { useTicketChangeText } from '../../parts/ticket-change-note.tsx'
 
 const styles = {
   list: css({ listStyle: 'none', m: '0', p: '0', display: 'flex', flexDirection: 'column', gap: '3' }),
@@ -33,6 +34,7 @@ const styles = {
     fontSize: 'sm',
   }),
   group: css({ mt: '4' }),
+  change: css({ m: '0', mt: '1', fontSize: 'sm', color: 'gray.900' }),
 }
 
 /** A ticket's own address (it opens offline from this device's copy); a booking without PNR by its id. */
@@ -46,6 +48,9 @@ function Ticket({ r }: { r: Reservation }) {
   const name = (c: Reservation['origin']) => (locale === 'bn' ? c.nameBn : c.name)
   const route = t('profile.ticketRoute', { origin: name(r.origin), destination: name(r.destination) })
   const when = formatDateTime(r.departureTime, locale)
+  // the operator cancelled the trip or moved the ticket: said in words
+  const change = ticketChange(r)
+  const changeText = useTicketChangeText()
   return (
     <li className={styles.item}>
       <a className={styles.link} href={ticketHref(r)}>
@@ -58,6 +63,16 @@ function Ticket({ r }: { r: Reservation }) {
         <li>{t('profile.ticketStatus', { status: statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status) })}</li>
         <li>{t('profile.ticketTotal', { amount: formatMoney(r.fare.total, locale) })}</li>
       </ul>
+      {change ? (
+        <p className={styles.change} data-testid="ticket-change">
+          {changeText(change, locale).map((text, i) => (
+            <span key={i}>
+              {i > 0 ? ' ' : null}
+              {text}
+            </span>
+          ))}
+        </p>
+      ) : null}
     </li>
   )
 }

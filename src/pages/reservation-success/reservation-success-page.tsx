@@ -17,6 +17,7 @@ import { PaymentPending } from '../../parts/payment-pending.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { Announcer } from '../../parts/announcer.tsx'
 import { TicketView } from '../../parts/ticket-view.tsx'
+import { ticketChange } from '../../parts/ticket-status.ts'
 
 /** `?paymentId=` from the gateway, or `?reservationId=` after paying from the balance. */
 function readQuery(search: string): { paymentId: string | null; reservationId: number | null } {
@@ -132,11 +133,12 @@ export default function ReservationSuccessPage() {
         </p>
       </>
     )
-  } else if (r && sold) {
+  } else if (r && (sold || ticketChange(r))) {
+    // paid; or, opened again later, a ticket the operator has since moved or whose trip it cancelled (the ticket says so)
     const viewHref = ownPage(r.pnr)
     body = (
       <>
-        <StatusMessage tone="success">{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</StatusMessage>
+        {sold ? <StatusMessage tone="success">{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</StatusMessage> : null}
         <TicketView reservation={r} heading={t('ticket.heading')}>
           <ButtonLink href={viewHref} variant="outline">
             {t('payment.viewInTicketOperation')}
