@@ -79,6 +79,8 @@ const nowState = signal(now())
 /** The selection size the server allows: its remaining limit plus the seats we already held when it answered. */
 const limitBaseState = signal(MAX_SEATS)
 const liveStatusState = signal<LiveStatus>('off')
+/** The operator cancelled (or vacated) the trip: the server answers TRIP_OMITTED for it. */
+const tripCanceledState = signal(false)
 
 /** Per-seat state signals: the grid subscribes to one each. */
 let seatSignals = new Map<string, Signal<SeatState>>()
@@ -118,6 +120,12 @@ export const arrivalScheduleId = computed(() => arrivalScheduleIdState.value)
 export const availableSeats = computed(() => availableSeatsState.value)
 export const lastEvent = computed(() => lastEventState.value)
 export const liveStatus = computed(() => liveStatusState.value)
+/**
+ * The trip on the page was cancelled by the operator (the server answers TRIP_OMITTED, on the
+ * first load, on a reload from the live seat map, or on a seat lock): the seat map is taken down,
+ * the held seats are given back and the page says so, with a way back to search.
+ */
+export const tripCanceled = computed(() => tripCanceledState.value)
 
 /** The trip's seats by name (static data: type, fare, position). */
 const seatsByName = computed(() => new Map(tripDetailsState.value?.seatLayout.seats.map((s) => [s.name, s]) ?? []))
@@ -187,6 +195,7 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
   batch(() => {
     tripRefState.value = ref
     loadStatusState.value = 'loading'
+    tripCanceledState.value = false
     if (!sameTrip) {
       departureScheduleIdState.value = null
       arrivalScheduleIdState.value = null
@@ -213,6 +222,10 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
     applyDetails(details, !!sameTrip)
   } catch (err) {
     if (stale()) return loadStatusState.value
+    if (isTripOmitted(err)) {
+      tripGone()
+      return 'error'
+    }
     loadStatusState.value = 'error'
     ui.showError(ui.messageForError(err))
     return 'error'
@@ -423,6 +436,7 @@ async function reconcile(name: string, gen: number): Promise<void> {
         res = await call('seatLock', { body })
       } catch (err) {
         if (gen !== generation) return
+        if (isTripOmitted(err)) return tripGone()
         // revert the seat to what the server holds and show the reason
         revert(name, entry.held)
         ui.toastError(ui.messageForError(err))
@@ -594,7 +608,9 @@ export async function extendHold(): Promise<void> {
       emit('extended')
     })
   } catch (err) {
-    if (gen === generation) ui.toastError(ui.messageForError(err))
+    if (gen !== generation) return
+    if (isTripOmitted(err)) tripGone()
+    else ui.toastError(ui.messageForError(err))
   }
 }
 
@@ -685,6 +701,7 @@ export function clearTrip(): void {
     droppingStationsState.value = []
     lastEventState.value = null
     liveStatusState.value = 'off'
+    tripCanceledState.value = false
   })
   sync = new Map()
   seatSignals = new Map()
@@ -769,6 +786,29 @@ export function tick(): void {
 }
 
 // ---------- helpers ----------
+
+function isTripOmitted(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'TRIP_OMITTED'
+}
+
+/**
+ * The operator cancelled the trip: its seats are given back (the server dropped the holds when
+ * it closed the trip; the unlock is for a server that did not), lock requests still running are
+ * ignored, and the seat map goes, so nothing more can be chosen on it. The page says why.
+ */
+function tripGone(): void {
+  void releaseSeats()
+  batch(() => {
+    tripCanceledState.value = true
+    loadStatusState.value = 'error'
+    tripDetailsState.value = null
+    availableSeatsState.value = 0
+    boardingStationsState.value = []
+    droppingStationsState.value = []
+  })
+  sync = new Map()
+  touched = new Set()
+}
 
 function emit(kind: SeatEvent['kind'], seatName?: string, state?: SeatState): void {
   lastEventState.value = { kind, seatName, state, seq: ++eventSeq }
