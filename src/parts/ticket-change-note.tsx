@@ -17,17 +17,17 @@ export function useTicketChangeText(): (change: TicketChange, lang: Locale) => R
       case 'tripCanceled':
         return [
           c.refund !== null
-            ? rt('ticket.tripCanceledRefund', { reason: words(c.reason), amount: formatMoney(c.refund, lang) })
-            : rt('ticket.tripCanceled', { reason: words(c.reason) }),
+            ? rt('ticketChange.tripCanceledRefund', { reason: words(c.reason), amount: formatMoney(c.refund, lang) })
+            : rt('ticketChange.tripCanceled', { reason: words(c.reason) }),
         ]
       case 'moved':
         return [
-          rt('ticket.moved', { coach: code(c.coach), seats: code(c.seats), departure: formatDateTime(c.departure, lang) }),
-          ...(c.from ? [rt('ticket.movedFrom', { coach: code(c.from.coachCode), departure: formatDateTime(c.from.departureTime, lang) })] : []),
-          rt('ticket.movedMayCancel', {}),
+          rt('ticketChange.moved', { coach: code(c.coach), seats: code(c.seats), departure: formatDateTime(c.departure, lang) }),
+          ...(c.from ? [rt('ticketChange.movedFrom', { coach: code(c.from.coachCode), departure: formatDateTime(c.from.departureTime, lang) })] : []),
+          rt('ticketChange.movedMayCancel', {}),
         ]
       case 'moveRefused':
-        return [rt('ticket.moveRefused', { amount: formatMoney(c.refund, lang) })]
+        return [rt('ticketChange.moveRefused', { amount: formatMoney(c.refund, lang) })]
     }
   }
 }
