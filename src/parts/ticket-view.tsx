@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Reservation } from '../../contract/schemas.ts'
 import { css, cx } from '../../styled-system/css'
-import { button, status as statusRecipe } from '../../styled-system/recipes'
+import { button } from '../../styled-system/recipes'
 import { StatusBadge } from '../../design-system/status/index.ts'
 import { useT } from '../app/use-t.ts'
 import { formatCalendarDate, formatDateTime, formatTime, localizeDigits, type Locale } from '../lib/dates.ts'
@@ -11,8 +11,7 @@ import { language } from '../stores/ui.ts'
 import { page } from './page-styles.ts'
 import { deferred } from './deferred.tsx'
 import { qrBox } from './ticket-qr-box.ts'
-import { statusMessageIds, statusTone, ticketChange } from './ticket-status.ts'
-import { useTicketChangeText } from './ticket-change-note.tsx'
+import { statusMessageIds, statusTone } from './ticket-status.ts'
 
 const styles = {
   card: css({
@@ -67,7 +66,6 @@ const styles = {
   note: css({ color: 'gray.600', fontSize: 'sm', m: '0' }),
   saved: css({ borderInlineStart: '4px solid {colors.blue.700}', ps: '3', '& p': { m: '0' } }),
   savedTitle: css({ fontWeight: 'bold' }),
-  change: css({ display: 'flex', flexDirection: 'column', gap: '1', '& p': { m: '0' } }),
 }
 
 /**
@@ -122,6 +120,8 @@ export interface TicketViewProps {
   children?: ReactNode
   /** This device's saved copy, not the server's answer: when the server sent it (epoch ms). */
   savedAt?: number | null
+  /** What the operator did to the ticket, in words (ticket-change-note.tsx), under its status (a cancelled trip's note says the refund). */
+  change?: ReactNode
 }
 
 /**
@@ -129,7 +129,7 @@ export interface TicketViewProps {
  * counters, passenger and fare paid, with print (one A4 page) and add to
  * calendar; a saved copy says from when. Shared by /reservation/success and /ticket-operation.
  */
-export function TicketView({ reservation: r, heading, children, savedAt = null }: TicketViewProps) {
+export function TicketView({ reservation: r, heading, children, savedAt = null, change = null }: TicketViewProps) {
   useSignals()
   const t = useT()
   const lang = language.value
@@ -141,9 +141,6 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
   const canCalendar = r.status === 1 || r.status === 2 || r.status === 10
   const summary = t('ticket.calendarSummary', { from, to, coach: r.coach.code, seats: seatNames })
   const station = (s: Reservation['boardingStation']) => (s.time ? `${s.name}, ${formatTime(s.time, lang)}` : s.name)
-  // the operator cancelled the trip or moved the ticket: said in words under the status
-  const change = ticketChange(r)
-  const changeText = useTicketChangeText()
 
   return (
     <section aria-labelledby="ticket-heading" className={cx(page.card, styles.card)} data-testid="ticket" data-print-ticket="">
@@ -166,16 +163,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
           {status}
         </StatusBadge>
       </p>
-      {change ? (
-        <div
-          className={cx(statusRecipe({ tone: change.kind === 'moved' ? 'info' : 'error', shape: 'message' }), styles.change)}
-          data-testid="ticket-change"
-        >
-          {changeText(change, lang).map((text, i) => (
-            <p key={i}>{text}</p>
-          ))}
-        </div>
-      ) : null}
+      {change}
       {hasKeys ? (
         <div className={styles.keyRow}>
           <dl className={styles.keys}>
@@ -256,7 +244,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
           })}
         </p>
       ) : null}
-      {r.canceledAt && !change ? (
+      {r.canceledAt && r.cancelReason !== 'TRIP_CANCELED' ? (
         <p className={styles.note} data-testid="ticket-refund">
           {t('ticket.canceledNote', { at: formatDateTime(r.canceledAt, lang), refund: formatMoney(r.refundAmount ?? 0, lang) })}
         </p>

@@ -14,8 +14,8 @@ import { passenger } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
-import { statusMessageIds, ticketChange } from '../../parts/ticket-status.ts'
-import { useTicketChangeText } from '../../parts/ticket-change-note.tsx'
+import { statusMessageIds } from '../../parts/ticket-status.ts'
+import { deferred } from '../../parts/deferred.tsx'
 
 const styles = {
   list: css({ listStyle: 'none', m: '0', p: '0', display: 'flex', flexDirection: 'column', gap: '3' }),
@@ -34,8 +34,10 @@ const styles = {
     fontSize: 'sm',
   }),
   group: css({ mt: '4' }),
-  change: css({ m: '0', mt: '1', fontSize: 'sm', color: 'gray.900' }),
 }
+
+// what the operator did to a ticket: only a few tickets have it
+const TicketChangeNote = deferred(() => import('../../parts/ticket-change-note.tsx').then((m) => m.TicketChangeNote))
 
 /** A ticket's own address (it opens offline from this device's copy); a booking without PNR by its id. */
 const ticketHref = (r: Reservation) =>
@@ -48,9 +50,6 @@ function Ticket({ r }: { r: Reservation }) {
   const name = (c: Reservation['origin']) => (locale === 'bn' ? c.nameBn : c.name)
   const route = t('profile.ticketRoute', { origin: name(r.origin), destination: name(r.destination) })
   const when = formatDateTime(r.departureTime, locale)
-  // the operator cancelled the trip or moved the ticket: said in words
-  const change = ticketChange(r)
-  const changeText = useTicketChangeText()
   return (
     <li className={styles.item}>
       <a className={styles.link} href={ticketHref(r)}>
@@ -63,16 +62,8 @@ function Ticket({ r }: { r: Reservation }) {
         <li>{t('profile.ticketStatus', { status: statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status) })}</li>
         <li>{t('profile.ticketTotal', { amount: formatMoney(r.fare.total, locale) })}</li>
       </ul>
-      {change ? (
-        <p className={styles.change} data-testid="ticket-change">
-          {changeText(change, locale).map((text, i) => (
-            <span key={i}>
-              {i > 0 ? ' ' : null}
-              {text}
-            </span>
-          ))}
-        </p>
-      ) : null}
+      {/* neither sold nor booked: the operator may have cancelled the trip or moved the ticket (the note says it, or nothing) */}
+      {r.status > 2 ? <TicketChangeNote r={r} lang={locale} inline /> : null}
     </li>
   )
 }

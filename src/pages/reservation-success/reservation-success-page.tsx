@@ -17,7 +17,6 @@ import { PaymentPending } from '../../parts/payment-pending.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { Announcer } from '../../parts/announcer.tsx'
 import { TicketView } from '../../parts/ticket-view.tsx'
-import { ticketChange } from '../../parts/ticket-status.ts'
 
 /** `?paymentId=` from the gateway, or `?reservationId=` after paying from the balance. */
 function readQuery(search: string): { paymentId: string | null; reservationId: number | null } {
@@ -133,8 +132,9 @@ export default function ReservationSuccessPage() {
         </p>
       </>
     )
-  } else if (r && (sold || ticketChange(r))) {
-    // paid; or, opened again later, a ticket the operator has since moved or whose trip it cancelled (the ticket says so)
+  } else if (r && (sold || r.paidAt)) {
+    // paid; or, opened again later, a paid ticket since moved or cancelled (by the operator or the passenger): its status
+    // says so, its own page (the link) says the operator's change in full (not loaded here: this page is at its size budget)
     const viewHref = ownPage(r.pnr)
     body = (
       <>

@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { iso, NOW, sold } from '../stores/ticket-fixture.ts'
-import { ticketChange } from './ticket-status.ts'
+import { ticketChange } from './ticket-change.ts'
 
 test('a sold ticket, and one the passenger cancelled, tell no operator change', () => {
   assert.is(ticketChange(sold), null)
