@@ -235,6 +235,27 @@ t(
 )
 
 t(
+  'a trip cancelled while its seat map is open: the next trip details (the live map reloads at once) answer TRIP_OMITTED, though its row is in memory',
+  async () => {
+    f.deps.config.searchCacheMs = 60_000
+    const trip = await pickTrip(f)
+    const details = () =>
+      f.api('POST', '/api/reservation/tripDetails', {
+        tripId: trip.id,
+        originCode: trip.originCode,
+        destinationCode: trip.destinationCode,
+        originBusStationId: null,
+        destinationBusStationId: null,
+      })
+    assert.is((await details()).status, 200)
+    await cancelTrip(f.deps, trip.id, 'Flood on the road')
+    const after = await details()
+    assert.is(after.status, 409, JSON.stringify(after.body))
+    assert.is(after.body.error.code, 'TRIP_OMITTED')
+  },
+)
+
+t(
   'move: tickets keep their seat names where free, else sit side by side; status 10 on the new trip; a refused move is refunded in full (14)',
   async () => {
     const { trip, sibling, common } = await tripWithSibling(f)
