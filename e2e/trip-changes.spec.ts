@@ -121,7 +121,7 @@ test('a moved ticket says where it went, on its page and in My tickets (en, bn),
   const before = await reservation(bought.token, bought.reservationId)
   await runTrip(['move', String(tripId), '--to-coach', sibling])
   const r = await reservation(bought.token, bought.reservationId)
-  expect([r.status, r.coach.code, r.pnr, r.movedFrom?.coachCode]).toEqual([10, sibling, before.pnr, before.coach.code])
+  expect([r.status, r.coach.code, r.pnr, r.movedFrom?.coachCode, r.seats.length]).toEqual([10, sibling, before.pnr, before.coach.code, 2])
   const seats = r.seats.map((s) => s.name).join(', ')
 
   const { context, page } = await signedInPage(browser, bought.mobile)

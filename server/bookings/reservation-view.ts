@@ -63,8 +63,11 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
       WHERE x.id = ANY($1::int[])`,
     [ids],
   )
+  // the seats on the reservation's trip: a ticket the operator moved keeps its old trip's seats, inactive, beside the new ones
   const seats = await q.query<{ reservation_id: number; seat_name: string; seat_type: SeatType; fare: number }>(
-    'SELECT reservation_id, seat_name, seat_type, fare FROM reservation_seats WHERE reservation_id = ANY($1::int[]) ORDER BY id',
+    `SELECT rs.reservation_id, rs.seat_name, rs.seat_type, rs.fare FROM reservation_seats rs
+       JOIN reservations x ON x.id = rs.reservation_id AND x.trip_id = rs.trip_id
+      WHERE rs.reservation_id = ANY($1::int[]) ORDER BY rs.id`,
     [ids],
   )
   const byId = new Map(rows.map((r) => [r.id, r]))

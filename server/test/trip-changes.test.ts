@@ -314,6 +314,10 @@ t(
       [shownA.status, shownA.tripId, shownA.coach.code, shownA.cancelReason, shownA.operatorReason, shownA.movedFrom],
       [reservationStatus.tripMigrated, sibling.id, sibling.coachCode, null, null, { coachCode: trip.coachCode, departureTime: soldA.departureTime }],
     )
+    // its seats on the new coach only (the old trip's stay in the table, inactive)
+    assert.equal(shownA.seats.map((s: { name: string }) => s.name).sort(), [...namesA].sort())
+    const shownB = (await f.api('GET', `/api/reservation/details/${soldB.pnr}/${soldB.pin}`)).body.data
+    assert.equal(shownB.seats.map((s: { name: string }) => s.name).sort(), bSeats.map((s) => s.seat_name).sort())
     const toA = await messagesTo(f, a.mobile, since)
     assert.is(toA.length, 1)
     assert.match(toA[0]!.body, `moved to coach ${sibling.coachCode}`)
