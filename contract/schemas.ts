@@ -315,6 +315,8 @@ export const topUpRequest = z.strictObject({ amount: z.number().check(z.int(), z
 
 // ---------- reservations, payments ----------
 
+/** Why a reservation was cancelled (`Reservation.cancelReason`). */
+export const cancelReasons = ['TICKET_CANCELED', 'BOOKING_CANCELED', 'EXPIRED', 'TRIP_CANCELED'] as const
 export const reservationSeat = z.object({ name: z.string(), seatType: z.enum(seatTypes), fare: money })
 export const reservation = z.object({
   id,
@@ -342,6 +344,16 @@ export const reservation = z.object({
   paidAt: z.nullable(instant),
   canceledAt: z.nullable(instant),
   refundAmount: z.nullable(money),
+  /**
+   * Why a cancelled reservation (status 5 or 14) ended: the passenger cancelled the ticket
+   * or the booking, the booking expired unpaid, or the operator cancelled the trip; null
+   * while it is live (and for rows cancelled before reasons were recorded).
+   */
+  cancelReason: z.nullable(z.enum(cancelReasons)),
+  /** The operator's words when it cancelled the trip (TRIP_CANCELED), else null. */
+  operatorReason: z.nullable(z.string()),
+  /** The trip a moved ticket (status 10 or 14) was sold for: its coach and departure; else null. */
+  movedFrom: z.nullable(z.object({ coachCode: z.string(), departureTime: instant })),
   createdAt: instant,
 })
 export const bookingRequest = z.strictObject({

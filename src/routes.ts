@@ -74,8 +74,8 @@ export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
   reservation: ['reservation', 'seatChoice', 'seatBar', 'seatState', 'seat', 'seatLegend', 'seatType', 'coachType', 'trips', 'booking', 'validation'],
   'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'booking', 'seatChoice', 'seat', 'coachType', 'profile'],
   'reservation-failure': ['reservationFailure', 'payment', 'booking', 'seatChoice', 'seat'],
-  'ticket-operation': ['ticketOperation', 'ticket', 'booking', 'coachType', 'profile', 'login', 'validation'],
-  profile: ['profile', 'transactions', 'login', 'validation'],
+  'ticket-operation': ['ticketOperation', 'ticket', 'ticketChange', 'booking', 'coachType', 'profile', 'login', 'validation'],
+  profile: ['profile', 'ticketChange', 'transactions', 'login', 'validation'],
   login: ['login', 'validation'],
   error: ['errorPage'],
 }

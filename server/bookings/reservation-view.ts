@@ -3,7 +3,7 @@
  * mapper every route answers with: trip, cities, stations with their reporting times,
  * seats, fare, and the booking or ticket times.
  */
-import type { CoachType, Reservation, SeatType } from '../../contract/schemas.ts'
+import { cancelReasons, type CoachType, type Reservation, type SeatType } from '../../contract/schemas.ts'
 import type { ReservationRow } from './bookings.ts'
 import type { Queryable } from '../db/db.ts'
 import { AppError } from '../http/handle.ts'
@@ -35,6 +35,10 @@ interface JoinedRow extends ReservationRow {
   e_address: string
   e_phone: string
   e_offset: number
+  cancel_reason: string | null
+  operator_reason: string | null
+  m_coach_code: string | null
+  m_departure_at: Date | null
 }
 
 /** Loads reservations in the contract shape, in the order of `ids` (missing ids are skipped). */
@@ -45,7 +49,8 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
             o.code AS o_code, o.name AS o_name, o.name_bn AS o_name_bn,
             d.code AS d_code, d.name AS d_name, d.name_bn AS d_name_bn,
             b.id AS b_id, b.name AS b_name, b.city_code AS b_city, b.address AS b_address, b.phone AS b_phone, b.offset_minutes AS b_offset,
-            e.id AS e_id, e.name AS e_name, e.city_code AS e_city, e.address AS e_address, e.phone AS e_phone, e.offset_minutes AS e_offset
+            e.id AS e_id, e.name AS e_name, e.city_code AS e_city, e.address AS e_address, e.phone AS e_phone, e.offset_minutes AS e_offset,
+            m.coach_code AS m_coach_code, m.departure_at AS m_departure_at
        FROM reservations x
        JOIN trips t ON t.id = x.trip_id
        JOIN routes r ON r.id = t.route_id
@@ -54,11 +59,15 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
        JOIN cities d ON d.code = r.destination_code
        JOIN bus_stations b ON b.id = x.boarding_station_id
        JOIN bus_stations e ON e.id = x.dropping_station_id
+       LEFT JOIN trips m ON m.id = x.moved_from_trip_id
       WHERE x.id = ANY($1::int[])`,
     [ids],
   )
+  // the seats on the reservation's trip: a ticket the operator moved keeps its old trip's seats, inactive, beside the new ones
   const seats = await q.query<{ reservation_id: number; seat_name: string; seat_type: SeatType; fare: number }>(
-    'SELECT reservation_id, seat_name, seat_type, fare FROM reservation_seats WHERE reservation_id = ANY($1::int[]) ORDER BY id',
+    `SELECT rs.reservation_id, rs.seat_name, rs.seat_type, rs.fare FROM reservation_seats rs
+       JOIN reservations x ON x.id = rs.reservation_id AND x.trip_id = rs.trip_id
+      WHERE rs.reservation_id = ANY($1::int[]) ORDER BY rs.id`,
     [ids],
   )
   const byId = new Map(rows.map((r) => [r.id, r]))
@@ -122,6 +131,9 @@ function toReservation(r: JoinedRow, seats: Reservation['seats']): Reservation {
     paidAt: dhakaIsoOrNull(r.paid_at),
     canceledAt: dhakaIsoOrNull(r.canceled_at),
     refundAmount: r.refund_amount,
+    cancelReason: (cancelReasons as readonly string[]).includes(r.cancel_reason ?? '') ? (r.cancel_reason as Reservation['cancelReason']) : null,
+    operatorReason: r.cancel_reason === 'TRIP_CANCELED' ? r.operator_reason : null,
+    movedFrom: r.m_coach_code && r.m_departure_at ? { coachCode: r.m_coach_code, departureTime: toDhakaIso(r.m_departure_at) } : null,
     createdAt: toDhakaIso(r.created_at),
   }
 }

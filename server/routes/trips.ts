@@ -6,7 +6,7 @@ import { assertCities, assertStation } from '../trips/lookups.ts'
 import { memoized } from '../trips/memo.ts'
 import { holdersOf } from '../trips/seat-locks.ts'
 import { dhakaDate } from '../lib/time.ts'
-import { assertOnSale, assertRoute, findTrip, searchTrips, seatStates, toTripDetails } from '../trips/trips.ts'
+import { assertOnSale, assertRoute, findTrip, searchTrips, seatStates, toTripDetails, tripStatusNow } from '../trips/trips.ts'
 
 /** Registers the trip routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -32,7 +32,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
   })
 
   // Trip rows (times, route, fares, layout) change only with the timetable: the seat
-  // map reads them from memory for as long as searches are cached; seats are always fresh.
+  // map reads them from memory for as long as searches are cached; seats, and whether the
+  // trip is still on sale (the operator may cancel it: npm run trip), are always fresh.
   const cachedTrip = memoized((id: number) => findTrip(deps.db, id), { ttlMs: cacheMs, max: 5000 })
 
   handle(app, deps, 'tripDetails', async (call) => {
@@ -44,10 +45,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
     assertOnSale(trip, now)
     await assertStation(deps.db, body.originBusStationId, trip.origin_code)
     await assertStation(deps.db, body.destinationBusStationId, trip.destination_code)
-    const [states, booked] = await Promise.all([
+    const [states, booked, status] = await Promise.all([
       seatStates(deps.db, trip, now),
       bookedUnpaidCount(deps.db, trip.id, call.auth?.passengerId ?? null, now),
+      tripStatusNow(deps.db, trip.id),
     ])
+    // the row in memory may predate the operator closing the trip: the live seat map's reload comes at once
+    if (status !== trip.status) assertOnSale({ ...trip, status: status ?? 'OMITTED' }, now)
     return toTripDetails(trip, states, holdersOf(call), booked)
   })
 }

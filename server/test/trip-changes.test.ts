@@ -179,6 +179,18 @@ t(
         `reservation ${r.id}`,
       )
     }
+    // the ticket as the passenger's app reads it: why, in the operator's words, and the refund
+    const shownA = await f.api('GET', `/api/reservation/details/${soldA.pnr}/${soldA.pin}`)
+    assert.equal(
+      [
+        shownA.body.data.status,
+        shownA.body.data.cancelReason,
+        shownA.body.data.operatorReason,
+        shownA.body.data.refundAmount,
+        shownA.body.data.movedFrom,
+      ],
+      [reservationStatus.canceled, 'TRIP_CANCELED', reason, soldA.fare.total, null],
+    )
     assert.is(await balance(f, a.id), 50_000, 'A paid from the balance and has it all back')
     assert.is(await balance(f, b.id), 50_000)
     const refunds = await f.db.query<{ reservation_id: number; amount: number }>(
@@ -219,6 +231,27 @@ t(
     assert.is((await f.db.query('SELECT 1 FROM seat_locks WHERE trip_id = $1', [trip.id])).length, 0, 'holds dropped')
     const relock = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, held), { token: holder.token })
     assert.is(relock.body.error?.code ?? relock.body.data?.[0]?.error, 'TRIP_OMITTED')
+  },
+)
+
+t(
+  'a trip cancelled while its seat map is open: the next trip details (the live map reloads at once) answer TRIP_OMITTED, though its row is in memory',
+  async () => {
+    f.deps.config.searchCacheMs = 60_000
+    const trip = await pickTrip(f)
+    const details = () =>
+      f.api('POST', '/api/reservation/tripDetails', {
+        tripId: trip.id,
+        originCode: trip.originCode,
+        destinationCode: trip.destinationCode,
+        originBusStationId: null,
+        destinationBusStationId: null,
+      })
+    assert.is((await details()).status, 200)
+    await cancelTrip(f.deps, trip.id, 'Flood on the road')
+    const after = await details()
+    assert.is(after.status, 409, JSON.stringify(after.body))
+    assert.is(after.body.error.code, 'TRIP_OMITTED')
   },
 )
 
@@ -275,6 +308,16 @@ t(
     )
     for (const s of [...namesA, ...bSeats.map((x) => x.seat_name)]) assert.is(map.find((m) => m.name === s)!.status, 1, `seat ${s} shows sold`)
 
+    // the moved ticket as the passenger's app reads it: the new coach and seats, and where it came from
+    const shownA = (await f.api('GET', `/api/reservation/details/${soldA.pnr}/${soldA.pin}`)).body.data
+    assert.equal(
+      [shownA.status, shownA.tripId, shownA.coach.code, shownA.cancelReason, shownA.operatorReason, shownA.movedFrom],
+      [reservationStatus.tripMigrated, sibling.id, sibling.coachCode, null, null, { coachCode: trip.coachCode, departureTime: soldA.departureTime }],
+    )
+    // its seats on the new coach only (the old trip's stay in the table, inactive)
+    assert.equal(shownA.seats.map((s: { name: string }) => s.name).sort(), [...namesA].sort())
+    const shownB = (await f.api('GET', `/api/reservation/details/${soldB.pnr}/${soldB.pin}`)).body.data
+    assert.equal(shownB.seats.map((s: { name: string }) => s.name).sort(), bSeats.map((s) => s.seat_name).sort())
     const toA = await messagesTo(f, a.mobile, since)
     assert.is(toA.length, 1)
     assert.match(toA[0]!.body, `moved to coach ${sibling.coachCode}`)
@@ -289,6 +332,10 @@ t(
     assert.equal(
       [(await row(f, soldA.id)).status, (await row(f, soldA.id)).refund_amount],
       [reservationStatus.tripMigratedCanceled, soldA.fare.total],
+    )
+    assert.equal(
+      [cancel.body.data.cancelReason, cancel.body.data.refundAmount, cancel.body.data.movedFrom?.coachCode],
+      ['TICKET_CANCELED', soldA.fare.total, trip.coachCode],
     )
     assert.is(await balance(f, a.id), 50_000)
   },

@@ -51,6 +51,15 @@ export async function findTrip(q: Queryable, tripId: number): Promise<TripRow | 
   return rows[0] ? fixTrip(rows[0]) : null
 }
 
+/**
+ * The trip's sale status now, read past any memory of its row: the operator may have closed it
+ * (`npm run trip`, another process) a moment ago. Null when there is no such trip.
+ */
+export async function tripStatusNow(q: Queryable, tripId: number): Promise<string | null> {
+  const rows = await q.query<{ status: string }>('SELECT status FROM trips WHERE id = $1', [tripId])
+  return rows[0]?.status ?? null
+}
+
 /** Loads a trip by its date and coach code, or null. */
 export async function findTripByCoach(q: Queryable, tripDate: string, coachCode: string): Promise<TripRow | null> {
   const rows = await q.query<TripRow>(`${TRIP_SELECT} WHERE t.trip_date = $1::date AND t.coach_code = $2`, [tripDate, coachCode])

@@ -102,6 +102,8 @@ export interface TicketViewProps {
   children?: ReactNode
   /** This device's saved copy, not the server's answer: when the server sent it (epoch ms). */
   savedAt?: number | null
+  /** What the operator did to the ticket, in words (ticket-change-note.tsx), under its status (a cancelled trip's note says the refund). */
+  change?: ReactNode
 }
 
 /**
@@ -109,7 +111,7 @@ export interface TicketViewProps {
  * counters, passenger and fare paid, with print (one A4 page) and add to
  * calendar; a saved copy says from when. Shared by /reservation/success and /ticket-operation.
  */
-export function TicketView({ reservation: r, heading, children, savedAt = null }: TicketViewProps) {
+export function TicketView({ reservation: r, heading, children, savedAt = null, change = null }: TicketViewProps) {
   useSignals()
   const t = useT()
   const lang = language.value
@@ -118,7 +120,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
   const seatNames = r.seats.map((s) => s.name).join(', ')
   const status = statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status)
   const hasKeys = !!r.pnr && !!r.pin
-  const canCalendar = r.status === 1 || r.status === 2
+  const canCalendar = r.status === 1 || r.status === 2 || r.status === 10
   const summary = t('ticket.calendarSummary', { from, to, coach: r.coach.code, seats: seatNames })
   const station = (s: Reservation['boardingStation']) => (s.time ? `${s.name}, ${formatTime(s.time, lang)}` : s.name)
 
@@ -143,6 +145,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
           {status}
         </StatusBadge>
       </p>
+      {change}
       {hasKeys ? (
         <div className={styles.keyRow}>
           <dl className={styles.keys}>
@@ -223,7 +226,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
           })}
         </p>
       ) : null}
-      {r.canceledAt ? (
+      {r.canceledAt && r.cancelReason !== 'TRIP_CANCELED' ? (
         <p className={styles.note} data-testid="ticket-refund">
           {t('ticket.canceledNote', { at: formatDateTime(r.canceledAt, lang), refund: formatMoney(r.refundAmount ?? 0, lang) })}
         </p>

@@ -48,6 +48,9 @@ function booking(extra: Partial<Reservation> = {}): Reservation {
     paidAt: null,
     canceledAt: null,
     refundAmount: null,
+    cancelReason: null,
+    operatorReason: null,
+    movedFrom: null,
     createdAt: iso(NOW),
     ...extra,
   }

@@ -85,6 +85,8 @@ const liveStatusState = signal<LiveStatus>('off')
 const holdLimitState = signal<{ max: string; left: number } | null>(null)
 /** The hold is a booking's (holdForBooking): its time is the booking's, extended by Extend booking time. */
 const bookedHoldState = signal(false)
+/** The operator cancelled (or vacated) the trip: the server answers TRIP_OMITTED for it. */
+const tripCanceledState = signal(false)
 
 /** Per-seat state signals: the grid subscribes to one each. */
 let seatSignals = new Map<string, Signal<SeatState>>()
@@ -124,6 +126,12 @@ export const arrivalScheduleId = computed(() => arrivalScheduleIdState.value)
 export const availableSeats = computed(() => availableSeatsState.value)
 export const lastEvent = computed(() => lastEventState.value)
 export const liveStatus = computed(() => liveStatusState.value)
+/**
+ * The trip on the page was cancelled by the operator (the server answers TRIP_OMITTED, on the
+ * first load, on a reload from the live seat map, or on a seat lock): the seat map is taken down,
+ * the held seats are given back and the page says so, with a way back to search.
+ */
+export const tripCanceled = computed(() => tripCanceledState.value)
 
 /** The trip's seats by name (static data: type, fare, position). */
 const seatsByName = computed(() => new Map(tripDetailsState.value?.seatLayout.seats.map((s) => [s.name, s]) ?? []))
@@ -204,6 +212,7 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
   batch(() => {
     tripRefState.value = ref
     loadStatusState.value = 'loading'
+    tripCanceledState.value = false
     if (!sameTrip) {
       departureScheduleIdState.value = null
       arrivalScheduleIdState.value = null
@@ -231,6 +240,10 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
     applyDetails(details, !!sameTrip)
   } catch (err) {
     if (stale()) return loadStatusState.value
+    if (isTripOmitted(err)) {
+      tripGone()
+      return 'error'
+    }
     loadStatusState.value = 'error'
     ui.showError(ui.messageForError(err))
     return 'error'
@@ -443,6 +456,7 @@ async function reconcile(name: string, gen: number): Promise<void> {
         res = await call('seatLock', { body })
       } catch (err) {
         if (gen !== generation) return
+        if (isTripOmitted(err)) return tripGone()
         // revert the seat to what the server holds and show the reason
         revert(name, entry.held)
         ui.toastError(ui.messageForError(err))
@@ -628,6 +642,10 @@ export async function extendHold(): Promise<void> {
   } catch (err) {
     if (gen !== generation) return
     const code = (err as { code?: unknown }).code
+    if (isTripOmitted(err)) {
+      tripGone()
+      return
+    }
     if (code === 'HOLD_EXTENSION_REFUSED' || code === 'INVALID_EXPIRATION_TIME') {
       // the hold runs to its end as it is (the server says when: another tab may have extended it); the hold
       // warning says so and offers no Keep my seats, or, when that end is further off, the live region does
@@ -739,6 +757,7 @@ export function clearTrip(): void {
     liveStatusState.value = 'off'
     bookedHoldState.value = false
     holdLimitState.value = null
+    tripCanceledState.value = false
   })
   sync = new Map()
   seatSignals = new Map()
@@ -826,6 +845,29 @@ export function tick(): void {
 
 function emit(kind: SeatEvent['kind'], seatName?: string, state?: SeatState, until?: string): void {
   lastEventState.value = { kind, seatName, state, until, seq: ++eventSeq }
+}
+
+function isTripOmitted(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'TRIP_OMITTED'
+}
+
+/**
+ * The operator cancelled the trip: its seats are given back (the server dropped the holds when
+ * it closed the trip; the unlock is for a server that did not), lock requests still running are
+ * ignored, and the seat map goes, so nothing more can be chosen on it. The page says why.
+ */
+function tripGone(): void {
+  void releaseSeats()
+  batch(() => {
+    tripCanceledState.value = true
+    loadStatusState.value = 'error'
+    tripDetailsState.value = null
+    availableSeatsState.value = 0
+    boardingStationsState.value = []
+    droppingStationsState.value = []
+  })
+  sync = new Map()
+  touched = new Set()
 }
 
 linkSeatPage({ tripId: () => tripDetails.value?.tripId, tripRef: () => tripRef.value, holdForBooking, loadTrip })

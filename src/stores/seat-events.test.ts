@@ -1,6 +1,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LiveSeat } from '../../contract/streams.ts'
+import { errorCatalogue } from '../../contract/errors.ts'
+import { ApiError } from '../api/api-error.ts'
 import { fakeApi, type FakeCall } from '../api/index.ts'
 import { fakeStreams, type FakeStream } from '../api/streams.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
@@ -237,6 +239,56 @@ test('the trip is gone: reloaded once (the page shows the server’s reason), no
   opened[0]!.handlers.error(false)
   clock.advance(60_000)
   assert.is(opened.length, 1)
+})
+
+test('the operator cancels the trip while the passenger holds seats: the reload answers TRIP_OMITTED, the seat map goes, the seats are given back, no error dialog, nothing live any more', async () => {
+  current().handlers.open()
+  assert.is(r.toggleSeat('A1'), 'selected')
+  await flush()
+  assert.is(r.countedSeats.value.length, 1)
+  log = fakeApi({
+    tripDetails: () => {
+      throw new ApiError('TRIP_OMITTED', errorCatalogue.TRIP_OMITTED.reason, 409)
+    },
+    // the server answers the unlock of a closed trip as it answers everything about it
+    seatLock: () => {
+      throw new ApiError('TRIP_OMITTED', errorCatalogue.TRIP_OMITTED.reason, 409)
+    },
+  })
+  // the server closes the trip and drops its holds in one write: the trip event, then the seats
+  current().handlers.event('trip', { tripId: 7, change: 'changed' })
+  current().handlers.event('seats', { tripId: 7, seats: [live('A1', 'available')] })
+  await flush()
+  assert.is(r.tripCanceled.value, true)
+  assert.is(r.tripDetails.value, null, 'nothing left to click')
+  assert.equal(r.countedSeats.value, [])
+  assert.is(r.holdMsLeft.value, null, 'no hold clock')
+  const unlock = log.find((c) => c.name === 'seatLock')
+  assert.equal((unlock?.opts.body as { seatNames: string[]; locked: boolean } | undefined)?.locked, false, 'the held seat is given back')
+  assert.is(ui.errorModalVisible.value, false, 'the page says it, not the error dialog')
+  assert.is(r.liveStatus.value, 'off')
+  assert.is(opened[0]!.closed, true)
+  clock.advance(60_000)
+  assert.is(opened.length, 1, 'no reconnect')
+  // another trip: the page is itself again
+  log = fakeApi({ tripDetails: () => details(), busStations: () => ({ boarding: [], dropping: [] }), seatLock: () => lockAnswer() as never })
+  await r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' })
+  assert.is(r.tripCanceled.value, false)
+})
+
+test('a seat chosen on a trip cancelled meanwhile (no live seat map): the lock answers TRIP_OMITTED and the page says the trip is cancelled', async () => {
+  log = fakeApi({
+    tripDetails: () => details(),
+    busStations: () => ({ boarding: [], dropping: [] }),
+    seatLock: () => {
+      throw new ApiError('TRIP_OMITTED', errorCatalogue.TRIP_OMITTED.reason, 409)
+    },
+  })
+  assert.is(r.toggleSeat('A2'), 'selected')
+  await flush()
+  assert.is(r.tripCanceled.value, true)
+  assert.equal(r.countedSeats.value, [])
+  assert.equal(ui.toasts.value, [], 'no toast: the page says it')
 })
 
 test('the summary: silent changes, one polite count after they settle, at most every 10 s, never while moving through the grid', async () => {

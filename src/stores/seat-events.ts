@@ -8,7 +8,9 @@
  *   without EventSource: nothing live, no error, each seat is checked by the server when chosen.
  * - A stream that drops (network, server restart) or goes quiet past three heartbeats is
  *   opened again with backoff (1 s doubling to 30 s, ±20 %; at once when the network returns),
- *   then the trip's seats are reloaded once, so nothing is missed. Meanwhile, and while the
+ *   then the trip's seats are reloaded once, so nothing is missed.
+ * - A trip the operator cancels meanwhile (`trip` event, then TRIP_OMITTED on the reload): the
+ *   seat-choice store takes the seat map down and gives the held seats back; the stream stops. Meanwhile, and while the
  *   network is down, the page says seats may be out of date (`liveStatus` stale).
  * - Screen readers are not flooded: changes are applied silently; one polite summary
  *   ("3 seats were taken by other passengers") is said at most every 10 s, after a changes
@@ -145,6 +147,8 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
       held = null
       if (!stopped) for (const e of queued) apply(e)
     }
+    // the operator cancelled the trip: the page says so, nothing more to follow
+    if (r.tripCanceled.peek()) off()
   }
 
   const close = () => {

@@ -34,6 +34,9 @@ export const sold: Reservation = {
   paidAt: iso(NOW),
   canceledAt: null,
   refundAmount: null,
+  cancelReason: null,
+  operatorReason: null,
+  movedFrom: null,
   createdAt: iso(NOW),
 }
 

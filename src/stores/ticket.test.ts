@@ -102,6 +102,28 @@ test('cancel: initialize shows the refund, the code cancels, the balance is refr
   assert.is(t.isSold.value, false)
 })
 
+test('a ticket the operator moved (10) can be cancelled for the whole fare: it becomes 14', async () => {
+  const moved = { ...sold, status: 10, movedFrom: { coachCode: 'OLD-1', departureTime: sold.departureTime } }
+  handlers.reservationByPnr = () => moved
+  handlers.cancelInitialize = () => ({
+    reservationId: 41,
+    refundAmount: sold.fare.total,
+    cancellationCharge: 0,
+    chargePercent: 0,
+    policy: 'p',
+    otpSentTo: 'x',
+    resendAfterSeconds: 30,
+  })
+  handlers.cancel = () => ({ ...moved, status: 14, cancelReason: 'TICKET_CANCELED', refundAmount: sold.fare.total, canceledAt: iso(clock.now) })
+  await t.findByPnr('ABCDEFGHJK', '1234')
+  assert.ok(t.isSold.value, 'the page offers cancel and resend for a moved ticket')
+  assert.is((await t.startCancel())?.cancellationCharge, 0)
+  const r = await t.confirmCancel('654321')
+  assert.is(r?.status, 14)
+  assert.is(t.cancelStep.value, 'done')
+  assert.is(t.isSold.value, false)
+})
+
 test('cancel refusals are explained; the resend wait counts down', async () => {
   await t.findByPnr('ABCDEFGHJK', '1234')
   handlers.cancelInitialize = () => fail('RESERVATION_CANCEL_TIME_EXPIRED')

@@ -74,8 +74,10 @@ export const resendSecondsLeft = computed(() => {
   const at = resendAtState.value
   return at === null ? 0 : Math.max(0, Math.ceil((at - nowState.value) / 1000))
 })
-/** Only a sold ticket can be cancelled or e-mailed. */
-export const isSold = computed(() => ticketState.value?.status === reservationStatus.sold)
+/** Only a ticket the passenger holds can be cancelled or e-mailed: sold, or moved by the operator to another coach (cancelled for the whole fare). */
+export const isSold = computed(
+  () => ticketState.value?.status === reservationStatus.sold || ticketState.value?.status === reservationStatus.tripMigrated,
+)
 /** When the ticket on screen is this device's saved copy: the time the server sent it (epoch ms); null for the server's answer. */
 export const savedAt = computed(() => savedAtState.value)
 

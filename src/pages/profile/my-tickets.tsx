@@ -15,6 +15,7 @@ import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { statusMessageIds } from '../../parts/ticket-status.ts'
+import { deferred } from '../../parts/deferred.tsx'
 
 const styles = {
   list: css({ listStyle: 'none', m: '0', p: '0', display: 'flex', flexDirection: 'column', gap: '3' }),
@@ -34,6 +35,9 @@ const styles = {
   }),
   group: css({ mt: '4' }),
 }
+
+// what the operator did to a ticket: only a few tickets have it
+const TicketChangeNote = deferred(() => import('../../parts/ticket-change-note.tsx').then((m) => m.TicketChangeNote))
 
 /** A ticket's own address (it opens offline from this device's copy); a booking without PNR by its id. */
 const ticketHref = (r: Reservation) =>
@@ -58,6 +62,8 @@ function Ticket({ r }: { r: Reservation }) {
         <li>{t('profile.ticketStatus', { status: statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status) })}</li>
         <li>{t('profile.ticketTotal', { amount: formatMoney(r.fare.total, locale) })}</li>
       </ul>
+      {/* neither sold nor booked: the operator may have cancelled the trip or moved the ticket (the note says it, or nothing) */}
+      {r.status > 2 ? <TicketChangeNote r={r} lang={locale} inline /> : null}
     </li>
   )
 }

@@ -133,11 +133,13 @@ export default function ReservationSuccessPage() {
         </p>
       </>
     )
-  } else if (r && sold) {
+  } else if (r && (sold || r.paidAt)) {
+    // paid; or, opened again later, a paid ticket since moved or cancelled (by the operator or the passenger): its status
+    // says so, its own page (the link) says the operator's change in full (not loaded here: this page is at its size budget)
     const viewHref = ownPage(r.pnr)
     body = (
       <>
-        <StatusMessage tone="success">{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</StatusMessage>
+        {sold ? <StatusMessage tone="success">{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</StatusMessage> : null}
         <TicketView reservation={r} heading={t('ticket.heading')}>
           <ButtonLink href={viewHref} variant="outline">
             {t('payment.viewInTicketOperation')}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -57,6 +57,31 @@ function TripLine() {
   )
 }
 
+/**
+ * The operator cancelled the trip while (or before) the passenger was on its page: said in a
+ * heading that takes the focus, the held seats already given back, and the way back to the
+ * results of the same route and day (other coaches may run).
+ */
+function TripCanceled({ trip }: { trip: r.TripRef }) {
+  const t = useT()
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => heading.current?.focus(), [])
+  const back = trip.tripDate ? `/search?${new URLSearchParams({ from: trip.originCode, to: trip.destinationCode, date: trip.tripDate })}` : '/'
+  return (
+    <section aria-labelledby="trip-canceled-heading" className={cx(page.card, styles.missing)} data-testid="trip-canceled">
+      <h2 id="trip-canceled-heading" ref={heading} tabIndex={-1} className={page.h3}>
+        {t('seatChoice.tripCanceledTitle')}
+      </h2>
+      <p>{t('seatChoice.tripCanceled')}</p>
+      <p>
+        <a href={back} className={button({ variant: 'outline' })}>
+          {t('seatChoice.backToSearch')}
+        </a>
+      </p>
+    </section>
+  )
+}
+
 /** Seat choice for one trip: counters, seat grid, fare summary, hold timer and the booking slot. */
 function SeatChoice({ trip }: { trip: r.TripRef }) {
   useSignals()
@@ -86,6 +111,7 @@ function SeatChoice({ trip }: { trip: r.TripRef }) {
       {t('common.loading')}
     </p>
   )
+  if (r.tripCanceled.value) return <TripCanceled trip={trip} />
   return (
     <>
       <TripLine />

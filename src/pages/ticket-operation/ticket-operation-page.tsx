@@ -21,6 +21,8 @@ const styles = {
   again: css({ mt: '4' }),
 }
 
+// what the operator did to the ticket (trip cancelled, moved): only a few tickets have it
+const TicketChangeNote = deferred(() => import('../../parts/ticket-change-note.tsx').then((m) => m.TicketChangeNote))
 // the SMS code field (Ark PinInput) only when the passenger asks to cancel
 const CancelTicket = deferred(() => import('./cancel-ticket.tsx').then((m) => m.CancelTicket))
 
@@ -43,7 +45,13 @@ function Ticket() {
         {done ? t('ticket.canceledDone', { refund: formatMoney(r.refundAmount ?? 0, lang) }) : tk.emailSent.value ? t('ticket.emailSent') : null}
       </StatusMessage>
       <ServerError error={shownError} />
-      <TicketView reservation={r} heading={t('ticket.heading')} savedAt={savedAt}>
+      <TicketView
+        reservation={r}
+        heading={t('ticket.heading')}
+        savedAt={savedAt}
+        // neither sold nor booked: the operator may have cancelled the trip or moved the ticket (the note says it, or nothing)
+        change={r.status > 2 ? <TicketChangeNote r={r} lang={lang} /> : null}
+      >
         {sold ? (
           <>
             <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => busy === null && void tk.resendEmail()}>
