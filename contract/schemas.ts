@@ -291,6 +291,16 @@ export const topUpRequest = z.strictObject({ amount: z.number().check(z.int(), z
 // ---------- reservations, payments ----------
 
 export const reservationSeat = z.object({ name: z.string(), seatType: z.enum(seatTypes), fare: money })
+/**
+ * A cancelled ticket's (or a refused payment's) refund: to the card it was paid with or to the
+ * account balance, and where it stands (a refund to the card takes the gateway a while).
+ */
+export const refundInfo = z.object({
+  to: z.enum(['CARD', 'BALANCE']),
+  amount: money,
+  status: z.enum(['PROCESSING', 'REFUNDED', 'FAILED']),
+  refundedAt: z.nullable(instant),
+})
 export const reservation = z.object({
   id,
   status: z.number(),
@@ -317,6 +327,8 @@ export const reservation = z.object({
   paidAt: z.nullable(instant),
   canceledAt: z.nullable(instant),
   refundAmount: z.nullable(money),
+  /** Where the refund goes and its state; null when nothing was refunded (absent from older servers). */
+  refund: z.optional(z.nullable(refundInfo)),
   createdAt: instant,
 })
 export const bookingRequest = z.strictObject({
@@ -399,6 +411,7 @@ export type Transaction = z.infer<typeof transaction>
 /** Why a ledger row was written, beyond its kind. */
 export type LedgerReason = z.infer<typeof ledgerReason>
 export type Reservation = z.infer<typeof reservation>
+export type RefundInfo = z.infer<typeof refundInfo>
 export type PaymentResult = z.infer<typeof paymentResult>
 export type CancelInitialize = z.infer<typeof cancelInitializeResponse>
 export type OutboxMessage = z.infer<typeof outboxMessage>

@@ -43,6 +43,11 @@ export interface PaymentRow {
   result_token_hashes: string[]
   /** When a request last asked the gateway about this payment (SSLCommerz: at most once per few seconds). */
   gateway_asked_at: Date | null
+  /** The bank's transaction id SSLCommerz reported when it validated the payment (its refund API needs it). */
+  bank_tran_id: string | null
+  /** amount and store_amount as SSLCommerz's validation wrote them ("720.00"). */
+  gateway_amount: string | null
+  store_amount: string | null
 }
 
 /** Payment ids as we issue them (`pay_` + base64url); anything else is never looked up. */
@@ -307,7 +312,16 @@ export function resultUrl(p: PaymentRow, base = ''): string {
 
 /** What a real gateway established about a payment, after checking its answer against our row. */
 export type GatewayFinding =
-  | { outcome: 'paid'; valId: string; gatewayStatus: string; riskLevel: number }
+  | {
+      outcome: 'paid'
+      valId: string
+      gatewayStatus: string
+      riskLevel: number
+      /** What a refund to the card will need (SSLCommerz: bank_tran_id, amount, store_amount). */
+      bankTranId?: string | null
+      gatewayAmount?: string | null
+      storeAmount?: string | null
+    }
   | { outcome: 'declined'; reason: string; valId?: string | null; gatewayStatus?: string | null }
 
 // A finding may still change a payment that is pending, or one we declined (a stale amount,
@@ -344,9 +358,10 @@ export async function applyFinding(deps: Deps, id: string, f: GatewayFinding): P
             )
           : []
       const won = await tx.query(
-        `UPDATE payments SET status = 'REVIEW', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = 1, decline_reason = NULL
+        `UPDATE payments SET status = 'REVIEW', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = 1, decline_reason = NULL,
+                bank_tran_id = $5, gateway_amount = $6, store_amount = $7
           WHERE id = $1 AND ${OPEN_TO_FINDINGS} RETURNING id`,
-        [id, now, f.valId, f.gatewayStatus],
+        [id, now, f.valId, f.gatewayStatus, f.bankTranId ?? null, f.gatewayAmount ?? null, f.storeAmount ?? null],
       )
       if (won.length === 1 && r && r.status === 2 && r.expiration_time && r.expiration_time > now) {
         // The seats stay with the booking while an operator decides, at the latest until departure.
@@ -359,9 +374,10 @@ export async function applyFinding(deps: Deps, id: string, f: GatewayFinding): P
     return findPayment(deps.db, id)
   }
   await deps.db.query(
-    `UPDATE payments SET status = 'APPROVED', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = $5, decline_reason = NULL
+    `UPDATE payments SET status = 'APPROVED', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = $5, decline_reason = NULL,
+            bank_tran_id = $6, gateway_amount = $7, store_amount = $8
       WHERE id = $1 AND ${OPEN_TO_FINDINGS}`,
-    [id, now, f.valId, f.gatewayStatus, f.riskLevel],
+    [id, now, f.valId, f.gatewayStatus, f.riskLevel, f.bankTranId ?? null, f.gatewayAmount ?? null, f.storeAmount ?? null],
   )
   await confirmPayment(deps, id)
   return findPayment(deps.db, id)
