@@ -370,6 +370,8 @@ export const cancelInitializeResponse = z.object({
   policy: z.string(),
   otpSentTo: z.string(),
   resendAfterSeconds: z.number(),
+  /** Where the refund will go: the card the ticket was paid with, or the account balance (absent from older servers). */
+  refundTo: z.optional(z.enum(['CARD', 'BALANCE'])),
 })
 export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode })
 export const contactRequest = z.strictObject({

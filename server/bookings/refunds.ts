@@ -74,6 +74,11 @@ export async function queueCardRefund(
   return rows.length === 1
 }
 
+/** Where cancelling `r` would send its refund: the card it was paid with (REFUND_TO=card), else the balance. */
+export function refundDestination(deps: Deps, r: { payment_method: 'CARD' | 'BALANCE' | null }): RefundDestination {
+  return r.payment_method === 'CARD' && refundsToCard(deps) ? 'CARD' : 'BALANCE'
+}
+
 /**
  * Refunds `amount` of a paid ticket, in `tx` (the transaction that cancels it): a card-paid
  * ticket to the card it was paid with (REFUND_TO=card), otherwise to the account holder's

@@ -12,6 +12,7 @@ import { refunderFor } from '../bookings/gateways/index.ts'
 import { refundPass, refundsForOperator, type RefundRow } from '../bookings/refunds.ts'
 import { describeRefunds, parseTripCommand } from '../bookings/trip-command.ts'
 import { cancelTrip } from '../bookings/trip-changes.ts'
+import { renderCancelSms } from '../delivery/ticket-messages.ts'
 import type { PaymentRow } from '../bookings/payments.ts'
 import { lastCode, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { freePort } from './spawn-server.ts'
@@ -134,6 +135,9 @@ t('cancelling a card-paid ticket refunds the refund amount to the card: refund A
   const sms = await f.db.query<{ body: string }>(`SELECT body FROM outbox_messages WHERE channel = 'SMS' AND body LIKE $1`, [`%${tk.pnr}%cancelled%`])
   assert.is(sms.length, 1)
   assert.match(sms[0]!.body, 'refunded to the card you paid with')
+  // the same notice in Bengali, and a balance refund still says balance
+  assert.match(renderCancelSms(view.body.data, 'bn', refund, 'CARD'), 'কার্ডে')
+  assert.match(renderCancelSms(view.body.data, 'en', refund, 'BALANCE'), 'refunded to your balance')
 })
 
 t('idempotent: a second cancel refunds nothing; a retry after a lost answer is the same refund at SSLCommerz; passes racing send once', async () => {

@@ -241,7 +241,19 @@ export function TicketView({ reservation: r, heading, children, savedAt = null }
           })}
         </p>
       ) : null}
-      {r.canceledAt ? (
+      {r.canceledAt && r.refund?.to === 'CARD' ? (
+        <p className={styles.note} data-testid="ticket-refund">
+          {t('ticket.canceledOn', { at: formatDateTime(r.canceledAt, lang) })}{' '}
+          {t(
+            r.refund.status === 'REFUNDED'
+              ? 'ticket.refundCardDone'
+              : r.refund.status === 'FAILED'
+                ? 'ticket.refundCardFailed'
+                : 'ticket.refundCardProcessing',
+            { refund: formatMoney(r.refund.amount, lang), at: r.refund.refundedAt ? formatDateTime(r.refund.refundedAt, lang) : '' },
+          )}
+        </p>
+      ) : r.canceledAt ? (
         <p className={styles.note} data-testid="ticket-refund">
           {t('ticket.canceledNote', { at: formatDateTime(r.canceledAt, lang), refund: formatMoney(r.refundAmount ?? 0, lang) })}
         </p>
