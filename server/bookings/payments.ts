@@ -16,6 +16,7 @@ import { AppError, type Deps } from '../http/handle.ts'
 import { credit, debit } from '../account/ledger.ts'
 import type { PaymentGateway } from './gateways/gateway.ts'
 import { loadReservation } from './reservation-view.ts'
+import { nudgeRefunds, queueCardRefund, refundsToCard } from './refunds.ts'
 import { enqueueTicket, markSold } from './tickets.ts'
 
 /** A payments row. */
@@ -216,9 +217,10 @@ export async function decide(db: Db, id: string, approve: boolean, now: Date): P
 /**
  * Applies an approved payment exactly once: sells the booking (status 1, PNR, PIN) and
  * writes its ticket messages, or credits the top-up. If the booking was settled or
- * ended meanwhile, or its coupon can no longer be used (a once-only coupon spent by
- * another sale meanwhile), the amount is credited to the passenger's balance instead:
- * the card was charged, so the money is never lost.
+ * ended meanwhile (cancelled, expired), or its coupon can no longer be used (a once-only
+ * coupon spent by another sale meanwhile), the amount goes back to the card (refunds.ts;
+ * to the passenger's balance under REFUND_TO=balance): the card was charged, so the money
+ * is never lost.
  */
 export async function confirmPayment(deps: Deps, id: string): Promise<void> {
   const now = deps.now()
@@ -271,6 +273,10 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
         why = { reason: 'COUPON_REFUSED', description: 'Card payment refunded: the coupon could no longer be used' }
       }
     }
+    if (refundsToCard(deps)) {
+      await queueCardRefund(tx, won[0]!, { amount: p.amount, reason: why.reason, reservationId: p.reservation_id, now })
+      return null
+    }
     await credit(tx, {
       passengerId: p.passenger_id,
       amount: p.amount,
@@ -282,6 +288,7 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
     await tx.query('UPDATE payments SET refunded = true WHERE id = $1', [id])
     return null
   })
+  nudgeRefunds(deps)
 }
 
 /**
@@ -401,7 +408,8 @@ export async function approveReviewedPayment(deps: Deps, id: string): Promise<Pa
 
 /**
  * An operator refuses a payment held for review: nothing is sold or credited and the
- * booking's seats are released now (the card is refunded from the gateway's panel).
+ * booking's seats are released now; the card is refunded through the gateway's refund API
+ * (refunds.ts), or under REFUND_TO=balance by the operator from the gateway's panel.
  */
 export async function declineReviewedPayment(deps: Deps, id: string, reason: string): Promise<PaymentRow> {
   const now = deps.now()
@@ -419,6 +427,11 @@ export async function declineReviewedPayment(deps: Deps, id: string, reason: str
       await tx.query('UPDATE reservations SET expiration_time = least(expiration_time, $2) WHERE id = $1', [r.id, now])
       await expireBookings(tx, now, { reservationId: r.id })
     }
+    if (won.length === 1 && refundsToCard(deps)) {
+      const declined = await findPayment(tx, id)
+      await queueCardRefund(tx, declined, { amount: declined.amount, reason: 'REVIEW_DECLINED', reservationId: declined.reservation_id, now })
+    }
   })
+  nudgeRefunds(deps)
   return findPayment(deps.db, id)
 }

@@ -13,7 +13,7 @@ import { refundPass, refundsForOperator, type RefundRow } from '../bookings/refu
 import { describeRefunds, parseTripCommand } from '../bookings/trip-command.ts'
 import { cancelTrip } from '../bookings/trip-changes.ts'
 import { renderCancelSms } from '../delivery/ticket-messages.ts'
-import type { PaymentRow } from '../bookings/payments.ts'
+import { declineReviewedPayment, type PaymentRow } from '../bookings/payments.ts'
 import { lastCode, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { freePort } from './spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
@@ -241,6 +241,24 @@ t("the operator's trip cancel refunds a card-paid ticket in full to the card, no
     `%cancelled the trip%${tk.pnr}%`,
   ])
   assert.match(sms[0]!.body, 'refunded to the card you paid with')
+})
+
+t('a payment the operator declines under review is refunded in full to the card', async () => {
+  const p = await f.passenger()
+  const booked = await lockAndBook(f, p, await pickTrip(f, { minHours: 80, skip: trips++ * 3 + 1 }), 1)
+  const open = await f.api('POST', '/api/reservation/payment', { reservationId: booked.id }, { token: p.token })
+  const paymentId: string = open.body.data.paymentId
+  ssl.pay(paymentId, { risk: 1 })
+  assert.is(await ssl.sendIpn(paymentId), 200)
+  assert.is((await payment(paymentId)).status, 'REVIEW')
+  const declined = await declineReviewedPayment(f.deps, paymentId, 'card reported stolen')
+  assert.equal([declined.status, declined.refunded], ['DECLINED', true])
+  const [row] = await f.db.query<RefundRow>('SELECT * FROM refunds WHERE payment_id = $1', [paymentId])
+  assert.equal([row!.amount, row!.reason], [declined.amount, 'REVIEW_DECLINED'])
+  await pass()
+  const sent = ssl.refunds.get(row!.id)!
+  assert.equal([sent.amount, sent.bankTranId], [`${declined.amount}.00`, ssl.sessions.get(paymentId)!.transactions[0]!.bankTranId])
+  assert.is(await balanceOf(p.id), 0)
 })
 
 const sandbox = suite('refunds with the sandbox gateway (development)')
