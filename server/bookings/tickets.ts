@@ -92,10 +92,17 @@ export function cancelCharge(departure: Date, now: Date): { percent: number } | 
   return null
 }
 
-/** The cancel policy as a sentence for the confirmation screen. */
-export const CANCEL_POLICY =
-  'Cancellation charge: 10% of the fare 48 hours or more before departure, 25% between 24 and 48 hours, 50% between 6 and 24 hours. ' +
-  'Tickets cannot be cancelled less than 6 hours before departure. The refund goes back to the card you paid with, or to your account balance if you paid from it.'
+/** The cancel policy as a sentence for the confirmation screen; `toCard`: card payments are refunded to the card (REFUND_TO=card). */
+export function cancelPolicy(toCard: boolean): string {
+  return (
+    'Cancellation charge: 10% of the fare 48 hours or more before departure, 25% between 24 and 48 hours, 50% between 6 and 24 hours. ' +
+    `Tickets cannot be cancelled less than 6 hours before departure. ${
+      toCard
+        ? 'The refund goes back to the card you paid with, or to your account balance if you paid from it.'
+        : 'The refund goes to your account balance.'
+    }`
+  )
+}
 
 /** Masks a mobile number for display: 017******89. */
 export function maskMobile(m: string): string {

@@ -101,6 +101,7 @@ t('cancelling a card-paid ticket refunds the refund amount to the card: refund A
   assert.is(r.status, 200, JSON.stringify(r.body))
   const refund: number = init.refundAmount
   assert.ok(refund > 0 && refund < tk.total)
+  assert.equal([init.refundTo, init.policy.includes('goes back to the card you paid with')], ['CARD', true])
   assert.equal(r.body.data.refund, { to: 'CARD', amount: refund, status: 'PROCESSING', refundedAt: null })
   const [row] = await refundsOf(tk.id)
   assert.equal([row!.status, row!.amount, row!.reason, row!.payment_id], ['PENDING', refund, 'TICKET_CANCELED', tk.paymentId])
@@ -174,6 +175,7 @@ t('REFUND_TO=balance: a card-paid ticket is refunded to the balance as before, n
   const tk = await cardTicket()
   const { init, r } = await cancel(tk)
   assert.is(r.status, 200)
+  assert.equal([init.refundTo, init.policy.endsWith('The refund goes to your account balance.')], ['BALANCE', true])
   assert.equal(r.body.data.refund, { to: 'BALANCE', amount: init.refundAmount, status: 'REFUNDED', refundedAt: r.body.data.canceledAt })
   assert.equal(await refundsOf(tk.id), [])
   assert.is(await balanceOf(tk.p.id), init.refundAmount)
