@@ -318,6 +318,16 @@ export const topUpRequest = z.strictObject({ amount: z.number().check(z.int(), z
 /** Why a reservation was cancelled (`Reservation.cancelReason`). */
 export const cancelReasons = ['TICKET_CANCELED', 'BOOKING_CANCELED', 'EXPIRED', 'TRIP_CANCELED'] as const
 export const reservationSeat = z.object({ name: z.string(), seatType: z.enum(seatTypes), fare: money })
+/**
+ * A cancelled ticket's (or a refused payment's) refund: to the card it was paid with or to the
+ * account balance, and where it stands (a refund to the card takes the gateway a while).
+ */
+export const refundInfo = z.object({
+  to: z.enum(['CARD', 'BALANCE']),
+  amount: money,
+  status: z.enum(['PROCESSING', 'REFUNDED', 'FAILED']),
+  refundedAt: z.nullable(instant),
+})
 export const reservation = z.object({
   id,
   status: z.number(),
@@ -354,6 +364,8 @@ export const reservation = z.object({
   operatorReason: z.nullable(z.string()),
   /** The trip a moved ticket (status 10 or 14) was sold for: its coach and departure; else null. */
   movedFrom: z.nullable(z.object({ coachCode: z.string(), departureTime: instant })),
+  /** Where the refund goes and its state; null when nothing was refunded (absent from older servers). */
+  refund: z.optional(z.nullable(refundInfo)),
   createdAt: instant,
 })
 export const bookingRequest = z.strictObject({
@@ -395,6 +407,8 @@ export const cancelInitializeResponse = z.object({
   policy: z.string(),
   otpSentTo: z.string(),
   resendAfterSeconds: z.number(),
+  /** Where the refund will go: the card the ticket was paid with, or the account balance (absent from older servers). */
+  refundTo: z.optional(z.enum(['CARD', 'BALANCE'])),
 })
 export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode })
 export const contactRequest = z.strictObject({
@@ -438,6 +452,7 @@ export type Transaction = z.infer<typeof transaction>
 /** Why a ledger row was written, beyond its kind. */
 export type LedgerReason = z.infer<typeof ledgerReason>
 export type Reservation = z.infer<typeof reservation>
+export type RefundInfo = z.infer<typeof refundInfo>
 export type PaymentResult = z.infer<typeof paymentResult>
 export type CancelInitialize = z.infer<typeof cancelInitializeResponse>
 export type OutboxMessage = z.infer<typeof outboxMessage>

@@ -218,22 +218,27 @@ for (const lang of ['en', 'bn'] as const) {
     await expect(page.getByText(m(lang, 'ticket.emailSent'))).toBeVisible()
     await expect.poll(async () => (await outbox(request)).filter((x) => x.channel === 'EMAIL' && x.subject?.includes(pnr)).length).toBe(2)
 
-    // cancel with the SMS code: refund to the balance, seats free again
+    // cancel with the SMS code: paid by card, so the refund goes back to the card (issue 22.2), seats free again
     const passengerId = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('passenger')!) as { id: number }).id)
     const before = (await api<{ balance: number }>(page, `/profile/${passengerId}`)).balance
     await page.getByRole('button', { name: m(lang, 'ticket.cancel'), exact: true }).click()
     await expect(page.getByRole('heading', { name: m(lang, 'ticket.cancelHeading') })).toBeFocused()
     const refundText = await page.getByTestId('refund-amount').innerText()
+    await expect(page.getByText(m(lang, 'ticket.refundAmountCard'), { exact: true })).toBeVisible()
     await expectNoAxeViolations(page, `${lang} cancel: OTP step`)
     const otp = await latestCode(request, mobile, /cancel|./i, code)
     await page.getByRole('textbox', { name: m(lang, 'login.codeDigit', { index: 1, count: 6 }) }).click()
     await page.keyboard.type(otp)
     await page.getByRole('button', { name: m(lang, 'ticket.confirmCancel') }).click()
     await expect(page.getByTestId('ticket-status')).toHaveText(m(lang, 'profile.statusCanceled'))
-    await expect(page.getByText(m(lang, 'ticket.canceledDone', { refund: refundText }))).toBeVisible()
+    await expect(page.getByText(m(lang, 'ticket.canceledDoneCard', { refund: refundText }))).toBeVisible()
+    // the ticket says where the money goes and how far it is: processing, or already refunded (the sandbox refunds at once)
+    const note = await page.getByTestId('ticket-refund').innerText()
+    const refundedPrefix = m(lang, 'ticket.refundCardREFUNDED', { refund: refundText, at: '\u0000' }).split('\u0000')[0]!
+    expect(note.includes(m(lang, 'ticket.refundCardPROCESSING', { refund: refundText })) || note.includes(refundedPrefix), note).toBe(true)
     await expectNoAxeViolations(page, `${lang} cancelled`)
     const after = (await api<{ balance: number }>(page, `/profile/${passengerId}`)).balance
-    expect(after - before).toBe(Number(refundText.replace(/[^\d০-৯]/g, '').replace(/[০-৯]/g, (d) => String('০১২৩৪৫৬৭৮৯'.indexOf(d)))))
+    expect(after - before, 'nothing on the balance: the card gets it back').toBe(0)
     expect(await seatStatuses(request, trip.tripId, seats)).toEqual(seats.map(() => 0))
   })
 }

@@ -67,6 +67,12 @@ export interface ServerConfig {
   metricsToken: string | null
   /** Days after today for which trips are generated from the timetable. */
   tripDaysAhead: number
+  /** Where a card-paid ticket's refund goes (REFUND_TO): back to the card (default) or to the account balance. */
+  refundTo?: 'card' | 'balance'
+  /** Seconds before a refund the gateway refused or did not answer is tried again, doubling each time (REFUND_RETRY_SECONDS). */
+  refundRetrySeconds?: number
+  /** Tries of one refund before it is FAILED and listed for the operator (REFUND_MAX_ATTEMPTS). */
+  refundMaxAttempts?: number
   /** Sends of one message before it is FAILED (DELIVERY_MAX_ATTEMPTS). */
   deliveryMaxAttempts: number
   /** How long a claimed message is reserved for the process sending it (DELIVERY_LEASE_SECONDS). */
@@ -289,6 +295,9 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     metricsToken,
     smsFallback,
     tripDaysAhead: int('TRIP_DAYS_AHEAD', 30),
+    refundTo: readRefundTo(env.REFUND_TO, problems),
+    refundRetrySeconds: int('REFUND_RETRY_SECONDS', 60),
+    refundMaxAttempts: int('REFUND_MAX_ATTEMPTS', 5),
     deliveryMaxAttempts: int('DELIVERY_MAX_ATTEMPTS', 8),
     deliveryLeaseSeconds: int('DELIVERY_LEASE_SECONDS', 120),
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
@@ -346,4 +355,13 @@ export function describeProblems(problems: string[], production: boolean): strin
     ? 'Refusing to start in production (NODE_ENV=production): the real channels are not configured.'
     : 'Refusing to start: the configuration is incomplete.'
   return [head, ...problems.map((p) => `  - ${p}`), 'See README "Running in production".'].join('\n')
+}
+
+/** REFUND_TO: card (default) or balance. */
+function readRefundTo(v: string | undefined, problems: string[]): 'card' | 'balance' {
+  const x = (v ?? '').trim().toLowerCase()
+  if (x === '' || x === 'card') return 'card'
+  if (x === 'balance') return 'balance'
+  problems.push(`REFUND_TO must be card or balance, not "${v}"`)
+  return 'card'
 }

@@ -16,6 +16,7 @@ import { AppError, type Deps } from '../http/handle.ts'
 import { credit, debit } from '../account/ledger.ts'
 import type { PaymentGateway } from './gateways/gateway.ts'
 import { loadReservation } from './reservation-view.ts'
+import { nudgeRefunds, queueCardRefund, refundsToCard } from './refunds.ts'
 import { enqueueTicket, markSold } from './tickets.ts'
 
 /** A payments row. */
@@ -43,6 +44,11 @@ export interface PaymentRow {
   result_token_hashes: string[]
   /** When a request last asked the gateway about this payment (SSLCommerz: at most once per few seconds). */
   gateway_asked_at: Date | null
+  /** The bank's transaction id SSLCommerz reported when it validated the payment (its refund API needs it). */
+  bank_tran_id: string | null
+  /** amount and store_amount as SSLCommerz's validation wrote them ("720.00"). */
+  gateway_amount: string | null
+  store_amount: string | null
 }
 
 /** Payment ids as we issue them (`pay_` + base64url); anything else is never looked up. */
@@ -211,9 +217,10 @@ export async function decide(db: Db, id: string, approve: boolean, now: Date): P
 /**
  * Applies an approved payment exactly once: sells the booking (status 1, PNR, PIN) and
  * writes its ticket messages, or credits the top-up. If the booking was settled or
- * ended meanwhile, or its coupon can no longer be used (a once-only coupon spent by
- * another sale meanwhile), the amount is credited to the passenger's balance instead:
- * the card was charged, so the money is never lost.
+ * ended meanwhile (cancelled, expired), or its coupon can no longer be used (a once-only
+ * coupon spent by another sale meanwhile), the amount goes back to the card (refunds.ts;
+ * to the passenger's balance under REFUND_TO=balance): the card was charged, so the money
+ * is never lost.
  */
 export async function confirmPayment(deps: Deps, id: string): Promise<void> {
   const now = deps.now()
@@ -266,6 +273,10 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
         why = { reason: 'COUPON_REFUSED', description: 'Card payment refunded: the coupon could no longer be used' }
       }
     }
+    if (refundsToCard(deps)) {
+      await queueCardRefund(tx, won[0]!, { amount: p.amount, reason: why.reason, reservationId: p.reservation_id, now })
+      return null
+    }
     await credit(tx, {
       passengerId: p.passenger_id,
       amount: p.amount,
@@ -277,6 +288,7 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
     await tx.query('UPDATE payments SET refunded = true WHERE id = $1', [id])
     return null
   })
+  nudgeRefunds(deps)
 }
 
 /**
@@ -307,7 +319,16 @@ export function resultUrl(p: PaymentRow, base = ''): string {
 
 /** What a real gateway established about a payment, after checking its answer against our row. */
 export type GatewayFinding =
-  | { outcome: 'paid'; valId: string; gatewayStatus: string; riskLevel: number }
+  | {
+      outcome: 'paid'
+      valId: string
+      gatewayStatus: string
+      riskLevel: number
+      /** What a refund to the card will need (SSLCommerz: bank_tran_id, amount, store_amount). */
+      bankTranId?: string | null
+      gatewayAmount?: string | null
+      storeAmount?: string | null
+    }
   | { outcome: 'declined'; reason: string; valId?: string | null; gatewayStatus?: string | null }
 
 // A finding may still change a payment that is pending, or one we declined (a stale amount,
@@ -344,9 +365,10 @@ export async function applyFinding(deps: Deps, id: string, f: GatewayFinding): P
             )
           : []
       const won = await tx.query(
-        `UPDATE payments SET status = 'REVIEW', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = 1, decline_reason = NULL
+        `UPDATE payments SET status = 'REVIEW', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = 1, decline_reason = NULL,
+                bank_tran_id = $5, gateway_amount = $6, store_amount = $7
           WHERE id = $1 AND ${OPEN_TO_FINDINGS} RETURNING id`,
-        [id, now, f.valId, f.gatewayStatus],
+        [id, now, f.valId, f.gatewayStatus, f.bankTranId ?? null, f.gatewayAmount ?? null, f.storeAmount ?? null],
       )
       if (won.length === 1 && r && r.status === 2 && r.expiration_time && r.expiration_time > now) {
         // The seats stay with the booking while an operator decides, at the latest until departure.
@@ -359,9 +381,10 @@ export async function applyFinding(deps: Deps, id: string, f: GatewayFinding): P
     return findPayment(deps.db, id)
   }
   await deps.db.query(
-    `UPDATE payments SET status = 'APPROVED', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = $5, decline_reason = NULL
+    `UPDATE payments SET status = 'APPROVED', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = $5, decline_reason = NULL,
+            bank_tran_id = $6, gateway_amount = $7, store_amount = $8
       WHERE id = $1 AND ${OPEN_TO_FINDINGS}`,
-    [id, now, f.valId, f.gatewayStatus, f.riskLevel],
+    [id, now, f.valId, f.gatewayStatus, f.riskLevel, f.bankTranId ?? null, f.gatewayAmount ?? null, f.storeAmount ?? null],
   )
   await confirmPayment(deps, id)
   return findPayment(deps.db, id)
@@ -385,7 +408,8 @@ export async function approveReviewedPayment(deps: Deps, id: string): Promise<Pa
 
 /**
  * An operator refuses a payment held for review: nothing is sold or credited and the
- * booking's seats are released now (the card is refunded from the gateway's panel).
+ * booking's seats are released now; the card is refunded through the gateway's refund API
+ * (refunds.ts), or under REFUND_TO=balance by the operator from the gateway's panel.
  */
 export async function declineReviewedPayment(deps: Deps, id: string, reason: string): Promise<PaymentRow> {
   const now = deps.now()
@@ -403,6 +427,11 @@ export async function declineReviewedPayment(deps: Deps, id: string, reason: str
       await tx.query('UPDATE reservations SET expiration_time = least(expiration_time, $2) WHERE id = $1', [r.id, now])
       await expireBookings(tx, now, { reservationId: r.id })
     }
+    if (won.length === 1 && refundsToCard(deps)) {
+      const declined = await findPayment(tx, id)
+      await queueCardRefund(tx, declined, { amount: declined.amount, reason: 'REVIEW_DECLINED', reservationId: declined.reservation_id, now })
+    }
   })
+  nudgeRefunds(deps)
   return findPayment(deps.db, id)
 }

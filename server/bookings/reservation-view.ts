@@ -9,6 +9,7 @@ import type { Queryable } from '../db/db.ts'
 import { AppError } from '../http/handle.ts'
 import { stationTime } from '../trips/lookups.ts'
 import { dhakaIsoOrNull, toDhakaIso } from '../lib/time.ts'
+import { refundInfos } from './refunds.ts'
 
 interface JoinedRow extends ReservationRow {
   trip_date: string
@@ -71,11 +72,12 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
     [ids],
   )
   const byId = new Map(rows.map((r) => [r.id, r]))
+  const refunds = await refundInfos(q, rows)
   return ids.flatMap((rid) => {
     const r = byId.get(rid)
     if (!r) return []
     const own = seats.filter((s) => s.reservation_id === rid).map((s) => ({ name: s.seat_name, seatType: s.seat_type, fare: s.fare }))
-    return [toReservation(r, own)]
+    return [{ ...toReservation(r, own), refund: refunds.get(rid) ?? null }]
   })
 }
 

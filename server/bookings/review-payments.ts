@@ -9,7 +9,8 @@
  * It opens the server's database (DATABASE_URL, or DATA_DIR while the server is
  * stopped: an embedded database takes one process at a time). Approve sells the
  * booking (ticket sent) or credits the top-up; decline releases the seats and
- * the card is refunded from the SSLCommerz merchant panel.
+ * refunds the card through SSLCommerz's refund API (by hand from its merchant panel
+ * under REFUND_TO=balance).
  */
 import { runCommandOnDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
@@ -50,11 +51,15 @@ async function run(db: Db, cmd: Command): Promise<number> {
   if (after.status === 'APPROVED') {
     console.log(
       after.refunded
-        ? `Approved: the booking had ended, Tk ${after.amount} went to the passenger's balance.`
+        ? `Approved: the booking had ended, Tk ${after.amount} goes back to the passenger (card, or balance under REFUND_TO=balance).`
         : `Approved: ${after.purpose === 'TOP_UP' ? 'balance credited' : 'ticket sold and sent'}.`,
     )
   } else if (after.status === 'DECLINED') {
-    console.log('Declined: nothing sold or credited, the seats are released. Refund the card from the SSLCommerz merchant panel.')
+    console.log(
+      after.refunded
+        ? `Declined: nothing sold or credited, the seats are released; Tk ${after.amount} is refunded to the card (npm run trip -- refunds lists a refund that fails).`
+        : 'Declined: nothing sold or credited, the seats are released. Refund the card from the SSLCommerz merchant panel (REFUND_TO=balance).',
+    )
   } else {
     return fail(`Payment ${cmd.id} is now ${after.status}.`)
   }

@@ -1,7 +1,7 @@
 /**
  * Tickets: a booking sold (status 1) with a PNR and PIN, its SMS and e-mail, and
- * cancelling it with an SMS code under the cancel scheme (the refund goes to the
- * balance).
+ * cancelling it with an SMS code under the cancel scheme (the refund goes back to
+ * the card it was paid with, or to the balance: refunds.ts).
  */
 import crypto from 'node:crypto'
 import { reservationStatus, type Reservation } from '../../contract/schemas.ts'
@@ -17,10 +17,11 @@ import {
   renderTripChangeEmail,
   renderTripChangeSms,
   type Language,
+  type RefundTo,
   type TripChange,
 } from '../delivery/ticket-messages.ts'
 import { AppError, type Deps } from '../http/handle.ts'
-import { credit } from '../account/ledger.ts'
+import { nudgeRefunds, refundTicket } from './refunds.ts'
 import { loadReservation } from './reservation-view.ts'
 import { addTime, timeBetween } from '../lib/time.ts'
 import { sha256 } from '../lib/tokens.ts'
@@ -97,10 +98,17 @@ export function cancelCharge(departure: Date, now: Date): { percent: number } | 
   return null
 }
 
-/** The cancel policy as a sentence for the confirmation screen. */
-export const CANCEL_POLICY =
-  'Cancellation charge: 10% of the fare 48 hours or more before departure, 25% between 24 and 48 hours, 50% between 6 and 24 hours. ' +
-  'Tickets cannot be cancelled less than 6 hours before departure. The refund goes to your account balance.'
+/** The cancel policy as a sentence for the confirmation screen; `toCard`: card payments are refunded to the card (REFUND_TO=card). */
+export function cancelPolicy(toCard: boolean): string {
+  return (
+    'Cancellation charge: 10% of the fare 48 hours or more before departure, 25% between 24 and 48 hours, 50% between 6 and 24 hours. ' +
+    `Tickets cannot be cancelled less than 6 hours before departure. ${
+      toCard
+        ? 'The refund goes back to the card you paid with, or to your account balance if you paid from it.'
+        : 'The refund goes to your account balance.'
+    }`
+  )
+}
 
 /** Masks a mobile number for display: 017******89. */
 export function maskMobile(m: string): string {
@@ -135,14 +143,14 @@ export async function enqueueTicket(tx: Queryable, deps: Deps, reservationId: nu
 }
 
 /** Writes the cancellation SMS and e-mail of a cancelled ticket in `tx`, the transaction of the cancel. */
-export async function enqueueCancelNotice(tx: Queryable, deps: Deps, reservationId: number, refund: number): Promise<void> {
+export async function enqueueCancelNotice(tx: Queryable, deps: Deps, reservationId: number, refund: number, to: RefundTo): Promise<void> {
   const r = await loadReservation(tx, reservationId)
   if (!r) return
   const lang = await reservationLanguage(tx, r.id)
-  await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body: renderCancelSms(r, lang, refund) }, tx)
+  await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body: renderCancelSms(r, lang, refund, to) }, tx)
   const email = await ticketEmail(tx, r, await ownerOf(tx, reservationId))
   if (email) {
-    const mail = renderCancelEmail(r, lang, refund, { company: await getCompany(tx), appUrl: deps.config.appUrl, now: deps.now() })
+    const mail = renderCancelEmail(r, lang, refund, { company: await getCompany(tx), appUrl: deps.config.appUrl, now: deps.now() }, to)
     await deps.outbox.send(
       { channel: 'EMAIL', to: email, subject: mail.subject, body: mail.text, html: mail.html, attachments: mail.attachments },
       tx,
@@ -253,8 +261,10 @@ export function cancelCodeRemembered(r: ReservationRow, code: string, now: Date)
 }
 
 /**
- * Cancels a sold ticket at the quoted refund: frees its seats, credits the refund to the
- * account holder's balance and writes the cancellation notice, in one transaction.
+ * Cancels a sold ticket at the quoted refund: frees its seats, refunds it (a card payment to
+ * the card, REFUND_TO permitting, else the account holder's balance: refundTicket) and writes
+ * the cancellation notice, in one transaction. A refund to the card is sent by the refund
+ * worker, started here at once.
  */
 export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQuote, now: Date): Promise<void> {
   await deps.db.transaction(async (tx) => {
@@ -277,17 +287,13 @@ export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQ
     )
     if (done.length === 0) throw new AppError('RESERVATION_NOT_CANCELLABLE')
     await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
-    if (quote.refund > 0 && r.passenger_id != null) {
-      await credit(tx, {
-        passengerId: r.passenger_id,
-        amount: quote.refund,
-        kind: 'REFUND',
-        reason: 'TICKET_CANCELED',
-        description: `Refund for ticket ${r.pnr}`,
-        reservationId: r.id,
-        at: now,
-      })
-    }
-    await enqueueCancelNotice(tx, deps, r.id, quote.refund)
+    const to = await refundTicket(tx, deps, r, {
+      amount: quote.refund,
+      reason: 'TICKET_CANCELED',
+      description: `Refund for ticket ${r.pnr}`,
+      now,
+    })
+    await enqueueCancelNotice(tx, deps, r.id, quote.refund, to)
   })
+  nudgeRefunds(deps)
 }

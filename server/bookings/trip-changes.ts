@@ -9,8 +9,8 @@
  *
  * - cancel: the trip is closed for sale (OMITTED), its holds dropped; every sold or migrated
  *   ticket is cancelled (status 5, TRIP_CANCELED, the operator's reason) and refunded in full,
- *   to the balance it was paid from (card-paid tickets to the account balance as well, until
- *   refunds to the card exist); every unpaid booking is cancelled.
+ *   to where it was paid from (a card payment to the card, REFUND_TO permitting, a balance
+ *   payment to the balance: refunds.ts); every unpaid booking is cancelled.
  * - move: the trip is closed for sale; every sold ticket moves to the other coach's trip
  *   (status 10, the same PNR and PIN), keeping its seat names where the new layout has them
  *   free, else on free seats side by side; `seatMap` names seats for old ones. Unpaid bookings
@@ -18,9 +18,9 @@
  *   and is reported: cancel the trip afterwards to refund it.
  */
 import { reservationStatus } from '../../contract/schemas.ts'
-import { credit } from '../account/ledger.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { Deps } from '../http/handle.ts'
+import { nudgeRefunds, refundTicket } from './refunds.ts'
 import { enqueueTripChangeNotice } from './tickets.ts'
 
 /** A trip as the command shows it. */
@@ -185,6 +185,8 @@ export async function cancelTrip(
     const done = await db.transaction((tx) => cancelOne(tx, deps, trip.id, r.id, reason))
     if (done) await opts.hooks?.afterEach?.(r.id)
   }
+  // Refunds to the card are sent by the server's refund worker (at once when it runs in this process).
+  nudgeRefunds(deps)
   return report
 }
 
@@ -209,18 +211,13 @@ async function cancelOne(tx: Queryable, deps: Deps, tripId: number, id: number, 
     [r.id, reservationStatus.canceled, now, reason, paid ? refund : null],
   )
   await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
-  if (refund > 0 && r.passenger_id != null) {
-    await credit(tx, {
-      passengerId: r.passenger_id,
-      amount: refund,
-      kind: 'REFUND',
-      reason: 'TRIP_CANCELED',
-      description: `Refund for ticket ${r.pnr}: trip cancelled by the operator`,
-      reservationId: r.id,
-      at: now,
-    })
-  }
-  await enqueueTripChangeNotice(tx, deps, r.id, paid ? { kind: 'canceled', reason, refund } : { kind: 'bookingCanceled', reason })
+  const refundTo = await refundTicket(tx, deps, r, {
+    amount: refund,
+    reason: 'TRIP_CANCELED',
+    description: `Refund for ticket ${r.pnr}: trip cancelled by the operator`,
+    now,
+  })
+  await enqueueTripChangeNotice(tx, deps, r.id, paid ? { kind: 'canceled', reason, refund, refundTo } : { kind: 'bookingCanceled', reason })
   return true
 }
 

@@ -3,6 +3,7 @@
  *
  *   npm run trip -- cancel <tripId> --reason "<text>" [--dry-run]
  *   npm run trip -- move <tripId> --to-coach <coachCode> [--seat-map A1=B2,A2=B3] [--dry-run]
+ *   npm run trip -- refunds       refunds to the card that failed (refund by hand) or are being retried
  *
  * It opens the server's database (DATABASE_URL, or DATA_DIR while the server is stopped:
  * an embedded database takes one process at a time). Run again after a failure or a kill:
@@ -13,20 +14,24 @@ import { pathToFileURL } from 'node:url'
 import { runCommandOnDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { toDhakaIso } from '../lib/time.ts'
+import { refundsForOperator, type RefundRow } from './refunds.ts'
 import { cancelTrip, moveTrip, TripChangeError, type ChangeReport } from './trip-changes.ts'
 
 const usage = [
   'usage: npm run trip -- cancel <tripId> --reason "<text>" [--dry-run]',
   '       npm run trip -- move <tripId> --to-coach <coachCode> [--seat-map A1=B2,A2=B3] [--dry-run]',
+  '       npm run trip -- refunds',
 ].join('\n')
 
 type Command =
   | { kind: 'cancel'; tripId: number; reason: string; dryRun: boolean }
   | { kind: 'move'; tripId: number; toCoach: string; seatMap: Record<string, string>; dryRun: boolean }
+  | { kind: 'refunds' }
 
 /** The command in `args`, or a message saying what is wrong with them. */
 export function parseTripCommand(args: string[]): Command | string {
   const [kind, id, ...rest] = args
+  if (kind === 'refunds') return args.length === 1 ? { kind } : usage
   const tripId = Number(id)
   if ((kind !== 'cancel' && kind !== 'move') || !id || !/^\d+$/.test(id) || !Number.isSafeInteger(tripId) || tripId < 1) return usage
   const flags = new Map<string, string>()
@@ -55,7 +60,7 @@ export function parseTripCommand(args: string[]): Command | string {
 }
 
 /** The report as lines for a terminal. */
-export function describeChange(cmd: Command, r: ChangeReport): string {
+export function describeChange(cmd: Exclude<Command, { kind: 'refunds' }>, r: ChangeReport): string {
   const lines = [`Trip ${r.trip.id}: ${r.trip.route} on ${r.trip.tripDate}, coach ${r.trip.coachCode}, departing ${toDhakaIso(r.trip.departureAt)}.`]
   if (r.target) lines.push(`New coach ${r.target.coachCode} (trip ${r.target.id}), departing ${toDhakaIso(r.target.departureAt)}.`)
   const verb = cmd.dryRun ? 'would be' : 'were'
@@ -67,14 +72,36 @@ export function describeChange(cmd: Command, r: ChangeReport): string {
     else if (a.newSeats) lines.push(`  ${who}  -> seats ${a.newSeats.join(', ')}`)
     else lines.push(`  ${who}  ${r.left.includes(a) ? 'NO ROOM on the new coach: left on this trip' : 'unpaid booking: cancelled'}`)
   }
-  if (cmd.kind === 'cancel') lines.push(`${r.affected.length} reservation(s) ${verb} cancelled; Tk ${r.totalRefund} ${verb} refunded to balances.`)
+  if (cmd.kind === 'cancel')
+    lines.push(
+      `${r.affected.length} reservation(s) ${verb} cancelled; Tk ${r.totalRefund} ${verb} refunded to where it was paid from (card or balance).`,
+    )
   else lines.push(`${r.affected.length - r.left.length} reservation(s) ${verb} moved or cancelled; ${r.left.length} left for lack of seats.`)
   if (r.left.length > 0) lines.push(`To refund those left: npm run trip -- cancel ${r.trip.id} --reason "<text>"`)
   return lines.join('\n')
 }
 
+/** The refunds that need the operator, as lines for a terminal. */
+export function describeRefunds(rows: (RefundRow & { pnr: string | null })[]): string {
+  if (rows.length === 0) return 'No refund needs the operator.'
+  const lines = rows.map((f) => {
+    const state = f.status === 'FAILED' ? 'FAILED' : `retrying (${f.attempts} tries)`
+    const what = f.pnr ? `PNR ${f.pnr}` : f.reservation_id != null ? `booking ${f.reservation_id}` : 'no booking'
+    return `  ${what}  Tk ${f.amount}  ${f.provider}  ${state}  ${f.reason}  payment ${f.payment_id}  refund ${f.id}  reason: ${f.last_error ?? 'none'}`
+  })
+  const failed = rows.filter((f) => f.status === 'FAILED').length
+  return [
+    `${rows.length} refund(s) to the card need a look: ${failed} failed (refund them by hand in the gateway's panel), ${rows.length - failed} being retried.`,
+    ...lines,
+  ].join('\n')
+}
+
 async function run(db: Db, cmd: Command): Promise<number> {
   const deps = createDeps(db)
+  if (cmd.kind === 'refunds') {
+    console.log(describeRefunds(await refundsForOperator(db)))
+    return 0
+  }
   try {
     const report =
       cmd.kind === 'cancel'

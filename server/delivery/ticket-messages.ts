@@ -85,13 +85,29 @@ interface Words {
   calendarSummary: (from: string, to: string, coach: string, seats: string) => string
   calendarDescription: (pnr: string, seats: string, boarding: string, phone: string) => string
   cancelSubject: (pnr: string) => string
-  cancelled: (pnr: string, route: string, day: string, refund: string) => string
+  cancelled: (pnr: string, route: string, day: string, refund: string, to: RefundTo) => string
   tripCanceledSubject: (route: string, day: string) => string
-  tripCanceled: (p: { route: string; day: string; coach: string; reason: string; pnr: string; refund: string }) => string
+  tripCanceled: (p: { route: string; day: string; coach: string; reason: string; pnr: string; refund: string; to: RefundTo }) => string
   bookingCanceled: (p: { route: string; day: string; coach: string; reason: string }) => string
   movedSubject: (pnr: string) => string
   moved: (p: { pnr: string; route: string; coach: string; when: string; seats: string; page: string }) => string
 }
+
+/** Where a refund goes: the card paid with, the account balance, or nowhere (nothing refunded). */
+export type RefundTo = 'CARD' | 'BALANCE' | null
+
+const enRefund = (refund: string, to: RefundTo) =>
+  to === 'CARD'
+    ? `${refund} is being refunded to the card you paid with; your bank may take a few days to show it.`
+    : to === 'BALANCE'
+      ? `${refund} is refunded to your balance.`
+      : 'Nothing is refunded.'
+const bnRefund = (refund: string, to: RefundTo) =>
+  to === 'CARD'
+    ? `যে কার্ডে পরিশোধ করেছিলেন সেই কার্ডে ${refund} ফেরত পাঠানো হচ্ছে; আপনার ব্যাংকে দেখাতে কয়েক দিন লাগতে পারে।`
+    : to === 'BALANCE'
+      ? `আপনার ব্যালেন্সে ${refund} ফেরত দেওয়া হয়েছে।`
+      : 'কোনো টাকা ফেরত দেওয়া হয়নি।'
 
 const words: Record<Language, Words> = {
   en: {
@@ -117,10 +133,10 @@ const words: Record<Language, Words> = {
     calendarSummary: (from, to, coach, seats) => `Bus ${from} to ${to}, coach ${coach}, seats ${seats}`,
     calendarDescription: (pnr, seats, boarding, phone) => `PNR ${pnr}. Seats ${seats}. Board at ${boarding} (${phone}).`,
     cancelSubject: (pnr) => `Ticket ${pnr} cancelled`,
-    cancelled: (pnr, route, day, refund) => `Ticket ${pnr} (${route}, ${day}) is cancelled. ${refund} is refunded to your balance.`,
+    cancelled: (pnr, route, day, refund, to) => `Ticket ${pnr} (${route}, ${day}) is cancelled. ${enRefund(refund, to)}`,
     tripCanceledSubject: (route, day) => `Trip cancelled: ${route}, ${day}`,
     tripCanceled: (p) =>
-      `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach}): ${p.reason}. Ticket ${p.pnr}: ${p.refund} is refunded to your balance.`,
+      `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach}): ${p.reason}. Ticket ${p.pnr}: ${enRefund(p.refund, p.to)}`,
     bookingCanceled: (p) =>
       `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach}): ${p.reason}. Your unpaid booking is cancelled.`,
     movedSubject: (pnr) => `Ticket ${pnr} moved to another coach`,
@@ -150,10 +166,9 @@ const words: Record<Language, Words> = {
     calendarSummary: (from, to, coach, seats) => `বাস ${from} থেকে ${to}, কোচ ${coach}, আসন ${seats}`,
     calendarDescription: (pnr, seats, boarding, phone) => `পিএনআর ${pnr}। আসন ${seats}। বোর্ডিং: ${boarding} (${phone})।`,
     cancelSubject: (pnr) => `টিকিট ${pnr} বাতিল হয়েছে`,
-    cancelled: (pnr, route, day, refund) => `টিকিট ${pnr} (${route}, ${day}) বাতিল হয়েছে। আপনার ব্যালেন্সে ${refund} ফেরত দেওয়া হয়েছে।`,
+    cancelled: (pnr, route, day, refund, to) => `টিকিট ${pnr} (${route}, ${day}) বাতিল হয়েছে। ${bnRefund(refund, to)}`,
     tripCanceledSubject: (route, day) => `যাত্রা বাতিল: ${route}, ${day}`,
-    tripCanceled: (p) =>
-      `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে: ${p.reason}। টিকিট ${p.pnr}: আপনার ব্যালেন্সে ${p.refund} ফেরত দেওয়া হয়েছে।`,
+    tripCanceled: (p) => `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে: ${p.reason}। টিকিট ${p.pnr}: ${bnRefund(p.refund, p.to)}`,
     bookingCanceled: (p) => `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে: ${p.reason}। আপনার অপরিশোধিত বুকিং বাতিল হয়েছে।`,
     movedSubject: (pnr) => `টিকিট ${pnr} অন্য কোচে সরানো হয়েছে`,
     moved: (p) =>
@@ -249,19 +264,22 @@ export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageCo
 }
 
 /** The cancellation SMS. */
-export function renderCancelSms(r: Reservation, lang: Language, refund: number): string {
+export function renderCancelSms(r: Reservation, lang: Language, refund: number, to: RefundTo = 'BALANCE'): string {
   const w = words[lang]
-  return w.cancelled(r.pnr ?? '', w.route(city(lang, r.origin), city(lang, r.destination)), date(lang, boardingTime(r)), money(lang, refund))
+  return w.cancelled(r.pnr ?? '', w.route(city(lang, r.origin), city(lang, r.destination)), date(lang, boardingTime(r)), money(lang, refund), to)
 }
 
 /** The cancellation e-mail. */
-export function renderCancelEmail(r: Reservation, lang: Language, refund: number, ctx: MessageContext): RenderedEmail {
+export function renderCancelEmail(r: Reservation, lang: Language, refund: number, ctx: MessageContext, to: RefundTo = 'BALANCE'): RenderedEmail {
   const w = words[lang]
-  return noticeEmail(r, lang, w.cancelSubject(r.pnr ?? ''), renderCancelSms(r, lang, refund), ctx)
+  return noticeEmail(r, lang, w.cancelSubject(r.pnr ?? ''), renderCancelSms(r, lang, refund, to), ctx)
 }
 
 /** What the operator did to a reservation's trip (npm run trip). */
-export type TripChange = { kind: 'canceled'; reason: string; refund: number } | { kind: 'bookingCanceled'; reason: string } | { kind: 'moved' }
+export type TripChange =
+  | { kind: 'canceled'; reason: string; refund: number; refundTo?: RefundTo }
+  | { kind: 'bookingCanceled'; reason: string }
+  | { kind: 'moved' }
 
 /** The SMS telling a passenger what the operator did to their trip; `r` as it is after the change. */
 export function renderTripChangeSms(r: Reservation, lang: Language, change: TripChange, ctx: Pick<MessageContext, 'appUrl'>): string {
@@ -278,7 +296,9 @@ export function renderTripChangeSms(r: Reservation, lang: Language, change: Trip
     })
   }
   const trip = { route, day: date(lang, boardingTime(r)), coach: r.coach.code, reason: change.reason }
-  return change.kind === 'canceled' ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: money(lang, change.refund) }) : w.bookingCanceled(trip)
+  return change.kind === 'canceled'
+    ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: money(lang, change.refund), to: change.refundTo ?? 'BALANCE' })
+    : w.bookingCanceled(trip)
 }
 
 /** The e-mail of the same notice. */

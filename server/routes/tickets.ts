@@ -3,6 +3,7 @@
  * passenger's list, cancelling a sold ticket with an SMS code (refund to the
  * balance) and resending the ticket e-mail.
  */
+import { refundDestination, refundsToCard } from '../bookings/refunds.ts'
 import type { FastifyInstance } from 'fastify'
 import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
 import { expireBookings, ownReservation, type ReservationRow } from '../bookings/bookings.ts'
@@ -11,7 +12,7 @@ import { addressKey, take, type Limit } from '../http/limits.ts'
 import { issueOtp, verifyOtp } from '../account/otp.ts'
 import { loadReservations, mustLoadReservation } from '../bookings/reservation-view.ts'
 import {
-  CANCEL_POLICY,
+  cancelPolicy,
   cancelCodeRemembered,
   cancelQuote,
   cancelTicket,
@@ -75,9 +76,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
       refundAmount: quote.refund,
       cancellationCharge: quote.charge,
       chargePercent: quote.percent,
-      policy: CANCEL_POLICY,
+      policy: cancelPolicy(refundsToCard(deps)),
       otpSentTo: maskMobile(mobile),
       resendAfterSeconds: sent.resendAfterSeconds ?? OTP_RESEND_SECONDS,
+      refundTo: refundDestination(deps, r),
     }
   })
 

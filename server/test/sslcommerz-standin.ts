@@ -6,7 +6,8 @@
  *   POST /gwprocess/v4/api.php                       session: SUCCESS + GatewayPageURL + sessionkey, or FAILED + failedreason
  *   GET  /gwprocess/v4/gw.php?Q=pay&SESSIONKEY=…     the payment page (a plain HTML summary)
  *   GET  /validator/api/validationserverAPI.php      order validation: VALID, then VALIDATED; INVALID_TRANSACTION for an unknown val_id
- *   GET  /validator/api/merchantTransIDvalidationAPI.php   transaction query by tran_id
+ *   GET  /validator/api/merchantTransIDvalidationAPI.php   transaction query by tran_id; with bank_tran_id the refund
+ *        request, with refund_ref_id the refund query (only the documented request shape is accepted)
  *
  *   const paid = ssl.pay(tranId, { risk: 1 });      // the customer pays: a val_id and the fields SSLCommerz posts
  *   await ssl.sendIpn(tranId);                       // posts the IPN form to the session's ipn_url (answers the HTTP status, 0 when unreachable)
@@ -15,6 +16,10 @@
  *   ssl.delayMs = 2000; ssl.failWith = 500;          // a slow or broken validation / query API
  *   ssl.refuseSessions = 'reason';                   // the session API answers FAILED
  *   ssl.sign(fields)                                 // the fields with verify_sign / verify_key as SSLCommerz adds them
+ *   ssl.refuseRefunds = 'reason';                    // the refund API answers status failed with this errorReason
+ *   ssl.refundQueriesProcessing = 1;                 // refund queries that answer processing before refunded
+ *   ssl.cancelRefunds = true;                        // refund queries answer cancelled
+ *   ssl.refunds                                      // refunds accepted, by refund_trans_id (one per refund, whatever the retries)
  *   ssl.calls                                        // how often each endpoint was called
  *   await ssl.close();
  */
@@ -37,6 +42,20 @@ export interface StandInTransaction {
   validations: number
 }
 
+/** A refund the refund API accepted. */
+export interface StandInRefund {
+  refundTransId: string
+  refundRefId: string
+  bankTranId: string
+  tranId: string
+  amount: string
+  remarks: string
+  refeId: string
+  initiatedOn: string
+  /** Refund queries so far. */
+  queries: number
+}
+
 /** A session opened through the session API. */
 export interface StandInSession {
   tranId: string
@@ -54,7 +73,15 @@ export interface StandIn {
   sessions: Map<string, StandInSession>
   /** Session API calls per tran_id. */
   sessionCalls: Map<string, number>
-  calls: { session: number; validation: number; query: number; ipn: number }
+  calls: { session: number; validation: number; query: number; ipn: number; refund: number; refundQuery: number }
+  /** Refunds accepted, by refund_trans_id. */
+  refunds: Map<string, StandInRefund>
+  /** Makes the refund API answer status failed with this errorReason. */
+  refuseRefunds: string | null
+  /** How many refund queries answer processing before refunded. */
+  refundQueriesProcessing: number
+  /** Makes the refund query answer cancelled. */
+  cancelRefunds: boolean
   /** Fields changed in every validation and query answer (another amount, currency or tran_id). */
   tamper: { amount?: string; currency?: string; tranId?: string } | null
   /** Delay before the validation and query APIs answer. */
@@ -81,7 +108,87 @@ export async function startStandIn(): Promise<StandIn> {
   const sessions = new Map<string, StandInSession>()
   const sessionCalls = new Map<string, number>()
   const byValId = new Map<string, { session: StandInSession; tx: StandInTransaction }>()
-  const calls = { session: 0, validation: 0, query: 0, ipn: 0 }
+  const calls = { session: 0, validation: 0, query: 0, ipn: 0, refund: 0, refundQuery: 0 }
+  const refunds = new Map<string, StandInRefund>()
+  const stamp = () => new Date(Date.now() + 6 * 3600_000).toISOString().replace('T', ' ').slice(0, 19)
+
+  // The refund API (developer.sslcommerz.com/doc/v4 "Initiate the Refund"; sslcommerz-lts initiateRefund):
+  // bank_tran_id, refund_trans_id, refund_amount, refund_remarks, refe_id (optional), store_id, store_passwd, v, format.
+  const REFUND_KEYS = new Set([
+    'bank_tran_id',
+    'refund_trans_id',
+    'refund_amount',
+    'refund_remarks',
+    'refe_id',
+    'store_id',
+    'store_passwd',
+    'v',
+    'format',
+  ])
+  const refund = (q: URLSearchParams): Record<string, unknown> => {
+    calls.refund++
+    const bad = (why: string) => ({ APIConnect: 'INVALID_REQUEST', status: 'failed', errorReason: why })
+    const unknown = [...q.keys()].filter((k) => !REFUND_KEYS.has(k))
+    if (unknown.length) return bad(`unknown parameter(s) ${unknown.join(', ')}`)
+    for (const k of ['bank_tran_id', 'refund_trans_id', 'refund_amount', 'refund_remarks', 'format'])
+      if (!q.get(k)?.trim()) return bad(`${k} is required`)
+    if ([...new Set(q.keys())].some((k) => q.getAll(k).length > 1)) return bad('a parameter is repeated')
+    if (q.get('format') !== 'json') return bad('format must be json')
+    if (!/^\d{1,9}\.\d{2}$/.test(q.get('refund_amount')!) || Number(q.get('refund_amount')) <= 0)
+      return bad('refund_amount must be a decimal amount like 720.00')
+    const bankTranId = q.get('bank_tran_id')!
+    const refundTransId = q.get('refund_trans_id')!
+    const answer = (status: string, r: StandInRefund | null, errorReason = '') => ({
+      APIConnect: 'DONE',
+      bank_tran_id: bankTranId,
+      trans_id: r?.tranId ?? '',
+      refund_ref_id: r?.refundRefId ?? '',
+      status,
+      errorReason,
+    })
+    const known = refunds.get(refundTransId)
+    // The same refund_trans_id again: the refund already initiated, never a second one.
+    if (known) return answer('processing', known, 'Refund request already initiated')
+    if (ssl.refuseRefunds) return answer('failed', null, ssl.refuseRefunds)
+    const found = [...sessions.values()]
+      .flatMap((s) => s.transactions.map((tx) => ({ s, tx })))
+      .find((x) => x.tx.bankTranId === bankTranId && x.tx.status === 'VALID')
+    if (!found) return answer('failed', null, 'Invalid bank_tran_id')
+    const refunded = [...refunds.values()].filter((r) => r.bankTranId === bankTranId).reduce((a, r) => a + Number(r.amount), 0)
+    if (refunded + Number(q.get('refund_amount')) > Number(found.tx.amount))
+      return answer('failed', null, 'Refund amount exceeds the transaction amount')
+    const r: StandInRefund = {
+      refundTransId,
+      refundRefId: crypto.randomBytes(8).toString('hex'),
+      bankTranId,
+      tranId: found.s.tranId,
+      amount: q.get('refund_amount')!,
+      remarks: q.get('refund_remarks')!,
+      refeId: q.get('refe_id') ?? '',
+      initiatedOn: stamp(),
+      queries: 0,
+    }
+    refunds.set(refundTransId, r)
+    return answer('success', r)
+  }
+  // The refund query ("Query the Refund Status"; sslcommerz-lts refundQuery): refund_ref_id, store_id, store_passwd, format.
+  const refundQuery = (q: URLSearchParams): Record<string, unknown> => {
+    calls.refundQuery++
+    const r = [...refunds.values()].find((x) => x.refundRefId === q.get('refund_ref_id'))
+    if (!r) return { APIConnect: 'DONE', status: 'failed', errorReason: 'Invalid refund_ref_id', refund_ref_id: q.get('refund_ref_id') }
+    r.queries++
+    const status = ssl.cancelRefunds ? 'cancelled' : r.queries <= ssl.refundQueriesProcessing ? 'processing' : 'refunded'
+    return {
+      APIConnect: 'DONE',
+      bank_tran_id: r.bankTranId,
+      tran_id: r.tranId,
+      refund_ref_id: r.refundRefId,
+      initiated_on: r.initiatedOn,
+      refunded_on: status === 'refunded' ? stamp() : '',
+      status,
+      errorReason: status === 'cancelled' ? 'Refund cancelled by the bank' : '',
+    }
+  }
 
   const describe = (s: StandInSession, tx: StandInTransaction, status: string, tampered = true): Record<string, string> => {
     const t = (tampered && ssl.tamper) || {}
@@ -203,12 +310,15 @@ export async function startStandIn(): Promise<StandIn> {
     const isValidation = url.pathname === '/validator/api/validationserverAPI.php'
     const isQuery = url.pathname === '/validator/api/merchantTransIDvalidationAPI.php'
     if (req.method === 'GET' && (isValidation || isQuery)) {
+      const isRefund = isQuery && (q.has('bank_tran_id') || q.has('refund_ref_id'))
       if (isValidation) calls.validation++
-      else calls.query++
+      else if (!isRefund) calls.query++
       if (ssl.delayMs > 0) await new Promise((r) => setTimeout(r, ssl.delayMs))
       if (ssl.failWith === 'drop') return req.socket.destroy()
       if (ssl.failWith) return json(res, ssl.failWith, { error: 'stand-in failure' })
       if (!credentialsOk(q)) return json(res, 200, { APIConnect: 'FAILED' })
+      if (isQuery && q.has('bank_tran_id')) return json(res, 200, refund(q))
+      if (isQuery && q.has('refund_ref_id')) return json(res, 200, refundQuery(q))
       if (isValidation) {
         const found = byValId.get(q.get('val_id') ?? '')
         if (!found) return json(res, 200, { status: 'INVALID_TRANSACTION' })
@@ -249,6 +359,10 @@ export async function startStandIn(): Promise<StandIn> {
     sessions,
     sessionCalls,
     calls,
+    refunds,
+    refuseRefunds: null,
+    refundQueriesProcessing: 1,
+    cancelRefunds: false,
     tamper: null,
     delayMs: 0,
     failWith: null,

@@ -77,6 +77,8 @@ const balanceOf = async (passengerId: number) =>
   (await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [passengerId]))[0]!.balance
 const ledgerOf = async (passengerId: number) =>
   f.db.query<{ amount: number; kind: string }>('SELECT amount, kind FROM ledger WHERE passenger_id = $1 ORDER BY id', [passengerId])
+const refundOf = async (paymentId: string) =>
+  (await f.db.query<{ amount: number; reason: string }>('SELECT amount, reason FROM refunds WHERE payment_id = $1', [paymentId]))[0]
 const messagesWith = async (text: string) => (await f.db.query('SELECT id FROM outbox_messages WHERE body LIKE $1', [`%${text}%`])).length
 
 /** A browser (or a forger) posting a form to one of our SSLCommerz return URLs. */
@@ -367,17 +369,18 @@ t(
     const gone = await row(abandoned.paymentId)
     assert.is(gone.status, 'DECLINED')
     assert.match(gone.decline_reason!, 'no payment at the gateway 60 minutes after it was opened')
-    // The passenger pays in a tab left open: the booking has ended, so the amount goes to the balance.
+    // The passenger pays in a tab left open: the booking has ended, so the amount goes back to the card (issue 22.2).
     f.advance(1)
     ssl.pay(abandoned.paymentId)
     await ssl.sendIpn(abandoned.paymentId)
     const late = await row(abandoned.paymentId)
     assert.equal([late.status, late.refunded, !!late.confirmed_at], ['APPROVED', true, true])
     const page = await f.api('POST', '/api/reservation/success', { paymentId: abandoned.paymentId }, { token: abandoned.p.token })
-    assert.equal([page.body.data.status, page.body.data.reservation.status, page.body.data.balance], ['APPROVED', 5, abandoned.res.fare.total])
-    assert.equal(await ledgerOf(abandoned.p.id), [{ amount: abandoned.res.fare.total, kind: 'REFUND' }])
+    assert.equal([page.body.data.status, page.body.data.reservation.status, page.body.data.balance], ['APPROVED', 5, 0])
+    assert.equal(await refundOf(abandoned.paymentId), { amount: abandoned.res.fare.total, reason: 'BOOKING_ENDED' })
     await ssl.sendIpn(abandoned.paymentId)
-    assert.is(await balanceOf(abandoned.p.id), abandoned.res.fare.total)
+    assert.is(await balanceOf(abandoned.p.id), 0)
+    assert.equal(await refundOf(abandoned.paymentId), { amount: abandoned.res.fare.total, reason: 'BOOKING_ENDED' }, 'refunded once')
   },
 )
 
@@ -539,7 +542,7 @@ t('issue 21.5: 100 signed IPNs for one payment within a few seconds make one val
   assert.is(await balanceOf(other.p.id), 400)
 })
 
-t('two tabs paid: the first payment sells the ticket, the other is declined and its money goes to the balance', async () => {
+t('two tabs paid: the first payment sells the ticket, the other is declined and its money goes back to the card', async () => {
   const first = await cardPayment(1)
   // The passenger cancels in one tab and opens a new payment...
   await browser('cancel', ssl.giveUp(first.paymentId, 'CANCELLED'))
@@ -558,7 +561,8 @@ t('two tabs paid: the first payment sells the ticket, the other is declined and 
   await ssl.sendIpn(secondId)
   const refunded = await row(secondId)
   assert.equal([refunded.status, refunded.refunded], ['APPROVED', true])
-  assert.equal(await ledgerOf(first.p.id), [{ amount: first.res.fare.total, kind: 'REFUND' }])
+  assert.equal(await ledgerOf(first.p.id), [])
+  assert.equal(await refundOf(secondId), { amount: first.res.fare.total, reason: 'BOOKING_ENDED' })
   assert.is(await messagesWith(sold.pnr!), 2)
 })
 

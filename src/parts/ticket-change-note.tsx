@@ -35,7 +35,10 @@ function sentences(rt: ReturnType<typeof useRichT>, c: TicketChange, lang: Local
     case 'tripCanceled':
       return [
         c.refund !== null
-          ? rt('ticketChange.tripCanceledRefund', { reason: words(c.reason), amount: formatMoney(c.refund, lang) })
+          ? rt(c.toCard ? 'ticketChange.tripCanceledRefundCard' : 'ticketChange.tripCanceledRefund', {
+              reason: words(c.reason),
+              amount: formatMoney(c.refund, lang),
+            })
           : rt('ticketChange.tripCanceled', { reason: words(c.reason) }),
       ]
     case 'moved':

@@ -4,7 +4,7 @@ import { reservationStatus } from '../../contract/values.ts'
 
 /** What the operator did to a reservation, as the ticket and My tickets say it; null when nothing. */
 export type TicketChange =
-  | { kind: 'tripCanceled'; reason: string; refund: number | null }
+  | { kind: 'tripCanceled'; reason: string; refund: number | null; toCard: boolean }
   | { kind: 'moved'; coach: string; seats: string; departure: string; from: Reservation['movedFrom'] }
   | { kind: 'moveRefused'; refund: number }
 
@@ -16,7 +16,8 @@ export type TicketChange =
  */
 export function ticketChange(r: Reservation): TicketChange | null {
   if (r.status === reservationStatus.canceled && r.cancelReason === 'TRIP_CANCELED')
-    return { kind: 'tripCanceled', reason: r.operatorReason ?? '', refund: r.refundAmount ? r.refundAmount : null }
+    // the refund goes back where the ticket was paid from: the card (processing until SSLCommerz has it) or the balance
+    return { kind: 'tripCanceled', reason: r.operatorReason ?? '', refund: r.refundAmount ? r.refundAmount : null, toCard: r.refund?.to === 'CARD' }
   if (r.status === reservationStatus.tripMigrated)
     return {
       kind: 'moved',

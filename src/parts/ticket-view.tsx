@@ -228,7 +228,17 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
       ) : null}
       {r.canceledAt && r.cancelReason !== 'TRIP_CANCELED' ? (
         <p className={styles.note} data-testid="ticket-refund">
-          {t('ticket.canceledNote', { at: formatDateTime(r.canceledAt, lang), refund: formatMoney(r.refundAmount ?? 0, lang) })}
+          {r.refund?.to === 'CARD' ? (
+            <>
+              {t('ticket.canceledOn', { at: formatDateTime(r.canceledAt, lang) })}{' '}
+              {t(`ticket.refundCard${r.refund.status}`, {
+                refund: formatMoney(r.refund.amount, lang),
+                at: r.refund.refundedAt ? formatDateTime(r.refund.refundedAt, lang) : '',
+              })}
+            </>
+          ) : (
+            t('ticket.canceledNote', { at: formatDateTime(r.canceledAt, lang), refund: formatMoney(r.refundAmount ?? 0, lang) })
+          )}
         </p>
       ) : null}
       <div className={styles.actions} data-print="hide">

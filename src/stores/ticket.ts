@@ -213,7 +213,7 @@ export async function confirmCancel(otp: string): Promise<Reservation | undefine
     resendAtState.value = null
     emailSentState.value = false
   })
-  announce('ticket.announceCanceled', { refund: r.refundAmount ?? 0 })
+  announce(r.refund?.to === 'CARD' ? 'ticket.announceCanceledCard' : 'ticket.announceCanceled', { refund: r.refundAmount ?? 0 })
   const p = session.passenger.value
   if (p) {
     try {

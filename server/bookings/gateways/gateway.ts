@@ -32,3 +32,22 @@ export interface PaymentGateway {
    */
   refresh(payment: PaymentRow): Promise<void>
 }
+
+/** What a gateway answered about a refund. */
+export type RefundOutcome =
+  /** Accepted: its state is asked again later with `refundRefId`. */
+  | { state: 'sent'; refundRefId: string }
+  /** Still being processed by the gateway (status query). */
+  | { state: 'processing' }
+  /** The money is back on the card. */
+  | { state: 'done'; refundRefId: string | null; at: Date | null }
+  /** Refused (tried again later, then listed for the operator), or cancelled for good by the gateway. */
+  | { state: 'refused'; reason: string; final: boolean }
+
+/** Refunds to the card of one gateway. Throws GatewayUnavailableError when the gateway cannot be asked now. */
+export interface Refunder {
+  /** Asks for the refund; `refundId` is ours and the same on every retry, so the gateway refunds once. */
+  refund(req: { refundId: string; payment: PaymentRow; amount: number; remarks: string }): Promise<RefundOutcome>
+  /** The state of a refund the gateway accepted. */
+  status(refundRefId: string): Promise<RefundOutcome>
+}

@@ -6,8 +6,9 @@
 import type { Deps } from '../../http/handle.ts'
 import { AppError } from '../../http/handle.ts'
 import type { PaymentRow } from '../payments.ts'
+import { onRefundQueued, refundPass, type RefunderFor } from '../refunds.ts'
 import type { PaymentGateway } from './gateway.ts'
-import { sandboxGateway } from './sandbox.ts'
+import { sandboxGateway, sandboxRefunder } from './sandbox.ts'
 import { sslcommerzGateway, startReconciliation, type SslcommerzGateway } from './sslcommerz.ts'
 
 export type { OpenContext, PaymentGateway } from './gateway.ts'
@@ -37,11 +38,62 @@ export function gatewayFor(deps: Deps, payment: PaymentRow): PaymentGateway {
   return g.provider === payment.provider ? g : sandboxGateway(deps, { routes: false })
 }
 
-/** Starts the configured gateway's background work (the SSLCommerz reconciliation pass); answers a stop function. */
+/**
+ * Who refunds payments of `provider` here: SSLCommerz when it is the configured gateway, the
+ * sandbox for sandbox payments (no card was charged); null for SSLCommerz payments on a server
+ * without it (the refund waits, then is listed for the operator).
+ */
+export function refunderFor(deps: Deps): RefunderFor {
+  return (provider) => {
+    if (provider === 'sandbox') return sandboxRefunder
+    const g = createGateway(deps)
+    return g.provider === 'sslcommerz' ? (g as SslcommerzGateway).refunder : null
+  }
+}
+
+/** Starts the gateway's background work: the SSLCommerz reconciliation pass and the refund worker; answers a stop function. */
 export function startGatewayJobs(deps: Deps): () => void {
   const g = createGateway(deps)
-  if (g.provider === 'sslcommerz') return startReconciliation(g as SslcommerzGateway)
-  return () => undefined
+  const stopReconciliation = g.provider === 'sslcommerz' ? startReconciliation(g as SslcommerzGateway) : () => undefined
+  const stopRefunds = startRefundWorker(deps)
+  return () => {
+    stopReconciliation()
+    stopRefunds()
+  }
+}
+
+/** Runs the refund pass at start, every REFUND_RETRY_SECONDS (at most a minute apart) and when a refund is queued here. */
+export function startRefundWorker(deps: Deps, log: (line: string) => void = (l) => console.warn(l)): () => void {
+  const refunders = refunderFor(deps)
+  let running: Promise<void> | null = null
+  let again = false
+  const run = () => {
+    if (running) {
+      again = true
+      return
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false
+          // A full batch: more may be due.
+          while ((await refundPass(deps, refunders, log)) >= 20) {}
+        } while (again)
+      } catch (err) {
+        log(`[refunds] refund pass failed: ${(err as Error).message}`)
+      } finally {
+        running = null
+      }
+    })()
+  }
+  run()
+  const timer = setInterval(run, Math.min((deps.config.refundRetrySeconds ?? 60) * 1000, 60_000))
+  timer.unref()
+  const unregister = onRefundQueued(deps, run)
+  return () => {
+    clearInterval(timer)
+    unregister()
+  }
 }
 
 function unavailableGateway(deps: Deps): PaymentGateway {

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Deps } from '../../http/handle.ts'
 import { confirmPayment, decide, findPayment, paymentIdPattern, resultUrl, type PaymentRow } from '../payments.ts'
-import type { PaymentGateway } from './gateway.ts'
+import type { PaymentGateway, Refunder } from './gateway.ts'
 
 const FORM = 'application/x-www-form-urlencoded'
 
@@ -34,6 +34,19 @@ export function sandboxGateway(deps: Deps, opts: { routes: boolean }): PaymentGa
       if (payment.status === 'APPROVED' && !payment.confirmed_at) await confirmPayment(deps, payment.id)
     },
   }
+}
+
+/**
+ * The sandbox's refunds: no card was charged, so a refund is accepted and done at once (the
+ * refunds row records it, so the whole refund path works in development).
+ */
+export const sandboxRefunder: Refunder = {
+  async refund(req) {
+    return { state: 'done', refundRefId: `sandbox-${req.refundId}`, at: null }
+  },
+  async status(refundRefId) {
+    return { state: 'done', refundRefId, at: null }
+  },
 }
 
 /** Registers GET and POST /sandbox/gateway/:paymentId. */

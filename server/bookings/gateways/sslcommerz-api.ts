@@ -2,7 +2,8 @@
  * The three SSLCommerz v4 endpoints we call, with `fetch` and a timeout:
  * the session API (`POST /gwprocess/v4/api.php`), the order validation API
  * (`GET /validator/api/validationserverAPI.php`) and the transaction query by
- * tran_id (`GET /validator/api/merchantTransIDvalidationAPI.php`).
+ * tran_id (`GET /validator/api/merchantTransIDvalidationAPI.php`), whose endpoint also takes
+ * the refund request (with bank_tran_id) and the refund status query (with refund_ref_id).
  *
  * The official `sslcommerz-lts` package is not used: its constructor only takes
  * `is_live` and picks the sandbox or the live host from it, so the API base URL
@@ -36,11 +37,35 @@ export interface SslTransaction {
   currency_type?: string
   currency_amount?: string
   store_id?: string
+  store_amount?: string
   risk_level?: string | number
   risk_title?: string
   bank_tran_id?: string
   APIConnect?: string
   error?: string
+}
+
+/**
+ * A refund as the refund API and the refund query describe it. Initiating answers status
+ * success (accepted), processing (already initiated, e.g. the same refund_trans_id again) or
+ * failed (refused, errorReason says why); the query answers refunded, processing or cancelled.
+ */
+export interface SslRefund {
+  status: string
+  bankTranId: string | null
+  refundRefId: string | null
+  errorReason: string
+  /** refunded_on as SSLCommerz wrote it (Dhaka time, "2024-01-31 12:00:00"), when refunded. */
+  refundedOn: string | null
+}
+
+/** What a refund request carries (amount in Tk, refundTransId our idempotency key). */
+export interface RefundRequest {
+  bankTranId: string
+  refundTransId: string
+  amount: number
+  remarks: string
+  refeId: string
 }
 
 /** The session fields we send (see SSLCommerz v4 "Create and Get Session"). */
@@ -54,6 +79,10 @@ export interface SslcommerzApi {
   validate(valId: string): Promise<SslTransaction>
   /** Every transaction the gateway holds for our `tranId` (empty when the passenger never paid). */
   queryByTranId(tranId: string): Promise<SslTransaction[]>
+  /** Asks SSLCommerz to refund (part of) a payment to the card it came from. */
+  initiateRefund(req: RefundRequest): Promise<SslRefund>
+  /** The state of a refund SSLCommerz accepted (refunded, processing, cancelled). */
+  refundQuery(refundRefId: string): Promise<SslRefund>
 }
 
 /** The client for `settings`. Error messages never contain the store password. */
@@ -134,6 +163,48 @@ export function sslcommerzApi(settings: SslcommerzSettings): SslcommerzApi {
       }
       return Array.isArray(body.element) ? (body.element.filter((e) => e && typeof e === 'object') as SslTransaction[]) : []
     },
+
+    // The refund API, as SSLCommerz documents it (developer.sslcommerz.com/doc/v4, "Initiate the Refund")
+    // and its libraries call it (sslcommerz-lts `initiateRefund`, SSLCommerz-PHP): a GET of
+    // merchantTransIDvalidationAPI.php with bank_tran_id, refund_trans_id (newer API: the merchant's
+    // id of the refund, so a retry is the same refund), refund_amount, refund_remarks, refe_id; the
+    // answer carries APIConnect, bank_tran_id, trans_id, refund_ref_id, status and errorReason.
+    async initiateRefund(req) {
+      const body = await call(REFUND_PATH, {
+        method: 'GET',
+        query: {
+          bank_tran_id: req.bankTranId,
+          refund_trans_id: req.refundTransId,
+          refund_amount: `${req.amount}.00`,
+          refund_remarks: req.remarks.slice(0, 255),
+          refe_id: req.refeId,
+          ...credentials,
+          v: '1',
+          format: 'json',
+        },
+      })
+      return refundAnswer(body)
+    },
+
+    // The refund query ("Query the Refund Status"; sslcommerz-lts `refundQuery`): the same endpoint with refund_ref_id.
+    async refundQuery(refundRefId) {
+      const body = await call(REFUND_PATH, { method: 'GET', query: { refund_ref_id: refundRefId, ...credentials, format: 'json' } })
+      return refundAnswer(body)
+    },
+  }
+}
+
+const REFUND_PATH = '/validator/api/merchantTransIDvalidationAPI.php'
+
+function refundAnswer(body: Record<string, unknown>): SslRefund {
+  if (body.APIConnect !== 'DONE') throw new GatewayUnavailableError(`${REFUND_PATH} (refund): APIConnect ${String(body.APIConnect)}`)
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : null)
+  return {
+    status: typeof body.status === 'string' ? body.status.toLowerCase() : '',
+    bankTranId: text(body.bank_tran_id),
+    refundRefId: text(body.refund_ref_id),
+    errorReason: (text(body.errorReason) ?? '').slice(0, 300),
+    refundedOn: text(body.refunded_on),
   }
 }
 

@@ -20,10 +20,11 @@ import { AppError, type Deps } from '../../http/handle.ts'
 import { redactPaymentId as ref } from '../../http/redact.ts'
 import { applyFinding, confirmPayment, findPayment, paymentIdPattern, resultUrl, type GatewayFinding, type PaymentRow } from '../payments.ts'
 import { addTime, timeBetween } from '../../lib/time.ts'
-import type { PaymentGateway } from './gateway.ts'
+import type { PaymentGateway, Refunder, RefundOutcome } from './gateway.ts'
 import {
   GatewayUnavailableError,
   signatureOk,
+  type SslRefund,
   sslcommerzApi,
   type SslTransaction,
   type SslcommerzApi,
@@ -65,6 +66,8 @@ export interface SslcommerzGateway extends PaymentGateway {
   settle(paymentId: string, reason: SettleReason): Promise<PaymentRow>
   /** One reconciliation pass over pending payments older than a minute; answers how many it looked at. */
   reconcile(): Promise<number>
+  /** Refunds to the card through SSLCommerz's refund API. */
+  refunder: Refunder
 }
 
 /** Builds the gateway for `settings`; `log` gets one line per decline, hold, outage or inconsistency. */
@@ -156,7 +159,16 @@ export function sslcommerzGateway(
       return { outcome: 'declined', reason: `validation disagrees: ${problems.join('; ')}`, valId: valId || null, gatewayStatus }
     const risk = tx.risk_level === undefined || tx.risk_level === '' ? 0 : Number(tx.risk_level)
     // Anything but an explicit 0 (safe) is held: the documented values are 0 and 1.
-    return { outcome: 'paid', valId, gatewayStatus, riskLevel: risk === 0 ? 0 : 1 }
+    const text = (v: string | undefined) => (typeof v === 'string' && v ? v.slice(0, 100) : null)
+    return {
+      outcome: 'paid',
+      valId,
+      gatewayStatus,
+      riskLevel: risk === 0 ? 0 : 1,
+      bankTranId: text(tx.bank_tran_id),
+      gatewayAmount: text(tx.amount),
+      storeAmount: text(tx.store_amount),
+    }
   }
 
   async function apply(p: PaymentRow, tx: SslTransaction): Promise<PaymentRow> {
@@ -300,11 +312,45 @@ export function sslcommerzGateway(
     }
   }
 
+  /** The bank_tran_id of a paid payment: stored at validation, else asked of the transaction query (payments from before it was stored). */
+  async function bankTranIdOf(p: PaymentRow): Promise<string | null> {
+    if (p.bank_tran_id) return p.bank_tran_id
+    const txs = await api.queryByTranId(p.id)
+    const paid = txs.find((t) => t.tran_id === p.id && PAID.has(t.status ?? '') && t.bank_tran_id)
+    if (!paid) return null
+    await deps.db.query('UPDATE payments SET bank_tran_id = $2 WHERE id = $1 AND bank_tran_id IS NULL', [p.id, paid.bank_tran_id])
+    return paid.bank_tran_id!
+  }
+
+  const refunder: Refunder = {
+    async refund(req) {
+      const bankTranId = await bankTranIdOf(req.payment)
+      if (!bankTranId) return { state: 'refused', reason: 'SSLCommerz lists no paid transaction (bank_tran_id) for this payment', final: true }
+      const answer = await api.initiateRefund({
+        bankTranId,
+        refundTransId: req.refundId,
+        amount: req.amount,
+        remarks: req.remarks,
+        refeId: req.payment.id,
+      })
+      // success: accepted now; processing: already accepted (this refund_trans_id was sent before).
+      if ((answer.status === 'success' || answer.status === 'processing') && answer.refundRefId)
+        return { state: 'sent', refundRefId: answer.refundRefId }
+      const why = `refund refused by SSLCommerz: ${answer.status || 'no status'}${answer.errorReason ? ` (${answer.errorReason})` : ''}`
+      log(`payment ${ref(req.payment.id)}: ${why}`)
+      return { state: 'refused', reason: why, final: false }
+    },
+    async status(refundRefId) {
+      return refundState(await api.refundQuery(refundRefId), refundRefId)
+    },
+  }
+
   return {
     provider: 'sslcommerz',
     minAmount: SSLCOMMERZ_MIN_AMOUNT,
     settle,
     reconcile,
+    refunder,
 
     // A session still being opened, or opened: the same page. One whose opening died with its
     // process (no page long after) is replaced, or the booking could never be paid by card.
@@ -385,6 +431,20 @@ export function startReconciliation(gateway: SslcommerzGateway, log: (line: stri
   const timer = setInterval(() => void run(), RECONCILE_AFTER_MS)
   timer.unref()
   return () => clearInterval(timer)
+}
+
+/** A refund query's answer: refunded (with refunded_on, Dhaka time), processing, or cancelled / failed for good. */
+function refundState(a: SslRefund, refundRefId: string): RefundOutcome {
+  if (a.status === 'refunded' || a.status === 'success') {
+    const on = a.refundedOn && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(a.refundedOn) ? new Date(`${a.refundedOn.replace(' ', 'T')}+06:00`) : null
+    return { state: 'done', refundRefId: a.refundRefId ?? refundRefId, at: on && !Number.isNaN(on.getTime()) ? on : null }
+  }
+  if (a.status === 'processing') return { state: 'processing' }
+  return {
+    state: 'refused',
+    reason: `SSLCommerz: refund ${a.status || 'in an unknown state'}${a.errorReason ? ` (${a.errorReason})` : ''}`,
+    final: true,
+  }
 }
 
 /** Another request is opening this payment's session: its page, once stored. */

@@ -148,11 +148,13 @@ export default function ReservationSuccessPage() {
       </>
     )
   } else if (result?.status === 'APPROVED') {
-    // paid, but the booking had ended or its coupon was spent meanwhile: the server put the amount on the balance
+    // paid, but the booking had ended or its coupon was spent meanwhile: the server refunds it to the card (or the balance)
     // (or the status alone: not the tab that paid, its payer not signed in here, so no booking to tell about)
     body = (
       <StatusMessage tone="info">
-        {t(result.full ? 'payment.paidLate' : 'payment.wasApproved', { total: formatMoney(result.amount, lang) })}
+        {t(result.full ? (result.reservation?.refund?.to === 'CARD' ? 'payment.paidLateCard' : 'payment.paidLate') : 'payment.wasApproved', {
+          total: formatMoney(result.amount, lang),
+        })}
       </StatusMessage>
     )
   } else if (result?.status === 'REVIEW') {

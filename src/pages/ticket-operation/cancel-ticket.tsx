@@ -29,7 +29,7 @@ const styles = {
 
 /**
  * Cancel a sold ticket: the refund quote and policy, the SMS code sent to the
- * account holder's mobile, then the cancellation (refund to the balance).
+ * account holder's mobile, then the cancellation (refund to the card paid with, or to the balance).
  */
 export function CancelTicket() {
   useSignals()
@@ -65,7 +65,7 @@ export function CancelTicket() {
       <dl className={styles.quote}>
         <dt>{t('ticket.cancelCharge', { percent: quote.chargePercent })}</dt>
         <dd>{formatMoney(quote.cancellationCharge, lang)}</dd>
-        <dt>{t('ticket.refundAmount')}</dt>
+        <dt>{t(quote.refundTo === 'CARD' ? 'ticket.refundAmountCard' : 'ticket.refundAmount')}</dt>
         <dd data-testid="refund-amount">{formatMoney(quote.refundAmount, lang)}</dd>
       </dl>
       <p className={page.muted}>{quote.policy}</p>

@@ -42,7 +42,11 @@ function Ticket() {
   return (
     <>
       <StatusMessage tone="success">
-        {done ? t('ticket.canceledDone', { refund: formatMoney(r.refundAmount ?? 0, lang) }) : tk.emailSent.value ? t('ticket.emailSent') : null}
+        {done
+          ? t(r.refund?.to === 'CARD' ? 'ticket.canceledDoneCard' : 'ticket.canceledDone', { refund: formatMoney(r.refundAmount ?? 0, lang) })
+          : tk.emailSent.value
+            ? t('ticket.emailSent')
+            : null}
       </StatusMessage>
       <ServerError error={shownError} />
       <TicketView

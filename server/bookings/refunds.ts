@@ -1,0 +1,281 @@
+/**
+ * Refunds to the card. Money paid by card goes back to the card through the gateway that
+ * took it (SSLCommerz's refund API, or the sandbox in development), balance payments go
+ * back to the balance; REFUND_TO=balance keeps every refund on the balance.
+ *
+ * A refund is a `refunds` row, written in the transaction that cancels the ticket (or
+ * declines the payment), with a unique payment_id: a payment is refunded once, to the card
+ * or to the balance, never both. The row's id is the refund_trans_id sent to the gateway,
+ * the same on every retry from any process, so the gateway refunds once as well.
+ * PENDING → SENT (accepted, refund_ref_id) → DONE | FAILED. The worker (`refundPass`,
+ * started by startGatewayJobs) claims due rows with FOR UPDATE SKIP LOCKED and a lease, so
+ * processes sharing the database split them; a refusal or an outage is tried again after
+ * REFUND_RETRY_SECONDS, doubling, and after REFUND_MAX_ATTEMPTS the refund is FAILED and
+ * listed for the operator (`npm run trip -- refunds`).
+ */
+import crypto from 'node:crypto'
+import type { LedgerReason, RefundInfo } from '../../contract/schemas.ts'
+import { credit } from '../account/ledger.ts'
+import type { Queryable } from '../db/db.ts'
+import type { Deps } from '../http/handle.ts'
+import { redactPaymentId as ref } from '../http/redact.ts'
+import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
+import type { Refunder, RefundOutcome } from './gateways/gateway.ts'
+import { GatewayUnavailableError } from './gateways/sslcommerz-api.ts'
+import type { PaymentRow } from './payments.ts'
+
+/** Why money is refunded. */
+export type RefundReason = 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'REVIEW_DECLINED' | 'BOOKING_ENDED' | 'COUPON_REFUSED'
+
+/** A refunds row. */
+export interface RefundRow {
+  id: string
+  payment_id: string
+  reservation_id: number | null
+  passenger_id: number | null
+  provider: PaymentRow['provider']
+  amount: number
+  reason: RefundReason
+  status: 'PENDING' | 'SENT' | 'DONE' | 'FAILED'
+  refund_ref_id: string | null
+  attempts: number
+  next_attempt_at: Date
+  lease_until: Date | null
+  last_error: string | null
+  created_at: Date
+  sent_at: Date | null
+  done_at: Date | null
+}
+
+/** Where a refund went. */
+export type RefundDestination = 'CARD' | 'BALANCE'
+
+const newRefundId = () => 'rf_' + crypto.randomBytes(12).toString('base64url')
+
+/** Whether refunds go to the card (REFUND_TO, default card). */
+export const refundsToCard = (deps: Deps) => (deps.config.refundTo ?? 'card') === 'card'
+
+/**
+ * Writes, in `tx`, the refund of `amount` of card payment `payment` to its card. Answers false
+ * when the payment already has its refund (a second cancel, another process): nothing is written.
+ */
+export async function queueCardRefund(
+  tx: Queryable,
+  payment: PaymentRow,
+  req: { amount: number; reason: RefundReason; reservationId: number | null; now: Date },
+): Promise<boolean> {
+  if (req.amount <= 0 || req.amount > payment.amount) return false
+  const rows = await tx.query(
+    `INSERT INTO refunds (id, payment_id, reservation_id, passenger_id, provider, amount, reason, next_attempt_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT (payment_id) DO NOTHING RETURNING id`,
+    [newRefundId(), payment.id, req.reservationId, payment.passenger_id, payment.provider, req.amount, req.reason, req.now],
+  )
+  if (rows.length === 1) await tx.query('UPDATE payments SET refunded = true WHERE id = $1', [payment.id])
+  return rows.length === 1
+}
+
+/** Where cancelling `r` would send its refund: the card it was paid with (REFUND_TO=card), else the balance. */
+export function refundDestination(deps: Deps, r: { payment_method: 'CARD' | 'BALANCE' | null }): RefundDestination {
+  return r.payment_method === 'CARD' && refundsToCard(deps) ? 'CARD' : 'BALANCE'
+}
+
+/**
+ * Refunds `amount` of a paid ticket, in `tx` (the transaction that cancels it): a card-paid
+ * ticket to the card it was paid with (REFUND_TO=card), otherwise to the account holder's
+ * balance. Answers where the money goes, or null when nothing is refunded (nothing to refund,
+ * or a guest's ticket under REFUND_TO=balance).
+ */
+export async function refundTicket(
+  tx: Queryable,
+  deps: Deps,
+  r: { id: number; passenger_id: number | null; pnr: string | null; payment_method: 'CARD' | 'BALANCE' | null },
+  req: { amount: number; reason: 'TICKET_CANCELED' | 'TRIP_CANCELED'; description: string; now: Date },
+): Promise<RefundDestination | null> {
+  if (req.amount <= 0) return null
+  if (r.payment_method === 'CARD' && refundsToCard(deps)) {
+    const [payment] = await tx.query<PaymentRow>(
+      `SELECT * FROM payments WHERE reservation_id = $1 AND purpose = 'RESERVATION' AND status = 'APPROVED' AND confirmed_at IS NOT NULL
+        ORDER BY confirmed_at DESC LIMIT 1`,
+      [r.id],
+    )
+    if (payment && req.amount <= payment.amount) {
+      await queueCardRefund(tx, payment, { amount: req.amount, reason: req.reason, reservationId: r.id, now: req.now })
+      return 'CARD'
+    }
+  }
+  if (r.passenger_id == null) return null
+  await credit(tx, {
+    passengerId: r.passenger_id,
+    amount: req.amount,
+    kind: 'REFUND',
+    reason: req.reason satisfies LedgerReason,
+    description: req.description,
+    reservationId: r.id,
+    at: req.now,
+  })
+  return 'BALANCE'
+}
+
+/** The refund of each reservation as the passenger sees it (its latest refund to the card, else a balance refund). */
+export async function refundInfos(
+  q: Queryable,
+  rows: { id: number; status: number; passenger_id: number | null; refund_amount: number | null; canceled_at: Date | null }[],
+): Promise<Map<number, RefundInfo>> {
+  const out = new Map<number, RefundInfo>()
+  if (rows.length === 0) return out
+  const refunds = await q.query<RefundRow>('SELECT * FROM refunds WHERE reservation_id = ANY($1::int[]) ORDER BY created_at, id', [
+    rows.map((r) => r.id),
+  ])
+  for (const f of refunds) {
+    out.set(f.reservation_id!, {
+      to: 'CARD',
+      amount: f.amount,
+      status: f.status === 'DONE' ? 'REFUNDED' : f.status === 'FAILED' ? 'FAILED' : 'PROCESSING',
+      refundedAt: dhakaIsoOrNull(f.done_at),
+    })
+  }
+  for (const r of rows) {
+    if (out.has(r.id) || !r.refund_amount || r.refund_amount <= 0 || r.passenger_id == null || !r.canceled_at) continue
+    out.set(r.id, { to: 'BALANCE', amount: r.refund_amount, status: 'REFUNDED', refundedAt: dhakaIsoOrNull(r.canceled_at) })
+  }
+  return out
+}
+
+/** Refunds that need the operator: FAILED ones, and those the gateway refused and that wait for a retry; oldest first, with the ticket's PNR. */
+export async function refundsForOperator(q: Queryable): Promise<(RefundRow & { pnr: string | null })[]> {
+  return q.query<RefundRow & { pnr: string | null }>(
+    `SELECT f.*, x.pnr FROM refunds f LEFT JOIN reservations x ON x.id = f.reservation_id
+      WHERE f.status = 'FAILED' OR (f.status = 'PENDING' AND f.attempts > 0) ORDER BY (f.status = 'FAILED') DESC, f.created_at, f.id`,
+  )
+}
+
+/** How long a claimed refund is reserved for the process working on it. */
+const LEASE_MS = 120_000
+/** Refunds claimed per pass. */
+const BATCH = 20
+
+/** The gateway that refunds payments of `provider`, or null when it is not configured here. */
+export type RefunderFor = (provider: PaymentRow['provider']) => Refunder | null
+
+/**
+ * One pass over the refunds due: each is sent to its gateway, or its state asked. Answers how
+ * many were looked at. Safe in any number of processes (claimed rows are leased).
+ */
+export async function refundPass(deps: Deps, refunderFor: RefunderFor, log: (line: string) => void = (l) => console.warn(l)): Promise<number> {
+  const now = deps.now()
+  const claimed = await deps.db.query<RefundRow>(
+    `UPDATE refunds SET lease_until = $2 WHERE id IN (
+       SELECT id FROM refunds
+        WHERE status IN ('PENDING', 'SENT') AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+        ORDER BY next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+     RETURNING *`,
+    [now, addTime(now, { milliseconds: LEASE_MS })],
+  )
+  for (const f of claimed) {
+    try {
+      await work(deps, f, refunderFor, log)
+    } catch (err) {
+      log(`[refunds] refund ${f.id}: ${(err as Error).message}`)
+      await retryLater(deps, f, (err as Error).message.slice(0, 300), log)
+    }
+  }
+  return claimed.length
+}
+
+async function work(deps: Deps, f: RefundRow, refunderFor: RefunderFor, log: (line: string) => void): Promise<void> {
+  const refunder = refunderFor(f.provider)
+  if (!refunder) {
+    await retryLater(deps, f, `the ${f.provider} gateway is not configured on this server`, log)
+    return
+  }
+  let outcome: RefundOutcome
+  try {
+    if (f.status === 'SENT' && f.refund_ref_id) outcome = await refunder.status(f.refund_ref_id)
+    else {
+      const [payment] = await deps.db.query<PaymentRow>('SELECT * FROM payments WHERE id = $1', [f.payment_id])
+      if (!payment) throw new Error('its payment is gone')
+      outcome = await refunder.refund({ refundId: f.id, payment, amount: f.amount, remarks: remarks(f) })
+    }
+  } catch (err) {
+    if (!(err instanceof GatewayUnavailableError)) throw err
+    if (f.status === 'SENT') await pollLater(deps, f)
+    else await retryLater(deps, f, err.message, log)
+    return
+  }
+  const now = deps.now()
+  if (outcome.state === 'done') {
+    await deps.db.query(
+      `UPDATE refunds SET status = 'DONE', done_at = $2, refund_ref_id = coalesce($3, refund_ref_id), lease_until = NULL, last_error = NULL
+        WHERE id = $1 AND status IN ('PENDING', 'SENT')`,
+      [f.id, outcome.at ?? now, outcome.refundRefId],
+    )
+    log(`[refunds] refund ${f.id} of payment ${ref(f.payment_id)}: ${f.amount} Tk refunded`)
+  } else if (outcome.state === 'sent') {
+    await deps.db.query(
+      `UPDATE refunds SET status = 'SENT', refund_ref_id = $2, sent_at = coalesce(sent_at, $3), next_attempt_at = $4, lease_until = NULL, last_error = NULL
+        WHERE id = $1 AND status IN ('PENDING', 'SENT')`,
+      [f.id, outcome.refundRefId, now, addTime(now, { milliseconds: retryMs(deps, 0) })],
+    )
+  } else if (outcome.state === 'processing') {
+    await pollLater(deps, f)
+  } else if (outcome.final) {
+    await fail(deps, f, outcome.reason, log)
+  } else {
+    await retryLater(deps, f, outcome.reason, log)
+  }
+}
+
+function remarks(f: RefundRow): string {
+  const why: Record<RefundReason, string> = {
+    TICKET_CANCELED: 'Ticket cancelled',
+    TRIP_CANCELED: 'Trip cancelled by the operator',
+    REVIEW_DECLINED: 'Payment declined under review',
+    BOOKING_ENDED: 'Payment received after the booking ended',
+    COUPON_REFUSED: 'Coupon could no longer be used',
+  }
+  return `${why[f.reason]}${f.reservation_id != null ? `, booking ${f.reservation_id}` : ''}`
+}
+
+const retryMs = (deps: Deps, attempt: number) => (deps.config.refundRetrySeconds ?? 60) * 1000 * 2 ** Math.min(attempt, 10)
+
+/** The refund was refused or could not be sent: tried again later, FAILED after REFUND_MAX_ATTEMPTS. */
+async function retryLater(deps: Deps, f: RefundRow, why: string, log: (line: string) => void): Promise<void> {
+  const attempts = f.attempts + 1
+  if (attempts >= (deps.config.refundMaxAttempts ?? 5)) {
+    await fail(deps, f, why, log, attempts)
+    return
+  }
+  const now = deps.now()
+  await deps.db.query(
+    `UPDATE refunds SET attempts = $2, last_error = $3, next_attempt_at = $4, lease_until = NULL WHERE id = $1 AND status IN ('PENDING', 'SENT')`,
+    [f.id, attempts, why.slice(0, 500), addTime(now, { milliseconds: retryMs(deps, attempts - 1) })],
+  )
+}
+
+async function pollLater(deps: Deps, f: RefundRow): Promise<void> {
+  await deps.db.query(`UPDATE refunds SET next_attempt_at = $2, lease_until = NULL WHERE id = $1 AND status = 'SENT'`, [
+    f.id,
+    addTime(deps.now(), { milliseconds: retryMs(deps, 0) }),
+  ])
+}
+
+async function fail(deps: Deps, f: RefundRow, why: string, log: (line: string) => void, attempts = f.attempts + 1): Promise<void> {
+  await deps.db.query(
+    `UPDATE refunds SET status = 'FAILED', attempts = $2, last_error = $3, done_at = NULL, lease_until = NULL WHERE id = $1 AND status IN ('PENDING', 'SENT')`,
+    [f.id, attempts, why.slice(0, 500)],
+  )
+  log(`[refunds] refund ${f.id} of payment ${ref(f.payment_id)} (${f.amount} Tk) FAILED: ${why}; the operator refunds it by hand`)
+}
+
+const nudges = new WeakMap<Deps, () => void>()
+
+/** Registers the worker of `deps` so a cancel can start a pass at once (startRefundWorker). */
+export function onRefundQueued(deps: Deps, run: () => void): () => void {
+  nudges.set(deps, run)
+  return () => nudges.delete(deps)
+}
+
+/** Starts a refund pass now in this process, if a worker runs here (after a cancel commits). */
+export function nudgeRefunds(deps: Deps): void {
+  nudges.get(deps)?.()
+}

@@ -1,0 +1,123 @@
+/**
+ * Refunds to the card on PostgreSQL with two server processes (server/main.ts spawned),
+ * against the SSLCommerz stand-in: card-paid tickets cancelled on one process or the
+ * other (the same cancel sent to both at once), the two refund workers racing over the
+ * refunds: each ticket refunded once at SSLCommerz (one refund request per refund), polled
+ * until refunded, nothing credited to a balance.
+ */
+import * as assert from 'uvu/assert'
+import type { PassengerRow } from '../account/passengers.ts'
+import { createSession } from '../account/sessions.ts'
+import { openDb, type Db } from '../db/db.ts'
+import { createDeps } from '../deps.ts'
+import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
+import { spawnServer, type ServerProcess } from './proc.ts'
+import { bookSeat, call, freePort } from './spawn-server.ts'
+import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
+
+const t = pgSuite('refunds to the card on PostgreSQL with two server processes')
+let pg: TestPostgres
+let ssl: StandIn
+let db: Db
+const servers: ServerProcess[] = []
+
+t.before(async () => {
+  pg = await startPostgres()
+  ssl = await startStandIn()
+  const url = await pg.createDatabase('refunds')
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort()
+    const s = await spawnServer({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      APP_URL: 'http://app.test',
+      DATABASE_URL: url,
+      PAYMENT_PROVIDER: 'sslcommerz',
+      SSLCOMMERZ_STORE_ID: ssl.storeId,
+      SSLCOMMERZ_STORE_PASSWORD: ssl.storePassword,
+      SSLCOMMERZ_API_URL: ssl.url,
+      SSLCOMMERZ_TIMEOUT_MS: '5000',
+      REFUND_RETRY_SECONDS: '1',
+    })
+    await s.ready
+    servers.push(s)
+  }
+  db = await openDb({ databaseUrl: url, max: 10 })
+})
+t.after(async () => {
+  await db?.close()
+  for (const s of servers) {
+    s.kill('SIGTERM')
+    await s.exited
+  }
+  await ssl?.close()
+  await pg?.stop()
+})
+
+/** Waits until `check` answers true (the refund workers run every second), at most `ms`. */
+async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+t('card-paid tickets cancelled on both processes, the two refund workers racing: each refunded once to the card, none to a balance', async () => {
+  const [a, b] = servers as [ServerProcess, ServerProcess]
+  const [row] = await db.query<PassengerRow>(
+    `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ('01811999220', 'Refund Test', 'refund@example.com', 'Dhaka', 'ACTIVE', 0, now()) RETURNING *`,
+  )
+  const { token } = await createSession(db, createDeps(db), row!, true)
+  const tickets: { id: number; pnr: string; pin: string; paymentId: string }[] = []
+  for (let i = 0; i < 4; i++) {
+    const s = i % 2 ? b : a
+    const booking = await bookSeat(s.url, token, {
+      trip: i,
+      daysAhead: 3,
+      passenger: { name: 'Refund Test', mobile: '01811999220', email: 'refund@example.com' },
+    })
+    const pay = await call(s.url, 'POST', '/api/reservation/payment', { reservationId: booking.id }, { token })
+    assert.is(pay.status, 200, JSON.stringify(pay.body))
+    const paymentId: string = pay.body.data.paymentId
+    ssl.pay(paymentId)
+    assert.is(await ssl.sendIpn(paymentId), 200)
+    const [r] = await db.query<{ pnr: string; pin: string; status: number }>('SELECT pnr, pin, status FROM reservations WHERE id = $1', [booking.id])
+    assert.is(r!.status, 1)
+    tickets.push({ id: booking.id, pnr: r!.pnr, pin: r!.pin, paymentId })
+  }
+
+  const refunds: number[] = []
+  for (const [i, tk] of tickets.entries()) {
+    const init = await call(a.url, 'GET', `/api/reservation/cancelInitialize/${tk.pnr}/${tk.pin}`)
+    assert.is(init.status, 200, JSON.stringify(init.body))
+    refunds.push(init.body.data.refundAmount)
+    const [code] = await db.query<{ code: string }>(
+      `SELECT code FROM outbox_messages WHERE "to" = '01811999220' AND code IS NOT NULL ORDER BY id DESC LIMIT 1`,
+    )
+    const path = `/api/reservation/cancel/${tk.pnr}/${tk.pin}/${code!.code}`
+    // the same cancel to both processes at once (a double tap, a retry through another instance)
+    const both = await Promise.all([call(a.url, 'GET', path), call(b.url, 'GET', path)])
+    const ok = both.filter((x) => x.status === 200)
+    assert.is(ok.length, 1, `ticket ${i}: ${JSON.stringify(both.map((x) => x.body))}`)
+    assert.equal(ok[0]!.body.data.refund.to, 'CARD')
+  }
+
+  await until('every refund refunded', async () => {
+    const rows = await db.query<{ status: string }>('SELECT status FROM refunds WHERE reservation_id = ANY($1::int[])', [tickets.map((x) => x.id)])
+    return rows.length === tickets.length && rows.every((x) => x.status === 'DONE')
+  })
+  for (const [i, tk] of tickets.entries()) {
+    const atGateway = [...ssl.refunds.values()].filter((x) => x.tranId === tk.paymentId)
+    assert.is(atGateway.length, 1, `ticket ${i} refunded once at SSLCommerz`)
+    assert.is(atGateway[0]!.amount, `${refunds[i]}.00`)
+  }
+  assert.is(ssl.calls.refund, tickets.length, 'one refund request per refund, whichever process sent it')
+  assert.equal(await db.query("SELECT id FROM ledger WHERE passenger_id = $1 AND kind = 'REFUND'", [row!.id]), [], 'nothing to the balance')
+  const [bal] = await db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [row!.id])
+  assert.is(bal!.balance, 0)
+  const shown = await call(b.url, 'GET', `/api/reservation/details/${tickets[0]!.id}`, undefined, { token })
+  assert.equal([shown.body.data.refund.to, shown.body.data.refund.status], ['CARD', 'REFUNDED'])
+})
+
+t.run()
