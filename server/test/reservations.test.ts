@@ -288,11 +288,17 @@ t(
       f.api('POST', '/api/reservation/extendSeatLock', extendBody(trip, names, when), opts)
     f.advance(13)
     const before = await f.snapshot()
-    // not after the hold's current end, past the maximum (30 minutes from when it was won), or not an instant
-    for (const bad of [at(14), at(15), at(30.5), 'tomorrow']) {
+    // not after the hold's current end, or past the maximum (30 minutes from when it was won)
+    for (const bad of [at(14), at(15), at(30.5)]) {
       const r = await extend([a!, b!], bad)
       assert.is(r.status, 400, String(bad))
       assert.is(code(r), 'INVALID_EXPIRATION_TIME')
+    }
+    // not an instant, or one the calendar does not have: the request itself is malformed
+    for (const bad of ['tomorrow', '2027-02-29T10:00:00+06:00']) {
+      const r = await extend([a!, b!], bad)
+      assert.is(r.status, 400, bad)
+      assert.is(code(r), 'VALIDATION_FAILED', bad)
     }
     assert.match((await extend([a!, b!], at(31))).body.error.reason, /can be held until \S+ at the latest/)
     // another holder cannot extend my seats; a seat I do not hold is a hold that has run out
