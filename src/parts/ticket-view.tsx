@@ -226,7 +226,8 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
           })}
         </p>
       ) : null}
-      {r.canceledAt && r.cancelReason !== 'TRIP_CANCELED' ? (
+      {/* a trip the operator cancelled: its note says why and where the money goes; a card refund's state is still said here */}
+      {r.canceledAt && (r.cancelReason !== 'TRIP_CANCELED' || r.refund?.to === 'CARD') ? (
         <p className={styles.note} data-testid="ticket-refund">
           {r.refund?.to === 'CARD' ? (
             <>
