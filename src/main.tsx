@@ -55,8 +55,8 @@ async function start() {
     },
   })
   loadBeforeErrors(loadErrorMessages)
-  // The fetch wrapper (and the contract schemas it imports) is not needed to
-  // paint: it loads next to the first page instead of in the entry chunk.
+  // The fetch wrapper is not needed to paint: it loads next to the first page
+  // instead of in the entry's file.
   preloadApi()
   // a shared or reloaded results link: start the trip search while the page's code loads, and
   // before the page renders, so the page's own first search takes it over: an answer that is

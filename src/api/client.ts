@@ -3,11 +3,12 @@
  * JSON, bearer token when stored, X-Device-Id, 60 s time-out, and the 401 reset
  * of docs/spec.md section 4 (never on the login page itself). No answer is
  * NO_INTERNET_CONNECTION when the browser is offline and SERVICE_UNREACHABLE when
- * it is online (the API is down, or refuses this origin); reads are asked again first. It imports the contract's
- * route table and with it zod, so the app loads it lazily: stores call it through
- * `call` in `./index.ts`, never directly.
+ * it is online (the API is down, or refuses this origin); reads are asked again first. It reads the contract's
+ * route table without its schemas (contract/routes.ts), so no zod comes with it; stores
+ * call it through `call` in `./index.ts`, never directly.
  */
-import { api, pathOf, type BodyOf, type ResponseOf, type RouteName } from '../../contract/api.ts'
+import type { BodyOf, ResponseOf, RouteName } from '../../contract/api.ts'
+import { pathOf, routes } from '../../contract/routes.ts'
 import { errorCatalogue, isErrorCode } from '../../contract/errors.ts'
 import { ApiError } from './api-error.ts'
 import { takeEarlyResponse } from '../early/requests.ts'
@@ -44,7 +45,7 @@ export interface CallOptions<N extends RouteName> {
 
 /** Calls contract route `name` in `env` and returns its `data`, or throws ApiError. */
 export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: CallOptions<N> = {}): Promise<ResponseOf<N>> {
-  const def = api[name]
+  const def = routes[name]
   let url = env.baseUrl().replace(/\/$/, '') + pathOf(def.path, opts.params)
   if (opts.query) {
     const qs = new URLSearchParams()

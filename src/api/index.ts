@@ -1,8 +1,9 @@
 /**
  * The one way from a store to the server: `call('seatLock', { body })`. The
- * fetch wrapper (`./client.ts`) brings the contract's schemas and with them zod,
- * which the first render does without, so it is loaded on the first call; a
- * later call uses it at once. Tests answer calls with `fakeApi({ seatLock: … })`.
+ * fetch wrapper (`./client.ts`, with the error catalogue and route table) is not
+ * needed to paint a page, so it is loaded on the first call (the data routes'
+ * shells preload it); a later call uses it at once. Tests answer calls with
+ * `fakeApi({ seatLock: … })`.
  */
 import type { ResponseOf, RouteName } from '../../contract/api.ts'
 import { ApiError } from './api-error.ts'
