@@ -1,5 +1,6 @@
-// Production build: Panda codegen + cssgen, esbuild (ESM, one chunk per lazy
-// page), hashed assets, index.html, runtime config.js, the service worker, and a size report.
+// Production build: Panda codegen + cssgen, esbuild (ESM, split per lazy page, then the chunks
+// merged into a few files per first render: scripts/merge-chunks.mjs), hashed assets, the HTML
+// shells, runtime config.js, the service worker, and a size report.
 // Usage: node build.mjs
 import { build as esbuild, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
@@ -9,11 +10,14 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { writeServiceWorker } from './scripts/service-worker.mjs'
-import { checkBudget, formatReport, loadRoutes, routeFiles, sizeReport, staticClosure } from './scripts/size-report.mjs'
+import { mergeChunks, planGroups, staticClosure } from './scripts/merge-chunks.mjs'
+import { BUDGET, checkBudget, formatReport, loadRoutes, sizeReport } from './scripts/size-report.mjs'
 import { tsImport } from 'tsx/esm/api'
 
 const root = dirname(fileURLToPath(import.meta.url))
 const ENTRY = 'src/main.tsx'
+/** The fetch wrapper (src/api/index.ts loads it on the first call). */
+const CLIENT = 'src/api/client.ts'
 
 function panda(...args) {
   execFileSync(process.execPath, [join(root, 'node_modules/@pandacss/dev/bin.js'), ...args, '--silent'], {
@@ -264,7 +268,7 @@ function writePrecompressed(outdir) {
 }
 
 /**
- * Builds the app into `outdir` and returns { metafile, report, problems, extraFiles } (extraFiles(path): files its shell loads besides the bundle).
+ * Builds the app into `outdir` and returns { metafile, report, problems } (metafile: the merged files, in esbuild's shape).
  * @param {{ outdir?: string, quiet?: boolean }} [opts]
  */
 export async function build({ outdir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : join(root, 'dist'), quiet = false } = {}) {
@@ -287,13 +291,15 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   const cssFile = join(assets, cssName)
   writeFileSync(cssFile, css)
 
-  const result = await esbuild({
+  // the split build (kept in memory), then its chunks merged into a few files (scripts/merge-chunks.mjs)
+  const split = await esbuild({
     absWorkingDir: root,
     entryPoints: [ENTRY],
     bundle: true,
     splitting: true,
     format: 'esm',
     outdir: assets,
+    write: false,
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
@@ -310,36 +316,66 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
     alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
     logLevel: quiet ? 'error' : 'warning',
   })
-  const { metafile } = result
-  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(metafile))
-
-  const entryOut = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === ENTRY)?.[0]
-  if (!entryOut) throw new Error('entry output missing')
-  const entryFiles = staticClosure(metafile, entryOut)
-  // every page asks the server at start (lookups, its data): the API client (src/api/client.ts,
-  // loaded on first call) comes with the entry instead of after it has run
-  const clientOut = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === 'src/api/client.ts')?.[0]
-  if (!clientOut) throw new Error('API client chunk missing')
-  const clientFiles = [...staticClosure(metafile, clientOut)].filter((f) => !entryFiles.has(f))
-  const preloads = [...[...entryFiles].filter((f) => f !== entryOut), ...clientFiles].map((f) => url(outdir, f))
-
-  const routes = await loadRoutes(root)
-  // what each route's first render needs beyond the entry: main.tsx preloads the
-  // current route's files all at once instead of one import level at a time
-  // ('*overlays': the toast and dialog hosts with all messages, fetched without running
-  // them when the page is idle, so notices still work after the network drops)
-  const overlays = [
-    { path: '*toast', page: 'src/app/toast-host.tsx' },
-    { path: '*dialog', page: 'src/app/dialog-host.tsx' },
-  ]
-  const perRoute = routeFiles({ metafile, entry: ENTRY, routes: [...routes, ...overlays] })
-  const routeFileMap = Object.fromEntries(
-    [...perRoute].filter(([path]) => !path.startsWith('*')).map(([path, files]) => [path, files.map((f) => url(outdir, f))]),
+  const splitMeta = split.metafile
+  const splitByEntry = new Map(
+    Object.entries(splitMeta.outputs)
+      .filter(([, o]) => o.entryPoint)
+      .map(([file, o]) => [o.entryPoint.replace(/\\/g, '/'), file]),
   )
-  routeFileMap['*overlays'] = [...new Set(overlays.flatMap(({ path }) => perRoute.get(path)))].map((f) => url(outdir, f))
+  const splitOut = (entryPoint) => {
+    const file = splitByEntry.get(entryPoint)
+    if (!file) throw new Error(`no chunk for ${entryPoint}: is it in src/page-loaders.ts?`)
+    return file
+  }
+  const routes = await loadRoutes(root)
+  // what each page's first render loads at once: its page and messages, and on the data
+  // routes the API client, which their first render needs for the server's answer
+  const firstRenders = new Map()
+  for (const r of routes) {
+    const files = [splitOut(r.page)]
+    if (splitByEntry.has(`locale-page:en-${r.pageKey}`)) files.push(splitOut(`locale-page:en-${r.pageKey}`))
+    if (EARLY_ROUTES.includes(r.path)) files.push(splitOut(CLIENT))
+    firstRenders.set(r.pageKey, [...(firstRenders.get(r.pageKey) ?? []), ...files])
+  }
+  const outBase = relative(root, assets).split('\\').join('/')
+  const splitFiles = new Map(split.outputFiles.map((f) => [relative(root, f.path).split('\\').join('/'), f.text]))
+  // within the budget of scripts per first render, with config.js, the entry's group and on the
+  // data routes the early requests; a margin of bytes, as the chunks are measured each on its own
+  const brotliSize = (fs) =>
+    brotliCompressSync(fs.map((f) => splitFiles.get(f)).join('\n'), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }).length
+  const isData = (pageKey) => routes.some((r) => r.pageKey === pageKey && EARLY_ROUTES.includes(r.path))
+  const groups = planGroups({
+    metafile: splitMeta,
+    entryOut: splitOut(ENTRY),
+    firstRenders,
+    maxGroups: (pageKey) => BUDGET.scriptRequests - (isData(pageKey) ? 3 : 2),
+    maxBytes: (pageKey) => BUDGET.routeJsBrotli - (isData(pageKey) ? 1536 : 512),
+    sizeOf: brotliSize,
+  })
+  const merged = await mergeChunks({ metafile: splitMeta, files: splitFiles, groups, outBase, root })
+  for (const [name, code] of merged.outputs) writeFileSync(join(assets, name), code)
+  const { metafile } = merged
+  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(metafile))
+  const fileOfEntry = (entryPoint) => merged.fileOf.get(splitOut(entryPoint))
+
+  const entryOut = fileOfEntry(ENTRY)
+  // the files a first render asks for beyond the entry's
+  const entryFiles = staticClosure(metafile, entryOut)
+  const beyondEntry = (splitFilesList) => {
+    const out = new Set()
+    for (const f of splitFilesList) staticClosure(metafile, merged.fileOf.get(f), out)
+    return [...out].filter((f) => !entryFiles.has(f))
+  }
+
+  // what each route's first render needs beyond the entry: its shell preloads them, and
+  // main.tsx preloads a route's files when the router moves to it ('*overlays': the toast
+  // and dialog hosts with all messages, fetched without running them when the page is idle,
+  // so notices still work after the network drops)
+  const routeFileMap = Object.fromEntries(routes.map((r) => [r.path, beyondEntry(firstRenders.get(r.pageKey)).map((f) => url(outdir, f))]))
+  routeFileMap['*overlays'] = beyondEntry(['src/app/toast-host.tsx', 'src/app/dialog-host.tsx'].map(splitOut)).map((f) => url(outdir, f))
   // the shell's early requests (src/early/start.ts)
   const earlyFile = await writeEarlyScript(assets)
-  const page = { cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads, routeFiles: routeFileMap }
+  const page = { cssHref: `/assets/${cssName}`, entryHref: url(outdir, entryOut), preloads: [], routeFiles: routeFileMap }
   const earlyHref = url(outdir, relative(root, earlyFile))
   // Every route's first render in its own shell, `<path>.html` (index.html for / and
   // /home), which also preloads the route's own files; app.html, the SPA fallback
@@ -350,7 +386,7 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
     const file = join(outdir, shellFile(path))
     mkdirSync(dirname(file), { recursive: true })
     const early = EARLY_ROUTES.includes(path) ? { earlyHref } : {}
-    writeFileSync(file, indexHtml({ ...page, ...early, preloads: [...preloads, ...routeFileMap[path]], body: bodies[i] }))
+    writeFileSync(file, indexHtml({ ...page, ...early, preloads: routeFileMap[path], body: bodies[i] }))
   }
   writeFileSync(join(outdir, 'app.html'), indexHtml({ ...page, body: bodies.at(-1) }))
   // Runtime configuration, not hashed: operators edit it in place without rebuilding.
@@ -368,18 +404,19 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
     seenPages.add(r.page)
     return true
   })
-  // the data routes' shells also load the early-requests script
-  const extraFiles = (path) => (EARLY_ROUTES.includes(path) ? [relative(root, earlyFile)] : [])
-  const report = sizeReport({ metafile, root, entry: ENTRY, routes: uniqueRoutes, cssFile, extraFiles })
-  log('\nFirst-render size per route (entry + its static imports + the page chunk):')
+  // counted as a browser fetches them: what each route's shell loads or preloads, and their imports
+  const report = sizeReport({ metafile, root, outdir, routes: uniqueRoutes.map((r) => ({ ...r, shell: shellFile(r.path) })), cssFile })
+  log('\nFirst render per route: every script its shell loads or preloads, with their static imports, each compressed on its own:')
   log(formatReport(report))
   const problems = checkBudget(report)
   if (problems.length) {
     console.error('\nOVER BUDGET:\n  ' + problems.join('\n  '))
   } else {
-    log("\nWithin budget (every route's first-render JS ≤ 100 KB brotli, CSS ≤ 10 KB brotli).")
+    log(
+      `\nWithin budget (every route's first render ≤ ${BUDGET.routeJsBrotli / 1024} KB of script brotli in ≤ ${BUDGET.scriptRequests} requests, CSS ≤ ${BUDGET.cssBrotli / 1024} KB brotli).`,
+    )
   }
-  return { metafile, report, problems, extraFiles }
+  return { metafile, report, problems }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

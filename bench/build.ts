@@ -25,6 +25,8 @@ export interface MetaImport {
 export interface MetaOutput {
   imports: MetaImport[]
   entryPoint?: string
+  /** Every entry point the file holds (build.mjs merges chunks: a file may hold a page and shared code). */
+  entryPoints?: string[]
   inputs: Record<string, { bytesInOutput: number }>
   bytes: number
 }
@@ -34,25 +36,19 @@ export interface Metafile {
 
 /** The exports of scripts/size-report.mjs the benchmark uses. */
 export interface SizeReportModule {
-  BUDGET: { routeJsBrotli: number; cssBrotli: number }
+  BUDGET: { routeJsBrotli: number; scriptRequests: number; cssBrotli: number }
   sizesOf(buf: Buffer): Sizes
   staticClosure(metafile: Metafile, outFile: string, seen?: Set<string>): Set<string>
   loadRoutes(root: string): Promise<{ path: string; page: string; pageKey: string }[]>
-  sizeReport(opts: {
-    metafile: Metafile
-    root: string
-    entry: string
-    routes: { path: string; page: string; pageKey?: string }[]
-    cssFile: string
-    extraFiles?: (path: string) => string[]
-  }): {
+  sizeReport(opts: { metafile: Metafile; root: string; outdir: string; routes: { path: string; page: string; shell: string }[]; cssFile: string }): {
     css: Sizes
-    routes: { path: string; page: string; files: string[]; js: Sizes }[]
+    routes: { path: string; page: string; files: string[]; requests: number; js: Sizes }[]
   }
 }
 
 interface BuildModule {
-  build(opts: { outdir?: string; quiet?: boolean }): Promise<{ metafile: Metafile; problems: string[]; extraFiles: (path: string) => string[] }>
+  build(opts: { outdir?: string; quiet?: boolean }): Promise<{ metafile: Metafile; problems: string[] }>
+  shellFile(path: string): string
 }
 
 /** Imports a JS module of the repository by path (kept out of the type checker's module resolution). */
@@ -71,8 +67,8 @@ export interface BenchBuild {
   metafile: Metafile
   /** Stylesheets index.html links (absolute paths inside outdir). */
   cssFiles: string[]
-  /** Files a route's shell loads besides the bundle (build.mjs: the early-requests script). */
-  extraFiles: (path: string) => string[]
+  /** The HTML shell of a route path inside outdir (build.mjs). */
+  shellFile: (path: string) => string
   ms: number
 }
 
@@ -80,10 +76,10 @@ export interface BenchBuild {
 export async function buildApp(): Promise<BenchBuild> {
   const outdir = tempDir('dist')
   const t0 = performance.now()
-  const { build } = await importRepoModule<BuildModule>('build.mjs')
-  const { metafile, extraFiles } = await build({ outdir, quiet: true })
+  const { build, shellFile } = await importRepoModule<BuildModule>('build.mjs')
+  const { metafile } = await build({ outdir, quiet: true })
   const ms = performance.now() - t0
   const html = fs.readFileSync(path.join(outdir, 'index.html'), 'utf8')
   const cssFiles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="\/([^"]+)"/g)].map((m) => path.join(outdir, m[1]!))
-  return { outdir, metafile, cssFiles, extraFiles, ms }
+  return { outdir, metafile, cssFiles, shellFile, ms }
 }

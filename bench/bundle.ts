@@ -10,8 +10,6 @@ import type { BenchBuild, Metafile, Sizes } from './build.ts'
 import { sizeReportModule } from './build.ts'
 import { fig, kb, root, type Figure, type PartResult } from './lib.ts'
 
-const ENTRY = 'src/main.tsx'
-
 /** The package (node_modules) or source folder an input file belongs to. */
 export function packageOf(input: string): string {
   const p = input.replace(/\\/g, '/')
@@ -71,11 +69,14 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
     paths,
     pageKey: routesAll.find((r) => r.page === page)!.pageKey,
   }))
-  const report = sr.sizeReport({ metafile, root, entry: ENTRY, routes, cssFile, extraFiles: b.extraFiles })
+  const report = sr.sizeReport({ metafile, root, outdir: b.outdir, routes: routes.map((r) => ({ ...r, shell: b.shellFile(r.path) })), cssFile })
 
-  const outputs = Object.entries(metafile.outputs)
-  const byEntry = new Map(outputs.filter(([, o]) => o.entryPoint).map(([f, o]) => [o.entryPoint!.replace(/\\/g, '/'), f]))
-  const pageOutputs = new Set(routes.map((r) => byEntry.get(r.page)).filter((x): x is string => !!x))
+  // the files holding a page (a merged file may hold shared chunks with it)
+  const pageOutputs = new Set(
+    Object.entries(metafile.outputs)
+      .filter(([, o]) => (o.entryPoints ?? []).some((e) => routes.some((r) => r.page === e.replace(/\\/g, '/'))))
+      .map(([f]) => f),
+  )
   const sizeCache = new Map<string, Sizes>()
   const sizeOf = (f: string) => {
     if (!sizeCache.has(f)) sizeCache.set(f, sr.sizesOf(fs.readFileSync(path.join(root, f))))
@@ -113,6 +114,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
     const paths = pages.get(r.page) ?? [r.path]
     const isHome = paths.includes('/')
     figures.push(fig(`${paths.join(', ')} first-render JS (brotli)`, r.js.brotli, kb, { max: sr.BUDGET.routeJsBrotli }))
+    figures.push(fig(`${paths.join(', ')} scripts before the first render`, r.requests, (n) => String(n), { max: sr.BUDGET.scriptRequests }))
     if (isHome) figures.push(fig(`${paths.join(', ')} first-render CSS (brotli)`, firstCss.brotli, kb, { max: sr.BUDGET.cssBrotli }))
     if (isHome) figures.push(fig(`${paths.join(', ')} JS loaded after first render (brotli)`, laterJs.brotli, kb))
     const laterNames = [...later].map((f) => path.basename(f).replace(/-[A-Z0-9]{8}\.js$/, '')).join(', ')
@@ -137,7 +139,7 @@ export async function runBundle(b: BenchBuild): Promise<PartResult> {
     figures,
     details: [
       `Built with \`build.mjs\` in ${(b.ms / 1000).toFixed(1)} s. Sizes in KB as raw / gzip (level 9) / brotli (quality 11); ` +
-        "first render = the entry, its static imports and the page chunk (what index.html preloads plus the route's page); " +
+        "first render = every script the route's HTML shell loads or preloads (config.js, the early requests on the data routes, the entry, the route's files) with their static imports, each file compressed on its own, as a browser downloads them; " +
         '"after" = chunks those files import lazily (widgets, the Bengali locale, the API client), other pages excluded. ' +
         'One stylesheet serves every route.',
       '',

@@ -3,6 +3,7 @@
  * markers with its figures as JSON, so a run of some parts keeps the other
  * parts' previous sections (and their dates) and the summary covers all.
  */
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { PARTS, root, type Figure, type PartName, type PartResult } from './lib.ts'
@@ -34,6 +35,17 @@ export function printTable(results: PartResult[]): string {
   return out.join('\n')
 }
 
+/** The commit the measured tree is at (with "+ changes" when the tree differs from it). */
+export function measuredCommit(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim()
+    const head = git('rev-parse', '--short=12', 'HEAD')
+    return git('status', '--porcelain', '--untracked-files=no') ? `${head} + uncommitted changes` : head
+  } catch {
+    return 'unknown (not a git checkout)'
+  }
+}
+
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
 interface Section {
@@ -48,7 +60,7 @@ function renderSection(r: PartResult, machine: string): Section {
   const lines = [
     `## ${r.title}`,
     '',
-    `Measured ${r.date.replace('T', ' ').slice(0, 16)} UTC on ${machine}.`,
+    `Measured ${r.date.replace('T', ' ').slice(0, 16)} UTC on ${machine}, at commit ${measuredCommit()}.`,
     '',
     '| figure | median | spread (min – max) | budget | result |',
     '|---|---|---|---|---|',

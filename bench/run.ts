@@ -88,12 +88,15 @@ async function main(): Promise<void> {
 
     let server: BenchServer | null = null
     let cdnPort = 0
+    let plainPort = 0
     const appServer = async () => {
       if (!server) {
         if (!build) throw buildError ?? new Error('the build failed')
         // the static-host origin Lighthouse loads the app from (bench/lighthouse.ts), which may call the API
         cdnPort = await freePort()
-        server = await startServer({ DATA_DIR: tempDir('app-data'), CORS_ORIGINS: `https://127.0.0.1:${cdnPort}` }, { dist: build.outdir })
+        plainPort = await freePort()
+        const origins = `https://127.0.0.1:${cdnPort},http://127.0.0.1:${plainPort}`
+        server = await startServer({ DATA_DIR: tempDir('app-data'), CORS_ORIGINS: origins }, { dist: build.outdir })
         log(`app server ${server.url} ready in ${(server.readyMs / 1000).toFixed(1)} s (fresh demo data)`)
       }
       return server
@@ -102,7 +105,7 @@ async function main(): Promise<void> {
       await run('lighthouse', async () => {
         const { runLighthouse } = await import('./lighthouse.ts')
         const { url } = await appServer()
-        return runLighthouse({ base: url, dist: build!.outdir, cdnPort }, log)
+        return runLighthouse({ base: url, dist: build!.outdir, cdnPort, plainPort }, log)
       })
     }
     if (parts.includes('seat')) {
