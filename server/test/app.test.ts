@@ -26,6 +26,11 @@ test.before(async () => {
   )
   fs.writeFileSync(path.join(dist, 'config.js'), "window.__APP_CONFIG__ = { apiBaseUrl: '/api' };\n")
   fs.writeFileSync(path.join(dist, 'assets', 'main-ABCD1234.js'), bigJs)
+  // the build's own compressed copies (build.mjs writePrecompressed): brotli 11 and gzip 9, smaller than on-the-fly
+  fs.writeFileSync(path.join(dist, 'assets', 'page-EFGH5678.js'), bigJs)
+  fs.writeFileSync(path.join(dist, 'assets', 'page-EFGH5678.js.br'), zlib.brotliCompressSync(bigJs, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }))
+  fs.writeFileSync(path.join(dist, 'assets', 'page-EFGH5678.js.gz'), zlib.gzipSync(bigJs, { level: 9 }))
+  fs.writeFileSync(path.join(dist, 'search.html.br'), zlib.brotliCompressSync('<!doctype html><title>Nodi Express</title><div id="root"><h1>results frame</h1></div>'))
   fs.writeFileSync(path.join(dist, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   fs.writeFileSync(path.join(dist, 'chunk-ZX12QW34.js'), 'export {};')
   fs.writeFileSync(path.join(dist, 'meta.json'), '{"secret":"build graph"}')
@@ -79,6 +84,27 @@ test('compression: br and gzip', async () => {
   const routes = await t.app.inject({ method: 'GET', url: '/api/routes', headers: { 'accept-encoding': 'gzip' } })
   assert.is(routes.headers['content-encoding'], 'gzip')
   assert.ok(JSON.parse(zlib.gunzipSync(routes.rawPayload).toString()).data.length > 10)
+})
+
+test("the build's compressed copies are sent as they are (brotli 11, gzip 9), to the browsers that take them", async () => {
+  const file = path.join(dist, 'assets', 'page-EFGH5678.js')
+  const br = await t.app.inject({ method: 'GET', url: '/assets/page-EFGH5678.js', headers: { 'accept-encoding': 'gzip, deflate, br' } })
+  assert.is(br.headers['content-encoding'], 'br')
+  assert.ok(br.rawPayload.equals(fs.readFileSync(`${file}.br`)), 'the .br file itself')
+  assert.is(br.headers['cache-control'], 'public, max-age=31536000, immutable')
+  assert.match(String(br.headers.vary), /accept-encoding/i)
+  assert.match(String(br.headers['content-type']), /javascript/)
+  const gz = await t.app.inject({ method: 'GET', url: '/assets/page-EFGH5678.js', headers: { 'accept-encoding': 'gzip' } })
+  assert.is(gz.headers['content-encoding'], 'gzip')
+  assert.ok(gz.rawPayload.equals(fs.readFileSync(`${file}.gz`)), 'the .gz file itself')
+  const plain = await t.app.inject({ method: 'GET', url: '/assets/page-EFGH5678.js', headers: { 'accept-encoding': 'identity' } })
+  assert.is(plain.headers['content-encoding'], undefined)
+  assert.is(plain.payload, bigJs)
+  // a route's shell, sent by the fallback
+  const shell = await t.app.inject({ method: 'GET', url: '/search?from=DHK', headers: { 'accept-encoding': 'br' } })
+  assert.is(shell.headers['content-encoding'], 'br')
+  assert.match(zlib.brotliDecompressSync(shell.rawPayload).toString(), /results frame/)
+  assert.is(shell.headers['cache-control'], 'no-cache')
 })
 
 test('SPA fallback for app paths; real 404 for missing files and unknown API paths', async () => {
