@@ -28,9 +28,15 @@ test.before(async () => {
   fs.writeFileSync(path.join(dist, 'assets', 'main-ABCD1234.js'), bigJs)
   // the build's own compressed copies (build.mjs writePrecompressed): brotli 11 and gzip 9, smaller than on-the-fly
   fs.writeFileSync(path.join(dist, 'assets', 'page-EFGH5678.js'), bigJs)
-  fs.writeFileSync(path.join(dist, 'assets', 'page-EFGH5678.js.br'), zlib.brotliCompressSync(bigJs, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }))
+  fs.writeFileSync(
+    path.join(dist, 'assets', 'page-EFGH5678.js.br'),
+    zlib.brotliCompressSync(bigJs, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  )
   fs.writeFileSync(path.join(dist, 'assets', 'page-EFGH5678.js.gz'), zlib.gzipSync(bigJs, { level: 9 }))
-  fs.writeFileSync(path.join(dist, 'search.html.br'), zlib.brotliCompressSync('<!doctype html><title>Nodi Express</title><div id="root"><h1>results frame</h1></div>'))
+  fs.writeFileSync(
+    path.join(dist, 'search.html.br'),
+    zlib.brotliCompressSync('<!doctype html><title>Nodi Express</title><div id="root"><h1>results frame</h1></div>'),
+  )
   fs.writeFileSync(path.join(dist, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   fs.writeFileSync(path.join(dist, 'chunk-ZX12QW34.js'), 'export {};')
   fs.writeFileSync(path.join(dist, 'meta.json'), '{"secret":"build graph"}')
