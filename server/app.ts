@@ -241,19 +241,30 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   const haveDist = fs.existsSync(path.join(dist, 'index.html'))
   const shells = haveDist ? shellsIn(dist) : new Set<string>()
   if (haveDist) {
+    const cacheControl = (reply: { header: (k: string, v: string) => unknown }, file: string) => {
+      const rel = path.relative(dist, file).split(path.sep).join('/')
+      const immutable = rel.startsWith('assets/') || hashedFile.test(rel)
+      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+    }
+    // the shells, config.js and the worker, compressed when sent: edited in place (config.js by the operator),
+    // a compressed copy beside them could be older than the file
     await app.register(fastifyStatic, {
       root: dist,
       wildcard: true,
-      // the build's brotli-11 and gzip-9 copies beside each script, stylesheet and shell, smaller than
-      // compressing each answer on the fly (84 KB instead of 105 KB for the entry's file)
-      preCompressed: true,
       cacheControl: false,
-      allowedPath: (p) => p !== '/meta.json',
-      setHeaders: (reply, file) => {
-        const rel = path.relative(dist, file).split(path.sep).join('/')
-        const immutable = rel.startsWith('assets/') || hashedFile.test(rel)
-        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
-      },
+      allowedPath: (p) => p !== '/meta.json' && !p.startsWith('/assets/'),
+      setHeaders: cacheControl,
+    })
+    // hashed assets: the build's brotli-11 and gzip-9 copies beside each, sent as they are (smaller than
+    // compressing each answer on the fly: 84 KB instead of ~105 KB for the entry's file); never stale, as a
+    // changed asset is a new file
+    await app.register(fastifyStatic, {
+      root: path.join(dist, 'assets'),
+      prefix: '/assets/',
+      preCompressed: true,
+      decorateReply: false,
+      cacheControl: false,
+      setHeaders: cacheControl,
     })
   }
 

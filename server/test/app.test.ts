@@ -33,6 +33,8 @@ test.before(async () => {
     zlib.brotliCompressSync(bigJs, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
   )
   fs.writeFileSync(path.join(dist, 'assets', 'page-EFGH5678.js.gz'), zlib.gzipSync(bigJs, { level: 9 }))
+  fs.writeFileSync(path.join(dist, 'sw.js'), 'self.version = "second deploy"' + ' '.repeat(2000))
+  fs.writeFileSync(path.join(dist, 'sw.js.br'), zlib.brotliCompressSync('self.version = "first deploy"' + ' '.repeat(2000)))
   fs.writeFileSync(
     path.join(dist, 'search.html.br'),
     zlib.brotliCompressSync('<!doctype html><title>Nodi Express</title><div id="root"><h1>results frame</h1></div>'),
@@ -106,10 +108,13 @@ test("the build's compressed copies are sent as they are (brotli 11, gzip 9), to
   const plain = await t.app.inject({ method: 'GET', url: '/assets/page-EFGH5678.js', headers: { 'accept-encoding': 'identity' } })
   assert.is(plain.headers['content-encoding'], undefined)
   assert.is(plain.payload, bigJs)
-  // a route's shell, sent by the fallback
+  // the worker script and the shells change in place (the next deploy, an operator's edit): never an older compressed copy
+  const worker = await t.app.inject({ method: 'GET', url: '/sw.js', headers: { 'accept-encoding': 'br' } })
+  assert.is(zlib.brotliDecompressSync(worker.rawPayload).toString(), 'self.version = "second deploy"' + ' '.repeat(2000))
+  assert.is(worker.headers['cache-control'], 'no-cache')
   const shell = await t.app.inject({ method: 'GET', url: '/search?from=DHK', headers: { 'accept-encoding': 'br' } })
   assert.is(shell.headers['content-encoding'], 'br')
-  assert.match(zlib.brotliDecompressSync(shell.rawPayload).toString(), /results frame/)
+  assert.match(zlib.brotliDecompressSync(shell.rawPayload).toString(), /results frame<\/h1><\/div>$/)
   assert.is(shell.headers['cache-control'], 'no-cache')
 })
 
