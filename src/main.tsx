@@ -12,6 +12,7 @@ import { preloadPage } from './app/route-view.tsx'
 import { startAppEffects } from './app/start-app-effects.ts'
 import { config } from './config.ts'
 import { loadErrorMessages, loadMessages, messagesFor } from './i18n.ts'
+import { afterPageShown } from './lib/page-shown.ts'
 import { preloadFiles } from './lib/preload.ts'
 import { navigate, resolvePath, startRouter } from './router.ts'
 import { startLookups } from './stores/lookups.ts'
@@ -69,7 +70,8 @@ async function start() {
           () => undefined,
         )
       : null
-  void startLookups(location.href)
+  // after what the page shows (src/lib/page-shown.ts), as the lists only fill the search form's fields
+  afterPageShown(() => void startLookups(location.href))
   const first = resolvePath(location.pathname, isSignedIn.value)
   // every file the first route's render needs, at once instead of one import level at a time
   if (first.kind === 'route') preloadFiles(first.route.path)
@@ -92,7 +94,7 @@ async function start() {
   // the service worker and the new-version notice, once the page has loaded (not in the entry)
   if ('serviceWorker' in navigator) {
     // a browser that refuses workers (private mode, a policy) runs without one: no offline pages, no update notice, everything else works
-    const updates = () => void import('./app/app-updates.ts').then((m) => m.startAppUpdates()).catch(() => undefined)
+    const updates = () => afterPageShown(() => void import('./app/app-updates.ts').then((m) => m.startAppUpdates()).catch(() => undefined))
     if (document.readyState === 'complete') updates()
     else window.addEventListener('load', updates, { once: true })
   }

@@ -2,7 +2,9 @@ import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from '
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../styled-system/css'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
+import { afterPageShown, DATA_PAGES, pageShown } from '../lib/page-shown.ts'
 import { preloadFiles } from '../lib/preload.ts'
+import { currentRoute } from '../router.ts'
 import { errorModalVisible, isLoading, successModalVisible, toasts } from '../stores/ui.ts'
 import { FloatingActions } from './floating-actions.tsx'
 import { Footer } from './footer.tsx'
@@ -91,7 +93,12 @@ function Latch({ when, children }: { when: boolean; children: ReactNode }) {
 function Overlays() {
   useSignals()
   const t = useT()
-  useEffect(warmOverlays, [])
+  useEffect(() => {
+    // any other page has shown what it is for with its first render; a data route says so itself
+    const page = currentRoute.peek()?.route.page
+    if (!page || !DATA_PAGES.has(page)) pageShown()
+    afterPageShown(warmOverlays)
+  }, [])
   return (
     <>
       {isLoading.value ? <LoadingOverlay label={t('common.loading')} /> : null}

@@ -1,5 +1,6 @@
 import { effect } from '@preact/signals-react'
 import { loadErrorMessages } from '../i18n.ts'
+import { afterPageShown } from '../lib/page-shown.ts'
 import { dismissToast, language, toastError, toastSuccess } from '../stores/ui.ts'
 
 /**
@@ -10,7 +11,7 @@ import { dismissToast, language, toastError, toastSuccess } from '../stores/ui.t
  */
 export function startAppEffects(): () => void {
   const loadErrors = () => void loadErrorMessages().catch(() => undefined)
-  loadErrors()
+  afterPageShown(loadErrors)
   // "No internet connection" goes when the connection is back (it said what is no longer true), and
   // "available now" goes when it drops again: one notice says how the connection is
   let offlineToast: string | null = null
@@ -36,9 +37,12 @@ export function startAppEffects(): () => void {
   // fetched after the first render, like everything the first paint does not need
   let stopFocusCare: (() => void) | undefined
   let live = true
-  void import('./reserved-space.ts').then((m) => {
-    if (live) stopFocusCare = m.startFocusCare()
-  })
+  afterPageShown(
+    () =>
+      void import('./reserved-space.ts').then((m) => {
+        if (live) stopFocusCare = m.startFocusCare()
+      }),
+  )
 
   return () => {
     live = false

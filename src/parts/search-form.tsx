@@ -1,4 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
+import { afterPageShown } from '../lib/page-shown.ts'
 import { isPrerendering } from '../lib/prerendering.ts'
 import { useSignals } from '@preact/signals-react/runtime'
 import { cx } from '../../styled-system/css'
@@ -91,15 +92,19 @@ function useEnhanced(when: boolean): boolean {
     // its code already here (an earlier page): no reason to wait
     if (!when && !LoadedCombobox) return
     let alive = true
-    void loadCombobox().then(() => {
-      if (!alive) return
-      const swap = () => alive && setReady(true)
-      // never swap the control the passenger is using
-      const active = document.activeElement
-      if (active instanceof HTMLSelectElement && active.form?.dataset.searchForm !== undefined) {
-        active.addEventListener('blur', swap, { once: true })
-      } else swap()
-    })
+    // after what the page shows: the plain select works meanwhile
+    afterPageShown(
+      () =>
+        void loadCombobox().then(() => {
+          if (!alive) return
+          const swap = () => alive && setReady(true)
+          // never swap the control the passenger is using
+          const active = document.activeElement
+          if (active instanceof HTMLSelectElement && active.form?.dataset.searchForm !== undefined) {
+            active.addEventListener('blur', swap, { once: true })
+          } else swap()
+        }),
+    )
     return () => {
       alive = false
     }

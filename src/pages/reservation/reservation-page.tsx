@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react'
+import { afterPageShown, usePageShown } from '../../lib/page-shown.ts'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -133,8 +134,13 @@ export default function ReservationPage() {
   const query = currentRoute.value?.search ?? ''
   const trip = useMemo(() => tripRefFromQuery(query.replace(/^\?/, '')), [query])
 
+  const status = r.loadStatus.value
+  usePageShown(!trip || status === 'ready' || status === 'error')
+
   useEffect(() => {
-    if (!lookupsLoaded.peek()) void loadLookups()
+    afterPageShown(() => {
+      if (!lookupsLoaded.peek()) void loadLookups()
+    })
   }, [])
 
   return (

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react'
+import { afterPageShown, usePageShown } from '../../lib/page-shown.ts'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -340,11 +341,15 @@ export default function SearchPage() {
   const status = search.status.value
   // folded from the moment a search runs, so the page settles once (no shift when the trips arrive);
   // opened again when there is nothing to show, where changing the search is the next step
+  // the trips (or why there are none) have shown, or there was nothing to search for
+  usePageShown(status === 'done' || status === 'error' || !query.replace(/^\?/, ''))
   const collapsed = !expanded && !isPrerendering() && (status === 'loading' || status === 'done') && search.searched.value !== null
 
   useEffect(() => {
-    // SPEC: lookups are not fetched on app load when the URL contains "search"
-    if (!lookupsLoaded.peek()) void loadLookups()
+    // SPEC: lookups are not fetched on app load when the URL contains "search"; here, after the trips have shown
+    afterPageShown(() => {
+      if (!lookupsLoaded.peek()) void loadLookups()
+    })
   }, [])
 
   useEffect(() => {
