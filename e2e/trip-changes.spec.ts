@@ -190,9 +190,12 @@ test('a ticket of a trip the operator cancelled says why, and the refund (en, bn
     await expect(page.getByTestId('ticket-change')).toHaveText(said)
     await expectNoAxeViolations(page, `${lang} My tickets with a cancelled trip`)
   }
-  // the success page, opened again later: the ticket with its status, not "payment pending"
+  // the success page, opened again later: the ticket with its status and the operator's note, not "payment pending"
   await open(page, `/reservation/success?paymentId=${bought.paymentId}`, 'en')
   await expect(page.getByTestId('ticket-status')).toHaveText(m('en', 'profile.statusCanceled'))
+  await expect(page.getByTestId('ticket').getByTestId('ticket-change')).toHaveText(
+    m('en', 'ticketChange.tripCanceledRefundCard', { reason, amount: formatMoney(r.fare.total, 'en') }),
+  )
   await expectNoAxeViolations(page, 'success page of a cancelled trip')
   await context.close()
 })

@@ -72,7 +72,7 @@ export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
   terms: ['terms'],
   privacy: ['privacy'],
   reservation: ['reservation', 'seatChoice', 'seatBar', 'seatState', 'seat', 'seatLegend', 'seatType', 'coachType', 'trips', 'booking', 'validation'],
-  'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'booking', 'seatChoice', 'seat', 'coachType', 'profile'],
+  'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'ticketChange', 'booking', 'seatChoice', 'seat', 'coachType', 'profile'],
   'reservation-failure': ['reservationFailure', 'payment', 'booking', 'seatChoice', 'seat'],
   'ticket-operation': ['ticketOperation', 'ticket', 'ticketChange', 'booking', 'coachType', 'profile', 'login', 'validation'],
   profile: ['profile', 'ticketChange', 'transactions', 'login', 'validation'],

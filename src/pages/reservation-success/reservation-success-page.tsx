@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useMemo, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
+import { usePageShown } from '../../lib/page-shown.ts'
 import { reservationStatus } from '../../../contract/values.ts'
 import { isConnectionError } from '../../api/api-error.ts'
 import { ButtonLink } from '../../../design-system/button/index.ts'
@@ -18,6 +19,7 @@ import { PaymentPending } from '../../parts/payment-pending.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { Announcer } from '../../parts/announcer.tsx'
 import { TicketView } from '../../parts/ticket-view.tsx'
+import { deferred } from '../../parts/deferred.tsx'
 
 /** `?paymentId=` from the gateway, or `?reservationId=` after paying from the balance. */
 function readQuery(search: string): { paymentId: string | null; reservationId: number | null } {
@@ -31,6 +33,9 @@ function readQuery(search: string): { paymentId: string | null; reservationId: n
 }
 
 type Query = ReturnType<typeof readQuery>
+
+/** What the operator changed (a cancelled or moved trip): fetched only for such a ticket. */
+const TicketChangeNote = deferred(() => import('../../parts/ticket-change-note.tsx').then((m) => m.TicketChangeNote))
 
 const queryKey = (q: Query) => `paid:${q.paymentId}:${q.reservationId}`
 
@@ -90,6 +95,7 @@ export default function ReservationSuccessPage() {
   const saved = useSavedFor(isConnectionError(b.error.value), passenger.value?.id ?? null, paymentId, reservationId)
   const loading =
     b.busy.value === 'confirm' || (!!paymentId && !result && !b.error.value) || (!!reservationId && !r && !b.error.value) || saved === undefined
+  usePageShown(!loading)
   const sold = r?.status === reservationStatus.sold
   const ownPage = (pnr: string | null) => (pnr ? `/ticket-operation?pnr=${encodeURIComponent(pnr)}` : '/ticket-operation')
 
@@ -135,12 +141,12 @@ export default function ReservationSuccessPage() {
     )
   } else if (r && (sold || r.paidAt)) {
     // paid; or, opened again later, a paid ticket since moved or cancelled (by the operator or the passenger): its status
-    // says so, its own page (the link) says the operator's change in full (not loaded here: this page is at its size budget)
+    // says so, and the note what the operator changed, as on the ticket's own page
     const viewHref = ownPage(r.pnr)
     body = (
       <>
         {sold ? <StatusMessage tone="success">{t('payment.successNote', { total: formatMoney(r.fare.total, lang) })}</StatusMessage> : null}
-        <TicketView reservation={r} heading={t('ticket.heading')}>
+        <TicketView reservation={r} heading={t('ticket.heading')} change={r.status > 2 ? <TicketChangeNote r={r} lang={lang} /> : null}>
           <ButtonLink href={viewHref} variant="outline">
             {t('payment.viewInTicketOperation')}
           </ButtonLink>
