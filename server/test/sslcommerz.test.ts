@@ -11,7 +11,8 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { approveReviewedPayment, declineReviewedPayment, paymentsUnderReview, type PaymentRow } from '../bookings/payments.ts'
+import type { PaymentRow } from '../bookings/payment-row.ts'
+import { approveReviewedPayment, declineReviewedPayment, paymentsUnderReview } from '../bookings/payments.ts'
 import { createGateway } from '../bookings/gateways/index.ts'
 import { redactPaymentId } from '../http/redact.ts'
 import type { SslcommerzGateway } from '../bookings/gateways/sslcommerz.ts'

@@ -5,13 +5,12 @@
  * then reads the same one (src/stores/session.ts).
  */
 import { deviceIdPattern } from '../../contract/values.ts'
-import type { KeyValue } from './storage.ts'
 
 /** Its session-storage key (src/lib/storage.ts `storageKeys.deviceId`). */
 export const DEVICE_ID_KEY = 'deviceId'
 
 /** The device id kept in `store`, created there on first use. */
-export function storedDeviceId(store: KeyValue): string {
+export function storedDeviceId(store: Pick<Storage, 'getItem' | 'setItem'>): string {
   let id = store.getItem(DEVICE_ID_KEY)
   if (!id || !deviceIdPattern.test(id)) {
     const bytes = new Uint8Array(16)

@@ -14,7 +14,7 @@ import type { LiveSeat } from '../../contract/streams.ts'
 import { HOLD_MINUTES, INFINITE_SEAT_LIMIT, MAX_HOLD_MINUTES, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { defer, every, now } from '../lib/clock.ts'
-import { linkSeatPage } from './seat-page-link.ts'
+import { type BookingHold, linkSeatPage } from './seat-page-link.ts'
 import * as ui from './ui.ts'
 
 /** What a seat looks like to the passenger right now. */
@@ -690,16 +690,6 @@ export async function expireHold(): Promise<void> {
   hold?.expired()
   await resetSeats({ event: 'expired' })
   ui.toastInfo({ id: 'seatChoice.holdExpired' })
-}
-
-/** What a booking does when the passenger extends, resets or outlives a hold it owns. */
-export interface BookingHold {
-  /** Asks the server for more time; answers the new expiry, or null when it could not. */
-  extend: () => Promise<string | null>
-  /** Gives the booking up (the reset button). */
-  cancel: () => Promise<void>
-  /** The hold clock ran out. */
-  expired: () => void
 }
 
 let bookingHold: BookingHold | null = null
