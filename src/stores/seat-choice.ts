@@ -222,9 +222,14 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       holdLimitState.value = null
       boardingStationsState.value = []
       droppingStationsState.value = []
+      lastEventState.value = null
     }
   })
-  if (!sameTrip) sync = new Map()
+  if (!sameTrip) {
+    // nothing of the first trip stays: its seats' states and its lock bookkeeping
+    sync = new Map()
+    seatSignals = new Map()
+  }
   if (released) await released
   const stale = () => seq !== loadSeq || gen !== generation
   try {
@@ -729,30 +734,6 @@ export function chooseBoarding(id: number | null): void {
 /** Chooses the dropping counter (SPEC arrivalScheduleId). */
 export function chooseDropping(id: number | null): void {
   arrivalScheduleIdState.value = id
-}
-
-/** Forgets the trip (after release), e.g. when the booking is done. */
-export function clearTrip(): void {
-  generation++
-  bookingHold = null
-  batch(() => {
-    tripRefState.value = null
-    tripDetailsState.value = null
-    loadStatusState.value = 'idle'
-    seatNamesState.value = []
-    expirationTimeState.value = null
-    boardingStationsState.value = []
-    droppingStationsState.value = []
-    lastEventState.value = null
-    liveStatusState.value = 'off'
-    bookedHoldState.value = false
-    holdLimitState.value = null
-    tripCanceledState.value = false
-  })
-  sync = new Map()
-  seatSignals = new Map()
-  touched = new Set()
-  loadSeq++
 }
 
 /**
