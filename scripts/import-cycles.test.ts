@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert'
 
 const root = path.resolve(import.meta.dirname, '..')
 /** The folders whose modules are ours (styled-system/, dist/ and node_modules/ are generated or installed). */
-const roots = ['src', 'server', 'contract', 'design-system', 'scripts', 'bench', 'e2e']
+const roots = ['src', 'server', 'contract', 'design-system', 'scripts', 'bench', 'e2e', 'harness']
 const sourceFile = /\.(ts|tsx|mjs)$/
 const skipDirs = new Set(['node_modules', 'dist', '.data', '.tmp'])
 
@@ -211,6 +211,14 @@ test('no import circle among the repository modules', () => {
   )
   const named = importCycles(graph).map((c) => `  ${circleIn(graph, c).join(' -> ')}${c.length > 2 ? ` (circles among: ${c.join(', ')})` : ''}`)
   assert.ok(named.length === 0, `${named.length} import circle(s); move the shared type or value into a module both can import:\n${named.join('\n')}`)
+})
+
+test('no module outside the test folders imports from one (the benchmark and the harness own what they share with tests)', () => {
+  const testFolder = /^(server\/test|e2e)\//
+  const crossings = [...importGraph()].flatMap(([from, to]) =>
+    testFolder.test(from) ? [] : to.filter((t) => testFolder.test(t)).map((t) => `  ${from} -> ${t}`),
+  )
+  assert.ok(crossings.length === 0, `imports from a test folder:\n${crossings.join('\n')}`)
 })
 
 test.run()

@@ -10,7 +10,7 @@ import { MAX_HOLD_EXTENSIONS, MAX_HOLD_MINUTES } from '../../contract/values.ts'
 import { openDb, type Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
-import { call, startServer, type ServerProcess } from './spawn-server.ts'
+import { call, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const test = pgSuite('hold extension on PostgreSQL')
 let pg: TestPostgres

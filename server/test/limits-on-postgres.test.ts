@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert'
 import { openDb, type Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
-import { call, startServer, type ServerProcess } from './spawn-server.ts'
+import { call, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const test = pgSuite('limits on PostgreSQL')
 let pg: TestPostgres

@@ -1,6 +1,6 @@
 /**
  * Security issue 21, items 1 and 6: the per-address limits behind README's reverse proxy.
- * nginx runs README's proxy configuration (e2e/nginx.ts `proxySite`: `X-Forwarded-For
+ * nginx runs README's proxy configuration (harness/nginx.ts `proxySite`: `X-Forwarded-For
  * $proxy_add_x_forwarded_for`) in front of two server processes on one PostgreSQL, with
  * `TRUST_PROXY=1`. Two "clients" reach nginx from two loopback addresses, 127.0.0.1 and
  * 127.0.0.2, and the first writes a different made-up `X-Forwarded-For` on every request:
@@ -11,13 +11,13 @@
  */
 import http from 'node:http'
 import * as assert from 'uvu/assert'
-import { nginxMissing, type Nginx, proxySite, runNginx } from '../../e2e/nginx.ts'
+import { nginxMissing, type Nginx, proxySite, runNginx } from '../../harness/nginx.ts'
 import { openDb, type Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
 import { requires } from './skip.ts'
-import { call, freePort, startServer, type ServerProcess } from './spawn-server.ts'
-import { type EventStream, openEvents } from './sse-client.ts'
+import { call, freePort, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
+import { type EventStream, openEvents } from '../../harness/sse-client.ts'
 
 const SUITE = 'per-address limits behind nginx on PostgreSQL'
 const test = requires(pgSuite(SUITE), SUITE, nginxMissing())

@@ -16,7 +16,7 @@ import { renderCancelSms } from '../delivery/ticket-messages.ts'
 import type { PaymentRow } from '../bookings/payment-row.ts'
 import { declineReviewedPayment } from '../bookings/payments.ts'
 import { lastCode, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
-import { freePort } from './spawn-server.ts'
+import { freePort } from '../../harness/spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
 const t = suite('refunds to the card through SSLCommerz (PGlite)')

@@ -18,7 +18,7 @@ import { redactPaymentId } from '../http/redact.ts'
 import type { SslcommerzGateway } from '../bookings/gateways/sslcommerz.ts'
 import { freeSeats, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
-import { freePort } from './spawn-server.ts'
+import { freePort } from '../../harness/spawn-server.ts'
 
 const APP = 'http://app.test'
 const t = suite('SSLCommerz card payments')

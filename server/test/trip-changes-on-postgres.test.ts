@@ -13,7 +13,7 @@ import { openDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { bookingBody, freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
-import { call, startServer, type ServerProcess } from './spawn-server.ts'
+import { call, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const test = pgSuite('trip command on PostgreSQL')
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
