@@ -29,7 +29,7 @@ export type SeatState =
   | 'held'
 
 /** The trip the seat page shows: from the URL. */
-import type { TripRef } from '../lib/trip-ref.ts'
+import { type TripRef, tripDetailsBody } from '../lib/trip-ref.ts'
 export type { TripRef }
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
@@ -233,13 +233,7 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
   if (released) await released
   const stale = () => seq !== loadSeq || gen !== generation
   try {
-    const body = {
-      tripId: ref.tripId,
-      originCode: ref.originCode,
-      destinationCode: ref.destinationCode,
-      originBusStationId: departureScheduleIdState.value,
-      destinationBusStationId: arrivalScheduleIdState.value,
-    }
+    const body = tripDetailsBody(ref, departureScheduleIdState.value, arrivalScheduleIdState.value)
     const details = await call('tripDetails', { body })
     if (stale()) return loadStatusState.value
     applyDetails(details, !!sameTrip)
