@@ -313,7 +313,7 @@ export async function runApi(log: (s: string) => void): Promise<PartResult> {
   details.unshift(
     `autocannon ${CONNECTIONS} connections, ${LOAD_RUNS} runs of ${DURATION_S} s per endpoint (figures: their median, with the spread) after a ${WARMUP_S} s warm-up and a 2 s run at 1 connection (service time without queueing), on loopback; autocannon runs in the benchmark's own process on the same machine as the server(s), so they share its CPU cores. ` +
       `Random trip searches over ${ROUTES.length} routes × the next ${days.length} days; trip details and seat locks on random demo trips (a random available seat, a new X-Device-Id per request; a seat someone else holds answers \`false\`, which is a 200). ` +
-      'PostgreSQL 15 is a throwaway server (server/test/pg.ts: fsync off) with two API processes sharing its DATABASE_URL; autocannon spreads its connections over both. ' +
+      'PostgreSQL 15 is a throwaway server (harness/postgres.ts: fsync off) with two API processes sharing its DATABASE_URL; autocannon spreads its connections over both. ' +
       'Start times: `node --import tsx server/main.ts` (what `npm start` runs after its build) from spawn to its "Ready on" line, rate limits lifted.',
     '',
     '| database | endpoint | req/s | p50 | p97.5 | p99 | max | requests | errors | timeouts | non-2xx |',

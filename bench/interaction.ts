@@ -9,7 +9,7 @@
  *   button) as soon as it is in the page? (5 loads)
  */
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright'
-import { chromiumArgs, chromiumPath } from '../e2e/browser.ts'
+import { chromiumArgs, chromiumPath } from '../harness/browser.ts'
 import { journeyOnce, type JourneyResult } from './journey.ts'
 import { apiPost, demoSession, dhakaDate, doubleDeckTrip, fig, int, median, ms, onCleanup, withTimeout, type Figure, type PartResult } from './lib.ts'
 import { measureSeatToggles, openDoubleDeckTrip } from './seat-toggle.ts'

@@ -15,7 +15,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright'
-import { chromiumArgs, chromiumPath } from '../e2e/browser.ts'
+import { chromiumArgs, chromiumPath } from '../harness/browser.ts'
 import { apiGet, demoSession, dhakaDate, sessionItems, topUp, type DemoSession } from './lib.ts'
 
 /** One INP report of web-vitals (the worst interaction so far of one document). */

@@ -10,11 +10,11 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { reservationStatus } from '../contract/values.ts'
 import { DEMO_PASSENGER } from '../server/seed/passengers.ts'
-import { startPostgres } from '../server/test/pg.ts'
-import { bookSeat, call, gatewayDecide, startServer as startChild } from '../server/test/spawn-server.ts'
+import { startPostgres } from '../harness/postgres.ts'
+import { bookSeat, call, gatewayDecide, startServer as startChild } from '../harness/spawn-server.ts'
 import { storageKeys } from '../src/lib/storage.ts'
 
-export { freePort } from '../server/test/spawn-server.ts'
+export { freePort } from '../harness/spawn-server.ts'
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 

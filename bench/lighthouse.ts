@@ -12,8 +12,8 @@ import path from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { chromium } from 'playwright'
-import { chromiumArgs, chromiumPath } from '../e2e/browser.ts'
-import { nginxMissing, proxySite, runNginx, selfSignedCert, siteConfig } from '../e2e/nginx.ts'
+import { chromiumArgs, chromiumPath } from '../harness/browser.ts'
+import { nginxMissing, proxySite, runNginx, selfSignedCert, siteConfig } from '../harness/nginx.ts'
 import {
   freePort,
   demoSession,

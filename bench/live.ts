@@ -13,8 +13,8 @@
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import pg from 'pg'
-import { mulberry32 } from '../server/seed/demo-sales.ts'
-import { openEvents, sseParser } from '../server/test/sse-client.ts'
+import { mulberry32 } from '../server/lib/seeded-random.ts'
+import { openEvents, sseParser } from '../harness/sse-client.ts'
 import { newToken, sha256 } from '../server/lib/tokens.ts'
 import { buildPool, type Trip } from './api.ts'
 import {

@@ -9,7 +9,7 @@
  */
 import { chromium, type Page } from 'playwright'
 import { pathToFileURL } from 'node:url'
-import { chromiumArgs, chromiumPath } from '../e2e/browser.ts'
+import { chromiumArgs, chromiumPath } from '../harness/browser.ts'
 
 /** Per-click timings in milliseconds. */
 export interface SeatToggleResult {

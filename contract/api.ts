@@ -1,75 +1,69 @@
 /**
- * The table of every /api route (docs/spec.md section 7 plus the paths the SPEC leaves
- * to configuration) with its schemas: each entry is contract/routes.ts's method, path and
- * authentication (zod-free, for the browser's fetch wrapper) plus the request and response
- * schemas the server validates with and the app's types come from.
+ * The table of every /api route: each route's method, path and auth (./routes.ts, without zod, so
+ * the shell's early requests can use them) with the zod schemas of its body, query and answer.
  */
 import * as z from 'zod/mini'
+import * as r from './routes.ts'
 import * as s from './schemas.ts'
-import { pathOf, routes, type Auth, type Method } from './routes.ts'
 
-interface RouteDef {
-  method: Method
-  path: string
-  auth: Auth
+interface RouteDef extends r.RouteWire {
   body?: z.ZodMiniType
   query?: z.ZodMiniType
   response: z.ZodMiniType
 }
 
-const def = <const T extends RouteDef>(r: T) => r
+const def = <const T extends RouteDef>(route: T) => route
 
 export const api = {
   // Authentication and profile
-  passengerByMobile: def({ ...routes.passengerByMobile, response: s.passengerByMobileResponse }),
-  register: def({ ...routes.register, body: s.registerRequest, response: s.registerResponse }),
-  login: def({ ...routes.login, body: s.loginRequest, response: s.session }),
-  logout: def({ ...routes.logout, response: z.boolean() }),
-  verifyOtp: def({ ...routes.verifyOtp, body: s.verifyOtpRequest, response: s.verifyOtpResponse }),
-  verifyCancelTicketOtp: def({ ...routes.verifyCancelTicketOtp, body: s.verifyCancelOtpRequest, response: z.boolean() }),
-  verifyMobile: def({ ...routes.verifyMobile, body: s.verifyMobileRequest, response: s.session }),
-  // The path parameter is the registration token /register answered.
-  resendMobileCode: def({ ...routes.resendMobileCode, response: s.otpSentResponse }),
-  setNewPassword: def({ ...routes.setNewPassword, body: s.setNewPasswordRequest, response: s.session }),
-  profile: def({ ...routes.profile, response: s.passenger }),
-  updateProfile: def({ ...routes.updateProfile, body: s.updateProfileRequest, response: s.passenger }),
-  changePassword: def({ ...routes.changePassword, body: s.changePasswordRequest, response: z.boolean() }),
-  sendOtp: def({ ...routes.sendOtp, body: s.sendOtpRequest, response: s.otpSentResponse }),
-  account: def({ ...routes.account, query: s.accountQuery, response: s.accountResponse }),
-  topUp: def({ ...routes.topUp, body: s.topUpRequest, response: s.paymentResponse }),
-  myReservations: def({ ...routes.myReservations, response: z.array(s.reservation) }),
+  passengerByMobile: def({ ...r.passengerByMobile, response: s.passengerByMobileResponse }),
+  register: def({ ...r.register, body: s.registerRequest, response: s.registerResponse }),
+  login: def({ ...r.login, body: s.loginRequest, response: s.session }),
+  logout: def({ ...r.logout, response: z.boolean() }),
+  verifyOtp: def({ ...r.verifyOtp, body: s.verifyOtpRequest, response: s.verifyOtpResponse }),
+  verifyCancelTicketOtp: def({ ...r.verifyCancelTicketOtp, body: s.verifyCancelOtpRequest, response: z.boolean() }),
+  verifyMobile: def({ ...r.verifyMobile, body: s.verifyMobileRequest, response: s.session }),
+  resendMobileCode: def({ ...r.resendMobileCode, response: s.otpSentResponse }),
+  setNewPassword: def({ ...r.setNewPassword, body: s.setNewPasswordRequest, response: s.session }),
+  profile: def({ ...r.profile, response: s.passenger }),
+  updateProfile: def({ ...r.updateProfile, body: s.updateProfileRequest, response: s.passenger }),
+  changePassword: def({ ...r.changePassword, body: s.changePasswordRequest, response: z.boolean() }),
+  sendOtp: def({ ...r.sendOtp, body: s.sendOtpRequest, response: s.otpSentResponse }),
+  account: def({ ...r.account, query: s.accountQuery, response: s.accountResponse }),
+  topUp: def({ ...r.topUp, body: s.topUpRequest, response: s.paymentResponse }),
+  myReservations: def({ ...r.myReservations, response: z.array(s.reservation) }),
 
   // Lookups
-  originCities: def({ ...routes.originCities, response: z.array(s.city) }),
-  destinationCities: def({ ...routes.destinationCities, response: z.array(s.city) }),
-  timePeriods: def({ ...routes.timePeriods, response: z.array(s.timePeriod) }),
-  busStations: def({ ...routes.busStations, body: s.busStationsRequest, response: s.busStationsResponse }),
-  routes: def({ ...routes.routes, response: z.array(s.route) }),
-  announcements: def({ ...routes.announcements, response: z.array(s.announcement) }),
-  offers: def({ ...routes.offers, response: z.array(s.offer) }),
-  company: def({ ...routes.company, response: s.company }),
+  originCities: def({ ...r.originCities, response: z.array(s.city) }),
+  destinationCities: def({ ...r.destinationCities, response: z.array(s.city) }),
+  timePeriods: def({ ...r.timePeriods, response: z.array(s.timePeriod) }),
+  busStations: def({ ...r.busStations, body: s.busStationsRequest, response: s.busStationsResponse }),
+  routes: def({ ...r.routes, response: z.array(s.route) }),
+  announcements: def({ ...r.announcements, response: z.array(s.announcement) }),
+  offers: def({ ...r.offers, response: z.array(s.offer) }),
+  company: def({ ...r.company, response: s.company }),
 
   // Reservation
-  tripSearch: def({ ...routes.tripSearch, body: s.tripSearchRequest, response: s.tripSearchResponse }),
-  tripDetails: def({ ...routes.tripDetails, body: s.tripDetailsRequest, response: s.tripDetails }),
-  seatLock: def({ ...routes.seatLock, body: s.seatLockRequest, response: s.seatLockResponse }),
-  extendSeatLock: def({ ...routes.extendSeatLock, body: s.extendSeatLockRequest, response: s.extendSeatLockResponse }),
-  booking: def({ ...routes.booking, body: s.bookingRequest, response: s.reservation }),
-  extendBooking: def({ ...routes.extendBooking, body: s.extendBookingRequest, response: s.reservation }),
-  cancelBooking: def({ ...routes.cancelBooking, body: s.reservationIdRequest, response: s.reservation }),
-  payment: def({ ...routes.payment, body: s.reservationIdRequest, response: s.paymentResponse }),
-  payFromBalance: def({ ...routes.payFromBalance, body: s.reservationIdRequest, response: s.reservation }),
-  paymentSuccess: def({ ...routes.paymentSuccess, body: s.paymentResultRequest, response: s.paymentResult }),
-  paymentFailure: def({ ...routes.paymentFailure, body: s.paymentResultRequest, response: s.paymentResult }),
-  reservationById: def({ ...routes.reservationById, response: s.reservation }),
-  reservationByPnr: def({ ...routes.reservationByPnr, response: s.reservation }),
-  cancelInitialize: def({ ...routes.cancelInitialize, response: s.cancelInitializeResponse }),
-  cancel: def({ ...routes.cancel, response: s.reservation }),
-  contactUs: def({ ...routes.contactUs, body: s.contactRequest, response: s.contactResponse }),
-  applyCoupon: def({ ...routes.applyCoupon, response: s.reservation }),
-  removeCoupon: def({ ...routes.removeCoupon, response: s.reservation }),
-  resendReservationEmail: def({ ...routes.resendReservationEmail, response: z.boolean() }),
-} as const satisfies Record<keyof typeof routes, RouteDef>
+  tripSearch: def({ ...r.tripSearch, body: s.tripSearchRequest, response: s.tripSearchResponse }),
+  tripDetails: def({ ...r.tripDetails, body: s.tripDetailsRequest, response: s.tripDetails }),
+  seatLock: def({ ...r.seatLock, body: s.seatLockRequest, response: s.seatLockResponse }),
+  extendSeatLock: def({ ...r.extendSeatLock, body: s.extendSeatLockRequest, response: s.extendSeatLockResponse }),
+  booking: def({ ...r.booking, body: s.bookingRequest, response: s.reservation }),
+  extendBooking: def({ ...r.extendBooking, body: s.extendBookingRequest, response: s.reservation }),
+  cancelBooking: def({ ...r.cancelBooking, body: s.reservationIdRequest, response: s.reservation }),
+  payment: def({ ...r.payment, body: s.reservationIdRequest, response: s.paymentResponse }),
+  payFromBalance: def({ ...r.payFromBalance, body: s.reservationIdRequest, response: s.reservation }),
+  paymentSuccess: def({ ...r.paymentSuccess, body: s.paymentResultRequest, response: s.paymentResult }),
+  paymentFailure: def({ ...r.paymentFailure, body: s.paymentResultRequest, response: s.paymentResult }),
+  reservationById: def({ ...r.reservationById, response: s.reservation }),
+  reservationByPnr: def({ ...r.reservationByPnr, response: s.reservation }),
+  cancelInitialize: def({ ...r.cancelInitialize, response: s.cancelInitializeResponse }),
+  cancel: def({ ...r.cancel, response: s.reservation }),
+  contactUs: def({ ...r.contactUs, body: s.contactRequest, response: s.contactResponse }),
+  applyCoupon: def({ ...r.applyCoupon, response: s.reservation }),
+  removeCoupon: def({ ...r.removeCoupon, response: s.reservation }),
+  resendReservationEmail: def({ ...r.resendReservationEmail, response: z.boolean() }),
+} as const
 
 export type Api = typeof api
 export type RouteName = keyof Api
@@ -77,5 +71,3 @@ export type RouteName = keyof Api
 export type ResponseOf<N extends RouteName> = z.infer<Api[N]['response']>
 /** The request body type of a route (never for routes without a body). */
 export type BodyOf<N extends RouteName> = Api[N] extends { body: infer B extends z.ZodMiniType } ? z.infer<B> : never
-
-export { pathOf }

@@ -11,11 +11,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { test as base, expect, type APIRequestContext, type Page, request as requests } from '@playwright/test'
-import { freePort } from '../server/test/spawn-server.ts'
+import { freePort } from '../harness/spawn-server.ts'
 import { skipLine, underCi } from '../server/test/skip.ts'
 import { routes } from '../src/routes.ts'
 import { createPassenger, dhakaDate, messagePattern, messages, PASSWORD, pageHeading } from './helpers.ts'
-import { type Nginx, nginxMissing, startNginx } from './nginx.ts'
+import { type Nginx, nginxMissing, startNginx } from '../harness/nginx.ts'
 import { copyDist, type OwnServer, startOwnServer } from './own-server.ts'
 
 const { en } = messages

@@ -10,10 +10,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
-import { postgresMissing, startPostgres, type TestPostgres } from '../server/test/pg.ts'
+import { postgresMissing, startPostgres, type TestPostgres } from '../harness/postgres.ts'
 import { spawnServer, type ServerProcess } from '../server/test/proc.ts'
 import { skipLine, underCi } from '../server/test/skip.ts'
-import { type EventStream, openEvents } from '../server/test/sse-client.ts'
+import { type EventStream, openEvents } from '../harness/sse-client.ts'
 import { dhakaDate, pageHeading } from './helpers.ts'
 
 interface Trip {

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
 import type { Reservation } from '../contract/schemas.ts'
 import { writeServiceWorker } from '../scripts/service-worker.mjs'
 import { formatDateTime } from '../src/lib/dates.ts'
@@ -67,14 +67,23 @@ async function controlled(page: Page): Promise<void> {
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 30_000 })
 }
 
-/** The version the page was built as (its HTML's meta). */
 /** The HTML shells of a built app (every route's and app.html). */
 const shellsOf = (dist: string) =>
   fs
     .readdirSync(dist, { recursive: true })
     .map(String)
     .filter((f) => f.endsWith('.html') && !f.startsWith('assets'))
+/** The version the page was built as (its HTML's meta). */
 const pageVersion = (page: Page) => page.locator('meta[name="app-version"]').getAttribute('content')
+
+/** Deploys a new build into `dist`: every HTML shell changed by `edit`, and a new worker script; answers its version. */
+async function deploy(dist: string, edit: (html: string) => string): Promise<string> {
+  for (const f of shellsOf(dist)) {
+    const file = path.join(dist, f)
+    fs.writeFileSync(file, edit(fs.readFileSync(file, 'utf8')))
+  }
+  return (await writeServiceWorker(dist)).version
+}
 
 /** Looks a ticket up by PNR and PIN on /ticket-operation (as a visitor). */
 async function lookUp(page: Page, pnr: string, pin: string): Promise<void> {
@@ -111,6 +120,27 @@ async function signIn(page: Page, request: APIRequestContext, mobile: string, st
 /** Everything the page's origin keeps in local and session storage, as text. */
 const storedText = (page: Page) => page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]))
 
+type Bought = Awaited<ReturnType<typeof boughtTicket>>
+
+/**
+ * Signs the ticket's passenger in (see signIn; `stay`: Stay signed in) and opens the ticket's success page, by its
+ * booking or (`byPayment`) by the card payment the gateway returns with, until its PIN shows; answers the token.
+ */
+async function openOwnTicket(page: Page, request: APIRequestContext, t: Bought, opts: { stay?: boolean; byPayment?: boolean } = {}): Promise<string> {
+  await page.goto('/faq')
+  const token = await signIn(page, request, t.mobile, opts.stay)
+  await page.goto(opts.byPayment ? `/reservation/success?paymentId=${t.paymentId}` : `/reservation/success?reservationId=${t.reservationId}`)
+  await expect(page.getByTestId('ticket-pin')).toHaveText(t.pin)
+  return token
+}
+
+/** Logs out with the header's button, from the keyboard, and waits until nothing of ticket `pnr` is left in the browser's storage. */
+async function logOut(page: Page, pnr: string): Promise<void> {
+  await page.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
+  await expect(page.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
+  await expect.poll(() => storedText(page)).not.toContain(pnr)
+}
+
 /** Types the PIN into the ticket form (the PNR already filled in) and asks for the ticket. */
 async function typePin(page: Page, pnr: string, pin: string): Promise<void> {
   await expect(page.getByRole('textbox', { name: en['ticket.pnr'], exact: true })).toHaveValue(pnr)
@@ -134,6 +164,22 @@ async function expectNoCopyOnSuccessPage(page: Page, reservationId: number): Pro
 }
 
 const keepBox = (page: Page) => page.getByRole('checkbox', { name: en['ticket.keepOnDevice'] })
+
+/** Ticks Keep this ticket on this device (off unless asked for) and waits until the copy is in local storage. */
+async function keepOnDevice(page: Page, pnr: string): Promise<void> {
+  await expect(keepBox(page)).not.toBeChecked()
+  await keepBox(page).check()
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('savedTickets') ?? '')).toContain(`"pnr":"${pnr}"`)
+}
+
+/** Another account signed in on the same browser sees nothing of ticket `t`, online or offline; leaves the browser offline. */
+async function expectHiddenFromAnotherAccount(context: BrowserContext, page: Page, request: APIRequestContext, t: Bought): Promise<void> {
+  await context.setOffline(false)
+  await signIn(page, request, await createPassenger(request))
+  await expectNoCopyAt(page, t.pnr)
+  await context.setOffline(true)
+  await expectNoCopyOnSuccessPage(page, t.reservationId)
+}
 
 /** Every response the page got from the network, not from the service worker, other than the API's. */
 function networkResponses(page: Page): string[] {
@@ -181,10 +227,8 @@ test('a repeat visit with the network cut serves the shell and a ticket kept on 
   await lookUp(page, t.pnr, t.pin)
   await controlled(page)
   await expect(page.getByTestId('ticket-saved-copy')).toHaveCount(0)
-  // off unless asked for: the visitor keeps it on this device
-  await expect(keepBox(page)).not.toBeChecked()
-  await keepBox(page).check()
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('savedTickets') ?? '')).toContain(`"pnr":"${t.pnr}"`)
+  // the visitor keeps it on this device
+  await keepOnDevice(page, t.pnr)
 
   // the network is cut: a new visit to the ticket's address, and to the home page
   await context.setOffline(true)
@@ -224,10 +268,7 @@ test('a passenger’s tickets open offline from My tickets and the success page;
   request,
 }) => {
   const t = await boughtTicket(request)
-  await page.goto('/faq')
-  await signIn(page, request, t.mobile)
-  await page.goto(`/reservation/success?paymentId=${t.paymentId}`)
-  await expect(page.getByTestId('ticket-pnr')).toHaveText(t.pnr)
+  await openOwnTicket(page, request, t, { byPayment: true })
   await controlled(page)
   await page.goto('/profile')
   const myTickets = page.getByRole('region', { name: en['profile.ticketsTitle'] })
@@ -244,9 +285,7 @@ test('a passenger’s tickets open offline from My tickets and the success page;
   await context.setOffline(false)
   await page.goto('/faq')
   await pageHeading(page)
-  await page.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
-  await expect(page.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
-  await expect.poll(() => storedText(page)).not.toContain(t.pnr)
+  await logOut(page, t.pnr)
   await context.setOffline(true)
   await page.goto(`/ticket-operation?pnr=${t.pnr}`)
   await expect(page.getByRole('textbox', { name: en['ticket.pnr'], exact: true })).toHaveValue(t.pnr)
@@ -274,10 +313,7 @@ test('a shared computer: after a session without Stay signed in closed its tab, 
 }) => {
   const t = await boughtTicket(request)
   const a = await context.newPage()
-  await a.goto('/faq')
-  await signIn(a, request, t.mobile)
-  await a.goto(`/reservation/success?reservationId=${t.reservationId}`)
-  await expect(a.getByTestId('ticket-pin')).toHaveText(t.pin)
+  await openOwnTicket(a, request, t)
   await controlled(a)
   // in A's own tab the ticket's address opens A's copy, with Cancel
   await a.goto(`/ticket-operation?pnr=${t.pnr}`)
@@ -293,20 +329,13 @@ test('a shared computer: after a session without Stay signed in closed its tab, 
   await expectNoCopyAt(b, t.pnr)
 
   // signed in as someone else
-  await context.setOffline(false)
-  await signIn(b, request, await createPassenger(request))
-  await expectNoCopyAt(b, t.pnr)
-  await context.setOffline(true)
-  await expectNoCopyOnSuccessPage(b, t.reservationId)
+  await expectHiddenFromAnotherAccount(context, b, request, t)
 })
 
 test('an expired or invalid session (the server answers 401) removes the tickets it saved on the device', async ({ page, request }) => {
   const t = await boughtTicket(request)
-  await page.goto('/faq')
   // Stay signed in: its copies are in local storage, where they would outlive the tab
-  const token = await signIn(page, request, t.mobile, true)
-  await page.goto(`/reservation/success?paymentId=${t.paymentId}`)
-  await expect(page.getByTestId('ticket-pin')).toHaveText(t.pin)
+  const token = await openOwnTicket(page, request, t, { stay: true, byPayment: true })
   await expect.poll(() => storedText(page)).toContain(t.pnr)
   // the session ends on the server (as at its expiry); the next request answers 401
   expect((await request.post('/api/logout', { headers: { Authorization: `Bearer ${token}` } })).ok()).toBe(true)
@@ -317,15 +346,10 @@ test('an expired or invalid session (the server answers 401) removes the tickets
 
 test('LOGOUT removes the tickets from the device and from the tab: going back to the ticket shows nothing of it', async ({ page, request }) => {
   const t = await boughtTicket(request)
-  await page.goto('/faq')
-  await signIn(page, request, t.mobile)
-  await page.goto(`/reservation/success?reservationId=${t.reservationId}`)
-  await expect(page.getByTestId('ticket-pin')).toHaveText(t.pin)
+  await openOwnTicket(page, request, t)
   await page.goto(`/ticket-operation?pnr=${t.pnr}`)
   await expect(page.getByRole('button', { name: en['ticket.cancel'], exact: true })).toBeVisible()
-  await page.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
-  await expect(page.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
-  await expect.poll(() => storedText(page)).not.toContain(t.pnr)
+  await logOut(page, t.pnr)
   // the next person presses Back in the same tab
   await page.goBack()
   await expect(page).toHaveURL(new RegExp(`/ticket-operation\\?pnr=${t.pnr}$`))
@@ -339,14 +363,9 @@ test('Keep this ticket on this device keeps it for its passenger only: signed in
 }) => {
   const t = await boughtTicket(request)
   const a = await context.newPage()
-  await a.goto('/faq')
-  await signIn(a, request, t.mobile)
-  await a.goto(`/reservation/success?reservationId=${t.reservationId}`)
-  await expect(a.getByTestId('ticket-pin')).toHaveText(t.pin)
+  await openOwnTicket(a, request, t)
   await controlled(a)
-  await expect(keepBox(a)).not.toBeChecked()
-  await keepBox(a).check()
-  await expect.poll(() => a.evaluate(() => localStorage.getItem('savedTickets') ?? '')).toContain(`"pnr":"${t.pnr}"`)
+  await keepOnDevice(a, t.pnr)
   await a.close()
 
   // the next person: not at the ticket's address, nor on the success page offline
@@ -359,11 +378,7 @@ test('Keep this ticket on this device keeps it for its passenger only: signed in
   await typePin(b, t.pnr, t.pin)
   await expectSavedCopy(b, t)
   // another account signed in on the same browser: nothing
-  await context.setOffline(false)
-  await signIn(b, request, await createPassenger(request))
-  await expectNoCopyAt(b, t.pnr)
-  await context.setOffline(true)
-  await expectNoCopyOnSuccessPage(b, t.reservationId)
+  await expectHiddenFromAnotherAccount(context, b, request, t)
   await b.close()
 
   // A signs in again: the kept ticket opens offline, still kept
@@ -379,9 +394,7 @@ test('Keep this ticket on this device keeps it for its passenger only: signed in
   await context.setOffline(false)
   await c.goto('/faq')
   await pageHeading(c)
-  await c.getByRole('banner').getByRole('button', { name: en['nav.logout'] }).press('Enter')
-  await expect(c.getByRole('banner').getByRole('link', { name: en['nav.login'] })).toBeVisible()
-  await expect.poll(() => storedText(c)).not.toContain(t.pnr)
+  await logOut(c, t.pnr)
 })
 
 test('a new build is detected: an open page offers Reload; a page that already is the new build takes it silently', async ({ page, app }) => {
@@ -391,11 +404,7 @@ test('a new build is detected: an open page offers Reload; a page that already i
   const first = await pageVersion(page)
 
   // deploy: changed shells, a new version, a new worker script
-  for (const f of shellsOf(app.dist)) {
-    const file = path.join(app.dist, f)
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('<title>', '<meta name="deploy" content="2">\n    <title>'))
-  }
-  const second = (await writeServiceWorker(app.dist)).version
+  const second = await deploy(app.dist, (html) => html.replace('<title>', '<meta name="deploy" content="2">\n    <title>'))
   expect(second).not.toBe(first)
 
   // the open tab asks for updates (as it does every 30 minutes and when it is shown again)
@@ -410,11 +419,7 @@ test('a new build is detected: an open page offers Reload; a page that already i
   await expect(page.getByText(en['app.updateReady']!)).toHaveCount(0)
 
   // the next deploy, then simply the next visit: its page comes from the network, so it is the new build already
-  for (const f of shellsOf(app.dist)) {
-    const file = path.join(app.dist, f)
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('content="2"', 'content="3"'))
-  }
-  const third = (await writeServiceWorker(app.dist)).version
+  const third = await deploy(app.dist, (html) => html.replace('content="2"', 'content="3"'))
   await page.reload()
   await pageHeading(page)
   expect(await pageVersion(page)).toBe(third)

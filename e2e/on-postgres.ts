@@ -4,8 +4,8 @@
  * Used by `npm test` for the booking journey (defaults to e2e/booking.spec.ts).
  * Without Chromium or PostgreSQL binaries each test is reported skipped (a failure under CI).
  */
-import { postgresMissing, startPostgres } from '../server/test/pg.ts'
-import { chromiumMissing } from './browser.ts'
+import { postgresMissing, startPostgres } from '../harness/postgres.ts'
+import { chromiumMissing } from '../harness/browser.ts'
 import { runSpecs } from './run-specs.ts'
 
 const specs = process.argv.slice(2).length ? process.argv.slice(2) : ['e2e/booking.spec.ts']

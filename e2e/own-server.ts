@@ -1,12 +1,12 @@
 /**
  * The real server on a fresh embedded database and a copy of dist/ of its own,
  * for specs that change the app's files (a new deploy) or serve it from another
- * origin; spawned like the server tests do (server/test/spawn-server.ts).
+ * origin; spawned like the server tests do (harness/spawn-server.ts).
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { freePort, startServer } from '../server/test/spawn-server.ts'
+import { freePort, startServer } from '../harness/spawn-server.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 

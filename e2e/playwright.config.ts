@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
-import { chromiumArgs, chromiumPath } from './browser.ts'
+import { chromiumArgs, chromiumPath } from '../harness/browser.ts'
 
 const port = Number(process.env.E2E_PORT ?? 8790)
 const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`

@@ -18,38 +18,7 @@ import type { PaymentGateway } from './gateways/gateway.ts'
 import { loadReservation } from './reservation-view.ts'
 import { nudgeRefunds, queueCardRefund, refundsToCard } from './refunds.ts'
 import { enqueueTicket, markSold } from './tickets.ts'
-
-/** A payments row. */
-export interface PaymentRow {
-  id: string
-  purpose: 'RESERVATION' | 'TOP_UP'
-  reservation_id: number | null
-  passenger_id: number
-  amount: number
-  status: 'PENDING' | 'APPROVED' | 'DECLINED' | 'REVIEW'
-  refunded: boolean
-  created_at: Date
-  decided_at: Date | null
-  confirmed_at: Date | null
-  provider: 'sandbox' | 'sslcommerz'
-  gateway_url: string | null
-  gateway_session: string | null
-  gateway_val_id: string | null
-  gateway_status: string | null
-  risk_level: number | null
-  decline_reason: string | null
-  checked_at: Date | null
-  reviewed_at: Date | null
-  /** SHA-256 (hex) of the result tokens handed to the tabs that opened this payment. */
-  result_token_hashes: string[]
-  /** When a request last asked the gateway about this payment (SSLCommerz: at most once per few seconds). */
-  gateway_asked_at: Date | null
-  /** The bank's transaction id SSLCommerz reported when it validated the payment (its refund API needs it). */
-  bank_tran_id: string | null
-  /** amount and store_amount as SSLCommerz's validation wrote them ("720.00"). */
-  gateway_amount: string | null
-  store_amount: string | null
-}
+import type { PaymentRow } from './payment-row.ts'
 
 /** Payment ids as we issue them (`pay_` + base64url); anything else is never looked up. */
 export const paymentIdPattern = /^[A-Za-z0-9_-]{1,100}$/

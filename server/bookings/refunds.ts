@@ -22,7 +22,7 @@ import { redactPaymentId as ref } from '../http/redact.ts'
 import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
 import type { Refunder, RefundOutcome } from './gateways/gateway.ts'
 import { GatewayUnavailableError } from './gateways/sslcommerz-api.ts'
-import type { PaymentRow } from './payments.ts'
+import type { PaymentRow } from './payment-row.ts'
 
 /** Why money is refunded. */
 export type RefundReason = 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'REVIEW_DECLINED' | 'BOOKING_ENDED' | 'COUPON_REFUSED'

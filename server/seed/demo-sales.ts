@@ -8,6 +8,7 @@
 import type { Queryable } from '../db/db.ts'
 import type { Deps } from '../http/handle.ts'
 import { newPin, newPnr } from '../bookings/tickets.ts'
+import { mulberry32 } from '../lib/seeded-random.ts'
 import { addDays, addTime, dhakaDate } from '../lib/time.ts'
 
 /** Days after today whose trips get demo sales. */
@@ -158,18 +159,6 @@ async function seedPassenger(tx: Queryable, now: Date): Promise<number> {
     [p.mobile, p.fullName, p.email, p.city, now],
   )
   return row!.id
-}
-
-/** Small deterministic PRNG (mulberry32), so a trip's demo sales do not depend on the start order; the benchmark's simulated passengers use it too. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /**

@@ -15,7 +15,7 @@ import type { PassengerRow } from '../account/passengers.ts'
 import { createSession } from '../account/sessions.ts'
 import { bookingBody, freeSeats, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { pgSuite, startPostgres } from './pg.ts'
-import { call, gatewayDecide, startServer, type ServerProcess } from './spawn-server.ts'
+import { call, gatewayDecide, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
 
 interface Ctx {
   name: string

@@ -19,7 +19,7 @@ import { createOutbox } from '../delivery/outbox.ts'
 import { pgSuite, startPostgres } from './pg.ts'
 import { startSmsReceiver, startSmtpReceiver, until } from './receivers.ts'
 import { startBulkSmsBd, startSslWireless } from './sms-standins.ts'
-import { call, startServer, type ServerProcess } from './spawn-server.ts'
+import { call, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const test = pgSuite('delivery on PostgreSQL')
 

@@ -13,7 +13,7 @@ import { DEMO_PASSENGER } from '../seed/passengers.ts'
 import { tempDir } from './helpers.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'
 import { startSmsReceiver, until } from './receivers.ts'
-import { bookSeat, call } from './spawn-server.ts'
+import { bookSeat, call } from '../../harness/spawn-server.ts'
 
 // long enough for a restart of the server on a loaded CI machine (PGlite opens, migrations check) to finish inside it
 const LEASE_SECONDS = 30

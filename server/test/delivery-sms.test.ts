@@ -16,7 +16,7 @@ import { REDACTED_CODE } from '../delivery/outbox.ts'
 import { buyTicketWith, lastCode, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { startTestApp } from './helpers.ts'
 import { startSmsReceiver, startSmtpReceiver, until, type SmsReceiver } from './receivers.ts'
-import { freePort } from './spawn-server.ts'
+import { freePort } from '../../harness/spawn-server.ts'
 
 const t = suite('delivery by the SMS provider')
 const TOKEN = 'tok-3f9a'

@@ -18,7 +18,7 @@ import { tempDir } from './helpers.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'
 import { startSmtpReceiver, until, type SmtpReceiver } from './receivers.ts'
 import { startBulkSmsBd, startSslWireless, type ProviderStandIn } from './sms-standins.ts'
-import { bookSeat, call, freePort } from './spawn-server.ts'
+import { bookSeat, call, freePort } from '../../harness/spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')

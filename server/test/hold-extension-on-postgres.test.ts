@@ -7,29 +7,22 @@
  */
 import * as assert from 'uvu/assert'
 import { MAX_HOLD_EXTENSIONS, MAX_HOLD_MINUTES } from '../../contract/values.ts'
-import { openDb, type Db } from '../db/db.ts'
+import type { Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
-import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
-import { call, startServer, type ServerProcess } from './spawn-server.ts'
+import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from './pg.ts'
+import { call, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const test = pgSuite('hold extension on PostgreSQL')
-let pg: TestPostgres
+let stack: ServersOnPostgres | undefined
 let db: Db
-const servers: ServerProcess[] = []
+let servers: ServerProcess[]
 
 test.before(async () => {
-  pg = await startPostgres()
-  const url = await pg.createDatabase('holdextension')
-  servers.push(await startServer({ DATABASE_URL: url }))
-  servers.push(await startServer({ DATABASE_URL: url }))
-  db = await openDb({ databaseUrl: url, max: 4 })
+  stack = await startServersOnPostgres('holdextension', {})
+  ;({ db, servers } = stack)
 })
 
-test.after(async () => {
-  await db?.close()
-  for (const s of servers) await s.kill('SIGTERM')
-  await pg?.stop()
-})
+test.after(() => stack?.stop())
 
 test('PostgreSQL, two processes: 8 extensions at once extend a hold at most twice, never past 30 minutes from when it was won', async () => {
   const ctx = { db, now: () => new Date() }

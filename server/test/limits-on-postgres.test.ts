@@ -5,21 +5,18 @@
  * address, wrong PINs per PNR.
  */
 import * as assert from 'uvu/assert'
-import { openDb, type Db } from '../db/db.ts'
+import type { Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
-import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
-import { call, startServer, type ServerProcess } from './spawn-server.ts'
+import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from './pg.ts'
+import { call, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const test = pgSuite('limits on PostgreSQL')
-let pg: TestPostgres
+let stack: ServersOnPostgres | undefined
 let db: Db
-const servers: ServerProcess[] = []
+let servers: ServerProcess[]
 
 test.before(async () => {
-  pg = await startPostgres()
-  const url = await pg.createDatabase('limits')
-  const env = {
-    DATABASE_URL: url,
+  stack = await startServersOnPostgres('limits', {
     TRUST_PROXY: '1',
     HOLD_LIMIT_PER_ADDRESS: '10',
     HOLD_LIMIT_PER_ADDRESS_TOTAL: '30',
@@ -27,17 +24,11 @@ test.before(async () => {
     LOGIN_FAILURE_LIMIT: '10',
     SMS_LIMIT_PER_ADDRESS: '4',
     SMS_HOURLY_BUDGET: '12',
-  }
-  servers.push(await startServer(env))
-  servers.push(await startServer(env))
-  db = await openDb({ databaseUrl: url, max: 4 })
+  })
+  ;({ db, servers } = stack)
 })
 
-test.after(async () => {
-  await db?.close()
-  for (const s of servers) await s.kill('SIGTERM')
-  await pg?.stop()
-})
+test.after(() => stack?.stop())
 
 test('PostgreSQL, two processes: 7 rotating device ids from one address hold at most 10 seats of a trip; others still get seats', async () => {
   const ctx = { db, now: () => new Date() }

@@ -14,7 +14,7 @@ import { DEMO_PASSENGER } from '../seed/passengers.ts'
 import { SEED_PASSENGER } from '../seed/demo-sales.ts'
 import { addDays, dhakaDate } from '../lib/time.ts'
 import { onPostgres, startPostgres } from './pg.ts'
-import { call, startServer } from './spawn-server.ts'
+import { call, startServer } from '../../harness/spawn-server.ts'
 import { startTestApp, tempDir } from './helpers.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort } from './spawn-server.ts'
+import { freePort } from '../../harness/spawn-server.ts'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 

@@ -1,6 +1,6 @@
 /**
  * Security issue 21, items 1 and 6: the per-address limits behind README's reverse proxy.
- * nginx runs README's proxy configuration (e2e/nginx.ts `proxySite`: `X-Forwarded-For
+ * nginx runs README's proxy configuration (harness/nginx.ts `proxySite`: `X-Forwarded-For
  * $proxy_add_x_forwarded_for`) in front of two server processes on one PostgreSQL, with
  * `TRUST_PROXY=1`. Two "clients" reach nginx from two loopback addresses, 127.0.0.1 and
  * 127.0.0.2, and the first writes a different made-up `X-Forwarded-For` on every request:
@@ -11,13 +11,13 @@
  */
 import http from 'node:http'
 import * as assert from 'uvu/assert'
-import { nginxMissing, type Nginx, proxySite, runNginx } from '../../e2e/nginx.ts'
-import { openDb, type Db } from '../db/db.ts'
+import { nginxMissing, type Nginx, proxySite, runNginx } from '../../harness/nginx.ts'
+import type { Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
-import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
+import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from './pg.ts'
 import { requires } from './skip.ts'
-import { call, freePort, startServer, type ServerProcess } from './spawn-server.ts'
-import { type EventStream, openEvents } from './sse-client.ts'
+import { call, freePort, type ServerProcess, startServer } from '../../harness/spawn-server.ts'
+import { type EventStream, openEvents } from '../../harness/sse-client.ts'
 
 const SUITE = 'per-address limits behind nginx on PostgreSQL'
 const test = requires(pgSuite(SUITE), SUITE, nginxMissing())
@@ -27,15 +27,13 @@ const FORGER = '127.0.0.1'
 const OTHER = '127.0.0.2'
 const STREAMS_PER_ADDRESS = 4
 
-let pg: TestPostgres
+let stack: ServersOnPostgres | undefined
 let db: Db
-let url: string
-const servers: ServerProcess[] = []
+let servers: ServerProcess[]
 let proxy: Nginx
 const streams: EventStream[] = []
 
-const env = () => ({
-  DATABASE_URL: url,
+const env = {
   TRUST_PROXY: '1',
   AUTH_RATE_LIMIT_MAX: '6',
   HOLD_LIMIT_PER_ADDRESS: '5',
@@ -43,14 +41,11 @@ const env = () => ({
   SEAT_STREAMS_PER_ADDRESS: String(STREAMS_PER_ADDRESS),
   // leases of a dead process's streams run out after three heartbeats
   SEAT_STREAM_HEARTBEAT_SECONDS: '1',
-})
+}
 
 test.before(async () => {
-  pg = await startPostgres()
-  url = await pg.createDatabase('proxy')
-  servers.push(await startServer(env()))
-  servers.push(await startServer(env()))
-  db = await openDb({ databaseUrl: url, max: 4 })
+  stack = await startServersOnPostgres('proxy', env)
+  ;({ db, servers } = stack)
   const port = await freePort()
   // README's proxy, its upstream the two processes in turn
   const upstream = `upstream api_servers {\n${servers.map((s) => `    server ${new URL(s.url).host};\n`).join('')}}\n`
@@ -63,9 +58,7 @@ test.after.each(() => {
 
 test.after(async () => {
   await proxy?.stop()
-  await db?.close()
-  for (const s of servers) await s.kill('SIGTERM')
-  await pg?.stop()
+  await stack?.stop()
 })
 
 /** A made-up X-Forwarded-For, different for each `i` (some with several entries, as a chain of proxies would write). */
@@ -226,7 +219,7 @@ test('live seat maps: at most SEAT_STREAMS_PER_ADDRESS open from the address ngi
 
 test('live seat maps, three processes: the count is shared, and the places of a process that dies are given back when their leases run out', async () => {
   const trip = await pickTrip({ db, now: () => new Date() }, { minHours: 48 })
-  const third = await startServer(env())
+  const third = await startServer({ ...env, DATABASE_URL: stack!.url })
   try {
     // straight to the processes, as the one proxy hop they trust: the client is the X-Forwarded-For entry
     const as = { 'x-forwarded-for': '203.0.113.90' }

@@ -12,7 +12,7 @@ import { openDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'
-import { bookSeat, call, freePort } from './spawn-server.ts'
+import { bookSeat, call, freePort } from '../../harness/spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
 const t = pgSuite('refunds to the card on PostgreSQL with two server processes')

@@ -13,9 +13,10 @@ import { refundPass, refundsForOperator, type RefundRow } from '../bookings/refu
 import { describeRefunds, parseTripCommand } from '../bookings/trip-command.ts'
 import { cancelTrip } from '../bookings/trip-changes.ts'
 import { renderCancelSms } from '../delivery/ticket-messages.ts'
-import { declineReviewedPayment, type PaymentRow } from '../bookings/payments.ts'
+import type { PaymentRow } from '../bookings/payment-row.ts'
+import { declineReviewedPayment } from '../bookings/payments.ts'
 import { lastCode, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
-import { freePort } from './spawn-server.ts'
+import { freePort } from '../../harness/spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
 const t = suite('refunds to the card through SSLCommerz (PGlite)')

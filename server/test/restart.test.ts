@@ -11,7 +11,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEMO_PASSENGER } from '../seed/passengers.ts'
 import { dhakaDate } from '../lib/time.ts'
-import { call, gatewayDecide, startServer, type ServerProcess } from './spawn-server.ts'
+import { call, gatewayDecide, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
 
 interface Ack {
   id: number

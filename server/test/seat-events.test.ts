@@ -14,8 +14,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { bookingBody, freeSeats, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
-import { openEvents, type EventStream, type SseEvent } from './sse-client.ts'
-import { call, startServer, type ServerProcess } from './spawn-server.ts'
+import { openEvents, type EventStream, type SseEvent } from '../../harness/sse-client.ts'
+import { call, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const t = suite('seat events on PGlite')
 let f: Fixture

@@ -19,7 +19,7 @@ import { DEMO_PASSENGER } from '../seed/passengers.ts'
 import { createSession } from '../account/sessions.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'
-import { bookSeat, call, freePort } from './spawn-server.ts'
+import { bookSeat, call, freePort } from '../../harness/spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
 const APP = 'http://app.test'

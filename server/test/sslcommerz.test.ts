@@ -11,13 +11,14 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { approveReviewedPayment, declineReviewedPayment, paymentsUnderReview, type PaymentRow } from '../bookings/payments.ts'
+import type { PaymentRow } from '../bookings/payment-row.ts'
+import { approveReviewedPayment, declineReviewedPayment, paymentsUnderReview } from '../bookings/payments.ts'
 import { createGateway } from '../bookings/gateways/index.ts'
 import { redactPaymentId } from '../http/redact.ts'
 import type { SslcommerzGateway } from '../bookings/gateways/sslcommerz.ts'
 import { freeSeats, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
-import { freePort } from './spawn-server.ts'
+import { freePort } from '../../harness/spawn-server.ts'
 
 const APP = 'http://app.test'
 const t = suite('SSLCommerz card payments')

@@ -9,31 +9,27 @@ import { fileURLToPath } from 'node:url'
 import * as assert from 'uvu/assert'
 import type { PassengerRow } from '../account/passengers.ts'
 import { createSession } from '../account/sessions.ts'
-import { openDb, type Db } from '../db/db.ts'
+import type { Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { bookingBody, freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
-import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
-import { call, startServer, type ServerProcess } from './spawn-server.ts'
+import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from './pg.ts'
+import { call, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const test = pgSuite('trip command on PostgreSQL')
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-let pg: TestPostgres
+let stack: ServersOnPostgres | undefined
 let db: Db
 let url: string
 let server: ServerProcess
 
 test.before(async () => {
-  pg = await startPostgres()
-  url = await pg.createDatabase('trip_changes')
-  server = await startServer({ DATABASE_URL: url })
-  db = await openDb({ databaseUrl: url, max: 4 })
+  // one server beside the trip command's own processes
+  stack = await startServersOnPostgres('trip_changes', {}, 1)
+  ;({ db, url } = stack)
+  server = stack.servers[0]!
 })
 
-test.after(async () => {
-  await db?.close()
-  await server?.kill('SIGTERM')
-  await pg?.stop()
-})
+test.after(() => stack?.stop())
 
 const ctx = {
   get db() {

@@ -9,37 +9,28 @@
 import * as assert from 'uvu/assert'
 import type { PassengerRow } from '../account/passengers.ts'
 import { createSession } from '../account/sessions.ts'
-import { openDb, type Db } from '../db/db.ts'
+import type { Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { bookingBody, freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
-import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
-import { call, startServer, type ServerProcess } from './spawn-server.ts'
+import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from './pg.ts'
+import { call, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const test = pgSuite('unpaid holds on PostgreSQL')
-let pg: TestPostgres
+let stack: ServersOnPostgres | undefined
 let db: Db
-const servers: ServerProcess[] = []
+let servers: ServerProcess[]
 
 test.before(async () => {
-  pg = await startPostgres()
-  const url = await pg.createDatabase('unpaid_holds')
-  const env = {
-    DATABASE_URL: url,
+  stack = await startServersOnPostgres('unpaid_holds', {
     TRUST_PROXY: '1',
     HOLD_LIMIT_PER_ADDRESS: '10',
     HOLD_LIMIT_PER_ADDRESS_TOTAL: '30',
     UNPAID_SEATS_PER_PASSENGER: '10',
-  }
-  servers.push(await startServer(env))
-  servers.push(await startServer(env))
-  db = await openDb({ databaseUrl: url, max: 4 })
+  })
+  ;({ db, servers } = stack)
 })
 
-test.after(async () => {
-  await db?.close()
-  for (const s of servers) await s.kill('SIGTERM')
-  await pg?.stop()
-})
+test.after(() => stack?.stop())
 
 const ctx = {
   get db() {

@@ -8,18 +8,14 @@
  * call it through `call` in `./index.ts`, never directly.
  */
 import type { BodyOf, ResponseOf, RouteName } from '../../contract/api.ts'
-import { pathOf, routes } from '../../contract/routes.ts'
+import * as routes from '../../contract/routes.ts'
 import { errorCatalogue, isErrorCode } from '../../contract/errors.ts'
 import { ApiError } from './api-error.ts'
 import { takeEarlyResponse } from '../early/requests.ts'
+import { type Caller, type CallParts, wireRequest } from './wire.ts'
 
-/** What the wrapper needs from its surroundings (`configureApi` in `./index.ts` sets them). */
-export interface ApiEnv {
-  baseUrl: () => string
-  token: () => string | null
-  deviceId: () => string
-  /** The app's language, sent as Accept-Language (ticket e-mails and SMS follow it). */
-  language: () => string
+/** What the wrapper needs from its surroundings (`configureApi` in `./index.ts` sets them): who asks, and how. */
+export interface ApiEnv extends Caller {
   /** Current path, to skip the 401 reset on the login page and remember where to return. */
   currentPath: () => string
   /** Clears the session and sends the user to /login (docs/spec.md section 4). */
@@ -32,9 +28,8 @@ export interface ApiEnv {
   retryDelaysMs: readonly number[]
 }
 
-export interface CallOptions<N extends RouteName> {
+export interface CallOptions<N extends RouteName> extends Omit<CallParts, 'search'> {
   body?: BodyOf<N>
-  params?: Record<string, string | number>
   query?: Record<string, string | number | undefined>
   signal?: AbortSignal
   /** Keep the request alive while the page unloads (seat release). */
@@ -45,23 +40,8 @@ export interface CallOptions<N extends RouteName> {
 
 /** Calls contract route `name` in `env` and returns its `data`, or throws ApiError. */
 export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: CallOptions<N> = {}): Promise<ResponseOf<N>> {
-  const def = routes[name]
-  let url = env.baseUrl().replace(/\/$/, '') + pathOf(def.path, opts.params)
-  if (opts.query) {
-    const qs = new URLSearchParams()
-    for (const [k, v] of Object.entries(opts.query)) if (v !== undefined && v !== '') qs.set(k, String(v))
-    const s = qs.toString()
-    if (s) url += '?' + s
-  }
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': env.language() }
-  // A public read (GET, no session) carries only headers a browser sends across origins without
-  // asking first (CORS-safelisted): with the API on another origin it needs no preflight.
-  if (!isPublicRead(def)) {
-    headers['X-Device-Id'] = env.deviceId()
-    const token = env.token()
-    if (token) headers.Authorization = `Bearer ${token}`
-  }
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
+  const wire = wireRequest(routes[name], env, { ...opts, search: queryString(opts.query) })
+  const { url, headers, body } = wire
 
   const timeout = new AbortController()
   let timedOut = false
@@ -72,10 +52,9 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
   const onAbort = () => timeout.abort()
   opts.signal?.addEventListener('abort', onAbort)
 
-  const body = opts.body !== undefined ? JSON.stringify(opts.body) : undefined
-  const init: RequestInit = { method: def.method, headers, body, signal: timeout.signal, keepalive: opts.keepalive }
+  const init: RequestInit = { method: wire.method, headers, body, signal: timeout.signal, keepalive: opts.keepalive }
   // the same request sent by the page's shell before the app had loaded (src/early/requests.ts)
-  const early = takeEarlyResponse({ method: def.method, url, headers, body })
+  const early = takeEarlyResponse(wire)
   let answer: Answer
   try {
     answer = await send(env, url, init, early)
@@ -112,9 +91,11 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
   return (json as { data: ResponseOf<N> }).data
 }
 
-/** A read that needs neither the session nor the device (contract `auth: 'none'`, GET). */
-export function isPublicRead(def: { method: string; auth: string }): boolean {
-  return def.method === 'GET' && def.auth === 'none'
+/** The query string of `query` (without `?`): empty values left out. */
+function queryString(query: CallOptions<RouteName>['query'] = {}): string {
+  const qs = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') qs.set(k, String(v))
+  return qs.toString()
 }
 
 /** A server's answer with its body read, or 'unreachable' when none came from the server. */

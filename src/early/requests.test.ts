@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import type { RouteName } from '../../contract/api.ts'
 import { type ApiEnv, type CallOptions, request } from '../api/client.ts'
 import { fakeApi, type FakeCall } from '../api/index.ts'
+import type { WireRequest } from '../api/wire.ts'
 import { addDays, todayInDhaka } from '../lib/dates.ts'
 import { DEVICE_ID_KEY } from '../lib/device-id.ts'
 import { storageKeys } from '../lib/storage.ts'
@@ -11,43 +12,34 @@ import * as booking from '../stores/booking.ts'
 import { loadLookups, resetLookups } from '../stores/lookups.ts'
 import { searchFromLink } from '../stores/search.ts'
 import * as seats from '../stores/seat-choice.ts'
-import {
-  EARLY_KEYS,
-  EARLY_MAX_AGE_MS,
-  type EarlyEntry,
-  type EarlyInput,
-  type EarlyRequest,
-  earlyRequests,
-  sameRequest,
-  takeEarlyResponse,
-} from './requests.ts'
+import { EARLY_KEYS, EARLY_MAX_AGE_MS, type EarlyEntry, type EarlyInput, earlyRequests, sameRequest, takeEarlyResponse } from './requests.ts'
 
 const today = todayInDhaka()
 const tomorrow = addDays(today, 1)
 
-function input(path: string, parts: Partial<EarlyInput> = {}): EarlyInput {
+/** The page at `path`, signed in with `token` (or not). */
+function input(path: string, token: string | null = null): EarlyInput {
   const u = new URL(path, 'https://app.example.test')
   return {
     pathname: u.pathname,
     search: u.search.slice(1),
     href: u.href,
-    apiBaseUrl: 'https://api.example.test/api',
-    token: null,
-    deviceId: 'device-1234567890',
-    language: 'bn',
+    baseUrl: () => 'https://api.example.test/api',
+    token: () => token,
+    deviceId: () => 'device-1234567890',
+    language: () => 'bn',
     today: () => today,
-    ...parts,
   }
 }
 
 /** The wire request the app's fetch wrapper makes for a store's call, with `i`'s session and language. */
-async function wire(call: FakeCall, i: EarlyInput): Promise<EarlyRequest> {
-  let seen: EarlyRequest | null = null
+async function wire(call: FakeCall, i: EarlyInput): Promise<WireRequest> {
+  let seen: WireRequest | null = null
   const env: ApiEnv = {
-    baseUrl: () => i.apiBaseUrl,
-    token: () => i.token,
-    deviceId: () => i.deviceId,
-    language: () => i.language,
+    baseUrl: i.baseUrl,
+    token: i.token,
+    deviceId: i.deviceId,
+    language: i.language,
     currentPath: () => '/',
     onUnauthorized: () => undefined,
     fetch: (async (url: string, init: RequestInit) => {
@@ -63,7 +55,7 @@ async function wire(call: FakeCall, i: EarlyInput): Promise<EarlyRequest> {
 }
 
 /** What the stores ask for when `run` runs, as wire requests (their answers are not needed). */
-async function appRequests(i: EarlyInput, run: () => unknown, answers: Parameters<typeof fakeApi>[0]): Promise<EarlyRequest[]> {
+async function appRequests(i: EarlyInput, run: () => unknown, answers: Parameters<typeof fakeApi>[0]): Promise<WireRequest[]> {
   const calls = fakeApi(answers)
   void run()
   await new Promise((r) => setTimeout(r, 20))
@@ -78,7 +70,7 @@ test.after.each(() => {
   booking.resetBooking()
 })
 
-function assertSame(early: EarlyRequest[], app: EarlyRequest[]) {
+function assertSame(early: WireRequest[], app: WireRequest[]) {
   assert.is(early.length, app.length, `early ${JSON.stringify(early.map((r) => r.url))} / app ${JSON.stringify(app.map((r) => r.url))}`)
   for (const [k, e] of early.entries()) assert.ok(sameRequest(e, app[k]!), `${JSON.stringify(e)}\n  is not the app's\n${JSON.stringify(app[k])}`)
 }
@@ -86,7 +78,7 @@ function assertSame(early: EarlyRequest[], app: EarlyRequest[]) {
 const lookupAnswers = { originCities: () => [], destinationCities: () => [], timePeriods: () => [], announcements: () => [], offers: () => [] }
 
 test('the start-up lookups: the very requests src/stores/lookups.ts makes, public reads with the language only', async () => {
-  const i = input('/', { token: 'tok-123' })
+  const i = input('/', 'tok-123')
   const early = earlyRequests(i)
   assertSame(early, await appRequests(i, loadLookups, lookupAnswers))
   // CORS-safelisted headers only: no preflight with the API on another origin
@@ -128,7 +120,7 @@ test('a seat page: the lookups and the trip, as the lookups and src/stores/seat-
 })
 
 test('a booking paid from the balance: the lookups and the booking, signed in only; a card payment is left to the app', async () => {
-  const i = input('/reservation/success?reservationId=42', { token: 'tok-123' })
+  const i = input('/reservation/success?reservationId=42', 'tok-123')
   const early = earlyRequests(i)
   const app = await appRequests(
     i,
@@ -140,10 +132,10 @@ test('a booking paid from the balance: the lookups and the booking, signed in on
   )
   assertSame(early, app)
   assert.is(earlyRequests(input('/reservation/success?reservationId=42')).length, 5, 'signed out: only the lookups')
-  assert.is(earlyRequests(input('/reservation/success?paymentId=p-1', { token: 't' })).length, 5)
+  assert.is(earlyRequests(input('/reservation/success?paymentId=p-1', 't')).length, 5)
 })
 
-const entry = (r: EarlyRequest, at: number, body = '{"data":1}'): EarlyEntry => ({ ...r, at, response: Promise.resolve(new Response(body)) })
+const entry = (r: WireRequest, at: number, body = '{"data":1}'): EarlyEntry => ({ ...r, at, response: Promise.resolve(new Response(body)) })
 
 test('an early answer is taken once, only by the same request, and not when it is old', async () => {
   const [a, b] = earlyRequests(input('/'))
@@ -162,10 +154,10 @@ test('the fetch wrapper uses the early answer instead of sending, and sends when
   const [cities] = earlyRequests(i)
   const sent: string[] = []
   const env: ApiEnv = {
-    baseUrl: () => i.apiBaseUrl,
+    baseUrl: i.baseUrl,
     token: () => null,
-    deviceId: () => i.deviceId,
-    language: () => i.language,
+    deviceId: i.deviceId,
+    language: i.language,
     currentPath: () => '/',
     onUnauthorized: () => undefined,
     fetch: (async (url: string) => {

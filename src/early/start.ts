@@ -17,10 +17,10 @@ try {
     pathname: location.pathname,
     search: location.search.slice(1),
     href: location.href,
-    apiBaseUrl: window.__APP_CONFIG__?.apiBaseUrl ?? '/api',
-    token,
-    deviceId: storedDeviceId(ss),
-    language: lang === 'bn' ? 'bn' : 'en',
+    baseUrl: () => window.__APP_CONFIG__?.apiBaseUrl ?? '/api',
+    token: () => token,
+    deviceId: () => storedDeviceId(ss),
+    language: () => (lang === 'bn' ? 'bn' : 'en'),
     today: () => todayInDhaka(),
   })
   const at = performance.now()

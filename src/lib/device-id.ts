@@ -1,17 +1,16 @@
 /**
  * The device id of docs/spec.md section 3: random, created once per tab session and kept in
  * session storage (`deviceId`), sent as X-Device-Id. Its own module, without the storage
- * helpers: the shell's early requests (src/early/start.ts) create it before the app, which
+ * helpers: the shell's early requests (src/early/start.ts) create it before the app when one of them carries it, which
  * then reads the same one (src/stores/session.ts).
  */
 import { deviceIdPattern } from '../../contract/values.ts'
-import type { KeyValue } from './storage.ts'
 
 /** Its session-storage key (src/lib/storage.ts `storageKeys.deviceId`). */
 export const DEVICE_ID_KEY = 'deviceId'
 
 /** The device id kept in `store`, created there on first use. */
-export function storedDeviceId(store: KeyValue): string {
+export function storedDeviceId(store: Pick<Storage, 'getItem' | 'setItem'>): string {
   let id = store.getItem(DEVICE_ID_KEY)
   if (!id || !deviceIdPattern.test(id)) {
     const bytes = new Uint8Array(16)

@@ -1,3 +1,5 @@
+import type { BodyOf } from '../../contract/api.ts'
+
 /** The trip a seat-page address names, read by the page and by the shell's early request. */
 export interface TripRef {
   tripId: number
@@ -16,4 +18,9 @@ export function tripRefFromQuery(query: string): TripRef | null {
   if (!Number.isInteger(tripId) || tripId <= 0 || !/^[A-Z]{3}$/.test(from) || !/^[A-Z]{3}$/.test(to)) return null
   const date = q.get('date') ?? undefined
   return { tripId, originCode: from, destinationCode: to, tripDate: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined }
+}
+
+/** The trip-details request for `ref` (contract tripDetailsRequest), with the boarding and dropping counters chosen so far. */
+export function tripDetailsBody(ref: TripRef, originBusStationId: number | null, destinationBusStationId: number | null): BodyOf<'tripDetails'> {
+  return { tripId: ref.tripId, originCode: ref.originCode, destinationCode: ref.destinationCode, originBusStationId, destinationBusStationId }
 }

@@ -38,7 +38,6 @@ test.before.each(() => {
   answer = async () => [trip(1, '22:00', 900), trip(2, '07:30', 1200, 'AC_BUSINESS'), trip(3, '13:15', 700, 'NON_AC')]
   asked = fakeApi({ tripSearch: () => answer() })
   s.applySearchQuery('')
-  s.clearResults()
 })
 
 test('the journey date defaults to today in Dhaka', () => {

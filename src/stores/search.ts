@@ -253,17 +253,6 @@ async function runSearch(body: { originCode: string; destinationCode: string; tr
   return statusState.value
 }
 
-/** Forgets the trip list (leaving the results page). */
-export function clearResults(): void {
-  searchSeq++
-  inflight = null
-  batch(() => {
-    tripsState.value = []
-    statusState.value = 'idle'
-    searchedState.value = null
-  })
-}
-
 // ---------- helpers ----------
 
 // The contract's rule, so a date the form takes is one the server takes.

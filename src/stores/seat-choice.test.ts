@@ -1,6 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { SeatLockRequest, SeatLockResponse, TripDetails } from '../../contract/schemas.ts'
+import type { TripRef } from '../lib/trip-ref.ts'
 import { fakeApi, type CallOptions, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import * as r from './seat-choice.ts'
@@ -13,6 +14,15 @@ const NOW = Date.parse('2026-11-22T10:00:00+06:00')
 let clock: FakeClock
 
 const seat = testSeat
+
+/**
+ * The trip the running test shows. Each test starts on another trip than the one on screen: loading it
+ * takes the store's path for another trip, which leaves nothing of the previous one (as the page does).
+ */
+let trip: TripRef
+function newTrip(): TripRef {
+  return { tripId: (r.tripRef.value?.tripId ?? 0) + 1, originCode: 'DHK', destinationCode: 'CTG' }
+}
 const details = testTripDetails
 
 const layout = [
@@ -68,16 +78,20 @@ test.before.each(async () => {
   clock = fakeClock(NOW)
   locks = new Map()
   failNextLock = null
+  trip = newTrip()
   currentDetails = details(layout.map((s) => ({ ...s })))
-  r.clearTrip()
   ui.resetUi()
   routes = {
-    tripDetails: () => currentDetails,
+    // the fake server answers for the trip asked
+    tripDetails: ({ body }) => ({ ...currentDetails, tripId: body!.tripId }),
     busStations: () => ({ boarding: [], dropping: [] }),
     seatLock: fakeSeatLock('me'),
   }
+  // the previous test's seats are given back, as when its page went away, before this test's log starts
+  fakeApi(routes)
+  await r.releaseSeats()
   log = fakeApi(routes)
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  await r.loadTrip(trip)
 })
 
 test('seat states come from the layout: sold, booked, held by another', async () => {
@@ -85,8 +99,7 @@ test('seat states come from the layout: sold, booked, held by another', async ()
   assert.is(r.seatState('B3').value, 'sold')
   assert.is(r.seatState('B4').value, 'booked')
   currentDetails = details([seat('C1', 0, 0, { lockedByOther: true }), seat('C2', 0, 1, { status: 13 })])
-  r.clearTrip()
-  await r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' })
+  await r.loadTrip((trip = newTrip()))
   assert.is(r.seatState('C1').value, 'held')
   assert.is(r.seatState('C2').value, 'linked')
 })
@@ -101,7 +114,7 @@ test('choosing a seat selects it at once and locks it on the server; choosing ag
   await flush()
   assert.is(locks.get('A1'), 'me')
   assert.equal(calls()[0]!.body, {
-    tripId: 7,
+    tripId: trip.tripId,
     tripDate: '2026-11-22',
     coachCode: 'NX-101',
     originCode: 'DHK',
@@ -161,8 +174,7 @@ test('a failed lock request reverts the seat and shows the reason in an error to
 test('more than 5 seats shows MAX_SEAT_WARNING with 5 and rejects the 6th', async () => {
   const many = Array.from({ length: 8 }, (_, i) => seat(`C${i + 1}`, 3 + i, 0))
   currentDetails = details(many)
-  r.clearTrip()
-  await r.loadTrip({ tripId: 9, originCode: 'DHK', destinationCode: 'CTG' })
+  await r.loadTrip((trip = newTrip()))
   for (let i = 1; i <= 5; i++) assert.is(r.toggleSeat(`C${i}`), 'selected')
   assert.is(r.toggleSeat('C6'), 'maxSeats')
   assert.is(r.seatState('C6').value, 'available')
@@ -176,8 +188,7 @@ test('more than 5 seats shows MAX_SEAT_WARNING with 5 and rejects the 6th', asyn
 test('OPEN seats are placeholders: not counted, never locked', async () => {
   const many = [...Array.from({ length: 5 }, (_, i) => seat(`C${i + 1}`, i, 0)), seat('OPEN', 6, 0)]
   currentDetails = details(many)
-  r.clearTrip()
-  await r.loadTrip({ tripId: 9, originCode: 'DHK', destinationCode: 'CTG' })
+  await r.loadTrip((trip = newTrip()))
   for (let i = 1; i <= 5; i++) r.toggleSeat(`C${i}`)
   assert.is(r.toggleSeat('OPEN'), 'selected', 'a sixth entry that is OPEN is allowed')
   assert.is(r.countedSeats.value.length, 5)
@@ -192,8 +203,7 @@ test('the remaining seat limit is enforced with its number', async () => {
     layout.map((s) => ({ ...s })),
     { remainingSeatLimit: 2 },
   )
-  r.clearTrip()
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  await r.loadTrip((trip = newTrip()))
   r.toggleSeat('A1')
   r.toggleSeat('A2')
   assert.is(r.toggleSeat('A3'), 'seatLimit')
@@ -206,8 +216,7 @@ test('the remaining limit counts seats this visitor already holds (the server su
     layout.map((s) => (s.name === 'A4' ? { ...s, lockedByMe: true } : { ...s })),
     { remainingSeatLimit: 1, expirationTime: new Date(clock.now + 60_000).toISOString() },
   )
-  r.clearTrip()
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  await r.loadTrip((trip = newTrip()))
   assert.is(r.seatLimit.value, 2)
   assert.is(r.toggleSeat('A1'), 'selected')
   assert.is(r.toggleSeat('A2'), 'seatLimit')
@@ -219,8 +228,7 @@ test('an infinite remaining limit (-999) falls back to the 5-seat cap', async ()
     layout.map((s) => ({ ...s })),
     { remainingSeatLimit: -999 },
   )
-  r.clearTrip()
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  await r.loadTrip((trip = newTrip()))
   assert.is(r.seatLimit.value, 5)
 })
 
@@ -267,13 +275,17 @@ test('release with keepalive gives back held seats (leaving the page, closing th
   assert.is(calls().at(-1)!.keepalive, true)
 })
 
-test('choosing another trip releases the seats held on the first', async () => {
+test('choosing another trip releases the seats held on the first and leaves nothing of it', async () => {
   r.toggleSeat('A1')
   await flush()
-  currentDetails = details([seat('D1', 0, 0)], { tripId: 8 })
-  await r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' })
+  assert.is(r.lastEvent.value?.kind, 'selected')
+  currentDetails = details([seat('D1', 0, 0)])
+  await r.loadTrip((trip = newTrip()))
   assert.is(locks.size, 0)
   assert.equal(r.seats.value, [])
+  assert.is(r.lastEvent.value, null, 'the first trip’s announcement is not said again')
+  assert.is(r.seatState('A1').value, 'sold', 'a seat the new trip does not have cannot be chosen')
+  assert.is(r.toggleSeat('A1'), 'unknown')
 })
 
 test('own unexpired locks from the server are kept as the selection after a reload', async () => {
@@ -282,8 +294,7 @@ test('own unexpired locks from the server are kept as the selection after a relo
     layout.map((s) => (s.name === 'A4' ? { ...s, lockedByMe: true } : { ...s })),
     { expirationTime: exp },
   )
-  r.clearTrip()
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  await r.loadTrip((trip = newTrip()))
   assert.equal(
     r.seats.value.map((s) => s.name),
     ['A4'],
@@ -301,7 +312,11 @@ test('own unexpired locks from the server are kept as the selection after a relo
 function snapshot(): TripDetails {
   const seats = layout.map((s) => ({ ...s, lockedByMe: locks.get(s.name) === 'me', lockedByOther: locks.has(s.name) && locks.get(s.name) !== 'me' }))
   const mine = seats.filter((s) => s.lockedByMe).length
-  return details(seats, { remainingSeatLimit: 5 - mine, expirationTime: mine ? new Date(clock.now + 15 * 60_000).toISOString() : null })
+  return details(seats, {
+    tripId: trip.tripId,
+    remainingSeatLimit: 5 - mine,
+    expirationTime: mine ? new Date(clock.now + 15 * 60_000).toISOString() : null,
+  })
 }
 
 /** Starts a reload whose answer is taken now (before what follows reaches the server) and sent on `answer()`. */
@@ -310,7 +325,7 @@ function slowReload(): { done: Promise<r.LoadStatus>; answer: () => void } {
   let answer = () => {}
   const answered = new Promise<TripDetails>((res) => (answer = () => res(taken)))
   routes.tripDetails = () => answered
-  const done = r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
+  const done = r.loadTrip(trip)
   return { done, answer }
 }
 
@@ -407,14 +422,14 @@ test('seats nobody touched during the reload follow the server (a lock that ende
 test('another trip takes the seat map of the first down at once: no click can lock a seat of the wrong trip', async () => {
   r.toggleSeat('A1')
   await flush()
-  currentDetails = details([seat('D1', 0, 0)], { tripId: 8 })
-  const next = r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' })
+  currentDetails = details([seat('D1', 0, 0)])
+  const next = r.loadTrip((trip = newTrip()))
   assert.is(r.tripDetails.value, null)
   assert.is(r.toggleSeat('A2'), 'unknown')
   await next
   await flush()
   assert.is(locks.size, 0)
-  assert.is(r.tripDetails.value?.tripId, 8)
+  assert.is(r.tripDetails.value?.tripId, trip.tripId)
 })
 
 test('a seat chosen after a reset starts a new hold: the reset time does not end it', async () => {
@@ -457,8 +472,7 @@ test('failed trip details open the error dialog with the server reason', async (
   routes.tripDetails = async () => {
     throw Object.assign(new Error('Trip not found.'), { code: 'TRIP_NOT_FOUND', reason: 'Trip not found.' })
   }
-  r.clearTrip()
-  const st = await r.loadTrip({ tripId: 99, originCode: 'DHK', destinationCode: 'CTG' })
+  const st = await r.loadTrip((trip = newTrip()))
   assert.is(st, 'error')
   assert.equal(dialog(), { id: 'error.TRIP_NOT_FOUND' })
 })

@@ -14,7 +14,7 @@ import type { LiveSeat } from '../../contract/streams.ts'
 import { HOLD_MINUTES, INFINITE_SEAT_LIMIT, MAX_HOLD_MINUTES, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { defer, every, now } from '../lib/clock.ts'
-import { linkSeatPage } from './seat-page-link.ts'
+import { type BookingHold, linkSeatPage } from './seat-page-link.ts'
 import * as ui from './ui.ts'
 
 /** What a seat looks like to the passenger right now. */
@@ -29,7 +29,7 @@ export type SeatState =
   | 'held'
 
 /** The trip the seat page shows: from the URL. */
-import type { TripRef } from '../lib/trip-ref.ts'
+import { type TripRef, tripDetailsBody } from '../lib/trip-ref.ts'
 export type { TripRef }
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
@@ -222,19 +222,18 @@ export async function loadTrip(ref: TripRef): Promise<LoadStatus> {
       holdLimitState.value = null
       boardingStationsState.value = []
       droppingStationsState.value = []
+      lastEventState.value = null
     }
   })
-  if (!sameTrip) sync = new Map()
+  if (!sameTrip) {
+    // nothing of the first trip stays: its seats' states and its lock bookkeeping
+    sync = new Map()
+    seatSignals = new Map()
+  }
   if (released) await released
   const stale = () => seq !== loadSeq || gen !== generation
   try {
-    const body = {
-      tripId: ref.tripId,
-      originCode: ref.originCode,
-      destinationCode: ref.destinationCode,
-      originBusStationId: departureScheduleIdState.value,
-      destinationBusStationId: arrivalScheduleIdState.value,
-    }
+    const body = tripDetailsBody(ref, departureScheduleIdState.value, arrivalScheduleIdState.value)
     const details = await call('tripDetails', { body })
     if (stale()) return loadStatusState.value
     applyDetails(details, !!sameTrip)
@@ -692,16 +691,6 @@ export async function expireHold(): Promise<void> {
   ui.toastInfo({ id: 'seatChoice.holdExpired' })
 }
 
-/** What a booking does when the passenger extends, resets or outlives a hold it owns. */
-export interface BookingHold {
-  /** Asks the server for more time; answers the new expiry, or null when it could not. */
-  extend: () => Promise<string | null>
-  /** Gives the booking up (the reset button). */
-  cancel: () => Promise<void>
-  /** The hold clock ran out. */
-  expired: () => void
-}
-
 let bookingHold: BookingHold | null = null
 
 /**
@@ -739,30 +728,6 @@ export function chooseBoarding(id: number | null): void {
 /** Chooses the dropping counter (SPEC arrivalScheduleId). */
 export function chooseDropping(id: number | null): void {
   arrivalScheduleIdState.value = id
-}
-
-/** Forgets the trip (after release), e.g. when the booking is done. */
-export function clearTrip(): void {
-  generation++
-  bookingHold = null
-  batch(() => {
-    tripRefState.value = null
-    tripDetailsState.value = null
-    loadStatusState.value = 'idle'
-    seatNamesState.value = []
-    expirationTimeState.value = null
-    boardingStationsState.value = []
-    droppingStationsState.value = []
-    lastEventState.value = null
-    liveStatusState.value = 'off'
-    bookedHoldState.value = false
-    holdLimitState.value = null
-    tripCanceledState.value = false
-  })
-  sync = new Map()
-  seatSignals = new Map()
-  touched = new Set()
-  loadSeq++
 }
 
 /**

@@ -21,8 +21,16 @@ let onNetwork: ((online: boolean) => void) | null
 let busy: boolean
 let lockAnswer: () => Promise<unknown> | unknown
 
+/**
+ * The trip the running test shows: another than the one on screen when the test starts, so loading it leaves
+ * nothing of the previous test's trip (as the page does for another trip).
+ */
+let trip: number
+const tripRef = (tripId: number) => ({ tripId, originCode: 'DHK', destinationCode: 'CTG' })
 const details = () =>
-  testTripDetails([testSeat('A1', 0, 0), testSeat('A2', 0, 1), testSeat('A3', 0, 2), testSeat('A4', 0, 3), testSeat('B1', 0, 4, { status: 1 })])
+  testTripDetails([testSeat('A1', 0, 0), testSeat('A2', 0, 1), testSeat('A3', 0, 2), testSeat('A4', 0, 3), testSeat('B1', 0, 4, { status: 1 })], {
+    tripId: trip,
+  })
 
 const network: Network = {
   online: () => online,
@@ -52,46 +60,53 @@ test.before.each(async () => {
   online = true
   onNetwork = null
   busy = false
-  r.clearTrip()
+  trip = (r.tripRef.value?.tripId ?? 0) + 1
   ui.resetUi()
   lockAnswer = () => ({ seatNames: ['A1'], expirationTime: new Date(clock.now + 900_000).toISOString() })
-  log = fakeApi({ tripDetails: () => details(), busStations: () => ({ boarding: [], dropping: [] }), seatLock: () => lockAnswer() as never })
+  const routes = { tripDetails: () => details(), busStations: () => ({ boarding: [], dropping: [] }), seatLock: () => lockAnswer() as never }
+  // the previous test's seats are given back, as when its page went away, before this test's log starts
+  fakeApi(routes)
+  await r.releaseSeats()
+  log = fakeApi(routes)
   opened = fakeStreams()
-  await r.loadTrip({ tripId: 7, originCode: 'DHK', destinationCode: 'CTG' })
-  stop = startSeatEvents(7, { network, busy: () => busy, random: () => 0.5 })
+  await r.loadTrip(tripRef(trip))
+  stop = startSeatEvents(trip, { network, busy: () => busy, random: () => 0.5 })
 })
 test.after.each(() => stop())
 
 test('one stream per tab on the trip; other passengers’ changes show at once, the passenger’s own seats stay theirs', async () => {
   assert.is(opened.length, 1)
-  assert.equal(current().params, { tripId: 7 })
+  assert.equal(current().params, { tripId: trip })
   assert.is(r.liveStatus.value, 'connecting')
   current().handlers.open()
   assert.is(r.liveStatus.value, 'live')
   assert.is(r.toggleSeat('A1'), 'selected')
   await flush()
-  current().handlers.event('snapshot', { tripId: 7, seats: [live('A1', 'available'), live('A2', 'available'), live('B1', 'sold')] })
-  current().handlers.event('seats', { tripId: 7, seats: [live('A2', 'held', '2026-11-22T10:15:00+06:00'), live('A3', 'booked'), live('A1', 'held')] })
+  current().handlers.event('snapshot', { tripId: trip, seats: [live('A1', 'available'), live('A2', 'available'), live('B1', 'sold')] })
+  current().handlers.event('seats', {
+    tripId: trip,
+    seats: [live('A2', 'held', '2026-11-22T10:15:00+06:00'), live('A3', 'booked'), live('A1', 'held')],
+  })
   assert.is(r.seatState('A2').value, 'held')
   assert.is(r.seatState('A3').value, 'booked')
   // its own hold, as everyone else sees it
   assert.is(r.seatState('A1').value, 'selected')
   assert.is(r.availableSeats.value, 1)
-  current().handlers.event('seats', { tripId: 7, seats: [live('A2', 'available')] })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A2', 'available')] })
   assert.is(r.seatState('A2').value, 'available')
   assert.is(r.availableSeats.value, 2)
   // another trip's events are not this page's
-  current().handlers.event('seats', { tripId: 8, seats: [live('A4', 'sold')] })
+  current().handlers.event('seats', { tripId: trip + 1, seats: [live('A4', 'sold')] })
   assert.is(r.seatState('A4').value, 'available')
   // starting again (the page mounted twice) keeps one stream
-  stop = startSeatEvents(7, { network, random: () => 0.5 })
+  stop = startSeatEvents(trip, { network, random: () => 0.5 })
   assert.is(opened.length, 2)
   assert.is(opened[0]!.closed, true)
 })
 
 test('a seat taken while the page is open: choosing it says so, without a lock request or the lock-lost dialog', async () => {
   current().handlers.open()
-  current().handlers.event('seats', { tripId: 7, seats: [live('A2', 'held', '2026-11-22T10:15:00+06:00')] })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A2', 'held', '2026-11-22T10:15:00+06:00')] })
   assert.is(r.toggleSeat('A2'), 'unavailable')
   await flush()
   assert.equal(
@@ -119,7 +134,7 @@ test('a lock request on its way is not overruled by an event; the seat follows t
   r.toggleSeat('A1')
   await flush()
   assert.is(lockRequests(), 1)
-  current().handlers.event('seats', { tripId: 7, seats: [live('A1', 'held')] })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A1', 'held')] })
   assert.is(r.seatState('A1').value, 'selected')
   answer({ seatNames: ['A1'], expirationTime: new Date(clock.now + 900_000).toISOString() })
   await flush()
@@ -140,7 +155,7 @@ test('a server without the route: refused before it opened, seats checked when c
 test('a browser without EventSource: nothing live, nothing said', async () => {
   stop()
   opened = fakeStreams({ unsupported: true })
-  stop = startSeatEvents(7, { network, random: () => 0.5 })
+  stop = startSeatEvents(trip, { network, random: () => 0.5 })
   assert.is(r.liveStatus.value, 'off')
   assert.equal(ui.toasts.value, [])
 })
@@ -166,7 +181,7 @@ test('a dropped stream: stale at once, reconnected with growing backoff, then th
   current().handlers.open()
   assert.is(r.liveStatus.value, 'live')
   // the snapshot arrives while the reload runs: it is applied after it
-  current().handlers.event('snapshot', { tripId: 7, seats: [live('A3', 'sold')] })
+  current().handlers.event('snapshot', { tripId: trip, seats: [live('A3', 'sold')] })
   await flush()
   assert.is(detailsLoads(), 2)
   assert.is(r.seatState('A3').value, 'sold')
@@ -188,7 +203,7 @@ test('a reconnect while a booking holds the seats: no reload (it would show the 
   current().handlers.error(false)
   clock.advance(1000)
   current().handlers.open()
-  current().handlers.event('snapshot', { tripId: 7, seats: [live('A1', 'booked'), live('A2', 'held')] })
+  current().handlers.event('snapshot', { tripId: trip, seats: [live('A1', 'booked'), live('A2', 'held')] })
   await flush()
   assert.is(detailsLoads(), 1)
   assert.is(r.seatState('A1').value, 'selected')
@@ -231,7 +246,7 @@ test('a stream that goes silent (no heartbeat) is replaced', async () => {
 
 test('the trip is gone: reloaded once (the page shows the server’s reason), nothing live any more', async () => {
   current().handlers.open()
-  current().handlers.event('trip', { tripId: 7, change: 'gone' })
+  current().handlers.event('trip', { tripId: trip, change: 'gone' })
   await flush()
   assert.is(detailsLoads(), 2)
   assert.is(r.liveStatus.value, 'off')
@@ -256,8 +271,8 @@ test('the operator cancels the trip while the passenger holds seats: the reload 
     },
   })
   // the server closes the trip and drops its holds in one write: the trip event, then the seats
-  current().handlers.event('trip', { tripId: 7, change: 'changed' })
-  current().handlers.event('seats', { tripId: 7, seats: [live('A1', 'available')] })
+  current().handlers.event('trip', { tripId: trip, change: 'changed' })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A1', 'available')] })
   await flush()
   assert.is(r.tripCanceled.value, true)
   assert.is(r.tripDetails.value, null, 'nothing left to click')
@@ -272,7 +287,8 @@ test('the operator cancels the trip while the passenger holds seats: the reload 
   assert.is(opened.length, 1, 'no reconnect')
   // another trip: the page is itself again
   log = fakeApi({ tripDetails: () => details(), busStations: () => ({ boarding: [], dropping: [] }), seatLock: () => lockAnswer() as never })
-  await r.loadTrip({ tripId: 8, originCode: 'DHK', destinationCode: 'CTG' })
+  trip += 1
+  await r.loadTrip(tripRef(trip))
   assert.is(r.tripCanceled.value, false)
 })
 
@@ -299,15 +315,15 @@ test('the summary: silent changes, one polite count after they settle, at most e
     if (e?.kind === 'others' && !said.includes(String(e.seq))) said.push(String(e.seq))
     return e?.kind === 'others' ? { taken: e.taken, freed: e.freed } : null
   }
-  current().handlers.event('seats', { tripId: 7, seats: [live('A1', 'held'), live('A2', 'booked')] })
-  current().handlers.event('seats', { tripId: 7, seats: [live('A3', 'held')] })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A1', 'held'), live('A2', 'booked')] })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A3', 'held')] })
   assert.is(summaries(), null, 'nothing said with each change')
   clock.advance(2000)
   assert.equal(summaries(), { taken: 3, freed: 0 })
   assert.is(said.length, 1)
   // a seat freed and one taken and freed again within the next 10 s: one summary, 10 s after the last
-  current().handlers.event('seats', { tripId: 7, seats: [live('A1', 'available'), live('A4', 'held')] })
-  current().handlers.event('seats', { tripId: 7, seats: [live('A4', 'available')] })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A1', 'available'), live('A4', 'held')] })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A4', 'available')] })
   clock.advance(SUMMARY_EVERY_MS - 1000)
   assert.is(said.length, 1)
   clock.advance(1000)
@@ -315,7 +331,7 @@ test('the summary: silent changes, one polite count after they settle, at most e
   assert.is(said.length, 2)
   // moving through the grid: held back until the keys stop
   busy = true
-  current().handlers.event('seats', { tripId: 7, seats: [live('A4', 'sold')] })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A4', 'sold')] })
   clock.advance(30_000)
   assert.is(said.length, 2)
   busy = false
@@ -326,7 +342,7 @@ test('the summary: silent changes, one polite count after they settle, at most e
 
 test('leaving the page closes the stream and stops everything', async () => {
   current().handlers.open()
-  current().handlers.event('seats', { tripId: 7, seats: [live('A2', 'held')] })
+  current().handlers.event('seats', { tripId: trip, seats: [live('A2', 'held')] })
   stop()
   assert.is(opened[0]!.closed, true)
   assert.is(r.liveStatus.value, 'off')

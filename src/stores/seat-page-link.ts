@@ -1,4 +1,14 @@
-import type { BookingHold, TripRef } from './seat-choice.ts'
+import type { TripRef } from '../lib/trip-ref.ts'
+
+/** What a booking does when the passenger extends, resets or outlives a hold it owns. */
+export interface BookingHold {
+  /** Asks the server for more time; answers the new expiry, or null when it could not. */
+  extend: () => Promise<string | null>
+  /** Gives the booking up (the reset button). */
+  cancel: () => Promise<void>
+  /** The hold clock ran out. */
+  expired: () => void
+}
 
 /** What the booking store asks of the seat page's store while a booking holds seats. */
 export interface SeatPageLink {

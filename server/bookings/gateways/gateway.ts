@@ -6,7 +6,7 @@
  * the configuration.
  */
 import type { FastifyInstance } from 'fastify'
-import type { PaymentRow } from '../payments.ts'
+import type { PaymentRow } from '../payment-row.ts'
 
 /** How a payment is being opened. */
 export interface OpenContext {

@@ -5,7 +5,7 @@
  */
 import type { Deps } from '../../http/handle.ts'
 import { AppError } from '../../http/handle.ts'
-import type { PaymentRow } from '../payments.ts'
+import type { PaymentRow } from '../payment-row.ts'
 import { onRefundQueued, refundPass, type RefunderFor } from '../refunds.ts'
 import type { PaymentGateway } from './gateway.ts'
 import { sandboxGateway, sandboxRefunder } from './sandbox.ts'

@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Deps } from '../../http/handle.ts'
-import { confirmPayment, decide, findPayment, paymentIdPattern, resultUrl, type PaymentRow } from '../payments.ts'
+import type { PaymentRow } from '../payment-row.ts'
+import { confirmPayment, decide, findPayment, paymentIdPattern, resultUrl } from '../payments.ts'
 import type { PaymentGateway, Refunder } from './gateway.ts'
 
 const FORM = 'application/x-www-form-urlencoded'

@@ -18,7 +18,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { AppError, type Deps } from '../../http/handle.ts'
 import { redactPaymentId as ref } from '../../http/redact.ts'
-import { applyFinding, confirmPayment, findPayment, paymentIdPattern, resultUrl, type GatewayFinding, type PaymentRow } from '../payments.ts'
+import type { PaymentRow } from '../payment-row.ts'
+import { applyFinding, confirmPayment, findPayment, paymentIdPattern, resultUrl, type GatewayFinding } from '../payments.ts'
 import { addTime, timeBetween } from '../../lib/time.ts'
 import type { PaymentGateway, Refunder, RefundOutcome } from './gateway.ts'
 import {

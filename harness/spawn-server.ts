@@ -7,9 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { addDays, dhakaDate } from '../lib/time.ts'
+import { addDays, dhakaDate } from '../server/lib/time.ts'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 export interface ServerProcess {
   url: string

@@ -1,0 +1,14 @@
+/**
+ * Small deterministic PRNG (mulberry32): the same seed gives the same numbers in any process and order. The demo
+ * sales use it per trip (the same seats sold whatever the start order), the benchmark for its simulated passengers.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
