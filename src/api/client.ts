@@ -40,6 +40,7 @@ export interface CallOptions<N extends RouteName> extends Omit<CallParts, 'searc
 
 /** Calls contract route `name` in `env` and returns its `data`, or throws ApiError. */
 export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: CallOptions<N> = {}): Promise<ResponseOf<N>> {
+  // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the wrapper sends any route, so it keeps every one
   const wire = wireRequest(routes[name], env, { ...opts, search: queryString(opts.query) })
   const { url, headers, body } = wire
 
