@@ -1,11 +1,12 @@
 /**
  * Part 2, page load on a slow phone: Lighthouse 12 in its default mobile mode
  * (emulated Moto G Power, simulated slow 4G and 4x CPU) with Debian Chromium,
- * on the seven routes of issue 14's budgets: `/`, `/search?…`,
- * `/reservation?…` (a real trip), `/login` and `/ticket-operation` as a new
- * visitor, `/profile` and `/reservation/success?…` (a booking paid from the
- * balance over HTTP just before) signed in as the demo passenger. Median of 5
- * runs each, runs interleaved so machine noise spreads over all routes.
+ * on nine routes: `/`, `/search?…`, `/reservation?…` (a real trip), `/login`,
+ * `/ticket-operation`, `/locations` and `/faq` as a new visitor, `/profile` and
+ * `/reservation/success?…` (a booking paid from the balance over HTTP just before)
+ * signed in as the demo passenger; on four deployments (two over plain HTTP/1.1, two
+ * over HTTP/2 behind TLS). Median of 5 runs each, runs interleaved so machine noise
+ * spreads over all routes.
  */
 import fs from 'node:fs'
 import path from 'node:path'
