@@ -15,6 +15,7 @@ import { spawnServer, type ServerProcess } from '../server/test/proc.ts'
 import { skipLine, underCi } from '../server/test/skip.ts'
 import { type EventStream, openEvents } from '../server/test/sse-client.ts'
 import { dhakaDate, pageHeading } from './helpers.ts'
+import { recordLiveRegions, said } from './live-regions.ts'
 
 interface Trip {
   tripId: number
@@ -98,27 +99,6 @@ async function changedAt(page: Page, seat: string, state: string): Promise<numbe
   return at
 }
 
-/** Records every text the live regions of the page say, with the time (epoch ms): read with `said`. */
-async function recordLiveRegions(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __said: { text: string; at: number }[] }
-    w.__said = []
-    const last = new WeakMap<Element, string>()
-    const scan = () => {
-      for (const el of document.querySelectorAll('[aria-live], [role="status"]')) {
-        // as it is (a trailing no-break space makes the same words new), recorded trimmed
-        const text = el.textContent ?? ''
-        if (last.get(el) === text) continue
-        last.set(el, text)
-        if (text.trim()) w.__said.push({ text: text.trim(), at: Date.now() })
-      }
-    }
-    scan()
-    new MutationObserver(scan).observe(document.body, { subtree: true, childList: true, characterData: true })
-  })
-}
-
-const said = (page: Page) => page.evaluate(() => (window as unknown as { __said: { text: string; at: number }[] }).__said)
 const summaries = async (page: Page) => (await said(page)).filter((s) => /taken by (other|another) passengers?|became available/.test(s.text))
 
 async function newPage(browser: Browser): Promise<Page> {

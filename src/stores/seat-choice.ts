@@ -658,8 +658,8 @@ export async function extendHold(): Promise<void> {
         if (!holdEndingSoon.value) emit('extendRefused', undefined, undefined, end)
       })
     } else if (code === 'BOOKING_TIME_EXCEED') {
-      // the hold is gone on the server: treat like a lost lock
-      await resetSeats()
+      // the hold is gone on the server: treat like a lost lock (its dialog says so)
+      await resetSeats({ event: 'lockLost' })
       ui.showError({ id: 'seat.lockLost', values: { names: names.join(', ') } })
     } else ui.toastError(ui.messageForError(err))
   }
@@ -689,7 +689,8 @@ export async function expireHold(): Promise<void> {
   bookedHoldState.value = false
   hold?.expired()
   await resetSeats({ event: 'expired' })
-  ui.toastInfo({ id: 'seatChoice.holdExpired' })
+  // said once: a booking's end by the booking (its live region), a hold's by this notification
+  if (!hold) ui.toastInfo({ id: 'seatChoice.holdExpired' })
 }
 
 /** What a booking does when the passenger extends, resets or outlives a hold it owns. */

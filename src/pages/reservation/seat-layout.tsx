@@ -128,8 +128,11 @@ function SeatMap() {
         return `${intl.formatMessage({ id: 'seatChoice.announceSelected' }, { name: seat })} ${total}`
       case 'deselected':
         return `${intl.formatMessage({ id: 'seatChoice.announceDeselected' }, { name: seat })} ${total}`
+      // one announcement each: the lock-lost dialog says a seat was lost, the notification (or the
+      // booking's own live region) that the hold ran out; said here as well, they were heard twice
       case 'lockLost':
-        return `${intl.formatMessage({ id: 'seat.lockLost' }, { names: seat })} ${total}`
+      case 'expired':
+        return ''
       case 'failed':
         return `${intl.formatMessage({ id: 'seatChoice.announceFailed' }, { name: seat })} ${total}`
       case 'rejected':
@@ -140,8 +143,6 @@ function SeatMap() {
         return intl.formatMessage({ id: 'seatChoice.announceOthers' }, { taken: e.taken ?? 0, freed: e.freed ?? 0 }).trim()
       case 'reset':
         return intl.formatMessage({ id: 'seatChoice.announceReset' })
-      case 'expired':
-        return intl.formatMessage({ id: 'seatChoice.holdExpired' })
       case 'extended':
         return intl.formatMessage({ id: 'seatChoice.announceExtended' }, { until: e.until ? formatTime(e.until, lang) : '' })
       case 'extendRefused':
@@ -151,7 +152,8 @@ function SeatMap() {
   const live = useComputed(() => {
     const e = lastEvent.value
     // the same words twice in a row (two summaries, two refused seats) are said again: a trailing no-break space alternates
-    return e ? say(e) + (e.seq % 2 ? '' : '\u00a0') : ''
+    const text = e ? say(e) : ''
+    return text ? text + (e!.seq % 2 ? '' : '\u00a0') : ''
   })
   if (!details) return null
   const types = [...new Set(details.seatLayout.seats.map((s) => s.seatType))]
