@@ -14,7 +14,7 @@ import { postgresMissing, startPostgres, type TestPostgres } from '../server/tes
 import { spawnServer, type ServerProcess } from '../server/test/proc.ts'
 import { skipLine, underCi } from '../server/test/skip.ts'
 import { type EventStream, openEvents } from '../server/test/sse-client.ts'
-import { dhakaDate, pageHeading } from './helpers.ts'
+import { dhakaDate, m, pageHeading } from './helpers.ts'
 import { recordLiveRegions, said } from './live-regions.ts'
 
 interface Trip {
@@ -357,4 +357,28 @@ test.describe('live seat map on the test server', () => {
     expect(third.text).toBe('1 seat was taken by another passenger.')
     expect(third.at - lastKey).toBeGreaterThan(3000)
   })
+
+  for (const [index, lang] of (['en', 'bn'] as const).entries()) {
+    test(`${lang}: the summary says when the seat the passenger is on was among those taken`, async ({ page, context, request }) => {
+      test.setTimeout(90_000)
+      await context.addInitScript((l) => sessionStorage.setItem('language', l), lang)
+      const trip = await standardTrip(request, 28 + index)
+      await openSeats(page, trip)
+      await recordLiveRegions(page)
+      const [here, next, away] = await availableNames(page, 3)
+      // the passenger rests on a seat (no key pressed for a while): another passenger takes it and the next one
+      await page.locator(`[data-seat="${here}"]`).focus()
+      await holdAs(request, trip, [here!, next!], `focused-other-${lang}`)
+      await expect(page.locator(`[data-seat="${here}"]`)).toHaveAttribute('data-state', 'held')
+      await expect(page.locator(`[data-seat="${here}"]`)).toBeFocused()
+      const focusedTaken = m(lang, 'seatChoice.announceFocusedTaken', { name: here! })
+      const two = lang === 'en' ? '2 seats were taken by other passengers.' : 'অন্য যাত্রীরা ২টি আসন নিয়েছেন।'
+      await expect.poll(async () => (await said(page)).map((s) => s.text), { timeout: 15_000 }).toContain(`${focusedTaken} ${two}`)
+      // a seat taken away from where the passenger is: the count alone
+      await page.locator(`[data-seat="${here}"]`).blur()
+      await holdAs(request, trip, [away!], `away-other-${lang}`)
+      const one = lang === 'en' ? '1 seat was taken by another passenger.' : 'অন্য একজন যাত্রী ১টি আসন নিয়েছেন।'
+      await expect.poll(async () => (await said(page)).map((s) => s.text), { timeout: 20_000 }).toContain(one)
+    })
+  }
 })

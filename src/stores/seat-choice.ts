@@ -42,7 +42,7 @@ export interface SeatEvent {
   /** `extended`: the hold's new end; `extendRefused`: its end as it is. */
   until?: string
   state?: SeatState
-  /** `others`: seats other passengers took, and seats that became available, since the last summary. */
+  /** `others`: seats other passengers took, and seats that became available, since the last summary (`seatName`: the seat the passenger is on, taken). */
   taken?: number
   freed?: number
   seq: number
@@ -806,9 +806,12 @@ export async function reloadSeats(tripId: number): Promise<void> {
   await loadTrip(ref)
 }
 
-/** Says, politely, how many seats other passengers took and how many became available (the live seat map's summary). */
-export function announceOthers(taken: number, freed: number): void {
-  lastEventState.value = { kind: 'others', taken, freed, seq: ++eventSeq }
+/**
+ * Says, politely, how many seats other passengers took and how many became available (the live seat
+ * map's summary); `focused`: the seat the passenger is on, when it was among those taken.
+ */
+export function announceOthers(taken: number, freed: number, focused: string | null = null): void {
+  lastEventState.value = { kind: 'others', taken, freed, seatName: focused ?? undefined, seq: ++eventSeq }
 }
 
 /**

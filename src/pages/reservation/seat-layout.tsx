@@ -97,7 +97,11 @@ function useLiveSeats(tripId: number | undefined) {
     }
     el.addEventListener('keydown', onKey)
     const busy = () => el.contains(document.activeElement) && Date.now() - lastKey < GRID_BUSY_MS
-    const stop = startSeatEvents(tripId, { busy })
+    const focused = () => {
+      const at = document.activeElement
+      return at instanceof HTMLElement && el.contains(at) ? (at.dataset.seat ?? null) : null
+    }
+    const stop = startSeatEvents(tripId, { busy, focused })
     return () => {
       stop()
       el.removeEventListener('keydown', onKey)
@@ -139,8 +143,10 @@ function SeatMap() {
         return intl.formatMessage({ id: 'seatChoice.announceRejected' }, { name: seat })
       case 'unavailable':
         return intl.formatMessage({ id: 'seatChoice.announceUnavailable' }, { name: seat, state: intl.formatMessage({ id: `seatState.${e.state}` }) })
-      case 'others':
-        return intl.formatMessage({ id: 'seatChoice.announceOthers' }, { taken: e.taken ?? 0, freed: e.freed ?? 0 }).trim()
+      case 'others': {
+        const others = intl.formatMessage({ id: 'seatChoice.announceOthers' }, { taken: e.taken ?? 0, freed: e.freed ?? 0 }).trim()
+        return e.seatName ? `${intl.formatMessage({ id: 'seatChoice.announceFocusedTaken' }, { name: seat })} ${others}` : others
+      }
       case 'reset':
         return intl.formatMessage({ id: 'seatChoice.announceReset' })
       case 'extended':
