@@ -74,7 +74,7 @@ for (const [index, lang] of (['en', 'bn'] as const satisfies readonly Lang[]).en
     })
 
     test('the hold running out: said by its notification alone', async ({ page, request }) => {
-      const { trip, date } = await tripFor(request, 26, index)
+      const { trip, date } = await tripFor(request, 27, 1 + index)
       // only the browser's clock moves: the live seat map, silent for that long, would reload the seats with the server's own hold times
       await withoutLiveSeatMap(page)
       await page.clock.install()
