@@ -1,7 +1,6 @@
 import type { Reservation } from '../../contract/schemas.ts'
 import { buildIcs } from '../../contract/ics.ts'
 import { formatTime, localizeDigits, type Locale } from '../lib/dates.ts'
-import { cityName } from './ticket-view.tsx'
 
 /**
  * Saves the ticket's departure as an .ics file (time in Asia/Dhaka), in the page's language
@@ -13,7 +12,8 @@ export async function downloadCalendar(
   lang: Locale,
 ): Promise<void> {
   const seats = r.seats.map((s) => s.name).join(', ')
-  const summary = t('ticket.calendarSummary', { from: cityName(r.origin, lang), to: cityName(r.destination, lang), coach: r.coach.code, seats })
+  const city = (c: Reservation['origin']) => (lang === 'bn' ? c.nameBn : c.name)
+  const summary = t('ticket.calendarSummary', { from: city(r.origin), to: city(r.destination), coach: r.coach.code, seats })
   const s = r.boardingStation
   const keys = r.pnr && r.pin ? t('ticket.calendarKeys', { pnr: r.pnr, pin: localizeDigits(r.pin, lang) }) : ''
   const description = [keys, s.time ? `${s.name}, ${formatTime(s.time, lang)}` : s.name].filter(Boolean).join('\n')

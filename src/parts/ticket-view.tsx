@@ -86,8 +86,7 @@ const PRINT_RULES = [
   '}',
 ].join('\n')
 
-/** A city's name in `lang`. */
-export function cityName(c: Reservation['origin'], lang: Locale): string {
+function cityName(c: Reservation['origin'], lang: Locale): string {
   return lang === 'bn' ? c.nameBn : c.name
 }
 
