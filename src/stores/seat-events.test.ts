@@ -328,20 +328,21 @@ test('the summary: silent changes, one polite count after they settle, at most e
 
 test('the summary names the seat the passenger is on when it was among those taken', async () => {
   current().handlers.open()
+  const tripId = r.tripRef.value!.tripId
   const summary = () => {
     const e = r.lastEvent.value
     return e?.kind === 'others' ? { taken: e.taken, freed: e.freed, focused: e.seatName ?? null } : null
   }
   focused = 'A2'
-  current().handlers.event('seats', { tripId: 7, seats: [live('A1', 'held'), live('A2', 'booked')] })
+  current().handlers.event('seats', { tripId, seats: [live('A1', 'held'), live('A2', 'booked')] })
   clock.advance(2000)
   assert.equal(summary(), { taken: 2, freed: 0, focused: 'A2' })
   // the seat the passenger is on was not among them: not named
-  current().handlers.event('seats', { tripId: 7, seats: [live('A3', 'held')] })
+  current().handlers.event('seats', { tripId, seats: [live('A3', 'held')] })
   clock.advance(SUMMARY_EVERY_MS)
   assert.equal(summary(), { taken: 1, freed: 0, focused: null })
   // nor when it became available
-  current().handlers.event('seats', { tripId: 7, seats: [live('A2', 'available')] })
+  current().handlers.event('seats', { tripId, seats: [live('A2', 'available')] })
   clock.advance(SUMMARY_EVERY_MS)
   assert.equal(summary(), { taken: 0, freed: 1, focused: null })
 })
