@@ -6,7 +6,7 @@
  * Bengali digits, like dates and prices.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { bookThroughApi, DEMO_PASSENGER, dhakaDate, digits, m, pageHeading, signInContext, topUp, tripFor } from './helpers.ts'
+import { bookThroughApi, DEMO_PASSENGER, dhakaDate, digits, m, mx, pageHeading, signInContext, topUp, tripFor } from './helpers.ts'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -128,4 +128,52 @@ test('profile: the opening balance is said once (the demo passenger has one)', a
   await expect(opening).toHaveCount(1)
   expect((await opening.innerText()).split(m('bn', 'profile.kindOpening')).length - 1).toBe(1)
   expect(withoutAmPm(await opening.innerText())).not.toMatch(/[A-Za-z0-9]/)
+})
+
+test('the ticket (ticket page, success page, print, cancel): codes and names marked English, every number in Bengali digits, PIN and phone numbers too', async ({
+  page,
+  context,
+  request,
+}) => {
+  const { trip } = await tripFor(request, 19, 4)
+  const { mobile, token, reservationId } = await bookThroughApi(request, trip)
+  await topUp(request, mobile, 5000)
+  const paid = await request.post('/api/reservation/payFromBalance', { data: { reservationId }, headers: { Authorization: `Bearer ${token}` } })
+  expect(paid.ok(), await paid.text()).toBe(true)
+  const ticket = ((await paid.json()) as { data: { pnr: string; pin: string; coach: { code: string }; seats: { name: string }[] } }).data
+  await signInContext(context, request, mobile)
+
+  for (const route of [`/reservation/success?reservationId=${reservationId}`, `/ticket-operation?reservationId=${reservationId}`]) {
+    await open(page, route)
+    const view = page.getByTestId('ticket')
+    await expect(view.getByTestId('ticket-pnr')).toHaveText(ticket.pnr)
+    await expect(view.getByTestId('ticket-pnr')).toHaveAttribute('lang', 'en')
+    // the PIN is a number: in Bengali digits, like the passenger's mobile number
+    await expect(view.getByTestId('ticket-pin')).toHaveText(digits('bn', ticket.pin))
+    await expect(view).toContainText(digits('bn', mobile))
+    await expect(view.locator('[lang="en"]').filter({ hasText: ticket.coach.code })).toHaveCount(1)
+    await expect(view.getByTestId('ticket-seats')).toHaveAttribute('lang', 'en')
+    expect(await unmarkedForeign(page), route).toEqual([])
+    // printed: the same ticket alone
+    await page.emulateMedia({ media: 'print' })
+    expect(await unmarkedForeign(page), `${route}, printed`).toEqual([])
+    await page.emulateMedia({ media: 'screen' })
+  }
+
+  // My tickets: the PNR and seats marked English, the rest in Bengali
+  await open(page, '/profile')
+  const mine = page
+    .getByRole('region', { name: m('bn', 'profile.ticketsTitle') })
+    .getByRole('listitem')
+    .first()
+  await expect(mine.locator('[lang="en"]').filter({ hasText: ticket.pnr })).toHaveCount(1)
+  expect(await unmarkedForeign(page)).toEqual([])
+
+  // cancelling: the code is sent to a phone number in Bengali digits
+  await open(page, `/ticket-operation?reservationId=${reservationId}`)
+  await page.getByRole('button', { name: m('bn', 'ticket.cancel') }).click()
+  const sent = page.getByText(mx('bn', 'ticket.otpSent'))
+  await expect(sent).toBeVisible()
+  expect(await sent.innerText()).not.toMatch(/[0-9]/)
+  expect(await unmarkedForeign(page)).toEqual([])
 })

@@ -14,7 +14,8 @@ import { postgresMissing, startPostgres, type TestPostgres } from '../harness/po
 import { spawnServer, type ServerProcess } from '../server/test/proc.ts'
 import { skipLine, underCi } from '../server/test/skip.ts'
 import { type EventStream, openEvents } from '../harness/sse-client.ts'
-import { dhakaDate, pageHeading } from './helpers.ts'
+import { dhakaDate, m, pageHeading } from './helpers.ts'
+import { recordLiveRegions, said } from './live-regions.ts'
 
 interface Trip {
   tripId: number
@@ -98,27 +99,6 @@ async function changedAt(page: Page, seat: string, state: string): Promise<numbe
   return at
 }
 
-/** Records every text the live regions of the page say, with the time (epoch ms): read with `said`. */
-async function recordLiveRegions(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __said: { text: string; at: number }[] }
-    w.__said = []
-    const last = new WeakMap<Element, string>()
-    const scan = () => {
-      for (const el of document.querySelectorAll('[aria-live], [role="status"]')) {
-        // as it is (a trailing no-break space makes the same words new), recorded trimmed
-        const text = el.textContent ?? ''
-        if (last.get(el) === text) continue
-        last.set(el, text)
-        if (text.trim()) w.__said.push({ text: text.trim(), at: Date.now() })
-      }
-    }
-    scan()
-    new MutationObserver(scan).observe(document.body, { subtree: true, childList: true, characterData: true })
-  })
-}
-
-const said = (page: Page) => page.evaluate(() => (window as unknown as { __said: { text: string; at: number }[] }).__said)
 const summaries = async (page: Page) => (await said(page)).filter((s) => /taken by (other|another) passengers?|became available/.test(s.text))
 
 async function newPage(browser: Browser): Promise<Page> {
@@ -377,4 +357,28 @@ test.describe('live seat map on the test server', () => {
     expect(third.text).toBe('1 seat was taken by another passenger.')
     expect(third.at - lastKey).toBeGreaterThan(3000)
   })
+
+  for (const [index, lang] of (['en', 'bn'] as const).entries()) {
+    test(`${lang}: the summary says when the seat the passenger is on was among those taken`, async ({ page, context, request }) => {
+      test.setTimeout(90_000)
+      await context.addInitScript((l) => sessionStorage.setItem('language', l), lang)
+      const trip = await standardTrip(request, 28 + index)
+      await openSeats(page, trip)
+      await recordLiveRegions(page)
+      const [here, next, away] = await availableNames(page, 3)
+      // the passenger rests on a seat (no key pressed for a while): another passenger takes it and the next one
+      await page.locator(`[data-seat="${here}"]`).focus()
+      await holdAs(request, trip, [here!, next!], `focused-other-${lang}`)
+      await expect(page.locator(`[data-seat="${here}"]`)).toHaveAttribute('data-state', 'held')
+      await expect(page.locator(`[data-seat="${here}"]`)).toBeFocused()
+      const focusedTaken = m(lang, 'seatChoice.announceFocusedTaken', { name: here! })
+      const two = lang === 'en' ? '2 seats were taken by other passengers.' : 'অন্য যাত্রীরা ২টি আসন নিয়েছেন।'
+      await expect.poll(async () => (await said(page)).map((s) => s.text), { timeout: 15_000 }).toContain(`${focusedTaken} ${two}`)
+      // a seat taken away from where the passenger is: the count alone
+      await page.locator(`[data-seat="${here}"]`).blur()
+      await holdAs(request, trip, [away!], `away-other-${lang}`)
+      const one = lang === 'en' ? '1 seat was taken by another passenger.' : 'অন্য একজন যাত্রী ১টি আসন নিয়েছেন।'
+      await expect.poll(async () => (await said(page)).map((s) => s.text), { timeout: 20_000 }).toContain(one)
+    })
+  }
 })

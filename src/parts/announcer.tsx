@@ -1,6 +1,6 @@
 import { useIntl } from 'react-intl'
 import { LiveRegion } from '../../design-system/visually-hidden/index.ts'
-import { formatTime, type Locale } from '../lib/dates.ts'
+import { formatTime, localizeDigits, type Locale } from '../lib/dates.ts'
 import { formatMoney } from '../lib/money.ts'
 
 /** A store's status change: message id, raw values, sequence number. */
@@ -13,13 +13,15 @@ export interface Announcement {
 const MONEY = new Set(['total', 'discount', 'refund', 'balance'])
 const TIME = new Set(['expires'])
 
-/** Formats an announcement's values (money in Taka, instants as Dhaka time) for `lang`. */
+/** Formats an announcement's values (money in Taka, instants as Dhaka time, phone numbers in the language's digits) for `lang`. */
 export function formatValues(values: Announcement['values'], lang: Locale): Record<string, string | number> | undefined {
   if (!values) return undefined
   const out: Record<string, string | number> = {}
   for (const [k, v] of Object.entries(values)) {
     if (MONEY.has(k) && typeof v === 'number') out[k] = formatMoney(v, lang)
     else if (TIME.has(k) && typeof v === 'string' && v) out[k] = formatTime(v, lang)
+    // a phone number: in the language's digits, like every number (src/parts/ticket-view.tsx)
+    else if (k === 'to' && typeof v === 'string') out[k] = localizeDigits(v, lang)
     else out[k] = v
   }
   return out

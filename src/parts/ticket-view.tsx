@@ -4,7 +4,7 @@ import type { Reservation } from '../../contract/schemas.ts'
 import { css, cx } from '../../styled-system/css'
 import { button } from '../../styled-system/recipes'
 import { StatusBadge } from '../../design-system/status/index.ts'
-import { useT } from '../app/use-t.ts'
+import { useRichT, useT } from '../app/use-t.ts'
 import { formatCalendarDate, formatDateTime, formatTime, localizeDigits, type Locale } from '../lib/dates.ts'
 import { formatMoney } from '../lib/money.ts'
 import { language } from '../stores/ui.ts'
@@ -107,6 +107,17 @@ export interface TicketViewProps {
 }
 
 /**
+ * One rule for numbers and codes on a ticket, kept by the ticket page, the success page, My tickets
+ * (src/pages/profile/my-tickets.tsx), the cancel step and the printed ticket: every number is written
+ * in the page's digits (Bengali in Bengali) — money, dates, times, counts, the PIN and phone numbers
+ * (the PIN is accepted back in Bengali digits); codes and names issued in Latin letters — PNR, coach
+ * code, seat names, counter names, a coupon, a passenger name typed in English — stay as issued,
+ * marked lang="en" so a screen reader reads them in English. `asIssued` marks one (a name typed in
+ * Bengali is left in the page's language).
+ */
+const asIssued = (text: string) => <span lang={/[\u0980-\u09FF]/.test(text) ? undefined : 'en'}>{text}</span>
+
+/**
  * The ticket: status, PNR and PIN with their QR code, trip, coach, seats,
  * counters, passenger and fare paid, with print (one A4 page) and add to
  * calendar; a saved copy says from when. Shared by /reservation/success and /ticket-operation.
@@ -114,6 +125,7 @@ export interface TicketViewProps {
 export function TicketView({ reservation: r, heading, children, savedAt = null, change = null }: TicketViewProps) {
   useSignals()
   const t = useT()
+  const rt = useRichT()
   const lang = language.value
   const from = cityName(r.origin, lang)
   const to = cityName(r.destination, lang)
@@ -121,8 +133,12 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
   const status = statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status)
   const hasKeys = !!r.pnr && !!r.pin
   const canCalendar = r.status === 1 || r.status === 2 || r.status === 10
-  const summary = t('ticket.calendarSummary', { from, to, coach: r.coach.code, seats: seatNames })
-  const station = (s: Reservation['boardingStation']) => (s.time ? `${s.name}, ${formatTime(s.time, lang)}` : s.name)
+  const station = (s: Reservation['boardingStation']) => (
+    <>
+      {asIssued(s.name)}
+      {s.time ? `, ${formatTime(s.time, lang)}` : null}
+    </>
+  )
 
   return (
     <section aria-labelledby="ticket-heading" className={cx(page.card, styles.card)} data-testid="ticket" data-print-ticket="">
@@ -151,14 +167,16 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
           <dl className={styles.keys}>
             <div className={styles.key}>
               <dt>{t('ticket.pnr')}</dt>
-              <dd data-testid="ticket-pnr">{r.pnr}</dd>
+              <dd data-testid="ticket-pnr" lang="en">
+                {r.pnr}
+              </dd>
             </div>
             <div className={styles.key}>
               <dt>{t('ticket.pin')}</dt>
-              <dd data-testid="ticket-pin">{r.pin}</dd>
+              <dd data-testid="ticket-pin">{localizeDigits(r.pin!, lang)}</dd>
             </div>
           </dl>
-          <TicketQr pnr={r.pnr!} pin={r.pin!} label={t('ticket.qrLabel', { pnr: r.pnr!, pin: r.pin! })} fallback={<div className={qrBox} />} />
+          <TicketQr pnr={r.pnr!} pin={r.pin!} label={t('ticket.qrLabel')} fallback={<div className={qrBox} />} />
         </div>
       ) : null}
       <dl className={styles.details}>
@@ -173,12 +191,14 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
         <div>
           <dt>{t('ticket.coach')}</dt>
           <dd>
-            {r.coach.code}, {t(`coachType.${r.coach.type}`)}
+            {asIssued(r.coach.code)}, {t(`coachType.${r.coach.type}`)}
           </dd>
         </div>
         <div>
           <dt>{t('ticket.seats')}</dt>
-          <dd data-testid="ticket-seats">{seatNames}</dd>
+          <dd data-testid="ticket-seats" lang="en">
+            {seatNames}
+          </dd>
         </div>
         <div>
           <dt>{t('ticket.boarding')}</dt>
@@ -191,7 +211,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
         <div>
           <dt>{t('ticket.passenger')}</dt>
           <dd>
-            {r.passengerName}, {localizeDigits(r.passengerMobile, lang)}
+            {asIssued(r.passengerName)}, {localizeDigits(r.passengerMobile, lang)}
           </dd>
         </div>
         <div>
@@ -208,7 +228,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
           </tr>
           {r.fare.discount > 0 ? (
             <tr>
-              <th scope="row">{t('booking.discount', { code: r.fare.couponCode ?? '' })}</th>
+              <th scope="row">{rt('booking.discount', { code: asIssued(r.fare.couponCode ?? '') })}</th>
               <td>−{formatMoney(r.fare.discount, lang)}</td>
             </tr>
           ) : null}
@@ -250,16 +270,8 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
           <button
             type="button"
             className={button({ variant: 'outline' })}
-            onClick={() =>
-              // the calendar file's code loads when asked for, not with the ticket
-              void import('./ticket-calendar.ts').then((m) =>
-                m.downloadCalendar(
-                  r,
-                  summary,
-                  [hasKeys ? t('ticket.calendarKeys', { pnr: r.pnr!, pin: r.pin! }) : '', station(r.boardingStation)].filter(Boolean).join('\n'),
-                ),
-              )
-            }
+            // the calendar file's code and words load when asked for, not with the ticket
+            onClick={() => void import('./ticket-calendar.ts').then((m) => m.downloadCalendar(r, t, lang))}
           >
             {t('ticket.addToCalendar')}
           </button>

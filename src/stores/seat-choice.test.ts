@@ -468,6 +468,20 @@ test('the hold countdown warns in its last 2 minutes and resets when it runs out
   assert.is(r.lastEvent.value?.kind, 'expired')
 })
 
+test("a booking's hold running out is said by the booking, not by a notification as well", async () => {
+  r.toggleSeat('A1')
+  await flush()
+  let expired = 0
+  const until = new Date(clock.now + 15 * 60_000).toISOString()
+  r.holdForBooking(['A1'], until, { extend: async () => null, cancel: async () => undefined, expired: () => void expired++ })
+  clock.now += 15 * 60_000
+  r.tick()
+  await flush()
+  assert.is(expired, 1)
+  assert.equal(r.seats.value, [])
+  assert.equal(toasts('info'), [])
+})
+
 test('failed trip details open the error dialog with the server reason', async () => {
   routes.tripDetails = async () => {
     throw Object.assign(new Error('Trip not found.'), { code: 'TRIP_NOT_FOUND', reason: 'Trip not found.' })

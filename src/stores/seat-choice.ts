@@ -42,7 +42,7 @@ export interface SeatEvent {
   /** `extended`: the hold's new end; `extendRefused`: its end as it is. */
   until?: string
   state?: SeatState
-  /** `others`: seats other passengers took, and seats that became available, since the last summary. */
+  /** `others`: seats other passengers took, and seats that became available, since the last summary (`seatName`: the seat the passenger is on, taken). */
   taken?: number
   freed?: number
   seq: number
@@ -657,8 +657,8 @@ export async function extendHold(): Promise<void> {
         if (!holdEndingSoon.value) emit('extendRefused', undefined, undefined, end)
       })
     } else if (code === 'BOOKING_TIME_EXCEED') {
-      // the hold is gone on the server: treat like a lost lock
-      await resetSeats()
+      // the hold is gone on the server: treat like a lost lock (its dialog says so)
+      await resetSeats({ event: 'lockLost' })
       ui.showError({ id: 'seat.lockLost', values: { names: names.join(', ') } })
     } else ui.toastError(ui.messageForError(err))
   }
@@ -688,7 +688,8 @@ export async function expireHold(): Promise<void> {
   bookedHoldState.value = false
   hold?.expired()
   await resetSeats({ event: 'expired' })
-  ui.toastInfo({ id: 'seatChoice.holdExpired' })
+  // said once: a booking's end by the booking (its live region), a hold's by this notification
+  if (!hold) ui.toastInfo({ id: 'seatChoice.holdExpired' })
 }
 
 let bookingHold: BookingHold | null = null
@@ -770,9 +771,12 @@ export async function reloadSeats(tripId: number): Promise<void> {
   await loadTrip(ref)
 }
 
-/** Says, politely, how many seats other passengers took and how many became available (the live seat map's summary). */
-export function announceOthers(taken: number, freed: number): void {
-  lastEventState.value = { kind: 'others', taken, freed, seq: ++eventSeq }
+/**
+ * Says, politely, how many seats other passengers took and how many became available (the live seat
+ * map's summary); `focused`: the seat the passenger is on, when it was among those taken.
+ */
+export function announceOthers(taken: number, freed: number, focused: string | null = null): void {
+  lastEventState.value = { kind: 'others', taken, freed, seatName: focused ?? undefined, seq: ++eventSeq }
 }
 
 /**

@@ -19,6 +19,7 @@ let stop: () => void
 let online: boolean
 let onNetwork: ((online: boolean) => void) | null
 let busy: boolean
+let focused: string | null
 let lockAnswer: () => Promise<unknown> | unknown
 
 /**
@@ -61,6 +62,7 @@ test.before.each(async () => {
   onNetwork = null
   busy = false
   trip = (r.tripRef.value?.tripId ?? 0) + 1
+  focused = null
   ui.resetUi()
   lockAnswer = () => ({ seatNames: ['A1'], expirationTime: new Date(clock.now + 900_000).toISOString() })
   const routes = { tripDetails: () => details(), busStations: () => ({ boarding: [], dropping: [] }), seatLock: () => lockAnswer() as never }
@@ -70,7 +72,7 @@ test.before.each(async () => {
   log = fakeApi(routes)
   opened = fakeStreams()
   await r.loadTrip(tripRef(trip))
-  stop = startSeatEvents(trip, { network, busy: () => busy, random: () => 0.5 })
+  stop = startSeatEvents(trip, { network, busy: () => busy, focused: () => focused, random: () => 0.5 })
 })
 test.after.each(() => stop())
 
@@ -338,6 +340,27 @@ test('the summary: silent changes, one polite count after they settle, at most e
   clock.advance(1000)
   assert.equal(summaries(), { taken: 1, freed: 0 })
   assert.is(said.length, 3)
+})
+
+test('the summary names the seat the passenger is on when it was among those taken', async () => {
+  current().handlers.open()
+  const tripId = r.tripRef.value!.tripId
+  const summary = () => {
+    const e = r.lastEvent.value
+    return e?.kind === 'others' ? { taken: e.taken, freed: e.freed, focused: e.seatName ?? null } : null
+  }
+  focused = 'A2'
+  current().handlers.event('seats', { tripId, seats: [live('A1', 'held'), live('A2', 'booked')] })
+  clock.advance(2000)
+  assert.equal(summary(), { taken: 2, freed: 0, focused: 'A2' })
+  // the seat the passenger is on was not among them: not named
+  current().handlers.event('seats', { tripId, seats: [live('A3', 'held')] })
+  clock.advance(SUMMARY_EVERY_MS)
+  assert.equal(summary(), { taken: 1, freed: 0, focused: null })
+  // nor when it became available
+  current().handlers.event('seats', { tripId, seats: [live('A2', 'available')] })
+  clock.advance(SUMMARY_EVERY_MS)
+  assert.equal(summary(), { taken: 0, freed: 1, focused: null })
 })
 
 test('leaving the page closes the stream and stops everything', async () => {

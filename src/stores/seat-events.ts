@@ -14,7 +14,9 @@
  *   network is down, the page says seats may be out of date (`liveStatus` stale).
  * - Screen readers are not flooded: changes are applied silently; one polite summary
  *   ("3 seats were taken by other passengers") is said at most every 10 s, after a changes
- *   settle for 2 s, and never while the passenger is moving through the grid (`busy`).
+ *   settle for 2 s, and never while the passenger is moving through the grid (`busy`). When the
+ *   seat the passenger is on was among those taken, the summary says so first (its name changes
+ *   with its state, but a screen reader does not say the name of a control that keeps focus again).
  */
 import type { LiveSeat } from '../../contract/streams.ts'
 import { openStream, type StreamHandle } from '../api/streams.ts'
@@ -42,6 +44,8 @@ export interface Network {
 export interface LiveOptions {
   /** True while the passenger is moving through the seat grid: the summary waits. */
   busy?: () => boolean
+  /** The seat the passenger is on (focus in the grid), or null: the summary says when it was among those taken. */
+  focused?: () => string | null
   network?: Network
   /** 0 ≤ x < 1, spreads reconnects of many tabs after a server restart (Math.random by default). */
   random?: () => number
@@ -81,6 +85,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
   running?.()
   const network = opts.network ?? browserNetwork
   const busy = opts.busy ?? (() => false)
+  const focused = opts.focused ?? (() => null)
   const random = opts.random ?? Math.random
   let handle: StreamHandle | null = null
   let stopped = false
@@ -122,19 +127,23 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
     if (before.size === 0) return
     const t = now()
     if (t - firstChange < SUMMARY_SETTLE_MS || t - lastSummary < SUMMARY_EVERY_MS || busy()) return
+    const here = focused()
     let taken = 0
     let freed = 0
+    let hereTaken = false
     for (const [name, was] of before) {
       const is = r.seatState(name).peek()
       if (is === 'selected') continue
-      if (was === 'available' && is !== 'available') taken++
-      else if (was !== 'available' && is === 'available') freed++
+      if (was === 'available' && is !== 'available') {
+        taken++
+        if (name === here) hereTaken = true
+      } else if (was !== 'available' && is === 'available') freed++
     }
     before.clear()
     firstChange = 0
     if (taken + freed === 0) return
     lastSummary = t
-    r.announceOthers(taken, freed)
+    r.announceOthers(taken, freed, hereTaken ? here : null)
   }
 
   const reload = async () => {

@@ -61,6 +61,12 @@ test('find by PNR and PIN (typed in lower case with spaces)', async () => {
   assert.is(t.announcement.value?.id, 'ticket.announceFound')
 })
 
+test('a PIN typed in Bengali digits, as a Bengali ticket shows it, is the same PIN', async () => {
+  assert.is((await t.findByPnr('ABCDEFGHJK', ' ১২৩৪ '))?.id, 41)
+  assert.equal(calls[0]!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
+  assert.is(t.normalisePin('০৯8'), '098')
+})
+
 test('WRONG_PNR_PIN and RESERVATION_NOT_ACCESSIBLE are kept as errors', async () => {
   assert.is(await t.findByPnr('ABCDEFGHJK', '9999'), undefined)
   assert.equal(t.error.value, { scope: 'find', code: 'WRONG_PNR_PIN', reason: 'Wrong PNR and/or PIN' })

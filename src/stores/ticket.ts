@@ -120,12 +120,17 @@ export function normalisePnr(pnr: string): string {
   return pnr.replace(/\s+/g, '').toUpperCase()
 }
 
+/** Normalises a typed PIN: spaces, and Bengali digits (the ticket shows the PIN in the page's digits) as ASCII. */
+export function normalisePin(pin: string): string {
+  return pin.trim().replace(/[০-৯]/g, (d) => String(d.charCodeAt(0) - 0x09e6))
+}
+
 // ---------- actions ----------
 
 /** Finds a ticket by PNR and PIN; WRONG_PNR_PIN is kept as the error. */
 export async function findByPnr(pnr: string, pin: string): Promise<Reservation | undefined> {
   const p = normalisePnr(pnr)
-  const n = pin.trim()
+  const n = normalisePin(pin)
   const r = await run('find', 'find', () => call('reservationByPnr', { params: { pnr: p, pin: n } }))
   // typing the PIN opens this tab's or account's copy, or one kept on this device
   if (!r) return showSavedInstead((s) => s.findWithPin(owner(), p, n))

@@ -56,7 +56,7 @@ function Ticket({ r }: { r: Reservation }) {
         {route}, {when}
       </a>
       <ul className={styles.details}>
-        {/* a PNR and seat names are codes, printed and typed in Latin letters: read as English */}
+        {/* a PNR and seat names are codes, printed and typed in Latin letters: read as English (the ticket's rule: src/parts/ticket-view.tsx) */}
         {r.pnr ? <li>{rt('profile.ticketPnr', { pnr: <span lang="en">{r.pnr}</span> })}</li> : null}
         <li>{rt('profile.ticketSeats', { seats: <span lang="en">{r.seats.map((s) => s.name).join(', ')}</span> })}</li>
         <li>{t('profile.ticketStatus', { status: statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status) })}</li>

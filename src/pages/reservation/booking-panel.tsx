@@ -95,7 +95,8 @@ export function BookingPanel() {
           <a href={`/reservation/success?reservationId=${mine.id}`}>{t('booking.viewTicket')}</a>
         </p>
       ) : phase === 'ended' ? (
-        <div role="status">
+        // no live region: the booking's announcer says how it ended (cancelled, time over), once
+        <div>
           <p id="booking-ended" tabIndex={-1}>
             {t('booking.ended')}
           </p>

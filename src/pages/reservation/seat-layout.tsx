@@ -97,7 +97,11 @@ function useLiveSeats(tripId: number | undefined) {
     }
     el.addEventListener('keydown', onKey)
     const busy = () => el.contains(document.activeElement) && Date.now() - lastKey < GRID_BUSY_MS
-    const stop = startSeatEvents(tripId, { busy })
+    const focused = () => {
+      const at = document.activeElement
+      return at instanceof HTMLElement && el.contains(at) ? (at.dataset.seat ?? null) : null
+    }
+    const stop = startSeatEvents(tripId, { busy, focused })
     return () => {
       stop()
       el.removeEventListener('keydown', onKey)
@@ -128,20 +132,23 @@ function SeatMap() {
         return `${intl.formatMessage({ id: 'seatChoice.announceSelected' }, { name: seat })} ${total}`
       case 'deselected':
         return `${intl.formatMessage({ id: 'seatChoice.announceDeselected' }, { name: seat })} ${total}`
+      // one announcement each: the lock-lost dialog says a seat was lost, the notification (or the
+      // booking's own live region) that the hold ran out; said here as well, they were heard twice
       case 'lockLost':
-        return `${intl.formatMessage({ id: 'seat.lockLost' }, { names: seat })} ${total}`
+      case 'expired':
+        return ''
       case 'failed':
         return `${intl.formatMessage({ id: 'seatChoice.announceFailed' }, { name: seat })} ${total}`
       case 'rejected':
         return intl.formatMessage({ id: 'seatChoice.announceRejected' }, { name: seat })
       case 'unavailable':
         return intl.formatMessage({ id: 'seatChoice.announceUnavailable' }, { name: seat, state: intl.formatMessage({ id: `seatState.${e.state}` }) })
-      case 'others':
-        return intl.formatMessage({ id: 'seatChoice.announceOthers' }, { taken: e.taken ?? 0, freed: e.freed ?? 0 }).trim()
+      case 'others': {
+        const others = intl.formatMessage({ id: 'seatChoice.announceOthers' }, { taken: e.taken ?? 0, freed: e.freed ?? 0 }).trim()
+        return e.seatName ? `${intl.formatMessage({ id: 'seatChoice.announceFocusedTaken' }, { name: seat })} ${others}` : others
+      }
       case 'reset':
         return intl.formatMessage({ id: 'seatChoice.announceReset' })
-      case 'expired':
-        return intl.formatMessage({ id: 'seatChoice.holdExpired' })
       case 'extended':
         return intl.formatMessage({ id: 'seatChoice.announceExtended' }, { until: e.until ? formatTime(e.until, lang) : '' })
       case 'extendRefused':
@@ -151,7 +158,8 @@ function SeatMap() {
   const live = useComputed(() => {
     const e = lastEvent.value
     // the same words twice in a row (two summaries, two refused seats) are said again: a trailing no-break space alternates
-    return e ? say(e) + (e.seq % 2 ? '' : '\u00a0') : ''
+    const text = e ? say(e) : ''
+    return text ? text + (e!.seq % 2 ? '' : '\u00a0') : ''
   })
   if (!details) return null
   const types = [...new Set(details.seatLayout.seats.map((s) => s.seatType))]

@@ -4,7 +4,7 @@ import { css, cx } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
 import { PinInput } from '../../../design-system/pin-input/index.ts'
 import { useT } from '../../app/use-t.ts'
-import { formatCountdown } from '../../lib/dates.ts'
+import { formatCountdown, localizeDigits } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
 import * as tk from '../../stores/ticket.ts'
@@ -68,8 +68,11 @@ export function CancelTicket() {
         <dt>{t(quote.refundTo === 'CARD' ? 'ticket.refundAmountCard' : 'ticket.refundAmount')}</dt>
         <dd data-testid="refund-amount">{formatMoney(quote.refundAmount, lang)}</dd>
       </dl>
-      <p className={page.muted}>{quote.policy}</p>
-      <p>{t('ticket.otpSent', { to: quote.otpSentTo })}</p>
+      {/* the server's own words, in English */}
+      <p className={page.muted} lang="en">
+        {quote.policy}
+      </p>
+      <p>{t('ticket.otpSent', { to: localizeDigits(quote.otpSentTo, lang) })}</p>
       <form
         noValidate
         className={form.root}

@@ -14,8 +14,9 @@ function validate(v: Fields): FieldErrors<keyof Fields> {
   const pnr = tk.normalisePnr(v.pnr)
   if (!pnr) out.pnr = 'ticket.pnrRequired'
   else if (!tk.PNR_PATTERN.test(pnr)) out.pnr = 'ticket.pnrInvalid'
-  if (!v.pin.trim()) out.pin = 'validation.pinRequired'
-  else if (!tk.PIN_PATTERN.test(v.pin.trim())) out.pin = 'ticket.pinInvalid'
+  const pin = tk.normalisePin(v.pin)
+  if (!pin) out.pin = 'validation.pinRequired'
+  else if (!tk.PIN_PATTERN.test(pin)) out.pin = 'ticket.pinInvalid'
   return out
 }
 
