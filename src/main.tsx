@@ -70,8 +70,7 @@ async function start() {
           () => undefined,
         )
       : null
-  // after what the page shows (src/lib/page-shown.ts), as the lists only fill the search form's fields
-  afterPageShown(() => void startLookups(location.href))
+  void startLookups(location.href)
   const first = resolvePath(location.pathname, isSignedIn.value)
   // every file the first route's render needs, at once instead of one import level at a time
   if (first.kind === 'route') preloadFiles(first.route.path)

@@ -1,7 +1,7 @@
 /**
  * "The page has shown what it is for": on a data route (the trips, the seat map's trip, the
  * paid booking) once that answer has rendered, on any other page at its first render. Work
- * the passenger does not see first (the start-up lookups, the type-ahead city field, the error
+ * the passenger does not see first (the search page's lookups, the type-ahead city field, the error
  * catalogue's messages, the update check, the focus care) waits for it, so on a slow phone it
  * neither shares the network with the page's own data nor keeps the CPU from rendering it. A
  * page that never says so (its data failed in a way it does not report) releases the work

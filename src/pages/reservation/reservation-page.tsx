@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react'
-import { afterPageShown, usePageShown } from '../../lib/page-shown.ts'
+import { usePageShown } from '../../lib/page-shown.ts'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -138,9 +138,8 @@ export default function ReservationPage() {
   usePageShown(!trip || status === 'ready' || status === 'error')
 
   useEffect(() => {
-    afterPageShown(() => {
-      if (!lookupsLoaded.peek()) void loadLookups()
-    })
+    // not after the page has shown: the trip line names the cities (a code, then the name, would move the page)
+    if (!lookupsLoaded.peek()) void loadLookups()
   }, [])
 
   return (
