@@ -318,6 +318,7 @@ export function startBookingClock(): () => void {
     if (bookingState.value?.status === reservationStatus.booked) tick()
   })
 }
+
 /** Forgets the booking (a new trip, logout, tests). */
 export function resetBooking(): void {
   confirming.clear()
