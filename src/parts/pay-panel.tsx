@@ -9,7 +9,7 @@ import { useMessageText, useT } from '../app/use-t.ts'
 import { formatTime, type Locale } from '../lib/dates.ts'
 import { focusIdWhenShown, focusWhenShown } from '../lib/focus.ts'
 import { formatMoney } from '../lib/money.ts'
-import * as b from '../stores/booking.ts'
+import * as booking from '../stores/booking.ts'
 import { passenger } from '../stores/session.ts'
 import { language, messageForError } from '../stores/ui.ts'
 import { ServerError, form } from './form-parts.tsx'
@@ -62,8 +62,8 @@ function Coupon({ r }: { r: Reservation }) {
   const t = useT()
   const text = useMessageText()
   const [code, setCode] = useState('')
-  const pending = b.busy.value === 'coupon'
-  const error = b.error.value?.scope === 'coupon' ? b.error.value : null
+  const pending = booking.busy.value === 'coupon'
+  const error = booking.error.value?.scope === 'coupon' ? booking.error.value : null
   if (r.fare.couponCode) {
     return (
       <div className={styles.row}>
@@ -74,7 +74,7 @@ function Coupon({ r }: { r: Reservation }) {
           variant="outline"
           aria-disabled={pending || undefined}
           onClick={async () => {
-            if (await b.removeCoupon()) focusWhenShown(() => document.querySelector<HTMLElement>('input[name=couponCode]'))
+            if (await booking.removeCoupon()) focusWhenShown(() => document.querySelector<HTMLElement>('input[name=couponCode]'))
           }}
         >
           {t('booking.removeCoupon')}
@@ -89,7 +89,7 @@ function Coupon({ r }: { r: Reservation }) {
       onSubmit={(e) => {
         e.preventDefault()
         if (pending) return
-        void b.applyCoupon(code).then((ok) => {
+        void booking.applyCoupon(code).then((ok) => {
           if (!ok) return
           setCode('')
           // the code field gives way to the coupon applied, which says what changed
@@ -135,18 +135,18 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
   useSignals()
   const t = useT()
   const lang = language.value
-  const busy = b.busy.value
-  const canPay = b.canPay.value
-  const error = b.error.value
+  const busy = booking.busy.value
+  const canPay = booking.canPay.value
+  const error = booking.error.value
   const payError = error?.scope === 'payment' || error?.scope === 'extend' ? error : null
   const balance = passenger.value?.balance ?? null
 
   return (
     <div className={styles.box}>
       <p data-testid="pay-by">{t('booking.payBy', { time: r.expirationTime ? formatTime(r.expirationTime, lang) : '' })}</p>
-      {b.canExtend.value ? (
+      {booking.canExtend.value ? (
         <div>
-          <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => void b.extend()}>
+          <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => void booking.extend()}>
             {t('booking.extend')}
           </Button>
         </div>
@@ -158,7 +158,7 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
           {t('booking.payHeading')}
         </h3>
         <ServerError error={payError} />
-        {b.insufficientBalance.value ? (
+        {booking.insufficientBalance.value ? (
           <StatusMessage tone="info">
             {t('booking.insufficientBalance', { balance: formatMoney(balance ?? 0, lang), total: formatMoney(r.fare.total, lang) })}{' '}
             <a href="/profile#account">{t('booking.topUpLink')}</a>
@@ -171,18 +171,20 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
             aria-disabled={!canPay || undefined}
             onClick={async () => {
               if (!canPay) return
-              const gateway = await b.payByCard()
+              const gateway = await booking.payByCard()
               if (gateway) window.location.assign(gateway)
             }}
           >
-            {busy === 'card' || b.redirecting.value ? t('booking.openingGateway') : t('booking.payCard', { total: formatMoney(r.fare.total, lang) })}
+            {busy === 'card' || booking.redirecting.value
+              ? t('booking.openingGateway')
+              : t('booking.payCard', { total: formatMoney(r.fare.total, lang) })}
           </Button>
           <Button
             variant="outline"
             aria-disabled={!canPay || undefined}
             onClick={async () => {
               if (!canPay) return
-              const sold = await b.payFromBalance()
+              const sold = await booking.payFromBalance()
               if (sold) onPaid(sold)
             }}
           >

@@ -1,7 +1,7 @@
 import { Button } from '../../design-system/button/index.ts'
 import { StatusMessage } from '../../design-system/status/index.ts'
 import { useT } from '../app/use-t.ts'
-import * as b from '../stores/booking.ts'
+import * as booking from '../stores/booking.ts'
 
 /**
  * A card payment the gateway could not confirm yet: never shown as failed (it may
@@ -13,7 +13,7 @@ export function PaymentPending({ paymentId }: { paymentId: string }) {
     <>
       <StatusMessage tone="info">{t('payment.confirmingLater')}</StatusMessage>
       <p>
-        <Button variant="outline" onClick={() => void b.recheckPayment(paymentId)}>
+        <Button variant="outline" onClick={() => void booking.recheckPayment(paymentId)}>
           {t('payment.checkAgain')}
         </Button>
       </p>

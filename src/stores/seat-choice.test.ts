@@ -4,7 +4,7 @@ import type { SeatLockRequest, SeatLockResponse, TripDetails } from '../../contr
 import type { TripRef } from '../lib/trip-ref.ts'
 import { fakeApi, type CallOptions, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
-import * as r from './seat-choice.ts'
+import * as seatChoice from './seat-choice.ts'
 import { testSeat, testTripDetails } from './test-trip.ts'
 import * as ui from './ui.ts'
 
@@ -21,7 +21,7 @@ const seat = testSeat
  */
 let trip: TripRef
 function newTrip(): TripRef {
-  return { tripId: (r.tripRef.value?.tripId ?? 0) + 1, originCode: 'DHK', destinationCode: 'CTG' }
+  return { tripId: (seatChoice.tripRef.value?.tripId ?? 0) + 1, originCode: 'DHK', destinationCode: 'CTG' }
 }
 const details = testTripDetails
 
@@ -89,26 +89,26 @@ test.before.each(async () => {
   }
   // the previous test's seats are given back, as when its page went away, before this test's log starts
   fakeApi(routes)
-  await r.releaseSeats()
+  await seatChoice.releaseSeats()
   log = fakeApi(routes)
-  await r.loadTrip(trip)
+  await seatChoice.loadTrip(trip)
 })
 
 test('seat states come from the layout: sold, booked, held by another', async () => {
-  assert.is(r.seatState('A1').value, 'available')
-  assert.is(r.seatState('B3').value, 'sold')
-  assert.is(r.seatState('B4').value, 'booked')
+  assert.is(seatChoice.seatState('A1').value, 'available')
+  assert.is(seatChoice.seatState('B3').value, 'sold')
+  assert.is(seatChoice.seatState('B4').value, 'booked')
   currentDetails = details([seat('C1', 0, 0, { lockedByOther: true }), seat('C2', 0, 1, { status: 13 })])
-  await r.loadTrip((trip = newTrip()))
-  assert.is(r.seatState('C1').value, 'held')
-  assert.is(r.seatState('C2').value, 'linked')
+  await seatChoice.loadTrip((trip = newTrip()))
+  assert.is(seatChoice.seatState('C1').value, 'held')
+  assert.is(seatChoice.seatState('C2').value, 'linked')
 })
 
 test('choosing a seat selects it at once and locks it on the server; choosing again unlocks', async () => {
-  assert.is(r.toggleSeat('A1'), 'selected')
-  assert.is(r.seatState('A1').value, 'selected', 'optimistic')
+  assert.is(seatChoice.toggleSeat('A1'), 'selected')
+  assert.is(seatChoice.seatState('A1').value, 'selected', 'optimistic')
   assert.equal(
-    r.seats.value.map((s) => s.name),
+    seatChoice.seats.value.map((s) => s.name),
     ['A1'],
   )
   await flush()
@@ -122,20 +122,20 @@ test('choosing a seat selects it at once and locks it on the server; choosing ag
     seatNames: ['A1'],
     locked: true,
   })
-  assert.ok(r.expirationTime.value, 'expirationTime from the lock answer')
-  assert.is(r.toggleSeat('A1'), 'deselected')
-  assert.is(r.seatState('A1').value, 'available')
+  assert.ok(seatChoice.expirationTime.value, 'expirationTime from the lock answer')
+  assert.is(seatChoice.toggleSeat('A1'), 'deselected')
+  assert.is(seatChoice.seatState('A1').value, 'available')
   await flush()
   assert.not.ok(locks.has('A1'))
   assert.is(calls()[1]!.body.locked, false)
 })
 
 test('fare summary: total and fare per seat type', async () => {
-  r.toggleSeat('A1')
-  r.toggleSeat('A3')
-  r.toggleSeat('A4')
-  assert.is(r.totalFare.value, 800 + 1200 + 1200)
-  assert.equal(r.fareByType.value, [
+  seatChoice.toggleSeat('A1')
+  seatChoice.toggleSeat('A3')
+  seatChoice.toggleSeat('A4')
+  assert.is(seatChoice.totalFare.value, 800 + 1200 + 1200)
+  assert.equal(seatChoice.fareByType.value, [
     { seatType: 'Standard', count: 1, fare: 800, subtotal: 800 },
     { seatType: 'Business', count: 2, fare: 1200, subtotal: 2400 },
   ])
@@ -143,43 +143,43 @@ test('fare summary: total and fare per seat type', async () => {
 })
 
 test('unavailable seats cannot be toggled', async () => {
-  assert.is(r.toggleSeat('B3'), 'unavailable')
-  assert.is(r.toggleSeat('B4'), 'unavailable')
+  assert.is(seatChoice.toggleSeat('B3'), 'unavailable')
+  assert.is(seatChoice.toggleSeat('B4'), 'unavailable')
   await flush()
   assert.is(calls().length, 0)
 })
 
 test('a falsy lock answer removes the seat from the selection and available seats and opens the error dialog', async () => {
   locks.set('A2', 'someone-else')
-  const before = r.availableSeats.value
-  r.toggleSeat('A2')
-  assert.is(r.seatState('A2').value, 'selected')
+  const before = seatChoice.availableSeats.value
+  seatChoice.toggleSeat('A2')
+  assert.is(seatChoice.seatState('A2').value, 'selected')
   await flush()
-  assert.is(r.seatState('A2').value, 'held')
-  assert.equal(r.seats.value, [])
-  assert.is(r.availableSeats.value, before - 1)
+  assert.is(seatChoice.seatState('A2').value, 'held')
+  assert.equal(seatChoice.seats.value, [])
+  assert.is(seatChoice.availableSeats.value, before - 1)
   assert.equal(dialog(), { id: 'seat.lockLost', values: { names: 'A2' } })
-  assert.is(r.toggleSeat('A2'), 'unavailable', 'and it cannot be chosen again')
+  assert.is(seatChoice.toggleSeat('A2'), 'unavailable', 'and it cannot be chosen again')
 })
 
 test('a failed lock request reverts the seat and shows the reason in an error toast', async () => {
   failNextLock = Object.assign(new Error('Seat limit exceeded.'), { code: 'SEAT_LIMIT_EXCEEDED', reason: 'Seat limit exceeded.' })
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
-  assert.is(r.seatState('A1').value, 'available')
-  assert.equal(r.seats.value, [])
+  assert.is(seatChoice.seatState('A1').value, 'available')
+  assert.equal(seatChoice.seats.value, [])
   assert.equal(toasts('error'), [{ id: 'error.SEAT_LIMIT_EXCEEDED' }])
 })
 
 test('more than 5 seats shows MAX_SEAT_WARNING with 5 and rejects the 6th', async () => {
   const many = Array.from({ length: 8 }, (_, i) => seat(`C${i + 1}`, 3 + i, 0))
   currentDetails = details(many)
-  await r.loadTrip((trip = newTrip()))
-  for (let i = 1; i <= 5; i++) assert.is(r.toggleSeat(`C${i}`), 'selected')
-  assert.is(r.toggleSeat('C6'), 'maxSeats')
-  assert.is(r.seatState('C6').value, 'available')
+  await seatChoice.loadTrip((trip = newTrip()))
+  for (let i = 1; i <= 5; i++) assert.is(seatChoice.toggleSeat(`C${i}`), 'selected')
+  assert.is(seatChoice.toggleSeat('C6'), 'maxSeats')
+  assert.is(seatChoice.seatState('C6').value, 'available')
   assert.equal(toasts('warning'), [{ id: 'error.MAX_SEAT_WARNING', values: { count: 5 } }])
-  assert.is(r.seats.value.length, 5)
+  assert.is(seatChoice.seats.value.length, 5)
   await flush()
   assert.is(locks.size, 5)
   assert.not.ok(locks.has('C6'))
@@ -188,14 +188,14 @@ test('more than 5 seats shows MAX_SEAT_WARNING with 5 and rejects the 6th', asyn
 test('OPEN seats are placeholders: not counted, never locked', async () => {
   const many = [...Array.from({ length: 5 }, (_, i) => seat(`C${i + 1}`, i, 0)), seat('OPEN', 6, 0)]
   currentDetails = details(many)
-  await r.loadTrip((trip = newTrip()))
-  for (let i = 1; i <= 5; i++) r.toggleSeat(`C${i}`)
-  assert.is(r.toggleSeat('OPEN'), 'selected', 'a sixth entry that is OPEN is allowed')
-  assert.is(r.countedSeats.value.length, 5)
-  assert.is(r.seats.value.length, 6)
+  await seatChoice.loadTrip((trip = newTrip()))
+  for (let i = 1; i <= 5; i++) seatChoice.toggleSeat(`C${i}`)
+  assert.is(seatChoice.toggleSeat('OPEN'), 'selected', 'a sixth entry that is OPEN is allowed')
+  assert.is(seatChoice.countedSeats.value.length, 5)
+  assert.is(seatChoice.seats.value.length, 6)
   await flush()
   assert.not.ok(calls().some((c) => c.body.seatNames.includes('OPEN')))
-  assert.is(r.totalFare.value, 5 * 800)
+  assert.is(seatChoice.totalFare.value, 5 * 800)
 })
 
 test('the remaining seat limit is enforced with its number', async () => {
@@ -203,10 +203,10 @@ test('the remaining seat limit is enforced with its number', async () => {
     layout.map((s) => ({ ...s })),
     { remainingSeatLimit: 2 },
   )
-  await r.loadTrip((trip = newTrip()))
-  r.toggleSeat('A1')
-  r.toggleSeat('A2')
-  assert.is(r.toggleSeat('A3'), 'seatLimit')
+  await seatChoice.loadTrip((trip = newTrip()))
+  seatChoice.toggleSeat('A1')
+  seatChoice.toggleSeat('A2')
+  assert.is(seatChoice.toggleSeat('A3'), 'seatLimit')
   assert.equal(toasts('warning'), [{ id: 'seatChoice.seatLimit', values: { count: 2 } }])
   await flush()
 })
@@ -216,10 +216,10 @@ test('the remaining limit counts seats this visitor already holds (the server su
     layout.map((s) => (s.name === 'A4' ? { ...s, lockedByMe: true } : { ...s })),
     { remainingSeatLimit: 1, expirationTime: new Date(clock.now + 60_000).toISOString() },
   )
-  await r.loadTrip((trip = newTrip()))
-  assert.is(r.seatLimit.value, 2)
-  assert.is(r.toggleSeat('A1'), 'selected')
-  assert.is(r.toggleSeat('A2'), 'seatLimit')
+  await seatChoice.loadTrip((trip = newTrip()))
+  assert.is(seatChoice.seatLimit.value, 2)
+  assert.is(seatChoice.toggleSeat('A1'), 'selected')
+  assert.is(seatChoice.toggleSeat('A2'), 'seatLimit')
   await flush()
 })
 
@@ -228,64 +228,64 @@ test('an infinite remaining limit (-999) falls back to the 5-seat cap', async ()
     layout.map((s) => ({ ...s })),
     { remainingSeatLimit: -999 },
   )
-  await r.loadTrip((trip = newTrip()))
-  assert.is(r.seatLimit.value, 5)
+  await seatChoice.loadTrip((trip = newTrip()))
+  assert.is(seatChoice.seatLimit.value, 5)
 })
 
 test('reset unlocks all held seats, clears the seats and sets expirationTime to now', async () => {
-  r.toggleSeat('A1')
-  r.toggleSeat('A3')
+  seatChoice.toggleSeat('A1')
+  seatChoice.toggleSeat('A3')
   await flush()
   assert.is(locks.size, 2)
-  await r.resetSeats()
+  await seatChoice.resetSeats()
   assert.is(locks.size, 0)
-  assert.equal(r.seats.value, [])
-  assert.is(r.seatState('A1').value, 'available')
-  assert.is(Date.parse(r.expirationTime.value!), clock.now)
+  assert.equal(seatChoice.seats.value, [])
+  assert.is(seatChoice.seatState('A1').value, 'available')
+  assert.is(Date.parse(seatChoice.expirationTime.value!), clock.now)
   const last = calls().at(-1)!
   assert.is(last.body.locked, false)
   assert.equal(last.body.seatNames.sort(), ['A1', 'A3'])
 })
 
 test('reset while a lock is in flight still leaves nothing held', async () => {
-  r.toggleSeat('A1')
-  await r.resetSeats()
+  seatChoice.toggleSeat('A1')
+  await seatChoice.resetSeats()
   await flush()
   assert.is(locks.size, 0)
 })
 
 test('quick toggles end in the state the passenger left the seat in', async () => {
-  r.toggleSeat('A1')
-  r.toggleSeat('A1')
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
-  assert.is(r.seatState('A1').value, 'selected')
+  assert.is(seatChoice.seatState('A1').value, 'selected')
   assert.is(locks.get('A1'), 'me')
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
   assert.not.ok(locks.has('A1'))
 })
 
 test('release with keepalive gives back held seats (leaving the page, closing the tab)', async () => {
-  r.toggleSeat('A1')
-  r.toggleSeat('A2')
+  seatChoice.toggleSeat('A1')
+  seatChoice.toggleSeat('A2')
   await flush()
-  await r.releaseSeats({ keepalive: true })
+  await seatChoice.releaseSeats({ keepalive: true })
   assert.is(locks.size, 0)
   assert.is(calls().at(-1)!.keepalive, true)
 })
 
 test('choosing another trip releases the seats held on the first and leaves nothing of it', async () => {
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
-  assert.is(r.lastEvent.value?.kind, 'selected')
+  assert.is(seatChoice.lastEvent.value?.kind, 'selected')
   currentDetails = details([seat('D1', 0, 0)])
-  await r.loadTrip((trip = newTrip()))
+  await seatChoice.loadTrip((trip = newTrip()))
   assert.is(locks.size, 0)
-  assert.equal(r.seats.value, [])
-  assert.is(r.lastEvent.value, null, 'the first trip’s announcement is not said again')
-  assert.is(r.seatState('A1').value, 'sold', 'a seat the new trip does not have cannot be chosen')
-  assert.is(r.toggleSeat('A1'), 'unknown')
+  assert.equal(seatChoice.seats.value, [])
+  assert.is(seatChoice.lastEvent.value, null, 'the first trip’s announcement is not said again')
+  assert.is(seatChoice.seatState('A1').value, 'sold', 'a seat the new trip does not have cannot be chosen')
+  assert.is(seatChoice.toggleSeat('A1'), 'unknown')
 })
 
 test('own unexpired locks from the server are kept as the selection after a reload', async () => {
@@ -294,14 +294,14 @@ test('own unexpired locks from the server are kept as the selection after a relo
     layout.map((s) => (s.name === 'A4' ? { ...s, lockedByMe: true } : { ...s })),
     { expirationTime: exp },
   )
-  await r.loadTrip((trip = newTrip()))
+  await seatChoice.loadTrip((trip = newTrip()))
   assert.equal(
-    r.seats.value.map((s) => s.name),
+    seatChoice.seats.value.map((s) => s.name),
     ['A4'],
   )
-  assert.is(r.seatState('A4').value, 'selected')
-  assert.is(r.expirationTime.value, exp)
-  r.toggleSeat('A4')
+  assert.is(seatChoice.seatState('A4').value, 'selected')
+  assert.is(seatChoice.expirationTime.value, exp)
+  seatChoice.toggleSeat('A4')
   await flush()
   assert.is(calls().at(-1)!.body.locked, false, 'choosing it again unlocks')
 })
@@ -320,32 +320,32 @@ function snapshot(): TripDetails {
 }
 
 /** Starts a reload whose answer is taken now (before what follows reaches the server) and sent on `answer()`. */
-function slowReload(): { done: Promise<r.LoadStatus>; answer: () => void } {
+function slowReload(): { done: Promise<seatChoice.LoadStatus>; answer: () => void } {
   const taken = snapshot()
   let answer = () => {}
   const answered = new Promise<TripDetails>((res) => (answer = () => res(taken)))
   routes.tripDetails = () => answered
-  const done = r.loadTrip(trip)
+  const done = seatChoice.loadTrip(trip)
   return { done, answer }
 }
 
 test('a seat chosen while the trip reloads stays chosen and held (the answer predates its lock)', async () => {
   const reload = slowReload()
   await flush()
-  assert.is(r.toggleSeat('A1'), 'selected')
+  assert.is(seatChoice.toggleSeat('A1'), 'selected')
   await flush()
   assert.is(locks.get('A1'), 'me')
   reload.answer()
   await reload.done
   await flush()
-  assert.is(r.seatState('A1').value, 'selected')
+  assert.is(seatChoice.seatState('A1').value, 'selected')
   assert.equal(
-    r.seats.value.map((s) => s.name),
+    seatChoice.seats.value.map((s) => s.name),
     ['A1'],
   )
   assert.is(locks.get('A1'), 'me')
-  assert.ok(r.holdMsLeft.value! > 0)
-  r.toggleSeat('A1')
+  assert.ok(seatChoice.holdMsLeft.value! > 0)
+  seatChoice.toggleSeat('A1')
   await flush()
   assert.not.ok(locks.has('A1'), 'choosing it again unlocks')
 })
@@ -354,18 +354,18 @@ test('a lock still in flight when the reload answers carries on; the seat stays 
   let release = () => {}
   const real = fakeSeatLock('me')
   routes.seatLock = (opts) => new Promise((res) => (release = () => res(real(opts))))
-  r.toggleSeat('A2')
+  seatChoice.toggleSeat('A2')
   await flush()
   const reload = slowReload()
   reload.answer()
   await reload.done
-  assert.is(r.seatState('A2').value, 'selected')
+  assert.is(seatChoice.seatState('A2').value, 'selected')
   release()
   await flush()
   assert.is(locks.get('A2'), 'me')
-  assert.is(r.seatState('A2').value, 'selected')
+  assert.is(seatChoice.seatState('A2').value, 'selected')
   assert.equal(
-    r.seats.value.map((s) => s.name),
+    seatChoice.seats.value.map((s) => s.name),
     ['A2'],
   )
 })
@@ -375,10 +375,10 @@ test('locksSettled waits for every lock the clicks started, so a booking names s
   const real = fakeSeatLock('me')
   routes.seatLock = (opts) => new Promise((res) => releases.push(() => res(real(opts))))
   let settled = false
-  await r.locksSettled()
-  r.toggleSeat('A1')
-  r.toggleSeat('A2')
-  void r.locksSettled().then(() => (settled = true))
+  await seatChoice.locksSettled()
+  seatChoice.toggleSeat('A1')
+  seatChoice.toggleSeat('A2')
+  void seatChoice.locksSettled().then(() => (settled = true))
   await flush()
   assert.is(releases.length, 2, 'both locks sent')
   releases[0]!()
@@ -391,94 +391,94 @@ test('locksSettled waits for every lock the clicks started, so a booking names s
 })
 
 test('a seat given up while the trip reloads stays given up and is unlocked', async () => {
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
   const reload = slowReload()
   await flush()
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   reload.answer()
   await reload.done
   await flush()
-  assert.is(r.seatState('A1').value, 'available')
-  assert.equal(r.seats.value, [])
+  assert.is(seatChoice.seatState('A1').value, 'available')
+  assert.equal(seatChoice.seats.value, [])
   assert.not.ok(locks.has('A1'))
 })
 
 test('seats nobody touched during the reload follow the server (a lock that ended there is dropped)', async () => {
-  r.toggleSeat('A1')
-  r.toggleSeat('A2')
+  seatChoice.toggleSeat('A1')
+  seatChoice.toggleSeat('A2')
   await flush()
   locks.delete('A2')
   const reload = slowReload()
   reload.answer()
   await reload.done
   assert.equal(
-    r.seats.value.map((s) => s.name),
+    seatChoice.seats.value.map((s) => s.name),
     ['A1'],
   )
-  assert.is(r.seatState('A2').value, 'available')
+  assert.is(seatChoice.seatState('A2').value, 'available')
 })
 
 test('another trip takes the seat map of the first down at once: no click can lock a seat of the wrong trip', async () => {
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
   currentDetails = details([seat('D1', 0, 0)])
-  const next = r.loadTrip((trip = newTrip()))
-  assert.is(r.tripDetails.value, null)
-  assert.is(r.toggleSeat('A2'), 'unknown')
+  const next = seatChoice.loadTrip((trip = newTrip()))
+  assert.is(seatChoice.tripDetails.value, null)
+  assert.is(seatChoice.toggleSeat('A2'), 'unknown')
   await next
   await flush()
   assert.is(locks.size, 0)
-  assert.is(r.tripDetails.value?.tripId, trip.tripId)
+  assert.is(seatChoice.tripDetails.value?.tripId, trip.tripId)
 })
 
 test('a seat chosen after a reset starts a new hold: the reset time does not end it', async () => {
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
-  await r.resetSeats()
+  await seatChoice.resetSeats()
   let release = () => {}
   const real = fakeSeatLock('me')
   routes.seatLock = (opts) => new Promise((res) => (release = () => res(real(opts))))
   clock.now += 1000
-  r.toggleSeat('A2')
+  seatChoice.toggleSeat('A2')
   await flush()
-  r.tick()
-  assert.is(r.seatState('A2').value, 'selected', 'the hold clock does not expire the new choice')
+  seatChoice.tick()
+  assert.is(seatChoice.seatState('A2').value, 'selected', 'the hold clock does not expire the new choice')
   assert.equal(toasts('info'), [])
   release()
   await flush()
   assert.is(locks.get('A2'), 'me')
-  assert.is(r.holdMsLeft.value, 15 * 60_000)
+  assert.is(seatChoice.holdMsLeft.value, 15 * 60_000)
 })
 
 test('the hold countdown warns in its last 2 minutes and resets when it runs out', async () => {
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
-  assert.is(r.holdMsLeft.value, 15 * 60_000)
-  assert.not.ok(r.holdEndingSoon.value)
+  assert.is(seatChoice.holdMsLeft.value, 15 * 60_000)
+  assert.not.ok(seatChoice.holdEndingSoon.value)
   clock.now += 13 * 60_000 + 1000
-  r.tick()
-  assert.ok(r.holdEndingSoon.value)
+  seatChoice.tick()
+  assert.ok(seatChoice.holdEndingSoon.value)
   clock.now += 2 * 60_000
-  r.tick()
+  seatChoice.tick()
   await flush()
-  assert.equal(r.seats.value, [])
+  assert.equal(seatChoice.seats.value, [])
   assert.is(locks.size, 0)
   assert.equal(toasts('info'), [{ id: 'seatChoice.holdExpired' }])
-  assert.is(r.lastEvent.value?.kind, 'expired')
+  assert.is(seatChoice.lastEvent.value?.kind, 'expired')
 })
 
 test("a booking's hold running out is said by the booking, not by a notification as well", async () => {
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
   let expired = 0
   const until = new Date(clock.now + 15 * 60_000).toISOString()
-  r.holdForBooking(['A1'], until, { extend: async () => null, cancel: async () => undefined, expired: () => void expired++ })
+  seatChoice.holdForBooking(['A1'], until, { extend: async () => null, cancel: async () => undefined, expired: () => void expired++ })
   clock.now += 15 * 60_000
-  r.tick()
+  seatChoice.tick()
   await flush()
   assert.is(expired, 1)
-  assert.equal(r.seats.value, [])
+  assert.equal(seatChoice.seats.value, [])
   assert.equal(toasts('info'), [])
 })
 
@@ -486,7 +486,7 @@ test('failed trip details open the error dialog with the server reason', async (
   routes.tripDetails = async () => {
     throw Object.assign(new Error('Trip not found.'), { code: 'TRIP_NOT_FOUND', reason: 'Trip not found.' })
   }
-  const st = await r.loadTrip((trip = newTrip()))
+  const st = await seatChoice.loadTrip((trip = newTrip()))
   assert.is(st, 'error')
   assert.equal(dialog(), { id: 'error.TRIP_NOT_FOUND' })
 })
@@ -497,12 +497,12 @@ test('toggling one seat changes only that seat signal', async () => {
   const disposers = layout.map((s) => {
     let first = true
     return effect(() => {
-      void r.seatState(s.name).value
+      void seatChoice.seatState(s.name).value
       if (!first) seen.push(s.name)
       first = false
     })
   })
-  r.toggleSeat('A2')
+  seatChoice.toggleSeat('A2')
   await flush()
   for (const d of disposers) d()
   assert.equal(seen, ['A2'])

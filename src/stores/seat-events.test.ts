@@ -6,7 +6,7 @@ import { ApiError } from '../api/api-error.ts'
 import { fakeApi, type FakeCall } from '../api/index.ts'
 import { fakeStreams, type FakeStream } from '../api/streams.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
-import * as r from './seat-choice.ts'
+import * as seatChoice from './seat-choice.ts'
 import { testSeat, testTripDetails } from './test-trip.ts'
 import { SILENCE_MS, startSeatEvents, SUMMARY_EVERY_MS, type Network } from './seat-events.ts'
 import * as ui from './ui.ts'
@@ -61,17 +61,17 @@ test.before.each(async () => {
   online = true
   onNetwork = null
   busy = false
-  trip = (r.tripRef.value?.tripId ?? 0) + 1
+  trip = (seatChoice.tripRef.value?.tripId ?? 0) + 1
   focused = null
   ui.resetUi()
   lockAnswer = () => ({ seatNames: ['A1'], expirationTime: new Date(clock.now + 900_000).toISOString() })
   const routes = { tripDetails: () => details(), busStations: () => ({ boarding: [], dropping: [] }), seatLock: () => lockAnswer() as never }
   // the previous test's seats are given back, as when its page went away, before this test's log starts
   fakeApi(routes)
-  await r.releaseSeats()
+  await seatChoice.releaseSeats()
   log = fakeApi(routes)
   opened = fakeStreams()
-  await r.loadTrip(tripRef(trip))
+  await seatChoice.loadTrip(tripRef(trip))
   stop = startSeatEvents(trip, { network, busy: () => busy, focused: () => focused, random: () => 0.5 })
 })
 test.after.each(() => stop())
@@ -79,27 +79,27 @@ test.after.each(() => stop())
 test('one stream per tab on the trip; other passengers’ changes show at once, the passenger’s own seats stay theirs', async () => {
   assert.is(opened.length, 1)
   assert.equal(current().params, { tripId: trip })
-  assert.is(r.liveStatus.value, 'connecting')
+  assert.is(seatChoice.liveStatus.value, 'connecting')
   current().handlers.open()
-  assert.is(r.liveStatus.value, 'live')
-  assert.is(r.toggleSeat('A1'), 'selected')
+  assert.is(seatChoice.liveStatus.value, 'live')
+  assert.is(seatChoice.toggleSeat('A1'), 'selected')
   await flush()
   current().handlers.event('snapshot', { tripId: trip, seats: [live('A1', 'available'), live('A2', 'available'), live('B1', 'sold')] })
   current().handlers.event('seats', {
     tripId: trip,
     seats: [live('A2', 'held', '2026-11-22T10:15:00+06:00'), live('A3', 'booked'), live('A1', 'held')],
   })
-  assert.is(r.seatState('A2').value, 'held')
-  assert.is(r.seatState('A3').value, 'booked')
+  assert.is(seatChoice.seatState('A2').value, 'held')
+  assert.is(seatChoice.seatState('A3').value, 'booked')
   // its own hold, as everyone else sees it
-  assert.is(r.seatState('A1').value, 'selected')
-  assert.is(r.availableSeats.value, 1)
+  assert.is(seatChoice.seatState('A1').value, 'selected')
+  assert.is(seatChoice.availableSeats.value, 1)
   current().handlers.event('seats', { tripId: trip, seats: [live('A2', 'available')] })
-  assert.is(r.seatState('A2').value, 'available')
-  assert.is(r.availableSeats.value, 2)
+  assert.is(seatChoice.seatState('A2').value, 'available')
+  assert.is(seatChoice.availableSeats.value, 2)
   // another trip's events are not this page's
   current().handlers.event('seats', { tripId: trip + 1, seats: [live('A4', 'sold')] })
-  assert.is(r.seatState('A4').value, 'available')
+  assert.is(seatChoice.seatState('A4').value, 'available')
   // starting again (the page mounted twice) keeps one stream
   stop = startSeatEvents(trip, { network, random: () => 0.5 })
   assert.is(opened.length, 2)
@@ -109,7 +109,7 @@ test('one stream per tab on the trip; other passengers’ changes show at once, 
 test('a seat taken while the page is open: choosing it says so, without a lock request or the lock-lost dialog', async () => {
   current().handlers.open()
   current().handlers.event('seats', { tripId: trip, seats: [live('A2', 'held', '2026-11-22T10:15:00+06:00')] })
-  assert.is(r.toggleSeat('A2'), 'unavailable')
+  assert.is(seatChoice.toggleSeat('A2'), 'unavailable')
   await flush()
   assert.equal(
     log.filter((c) => c.name === 'seatLock').map((c) => c.opts.body),
@@ -121,44 +121,51 @@ test('a seat taken while the page is open: choosing it says so, without a lock r
     [{ id: 'seatChoice.takenJustNow', values: { name: 'A2' } }],
   )
   // a seat sold before the page opened: the live region says why
-  assert.is(r.toggleSeat('B1'), 'unavailable')
-  assert.equal(r.lastEvent.value && { kind: r.lastEvent.value.kind, seat: r.lastEvent.value.seatName, state: r.lastEvent.value.state }, {
-    kind: 'unavailable',
-    seat: 'B1',
-    state: 'sold',
-  })
+  assert.is(seatChoice.toggleSeat('B1'), 'unavailable')
+  assert.equal(
+    seatChoice.lastEvent.value && {
+      kind: seatChoice.lastEvent.value.kind,
+      seat: seatChoice.lastEvent.value.seatName,
+      state: seatChoice.lastEvent.value.state,
+    },
+    {
+      kind: 'unavailable',
+      seat: 'B1',
+      state: 'sold',
+    },
+  )
 })
 
 test('a lock request on its way is not overruled by an event; the seat follows the server’s answer', async () => {
   current().handlers.open()
   let answer!: (v: unknown) => void
   lockAnswer = () => new Promise((res) => (answer = res))
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
   assert.is(lockRequests(), 1)
   current().handlers.event('seats', { tripId: trip, seats: [live('A1', 'held')] })
-  assert.is(r.seatState('A1').value, 'selected')
+  assert.is(seatChoice.seatState('A1').value, 'selected')
   answer({ seatNames: ['A1'], expirationTime: new Date(clock.now + 900_000).toISOString() })
   await flush()
-  assert.is(r.seatState('A1').value, 'selected')
+  assert.is(seatChoice.seatState('A1').value, 'selected')
 })
 
 test('a server without the route: refused before it opened, seats checked when chosen, no note, no retries, no error', async () => {
   current().handlers.error(true)
-  assert.is(r.liveStatus.value, 'off')
+  assert.is(seatChoice.liveStatus.value, 'off')
   clock.advance(120_000)
   await flush()
   assert.is(opened.length, 1)
   assert.is(ui.errorModalVisible.value, false)
   assert.equal(ui.toasts.value, [])
-  assert.is(r.toggleSeat('A1'), 'selected')
+  assert.is(seatChoice.toggleSeat('A1'), 'selected')
 })
 
 test('a browser without EventSource: nothing live, nothing said', async () => {
   stop()
   opened = fakeStreams({ unsupported: true })
   stop = startSeatEvents(trip, { network, random: () => 0.5 })
-  assert.is(r.liveStatus.value, 'off')
+  assert.is(seatChoice.liveStatus.value, 'off')
   assert.equal(ui.toasts.value, [])
 })
 
@@ -166,7 +173,7 @@ test('a dropped stream: stale at once, reconnected with growing backoff, then th
   current().handlers.open()
   assert.is(detailsLoads(), 1)
   current().handlers.error(false)
-  assert.is(r.liveStatus.value, 'stale')
+  assert.is(seatChoice.liveStatus.value, 'stale')
   // 1 s, then 2 s, then 4 s (±20 %, here exactly)
   clock.advance(999)
   assert.is(opened.length, 1)
@@ -181,12 +188,12 @@ test('a dropped stream: stale at once, reconnected with growing backoff, then th
   clock.advance(4000)
   assert.is(opened.length, 4)
   current().handlers.open()
-  assert.is(r.liveStatus.value, 'live')
+  assert.is(seatChoice.liveStatus.value, 'live')
   // the snapshot arrives while the reload runs: it is applied after it
   current().handlers.event('snapshot', { tripId: trip, seats: [live('A3', 'sold')] })
   await flush()
   assert.is(detailsLoads(), 2)
-  assert.is(r.seatState('A3').value, 'sold')
+  assert.is(seatChoice.seatState('A3').value, 'sold')
   // the backoff starts again from 1 s after a stream that opened
   current().handlers.error(false)
   clock.advance(1000)
@@ -195,9 +202,9 @@ test('a dropped stream: stale at once, reconnected with growing backoff, then th
 
 test('a reconnect while a booking holds the seats: no reload (it would show the booking’s seats as booked), the booking’s seats stay chosen', async () => {
   current().handlers.open()
-  r.toggleSeat('A1')
+  seatChoice.toggleSeat('A1')
   await flush()
-  r.holdForBooking(['A1'], new Date(clock.now + 600_000).toISOString(), {
+  seatChoice.holdForBooking(['A1'], new Date(clock.now + 600_000).toISOString(), {
     extend: async () => null,
     cancel: async () => undefined,
     expired: () => undefined,
@@ -208,19 +215,19 @@ test('a reconnect while a booking holds the seats: no reload (it would show the 
   current().handlers.event('snapshot', { tripId: trip, seats: [live('A1', 'booked'), live('A2', 'held')] })
   await flush()
   assert.is(detailsLoads(), 1)
-  assert.is(r.seatState('A1').value, 'selected')
+  assert.is(seatChoice.seatState('A1').value, 'selected')
   assert.equal(
-    r.seats.value.map((s) => s.name),
+    seatChoice.seats.value.map((s) => s.name),
     ['A1'],
   )
-  assert.is(r.seatState('A2').value, 'held')
-  assert.is(r.liveStatus.value, 'live')
+  assert.is(seatChoice.seatState('A2').value, 'held')
+  assert.is(seatChoice.liveStatus.value, 'live')
 })
 
 test('offline: the stream closes and the page says seats may be out of date; back online, it reconnects at once', async () => {
   current().handlers.open()
   onNetwork!(false)
-  assert.is(r.liveStatus.value, 'stale')
+  assert.is(seatChoice.liveStatus.value, 'stale')
   assert.is(opened[0]!.closed, true)
   clock.advance(60_000)
   assert.is(opened.length, 1)
@@ -229,7 +236,7 @@ test('offline: the stream closes and the page says seats may be out of date; bac
   assert.is(opened.length, 2)
   current().handlers.open()
   await flush()
-  assert.is(r.liveStatus.value, 'live')
+  assert.is(seatChoice.liveStatus.value, 'live')
   assert.is(detailsLoads(), 2)
 })
 
@@ -240,7 +247,7 @@ test('a stream that goes silent (no heartbeat) is replaced', async () => {
   clock.advance(SILENCE_MS - 1000)
   assert.is(opened.length, 1)
   clock.advance(3000)
-  assert.is(r.liveStatus.value, 'stale')
+  assert.is(seatChoice.liveStatus.value, 'stale')
   assert.is(opened[0]!.closed, true)
   clock.advance(1000)
   assert.is(opened.length, 2)
@@ -251,7 +258,7 @@ test('the trip is gone: reloaded once (the page shows the server’s reason), no
   current().handlers.event('trip', { tripId: trip, change: 'gone' })
   await flush()
   assert.is(detailsLoads(), 2)
-  assert.is(r.liveStatus.value, 'off')
+  assert.is(seatChoice.liveStatus.value, 'off')
   assert.is(opened[0]!.closed, true)
   opened[0]!.handlers.error(false)
   clock.advance(60_000)
@@ -260,9 +267,9 @@ test('the trip is gone: reloaded once (the page shows the server’s reason), no
 
 test('the operator cancels the trip while the passenger holds seats: the reload answers TRIP_OMITTED, the seat map goes, the seats are given back, no error dialog, nothing live any more', async () => {
   current().handlers.open()
-  assert.is(r.toggleSeat('A1'), 'selected')
+  assert.is(seatChoice.toggleSeat('A1'), 'selected')
   await flush()
-  assert.is(r.countedSeats.value.length, 1)
+  assert.is(seatChoice.countedSeats.value.length, 1)
   log = fakeApi({
     tripDetails: () => {
       throw new ApiError('TRIP_OMITTED', errorCatalogue.TRIP_OMITTED.reason, 409)
@@ -276,22 +283,22 @@ test('the operator cancels the trip while the passenger holds seats: the reload 
   current().handlers.event('trip', { tripId: trip, change: 'changed' })
   current().handlers.event('seats', { tripId: trip, seats: [live('A1', 'available')] })
   await flush()
-  assert.is(r.tripCanceled.value, true)
-  assert.is(r.tripDetails.value, null, 'nothing left to click')
-  assert.equal(r.countedSeats.value, [])
-  assert.is(r.holdMsLeft.value, null, 'no hold clock')
+  assert.is(seatChoice.tripCanceled.value, true)
+  assert.is(seatChoice.tripDetails.value, null, 'nothing left to click')
+  assert.equal(seatChoice.countedSeats.value, [])
+  assert.is(seatChoice.holdMsLeft.value, null, 'no hold clock')
   const unlock = log.find((c) => c.name === 'seatLock')
   assert.equal((unlock?.opts.body as { seatNames: string[]; locked: boolean } | undefined)?.locked, false, 'the held seat is given back')
   assert.is(ui.errorModalVisible.value, false, 'the page says it, not the error dialog')
-  assert.is(r.liveStatus.value, 'off')
+  assert.is(seatChoice.liveStatus.value, 'off')
   assert.is(opened[0]!.closed, true)
   clock.advance(60_000)
   assert.is(opened.length, 1, 'no reconnect')
   // another trip: the page is itself again
   log = fakeApi({ tripDetails: () => details(), busStations: () => ({ boarding: [], dropping: [] }), seatLock: () => lockAnswer() as never })
   trip += 1
-  await r.loadTrip(tripRef(trip))
-  assert.is(r.tripCanceled.value, false)
+  await seatChoice.loadTrip(tripRef(trip))
+  assert.is(seatChoice.tripCanceled.value, false)
 })
 
 test('a seat chosen on a trip cancelled meanwhile (no live seat map): the lock answers TRIP_OMITTED and the page says the trip is cancelled', async () => {
@@ -302,10 +309,10 @@ test('a seat chosen on a trip cancelled meanwhile (no live seat map): the lock a
       throw new ApiError('TRIP_OMITTED', errorCatalogue.TRIP_OMITTED.reason, 409)
     },
   })
-  assert.is(r.toggleSeat('A2'), 'selected')
+  assert.is(seatChoice.toggleSeat('A2'), 'selected')
   await flush()
-  assert.is(r.tripCanceled.value, true)
-  assert.equal(r.countedSeats.value, [])
+  assert.is(seatChoice.tripCanceled.value, true)
+  assert.equal(seatChoice.countedSeats.value, [])
   assert.equal(ui.toasts.value, [], 'no toast: the page says it')
 })
 
@@ -313,7 +320,7 @@ test('the summary: silent changes, one polite count after they settle, at most e
   current().handlers.open()
   const said: string[] = []
   const summaries = () => {
-    const e = r.lastEvent.value
+    const e = seatChoice.lastEvent.value
     if (e?.kind === 'others' && !said.includes(String(e.seq))) said.push(String(e.seq))
     return e?.kind === 'others' ? { taken: e.taken, freed: e.freed } : null
   }
@@ -344,9 +351,9 @@ test('the summary: silent changes, one polite count after they settle, at most e
 
 test('the summary names the seat the passenger is on when it was among those taken', async () => {
   current().handlers.open()
-  const tripId = r.tripRef.value!.tripId
+  const tripId = seatChoice.tripRef.value!.tripId
   const summary = () => {
-    const e = r.lastEvent.value
+    const e = seatChoice.lastEvent.value
     return e?.kind === 'others' ? { taken: e.taken, freed: e.freed, focused: e.seatName ?? null } : null
   }
   focused = 'A2'
@@ -368,12 +375,12 @@ test('leaving the page closes the stream and stops everything', async () => {
   current().handlers.event('seats', { tripId: trip, seats: [live('A2', 'held')] })
   stop()
   assert.is(opened[0]!.closed, true)
-  assert.is(r.liveStatus.value, 'off')
+  assert.is(seatChoice.liveStatus.value, 'off')
   assert.is(clock.timers, 0)
   // nothing live any more: a taken seat chosen says its state in the live region, as without the live seat map
-  assert.is(r.toggleSeat('A2'), 'unavailable')
+  assert.is(seatChoice.toggleSeat('A2'), 'unavailable')
   assert.equal(ui.toasts.value, [])
-  assert.is(r.lastEvent.value?.kind, 'unavailable')
+  assert.is(seatChoice.lastEvent.value?.kind, 'unavailable')
 })
 
 test.run()

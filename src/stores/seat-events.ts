@@ -21,7 +21,7 @@
 import type { LiveSeat } from '../../contract/streams.ts'
 import { openStream, type StreamHandle } from '../api/streams.ts'
 import { every, now } from '../lib/clock.ts'
-import * as r from './seat-choice.ts'
+import * as seatChoice from './seat-choice.ts'
 import * as ui from './ui.ts'
 import { SEAT_STREAM_SILENCE_SECONDS } from '../../contract/values.ts'
 
@@ -96,12 +96,12 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
   /** Events that came while the seats were being reloaded: applied after the reload. */
   let held: { tripId: number; seats: LiveSeat[] }[] | null = null
   // summary bookkeeping: each changed seat's state at the last summary
-  const before = new Map<string, r.SeatState>()
+  const before = new Map<string, seatChoice.SeatState>()
   let firstChange = 0
   let lastSummary = -Infinity
   /** Seats other passengers took while the page was open: seat → when. */
   const takenAt = new Map<string, number>()
-  r.setUnavailableExplainer((name) => {
+  seatChoice.setUnavailableExplainer((name) => {
     const at = takenAt.get(name)
     if (at === undefined || now() - at >= JUST_TAKEN_MS) return false
     // said visibly, once; choosing it again says its state in the live region
@@ -115,7 +115,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
       held.push(e)
       return
     }
-    for (const c of r.applyLiveSeats(e.tripId, e.seats)) {
+    for (const c of seatChoice.applyLiveSeats(e.tripId, e.seats)) {
       if (!before.has(c.name)) before.set(c.name, c.from)
       if (c.from === 'available') takenAt.set(c.name, now())
       else if (c.to === 'available') takenAt.delete(c.name)
@@ -132,7 +132,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
     let freed = 0
     let hereTaken = false
     for (const [name, was] of before) {
-      const is = r.seatState(name).peek()
+      const is = seatChoice.seatState(name).peek()
       if (is === 'selected') continue
       if (was === 'available' && is !== 'available') {
         taken++
@@ -143,21 +143,21 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
     firstChange = 0
     if (taken + freed === 0) return
     lastSummary = t
-    r.announceOthers(taken, freed, hereTaken ? here : null)
+    seatChoice.announceOthers(taken, freed, hereTaken ? here : null)
   }
 
   const reload = async () => {
     if (held) return
     held = []
     try {
-      await r.reloadSeats(tripId)
+      await seatChoice.reloadSeats(tripId)
     } finally {
       const queued = held ?? []
       held = null
       if (!stopped) for (const e of queued) apply(e)
     }
     // the operator cancelled the trip: the page says so, nothing more to follow
-    if (r.tripCanceled.peek()) off()
+    if (seatChoice.tripCanceled.peek()) off()
   }
 
   const close = () => {
@@ -178,7 +178,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
 
   const lost = () => {
     if (stopped) return
-    r.setLiveStatus('stale')
+    seatChoice.setLiveStatus('stale')
     retry()
   }
 
@@ -195,7 +195,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
           attempt = 0
           lastHeard = now()
           opened = true
-          r.setLiveStatus('live')
+          seatChoice.setLiveStatus('live')
           // missed while away: the seats are read again once
           if (reconnect) void reload()
         },
@@ -222,7 +222,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
   function off(): void {
     close()
     stopped = true
-    r.setLiveStatus('off')
+    seatChoice.setLiveStatus('off')
   }
 
   const stopWatch = network.watch((online) => {
@@ -231,7 +231,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
       cancelRetry?.()
       cancelRetry = null
       close()
-      r.setLiveStatus('stale')
+      seatChoice.setLiveStatus('stale')
       return
     }
     if (!handle) {
@@ -246,7 +246,7 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
     if (handle && opened && now() - lastHeard > SILENCE_MS) lost()
   })
 
-  r.setLiveStatus(network.online() ? 'connecting' : 'stale')
+  seatChoice.setLiveStatus(network.online() ? 'connecting' : 'stale')
   if (network.online()) connect()
 
   const dispose = () => {
@@ -256,8 +256,8 @@ export function startSeatEvents(tripId: number, opts: LiveOptions = {}): () => v
     cancelRetry?.()
     stopWatch()
     stopTicks()
-    r.setUnavailableExplainer(null)
-    r.setLiveStatus('off')
+    seatChoice.setUnavailableExplainer(null)
+    seatChoice.setLiveStatus('off')
   }
   running = dispose
   return dispose

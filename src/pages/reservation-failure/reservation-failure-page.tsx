@@ -5,7 +5,7 @@ import { ButtonLink } from '../../../design-system/button/index.ts'
 import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate, currentRoute } from '../../router.ts'
-import * as b from '../../stores/booking.ts'
+import * as booking from '../../stores/booking.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -34,16 +34,16 @@ export default function ReservationFailurePage() {
   }, [search])
 
   useEffect(() => {
-    if (paymentId) void b.confirmPayment(paymentId, 'failure')
+    if (paymentId) void booking.confirmPayment(paymentId, 'failure')
   }, [paymentId])
 
-  useEffect(() => b.startBookingClock(), [])
+  useEffect(() => booking.startBookingClock(), [])
 
-  const result = paymentId && b.paymentResult.value?.paymentId === paymentId ? b.paymentResult.value : null
+  const result = paymentId && booking.paymentResult.value?.paymentId === paymentId ? booking.paymentResult.value : null
   // the status alone (not the tab that paid, its payer not signed in here): no booking to offer
-  const r = result?.full ? b.booking.value : null
-  const phase = b.phase.value
-  const error = b.error.value?.scope === 'confirm' ? b.error.value : null
+  const r = result?.full ? booking.booking.value : null
+  const phase = booking.phase.value
+  const error = booking.error.value?.scope === 'confirm' ? booking.error.value : null
 
   let body: ReactNode
   if (!paymentId) {
@@ -111,7 +111,7 @@ export default function ReservationFailurePage() {
       <h1 className={page.h1} tabIndex={-1}>
         {t('reservationFailure.heading')}
       </h1>
-      <Announcer announcement={b.announcement.value} lang={lang} />
+      <Announcer announcement={booking.announcement.value} lang={lang} />
       {body}
     </>
   )

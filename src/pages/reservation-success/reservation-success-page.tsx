@@ -8,7 +8,7 @@ import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
-import * as b from '../../stores/booking.ts'
+import * as booking from '../../stores/booking.ts'
 import type { SavedTicket } from '../../stores/saved-tickets.ts'
 import { savedTickets } from '../../stores/saved-tickets-later.ts'
 import { passenger } from '../../stores/session.ts'
@@ -41,8 +41,8 @@ const queryKey = (q: Query) => `paid:${q.paymentId}:${q.reservationId}`
 
 /** Confirms the card payment, or opens the booking paid from the balance. */
 function load({ paymentId, reservationId }: Query): void {
-  if (paymentId) void b.confirmPayment(paymentId, 'success')
-  else if (reservationId) void b.loadBooking(reservationId)
+  if (paymentId) void booking.confirmPayment(paymentId, 'success')
+  else if (reservationId) void booking.loadBooking(reservationId)
 }
 
 /** Asks for the payment or booking of the address the app opened at, before the page renders (src/lib/early-load.ts). */
@@ -89,12 +89,21 @@ export default function ReservationSuccessPage() {
     if (!takeEarlyLoad(queryKey(q))) load(q)
   }, [paymentId, reservationId])
 
-  const result = paymentId ? b.paymentResult.value : null
-  const r = paymentId ? (result?.paymentId === paymentId ? result.reservation : null) : b.booking.value?.id === reservationId ? b.booking.value : null
+  const result = paymentId ? booking.paymentResult.value : null
+  const r = paymentId
+    ? result?.paymentId === paymentId
+      ? result.reservation
+      : null
+    : booking.booking.value?.id === reservationId
+      ? booking.booking.value
+      : null
   // no answer from the server: the ticket this device kept when it was bought
-  const saved = useSavedFor(isConnectionError(b.error.value), passenger.value?.id ?? null, paymentId, reservationId)
+  const saved = useSavedFor(isConnectionError(booking.error.value), passenger.value?.id ?? null, paymentId, reservationId)
   const loading =
-    b.busy.value === 'confirm' || (!!paymentId && !result && !b.error.value) || (!!reservationId && !r && !b.error.value) || saved === undefined
+    booking.busy.value === 'confirm' ||
+    (!!paymentId && !result && !booking.error.value) ||
+    (!!reservationId && !r && !booking.error.value) ||
+    saved === undefined
   usePageShown(!loading)
   const sold = r?.status === reservationStatus.sold
   const ownPage = (pnr: string | null) => (pnr ? `/ticket-operation?pnr=${encodeURIComponent(pnr)}` : '/ticket-operation')
@@ -120,7 +129,7 @@ export default function ReservationSuccessPage() {
   } else if (saved) {
     body = (
       <>
-        <ServerError error={b.error.value} />
+        <ServerError error={booking.error.value} />
         <TicketView reservation={saved.reservation} heading={t('ticket.heading')} savedAt={saved.savedAt}>
           <ButtonLink href={ownPage(saved.reservation.pnr)} variant="outline">
             {t('payment.viewInTicketOperation')}
@@ -128,10 +137,10 @@ export default function ReservationSuccessPage() {
         </TicketView>
       </>
     )
-  } else if (b.error.value) {
+  } else if (booking.error.value) {
     body = (
       <>
-        <ServerError error={b.error.value} />
+        <ServerError error={booking.error.value} />
         <p>
           <ButtonLink href="/ticket-operation" variant="outline">
             {t('payment.findTicket')}
@@ -189,7 +198,7 @@ export default function ReservationSuccessPage() {
       <h1 className={page.h1} tabIndex={-1}>
         {t('reservationSuccess.heading')}
       </h1>
-      <Announcer announcement={b.announcement.value} lang={lang} />
+      <Announcer announcement={booking.announcement.value} lang={lang} />
       {body}
     </>
   )

@@ -5,8 +5,8 @@ import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { validateEmail, validateMobile, required, type FieldErrors } from '../../lib/validation.ts'
-import * as b from '../../stores/booking.ts'
-import * as r from '../../stores/seat-choice.ts'
+import * as booking from '../../stores/booking.ts'
+import * as seatChoice from '../../stores/seat-choice.ts'
 import { passenger } from '../../stores/session.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
@@ -31,28 +31,28 @@ export function BookingForm() {
     const e = validate(v)
     return Object.fromEntries(Object.entries(e).filter(([, m]) => m)) as FieldErrors<keyof Fields>
   })
-  const seats = r.countedSeats.value
-  const boarding = r.departureScheduleId.value
-  const dropping = r.arrivalScheduleId.value
-  const details = r.tripDetails.value
+  const seats = seatChoice.countedSeats.value
+  const boarding = seatChoice.departureScheduleId.value
+  const dropping = seatChoice.arrivalScheduleId.value
+  const details = seatChoice.tripDetails.value
   // Book pressed while a seat's lock is still on its way: the button says it is booking meanwhile
   const [awaitingLocks, setAwaitingLocks] = useState(false)
-  const pending = b.busy.value === 'book' || awaitingLocks
+  const pending = booking.busy.value === 'book' || awaitingLocks
   const missing = seats.length === 0 ? 'booking.chooseSeatsFirst' : boarding === null || dropping === null ? 'booking.chooseCounters' : null
-  const error = b.error.value?.scope === 'book' ? b.error.value : null
+  const error = booking.error.value?.scope === 'book' ? booking.error.value : null
 
   const submit = f.submit(async (v) => {
     if (pending || missing || !details || boarding === null || dropping === null) return
     // a seat chosen a moment ago may still be on its way to the server: book once its lock has answered
     setAwaitingLocks(true)
     try {
-      await r.locksSettled()
+      await seatChoice.locksSettled()
     } finally {
       setAwaitingLocks(false)
     }
-    const held = r.countedSeats.peek()
+    const held = seatChoice.countedSeats.peek()
     if (held.length === 0) return
-    const done = await b.book({
+    const done = await booking.book({
       tripId: details.tripId,
       seatNames: held.map((s) => s.name),
       boardingStationId: boarding,
@@ -63,11 +63,11 @@ export function BookingForm() {
     })
     // the form gives way to the booking to pay: its heading says so
     if (done) focusIdWhenShown('booking-heading')
-    const code = b.error.value?.code
+    const code = booking.error.value?.code
     // someone else took a seat, or the hold ran out: show the seat map as it is now
     if (!done && (code === 'SEAT_UNAVAILABLE' || code === 'BOOKING_TIME_EXCEED' || code === 'SEAT_HOLD_ENDED')) {
-      const ref = r.tripRef.value
-      if (ref) void r.loadTrip(ref)
+      const ref = seatChoice.tripRef.value
+      if (ref) void seatChoice.loadTrip(ref)
     }
   })
 

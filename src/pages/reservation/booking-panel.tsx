@@ -5,8 +5,8 @@ import { css, cx } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate } from '../../router.ts'
-import * as b from '../../stores/booking.ts'
-import * as r from '../../stores/seat-choice.ts'
+import * as booking from '../../stores/booking.ts'
+import * as seatChoice from '../../stores/seat-choice.ts'
 import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
@@ -22,7 +22,7 @@ const styles = {
 
 /** Sends a visitor to /login and back here with the seats still held. */
 function loginToBook(): void {
-  r.keepSeatsOnLeave()
+  seatChoice.keepSeatsOnLeave()
   rememberRedirect(location.pathname + location.search)
   navigate('/login')
 }
@@ -40,23 +40,23 @@ function paid(res: Reservation): void {
 export function BookingPanel() {
   useSignals()
   const t = useT()
-  const details = r.tripDetails.value
+  const details = seatChoice.tripDetails.value
   const signedIn = isSignedIn.value
-  const current = b.booking.value
+  const current = booking.booking.value
   const mine = current && details && current.tripId === details.tripId ? current : null
-  const phase = mine ? b.phase.value : 'form'
-  const busy = b.busy.value
+  const phase = mine ? booking.phase.value : 'form'
+  const busy = booking.busy.value
 
   // a fresh trip-details answer loses the frozen selection: link the booking again
   useEffect(() => {
-    if (details && signedIn) void b.resume(details.tripId)
+    if (details && signedIn) void booking.resume(details.tripId)
   }, [details, signedIn])
 
   useEffect(() => {
-    const stop = b.startBookingClock()
+    const stop = booking.startBookingClock()
     // back from the gateway through the browser's back/forward cache: the page may pay again
     const onShow = (e: PageTransitionEvent) => {
-      if (e.persisted) b.cancelRedirect()
+      if (e.persisted) booking.cancelRedirect()
     }
     window.addEventListener('pageshow', onShow)
     return () => {
@@ -71,19 +71,19 @@ export function BookingPanel() {
       <h2 id="booking-heading" className={page.h3} tabIndex={-1}>
         {phase === 'booked' ? t('booking.bookedHeading') : t('booking.heading')}
       </h2>
-      <Announcer announcement={b.announcement.value} lang={language.value} />
+      <Announcer announcement={booking.announcement.value} lang={language.value} />
       {phase === 'booked' && mine ? (
         <>
           <p>{t('booking.bookedIntro', { seats: mine.seats.map((s) => s.name).join(', ') })}</p>
           <PayPanel r={mine} onPaid={paid} />
-          <ServerError error={b.error.value?.scope === 'cancel' ? b.error.value : null} />
+          <ServerError error={booking.error.value?.scope === 'cancel' ? booking.error.value : null} />
           <div>
             <button
               type="button"
               className={form.linkButton}
               disabled={busy !== null}
               onClick={async () => {
-                if (await b.cancelBooking()) focusIdWhenShown('booking-ended')
+                if (await booking.cancelBooking()) focusIdWhenShown('booking-ended')
               }}
             >
               {t('booking.cancelBooking')}
@@ -103,7 +103,7 @@ export function BookingPanel() {
           <Button
             variant="outline"
             onClick={() => {
-              b.resetBooking()
+              booking.resetBooking()
               focusIdWhenShown('booking-heading')
             }}
           >

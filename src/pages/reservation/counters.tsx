@@ -4,7 +4,7 @@ import { css, cx } from '../../../styled-system/css'
 import type { BusStation } from '../../../contract/schemas.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatTime } from '../../lib/dates.ts'
-import * as r from '../../stores/seat-choice.ts'
+import * as seatChoice from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 
@@ -57,16 +57,16 @@ export function Counters() {
       <StationSelect
         label={t('seatChoice.boarding')}
         placeholder={t('seatChoice.chooseCounter')}
-        stations={r.boardingStations.value}
-        value={r.departureScheduleId.value}
-        onChange={r.chooseBoarding}
+        stations={seatChoice.boardingStations.value}
+        value={seatChoice.departureScheduleId.value}
+        onChange={seatChoice.chooseBoarding}
       />
       <StationSelect
         label={t('seatChoice.dropping')}
         placeholder={t('seatChoice.chooseCounter')}
-        stations={r.droppingStations.value}
-        value={r.arrivalScheduleId.value}
-        onChange={r.chooseDropping}
+        stations={seatChoice.droppingStations.value}
+        value={seatChoice.arrivalScheduleId.value}
+        onChange={seatChoice.chooseDropping}
       />
     </div>
   )

@@ -7,7 +7,7 @@ import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
-import * as r from '../../stores/seat-choice.ts'
+import * as seatChoice from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 import { useLagging } from './use-lagging.ts'
@@ -51,7 +51,7 @@ function useScrollsSideways<T extends HTMLElement>(): [React.RefObject<T | null>
 
 interface SummaryProps {
   seats: Seat[]
-  groups: typeof r.fareByType.value
+  groups: typeof seatChoice.fareByType.value
   total: number
   withOpen: number
   limit: number
@@ -59,11 +59,11 @@ interface SummaryProps {
 }
 
 const summary = computed(() => ({
-  seats: r.countedSeats.value,
-  groups: r.fareByType.value,
-  total: r.totalFare.value,
-  withOpen: r.seats.value.length,
-  limit: r.seatLimit.value,
+  seats: seatChoice.countedSeats.value,
+  groups: seatChoice.fareByType.value,
+  total: seatChoice.totalFare.value,
+  withOpen: seatChoice.seats.value.length,
+  limit: seatChoice.seatLimit.value,
 }))
 
 /**
@@ -127,7 +127,7 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
           </table>
         </div>
       ) : null}
-      <button type="button" className={button({ variant: 'outline' })} onClick={() => void r.resetSeats()} disabled={withOpen === 0}>
+      <button type="button" className={button({ variant: 'outline' })} onClick={() => void seatChoice.resetSeats()} disabled={withOpen === 0}>
         {t('seatChoice.reset')}
       </button>
     </section>

@@ -4,8 +4,8 @@ import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { localizeDigits } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
-import * as b from '../../stores/booking.ts'
-import * as r from '../../stores/seat-choice.ts'
+import * as booking from '../../stores/booking.ts'
+import * as seatChoice from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 import { useLagging } from './use-lagging.ts'
@@ -34,12 +34,12 @@ export function HoldTimer() {
   useSignals()
   const t = useT()
   // one task behind a seat toggle, so the seat repaints first
-  const left = useLagging(r.holdMsLeft).value
-  const ending = useLagging(r.holdEndingSoon).value
+  const left = useLagging(seatChoice.holdMsLeft).value
+  const ending = useLagging(seatChoice.holdEndingSoon).value
   const lang = language.value
-  const booked = r.heldForBooking.value
-  const canKeep = r.canKeepSeats.value
-  const more = booked ? b.canExtend.value : canKeep
+  const booked = seatChoice.heldForBooking.value
+  const canKeep = seatChoice.canKeepSeats.value
+  const more = booked ? booking.canExtend.value : canKeep
   const warning = !ending ? '' : !more ? t('seatChoice.holdWarningFinal') : booked ? t('seatChoice.holdWarningBooked') : t('seatChoice.holdWarning')
   return (
     <>
@@ -65,8 +65,8 @@ export function HoldTimer() {
               onClick={async () => {
                 // the button goes once the hold is longer, or when it cannot be: the countdown it changed, or its
                 // warning that says why, takes the focus
-                await r.extendHold()
-                if (!r.holdEndingSoon.peek() || !r.canKeepSeats.peek()) focusIdWhenShown('hold-heading')
+                await seatChoice.extendHold()
+                if (!seatChoice.holdEndingSoon.peek() || !seatChoice.canKeepSeats.peek()) focusIdWhenShown('hold-heading')
               }}
             >
               {t('seatChoice.keepSeats')}

@@ -7,7 +7,7 @@ import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime } from '../../lib/dates.ts'
 import { currentRoute } from '../../router.ts'
 import { cityName, loadLookups, lookupsLoaded } from '../../stores/lookups.ts'
-import * as r from '../../stores/seat-choice.ts'
+import * as seatChoice from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { loadEarly, takeEarlyLoad } from '../../lib/early-load.ts'
 import { tripRefFromQuery } from '../../lib/trip-ref.ts'
@@ -26,19 +26,19 @@ const SeatLayout = deferred(() => import('./seat-layout.tsx').then((m) => m.Seat
 
 export { tripRefFromQuery }
 
-const tripKey = (t: r.TripRef) => `trip:${t.tripId}:${t.originCode}:${t.destinationCode}`
+const tripKey = (t: seatChoice.TripRef) => `trip:${t.tripId}:${t.originCode}:${t.destinationCode}`
 
 /** Asks for the trip of the address the app opened at, before the page renders (src/lib/early-load.ts). */
 export function startLoading(search: string): void {
   const trip = tripRefFromQuery(search.replace(/^\?/, ''))
-  if (trip) loadEarly(tripKey(trip), () => r.loadTrip(trip))
+  if (trip) loadEarly(tripKey(trip), () => seatChoice.loadTrip(trip))
 }
 
 function TripLine() {
   useSignals()
   const t = useT()
   const rt = useRichT()
-  const d = r.tripDetails.value
+  const d = seatChoice.tripDetails.value
   const lang = language.value
   if (!d) return null
   const bn = lang === 'bn'
@@ -53,7 +53,7 @@ function TripLine() {
         departs: formatTime(d.departureTime, lang),
         arrives: `${formatTime(d.arrivalTime, lang)}${formatDate(d.arrivalTime) !== formatDate(d.departureTime) ? ` (${formatDate(d.arrivalTime, lang)})` : ''}`,
       })}{' '}
-      {t('trips.availableSeats', { count: r.availableSeats.value })}
+      {t('trips.availableSeats', { count: seatChoice.availableSeats.value })}
     </p>
   )
 }
@@ -63,7 +63,7 @@ function TripLine() {
  * heading that takes the focus, the held seats already given back, and the way back to the
  * results of the same route and day (other coaches may run).
  */
-function TripCanceled({ trip }: { trip: r.TripRef }) {
+function TripCanceled({ trip }: { trip: seatChoice.TripRef }) {
   const t = useT()
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => heading.current?.focus(), [])
@@ -84,26 +84,26 @@ function TripCanceled({ trip }: { trip: r.TripRef }) {
 }
 
 /** Seat choice for one trip: counters, seat grid, fare summary, hold timer and the booking slot. */
-function SeatChoice({ trip }: { trip: r.TripRef }) {
+function SeatChoice({ trip }: { trip: seatChoice.TripRef }) {
   useSignals()
   const t = useT()
-  const status = r.loadStatus.value
-  const details = r.tripDetails.value
+  const status = seatChoice.loadStatus.value
+  const details = seatChoice.tripDetails.value
 
   usePreload(SeatLayout)
   useEffect(() => {
-    if (!takeEarlyLoad(tripKey(trip))) void r.loadTrip(trip)
+    if (!takeEarlyLoad(tripKey(trip))) void seatChoice.loadTrip(trip)
   }, [trip.tripId, trip.originCode, trip.destinationCode])
 
   useEffect(() => {
-    const stopClock = r.startHoldClock()
+    const stopClock = seatChoice.startHoldClock()
     // closing the tab or leaving the site: give the seats back with a request that outlives the page
-    const onPageHide = () => void r.releaseSeats({ keepalive: true })
+    const onPageHide = () => void seatChoice.releaseSeats({ keepalive: true })
     window.addEventListener('pagehide', onPageHide)
     return () => {
       stopClock()
       window.removeEventListener('pagehide', onPageHide)
-      r.leavePage()
+      seatChoice.leavePage()
     }
   }, [])
 
@@ -112,7 +112,7 @@ function SeatChoice({ trip }: { trip: r.TripRef }) {
       {t('common.loading')}
     </p>
   )
-  if (r.tripCanceled.value) return <TripCanceled trip={trip} />
+  if (seatChoice.tripCanceled.value) return <TripCanceled trip={trip} />
   return (
     <>
       <TripLine />
@@ -134,7 +134,7 @@ export default function ReservationPage() {
   const query = currentRoute.value?.search ?? ''
   const trip = useMemo(() => tripRefFromQuery(query.replace(/^\?/, '')), [query])
 
-  const status = r.loadStatus.value
+  const status = seatChoice.loadStatus.value
   usePageShown(!trip || status === 'ready' || status === 'error')
 
   useEffect(() => {

@@ -6,8 +6,8 @@ import { useT } from '../../app/use-t.ts'
 import { formatCountdown } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
-import * as b from '../../stores/booking.ts'
-import * as r from '../../stores/seat-choice.ts'
+import * as booking from '../../stores/booking.ts'
+import * as seatChoice from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { useLagging } from './use-lagging.ts'
 
@@ -52,9 +52,9 @@ const styles = {
 }
 
 const bar = computed(() => ({
-  seats: r.countedSeats.value.map((s) => s.name),
-  total: r.totalFare.value,
-  left: r.holdMsLeft.value,
+  seats: seatChoice.countedSeats.value.map((s) => s.name),
+  total: seatChoice.totalFare.value,
+  left: seatChoice.holdMsLeft.value,
 }))
 
 /**
@@ -73,7 +73,7 @@ function Bar({ seats, total, left }: { seats: string[]; total: number; left: num
   useSignals()
   const t = useT()
   const lang = language.value
-  const booked = b.phase.value === 'booked'
+  const booked = booking.phase.value === 'booked'
   return (
     // biome-ignore lint/a11y/useSemanticElements: a named region, not a page section with a heading: it repeats the side column in short
     <div className={styles.bar} role="region" aria-label={t('seatBar.label')} data-testid="seat-bar" data-reserved-space="--bottom-bar-space">

@@ -6,7 +6,7 @@ import { SeatGrid, type SeatGridLabels, type SeatGridState } from '../../../desi
 import { useT } from '../../app/use-t.ts'
 import { formatTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
-import * as r from '../../stores/seat-choice.ts'
+import * as seatChoice from '../../stores/seat-choice.ts'
 import { startSeatEvents } from '../../stores/seat-events.ts'
 import { language } from '../../stores/ui.ts'
 import { deferred } from '../../parts/deferred.tsx'
@@ -116,15 +116,15 @@ function SeatMap() {
   const t = useT()
   const intl = useIntl()
   const labels = useSeatLabels()
-  const details = r.tripDetails.value
+  const details = seatChoice.tripDetails.value
   const gridArea = useLiveSeats(details?.tripId)
-  const lastEvent = useLagging(r.lastEvent)
+  const lastEvent = useLagging(seatChoice.lastEvent)
   // the live region's text: a computed signal bound straight to the text node (no re-render), a task after the seat
-  const say = (e: r.SeatEvent): string => {
+  const say = (e: seatChoice.SeatEvent): string => {
     const lang = language.value
     const total = intl.formatMessage(
       { id: 'seatChoice.runningTotal' },
-      { count: r.countedSeats.peek().length, total: formatMoney(r.totalFare.peek(), lang) },
+      { count: seatChoice.countedSeats.peek().length, total: formatMoney(seatChoice.totalFare.peek(), lang) },
     )
     const seat = e.seatName ?? ''
     switch (e.kind) {
@@ -170,15 +170,15 @@ function SeatMap() {
       </h2>
       <p className={page.muted}>{t('seatChoice.keyboardHint')}</p>
       <div role="status" aria-atomic="true">
-        {r.liveStatus.value === 'stale' ? <p className={styles.stale}>{t('seatChoice.liveStale')}</p> : null}
+        {seatChoice.liveStatus.value === 'stale' ? <p className={styles.stale}>{t('seatChoice.liveStale')}</p> : null}
       </div>
       <div ref={gridArea}>
         <SeatGrid.Root
           key={details.tripId}
           layout={details.seatLayout}
-          getState={r.seatState}
-          onToggle={r.toggleSeat}
-          onUnavailable={r.toggleSeat}
+          getState={seatChoice.seatState}
+          onToggle={seatChoice.toggleSeat}
+          onUnavailable={seatChoice.toggleSeat}
           labels={labels}
         />
       </div>
