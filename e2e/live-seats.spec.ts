@@ -219,12 +219,12 @@ test.describe('live seat map across a server restart', () => {
       // the passenger's own hold survived, and the seats were read again exactly once
       await expect(page.locator(`[data-seat="${mine}"]`)).toHaveAttribute('aria-pressed', 'true')
       expect(streams.length).toBeGreaterThanOrEqual(1)
-      await page.waitForTimeout(3000)
-      expect(loads).toHaveLength(1)
       // and it is live again
       const [next] = await availableNames(page, 1)
       await holdAs(request, trip, [next!], 'restart-other-02', server.url)
       await expect(page.locator(`[data-seat="${next}"]`)).toHaveAttribute('data-state', 'held', { timeout: 1000 })
+      // by now the reconnected stream has delivered an event: its one reload came before it
+      expect(loads).toHaveLength(1)
       await page.context().close()
     } finally {
       server.kill('SIGKILL')
@@ -249,7 +249,13 @@ test.describe('live seat map refused for too many streams from one address', () 
       await held.next((e) => e.event === 'snapshot')
 
       const page = await newPage(browser)
+      // the browser's timers move when the test says so (on top of the real time)
+      await page.clock.install()
       const answers: number[] = []
+      let asked = 0
+      page.on('request', (r) => {
+        if (r.url().includes('/api/reservation/seatEvents/')) asked++
+      })
       page.on('response', (r) => {
         if (r.url().includes('/api/reservation/seatEvents/')) answers.push(r.status())
       })
@@ -257,9 +263,8 @@ test.describe('live seat map refused for too many streams from one address', () 
       await expect.poll(() => answers).toEqual([429])
       const [x, y] = await availableNames(page, 2)
       await holdAs(request, trip, [x!], 'per-address-other-01', server.url)
-      // longer than the first reconnect's backoff (1.2 s at most): none comes
-      await page.waitForTimeout(3000)
-      expect(answers).toEqual([429])
+      // past the longest first reconnect's backoff (1.2 s): any retry's timer has fired
+      await page.clock.runFor(3000)
       // nothing live: the seat another passenger took still shows available until it is chosen
       await expect(page.locator(`[data-seat="${x}"]`)).toHaveAttribute('data-state', 'available')
       await expect(page.getByText('Seats may be out of date')).toHaveCount(0)
@@ -269,6 +274,9 @@ test.describe('live seat map refused for too many streams from one address', () 
       await page.locator(`[data-seat="${y}"]`).click()
       expect((await locked).status()).toBe(200)
       await expect(page.getByTestId('selected-seats')).toHaveText(y!)
+      // no retry: a stream asked for by the timers above would have gone out before this seat's lock
+      expect(asked).toBe(1)
+      expect(answers).toEqual([429])
       await page.context().close()
     } finally {
       held?.close()
@@ -287,19 +295,25 @@ test.describe('live seat map on the test server', () => {
       asked++
       return route.fulfill({ status: 404, json: { error: { code: 'NOT_FOUND', reason: 'Not found.' } } })
     })
+    // the browser's timers move when the test says so (on top of the real time)
+    await page.clock.install()
     await openSeats(page, trip)
     const [x, y] = await availableNames(page, 2)
     await expect.poll(() => asked).toBe(1)
     await holdAs(request, trip, [x!], 'fallback-other-01')
-    await page.waitForTimeout(3000)
+    // past the longest first reconnect's backoff (1.2 s): any retry's timer has fired
+    await page.clock.runFor(3000)
     // nothing live: the seat still shows available until it is chosen
     await expect(page.locator(`[data-seat="${x}"]`)).toHaveAttribute('data-state', 'available')
     await expect(page.getByText('Seats may be out of date')).toHaveCount(0)
     await expect(page.getByRole('alertdialog')).toHaveCount(0)
-    expect(asked).toBe(1)
     // choosing seats still works: each is checked by the server
+    const locked = page.waitForResponse((r) => r.url().endsWith('/api/reservation/seatLock'))
     await page.locator(`[data-seat="${y}"]`).click()
+    await locked
     await expect(page.getByTestId('selected-seats')).toHaveText(y!)
+    // no retry: a stream asked for by the timers above would have gone out before this seat's lock
+    expect(asked).toBe(1)
   })
 
   test('offline: the page says seats may be out of date; back online, it follows the seats again', async ({ page, request }) => {
@@ -324,6 +338,8 @@ test.describe('live seat map on the test server', () => {
   }) => {
     test.setTimeout(90_000)
     const trip = await standardTrip(request, 24)
+    // the browser's clock: real time until the arrow keys below, then only as the test moves it
+    await page.clock.install()
     await openSeats(page, trip)
     await recordLiveRegions(page)
     const seats = await availableNames(page, 7)
@@ -337,7 +353,8 @@ test.describe('live seat map on the test server', () => {
     // another within the next 10 s: said no sooner than 10 s after the first
     await holdAs(request, trip, [seats[4]!], 'summary-other-04')
     await expect(page.locator(`[data-seat="${seats[4]}"]`)).toHaveAttribute('data-state', 'held')
-    await expect.poll(async () => (await summaries(page)).length, { timeout: 15_000 }).toBe(2)
+    await page.clock.runFor(10_000)
+    await expect.poll(async () => (await summaries(page)).length).toBe(2)
     const second = (await summaries(page))[1]!
     expect(second.text).toBe('1 seat was taken by another passenger.')
     expect(second.at - first).toBeGreaterThanOrEqual(9_900)
@@ -345,17 +362,23 @@ test.describe('live seat map on the test server', () => {
     // moving through the grid with the arrow keys: nothing said until the keys stop
     await page.locator(`[data-seat="${seats[6]}"]`).focus()
     await holdAs(request, trip, [seats[5]!], 'summary-other-05')
+    await expect(page.locator(`[data-seat="${seats[5]}"]`)).toHaveAttribute('data-state', 'held')
+    // a key every 700 ms of the page's time for 11 s, however slow the machine: past the 10 s
+    // between summaries, and never 4 s (GRID_BUSY_MS) without a key
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
     let lastKey = 0
     for (let i = 0; i < 16; i++) {
       await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight')
-      lastKey = Date.now()
-      await page.waitForTimeout(700)
+      lastKey = await page.evaluate(() => Date.now())
+      await page.clock.runFor(700)
     }
     expect(await summaries(page)).toHaveLength(2)
-    await expect.poll(async () => (await summaries(page)).length, { timeout: 10_000 }).toBe(3)
+    await page.clock.runFor(10_000)
+    await expect.poll(async () => (await summaries(page)).length).toBe(3)
     const third = (await summaries(page))[2]!
     expect(third.text).toBe('1 seat was taken by another passenger.')
     expect(third.at - lastKey).toBeGreaterThan(3000)
+    await page.clock.resume()
   })
 
   for (const [index, lang] of (['en', 'bn'] as const).entries()) {

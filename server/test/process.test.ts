@@ -104,12 +104,12 @@ test('killed mid-load, restarted: every acknowledged sign-up and message is stil
   }
 })
 
-test('SIGTERM drains: requests in flight complete, nothing acknowledged is lost, the process exits 0 within 10 s', async () => {
+test('SIGTERM drains: requests in flight complete, nothing acknowledged is lost, the process exits 0 (not forced out by its 10 s deadline)', async () => {
   const dir = tempDir()
   let s = await spawnServer({ DATA_DIR: dir })
   await s.ready
-  // Sign-ups hash a password (~0.3 s, two at a time): most are still running when SIGTERM
-  // comes, and all of them finish well inside the 10 s a shutdown may take.
+  // Sign-ups hash a password, two at a time: when the first answer comes, at least four are
+  // still queued or hashing, so SIGTERM then comes with requests in flight.
   const mobiles = Array.from({ length: 6 }, (_, i) => `0191777${String(i).padStart(4, '0')}`)
   let signalled = Infinity
   const inflight = mobiles.map((mobile) =>
@@ -122,13 +122,15 @@ test('SIGTERM drains: requests in flight complete, nothing acknowledged is lost,
       (err: Error & { cause?: { code?: string } }) => ({ status: 0, body: null, at: Date.now(), error: err.cause?.code ?? err.message }),
     ),
   )
-  await new Promise((r) => setTimeout(r, 300))
+  await Promise.race(inflight)
   signalled = Date.now()
   s.kill('SIGTERM')
   const results = await Promise.all(inflight)
+  // main.ts exits 0 once the drain is done and 1 when its 10 s deadline forces it out: 0 is
+  // "drained in time", measured by the server itself (a wall clock here also counts the load)
   const exitCode = await s.exited
   assert.is(exitCode, 0, s.output().slice(-1000))
-  assert.ok(Date.now() - signalled < 10_000, `took ${Date.now() - signalled} ms`)
+  assert.match(s.output(), 'SIGTERM: shutting down')
   const summary = JSON.stringify(results.map((r) => r.status || r.error))
   // every request either completed or was refused outright: none was cut off half-way
   assert.ok(
