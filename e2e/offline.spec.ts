@@ -62,9 +62,12 @@ async function boughtTicket(request: APIRequestContext) {
   }
 }
 
-/** Waits until the service worker controls the page (the first visit installs it and takes the page over). */
+/**
+ * Waits until the service worker controls the page (the first visit installs it and takes the page over). Installing
+ * fetches every file of the build, after the page has shown its data: on a loaded 2-core CI host that took over 30 s.
+ */
 async function controlled(page: Page): Promise<void> {
-  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 30_000 })
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 90_000 })
 }
 
 /** The HTML shells of a built app (every route's and app.html). */
