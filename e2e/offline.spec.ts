@@ -67,7 +67,18 @@ async function boughtTicket(request: APIRequestContext) {
  * fetches every file of the build, after the page has shown its data: on a loaded 2-core CI host that took over 30 s.
  */
 async function controlled(page: Page): Promise<void> {
-  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 90_000 })
+  try {
+    await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 90_000 })
+  } catch (err) {
+    // say where the worker got to: none (its install failed), installing (slow), or active without this page
+    const state = await page
+      .evaluate(async () => {
+        const r = await navigator.serviceWorker.getRegistration()
+        return r ? { installing: r.installing?.state, waiting: r.waiting?.state, active: r.active?.state } : 'no registration'
+      })
+      .catch((e: unknown) => String(e))
+    throw new Error(`the service worker did not take the page over: ${JSON.stringify(state)}`, { cause: err })
+  }
 }
 
 /** The HTML shells of a built app (every route's and app.html). */
@@ -308,6 +319,28 @@ test('a ticket opened offline passes axe, in English and Bengali', async ({ page
   await expect(page.locator('html')).toHaveAttribute('lang', 'bn')
   await expect(page.getByTestId('ticket-saved-copy')).toContainText(await savedCopyText(page, t.pnr, 'bn'))
   await expectNoAxeViolations(page, 'offline ticket, bn')
+})
+
+test('a file of the build whose connection drops while the worker installs is asked again: the first visit still gets its offline copy', async ({
+  page,
+  context,
+}) => {
+  // the worker's first request for one page's code fails, as on a mobile network that drops a connection
+  let dropped = ''
+  await context.route(/\/assets\/terms-page-[A-Z0-9]+\.js$/, (route) => {
+    if (dropped || !route.request().serviceWorker()) return route.continue()
+    dropped = route.request().url()
+    return route.abort('connectionreset')
+  })
+  await page.goto('/faq')
+  await pageHeading(page)
+  await controlled(page)
+  expect(dropped, 'the worker asked for the file and lost the connection once').not.toBe('')
+  // offline, the page whose file was dropped opens from the device
+  await context.setOffline(true)
+  await page.goto('/terms-and-conditions')
+  await pageHeading(page)
+  await expect(page.getByRole('heading', { level: 1, name: /terms/i })).toBeVisible()
 })
 
 test('a shared computer: after a session without Stay signed in closed its tab, the next person sees nothing of the ticket, signed out or as another account', async ({

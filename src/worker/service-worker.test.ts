@@ -202,6 +202,61 @@ test('install keeps this version’s files past the HTTP cache; activate drops o
   assert.ok(w.claimed())
 })
 
+test('install asks again for a file whose connection dropped or that got a 5xx, and keeps every file', async () => {
+  const failed = new Set<string>()
+  // the worker's 1 s and 2 s pauses between tries, at a thousandth
+  const w = await startWorker(async (url, init) => {
+    const p = new URL(url).pathname
+    if (!failed.has(p) && p === '/assets/main-AAAA1111.js') {
+      failed.add(p)
+      throw new TypeError('Failed to fetch')
+    }
+    if (!failed.has(p) && p === '/search.html') {
+      failed.add(p)
+      return new Response('Bad gateway', { status: 502 })
+    }
+    return served(url, init)
+  }, 0.001)
+  await w.extendable('install')
+  assert.equal([...w.stores.get(`nodi-app-${w.version}`)!.keys()].sort(), [...w.files].sort())
+  assert.is(w.fetched.filter((f) => f === '/assets/main-AAAA1111.js (reload)').length, 2)
+  assert.is(w.fetched.filter((f) => f === '/search.html (reload)').length, 2)
+  assert.is(await w.stores.get(`nodi-app-${w.version}`)!.get('/assets/main-AAAA1111.js')!.text(), 'console.log(1)')
+})
+
+test('install fails, keeping no half-filled copy, for a file that is not there (asked once) or that fails three times', async () => {
+  const gone = await startWorker(async (url, init) =>
+    new URL(url).pathname === '/login.html' ? new Response('Not found', { status: 404 }) : served(url, init),
+  )
+  assert.match(
+    String(
+      await gone.extendable('install').then(
+        () => 'installed',
+        (err: unknown) => err,
+      ),
+    ),
+    /login\.html: HTTP 404/,
+  )
+  assert.is(gone.fetched.filter((f) => f.startsWith('/login.html')).length, 1)
+  assert.not.ok(gone.stores.has(`nodi-app-${gone.version}`))
+
+  const down = await startWorker(
+    async (url, init) => (new URL(url).pathname === '/config.js' ? Promise.reject(new TypeError('Failed to fetch')) : served(url, init)),
+    0.001,
+  )
+  assert.match(
+    String(
+      await down.extendable('install').then(
+        () => 'installed',
+        (err: unknown) => err,
+      ),
+    ),
+    /Failed to fetch/,
+  )
+  assert.is(down.fetched.filter((f) => f.startsWith('/config.js')).length, 3)
+  assert.not.ok(down.stores.has(`nodi-app-${down.version}`))
+})
+
 test('pages come from the network first (a new deploy shows); without it, this version’s shell for the path', async () => {
   let network = served
   const w = await startWorker((url, init) => network(url, init))

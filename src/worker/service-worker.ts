@@ -94,9 +94,37 @@ async function cacheFirst(request: Request, file: string): Promise<Response> {
   return (await caches.match(file, { cacheName: CACHE })) ?? fetch(request)
 }
 
+/** How often install asks for one file before it gives up (a dropped connection on a mobile network). */
+const FETCH_TRIES = 3
+
+/** This deploy's copy of `url` (`reload`: past the HTTP cache), asked again after a dropped connection or a 5xx. */
+async function fetchForCache(url: string): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(new Request(url, { cache: 'reload' })).catch((err: unknown) => err)
+    if (res instanceof Response) {
+      if (res.ok) return res
+      // a 4xx will not mend itself (the file is not on the server): the install fails at once
+      if (res.status < 500 || attempt >= FETCH_TRIES) throw new TypeError(`${url}: HTTP ${res.status}`)
+    } else if (attempt >= FETCH_TRIES) throw res
+    await new Promise((resolve) => setTimeout(resolve, 1000 * attempt))
+  }
+}
+
 scope.addEventListener('install', (event) => {
-  // `reload`: past the HTTP cache, so the shells are this deploy's
-  event.waitUntil(caches.open(CACHE).then((c) => c.addAll([...PRECACHED].map((url) => new Request(url, { cache: 'reload' })))))
+  // Each file is fetched (and asked again) on its own: one dropped connection among the build's
+  // files costs that file a second try, not the whole install (which would leave the device
+  // without its offline copy until the next visit). A failed install leaves no half-filled cache.
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE)
+      try {
+        await Promise.all([...PRECACHED].map(async (url) => cache.put(url, await fetchForCache(url))))
+      } catch (err) {
+        await caches.delete(CACHE)
+        throw err
+      }
+    })(),
+  )
 })
 
 scope.addEventListener('activate', (event) => {
