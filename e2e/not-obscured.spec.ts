@@ -325,3 +325,33 @@ for (const [index, size] of [
     await expect(region.locator('[data-part=root][data-state=open]').first()).toBeVisible()
   })
 }
+
+test('a band that grows while a link is pressed (a notification) does not scroll the link from under the pointer: the click goes through', async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  // the notification code is fetched once the page is idle, before the network drops
+  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()))
+  await page.goto('/faq')
+  await pageHeading(page)
+  await warmed
+  await page.waitForLoadState('networkidle')
+  // the end of the page: the footer's links sit just above the floating buttons
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+  await expect(page.getByRole('button', { name: 'Scroll to top' })).toBeVisible()
+  const privacy = page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' })
+  const box = (await privacy.boundingBox())!
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await page.mouse.down()
+  await expect(privacy).toBeFocused()
+  // a notification rises over the pressed link (its band covers the link's place)
+  await context.setOffline(true)
+  const toast = page.getByRole('region', { name: 'Notifications' }).getByRole('status').filter({ hasText: 'No internet connection.' })
+  await expect(toast).toBeVisible()
+  expect((await toast.boundingBox())!.y, 'the notification covers where the link is').toBeLessThan(box.y + box.height)
+  await context.setOffline(false)
+  await page.mouse.up()
+  await expect(page).toHaveURL(/\/privacy-policy$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible()
+})

@@ -18,8 +18,22 @@ const BOTTOM: BottomSpace[] = ['--bottom-bar-space', '--fab-space', '--toast-spa
 
 const px = (name: ReservedSpace) => Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue(name)) || 0
 
-/** Scrolls the focused control into the part of the viewport nothing covers, when something covers it. */
+/** Whether a pointer is pressed (a tap or click under way), and a scroll waits for its end. */
+let pressed = false
+let deferred = false
+
+/**
+ * Scrolls the focused control into the part of the viewport nothing covers, when something covers it.
+ * Not while a pointer is pressed: pressing a link focuses it, and a band that grows under the finger
+ * then (the scroll-to-top button appearing as the page reaches its end, a notification) would scroll
+ * the link away before the finger lifts, so the click lands beside it and is lost. The scroll waits
+ * until the click is done.
+ */
 export function keepFocusInView(): void {
+  if (pressed) {
+    deferred = true
+    return
+  }
   const el = document.activeElement
   if (!(el instanceof HTMLElement) || el === document.body || el.closest('[data-reserved-space], [data-scope=toast]')) return
   const r = el.getBoundingClientRect()
@@ -105,12 +119,29 @@ export function startFocusCare(): () => void {
     }
   }
   sync()
+  const press = () => {
+    pressed = true
+  }
+  const release = () => {
+    pressed = false
+    if (!deferred) return
+    deferred = false
+    // after the click this press makes (dispatched right after the release)
+    setTimeout(keepFocusInView)
+  }
+  window.addEventListener('pointerdown', press, true)
+  window.addEventListener('pointerup', release, true)
+  window.addEventListener('pointercancel', release, true)
   const observer = new MutationObserver(() => {
     queued ||= requestAnimationFrame(sync)
   })
   observer.observe(document.body, { childList: true, subtree: true })
   const stopRescue = startFocusRescue()
   return () => {
+    window.removeEventListener('pointerdown', press, true)
+    window.removeEventListener('pointerup', release, true)
+    window.removeEventListener('pointercancel', release, true)
+    pressed = deferred = false
     observer.disconnect()
     cancelAnimationFrame(queued)
     stopRescue()
