@@ -6,7 +6,19 @@
  * Bengali digits, like dates and prices.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { bookThroughApi, DEMO_PASSENGER, dhakaDate, digits, m, mx, pageHeading, signInContext, topUp, tripFor } from './helpers.ts'
+import {
+  bookThroughApi,
+  DEMO_PASSENGER,
+  dhakaDate,
+  digits,
+  m,
+  mx,
+  openWithNotifications,
+  pageHeading,
+  signInContext,
+  topUp,
+  tripFor,
+} from './helpers.ts'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -76,11 +88,7 @@ test('home: offers, announcements and the notifications in Bengali, numbers in B
   expect(await unmarkedForeign(page)).toEqual([])
 
   // a notification: the region is named in Bengali
-  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()))
-  await page.reload()
-  await pageHeading(page)
-  await warmed
-  await page.waitForLoadState('networkidle')
+  await openWithNotifications(page)
   await context.setOffline(true)
   await expect(page.getByRole('region', { name: 'বিজ্ঞপ্তি' }).getByText(m('bn', 'error.NO_INTERNET_CONNECTION'))).toBeVisible()
   await context.setOffline(false)

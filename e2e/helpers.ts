@@ -47,6 +47,18 @@ export async function pageHeading(page: Page) {
   return h1
 }
 
+/**
+ * Opens `url` (or reloads, without one) and waits until the notification code has arrived with the rest
+ * of what the page fetches once it is idle, so notices still show when the network drops afterwards.
+ */
+export async function openWithNotifications(page: Page, url?: string): Promise<void> {
+  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()))
+  await (url === undefined ? page.reload() : page.goto(url))
+  await pageHeading(page)
+  await warmed
+  await page.waitForLoadState('networkidle')
+}
+
 /** Switches the app language with the header control. */
 export async function switchLanguage(page: Page, lang: 'en' | 'bn'): Promise<void> {
   await page.evaluate((l) => sessionStorage.setItem('language', l), lang)

@@ -13,6 +13,7 @@ import {
   createPassenger,
   dhakaDate,
   focusObscured,
+  openWithNotifications,
   pageHeading,
   reservationUrl,
   signInContext,
@@ -146,11 +147,7 @@ test('announcements: Escape dismisses the focused one, the close button too, and
 test('a notification: Escape closes it and focus goes back to the control that had it before', async ({ page, context }) => {
   await page.setViewportSize({ width: 1280, height: 800 })
   // the notification code is fetched once the page is idle, before the network drops
-  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()))
-  await page.goto('/contact-us')
-  await pageHeading(page)
-  await warmed
-  await page.waitForLoadState('networkidle')
+  await openWithNotifications(page, '/contact-us')
   const contact = page.getByRole('main').getByRole('textbox').first()
   await contact.focus()
   await context.setOffline(true)
@@ -332,11 +329,7 @@ test('a band that grows while a link is pressed (a notification) does not scroll
 }) => {
   await page.setViewportSize({ width: 1280, height: 720 })
   // the notification code is fetched once the page is idle, before the network drops
-  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()))
-  await page.goto('/faq')
-  await pageHeading(page)
-  await warmed
-  await page.waitForLoadState('networkidle')
+  await openWithNotifications(page, '/faq')
   // the end of the page: the footer's links sit just above the floating buttons
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
   await expect(page.getByRole('button', { name: 'Scroll to top' })).toBeVisible()

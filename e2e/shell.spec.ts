@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { routes } from '../src/routes.ts'
-import { dhakaDate, messages, pageHeading, publicRoutes } from './helpers.ts'
+import { dhakaDate, messages, openWithNotifications, pageHeading, publicRoutes } from './helpers.ts'
 
 const { en } = messages
 
@@ -56,12 +56,7 @@ test('the language switch changes texts and <html lang>, and is kept in session 
 
 test('offline and online show one notification each, duplicates prevented', async ({ page, context }) => {
   // the notification code is fetched once the page is idle, before any network drop
-  const warmed = page.waitForResponse((r) => /\/toast-host-[A-Z0-9]+\.js$/.test(r.url()))
-  await page.goto('/faq')
-  await pageHeading(page)
-  await warmed
-  // the rest of the notification code (preloaded with it) has arrived too
-  await page.waitForLoadState('networkidle')
+  await openWithNotifications(page, '/faq')
   await context.setOffline(true)
   await context.setOffline(false)
   await context.setOffline(true)
