@@ -1,3 +1,4 @@
+import { effect } from '@preact/signals-react'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { SeatLockRequest, SeatLockResponse, TripDetails } from '../../contract/schemas.ts'
@@ -471,12 +472,17 @@ test('the hold countdown warns in its last 2 minutes and resets when it runs out
 test("a booking's hold running out is said by the booking, not by a notification as well", async () => {
   seatChoice.toggleSeat('A1')
   await flush()
+  // what the seat page's link (seat-booking-link.ts) hears: the booking is told once
   let expired = 0
+  const stop = effect(() => {
+    if (seatChoice.bookingHoldRanOut.value) expired++
+  })
   const until = new Date(clock.now + 15 * 60_000).toISOString()
-  seatChoice.holdForBooking(['A1'], until, { extend: async () => null, cancel: async () => undefined, expired: () => void expired++ })
+  seatChoice.holdForBooking(['A1'], until)
   clock.now += 15 * 60_000
   seatChoice.tick()
   await flush()
+  stop()
   assert.is(expired, 1)
   assert.equal(seatChoice.seats.value, [])
   assert.equal(toasts('info'), [])

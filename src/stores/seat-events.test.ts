@@ -204,11 +204,7 @@ test('a reconnect while a booking holds the seats: no reload (it would show the 
   current().handlers.open()
   seatChoice.toggleSeat('A1')
   await flush()
-  seatChoice.holdForBooking(['A1'], new Date(clock.now + 600_000).toISOString(), {
-    extend: async () => null,
-    cancel: async () => undefined,
-    expired: () => undefined,
-  })
+  seatChoice.holdForBooking(['A1'], new Date(clock.now + 600_000).toISOString())
   current().handlers.error(false)
   clock.advance(1000)
   current().handlers.open()
