@@ -10,6 +10,7 @@
  * payments or two tickets.
  *
  * Actions are the only writers; the page sends the browser to the gateway.
+ * Nothing here imports or calls seat choice: the seat page links the two (seat-booking-link.ts).
  * The state (and the verbs that only touch it) is in booking-state.ts; its public part is re-exported here.
  * uvu runs this in Node against `fakeApi` and `fakeClock`.
  */
@@ -38,7 +39,6 @@ import {
 } from './booking-state.ts'
 import { resultRequest } from './payment-tokens.ts'
 import { keepTicketsLater } from './saved-tickets-later.ts'
-import { type BookingHold, seatPage } from './seat-page-link.ts'
 import * as session from './session.ts'
 
 export type * from './booking-state.ts'
@@ -63,7 +63,7 @@ export {
 /** The resume check under way (it runs on its own whenever the seat page loads its trip), if any. */
 let resuming: Promise<Reservation | undefined> | null = null
 
-/** Shows `r` and keeps the seat page's hold in line with it. */
+/** Shows `r` (on the seat page, its hold follows: seat-booking-link.ts). */
 function adopt(r: Reservation): void {
   batch(() => {
     bookingState.value = r
@@ -71,42 +71,12 @@ function adopt(r: Reservation): void {
   })
   // a sold ticket opens offline later (saved-tickets.ts)
   void keepTicketsLater(session.passenger.value?.id ?? null, [r])
-  linkHold()
-}
-
-const hold: BookingHold = {
-  extend: async () => (await extend()) ?? null,
-  cancel: async () => void (await cancelBooking()),
-  expired: () => expire(),
-}
-
-/** The seat page of this booking's trip shows the booking's seats and countdown while it is unpaid. */
-function linkHold(): void {
-  const r = bookingState.value
-  const seats = seatPage()
-  if (!r || !seats || seats.tripId() !== r.tripId) return
-  if (phase.value === 'booked')
-    seats.holdForBooking(
-      r.seats.map((s) => s.name),
-      r.expirationTime,
-      hold,
-    )
-  else seats.holdForBooking([], null, null)
-}
-
-function ended(): void {
-  linkHold()
-  const seats = seatPage()
-  const ref = seats?.tripRef()
-  // the seats the booking held are free again: show the seat map as it is now
-  if (seats && ref && ref.tripId === bookingState.value?.tripId) void seats.loadTrip(ref)
 }
 
 function expire(): void {
   if (bookingState.value?.status !== reservationStatus.booked) return
   nowState.value = now()
   announce('booking.announceExpired')
-  ended()
 }
 
 // ---------- actions ----------
@@ -142,10 +112,7 @@ export async function book(input: BookingInput): Promise<Reservation | undefined
  */
 export async function resume(tripId: number): Promise<Reservation | undefined> {
   const current = bookingState.value
-  if (current && current.tripId === tripId && phase.value === 'booked') {
-    linkHold()
-    return current
-  }
+  if (current && current.tripId === tripId && phase.value === 'booked') return current
   if (!session.isSignedIn.value || busyState.value !== null) return undefined
   busyState.value = 'resume'
   const task = (async () => {
@@ -237,7 +204,6 @@ export async function cancelBooking(): Promise<boolean> {
   if (!next) return false
   adopt(next)
   announce('booking.announceCanceled')
-  ended()
   return true
 }
 

@@ -6,14 +6,13 @@
  * - seat-trip.ts: loading the trip, the counters, other passengers' changes from the live seat map;
  * - seat-locks.ts: choosing seats and the per-seat lock queue;
  * - seat-hold.ts: the hold (countdown, Keep my seats, reset, expiry, leaving, a booking's hold).
+ * It never imports or calls the booking store: the seat page links the two (seat-booking-link.ts).
  */
-import { holdForBooking } from './seat-hold.ts'
-import { tripDetails, tripRef } from './seat-map.ts'
-import { linkSeatPage } from './seat-page-link.ts'
-import { loadTrip } from './seat-trip.ts'
 
 export {
+  bookingHoldRanOut,
   canKeepSeats,
+  endBookingHold,
   expireHold,
   extendHold,
   holdEndingSoon,
@@ -56,5 +55,3 @@ export {
   tripRef,
 } from './seat-map.ts'
 export { announceOthers, applyLiveSeats, chooseBoarding, chooseDropping, loadTrip, reloadSeats, setLiveStatus } from './seat-trip.ts'
-
-linkSeatPage({ tripId: () => tripDetails.value?.tripId, tripRef: () => tripRef.value, holdForBooking, loadTrip })

@@ -1,6 +1,7 @@
 /**
  * Seat choice, the hold: its countdown and the hold clock, Keep my seats, reset, its expiry, leaving
- * the page, and a booking taking the held seats (holdForBooking).
+ * the page, and a booking taking the held seats (holdForBooking, endBookingHold). Nothing here calls
+ * the booking store: the seat page links the two (seat-booking-link.ts), reacting to bookingHoldRanOut.
  */
 import { batch, computed } from '@preact/signals-react'
 import { HOLD_MINUTES, MAX_HOLD_MINUTES, MAX_SEATS } from '../../contract/values.ts'
@@ -9,7 +10,6 @@ import { every, now } from '../lib/clock.ts'
 import { forgetLocks, heldOrPending, lockBook, releaseSeats, tripGone } from './seat-locks.ts'
 import {
   bookedHoldState,
-  bookingHold,
   countedSeats,
   emit,
   expirationTimeState,
@@ -21,10 +21,8 @@ import {
   type SeatEvent,
   seatNamesState,
   seatSignal,
-  setBookingHold,
   tripDetailsState,
 } from './seat-map.ts'
-import type { BookingHold } from './seat-page-link.ts'
 import * as ui from './ui.ts'
 
 /** Milliseconds left on the hold, or null when nothing is held. */
@@ -38,6 +36,8 @@ export const holdEndingSoon = computed(() => {
   const left = holdMsLeft.value
   return left !== null && left > 0 && left <= 120_000
 })
+/** A booking's hold has run out (its seats are still frozen): the booking ends now, then hands them back. */
+export const bookingHoldRanOut = computed(() => bookedHoldState.value && holdMsLeft.value === 0)
 
 /** "Keep my seats" may ask for more time: a hold before booking that has extensions and time left before its maximum. */
 export const canKeepSeats = computed(() => {
@@ -50,11 +50,11 @@ export const canKeepSeats = computed(() => {
 
 /**
  * docs/spec.md section 4 reset: unlocks all held seats, clears the seats and sets
- * expirationTime to now.
+ * expirationTime to now. Not a booking's seats: they go back when the booking ends (the seat
+ * page's reset cancels the booking, seat-booking-link.ts), and until then they stay frozen.
  */
 export async function resetSeats(opts: { event?: SeatEvent['kind'] } = {}): Promise<void> {
-  const hold = bookingHold()
-  if (hold && opts.event !== 'expired') return hold.cancel()
+  if (bookedHoldState.peek()) return
   const details = tripDetailsState.value
   const names = heldOrPending()
   const gen = ++lockBook.generation
@@ -85,21 +85,10 @@ export const KEEP_MINUTES = 10
  * Keeps the seats for longer (WCAG 2.2.1): asks the server to extend the hold
  * (POST /reservation/extendSeatLock: at most MAX_HOLD_EXTENSIONS times, never past
  * MAX_HOLD_MINUTES from when it was won) and says what it answered: the new end of
- * the hold, or that the seats cannot be held longer. A booked hold asks the booking.
+ * the hold, or that the seats cannot be held longer. Not a booking's hold (canKeepSeats):
+ * the booking's Extend booking time moves that one.
  */
 export async function extendHold(): Promise<void> {
-  const hold = bookingHold()
-  if (hold) {
-    const until = await hold.extend()
-    if (until) {
-      batch(() => {
-        expirationTimeState.value = until
-        nowState.value = now()
-        emit('extended', undefined, undefined, until)
-      })
-    }
-    return
-  }
   const details = tripDetailsState.value
   const names = countedSeats.value.map((s) => s.name)
   const exp = expirationTimeState.value
@@ -163,23 +152,31 @@ export function leavePage(): void {
 /** The hold ran out: reset and tell the passenger. */
 export async function expireHold(): Promise<void> {
   if (countedSeats.value.length === 0) return
-  const hold = bookingHold()
-  setBookingHold(null)
-  hold?.expired()
+  const booked = bookedHoldState.peek()
+  bookedHoldState.value = false
   await resetSeats({ event: 'expired' })
   // said once: a booking's end by the booking (its live region), a hold's by this notification
-  if (!hold) ui.toastInfo({ id: 'seatChoice.holdExpired' })
+  if (!booked) ui.toastInfo({ id: 'seatChoice.holdExpired' })
 }
 
 /**
  * The held seats became a booking: the server spent their locks, so nothing is
  * released on leave, the selection is frozen and the hold runs to the booking's
- * expiry. `hold` null hands the seats back to seat choice (booking ended).
+ * expiry.
  */
-export function holdForBooking(names: string[], expiration: string | null, hold: BookingHold | null): void {
+export function holdForBooking(names: string[], expiration: string | null): void {
+  setHold(names, expiration, true)
+}
+
+/** The booking ended (paid, cancelled, expired): its seats are no longer chosen here, and choosing is free again. */
+export function endBookingHold(): void {
+  setHold([], null, false)
+}
+
+function setHold(names: string[], expiration: string | null, booked: boolean): void {
   lockBook.generation++
   forgetLocks()
-  const keep = hold ? names.filter((n) => !!seatSignal(n)) : []
+  const keep = names.filter((n) => !!seatSignal(n))
   batch(() => {
     for (const n of seatNamesState.value) {
       const sig = seatSignal(n)
@@ -187,9 +184,9 @@ export function holdForBooking(names: string[], expiration: string | null, hold:
     }
     for (const n of keep) seatSignal(n)!.value = 'selected'
     seatNamesState.value = keep
-    setBookingHold(hold)
+    bookedHoldState.value = booked
     holdLimitState.value = null
-    expirationTimeState.value = hold ? expiration : null
+    expirationTimeState.value = expiration
     nowState.value = now()
   })
 }

@@ -11,7 +11,7 @@ import { defer, now } from '../lib/clock.ts'
 import {
   availableSeatsState,
   boardingStationsState,
-  bookingHold,
+  bookedHoldState,
   countedSeats,
   droppingStationsState,
   emit,
@@ -25,7 +25,6 @@ import {
   seatNamesState,
   seatSignal,
   seatsByName,
-  setBookingHold,
   tripCanceledState,
   tripDetailsState,
   tripRefState,
@@ -85,7 +84,7 @@ export function toggleSeat(name: string): ToggleResult {
   if (!seat || !sig) return 'unknown'
   const state = sig.value
   // a booking owns these seats now: the selection is frozen until it ends
-  if (bookingHold()) {
+  if (bookedHoldState.peek()) {
     emit('rejected', name)
     return 'unavailable'
   }
@@ -253,7 +252,7 @@ export async function releaseSeats(opts: { keepalive?: boolean } = {}): Promise<
   lockBook.generation++
   forgetLocks()
   batch(() => {
-    setBookingHold(null)
+    bookedHoldState.value = false
     holdLimitState.value = null
     for (const n of seatNamesState.value) {
       const sig = seatSignal(n)

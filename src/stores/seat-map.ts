@@ -9,7 +9,6 @@ import type { BusStation, ExtendSeatLockRequest, Seat, SeatLockRequest, SeatType
 import { INFINITE_SEAT_LIMIT, MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { now } from '../lib/clock.ts'
 import type { TripRef } from '../lib/trip-ref.ts'
-import type { BookingHold } from './seat-page-link.ts'
 
 /** What a seat looks like to the passenger right now. */
 export type SeatState =
@@ -77,7 +76,7 @@ export const limitBaseState = signal(MAX_SEATS)
 export const liveStatusState = signal<LiveStatus>('off')
 /** What the server said of extending the hold before booking (null: not asked yet): its maximum and the extensions left. */
 export const holdLimitState = signal<{ max: string; left: number } | null>(null)
-/** The hold is a booking's (holdForBooking): its time is the booking's, extended by Extend booking time. */
+/** The hold is a booking's (holdForBooking): its time is the booking's, extended by Extend booking time; its seats are frozen. */
 export const bookedHoldState = signal(false)
 /** The operator cancelled (or vacated) the trip: the server answers TRIP_OMITTED for it. */
 export const tripCanceledState = signal(false)
@@ -110,22 +109,6 @@ export function seatState(name: string): ReadonlySignal<SeatState> {
     seatSignals.set(name, s)
   }
   return s
-}
-
-/**
- * The booking that owns the held seats (holdForBooking), a non-reactive handle: what the screen
- * shows of it is `heldForBooking`, set with it.
- */
-let hold: BookingHold | null = null
-
-export function bookingHold(): BookingHold | null {
-  return hold
-}
-
-/** A booking takes the held seats (or, null, gives them back). */
-export function setBookingHold(h: BookingHold | null): void {
-  hold = h
-  bookedHoldState.value = h !== null
 }
 
 /** Numbers the live region's events, so the same event twice is said twice. */

@@ -14,7 +14,7 @@ import {
   arrivalScheduleIdState,
   availableSeatsState,
   boardingStationsState,
-  bookingHold,
+  bookedHoldState,
   clearSeatSignals,
   departureScheduleIdState,
   droppingStationsState,
@@ -136,7 +136,7 @@ function applyDetails(details: TripDetails, sameTrip = false): void {
     const entry = lockBook.sync.get(s.name)
     const chosen = seatSignal(s.name)?.peek() === 'selected'
     const pending = !!entry && (entry.busy || lockBook.touched.has(s.name) || chosen !== entry.held)
-    if (sameTrip && !bookingHold() && pending && s.name !== OPEN_SEAT_NAME && s.status === seatStatus.available) {
+    if (sameTrip && !bookedHoldState.peek() && pending && s.name !== OPEN_SEAT_NAME && s.status === seatStatus.available) {
       // the same object: a running reconcile loop goes on updating it
       nextSync.set(s.name, entry)
       kept.set(s.name, chosen)
@@ -225,7 +225,7 @@ export function applyLiveSeats(tripId: number, seats: LiveSeat[]): SeatChange[] 
  */
 export async function reloadSeats(tripId: number): Promise<void> {
   const ref = tripRefState.peek()
-  if (!ref || ref.tripId !== tripId || bookingHold()) return
+  if (!ref || ref.tripId !== tripId || bookedHoldState.peek()) return
   await loadTrip(ref)
 }
 

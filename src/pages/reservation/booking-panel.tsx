@@ -6,6 +6,7 @@ import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate } from '../../router.ts'
 import * as booking from '../../stores/booking.ts'
+import { linkSeatsToBooking } from '../../stores/seat-booking-link.ts'
 import * as seatChoice from '../../stores/seat-choice.ts'
 import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
@@ -47,13 +48,14 @@ export function BookingPanel() {
   const phase = mine ? booking.phase.value : 'form'
   const busy = booking.busy.value
 
-  // a fresh trip-details answer loses the frozen selection: link the booking again
+  // a live booking of the trip is picked up (the link below holds its seats on the seat map, after a fresh answer too)
   useEffect(() => {
     if (details && signedIn) void booking.resume(details.tripId)
   }, [details, signedIn])
 
   useEffect(() => {
     const stop = booking.startBookingClock()
+    const unlink = linkSeatsToBooking()
     // back from the gateway through the browser's back/forward cache: the page may pay again
     const onShow = (e: PageTransitionEvent) => {
       if (e.persisted) booking.cancelRedirect()
@@ -61,6 +63,7 @@ export function BookingPanel() {
     window.addEventListener('pageshow', onShow)
     return () => {
       stop()
+      unlink()
       window.removeEventListener('pageshow', onShow)
     }
   }, [])

@@ -7,6 +7,7 @@ import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
+import { resetSeats } from '../../stores/seat-booking-link.ts'
 import * as seatChoice from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
@@ -127,7 +128,7 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
           </table>
         </div>
       ) : null}
-      <button type="button" className={button({ variant: 'outline' })} onClick={() => void seatChoice.resetSeats()} disabled={withOpen === 0}>
+      <button type="button" className={button({ variant: 'outline' })} onClick={() => void resetSeats()} disabled={withOpen === 0}>
         {t('seatChoice.reset')}
       </button>
     </section>

@@ -1,0 +1,208 @@
+// The account store, signed in: logout, the profile, the password, the balance and top-ups, my tickets.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Reservation } from '../../contract/schemas.ts'
+import { configureApi } from '../api/index.ts'
+import * as a from './account.ts'
+import { savedTicketsOf } from './saved-tickets.ts'
+import * as session from './session.ts'
+import { passenger, theSession, handlers, calls, fail, NOW, ss, signedIn, startAccountTest } from './account-fixture.ts'
+
+test.before.each(() => startAccountTest())
+
+test('logout forgets the session and the account data, and tells the server', async () => {
+  await signedIn()
+  handlers.logout = () => true
+  // as the app wires it at start
+  configureApi({ token: () => session.token.value })
+  await a.logout()
+  assert.is(calls[0]!.token, 'tok-7', 'the server call still carries the token')
+  assert.is(session.token.value, null)
+  assert.is(a.profile.value, null)
+  assert.is(a.balance.value, null)
+  assert.is(calls[0]!.name, 'logout')
+})
+
+test('logout still signs out when the server call fails', async () => {
+  await signedIn()
+  handlers.logout = fail('INVALID_SESSION')
+  await a.logout()
+  assert.is(session.token.value, null)
+  assert.is(ss.getItem('token'), null)
+})
+
+test('profile: load, edit (mobile untouched) and the stored passenger follows', async () => {
+  await signedIn()
+  handlers.profile = ({ params }) => ({ ...passenger, id: Number(params!.id), balance: 250 })
+  await a.loadProfile()
+  assert.is(calls[0]!.opts.params!.id, 7)
+  assert.is(a.balance.value, 250)
+  handlers.updateProfile = ({ body }) => ({ ...passenger, ...(body as object) })
+  assert.ok(await a.updateProfile({ fullName: ' Rahim Uddin ', email: 'ru@example.com', city: 'Sylhet' }))
+  assert.equal(calls[1]!.opts.body, { fullName: 'Rahim Uddin', email: 'ru@example.com', city: 'Sylhet' })
+  assert.is(a.profile.value?.city, 'Sylhet')
+  assert.is(JSON.parse(ss.getItem('passenger')!).fullName, 'Rahim Uddin')
+})
+
+test('change password: success, and a wrong current password keeps its own error', async () => {
+  await signedIn()
+  handlers.changePassword = () => true
+  assert.ok(await a.changePassword('Secret@1', 'NewPass@2'))
+  assert.equal(calls[0]!.opts.body, { currentPassword: 'Secret@1', newPassword: 'NewPass@2' })
+  handlers.changePassword = fail('BAD_CREDENTIALS')
+  assert.not.ok(await a.changePassword('nope', 'NewPass@2'))
+  assert.is(a.errors.value.password?.code, 'BAD_CREDENTIALS')
+  assert.is(a.errors.value.profile, undefined, 'other forms keep their own state')
+})
+
+test('account: the default range runs from the first of the month to today in Dhaka', async () => {
+  // 23:30 on Nov 30 in UTC is already Dec 1 in Dhaka
+  assert.equal(a.defaultRange(Date.parse('2026-11-30T23:30:00Z')), { from: '2026-12-01', to: '2026-12-01' })
+  assert.equal(a.defaultRange(NOW), { from: '2026-11-01', to: '2026-11-22' })
+})
+
+test('account: loads balance and transactions for a range, newest first', async () => {
+  await signedIn()
+  const tx = (id: number, createdAt: string) => ({
+    id,
+    createdAt,
+    amount: 10,
+    balanceAfter: 10,
+    kind: 'TOP_UP' as const,
+    reason: null,
+    description: '',
+    reservationId: null,
+    pnr: null,
+  })
+  handlers.account = () => ({ balance: 900, transactions: [tx(1, '2026-11-02T10:00:00+06:00'), tx(2, '2026-11-05T10:00:00+06:00')] })
+  await a.loadAccount({ from: '2026-11-01', to: '2026-11-22' })
+  assert.equal(calls[0]!.opts.query, { from: '2026-11-01', to: '2026-11-22' })
+  assert.is(calls[0]!.opts.params!.id, 7)
+  assert.is(a.balance.value, 900)
+  assert.equal(
+    a.transactions.value!.map((t) => t.id),
+    [2, 1],
+  )
+  assert.equal(a.range.value, { from: '2026-11-01', to: '2026-11-22' })
+})
+
+test('top-up: start answers the gateway URL; confirm credits once and reloads the account', async () => {
+  await signedIn()
+  handlers.topUp = () => ({ paymentId: 'pay-1', redirectUrl: '/sandbox/gateway/pay-1', resultToken: 'tok-1' })
+  assert.is(await a.startTopUp(500), '/sandbox/gateway/pay-1')
+  assert.equal(calls[0]!.opts.body, { amount: 500 })
+  handlers.paymentSuccess = () => ({
+    paymentId: 'pay-1',
+    full: true,
+    status: 'APPROVED',
+    purpose: 'TOP_UP',
+    amount: 500,
+    reservation: null,
+    balance: 600,
+  })
+  handlers.account = () => ({ balance: 600, transactions: [] })
+  const out = await a.confirmTopUp('pay-1', 'success')
+  assert.equal(out, { status: 'APPROVED', amount: 500, balance: 600 })
+  assert.is(a.balance.value, 600)
+  assert.is(session.passenger.value?.balance, 600)
+  assert.is(await a.confirmTopUp('pay-1', 'success'), undefined, 'confirmed once')
+  assert.is(calls.filter((c) => c.name === 'paymentSuccess').length, 1)
+  assert.equal(calls.find((c) => c.name === 'paymentSuccess')!.opts.body, { paymentId: 'pay-1', resultToken: 'tok-1' }, "this tab's result token")
+})
+
+test('top-up: a declined payment reports DECLINED and leaves the balance', async () => {
+  await signedIn()
+  handlers.paymentFailure = () => ({
+    paymentId: 'pay-2',
+    full: true,
+    status: 'DECLINED',
+    purpose: 'TOP_UP',
+    amount: 500,
+    reservation: null,
+    balance: null,
+  })
+  const out = await a.confirmTopUp('pay-2', 'failure')
+  assert.equal(out, { status: 'DECLINED', amount: 500 })
+  assert.is(a.balance.value, 100)
+})
+
+test('top-up: a payment held for review or still being confirmed is reported as such, the balance unchanged', async () => {
+  await signedIn()
+  handlers.paymentSuccess = () => ({
+    paymentId: 'pay-3',
+    full: true,
+    status: 'REVIEW',
+    purpose: 'TOP_UP',
+    amount: 700,
+    reservation: null,
+    balance: 100,
+  })
+  assert.equal(await a.confirmTopUp('pay-3', 'success'), { status: 'REVIEW', amount: 700 })
+  handlers.paymentSuccess = () => ({
+    paymentId: 'pay-4',
+    full: true,
+    status: 'PENDING',
+    purpose: 'TOP_UP',
+    amount: 800,
+    reservation: null,
+    balance: 100,
+  })
+  assert.equal(await a.confirmTopUp('pay-4', 'success'), { status: 'PENDING', amount: 800 })
+  assert.is(a.balance.value, 100)
+})
+
+test('my tickets: upcoming trips first (soonest first), then past ones (latest first)', async () => {
+  await signedIn()
+  const r = (id: number, departureTime: string) => ({ id, departureTime }) as Reservation
+  handlers.myReservations = () => [
+    r(1, '2026-11-10T08:00:00+06:00'),
+    r(2, '2026-11-25T08:00:00+06:00'),
+    r(3, '2026-11-23T08:00:00+06:00'),
+    r(4, '2026-11-15T08:00:00+06:00'),
+  ]
+  await a.loadReservations()
+  assert.equal(
+    a.reservationsUpcomingFirst.value!.map((x) => x.id),
+    [3, 2, 4, 1],
+  )
+  assert.ok(a.isUpcoming(a.reservationsUpcomingFirst.value![0]!))
+  assert.not.ok(a.isUpcoming(a.reservationsUpcomingFirst.value![3]!))
+})
+
+test('my tickets: every ticket with a PNR and PIN is kept on the device under the account', async () => {
+  await signedIn()
+  const id = session.passenger.value!.id
+  handlers.myReservations = () => [
+    { id: 1, pnr: 'AAAAAAAAAA', pin: '1111', departureTime: '2026-11-25T08:00:00+06:00' } as Reservation,
+    { id: 2, pnr: null, pin: null, departureTime: '2026-11-26T08:00:00+06:00' } as Reservation,
+  ]
+  await a.loadReservations()
+  assert.equal(
+    savedTicketsOf(id).map((s) => s.reservation.id),
+    [1],
+  )
+})
+
+test("a LOGOUT that only clears the session (header) never shows the previous passenger's data", async () => {
+  await signedIn()
+  handlers.account = () => ({ balance: 900, transactions: [] })
+  await a.loadAccount()
+  assert.is(a.balance.value, 900)
+  session.signOut()
+  assert.is(a.transactions.value, null)
+  assert.is(a.balance.value, null)
+  handlers.login = () => ({ ...theSession, passenger: { ...passenger, id: 8, balance: 5 } })
+  await a.submitMobile('01812345678')
+  await a.login('Secret@1', false)
+  assert.is(a.balance.value, 5)
+  assert.is(a.transactions.value, null)
+})
+
+test('account actions do nothing for a visitor', async () => {
+  await a.loadProfile()
+  await a.loadAccount()
+  await a.loadReservations()
+  assert.is(calls.length, 0)
+})
+
+test.run()

@@ -1,0 +1,171 @@
+/**
+ * The booking store tests' fake server and setup (booking, booking-payment and seat-booking-link .test.ts): one
+ * booking, a balance and the gateway's answers, like the real server, on a fake clock, with a passenger signed
+ * in. Its `let`s are read by the tests as live bindings and written only here.
+ */
+import type { RouteName } from '../../contract/api.ts'
+import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts'
+import type { PaymentResult, Reservation } from '../../contract/schemas.ts'
+import { ApiError } from '../api/api-error.ts'
+import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
+import { fakeClock, type FakeClock } from '../lib/clock.ts'
+import { memoryStorage, useStorages } from '../lib/storage.ts'
+import * as bookingStore from './booking.ts'
+import * as session from './session.ts'
+import { NOW, iso, sold } from './ticket-fixture.ts'
+
+// ---------- a fake server with one booking, like the real one ----------
+
+export { NOW, iso }
+export let clock: FakeClock
+
+const station = (id: number, name: string) => ({ id, name, cityCode: 'DHK', address: 'Road 1', phone: '01700000000', time: null })
+
+/** The server's booking: two seats on the trip the server books, unpaid, 15 minutes to pay (30 at most). */
+export function booking(extra: Partial<Reservation> = {}): Reservation {
+  return {
+    ...sold,
+    status: 2,
+    pnr: null,
+    pin: null,
+    tripId: bookedTrip,
+    tripDate: '2026-11-23',
+    departureTime: '2026-11-23T22:00:00+06:00',
+    arrivalTime: '2026-11-24T04:00:00+06:00',
+    boardingStation: station(1, 'Kalabagan'),
+    droppingStation: station(9, 'GEC'),
+    seats: [
+      { name: 'A1', seatType: 'Standard', fare: 800 },
+      { name: 'A2', seatType: 'Standard', fare: 800 },
+    ],
+    fare: { subtotal: 1600, discount: 0, total: 1600, couponCode: null },
+    expirationTime: iso(NOW + 15 * 60_000),
+    maxExpirationTime: iso(NOW + 30 * 60_000),
+    paymentMethod: null,
+    paidAt: null,
+    ...extra,
+  }
+}
+
+/** The fake server's routes (a test may replace one). */
+export let handlers: FakeRoutes
+/** The requests sent in this test. */
+export let calls: FakeCall[]
+/** The booking as the server has it. */
+export let server: Reservation
+let balance: number
+let pendingPayment: string | null
+/** The trip the server books. */
+let bookedTrip = 7
+
+export const fail = (code: ErrorCode) => {
+  throw new ApiError(code, errorCatalogue[code].reason, errorCatalogue[code].status)
+}
+
+export const passenger = {
+  id: 3,
+  mobile: '01712345678',
+  fullName: 'Rahim',
+  email: 'r@example.com',
+  city: 'Dhaka',
+  balance: 5000,
+  createdAt: iso(NOW),
+}
+
+export function fakeServer(): FakeRoutes {
+  return {
+    booking: () => (server = booking()),
+    extendBooking: ({ body }) => {
+      const at = Date.parse((body as { expirationTime: string }).expirationTime)
+      if (at > Date.parse(server.maxExpirationTime!)) fail('INVALID_EXPIRATION_TIME')
+      return (server = { ...server, expirationTime: iso(at) })
+    },
+    applyCoupon: ({ params }) => {
+      if (params!.couponCode !== 'EID10') fail('INVALID_COUPON')
+      pendingPayment = null
+      // the server's rule (10%, capped at 100) differs from any client guess
+      return (server = { ...server, fare: { subtotal: 1600, discount: 100, total: 1500, couponCode: 'EID10' } })
+    },
+    removeCoupon: () => (server = { ...server, fare: { subtotal: 1600, discount: 0, total: 1600, couponCode: null } }),
+    payment: () => {
+      if (server.status === 1) fail('PAYMENT_ALREADY_COMPLETED')
+      pendingPayment ??= `pay_${calls.filter((c) => c.name === 'payment').length}`
+      return { paymentId: pendingPayment, redirectUrl: `/sandbox/gateway/${pendingPayment}`, resultToken: `tok_${pendingPayment}` }
+    },
+    payFromBalance: () => {
+      if (balance < server.fare.total) fail('INSUFFICIENT_BALANCE')
+      balance -= server.fare.total
+      return (server = {
+        ...server,
+        status: 1,
+        pnr: 'ABCDEFGHJK',
+        pin: '1234',
+        paymentMethod: 'BALANCE',
+        expirationTime: null,
+        maxExpirationTime: null,
+      })
+    },
+    paymentSuccess: ({ body }) => result((body as { paymentId: string }).paymentId, true),
+    paymentFailure: ({ body }) => result((body as { paymentId: string }).paymentId, false),
+    cancelBooking: () => (server = { ...server, status: 5, expirationTime: null }),
+    profile: () => ({ ...passenger, balance }),
+    myReservations: () => [server],
+    reservationById: () => server,
+  }
+}
+
+export function result(paymentId: string, approved: boolean): PaymentResult {
+  if (approved && server.status === 2) server = { ...server, status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'CARD', expirationTime: null }
+  return {
+    paymentId,
+    full: true,
+    status: approved ? 'APPROVED' : 'DECLINED',
+    purpose: 'RESERVATION',
+    amount: server.fare.total,
+    reservation: server,
+    balance,
+  }
+}
+
+export const input: bookingStore.BookingInput = {
+  tripId: 7,
+  seatNames: ['A1', 'A2'],
+  boardingStationId: 1,
+  droppingStationId: 9,
+  passengerName: ' Rahim ',
+  passengerMobile: '01712345678',
+  passengerEmail: '',
+}
+
+/** The requests sent to one route in this test. */
+export const named = (n: RouteName) => calls.filter((c) => c.name === n)
+
+/** The passenger's balance on the server is `amount`. */
+export function setBalance(amount: number): void {
+  balance = amount
+}
+
+/** The fake server starts answering afresh (its routes as at the start of a test), and the request log with it. */
+export function serveAgain(): void {
+  calls = fakeApi(fakeServer())
+}
+
+/**
+ * Each test's start: a fresh clock and server, the passenger signed in, no booking on screen. `tripId`: the
+ * trip the server's booking is of (the seat page's test books the trip it shows).
+ */
+export async function startBookingTest(tripId = 7): Promise<void> {
+  clock = fakeClock(NOW)
+  useStorages(memoryStorage(), memoryStorage())
+  session.loadSession()
+  session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
+  // the saved tickets an earlier test's session removes are removed before this test
+  await session.savedTicketsDropped()
+  balance = 5000
+  pendingPayment = null
+  bookedTrip = tripId
+  server = booking()
+  handlers = fakeServer()
+  calls = fakeApi(handlers)
+  bookingStore.resetBooking()
+}
