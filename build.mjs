@@ -213,13 +213,6 @@ async function prerenderPages(paths, log) {
 }
 
 /**
- * The routes whose largest content is the server's answer to their address (a shared results
- * link, a seat page, a paid booking): their shells send those reads, and the start-up lookups,
- * before the app has loaded (src/early/requests.ts). Elsewhere the lookups wait for the app.
- */
-const EARLY_ROUTES = ['/search', '/reservation', '/reservation/success']
-
-/**
  * src/early/start.ts bundled on its own (no shared chunks) into assets/early-<hash>.js, which
  * every shell loads after config.js: scripts that wait for the document run in order, so it
  * runs once config.js has, before the entry, which is still loading. A file, not an inline
@@ -334,7 +327,7 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   for (const r of routes) {
     const files = [splitOut(r.page)]
     if (splitByEntry.has(`locale-page:en-${r.pageKey}`)) files.push(splitOut(`locale-page:en-${r.pageKey}`))
-    if (EARLY_ROUTES.includes(r.path)) files.push(splitOut(CLIENT))
+    if (r.data) files.push(splitOut(CLIENT))
     firstRenders.set(r.pageKey, [...(firstRenders.get(r.pageKey) ?? []), ...files])
   }
   const outBase = relative(root, assets).split('\\').join('/')
@@ -343,7 +336,7 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   // data routes the early requests; a margin of bytes, as the chunks are measured each on its own
   const brotliSize = (fs) =>
     brotliCompressSync(fs.map((f) => splitFiles.get(f)).join('\n'), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }).length
-  const isData = (pageKey) => routes.some((r) => r.pageKey === pageKey && EARLY_ROUTES.includes(r.path))
+  const isData = (pageKey) => routes.some((r) => r.pageKey === pageKey && r.data)
   const groups = planGroups({
     metafile: splitMeta,
     entryOut: splitOut(ENTRY),
@@ -382,10 +375,12 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
   // for any other path, only the header and footer, so no other page flashes there.
   const shellRoutes = routes.filter((r) => r.path !== '/home')
   const bodies = await prerenderPages([...shellRoutes.map((r) => r.path), null], log)
-  for (const [i, { path }] of shellRoutes.entries()) {
+  for (const [i, { path, data }] of shellRoutes.entries()) {
     const file = join(outdir, shellFile(path))
     mkdirSync(dirname(file), { recursive: true })
-    const early = EARLY_ROUTES.includes(path) ? { earlyHref } : {}
+    // the data routes' shells send their reads, and the start-up lookups, before the app has
+    // loaded (src/early/requests.ts); elsewhere the lookups wait for the app
+    const early = data ? { earlyHref } : {}
     writeFileSync(file, indexHtml({ ...page, ...early, preloads: routeFileMap[path], body: bodies[i] }))
   }
   writeFileSync(join(outdir, 'app.html'), indexHtml({ ...page, body: bodies.at(-1) }))

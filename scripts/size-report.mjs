@@ -28,13 +28,13 @@ function addSizes(a, b) {
 export { staticClosure }
 
 /**
- * The app's route table (src/routes.ts, pure data) as [{ path, page, pageKey }],
+ * The app's route table (src/routes.ts, pure data) as [{ path, page, pageKey, data }],
  * where page is the source file of the route's lazily loaded page (from the project
- * root) and pageKey its key in the table.
+ * root), pageKey its key in the table and data whether it is one of DATA_PAGES.
  */
 export async function loadRoutes(root) {
-  const { routes, pageFile } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
-  return routes.map((r) => ({ path: r.path, page: pageFile(r.page), pageKey: r.page }))
+  const { routes, pageFile, DATA_PAGES } = await tsImport(pathToFileURL(join(root, 'src/routes.ts')).href, import.meta.url)
+  return routes.map((r) => ({ path: r.path, page: pageFile(r.page), pageKey: r.page, data: DATA_PAGES.has(r.page) }))
 }
 
 /**

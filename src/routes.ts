@@ -33,6 +33,14 @@ export interface AppRoute {
   restricted: boolean
 }
 
+/**
+ * The pages whose largest content is the server's answer to their address (a shared results link,
+ * a seat page, a paid booking): their shells send those reads before the app has loaded (build.mjs,
+ * src/early/requests.ts), and work the passenger does not see first waits until that answer has
+ * shown (src/lib/page-shown.ts).
+ */
+export const DATA_PAGES: ReadonlySet<PageKey> = new Set<PageKey>(['search', 'reservation', 'reservation-success'])
+
 export const AUTH_URL = '/login'
 export const NOT_FOUND_URL = '/error/404'
 

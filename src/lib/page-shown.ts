@@ -8,10 +8,6 @@
  * after SHOWN_LATEST_MS.
  */
 import { useEffect } from 'react'
-import type { PageKey } from '../routes.ts'
-
-/** The pages whose largest content is the server's answer (the build's EARLY_ROUTES). */
-export const DATA_PAGES: ReadonlySet<PageKey> = new Set<PageKey>(['search', 'reservation', 'reservation-success'])
 
 /** How long work waits for a page that never says it has shown. */
 export const SHOWN_LATEST_MS = 5000
