@@ -1,12 +1,12 @@
 /**
- * Bookings: seats a passenger holds unpaid until an expiry (reservation status 2), and
+ * Bookings: seats a passenger holds unpaid until an expiry (reservation status `booked`), and
  * every change to one before it is sold (tickets.ts): booking the caller's locked
  * seats, extending, cancelling, applying or removing a coupon, expiring. A change
  * declines the booking's pending card payment (its amount or purpose is stale); a card
  * payment held for review freezes the booking.
  */
 import type { BodyOf } from '../../contract/api.ts'
-import { MAX_SEATS, OPEN_SEAT_NAME, type SeatType } from '../../contract/schemas.ts'
+import { MAX_SEATS, OPEN_SEAT_NAME, reservationStatus, type SeatType } from '../../contract/schemas.ts'
 import { checkCouponRules, discountOf, findOffer } from './coupons.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { Language } from '../delivery/ticket-messages.ts'
@@ -59,10 +59,18 @@ export async function ownReservation(q: Queryable, id: number, passengerId: numb
   return r
 }
 
+/**
+ * "A booking is still live": booked (unpaid) and its hold not ended at `now`. The one TypeScript
+ * spelling of the rule; SQL says it with `booking_live(status, expiration_time, now)` (migration 021).
+ */
+export function bookingLive(r: { status: number; expiration_time: Date | null }, now: Date): boolean {
+  return r.status === reservationStatus.booked && !!r.expiration_time && r.expiration_time.getTime() > now.getTime()
+}
+
 /** Throws BOOKING_NOT_FOUND unless the row is a booking that has not expired at `now`. */
 export function assertLiveBooking(r: ReservationRow, now: Date): void {
-  if (r.status === 1) throw new AppError('PAYMENT_ALREADY_COMPLETED')
-  if (r.status !== 2 || !r.expiration_time || r.expiration_time.getTime() <= now.getTime()) throw new AppError('BOOKING_NOT_FOUND')
+  if (r.status === reservationStatus.sold) throw new AppError('PAYMENT_ALREADY_COMPLETED')
+  if (!bookingLive(r, now)) throw new AppError('BOOKING_NOT_FOUND')
 }
 
 /** Throws PAYMENT_UNDER_REVIEW when a card payment of the booking is held for review (it may still be accepted for the booking as it is). */
@@ -95,7 +103,7 @@ export async function bookedUnpaidCount(q: Queryable, tripId: number, passengerI
   if (passengerId == null) return 0
   const rows = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
-      WHERE rs.trip_id = $1 AND rs.active AND x.passenger_id = $2 AND x.status = 2 AND x.expiration_time > $3`,
+      WHERE rs.trip_id = $1 AND rs.active AND x.passenger_id = $2 AND booking_live(x.status, x.expiration_time, $3)`,
     [tripId, passengerId, now],
   )
   return Number(rows[0]?.n ?? 0)
@@ -263,7 +271,7 @@ async function assertUnpaidLimits(
   }
   const [p] = await tx.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
-      WHERE x.passenger_id = $1 AND x.status = 2 AND x.expiration_time > $2 AND rs.active`,
+      WHERE x.passenger_id = $1 AND booking_live(x.status, x.expiration_time, $2) AND rs.active`,
     [at.passengerId, at.now],
   )
   if (p && p.n > config.unpaidSeatsPerPassenger) {
@@ -299,7 +307,10 @@ export async function extendBooking(db: Db, req: { id: number; passengerId: numb
 export async function cancelBooking(db: Db, req: { id: number; passengerId: number; now: Date }): Promise<void> {
   await db.transaction(async (tx) => {
     const r = await lockChangeableBooking(tx, req.id, req.passengerId, req.now)
-    await tx.query("UPDATE reservations SET status = 5, canceled_at = $2, cancel_reason = 'BOOKING_CANCELED' WHERE id = $1", [r.id, req.now])
+    await tx.query(
+      `UPDATE reservations SET status = ${reservationStatus.canceled}, canceled_at = $2, cancel_reason = 'BOOKING_CANCELED' WHERE id = $1`,
+      [r.id, req.now],
+    )
     await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
     // A pending card payment for a canceled booking must not be approvable any more.
     await declinePending(tx, r.id, req.now)
@@ -347,8 +358,8 @@ export async function expireBookings(
 ): Promise<void> {
   await q.query(
     `WITH expired AS (
-       UPDATE reservations SET status = 5, canceled_at = expiration_time, cancel_reason = 'EXPIRED'
-        WHERE status = 2 AND expiration_time <= $1
+       UPDATE reservations SET status = ${reservationStatus.canceled}, canceled_at = expiration_time, cancel_reason = 'EXPIRED'
+        WHERE status = ${reservationStatus.booked} AND expiration_time <= $1
           AND ($2::int IS NULL OR trip_id = $2) AND ($3::int IS NULL OR id = $3) AND ($4::int IS NULL OR passenger_id = $4)
         RETURNING id)
      UPDATE reservation_seats SET active = false WHERE active AND reservation_id IN (SELECT id FROM expired)`,

@@ -8,8 +8,8 @@
  * paid from the passenger's balance, in one transaction.
  */
 import crypto from 'node:crypto'
-import type { LedgerReason, PaymentResult } from '../../contract/schemas.ts'
-import { declinePending, expireBookings, lockChangeableBooking, setCoupon } from './bookings.ts'
+import { type LedgerReason, type PaymentResult, reservationStatus } from '../../contract/schemas.ts'
+import { bookingLive, declinePending, expireBookings, lockChangeableBooking, setCoupon } from './bookings.ts'
 import { assertCouponUsable } from './coupons.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import { AppError, type Deps } from '../http/handle.ts'
@@ -172,7 +172,7 @@ export async function decide(db: Db, id: string, approve: boolean, now: Date): P
         'SELECT status, expiration_time, total FROM reservations WHERE id = $1 FOR UPDATE',
         [p.reservation_id],
       )
-      ok = !!r && r.status === 2 && !!r.expiration_time && r.expiration_time > now && r.total === p.amount
+      ok = !!r && bookingLive(r, now) && r.total === p.amount
     }
     const rows = await tx.query<PaymentRow>("UPDATE payments SET status = $2, decided_at = $3 WHERE id = $1 AND status = 'PENDING' RETURNING *", [
       id,
@@ -184,7 +184,7 @@ export async function decide(db: Db, id: string, approve: boolean, now: Date): P
 }
 
 /**
- * Applies an approved payment exactly once: sells the booking (status 1, PNR, PIN) and
+ * Applies an approved payment exactly once: sells the booking (status `sold`, PNR, PIN) and
  * writes its ticket messages, or credits the top-up. If the booking was settled or
  * ended meanwhile (cancelled, expired), or its coupon can no longer be used (a once-only
  * coupon spent by another sale meanwhile), the amount goes back to the card (refunds.ts;
@@ -222,7 +222,7 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
     }
     // Only a live booking is sold: past its time its seats may already be held by someone else. A charge
     // for another amount (the fare changed while the passenger was at the gateway) does not pay it either.
-    const live = !!r && r.status === 2 && !!r.expiration_time && r.expiration_time > now && r.total === p.amount
+    const live = !!r && bookingLive(r, now) && r.total === p.amount
     let why: { reason: LedgerReason; description: string } = { reason: 'BOOKING_ENDED', description: 'Card payment received after the booking ended' }
     if (live) {
       // A coupon refused at sale time undoes the sale only, not the refund below.
@@ -339,7 +339,7 @@ export async function applyFinding(deps: Deps, id: string, f: GatewayFinding): P
           WHERE id = $1 AND ${OPEN_TO_FINDINGS} RETURNING id`,
         [id, now, f.valId, f.gatewayStatus, f.bankTranId ?? null, f.gatewayAmount ?? null, f.storeAmount ?? null],
       )
-      if (won.length === 1 && r && r.status === 2 && r.expiration_time && r.expiration_time > now) {
+      if (won.length === 1 && r && bookingLive(r, now)) {
         // The seats stay with the booking while an operator decides, at the latest until departure.
         await tx.query(
           'UPDATE reservations SET expiration_time = greatest(expiration_time, (SELECT departure_at FROM trips WHERE id = $2)) WHERE id = $1',
@@ -392,7 +392,7 @@ export async function declineReviewedPayment(deps: Deps, id: string, reason: str
       "UPDATE payments SET status = 'DECLINED', reviewed_at = $2, decided_at = $2, decline_reason = $3 WHERE id = $1 AND status = 'REVIEW' RETURNING id",
       [id, now, `review: ${reason}`.slice(0, 500)],
     )
-    if (won.length === 1 && r && r.status === 2) {
+    if (won.length === 1 && r && r.status === reservationStatus.booked) {
       await tx.query('UPDATE reservations SET expiration_time = least(expiration_time, $2) WHERE id = $1', [r.id, now])
       await expireBookings(tx, now, { reservationId: r.id })
     }

@@ -3,7 +3,7 @@
  * mapper every route answers with: trip, cities, stations with their reporting times,
  * seats, fare, and the booking or ticket times.
  */
-import { cancelReasons, type CoachType, type Reservation, type SeatType } from '../../contract/schemas.ts'
+import { cancelReasons, type CoachType, type Reservation, reservationStatus, type SeatType } from '../../contract/schemas.ts'
 import type { ReservationRow } from './bookings.ts'
 import type { Queryable } from '../db/db.ts'
 import { AppError } from '../http/handle.ts'
@@ -127,8 +127,8 @@ function toReservation(r: JoinedRow, seats: Reservation['seats']): Reservation {
     passengerMobile: r.passenger_mobile,
     passengerEmail: r.passenger_email,
     fare: { subtotal: r.subtotal, discount: r.discount, total: r.total, couponCode: r.coupon_code },
-    expirationTime: r.status === 2 ? dhakaIsoOrNull(r.expiration_time) : null,
-    maxExpirationTime: r.status === 2 ? dhakaIsoOrNull(r.max_expiration_time) : null,
+    expirationTime: r.status === reservationStatus.booked ? dhakaIsoOrNull(r.expiration_time) : null,
+    maxExpirationTime: r.status === reservationStatus.booked ? dhakaIsoOrNull(r.max_expiration_time) : null,
     paymentMethod: r.payment_method,
     paidAt: dhakaIsoOrNull(r.paid_at),
     canceledAt: dhakaIsoOrNull(r.canceled_at),

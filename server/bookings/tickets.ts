@@ -1,5 +1,5 @@
 /**
- * Tickets: a booking sold (status 1) with a PNR and PIN, its SMS and e-mail, and
+ * Tickets: a booking sold (status `sold`) with a PNR and PIN, its SMS and e-mail, and
  * cancelling it with an SMS code under the cancel scheme (the refund goes back to
  * the card it was paid with, or to the balance: refunds.ts).
  */
@@ -67,14 +67,14 @@ export function newPin(): string {
 }
 
 /**
- * Turns a booking into a sold ticket (status 1) with a fresh PNR and PIN. Call inside the
+ * Turns a booking into a sold ticket (status `sold`) with a fresh PNR and PIN. Call inside the
  * transaction that holds the row lock; answers false when the row was no longer booked.
  * A coupon on the booking is redeemed here, its rules checked once more (coupons.ts):
  * a coupon error is thrown and the caller's transaction must roll back.
  */
 export async function markSold(tx: Queryable, reservationId: number, method: 'CARD' | 'BALANCE', now: Date): Promise<boolean> {
   const [r] = await tx.query<{ passenger_id: number | null; coupon_code: string | null; subtotal: number }>(
-    'SELECT passenger_id, coupon_code, subtotal FROM reservations WHERE id = $1 AND status = 2',
+    `SELECT passenger_id, coupon_code, subtotal FROM reservations WHERE id = $1 AND status = ${reservationStatus.booked}`,
     [reservationId],
   )
   if (!r) return false
@@ -82,8 +82,8 @@ export async function markSold(tx: Queryable, reservationId: number, method: 'CA
   if (r.passenger_id != null) await tx.query('SELECT id FROM passengers WHERE id = $1 FOR UPDATE', [r.passenger_id])
   if (r.coupon_code) await redeemCoupon(tx, { id: reservationId, passengerId: r.passenger_id, subtotal: r.subtotal, couponCode: r.coupon_code }, now)
   const rows = await tx.query(
-    `UPDATE reservations SET status = 1, pnr = $2, pin = $3, payment_method = $4, paid_at = $5
-      WHERE id = $1 AND status = 2 RETURNING id`,
+    `UPDATE reservations SET status = ${reservationStatus.sold}, pnr = $2, pin = $3, payment_method = $4, paid_at = $5
+      WHERE id = $1 AND status = ${reservationStatus.booked} RETURNING id`,
     [reservationId, newPnr(), newPin(), method, now],
   )
   return rows.length === 1
@@ -269,7 +269,7 @@ export function cancelCodeRemembered(r: ReservationRow, code: string, now: Date)
 export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQuote, now: Date): Promise<void> {
   await deps.db.transaction(async (tx) => {
     // The status guard makes a double cancel refund once: only one update finds the ticket still live.
-    // A ticket the operator moved (10) becomes "trip migrated canceled" (14), any other "canceled" (5).
+    // A ticket the operator moved (tripMigrated) becomes tripMigratedCanceled, any other canceled.
     const done = await tx.query(
       `UPDATE reservations SET status = CASE WHEN status = $6::int THEN $7::int ELSE $8::int END, canceled_at = $2, cancel_reason = 'TICKET_CANCELED',
               refund_amount = $3, cancellation_charge = $4, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL

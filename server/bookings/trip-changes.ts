@@ -8,11 +8,11 @@
  * tells each passenger exactly once.
  *
  * - cancel: the trip is closed for sale (OMITTED), its holds dropped; every sold or migrated
- *   ticket is cancelled (status 5, TRIP_CANCELED, the operator's reason) and refunded in full,
+ *   ticket is cancelled (status `canceled`, TRIP_CANCELED, the operator's reason) and refunded in full,
  *   to where it was paid from (a card payment to the card, REFUND_TO permitting, a balance
  *   payment to the balance: refunds.ts); every unpaid booking is cancelled.
  * - move: the trip is closed for sale; every sold ticket moves to the other coach's trip
- *   (status 10, the same PNR and PIN), keeping its seat names where the new layout has them
+ *   (status `tripMigrated`, the same PNR and PIN), keeping its seat names where the new layout has them
  *   free, else on free seats side by side; `seatMap` names seats for old ones. Unpaid bookings
  *   are cancelled (the passenger can book the new coach). A ticket there is no room for stays
  *   and is reported: cancel the trip afterwards to refund it.

@@ -5,6 +5,7 @@
  * Idempotent and cheap: only trips with no reservation at all get seeded (so each
  * new day gets some), with a handful of set-based statements.
  */
+import { reservationStatus } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
 import type { Deps } from '../http/handle.ts'
 import { newPin, newPnr } from '../bookings/tickets.ts'
@@ -63,7 +64,7 @@ export async function seedReservations(tx: Queryable, deps: Deps): Promise<void>
   type Plan = {
     key: string
     tripId: number
-    status: 1 | 2
+    status: typeof reservationStatus.sold | typeof reservationStatus.booked
     seats: { name: string; type: string; fare: number }[]
     boarding: number
     dropping: number
@@ -89,9 +90,9 @@ export async function seedReservations(tx: Queryable, deps: Deps): Promise<void>
       }))
     const sold = 3 + Math.floor(rnd() * 6)
     plans.push({
-      key: `${t.id}:1`,
+      key: `${t.id}:${reservationStatus.sold}`,
       tripId: t.id,
-      status: 1,
+      status: reservationStatus.sold,
       seats: take(sold),
       boarding,
       dropping,
@@ -103,9 +104,9 @@ export async function seedReservations(tx: Queryable, deps: Deps): Promise<void>
       const expires = addTime(t.departure_at, { hours: -2 })
       if (expires > now) {
         plans.push({
-          key: `${t.id}:2`,
+          key: `${t.id}:${reservationStatus.booked}`,
           tripId: t.id,
-          status: 2,
+          status: reservationStatus.booked,
           seats: take(1 + Math.floor(rnd() * 2)),
           boarding,
           dropping,
@@ -122,7 +123,7 @@ export async function seedReservations(tx: Queryable, deps: Deps): Promise<void>
     `INSERT INTO reservations (trip_id, passenger_id, status, pnr, pin, boarding_station_id, dropping_station_id, passenger_name, passenger_mobile,
                                passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, payment_method, paid_at, created_at)
      SELECT u.trip_id, $1, u.status, u.pnr, u.pin, u.boarding, u.dropping, u.name, u.mobile, NULL, u.total, 0, u.total, u.expires, u.expires,
-            CASE WHEN u.status = 1 THEN 'CARD' END, CASE WHEN u.status = 1 THEN $2::timestamptz END, $2::timestamptz
+            CASE WHEN u.status = ${reservationStatus.sold} THEN 'CARD' END, CASE WHEN u.status = ${reservationStatus.sold} THEN $2::timestamptz END, $2::timestamptz
        FROM unnest($3::int[], $4::int[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::text[], $11::int[], $12::timestamptz[])
             AS u(trip_id, status, pnr, pin, boarding, dropping, name, mobile, total, expires)
      RETURNING id, trip_id, status`,
@@ -131,8 +132,8 @@ export async function seedReservations(tx: Queryable, deps: Deps): Promise<void>
       paidAt,
       plans.map((p) => p.tripId),
       plans.map((p) => p.status),
-      plans.map((p) => (p.status === 1 ? newPnr() : null)),
-      plans.map((p) => (p.status === 1 ? newPin() : null)),
+      plans.map((p) => (p.status === reservationStatus.sold ? newPnr() : null)),
+      plans.map((p) => (p.status === reservationStatus.sold ? newPin() : null)),
       plans.map((p) => p.boarding),
       plans.map((p) => p.dropping),
       plans.map((p) => p.who[0]),

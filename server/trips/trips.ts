@@ -5,6 +5,7 @@
 import {
   MAX_SEATS,
   OPEN_SEAT_NAME,
+  seatStatus,
   seatTypes,
   type CoachType,
   type Seat,
@@ -168,7 +169,7 @@ export function toTripDetails(trip: TripRow, states: SeatState[], holders: strin
   const held: string[] = []
   let earliest: Date | null = null
   const seats: Seat[] = states.map((s) => {
-    const locked = s.holder !== null && s.status === 0
+    const locked = s.holder !== null && s.status === seatStatus.available
     const mine = locked && holders.includes(s.holder!)
     if (s.holder !== null && holders.includes(s.holder)) {
       held.push(s.name)
@@ -194,7 +195,7 @@ export function toTripDetails(trip: TripRow, states: SeatState[], holders: strin
     departureTime: toDhakaIso(trip.departure_at),
     arrivalTime: toDhakaIso(trip.arrival_at),
     coach: { code: trip.coach_code, type: trip.coach_type, name: trip.layout_name },
-    availableSeats: seats.filter((s) => s.name !== OPEN_SEAT_NAME && s.status === 0 && !s.lockedByOther && !s.lockedByMe).length,
+    availableSeats: seats.filter((s) => s.name !== OPEN_SEAT_NAME && s.status === seatStatus.available && !s.lockedByOther && !s.lockedByMe).length,
     seatLayout: { rows: trip.rows, columns: trip.columns, aisleColumns: trip.aisle_columns, decks: trip.decks, seats },
     remainingSeatLimit: Math.max(0, MAX_SEATS - held.length - booked),
     expirationTime: dhakaIsoOrNull(earliest),

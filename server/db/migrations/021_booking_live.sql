@@ -1,0 +1,144 @@
+-- "A booking is still live": unpaid (reservation status 2, booked) and its hold not ended at
+-- p_now. The one SQL spelling of the rule (server/bookings/bookings.ts bookingLive is the
+-- TypeScript one); seat_taken, address_holds, lock_seats and the server's queries call it.
+-- A single-expression LANGUAGE sql function without STRICT, as seat_taken (migration 010):
+-- the planner inlines it, so the plans (and the partial indexes on status = 2) are those
+-- of the expression written out.
+CREATE FUNCTION booking_live(p_status integer, p_expiration_time timestamptz, p_now timestamptz)
+RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT p_status = 2 AND p_expiration_time > p_now
+$$;
+
+-- seat_taken of migration 019, its booked part from booking_live.
+CREATE OR REPLACE FUNCTION seat_taken(p_active boolean, p_status integer, p_expiration_time timestamptz, p_now timestamptz)
+RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT p_active AND (p_status IN (1, 10) OR booking_live(p_status, p_expiration_time, p_now))
+$$;
+
+-- address_holds of migration 013, its unpaid bookings from booking_live.
+CREATE OR REPLACE FUNCTION address_holds(p_address text, p_trip_id integer, p_now timestamptz, OUT seats integer, OUT first_end timestamptz)
+LANGUAGE sql STABLE AS $$
+  SELECT count(*)::integer, min(e) FROM (
+    SELECT expires_at AS e FROM seat_locks
+     WHERE address = p_address AND expires_at > p_now AND (p_trip_id IS NULL OR trip_id = p_trip_id)
+    UNION ALL
+    SELECT x.expiration_time FROM reservations x JOIN reservation_seats rs ON rs.reservation_id = x.id
+     WHERE x.address = p_address AND booking_live(x.status, x.expiration_time, p_now) AND rs.active
+       AND (p_trip_id IS NULL OR rs.trip_id = p_trip_id)
+  ) h
+$$;
+
+-- lock_seats of migration 013, its count of the passenger's unpaid seats from booking_live;
+-- nothing else changed.
+CREATE OR REPLACE FUNCTION lock_seats(
+  p_trip_id integer,
+  p_trip_date date,
+  p_coach_code text,
+  p_origin text,
+  p_destination text,
+  p_names text[],
+  p_holders text[],
+  p_passenger_id integer,
+  p_now timestamptz,
+  p_expires timestamptz,
+  p_max integer,
+  p_open_seat text,
+  p_address text,
+  p_limit_trip integer,
+  p_limit_total integer
+) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  t record;
+  names text[];
+  n integer;
+  held text[];
+  earliest timestamptz;
+  wait integer;
+  keys text[] := hold_keys(p_passenger_id, p_address);
+  ended timestamptz;
+BEGIN
+  IF p_trip_id IS NOT NULL THEN
+    SELECT tr.id, tr.layout_id, tr.status, tr.departure_at, r.origin_code, r.destination_code INTO t
+      FROM trips tr JOIN routes r ON r.id = tr.route_id WHERE tr.id = p_trip_id;
+  ELSE
+    SELECT tr.id, tr.layout_id, tr.status, tr.departure_at, r.origin_code, r.destination_code INTO t
+      FROM trips tr JOIN routes r ON r.id = tr.route_id WHERE tr.trip_date = p_trip_date AND tr.coach_code = p_coach_code;
+  END IF;
+  IF NOT FOUND OR t.origin_code <> p_origin OR t.destination_code <> p_destination THEN
+    RETURN jsonb_build_object('error', 'TRIP_NOT_FOUND');
+  END IF;
+  IF t.status = 'OMITTED' THEN RETURN jsonb_build_object('error', 'TRIP_OMITTED'); END IF;
+  IF t.status <> 'OPEN' OR t.departure_at <= p_now THEN RETURN jsonb_build_object('error', 'TRIP_IS_CLOSED'); END IF;
+
+  -- distinct and sorted, so overlapping requests take row locks in one order (no deadlock)
+  SELECT coalesce(array_agg(DISTINCT x ORDER BY x), '{}') INTO names FROM unnest(p_names) AS x WHERE x <> p_open_seat;
+  IF cardinality(names) > 0 THEN
+    SELECT count(*) INTO n FROM layout_seats WHERE layout_id = t.layout_id AND name = ANY(names);
+    IF n <> cardinality(names) THEN RETURN jsonb_build_object('error', 'SEAT_NOT_FOUND'); END IF;
+    IF p_address <> '' THEN PERFORM pg_advisory_xact_lock(hashtext('seat-hold-address'), hashtext(p_address)); END IF;
+    SELECT max(keep_until) INTO ended FROM first_holds
+     WHERE trip_id = t.id AND seat_name = ANY(names) AND holder_key = ANY(keys) AND keep_until > p_now AND expires_at <= p_now
+       AND kind = 'booking';
+    IF ended IS NOT NULL THEN
+      RETURN jsonb_build_object('error', 'HOLD_ENDED', 'retry', ceil(extract(epoch FROM ended - p_now))::int);
+    END IF;
+    BEGIN
+      WITH won AS (
+        INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at, address)
+        SELECT t.id, x, p_holders[1],
+               least(p_expires, (SELECT min(h.expires_at) FROM first_holds h
+                                  WHERE h.trip_id = t.id AND h.seat_name = x AND h.holder_key = ANY(keys) AND h.keep_until > p_now)),
+               p_address
+          FROM unnest(names) AS x
+        ON CONFLICT (trip_id, seat_name) DO UPDATE
+          SET holder = EXCLUDED.holder,
+              address = EXCLUDED.address,
+              expires_at = CASE WHEN seat_locks.expires_at > p_now THEN seat_locks.expires_at ELSE EXCLUDED.expires_at END
+         WHERE seat_locks.expires_at <= p_now OR seat_locks.holder = ANY(p_holders)
+        RETURNING 1
+      )
+      SELECT count(*) INTO n FROM won;
+      IF n <> cardinality(names) THEN RAISE EXCEPTION USING ERRCODE = 'SL001'; END IF;
+      PERFORM 1 FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
+        WHERE rs.trip_id = t.id AND rs.seat_name = ANY(names)
+          AND seat_taken(rs.active, x.status, x.expiration_time, p_now);
+      IF FOUND THEN RAISE EXCEPTION USING ERRCODE = 'SL001'; END IF;
+      SELECT count(*) INTO n FROM seat_locks WHERE trip_id = t.id AND holder = ANY(p_holders) AND expires_at > p_now;
+      IF p_passenger_id IS NOT NULL THEN
+        n := n + (SELECT count(*) FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
+                   WHERE rs.trip_id = t.id AND rs.active AND x.passenger_id = p_passenger_id
+                     AND booking_live(x.status, x.expiration_time, p_now));
+      END IF;
+      IF n > p_max THEN RAISE EXCEPTION USING ERRCODE = 'SL002'; END IF;
+      IF p_address <> '' THEN
+        SELECT seats INTO n FROM address_holds(p_address, t.id, p_now);
+        IF n > p_limit_trip THEN RAISE EXCEPTION USING ERRCODE = 'SL003'; END IF;
+        SELECT seats INTO n FROM address_holds(p_address, NULL, p_now);
+        IF n > p_limit_total THEN RAISE EXCEPTION USING ERRCODE = 'SL004'; END IF;
+      END IF;
+      -- the first lock of each seat by this passenger and address, until it ends
+      INSERT INTO first_holds (holder_key, trip_id, seat_name, kind, expires_at, max_expires_at, keep_until)
+      SELECT k, t.id, l.seat_name, 'lock', l.expires_at, l.expires_at, l.expires_at
+        FROM seat_locks l CROSS JOIN unnest(keys) AS k
+       WHERE l.trip_id = t.id AND l.seat_name = ANY(names)
+      ON CONFLICT (trip_id, seat_name, holder_key, kind) DO UPDATE
+        SET expires_at = EXCLUDED.expires_at, max_expires_at = EXCLUDED.max_expires_at, keep_until = EXCLUDED.keep_until
+       WHERE first_holds.keep_until <= p_now;
+    EXCEPTION
+      -- another holder has a seat, or it is sold/booked; deadlock or serialization failure under contention
+      WHEN SQLSTATE 'SL001' OR deadlock_detected OR serialization_failure THEN RETURN jsonb_build_object('lost', true);
+      WHEN SQLSTATE 'SL002' THEN RETURN jsonb_build_object('error', 'MAX_SEAT_WARNING');
+      WHEN SQLSTATE 'SL003' THEN
+        SELECT ceil(extract(epoch FROM first_end - p_now))::int INTO wait FROM address_holds(p_address, t.id, p_now);
+        RETURN jsonb_build_object('error', 'HOLD_LIMIT_EXCEEDED', 'limit', p_limit_trip, 'scope', 'trip', 'retry', wait);
+      WHEN SQLSTATE 'SL004' THEN
+        SELECT ceil(extract(epoch FROM first_end - p_now))::int INTO wait FROM address_holds(p_address, NULL, p_now);
+        RETURN jsonb_build_object('error', 'HOLD_LIMIT_EXCEEDED', 'limit', p_limit_total, 'scope', 'total', 'retry', wait);
+    END;
+  END IF;
+
+  SELECT array_agg(seat_name ORDER BY seat_name), min(expires_at) INTO held, earliest
+    FROM seat_locks WHERE trip_id = t.id AND holder = ANY(p_holders) AND expires_at > p_now;
+  RETURN jsonb_build_object('seatNames', coalesce(held, '{}'), 'earliest', earliest);
+END;
+$$;
