@@ -165,8 +165,9 @@ test('seat holds: HOLD_LIMIT_PER_ADDRESS counts the address nginx saw, across de
   const other = await viaProxy(OTHER, 'POST', '/api/reservation/seatLock', lockBody(trip, [seats[7]!]), { 'x-device-id': 'honest' })
   assert.is(other.status, 200, JSON.stringify(other.body))
   const held = await db.query<{ address: string; n: number }>(
-    'SELECT address, count(*)::int AS n FROM seat_locks WHERE trip_id = $1 AND expires_at > now() GROUP BY address ORDER BY address',
-    [trip.id],
+    // the servers' clock (TEST_NOW moves it), not PostgreSQL's
+    'SELECT address, count(*)::int AS n FROM seat_locks WHERE trip_id = $1 AND expires_at > $2 GROUP BY address ORDER BY address',
+    [trip.id, new Date()],
   )
   assert.equal(held, [
     { address: FORGER, n: 5 },

@@ -93,14 +93,15 @@ async function cancel(i: number, who: Who, id: number, address: string): Promise
 /** Seats an address holds unpaid right now: unexpired seat locks plus seats of unexpired unpaid bookings (of all accounts). */
 async function heldFrom(address: string, passengerIds: number[], tripId: number | null = null): Promise<{ locked: number; booked: number }> {
   const [l] = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM seat_locks WHERE address = $1 AND expires_at > now() AND ($2::int IS NULL OR trip_id = $2)',
-    [address, tripId],
+    // the servers' clock (TEST_NOW moves it), not PostgreSQL's
+    'SELECT count(*)::int AS n FROM seat_locks WHERE address = $1 AND expires_at > $3 AND ($2::int IS NULL OR trip_id = $2)',
+    [address, tripId, new Date()],
   )
   // by passenger, not by reservations.address (a column the old code does not have)
   const [b] = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
-      WHERE x.passenger_id = ANY($1::int[]) AND x.status = 2 AND x.expiration_time > now() AND rs.active AND ($2::int IS NULL OR rs.trip_id = $2)`,
-    [passengerIds, tripId],
+      WHERE x.passenger_id = ANY($1::int[]) AND booking_live(x.status, x.expiration_time, $3) AND rs.active AND ($2::int IS NULL OR rs.trip_id = $2)`,
+    [passengerIds, tripId, new Date()],
   )
   return { locked: l!.n, booked: b!.n }
 }
