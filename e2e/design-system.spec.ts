@@ -23,6 +23,9 @@ test('the examples are found by globbing design-system/*/examples/*.tsx', () => 
 
 for (const name of exampleNames()) {
   test(`${name.replace('/', '/examples/')}.tsx`, async ({ page }) => {
+    // a seat grid is walked with every key from every seat (a double-deck coach: some 800 key presses,
+    // over a minute on a loaded 2-core host)
+    if (name.startsWith('seat-grid/')) test.setTimeout(240_000)
     const problems: string[] = []
     page.on('pageerror', (err) => problems.push(err.message))
     page.on('console', (msg) => {
