@@ -343,6 +343,24 @@ test('a file of the build whose connection drops while the worker installs is as
   await expect(page.getByRole('heading', { level: 1, name: /terms/i })).toBeVisible()
 })
 
+test('a page the worker does not control (it loaded past the worker, as a hard reload does) asks to be taken over', async ({ page, context }) => {
+  await page.goto('/faq')
+  await pageHeading(page)
+  await controlled(page)
+  // Shift+Reload: the browser loads the page past the worker, which leaves it uncontrolled (as a first visit's page whose
+  // load crossed the worker's activation is); the page then asks the active worker to take it over
+  const cdp = await context.newCDPSession(page)
+  const loaded = page.waitForEvent('load')
+  await cdp.send('Page.reload', { ignoreCache: true })
+  await loaded
+  await pageHeading(page)
+  await controlled(page)
+  // its pages now come from the device
+  await context.setOffline(true)
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible()
+})
+
 test('a shared computer: after a session without Stay signed in closed its tab, the next person sees nothing of the ticket, signed out or as another account', async ({
   context,
   request,

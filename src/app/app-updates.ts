@@ -88,6 +88,12 @@ export async function startAppUpdates(): Promise<void> {
   }
 
   const registration = await container.register('/sw.js', { updateViaCache: 'none' })
+  // The first worker takes the open pages over when it activates, but a page whose load crossed that
+  // moment (its navigation began before, its document came after) is left out, and with it its lazy
+  // pages offline: once a worker is active, a page it does not control asks to be taken over.
+  void container.ready.then((ready) => {
+    if (!container.controller) ready.active?.postMessage({ type: 'claim' })
+  })
   // the page's own load may have found the new worker already
   if (registration.waiting) void waiting(registration.waiting)
   else follow(registration.installing)

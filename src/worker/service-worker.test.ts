@@ -333,4 +333,11 @@ test('the page asks the worker for its version and tells a waiting worker to tak
   assert.ok(w.skipped())
 })
 
+test('a page the active worker does not control asks to be taken over', async () => {
+  const w = await startWorker(served)
+  assert.not.ok(w.claimed())
+  await w.extendable('message', { data: { type: 'claim' }, ports: [] })
+  assert.ok(w.claimed())
+})
+
 test.run()

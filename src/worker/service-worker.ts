@@ -141,6 +141,8 @@ scope.addEventListener('message', (event) => {
   const type = (event.data as { type?: unknown } | null)?.type
   if (type === 'version') event.ports[0]?.postMessage(VERSION)
   else if (type === 'activate') event.waitUntil(scope.skipWaiting())
+  // a page this worker does not control yet (it loaded while the worker was activating, past its claim)
+  else if (type === 'claim') event.waitUntil(scope.clients.claim())
 })
 
 scope.addEventListener('fetch', (event) => {
