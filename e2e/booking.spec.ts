@@ -403,9 +403,27 @@ test('Book pressed while the chosen seat is still being locked books that seat (
   const lang: Lang = 'en'
   const { trip, date } = await tripFor(request, 7, 3)
   const mobile = await createPassenger(request)
-  // a slow network: the lock reaches the server 1.5 s after the click; Book is pressed at once
+  // a slow network: the lock reaches the server only once Book has been pressed (the page reports the click)
+  let pressed = () => {}
+  const bookPressed = new Promise<void>((r) => {
+    pressed = r
+  })
+  await page.exposeFunction('bookPressed', () => pressed())
+  await page.addInitScript(
+    (label) => {
+      document.addEventListener(
+        'click',
+        (e) => {
+          const b = (e.target as Element | null)?.closest?.('button')
+          if (b?.textContent?.includes(label)) (window as unknown as { bookPressed(): void }).bookPressed()
+        },
+        true,
+      )
+    },
+    m(lang, 'booking.book'),
+  )
   await page.route('**/api/reservation/seatLock', async (route) => {
-    await new Promise((r) => setTimeout(r, 1_500))
+    await bookPressed
     await route.continue()
   })
   const [name] = await bookOneSeat(page, lang, mobile, trip, date)

@@ -70,8 +70,9 @@ test('PostgreSQL, two server processes: every message is delivered exactly once,
     const total = SMS + EMAIL + RECEIPTS
     const pending = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE status <> 'SENT'"))[0]!.n
     await until(async () => (await pending()) === 0, 'every message SENT', 60_000)
-    // A duplicate would arrive after its first copy: give late ones a moment.
-    await new Promise((r) => setTimeout(r, 1500))
+    // A duplicate would still be in flight after its first copy was recorded: both processes stop, which lets every
+    // send in flight finish and be recorded, and claims nothing more.
+    for (const s of servers) await s.kill('SIGTERM')
 
     assert.is(sms.requests.length, SMS, 'one request per SMS')
     assert.is(sms.keys().size, SMS, 'no idempotency key twice')
@@ -136,7 +137,8 @@ test('PostgreSQL, six workers claiming two at a time on separate connections: no
       'all SENT',
       60_000,
     )
-    await new Promise((r) => setTimeout(r, 500))
+    // stopped, each worker has finished its sends in flight (a duplicate among them) and claims nothing more
+    for (const w of workers) await w.stop()
     assert.is(sms.requests.length, N)
     assert.is(sms.keys().size, N)
     const [max] = await db.query<{ n: number }>('SELECT max(attempts)::int AS n FROM outbox_messages')
@@ -188,7 +190,8 @@ test('PostgreSQL, two processes on SSL Wireless with BulkSMSBD as fallback: refu
     })
     const open = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE status <> 'SENT'"))[0]!.n
     await until(async () => (await open()) === 0, 'every SMS SENT', 60_000)
-    await new Promise((r) => setTimeout(r, 1000))
+    // stopped, both processes have finished their sends in flight (a second copy among them) and claim nothing more
+    for (const s of servers) await s.kill('SIGTERM')
 
     const rows = await db.query<{ id: number; to: string; route: number; provider: string }>(
       'SELECT id, "to", route, provider FROM outbox_messages ORDER BY id',

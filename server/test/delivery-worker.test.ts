@@ -28,7 +28,17 @@ interface Row {
   last_error: string | null
 }
 const row = async (id: number) => (await app.db.query<Row>('SELECT * FROM outbox_messages WHERE id = $1', [id]))[0]!
-const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms))
+/**
+ * Waits for a pass of a worker that starts after this call: an e-mail stored now is done
+ * (passes claim due messages by id, so a due message stored before it is claimed in the same
+ * pass or an earlier one). What the workers did not claim by then was not due for them.
+ */
+async function nextPass(worker: { nudge(): void }): Promise<void> {
+  await app.deps.outbox.send({ channel: 'EMAIL', to: 'probe@example.com', subject: 'probe', body: 'A pass of the worker.' })
+  const [probe] = await app.db.query<{ id: number }>('SELECT id FROM outbox_messages WHERE "to" = $1 ORDER BY id DESC LIMIT 1', ['probe@example.com'])
+  worker.nudge()
+  await until(async () => (await row(probe!.id)).status === 'SENT', 'a pass of the worker (the probe e-mail SENT)')
+}
 
 async function enqueueSms(to: string): Promise<number> {
   await app.deps.outbox.send({ channel: 'SMS', to, body: 'Your coach leaves at 08:30.' })
@@ -104,7 +114,8 @@ t('a new message wakes the worker at once, long before its next poll', async () 
   const r = await receiver()
   const worker = startDeliveryWorker(app.deps, smsTo(r), { pollMs: 600_000 })
   try {
-    await settle(100)
+    // the first pass, at start, is over: the worker now sleeps for its 10-minute poll
+    await nextPass(worker)
     const started = Date.now()
     const id = await enqueueSms('01911000223')
     await until(async () => (await row(id)).status === 'SENT', 'SENT', 3000)
@@ -129,8 +140,8 @@ t("a lease left by a stuck sender is taken over only when it runs out; the stuck
   const b = startDeliveryWorker(app.deps, smsTo(good), { pollMs: 50, leaseMs: 60_000 })
   try {
     app.clock.advance(59_999)
-    b.nudge()
-    await settle()
+    // a is stuck in its send; b's pass claims the probe, and with it anything due
+    await nextPass(b)
     assert.is(good.requests.length, 0, 'not taken over while the lease runs')
     app.clock.advance(1)
     b.nudge()
@@ -200,7 +211,10 @@ t('stop() lets the send in flight finish and be recorded, then claims nothing mo
   assert.is(worker.running(), false)
   let done = false
   void stopped.then(() => (done = true))
-  await settle(200)
+  // another worker's whole pass later, the stopped one still waits
+  const other = startDeliveryWorker(app.deps, smsTo(await receiver()), { pollMs: 600_000 })
+  await nextPass(other)
+  await other.stop()
   assert.is(done, false, 'stop waits for the send in flight')
   slow.release({ status: 200, body: { id: 'in-flight' } })
   await stopped
@@ -208,8 +222,16 @@ t('stop() lets the send in flight finish and be recorded, then claims nothing mo
   assert.is(r.status, 'SENT')
   assert.is(r.provider_message_id, 'in-flight')
   const next = await enqueueSms('01911000227')
-  await settle()
-  assert.is((await row(next)).status, 'PENDING', 'a stopped worker claims nothing')
+  // a worker started afterwards finds the message unclaimed and sends it; the stopped one never did
+  const fresh = await receiver()
+  const after = startDeliveryWorker(app.deps, smsTo(fresh), { pollMs: 50 })
+  try {
+    await until(async () => (await row(next)).status === 'SENT', 'sent by the next worker')
+  } finally {
+    await after.stop()
+  }
+  assert.is((await row(next)).attempts, 1, 'a stopped worker claims nothing')
+  assert.is(fresh.requests.length, 1)
   assert.is(slow.requests.length, 1)
 })
 

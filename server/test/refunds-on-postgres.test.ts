@@ -12,6 +12,7 @@ import { openDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'
+import { until } from './receivers.ts'
 import { bookSeat, call, freePort } from '../../harness/spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
 
@@ -54,15 +55,6 @@ t.after(async () => {
   await pg?.stop()
 })
 
-/** Waits until `check` answers true (the refund workers run every second), at most `ms`. */
-async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
 t('card-paid tickets cancelled on both processes, the two refund workers racing: each refunded once to the card, none to a balance', async () => {
   const [a, b] = servers as [ServerProcess, ServerProcess]
   const [row] = await db.query<PassengerRow>(
@@ -103,10 +95,15 @@ t('card-paid tickets cancelled on both processes, the two refund workers racing:
     assert.equal(ok[0]!.body.data.refund.to, 'CARD')
   }
 
-  await until('every refund refunded', async () => {
-    const rows = await db.query<{ status: string }>('SELECT status FROM refunds WHERE reservation_id = ANY($1::int[])', [tickets.map((x) => x.id)])
-    return rows.length === tickets.length && rows.every((x) => x.status === 'DONE')
-  })
+  // the refund workers run every second
+  await until(
+    async () => {
+      const rows = await db.query<{ status: string }>('SELECT status FROM refunds WHERE reservation_id = ANY($1::int[])', [tickets.map((x) => x.id)])
+      return rows.length === tickets.length && rows.every((x) => x.status === 'DONE')
+    },
+    'every refund refunded',
+    60_000,
+  )
   for (const [i, tk] of tickets.entries()) {
     const atGateway = [...ssl.refunds.values()].filter((x) => x.tranId === tk.paymentId)
     assert.is(atGateway.length, 1, `ticket ${i} refunded once at SSLCommerz`)

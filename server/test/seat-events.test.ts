@@ -50,12 +50,19 @@ async function change(s: EventStream, seat: string, timeoutMs = 3000): Promise<{
   return e.data.seats.find((y: { name: string }) => y.name === seat)
 }
 
-/** Events that arrive within `ms`. */
-async function quietFor(s: EventStream, ms: number, match: (e: SseEvent) => boolean = (e) => e.event !== 'ping'): Promise<SseEvent[]> {
+/**
+ * The events (pings aside) `s` gets from now until the one a later change `mark` makes (found by
+ * `isMark`), without it. Changes are sent in commit order, so an event the steps before caused
+ * would arrive before the mark: no fixed wait for "nothing came".
+ */
+async function eventsBefore(s: EventStream, mark: () => Promise<unknown>, isMark: (e: SseEvent) => boolean): Promise<SseEvent[]> {
   const from = s.events.length
-  await new Promise((r) => setTimeout(r, ms))
-  return s.events.slice(from).filter(match)
+  await mark()
+  const m = await s.next(isMark, 5000)
+  return s.events.slice(from, s.events.indexOf(m)).filter((e) => e.event !== 'ping')
 }
+/** A seats event that names `seat`. */
+const names = (seat: string) => (e: SseEvent) => e.event === 'seats' && e.data.seats.some((x: { name: string }) => x.name === seat)
 
 async function gauge(): Promise<number> {
   const text = await f.deps.metrics.registry.getSingleMetricAsString('seat_event_streams')
@@ -108,7 +115,15 @@ t('a lock, its release, and a lock taken over from an expired one each reach ano
   await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [seat!]), { device: 'first-device-0001' })
   await change(s, seat!)
   await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [seat!]), { device: 'first-device-0001' })
-  assert.equal(await quietFor(s, 300), [])
+  // the next change (the seat let go) is the first thing sent
+  assert.equal(
+    await eventsBefore(
+      s,
+      () => f.api('POST', '/api/reservation/seatLock', lockBody(trip, [seat!], false), { device: 'first-device-0001' }),
+      names(seat!),
+    ),
+    [],
+  )
 })
 
 t('a hold that runs out is sent as available when it ends, with no write to notify it', async () => {
@@ -202,10 +217,14 @@ t('a rolled-back transaction sends nothing: a booking that fails after spending 
     })
     .catch((e: unknown) => e)
   assert.is(ended, rollBack, 'every write ran and the transaction ended by the deliberate rollback')
-  assert.equal(await quietFor(s, 600), [], 'nothing for the rolled-back writes')
-  // and a write that commits is sent, alone
-  await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [z!]), { device: 'committed-device-01' })
-  const e = await s.next((ev) => ev.event === 'seats')
+  // a write that commits afterwards is the first thing sent: nothing for the rolled-back writes
+  const from = s.events.length
+  assert.equal(
+    await eventsBefore(s, () => f.api('POST', '/api/reservation/seatLock', lockBody(trip, [z!]), { device: 'committed-device-01' }), names(z!)),
+    [],
+    'nothing for the rolled-back writes',
+  )
+  const e = s.events.slice(from).find(names(z!))!
   assert.equal(
     e.data.seats.map((v: { name: string; state: string }) => [v.name, v.state]),
     [[z, 'held']],
@@ -384,19 +403,19 @@ p('a rolled-back transaction on PostgreSQL sends nothing to either process', asy
       new Date(Date.now() + 600_000),
     ])
     await c.query('ROLLBACK')
+    // a lock committed afterwards is the first thing either process sends: nothing for the rolled-back one
     const from = [sa.events.length, sb.events.length]
-    await new Promise((r) => setTimeout(r, 700))
-    assert.equal(
-      [...sa.events.slice(from[0]), ...sb.events.slice(from[1])].filter((e) => e.event !== 'ping'),
-      [],
-    )
     await c.query("INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, 'd:committed-pg-01', $3)", [
       trip.tripId,
       trip.free[1],
       new Date(Date.now() + 600_000),
     ])
-    for (const s of [sa, sb]) {
-      const e = await s.next((x) => x.event === 'seats', 2000)
+    for (const [i, s] of [sa, sb].entries()) {
+      const e = await s.next(names(trip.free[1]!), 5000)
+      assert.equal(
+        s.events.slice(from[i], s.events.indexOf(e)).filter((x) => x.event !== 'ping'),
+        [],
+      )
       assert.equal(
         e.data.seats.map((x: any) => x.name),
         [trip.free[1]],

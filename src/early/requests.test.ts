@@ -58,7 +58,8 @@ async function wire(call: FakeCall, i: EarlyInput): Promise<WireRequest> {
 async function appRequests(i: EarlyInput, run: () => unknown, answers: Parameters<typeof fakeApi>[0]): Promise<WireRequest[]> {
   const calls = fakeApi(answers)
   void run()
-  await new Promise((r) => setTimeout(r, 20))
+  // the fake API answers without timers: after one turn of the event loop the stores have asked for all they ask
+  await new Promise((r) => setImmediate(r))
   return Promise.all(calls.map((c) => wire(c, i)))
 }
 

@@ -307,7 +307,15 @@ test('hashed assets come from the cache; config.js from the network first, its l
   fs.writeFileSync(path.join(dist, 'config.js'), 'window.__APP_CONFIG__ = { serviceWorker: false };\n')
   assert.match(await (await w.request('/config.js'))!.text(), 'serviceWorker: false')
   network = offline
-  await new Promise((r) => setTimeout(r, 10))
+  // the answer is kept after it was given (no waitUntil): wait until the cache holds it
+  const kept = async () => {
+    for (const store of w.stores.values()) if ((await store.get('/config.js')?.clone().text())?.includes('serviceWorker: false')) return true
+    return false
+  }
+  for (const deadline = Date.now() + 5000; !(await kept()); ) {
+    if (Date.now() > deadline) throw new Error('config.js was not kept in the cache')
+    await new Promise((r) => setImmediate(r))
+  }
   assert.match(await (await w.request('/config.js'))!.text(), 'serviceWorker: false')
 })
 
