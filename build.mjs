@@ -152,9 +152,9 @@ function indexHtml({ cssHref, entryHref, earlyHref, preloads, routeFiles, body =
     <title>Nodi Express</title>
     <link rel="icon" href="data:,">
     <link rel="stylesheet" href="${cssHref}">
-${preloadTags}
     <script defer fetchpriority="high" src="/config.js"></script>${earlyHref ? `\n    <script defer fetchpriority="high" src="${earlyHref}"></script>` : ''}
     <script type="module" src="${entryHref}"></script>
+${preloadTags}
     <script type="application/json" id="route-files">${JSON.stringify(routeFiles).replaceAll('<', '\\u003c')}</script>
   </head>
   <body>
@@ -214,7 +214,9 @@ async function prerenderPages(paths, log) {
 
 /**
  * src/early/start.ts bundled on its own (no shared chunks) into assets/early-<hash>.js, which
- * every shell loads after config.js: scripts that wait for the document run in order, so it
+ * every data route's shell loads after config.js, both asked for before the entry and the page's
+ * preloads (on HTTP/1.1's 6 connections they are not queued behind them): scripts that wait
+ * for the document run in order, so it
  * runs once config.js has, before the entry, which is still loading. A file, not an inline
  * script, so a Content-Security-Policy of `script-src 'self'` (server/app.ts) allows it.
  * Returns its path.

@@ -65,7 +65,9 @@ test('a shared results link searches once, before the app’s code arrives, and 
   await appReady(page)
   await expect(page.getByText('Choose seats').first()).toBeVisible()
   expectEarlyOnce(seen, early, released())
-  // not at load on an address with "search" (SPEC); the results page's form asks for them itself, once
+  // not at load on an address with "search" (SPEC); the results page's form asks for them itself, once, after the results have painted
+  for (const p of LOOKUPS) await expect.poll(() => seen.filter((s) => s.path === p).length, { message: p }).toBe(1)
+  await expect(page.getByRole('combobox', { name: 'From' })).toHaveValue(/.+/)
   for (const p of LOOKUPS) expect(seen.filter((s) => s.path === p).length, p).toBe(1)
 })
 

@@ -2,7 +2,7 @@ import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from '
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../styled-system/css'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
-import { afterPageShown, pageShown } from '../lib/page-shown.ts'
+import { afterPageShown, pageShownAfterPaint } from '../lib/page-shown.ts'
 import { preloadFiles } from '../lib/preload.ts'
 import { currentRoute } from '../router.ts'
 import { DATA_PAGES } from '../routes.ts'
@@ -97,7 +97,7 @@ function Overlays() {
   useEffect(() => {
     // any other page has shown what it is for with its first render; a data route says so itself
     const page = currentRoute.peek()?.route.page
-    if (!page || !DATA_PAGES.has(page)) pageShown()
+    if (!page || !DATA_PAGES.has(page)) pageShownAfterPaint()
     afterPageShown(warmOverlays)
   }, [])
   return (

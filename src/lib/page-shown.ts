@@ -36,10 +36,56 @@ export function afterPageShown(fn: () => void): void {
   latest ??= setTimeout(pageShown, SHOWN_LATEST_MS)
 }
 
-/** A data page says it has shown what it is for once `done` holds (after that render has committed). */
+/** How long `afterPaint` waits for a frame at most (a hidden tab paints none). */
+export const PAINT_LATEST_MS = 500
+
+/** Frames `afterPaint` lets go by: the first paints what is committed, the next comes once that is on screen. */
+const FRAMES = 2
+
+const reportsLargestPaint = () =>
+  typeof PerformanceObserver === 'function' && (PerformanceObserver.supportedEntryTypes ?? []).includes('largest-contentful-paint')
+
+/**
+ * Runs `fn` once the browser has put what is committed now on screen: when it reports a largest
+ * paint since this call, or in a task after the frame that follows the one that painted it (what
+ * is committed may be no larger than what is on screen, which the browser does not report);
+ * after PAINT_LATEST_MS at most (a hidden tab paints nothing). Requests started there no longer
+ * share the network and the main thread with that paint (on a slow phone, and in Lighthouse's
+ * simulation, every request begun before the largest paint delays it).
+ */
+export function afterPaint(fn: () => void): void {
+  const since = performance.now()
+  let done = false
+  let observer: PerformanceObserver | undefined
+  const run = () => {
+    if (done) return
+    done = true
+    observer?.disconnect()
+    clearTimeout(latest)
+    fn()
+  }
+  const latest = setTimeout(run, PAINT_LATEST_MS)
+  if (reportsLargestPaint()) {
+    observer = new PerformanceObserver((list) => {
+      if (list.getEntries().some((e) => e.startTime >= since)) run()
+    })
+    observer.observe({ type: 'largest-contentful-paint' })
+  }
+  if (typeof requestAnimationFrame !== 'function') return
+  let frames = 0
+  const frame = () => (++frames < FRAMES ? requestAnimationFrame(frame) : setTimeout(run, 0))
+  requestAnimationFrame(frame)
+}
+
+/** Says the page has shown once its current render has painted (`pageShown` after `afterPaint`). */
+export function pageShownAfterPaint(): void {
+  afterPaint(pageShown)
+}
+
+/** A data page says it has shown what it is for once `done` holds and that render has painted. */
 export function usePageShown(done: boolean): void {
   useEffect(() => {
-    if (done) pageShown()
+    if (done) pageShownAfterPaint()
   }, [done])
 }
 

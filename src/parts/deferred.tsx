@@ -1,6 +1,7 @@
 import { startTransition, useEffect, useState, type ComponentType, type ReactNode } from 'react'
 import { Button } from '../../design-system/button/index.ts'
 import { useT } from '../app/use-t.ts'
+import { afterPageShown } from '../lib/page-shown.ts'
 
 /** A part of a page that is not in its first render, with `preload` to fetch it early. */
 export type Deferred<P> = ComponentType<P & { fallback?: ReactNode }> & { preload: () => Promise<unknown> }
@@ -11,9 +12,14 @@ export type Deferred<P> = ComponentType<P & { fallback?: ReactNode }> & { preloa
  * code) stay out of what a slow phone downloads before the page shows. The part is
  * fetched when the page mounts (`usePreload`) or first rendered, and renders at
  * once when it has arrived; until then `fallback` shows (nothing by default), and
- * a part that cannot be fetched (offline) offers a retry.
+ * a part that cannot be fetched (offline) offers a retry. `afterShown`: a part below what the
+ * page is for (the ticket's QR code under the payment's answer) is fetched only once the page
+ * has shown and painted that (src/lib/page-shown.ts), so its files do not hold up that paint.
  */
-export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, opts: { transition?: boolean } = {}): Deferred<P> {
+export function deferred<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  opts: { transition?: boolean; afterShown?: boolean } = {},
+): Deferred<P> {
   let loaded: ComponentType<P> | undefined
   let pending: Promise<ComponentType<P>> | undefined
   const preload = () => {
@@ -33,15 +39,20 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
     useEffect(() => {
       if (loaded || failed) return
       let live = true
-      preload().then(
-        // `transition`: a large part (the seat map) renders in slices, yielding to input on a slow phone
-        () => {
-          if (!live) return
-          if (opts.transition) startTransition(() => setArrived((n) => n + 1))
-          else setArrived((n) => n + 1)
-        },
-        () => live && setFailed(true),
-      )
+      const fetchPart = () => {
+        if (!live) return
+        preload().then(
+          // `transition`: a large part (the seat map) renders in slices, yielding to input on a slow phone
+          () => {
+            if (!live) return
+            if (opts.transition) startTransition(() => setArrived((n) => n + 1))
+            else setArrived((n) => n + 1)
+          },
+          () => live && setFailed(true),
+        )
+      }
+      if (opts.afterShown) afterPageShown(fetchPart)
+      else fetchPart()
       return () => {
         live = false
       }

@@ -14,7 +14,7 @@ import { qrBox } from './ticket-qr-box.ts'
 import { statusMessageIds, statusTone } from './ticket-status.ts'
 
 // a choice made once the ticket shows: not in the page's first render
-const KeepOnDevice = deferred(() => import('./keep-on-device.tsx').then((m) => m.KeepOnDevice))
+const KeepOnDevice = deferred(() => import('./keep-on-device.tsx').then((m) => m.KeepOnDevice), { afterShown: true })
 
 const styles = {
   card: css({
@@ -90,8 +90,8 @@ function cityName(c: Reservation['origin'], lang: Locale): string {
   return lang === 'bn' ? c.nameBn : c.name
 }
 
-// The QR code (Ark QrCode and its encoder) arrives after the ticket's text, in a box of its size.
-const TicketQr = deferred(() => import('./ticket-qr.tsx').then((m) => m.TicketQr))
+// The QR code (Ark QrCode and its encoder) arrives after the ticket's text has painted, in a box of its size.
+const TicketQr = deferred(() => import('./ticket-qr.tsx').then((m) => m.TicketQr), { afterShown: true })
 
 /** Props for TicketView. */
 export interface TicketViewProps {

@@ -20,6 +20,7 @@ import { reservationStatus } from '../../contract/values.ts'
 import { requestError } from '../api/api-error.ts'
 import { call } from '../api/index.ts'
 import { every, now } from '../lib/clock.ts'
+import { afterPageShown } from '../lib/page-shown.ts'
 import {
   announce,
   announcementState,
@@ -69,8 +70,9 @@ function adopt(r: Reservation): void {
     bookingState.value = r
     nowState.value = now()
   })
-  // a sold ticket opens offline later (saved-tickets.ts)
-  void keepTicketsLater(session.passenger.value?.id ?? null, [r])
+  // a sold ticket opens offline later (saved-tickets.ts): kept once the page has shown it
+  const owner = session.passenger.value?.id ?? null
+  afterPageShown(() => void keepTicketsLater(owner, [r]))
 }
 
 function expire(): void {
