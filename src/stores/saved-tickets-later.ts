@@ -6,8 +6,10 @@
  */
 import type { Reservation } from '../../contract/schemas.ts'
 
-/** The saved-tickets store. */
-export const savedTickets = () => import('./saved-tickets.ts')
+import { savedTicketsSwept } from './session.ts'
+
+/** The saved-tickets store, once the copies of no session any more are gone (src/stores/session.ts). */
+export const savedTickets = () => savedTicketsSwept().then(() => import('./saved-tickets.ts'))
 
 /** Keeps copies of `tickets` (saved-tickets.ts keepTickets); a store that cannot be fetched leaves them unsaved, like full storage. */
 export function keepTicketsLater(passengerId: number | null, tickets: readonly Reservation[], paymentId?: string): Promise<void> {

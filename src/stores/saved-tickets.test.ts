@@ -4,6 +4,8 @@ import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as saved from './saved-tickets.ts'
 import * as session from './session.ts'
+import { savedTickets } from './saved-tickets-later.ts'
+import { pageShown, resetPageShown } from '../lib/page-shown.ts'
 import { anotherTicket, iso, NOW, sold } from './ticket-fixture.ts'
 
 let clock: FakeClock
@@ -38,12 +40,12 @@ const expire = () => {
   session.resetInvalidSession('/profile')
   return session.savedTicketsDropped()
 }
-/** The browser closes the tab: its session storage is gone, local storage stays; the next tab starts the app. */
+/** The browser closes the tab: its session storage is gone, local storage stays; the next tab starts the app and reads its copies. */
 const closeTab = () => {
   ss = memoryStorage()
   useStorages(ss, ls)
   session.loadSession()
-  return session.savedTicketsDropped()
+  return session.savedTicketsSwept()
 }
 const pnrsOf = (id: number | null) => saved.savedTicketsOf(id).map((s) => s.reservation.pnr)
 
@@ -157,11 +159,27 @@ test('an expired session (401) removes the copies it saved', async () => {
   assert.is(ls.getItem('savedTickets'), null)
 })
 
-test('copies of an older version, or of a session ended in another tab, are swept at start', async () => {
+test('copies of an older version, or of a session ended in another tab, are swept at start, once the page has shown', async () => {
+  resetPageShown()
   ls.setItem('savedTickets', JSON.stringify({ visitor: [{ reservation: sold, savedAt: NOW }], 3: [{ reservation: sold, savedAt: NOW }] }))
   session.loadSession()
+  // the shelf's file is not fetched before the page's first paint: with the module already loaded (saved-tickets.ts
+  // imports it), a sweep that did not wait would be done after one turn of the event loop
+  await new Promise((r) => setTimeout(r, 0))
+  assert.ok(ls.getItem('savedTickets'))
+  pageShown()
   await session.savedTicketsDropped()
   assert.is(ls.getItem('savedTickets'), null)
+})
+
+test('the start sweep goes before the first read of the saved tickets, shown or not', async () => {
+  resetPageShown()
+  ls.setItem('savedTickets', JSON.stringify({ visitor: [{ reservation: sold, savedAt: NOW }], 3: [{ reservation: sold, savedAt: NOW }] }))
+  session.loadSession()
+  const store = await savedTickets()
+  assert.is(ls.getItem('savedTickets'), null)
+  assert.equal(store.savedTicketsOf(3), [])
+  resetPageShown()
 })
 
 test('a newer answer replaces the copy (a cancellation shows from the next look-up on), keeping its payment', () => {

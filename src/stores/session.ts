@@ -6,6 +6,7 @@
 import { batch, computed, effect, signal, untracked } from '@preact/signals-react'
 import type { Company, Passenger, Session } from '../../contract/schemas.ts'
 import { storedDeviceId } from '../lib/device-id.ts'
+import { afterPageShown } from '../lib/page-shown.ts'
 import { localStore, readJson, sessionStore, storageKeys as k } from '../lib/storage.ts'
 
 const tokenState = signal<string | null>(null)
@@ -35,16 +36,39 @@ export function loadSession(): void {
   })
   // a stay-signed-in session is copied into this tab's session storage
   if (from === ls) for (const key of sessionKeys) copy(key, ls, ss)
-  // saved tickets in local storage of no session any more go
-  if (ls.getItem(k.savedTickets) !== null) dropTickets((m) => m.dropAtStart())
+  // saved tickets in local storage of no session any more go: once the page has shown what it is for
+  // (the shelf's file is then no request before that paint), or before the saved tickets are first read
+  // (one waiting sweep covers a second start: it reads the storage when it runs)
+  if (ls.getItem(k.savedTickets) !== null && !sweepAtStart) {
+    let go = () => {}
+    const due = new Promise<void>((resolve) => (go = resolve))
+    const release = () => {
+      if (sweepAtStart === release) sweepAtStart = null
+      go()
+    }
+    sweepAtStart = release
+    afterPageShown(release)
+    dropTickets((m) => m.dropAtStart(), due)
+  }
+}
+
+/** Lets the start's sweep of saved tickets (loadSession) go now, if it is waiting. */
+let sweepAtStart: (() => void) | null = null
+
+/** Settles once the saved tickets to remove are removed, the start's sweep done now if it was waiting (src/stores/saved-tickets-later.ts reads after it). */
+export function savedTicketsSwept(): Promise<void> {
+  sweepAtStart?.()
+  return dropping
 }
 
 /**
  * Removes saved tickets with src/lib/ticket-shelf.ts (fetched when first needed: not in
  * any page's first render); every saved ticket when it cannot be fetched.
  */
-function dropTickets(drop: (shelf: typeof import('../lib/ticket-shelf.ts')) => void): void {
-  dropping = dropping.then(() =>
+function dropTickets(drop: (shelf: typeof import('../lib/ticket-shelf.ts')) => void, due?: Promise<void>): void {
+  // a later removal (sign-in, LOGOUT, a 401) does not wait for the page: the start's goes first, now
+  if (!due) sweepAtStart?.()
+  dropping = Promise.all([dropping, due]).then(() =>
     import('../lib/ticket-shelf.ts').then(drop, () => {
       for (const store of [sessionStore(), localStore()]) store.removeItem(k.savedTickets)
     }),
