@@ -215,10 +215,10 @@ async function prerenderPages(paths, log) {
 /**
  * src/early/start.ts bundled on its own (no shared chunks) into assets/early-<hash>.js, which
  * every data route's shell loads after config.js, both asked for before the entry and the page's
- * preloads (on HTTP/1.1's 6 connections they are not queued behind them): scripts that wait
- * for the document run in order, so it
- * runs once config.js has, before the entry, which is still loading. A file, not an inline
- * script, so a Content-Security-Policy of `script-src 'self'` (server/app.ts) allows it.
+ * preloads (on HTTP/1.1's 6 connections they are not queued behind them): scripts that wait for
+ * the document run in order, so it runs once config.js has, before the entry, which is still
+ * loading. A file, not an inline script, so a Content-Security-Policy of `script-src 'self'`
+ * (server/app.ts) allows it.
  * Returns its path.
  */
 async function writeEarlyScript(assets) {

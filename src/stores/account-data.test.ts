@@ -1,7 +1,7 @@
 // The account store, signed in: logout, the profile, the password, the balance and top-ups, my tickets.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Reservation } from '../../contract/schemas.ts'
+import type { PaymentResult, Reservation } from '../../contract/schemas.ts'
 import { configureApi } from '../api/index.ts'
 import * as a from './account.ts'
 import { savedTicketsOf } from './saved-tickets.ts'
@@ -86,20 +86,23 @@ test('account: loads balance and transactions for a range, newest first', async 
   assert.equal(a.range.value, { from: '2026-11-01', to: '2026-11-22' })
 })
 
+/** The server's answer to a top-up's payment confirmation. */
+const topUpAnswer = (paymentId: string, status: PaymentResult['status'], amount: number, balance: number | null): PaymentResult => ({
+  paymentId,
+  full: true,
+  status,
+  purpose: 'TOP_UP',
+  amount,
+  reservation: null,
+  balance,
+})
+
 test('top-up: start answers the gateway URL; confirm credits once and reloads the account', async () => {
   await signedIn()
   handlers.topUp = () => ({ paymentId: 'pay-1', redirectUrl: '/sandbox/gateway/pay-1', resultToken: 'tok-1' })
   assert.is(await a.startTopUp(500), '/sandbox/gateway/pay-1')
   assert.equal(calls[0]!.opts.body, { amount: 500 })
-  handlers.paymentSuccess = () => ({
-    paymentId: 'pay-1',
-    full: true,
-    status: 'APPROVED',
-    purpose: 'TOP_UP',
-    amount: 500,
-    reservation: null,
-    balance: 600,
-  })
+  handlers.paymentSuccess = () => topUpAnswer('pay-1', 'APPROVED', 500, 600)
   handlers.account = () => ({ balance: 600, transactions: [] })
   const out = await a.confirmTopUp('pay-1', 'success')
   assert.equal(out, { status: 'APPROVED', amount: 500, balance: 600 })
@@ -112,15 +115,7 @@ test('top-up: start answers the gateway URL; confirm credits once and reloads th
 
 test('top-up: a declined payment reports DECLINED and leaves the balance', async () => {
   await signedIn()
-  handlers.paymentFailure = () => ({
-    paymentId: 'pay-2',
-    full: true,
-    status: 'DECLINED',
-    purpose: 'TOP_UP',
-    amount: 500,
-    reservation: null,
-    balance: null,
-  })
+  handlers.paymentFailure = () => topUpAnswer('pay-2', 'DECLINED', 500, null)
   const out = await a.confirmTopUp('pay-2', 'failure')
   assert.equal(out, { status: 'DECLINED', amount: 500 })
   assert.is(a.balance.value, 100)
@@ -128,25 +123,9 @@ test('top-up: a declined payment reports DECLINED and leaves the balance', async
 
 test('top-up: a payment held for review or still being confirmed is reported as such, the balance unchanged', async () => {
   await signedIn()
-  handlers.paymentSuccess = () => ({
-    paymentId: 'pay-3',
-    full: true,
-    status: 'REVIEW',
-    purpose: 'TOP_UP',
-    amount: 700,
-    reservation: null,
-    balance: 100,
-  })
+  handlers.paymentSuccess = () => topUpAnswer('pay-3', 'REVIEW', 700, 100)
   assert.equal(await a.confirmTopUp('pay-3', 'success'), { status: 'REVIEW', amount: 700 })
-  handlers.paymentSuccess = () => ({
-    paymentId: 'pay-4',
-    full: true,
-    status: 'PENDING',
-    purpose: 'TOP_UP',
-    amount: 800,
-    reservation: null,
-    balance: 100,
-  })
+  handlers.paymentSuccess = () => topUpAnswer('pay-4', 'PENDING', 800, 100)
   assert.equal(await a.confirmTopUp('pay-4', 'success'), { status: 'PENDING', amount: 800 })
   assert.is(a.balance.value, 100)
 })

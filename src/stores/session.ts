@@ -40,14 +40,14 @@ export function loadSession(): void {
   // (the shelf's file is then no request before that paint), or before the saved tickets are first read
   // (one waiting sweep covers a second start: it reads the storage when it runs)
   if (ls.getItem(k.savedTickets) !== null && !sweepAtStart) {
-    let go = () => {}
-    const due = new Promise<void>((resolve) => (go = resolve))
-    const release = () => {
-      if (sweepAtStart === release) sweepAtStart = null
-      go()
-    }
-    sweepAtStart = release
-    afterPageShown(release)
+    const due = new Promise<void>((go) => {
+      const release = () => {
+        if (sweepAtStart === release) sweepAtStart = null
+        go()
+      }
+      sweepAtStart = release
+      afterPageShown(release)
+    })
     dropTickets((m) => m.dropAtStart(), due)
   }
 }
