@@ -15,6 +15,7 @@ import * as z from 'zod/mini'
 import {
   coachTypes,
   emailPattern,
+  FIELD_MAX,
   isCalendarDate,
   isInstant,
   MAX_ID,
@@ -24,10 +25,15 @@ import {
   PASSWORD_MIN,
   passwordSpecialPattern,
   seatTypes,
+  TOP_UP_MAX,
+  TOP_UP_MIN,
 } from './values.ts'
 
 export {
   coachTypes,
+  FIELD_MAX,
+  TOP_UP_MAX,
+  TOP_UP_MIN,
   HOLD_MINUTES,
   INFINITE_SEAT_LIMIT,
   isCalendarDate,
@@ -57,7 +63,7 @@ export {
 const str = (max = 200) => z.string().check(z.maxLength(max))
 const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max))
 export const mobile = z.string().check(z.trim(), z.regex(mobilePattern))
-export const email = z.string().check(z.trim(), z.maxLength(254), z.regex(emailPattern))
+export const email = z.string().check(z.trim(), z.maxLength(FIELD_MAX.email), z.regex(emailPattern))
 export const password = z
   .string()
   .check(
@@ -264,9 +270,9 @@ export const passengerByMobileResponse = z.object({ mobile: z.string(), register
 /** POST /register: sign-up; sends an SMS verification code. */
 export const registerRequest = z.strictObject({
   mobile,
-  fullName: text(1, 100),
+  fullName: text(1, FIELD_MAX.fullName),
   email,
-  city: text(1, 60),
+  city: text(1, FIELD_MAX.city),
   password,
 })
 export const otpSentResponse = z.object({ mobile: z.string(), resendAfterSeconds: z.number(), expiresInSeconds: z.number() })
@@ -280,7 +286,7 @@ export const verifyMobileRequest = z.strictObject({ mobile, code: otpCode, regis
 /** POST /checkPassenger: login by mobile and password. */
 export const loginRequest = z.strictObject({
   mobile,
-  password: z.string().check(z.minLength(1), z.maxLength(50)),
+  password: z.string().check(z.minLength(1), z.maxLength(FIELD_MAX.password)),
   staySignedIn: z.optional(z.boolean()),
 })
 export const otpPurpose = z.enum(['LOGIN', 'RESET_PASSWORD'])
@@ -289,8 +295,11 @@ export const sendOtpRequest = z.strictObject({ mobile, purpose: otpPurpose })
 export const verifyOtpRequest = z.strictObject({ mobile, otp: otpCode, purpose: otpPurpose })
 export const verifyOtpResponse = z.object({ session: z.nullable(session), resetToken: z.nullable(z.string()) })
 export const setNewPasswordRequest = z.strictObject({ mobile, resetToken: str(200), password })
-export const updateProfileRequest = z.strictObject({ fullName: text(1, 100), email, city: text(1, 60) })
-export const changePasswordRequest = z.strictObject({ currentPassword: z.string().check(z.minLength(1), z.maxLength(50)), newPassword: password })
+export const updateProfileRequest = z.strictObject({ fullName: text(1, FIELD_MAX.fullName), email, city: text(1, FIELD_MAX.city) })
+export const changePasswordRequest = z.strictObject({
+  currentPassword: z.string().check(z.minLength(1), z.maxLength(FIELD_MAX.password)),
+  newPassword: password,
+})
 
 /** Why a ledger row was written, beyond its kind. */
 export const ledgerReason = z.enum(['TICKET_CANCELED', 'BOOKING_ENDED', 'COUPON_REFUSED', 'TRIP_CANCELED'])
@@ -311,7 +320,7 @@ export const transaction = z.object({
 export const accountResponse = z.object({ balance: money, transactions: z.array(transaction) })
 /** Query string of GET /account/{id}: `from` and `to` dates (yyyy-LL-dd, Asia/Dhaka, inclusive). */
 export const accountQuery = z.strictObject({ from: z.optional(isoDate), to: z.optional(isoDate) })
-export const topUpRequest = z.strictObject({ amount: z.number().check(z.int(), z.gte(10), z.lte(100000)) })
+export const topUpRequest = z.strictObject({ amount: z.number().check(z.int(), z.gte(TOP_UP_MIN), z.lte(TOP_UP_MAX)) })
 
 // ---------- reservations, payments ----------
 
@@ -373,7 +382,7 @@ export const bookingRequest = z.strictObject({
   seatNames: z.array(seatName).check(z.minLength(1), z.maxLength(MAX_SEATS)),
   boardingStationId: id,
   droppingStationId: id,
-  passengerName: text(1, 100),
+  passengerName: text(1, FIELD_MAX.passengerName),
   passengerMobile: mobile,
   passengerEmail: z.optional(z.nullable(email)),
 })
@@ -412,11 +421,11 @@ export const cancelInitializeResponse = z.object({
 })
 export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode })
 export const contactRequest = z.strictObject({
-  name: text(1, 100),
+  name: text(1, FIELD_MAX.fullName),
   email,
   mobile: z.optional(z.union([mobile, z.literal('')])),
-  subject: text(1, 150),
-  message: text(1, 2000),
+  subject: text(1, FIELD_MAX.subject),
+  message: text(1, FIELD_MAX.message),
 })
 export const contactResponse = z.object({ id })
 

@@ -65,6 +65,19 @@ export const mobilePattern = /^0?01[3-9]\d{8}$/
 export const emailPattern = /^[^\s@]+@(?:[^\s@]+\.[A-Za-z]{2,}|\[\d{1,3}(?:\.\d{1,3}){3}\])$/
 export const PASSWORD_MIN = 6
 export const PASSWORD_MAX = 50
+/** Top-up limits in whole Taka. */
+export const TOP_UP_MIN = 10
+export const TOP_UP_MAX = 100_000
+/** The longest text each form field takes, in characters after trimming: the wire schemas, the forms' checks and their inputs' maxlength read these. */
+export const FIELD_MAX = {
+  fullName: 100,
+  passengerName: 100,
+  email: 254,
+  city: 60,
+  subject: 150,
+  message: 2000,
+  password: PASSWORD_MAX,
+} as const
 /** The special characters a password needs one of. */
 export const passwordSpecials = '~!@#$%^&*()'
 /** Matches one of `passwordSpecials` (a literal: a built RegExp would be kept in every bundle; values.test.ts checks the two agree). */

@@ -8,6 +8,7 @@
 import type { Queryable } from '../db/db.ts'
 import { AppError } from '../http/handle.ts'
 import { dhakaDate } from '../lib/time.ts'
+import { formatMoney } from '../../contract/money.ts'
 
 /** An offer with its rules. */
 export interface OfferRow {
@@ -49,7 +50,7 @@ export async function checkCouponRules(
 ): Promise<void> {
   if (r.subtotal < offer.min_fare) {
     throw new AppError('COUPON_MIN_FARE', {
-      reason: `This coupon needs a fare of at least Tk ${offer.min_fare}.`,
+      reason: `This coupon needs a fare of at least ${formatMoney(offer.min_fare)}.`,
       values: { amount: offer.min_fare },
     })
   }

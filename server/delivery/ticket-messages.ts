@@ -3,13 +3,14 @@
  * (English or Bengali): a short SMS, and an e-mail with a plain-text part, an HTML
  * part in which every value is escaped, and (for a ticket) the trip as an .ics
  * file. Dates and times are written as the app's pages write them (contract/dhaka-dates.ts,
- * Bengali digits and month names in bn), amounts with `Intl`; PNR, PIN, coach and seat
+ * Bengali digits and month names in bn), amounts as the pages write them (contract/money.ts); PNR, PIN, coach and seat
  * names stay as printed on the ticket.
  */
 import type { Company, Reservation } from '../../contract/schemas.ts'
 import type { OutboxAttachment } from '../http/handle.ts'
 import { formatDate, formatTime } from '../../contract/dhaka-dates.ts'
 import { buildIcs } from '../../contract/ics.ts'
+import { formatMoney } from '../../contract/money.ts'
 
 /** A language the messages are written in. */
 export type Language = 'en' | 'bn'
@@ -42,14 +43,8 @@ export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 }
 
-const locale = (lang: Language) => (lang === 'bn' ? 'bn-BD' : 'en-GB')
 const date = (lang: Language, iso: string) => formatDate(iso, lang)
 const time = (lang: Language, iso: string) => formatTime(iso, lang)
-
-function money(lang: Language, amount: number): string {
-  const n = new Intl.NumberFormat(locale(lang)).format(amount)
-  return lang === 'bn' ? `${n} টাকা` : `Tk ${n}`
-}
 
 const city = (lang: Language, c: Reservation['origin']) => (lang === 'bn' ? c.nameBn : c.name)
 
@@ -192,7 +187,7 @@ export function renderTicketSms(r: Reservation, lang: Language, ctx: MessageCont
     coach: r.coach.code,
     seats: seatList(r),
     boarding: r.boardingStation.name,
-    paid: money(lang, r.fare.total),
+    paid: formatMoney(r.fare.total, lang),
   })
 }
 
@@ -212,7 +207,7 @@ export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageCo
     [w.boarding, `${r.boardingStation.name}, ${r.boardingStation.address} (${r.boardingStation.phone})`],
     [w.dropping, `${r.droppingStation.name}, ${r.droppingStation.address}`],
     [w.passenger, `${r.passengerName}, ${r.passengerMobile}`],
-    [w.paid, money(lang, r.fare.total)],
+    [w.paid, formatMoney(r.fare.total, lang)],
   ]
   const subject = w.subject(r.pnr ?? '', from, to, date(lang, board))
   const signature = [ctx.company.name, ctx.company.phone, ctx.company.email].filter(Boolean).join(', ')
@@ -266,7 +261,13 @@ export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageCo
 /** The cancellation SMS. */
 export function renderCancelSms(r: Reservation, lang: Language, refund: number, to: RefundTo = 'BALANCE'): string {
   const w = words[lang]
-  return w.cancelled(r.pnr ?? '', w.route(city(lang, r.origin), city(lang, r.destination)), date(lang, boardingTime(r)), money(lang, refund), to)
+  return w.cancelled(
+    r.pnr ?? '',
+    w.route(city(lang, r.origin), city(lang, r.destination)),
+    date(lang, boardingTime(r)),
+    formatMoney(refund, lang),
+    to,
+  )
 }
 
 /** The cancellation e-mail. */
@@ -297,7 +298,7 @@ export function renderTripChangeSms(r: Reservation, lang: Language, change: Trip
   }
   const trip = { route, day: date(lang, boardingTime(r)), coach: r.coach.code, reason: change.reason }
   return change.kind === 'canceled'
-    ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: money(lang, change.refund), to: change.refundTo ?? 'BALANCE' })
+    ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: formatMoney(change.refund, lang), to: change.refundTo ?? 'BALANCE' })
     : w.bookingCanceled(trip)
 }
 

@@ -7,6 +7,7 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { formatMoney } from '../../contract/money.ts'
 import { smsTransport, toSmsNumber } from '../delivery/sms.ts'
 import { consoleTransport, DeliveryError } from '../delivery/transport.ts'
 import { createTransports } from '../delivery/transports.ts'
@@ -256,7 +257,7 @@ t('the ticket SMS is short and in the booking language (Bengali here), with PNR 
   assert.ok(text.startsWith('Nodi Express টিকিট: '), text)
   assert.match(text, `পিএনআর ${sold.pnr}, পিন ${sold.pin}`)
   assert.match(text, `${sold.origin.nameBn} থেকে ${sold.destination.nameBn}`)
-  assert.match(text, `${new Intl.NumberFormat('bn-BD').format(sold.fare.total)} টাকা`)
+  assert.match(text, `${formatMoney(sold.fare.total, 'bn')}`)
   assert.ok(text.length <= 250, `${text.length} characters`)
   assert.not.ok(
     logged.some((l) => l.includes(sold.pnr) || l.includes(sold.pin + '।')),

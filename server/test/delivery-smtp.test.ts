@@ -9,6 +9,7 @@
 import { suite } from 'uvu'
 import { formatDate } from '../../contract/dhaka-dates.ts'
 import * as assert from 'uvu/assert'
+import { formatMoney } from '../../contract/money.ts'
 import { SMTP_POOL_CONNECTIONS, smtpTransport } from '../delivery/smtp.ts'
 import { consoleTransport } from '../delivery/transport.ts'
 import { createTransports } from '../delivery/transports.ts'
@@ -74,7 +75,7 @@ t('a ticket booked in Bengali arrives by SMTP: Bengali subject and text, PNR and
   assert.ok(text.includes(sold.pnr) && text.includes(sold.pin), 'PNR and PIN in the text part')
   assert.ok(text.includes(`প্রিয় ${HOSTILE},`), 'the name as typed in the plain text')
   assert.match(text, 'আপনার টিকিট নিশ্চিত হয়েছে')
-  assert.match(text, `${new Intl.NumberFormat('bn-BD').format(sold.fare.total)} টাকা`)
+  assert.match(text, `${formatMoney(sold.fare.total, 'bn')}`)
   for (const s of sold.seats) assert.ok(text.includes(s.name))
 
   const html = typeof m.html === 'string' ? m.html : ''
@@ -133,7 +134,7 @@ t('an English booking gets the English e-mail; "resend" sends it again through t
     assert.is(m.subject, `Your bus ticket ${sold.pnr}: ${sold.origin.name} to ${sold.destination.name}, ${day}`)
     assert.match(m.text ?? '', `Dear Ayesha Rahman,`)
     assert.match(m.text ?? '', `PIN: ${sold.pin}`)
-    assert.match(m.text ?? '', `Fare paid: Tk ${sold.fare.total.toLocaleString('en-US')}`)
+    assert.match(m.text ?? '', `Fare paid: ${formatMoney(sold.fare.total)}`)
     assert.not.match(m.text ?? '', bengaliDigits)
     assert.is(m.attachments[0]?.filename, `ticket-${sold.pnr}.ics`)
     assert.match(m.attachments[0]!.content.toString('utf8'), `SUMMARY:Bus ${sold.origin.name} to ${sold.destination.name}`)
@@ -153,7 +154,7 @@ t('cancelling a Bengali ticket sends the Bengali cancel e-mail, written in the c
     'the cancel e-mail',
   )
   const m = smtp.mails.find((x) => x.parsed.subject === `টিকিট ${sold.pnr} বাতিল হয়েছে`)!.parsed
-  assert.match(m.text ?? '', `আপনার ব্যালেন্সে ${new Intl.NumberFormat('bn-BD').format(refund)} টাকা ফেরত দেওয়া হয়েছে`)
+  assert.match(m.text ?? '', `আপনার ব্যালেন্সে ${formatMoney(refund, 'bn')} ফেরত দেওয়া হয়েছে`)
   assert.match(typeof m.html === 'string' ? m.html : '', `টিকিট ${sold.pnr}`)
 })
 

@@ -140,6 +140,9 @@ t('cancelling a card-paid ticket refunds the refund amount to the card: refund A
   // the same notice in Bengali, and a balance refund still says balance
   assert.match(renderCancelSms(view.body.data, 'bn', refund, 'CARD'), 'কার্ডে')
   assert.match(renderCancelSms(view.body.data, 'en', refund, 'BALANCE'), 'refunded to your balance')
+  // the SMS writes amounts as the pages do (contract/money.ts): "1,234 Tk", Bengali digits grouped by threes
+  assert.match(renderCancelSms(view.body.data, 'en', 1234, 'CARD'), '1,234 Tk')
+  assert.match(renderCancelSms(view.body.data, 'bn', 123456, 'CARD'), '১২৩,৪৫৬ টাকা')
 })
 
 t('idempotent: a second cancel refunds nothing; a retry after a lost answer is the same refund at SSLCommerz; passes racing send once', async () => {

@@ -1,7 +1,2 @@
-import { localizeDigits, type Locale } from './dates.ts'
-
-/** Formats whole Taka as "1,200 Tk" (bn: "১,২০০ টাকা"). */
-export function formatMoney(amount: number, locale: Locale = 'en'): string {
-  const grouped = Math.round(amount).toLocaleString('en-US')
-  return locale === 'bn' ? `${localizeDigits(grouped, 'bn')} টাকা` : `${grouped} Tk`
-}
+/** The app's amounts: the rule of contract/money.ts, shared with the server's SMS and e-mails. */
+export { formatMoney } from '../../contract/money.ts'

@@ -1,7 +1,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readFileSync } from 'node:fs'
-import { emailPattern, passwordSpecials } from '../../contract/values.ts'
+import { contactRequest, updateProfileRequest } from '../../contract/schemas.ts'
+import { emailPattern, FIELD_MAX, passwordSpecials } from '../../contract/values.ts'
 import {
   passwordProblems,
   validateConfirmPassword,
@@ -148,6 +149,47 @@ test('profile form', () => {
   assert.equal(validateProfileForm({ fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka' }), {})
   const e = validateProfileForm({ fullName: ' ', email: 'bad', city: '' })
   assert.equal([text(e.fullName), text(e.email), text(e.city)], ['Full name is required', 'Please enter a valid email', 'City is required'])
+})
+
+test('the forms and the wire schemas take the same longest text (FIELD_MAX): one more character is refused by both', () => {
+  const mail = (n: number) => `${'a'.repeat(n - '@example.com'.length)}@example.com`
+  const profile = { fullName: 'a'.repeat(FIELD_MAX.fullName), email: mail(FIELD_MAX.email), city: 'a'.repeat(FIELD_MAX.city) }
+  assert.equal(validateProfileForm(profile), {})
+  assert.ok(updateProfileRequest.safeParse(profile).success)
+  for (const [k, long] of [
+    ['fullName', 'a'.repeat(FIELD_MAX.fullName + 1)],
+    ['email', mail(FIELD_MAX.email + 1)],
+    ['city', 'a'.repeat(FIELD_MAX.city + 1)],
+  ] as const) {
+    const tooLong = { ...profile, [k]: long }
+    assert.ok(validateProfileForm(tooLong)[k], `${k}: the form refuses ${long.length} characters`)
+    assert.not.ok(updateProfileRequest.safeParse(tooLong).success, `${k}: the schema refuses ${long.length} characters`)
+  }
+  const contact = {
+    name: 'a'.repeat(FIELD_MAX.fullName),
+    email: 'r@example.com',
+    mobile: '',
+    subject: 's'.repeat(FIELD_MAX.subject),
+    message: 'm'.repeat(FIELD_MAX.message),
+  }
+  assert.equal(validateContactForm(contact), {})
+  assert.ok(contactRequest.safeParse({ name: contact.name, email: contact.email, subject: contact.subject, message: contact.message }).success)
+  for (const k of ['subject', 'message'] as const) {
+    const tooLong = { ...contact, [k]: `${contact[k]}x` }
+    assert.ok(validateContactForm(tooLong)[k], k)
+    assert.not.ok(
+      contactRequest.safeParse({ name: tooLong.name, email: tooLong.email, subject: tooLong.subject, message: tooLong.message }).success,
+      k,
+    )
+  }
+})
+
+test('profile form: its own rules, no mobile or password involved; sign-up checks the same fields the same way', () => {
+  const bad = { fullName: '', email: 'bad', city: 'a'.repeat(FIELD_MAX.city + 1) }
+  const p = validateProfileForm(bad)
+  assert.equal(Object.keys(p).sort(), ['city', 'email', 'fullName'])
+  const s = validateSignupForm({ ...bad, mobile: '01712345678', password: 'Secret@1', confirmPassword: 'Secret@1' })
+  assert.equal(s, p)
 })
 
 test('change-password form', () => {

@@ -4,7 +4,16 @@
  * undefined when the value is valid. The patterns come from contract/values.ts, which
  * the API's schemas use too, without zod (the page's first render does not load it).
  */
-import { emailPattern, mobilePattern, PASSWORD_MAX, PASSWORD_MIN, passwordSpecialPattern } from '../../contract/values.ts'
+import {
+  emailPattern,
+  FIELD_MAX,
+  mobilePattern,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  passwordSpecialPattern,
+  TOP_UP_MAX,
+  TOP_UP_MIN,
+} from '../../contract/values.ts'
 
 /** A message id from locales/en.json. */
 export type MessageId = string
@@ -80,19 +89,16 @@ export function validateContactForm(form: ContactForm): FieldErrors<keyof Contac
   const set = (k: keyof ContactForm, id: MessageId | undefined) => {
     if (id) errors[k] = id
   }
-  set('name', required(form.name, 'validation.fullNameRequired') ?? maxLength(form.name.trim(), 100))
-  set('email', validateEmail(form.email) ?? maxLength(form.email.trim(), 254))
+  set('name', required(form.name, 'validation.fullNameRequired') ?? maxLength(form.name.trim(), FIELD_MAX.fullName))
+  set('email', validateEmail(form.email) ?? maxLength(form.email.trim(), FIELD_MAX.email))
   set('mobile', validateMobile(form.mobile, { optional: true }))
-  set('subject', required(form.subject, 'validation.subjectRequired') ?? maxLength(form.subject.trim(), 150))
-  set('message', required(form.message, 'validation.messageRequired') ?? maxLength(form.message.trim(), 2000))
+  set('subject', required(form.subject, 'validation.subjectRequired') ?? maxLength(form.subject.trim(), FIELD_MAX.subject))
+  set('message', required(form.message, 'validation.messageRequired') ?? maxLength(form.message.trim(), FIELD_MAX.message))
   return errors
 }
 
 /** Length of SMS verification codes and OTPs. */
 export const CODE_LENGTH = 6
-/** Top-up limits in whole Taka (contract `topUpRequest`). */
-export const TOP_UP_MIN = 10
-export const TOP_UP_MAX = 100_000
 
 /** A 6-digit SMS code or OTP: anything shorter counts as missing (`messageId`). */
 export function validateCode(value: string, messageId: MessageId = 'validation.verificationCodeRequired'): MessageId | undefined {
@@ -116,9 +122,7 @@ export function validateSignupForm(form: SignupForm): FieldErrors<keyof SignupFo
     if (id) errors[k] = id
   }
   set('mobile', validateMobile(form.mobile))
-  set('fullName', required(form.fullName, 'validation.fullNameRequired') ?? maxLength(form.fullName.trim(), 100))
-  set('email', validateEmail(form.email) ?? maxLength(form.email.trim(), 254))
-  set('city', required(form.city, 'validation.cityRequired') ?? maxLength(form.city.trim(), 60))
+  Object.assign(errors, validateProfileForm(form))
   set('password', validatePassword(form.password))
   set('confirmPassword', validateConfirmPassword(form.password, form.confirmPassword))
   return errors
@@ -131,10 +135,16 @@ export interface ProfileForm {
   city: string
 }
 
-/** Validates the profile form (same rules as sign-up). */
+/** Validates the profile's fields (contract `updateProfileRequest`); sign-up checks them by these rules too. */
 export function validateProfileForm(form: ProfileForm): FieldErrors<keyof ProfileForm> {
-  const { fullName, email, city } = validateSignupForm({ ...form, mobile: '01712345678', password: 'Aa1!aa', confirmPassword: 'Aa1!aa' })
-  return { ...(fullName && { fullName }), ...(email && { email }), ...(city && { city }) }
+  const errors: FieldErrors<keyof ProfileForm> = {}
+  const set = (k: keyof ProfileForm, id: MessageId | undefined) => {
+    if (id) errors[k] = id
+  }
+  set('fullName', required(form.fullName, 'validation.fullNameRequired') ?? maxLength(form.fullName.trim(), FIELD_MAX.fullName))
+  set('email', validateEmail(form.email) ?? maxLength(form.email.trim(), FIELD_MAX.email))
+  set('city', required(form.city, 'validation.cityRequired') ?? maxLength(form.city.trim(), FIELD_MAX.city))
+  return errors
 }
 
 /** Fields of the change-password form. */

@@ -8,6 +8,7 @@ import { config, displayPhone } from '../../config.ts'
 import type { ContactForm } from '../../lib/validation.ts'
 import { contactErrors, contactSending, contactSentCount, revalidateContactField, submitContact } from '../../stores/contact.ts'
 import { page } from '../../parts/page-styles.ts'
+import { FIELD_MAX } from '../../../contract/values.ts'
 
 const empty: ContactForm = { name: '', email: '', mobile: '', subject: '', message: '' }
 const order: (keyof ContactForm)[] = ['name', 'email', 'mobile', 'subject', 'message']
@@ -67,7 +68,7 @@ export default function ContactUsPage() {
           </h2>
           <form ref={formRef} className={styles.form} noValidate onSubmit={onSubmit}>
             <div className={styles.row}>
-              <TextField label={t('contact.name')} autoComplete="name" requiredMark maxLength={100} {...bind('name')} />
+              <TextField label={t('contact.name')} autoComplete="name" requiredMark maxLength={FIELD_MAX.fullName} {...bind('name')} />
               <TextField label={t('contact.email')} type="email" autoComplete="email" requiredMark {...bind('email')} />
             </div>
             <div className={styles.row}>
@@ -79,9 +80,9 @@ export default function ContactUsPage() {
                 hint={t('contact.mobileHint')}
                 {...bind('mobile')}
               />
-              <TextField label={t('contact.subject')} requiredMark maxLength={150} {...bind('subject')} />
+              <TextField label={t('contact.subject')} requiredMark maxLength={FIELD_MAX.subject} {...bind('subject')} />
             </div>
-            <TextField label={t('contact.message')} multiline requiredMark maxLength={2000} {...bind('message')} />
+            <TextField label={t('contact.message')} multiline requiredMark maxLength={FIELD_MAX.message} {...bind('message')} />
             <div>
               <Button type="submit" disabled={contactSending.value}>
                 {contactSending.value ? t('common.sending') : t('common.send')}

@@ -6,6 +6,7 @@ import { useT } from '../../app/use-t.ts'
 import { busy, errors, forgotPassword, login, mobile, restartLogin } from '../../stores/account.ts'
 import { Checkbox, ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
+import { FIELD_MAX } from '../../../contract/values.ts'
 
 /** A known number: password, Stay signed in, Forgot your password, LOGIN. */
 export function PasswordStep({ onDone }: { onDone: (to: string | undefined) => void }) {
@@ -37,7 +38,7 @@ export function PasswordStep({ onDone }: { onDone: (to: string | undefined) => v
         autoComplete="current-password"
         showLabel={t('login.showPassword')}
         hideLabel={t('login.hidePassword')}
-        maxLength={50}
+        maxLength={FIELD_MAX.password}
         {...f.bind('password')}
         error={mt(f.shown('password'))}
       />

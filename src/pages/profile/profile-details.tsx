@@ -12,6 +12,7 @@ import { busy, errors, profile, updateProfile } from '../../stores/account.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { useForm } from '../../parts/use-form.ts'
+import { FIELD_MAX } from '../../../contract/values.ts'
 
 function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) => void }) {
   useSignals()
@@ -35,9 +36,20 @@ function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) =
         <span className={form.readOnlyValue}>{localizeDigits(p.mobile, language.value)}</span>
         <span className={page.muted}>{t('profile.mobileNote')}</span>
       </div>
-      <TextField label={t('login.fullName')} autoComplete="name" {...f.bind('fullName')} error={mt(f.shown('fullName'), { max: 100 })} />
-      <TextField label={t('login.email')} type="email" autoComplete="email" {...f.bind('email')} error={mt(f.shown('email'), { max: 254 })} />
-      <TextField label={t('login.city')} autoComplete="address-level2" {...f.bind('city')} error={mt(f.shown('city'), { max: 60 })} />
+      <TextField
+        label={t('login.fullName')}
+        autoComplete="name"
+        {...f.bind('fullName')}
+        error={mt(f.shown('fullName'), { max: FIELD_MAX.fullName })}
+      />
+      <TextField
+        label={t('login.email')}
+        type="email"
+        autoComplete="email"
+        {...f.bind('email')}
+        error={mt(f.shown('email'), { max: FIELD_MAX.email })}
+      />
+      <TextField label={t('login.city')} autoComplete="address-level2" {...f.bind('city')} error={mt(f.shown('city'), { max: FIELD_MAX.city })} />
       <ServerError error={errors.value.profile} />
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>

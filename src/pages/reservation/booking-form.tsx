@@ -10,6 +10,7 @@ import * as seatChoice from '../../stores/seat-choice.ts'
 import { passenger } from '../../stores/session.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
+import { FIELD_MAX } from '../../../contract/values.ts'
 
 type Fields = { passengerName: string; passengerMobile: string; passengerEmail: string }
 
@@ -77,7 +78,7 @@ export function BookingForm() {
         label={t('booking.passengerName')}
         autoComplete="name"
         requiredMark
-        maxLength={100}
+        maxLength={FIELD_MAX.passengerName}
         {...f.bind('passengerName')}
         error={mt(f.shown('passengerName'))}
       />
@@ -96,7 +97,7 @@ export function BookingForm() {
         hint={t('booking.emailHint')}
         type="email"
         autoComplete="email"
-        maxLength={254}
+        maxLength={FIELD_MAX.email}
         {...f.bind('passengerEmail')}
         error={mt(f.shown('passengerEmail'))}
       />
