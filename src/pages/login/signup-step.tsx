@@ -7,7 +7,7 @@ import { busy, errors, mobile, restartLogin, signUp } from '../../stores/account
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { PasswordPair } from '../../parts/password-pair.tsx'
 import { useForm } from '../../parts/use-form.ts'
-import { FIELD_MAX } from '../../../contract/values.ts'
+import { ProfileFields } from '../../parts/profile-fields.tsx'
 
 /** An unknown number: the sign-up form, then the SMS code step. */
 export function SignupStep() {
@@ -38,20 +38,7 @@ export function SignupStep() {
         onChange={(e) => f.set('mobile', toAsciiDigits(e.currentTarget.value))}
         error={mt(f.shown('mobile'), { max: 12 })}
       />
-      <TextField
-        label={t('login.fullName')}
-        autoComplete="name"
-        {...f.bind('fullName')}
-        error={mt(f.shown('fullName'), { max: FIELD_MAX.fullName })}
-      />
-      <TextField
-        label={t('login.email')}
-        type="email"
-        autoComplete="email"
-        {...f.bind('email')}
-        error={mt(f.shown('email'), { max: FIELD_MAX.email })}
-      />
-      <TextField label={t('login.city')} autoComplete="address-level2" {...f.bind('city')} error={mt(f.shown('city'), { max: FIELD_MAX.city })} />
+      <ProfileFields form={f} />
       <PasswordPair form={f} name="password" label={t('login.password')} />
       <ServerError error={errors.value.login} />
       <div className={form.actions}>

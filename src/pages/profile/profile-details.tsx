@@ -1,7 +1,6 @@
 import { useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
-import { TextField } from '../../../design-system/text-field/index.ts'
 import { StatusMessage } from '../../../design-system/status/index.ts'
 import type { Passenger } from '../../../contract/schemas.ts'
 import { useT } from '../../app/use-t.ts'
@@ -9,15 +8,14 @@ import { validateProfileForm } from '../../lib/validation.ts'
 import { localizeDigits } from '../../lib/dates.ts'
 import { language } from '../../stores/ui.ts'
 import { busy, errors, profile, updateProfile } from '../../stores/account.ts'
-import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
+import { ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { useForm } from '../../parts/use-form.ts'
-import { FIELD_MAX } from '../../../contract/values.ts'
+import { ProfileFields } from '../../parts/profile-fields.tsx'
 
 function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) => void }) {
   useSignals()
   const t = useT()
-  const mt = useMaybeT()
   const f = useForm({ fullName: p.fullName, email: p.email, city: p.city }, validateProfileForm)
   const pending = busy.value.profile
   return (
@@ -36,20 +34,7 @@ function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) =
         <span className={form.readOnlyValue}>{localizeDigits(p.mobile, language.value)}</span>
         <span className={page.muted}>{t('profile.mobileNote')}</span>
       </div>
-      <TextField
-        label={t('login.fullName')}
-        autoComplete="name"
-        {...f.bind('fullName')}
-        error={mt(f.shown('fullName'), { max: FIELD_MAX.fullName })}
-      />
-      <TextField
-        label={t('login.email')}
-        type="email"
-        autoComplete="email"
-        {...f.bind('email')}
-        error={mt(f.shown('email'), { max: FIELD_MAX.email })}
-      />
-      <TextField label={t('login.city')} autoComplete="address-level2" {...f.bind('city')} error={mt(f.shown('city'), { max: FIELD_MAX.city })} />
+      <ProfileFields form={f} />
       <ServerError error={errors.value.profile} />
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>
