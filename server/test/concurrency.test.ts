@@ -16,6 +16,10 @@ import { createSession } from '../account/sessions.ts'
 import { bookingBody, freeSeats, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { pgSuite, startPostgres } from './pg.ts'
 import { call, gatewayDecide, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
+import { readConfig } from '../config.ts'
+
+/** How long a seat lock holds in the server processes (their configuration from the same environment). */
+const HOLD_MS = readConfig().config.holdMinutes * 60_000
 
 interface Ctx {
   name: string
@@ -55,7 +59,7 @@ async function naiveLock(db: Queryable, tripId: number, seat: string, holder: st
   await db.query(
     `INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (trip_id, seat_name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at`,
-    [tripId, seat, holder, new Date(now.getTime() + 15 * 60_000)],
+    [tripId, seat, holder, new Date(now.getTime() + HOLD_MS)],
   )
   return true
 }

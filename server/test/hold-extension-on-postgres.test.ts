@@ -11,6 +11,10 @@ import type { Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
 import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from './pg.ts'
 import { call, type ServerProcess } from '../../harness/spawn-server.ts'
+import { readConfig } from '../config.ts'
+
+/** How long a seat lock holds in the server processes (their configuration from the same environment). */
+const HOLD_MS = readConfig().config.holdMinutes * 60_000
 
 const test = pgSuite('hold extension on PostgreSQL')
 let stack: ServersOnPostgres | undefined
@@ -31,7 +35,7 @@ test('PostgreSQL, two processes: 8 extensions at once extend a hold at most twic
   const device = 'extend-pg-device-1'
   const won = await call(servers[0]!.url, 'POST', '/api/reservation/seatLock', lockBody(trip, seats), { device })
   assert.is(won.status, 200)
-  const start = Date.parse(won.body.data.expirationTime) - 15 * 60_000
+  const start = Date.parse(won.body.data.expirationTime) - HOLD_MS
   const at = (m: number) => new Date(start + m * 60_000).toISOString()
   const { locked: _, ...tripRef } = lockBody(trip, seats)
   const extend = (i: number, m: number) =>

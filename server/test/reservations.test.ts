@@ -9,6 +9,8 @@ import { dhakaDate } from '../lib/time.ts'
 
 const t = suite<{ f: Fixture }>('reservations')
 let f: Fixture
+/** How long a seat lock holds, from the server's configuration. */
+const holdMs = () => f.deps.config.holdMinutes * 60_000
 let trips = 0
 /** A fresh trip for each test, so tests do not share seats. */
 const nextTrip = (o: { minHours?: number } = {}) => pickTrip(f, { skip: trips++ * 7, ...o })
@@ -158,7 +160,7 @@ t('tripDetails shows every seat with sold/booked/locked state, fare, limit and m
   for (const s of sold) assert.is(seat(s.seat_name).status, s.status)
   assert.ok(d.seatLayout.seats.every((s: any) => s.fare > 0))
   assert.is(d.remainingSeatLimit, 4)
-  assert.is(Date.parse(d.expirationTime), f.now().getTime() - (f.now().getTime() % 1000) + 15 * 60_000)
+  assert.is(Date.parse(d.expirationTime), f.now().getTime() - (f.now().getTime() % 1000) + holdMs())
   const free = d.seatLayout.seats.filter((s: any) => s.status === 0 && !s.lockedByMe && !s.lockedByOther).length
   assert.is(d.availableSeats, free)
   // A visitor sees no lock of its own and the full limit.
@@ -241,7 +243,7 @@ t('seatLock: a lock expires after 15 minutes and can then be taken; re-locking k
   let r = await f.api('POST', '/api/reservation/seatLock', { ...lockBody(trip, [b!]), tripId: trip.id }, { device: 'expiry-aaaa-1' })
   assert.equal(r.body.data.seatNames, [a, b].sort())
   // The earliest of the holder's locks.
-  assert.is(Date.parse(r.body.data.expirationTime), Math.floor((f.now().getTime() - 5 * 60_000) / 1000) * 1000 + 15 * 60_000)
+  assert.is(Date.parse(r.body.data.expirationTime), Math.floor((f.now().getTime() - 5 * 60_000) / 1000) * 1000 + holdMs())
   f.advance(10.5)
   r = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!]), { device: 'expiry-bbbb-1' })
   assert.equal(r.body.data.seatNames, [a])
@@ -282,7 +284,7 @@ t(
     const [a, b] = await freeSeats(f, trip.id, 2)
     const device = { device: 'extend-aaaa-1' }
     const first = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [a!, b!]), device)
-    const won = Date.parse(first.body.data.expirationTime) - 15 * 60_000
+    const won = Date.parse(first.body.data.expirationTime) - holdMs()
     const at = (m: number) => new Date(won + m * 60_000)
     const extend = (names: string[], when: Date | string, opts: { device?: string; token?: string } = device) =>
       f.api('POST', '/api/reservation/extendSeatLock', extendBody(trip, names, when), opts)
@@ -340,7 +342,7 @@ t(
     r = await extend([a!], new Date(fresh + 5 * 60_000), { device: 'extend-bbbb-1' })
     assert.is(r.status, 200)
     assert.is(r.body.data.extensionsLeft, 1)
-    assert.is(Date.parse(r.body.data.maxExpirationTime), fresh + 15 * 60_000)
+    assert.is(Date.parse(r.body.data.maxExpirationTime), fresh + holdMs())
     await malformed('/api/reservation/extendSeatLock', [
       {},
       extendBody(trip, [a!], 5),
@@ -543,7 +545,7 @@ t('booking: held seats become a booked reservation with fares, 15-minute expiry 
   assert.is(res.origin.code, trip.originCode)
   assert.is(res.boardingStation.id, trip.boardingId)
   assert.ok(res.boardingStation.time.endsWith('+06:00'))
-  assert.is(Date.parse(res.expirationTime) - Date.parse(res.createdAt), 15 * 60_000)
+  assert.is(Date.parse(res.expirationTime) - Date.parse(res.createdAt), holdMs())
   assert.is(Date.parse(res.maxExpirationTime) - Date.parse(res.createdAt), 30 * 60_000)
   assert.is((await f.db.query('SELECT 1 FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2)', [trip.id, seats])).length, 0)
   const d = await f.api(

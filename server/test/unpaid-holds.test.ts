@@ -10,6 +10,8 @@ import { bookingBody, freeSeats, lockBody, openFixture, pickTrip, type Fixture }
 
 const t = suite('unpaid holds')
 let f: Fixture
+/** How long a seat lock holds, from the server's configuration. */
+const holdMs = () => f.deps.config.holdMinutes * 60_000
 let tripSeq = 0
 const nextTrip = () => pickTrip(f, { skip: tripSeq++ * 5 })
 const code = (r: { body: any }) => r.body?.error?.code
@@ -66,7 +68,7 @@ t('once the first booking has run out (expired, not cancelled), its passenger an
   // 15 minutes after the latest the first booking could have ended, a full hold again
   f.setNow(new Date(Date.parse(first.createdAt) + (30 + 15) * 60_000 + 1000))
   const again = await book(p, trip, mine, '203.0.113.61')
-  assert.is(Date.parse(again.expirationTime) - Date.parse(again.createdAt), 15 * 60_000)
+  assert.is(Date.parse(again.expirationTime) - Date.parse(again.createdAt), holdMs())
 })
 
 t('an extended first booking: booking its seats again after a cancel ends when the extended one would have', async () => {
@@ -138,14 +140,14 @@ t(
     }
     // another network gets a full hold
     const other = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { device: 'elsewhere', headers: net('198.51.100.68') })
-    assert.is(Date.parse(other.body.data.expirationTime), f.now().getTime() + 15 * 60_000)
+    assert.is(Date.parse(other.body.data.expirationTime), f.now().getTime() + holdMs())
     await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats, false), { device: 'elsewhere', headers: net('198.51.100.68') })
     // booking from the capped lock: the booking's own 15 minutes
     const l = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { token: p.token, headers: from })
     assert.is(Date.parse(l.body.data.expirationTime), end)
     const b = await f.api('POST', '/api/reservation/booking', bookingBody(trip, seats), { token: p.token, headers: from })
     assert.is(b.status, 200)
-    assert.is(Date.parse(b.body.data.expirationTime), f.now().getTime() + 15 * 60_000)
+    assert.is(Date.parse(b.body.data.expirationTime), f.now().getTime() + holdMs())
   },
 )
 
