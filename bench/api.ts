@@ -42,7 +42,7 @@ const WARMUP_S = 1
 const START_RUNS = 3
 const CONTENDERS = 500
 
-/** Routes of the demo data (README), both directions where it has them. */
+/** Routes of the demo data (README, "Trying it by hand"), both directions where it has them. */
 const ROUTES: [string, string][] = [
   ['DHK', 'CTG'],
   ['CTG', 'DHK'],

@@ -285,7 +285,7 @@ interface Deployment {
 /**
  * The deployments measured, every one against the budgets: the two that speak plain HTTP/1.1
  * (the API server as `npm start` runs it; `dist/` on nginx with docs/nginx-app.conf, no TLS,
- * the API on its own origin), and README's two production ways behind nginx with TLS and
+ * the API on its own origin), and the two production ways of docs/ behind nginx with TLS and
  * HTTP/2 (the API server serving the app behind its reverse proxy; the static host with the
  * API on its own origin).
  */
@@ -306,7 +306,7 @@ async function deployments(opts: LighthouseOptions, log: (s: string) => void): P
   const dir = tempDir('lighthouse-tls')
   const tls = selfSignedCert(dir)
   const [proxyPort, apiPort] = [await freePort(), await freePort()]
-  // the static hosts' copies of dist/, config.js pointing at the API's origin (README, "Deploying only the app")
+  // the static hosts' copies of dist/, config.js pointing at the API's origin (docs/deploying-the-app.md)
   const staticCopy = (name: string, api: string) => {
     const dist = path.join(dir, name)
     fs.cpSync(opts.dist, dist, { recursive: true })
@@ -335,7 +335,7 @@ async function deployments(opts: LighthouseOptions, log: (s: string) => void): P
       key: 'proxy',
       tag: 'server behind nginx',
       describe:
-        'the API server serving `dist/` itself behind nginx as its TLS reverse proxy (README "Going live", steps 4 and 5: one origin, TLS, HTTP/2, the seat stream unbuffered)',
+        'the API server serving `dist/` itself behind nginx as its TLS reverse proxy (docs/operating.md, going live steps 4 and 5: one origin, TLS, HTTP/2, the seat stream unbuffered)',
       app: `https://127.0.0.1:${proxyPort}`,
       protocol: 'h2',
       runs: RUNS,
@@ -344,7 +344,7 @@ async function deployments(opts: LighthouseOptions, log: (s: string) => void): P
       key: 'cdn',
       tag: 'static host',
       describe:
-        '`dist/` on nginx with docs/nginx-app.conf (only `listen` and `root` set, TLS and HTTP/2 added) and the API on its own origin behind nginx (TLS, HTTP/2), `config.js` pointing at it and the API server listing the app in `CORS_ORIGINS` (README "Deploying only the app"): every API call but simple reads is preceded by a CORS preflight on a first visit',
+        '`dist/` on nginx with docs/nginx-app.conf (only `listen` and `root` set, TLS and HTTP/2 added) and the API on its own origin behind nginx (TLS, HTTP/2), `config.js` pointing at it and the API server listing the app in `CORS_ORIGINS` (docs/deploying-the-app.md): every API call but simple reads is preceded by a CORS preflight on a first visit',
       app: `https://127.0.0.1:${opts.cdnPort}`,
       protocol: 'h2',
       runs: RUNS,

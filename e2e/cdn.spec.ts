@@ -1,6 +1,6 @@
 /**
- * Issue 14: the app on a CDN, tried as an operator would following README. dist/
- * is served by nginx (Debian's package) with README's own configuration
+ * Issue 14: the app on a CDN, tried as an operator would following docs/deploying-the-app.md. dist/
+ * is served by nginx (Debian's package) with the docs' own configuration
  * (docs/nginx-app.conf) on one origin, config.js points `apiBaseUrl` at the
  * reference server on another origin, which lists the app's origin in
  * CORS_ORIGINS. A passenger searches, chooses a seat, books, pays by card and
@@ -29,8 +29,7 @@ interface Cdn {
 }
 
 const TITLES = {
-  headers:
-    'README’s nginx configuration: the shells, config.js and the worker script are never cached long, hashed assets are; every page path is the app',
+  headers: 'docs/nginx-app.conf: the shells, config.js and the worker script are never cached long, hashed assets are; every page path is the app',
   journey: 'search → seats → book → pay → ticket with the app on nginx and the API on another origin',
   unlisted: 'an origin the API does not list: the passenger is told the booking service cannot be reached, not that there is no internet',
 }
@@ -51,7 +50,7 @@ const test = base.extend<object, { cdn: Cdn }>({
       // APP_URL: the card gateway sends the passenger back to the app's origin
       const api = await startOwnServer({ CORS_ORIGINS: appOrigin, APP_URL: appOrigin })
       const dist = copyDist()
-      // README: the operator points config.js at the API
+      // docs/deploying-the-app.md: the operator points config.js at the API
       fs.writeFileSync(path.join(dist, 'config.js'), `window.__APP_CONFIG__ = { apiBaseUrl: '${api.url}/api' };\n`)
       const app = await startNginx(appPort, dist)
       const unlisted = await startNginx(unlistedPort, dist)
@@ -97,7 +96,7 @@ test(TITLES.headers, async ({ request, cdn }) => {
     expect(res, p).toMatchObject({ ...noCache, body: file(shell) })
     expect(res.type, p).toMatch(/^text\/html/)
   }
-  // every file of dist/ outside assets/ is never cached long (README's list), whatever the build adds
+  // every file of dist/ outside assets/ is never cached long (docs/deploying-the-app.md's list), whatever the build adds
   // (the build's .gz and .br copies are what nginx sends for a file, not files of their own)
   const packed = (f: string) => /\.(gz|br)$/.test(f)
   const plain = fs

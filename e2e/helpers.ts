@@ -72,7 +72,7 @@ export function dhakaDate(days: number): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Dhaka', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d)
 }
 
-/** The demo data's passenger (README: trying the app), with an opening balance. */
+/** The demo data's passenger (README: trying it by hand), with an opening balance. */
 export const DEMO_PASSENGER = { mobile: '01712345678', password: 'Demo@1234' } as const
 
 /** The password of the passengers the tests create. */

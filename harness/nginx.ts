@@ -1,10 +1,10 @@
 /**
  * nginx (Debian's package, as .ci/run installs it) serving a built dist/ with
- * README's configuration, docs/nginx-app.conf, as it is: only its `listen` and
+ * the configuration docs/deploying-the-app.md gives, docs/nginx-app.conf, as it is: only its `listen` and
  * `root` lines are set for the test. The process is an unprivileged nginx this
  * test starts on 127.0.0.1 (its pid file, temp folders and logs in a temp folder)
  * and stops. The benchmark (bench/lighthouse.ts) also runs it with TLS and HTTP/2,
- * as a site is deployed, and as README's reverse proxy in front of the API server.
+ * as a site is deployed, and as the reverse proxy of docs/operating.md in front of the API server.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -13,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '..')
-/** README's nginx configuration for the app on its own origin. */
+/** The nginx site for the app on its own origin (docs/deploying-the-app.md). */
 export const NGINX_SITE = path.join(root, 'docs/nginx-app.conf')
 const MIME_TYPES = '/etc/nginx/mime.types'
 
@@ -76,7 +76,7 @@ function listenOn(port: number, tls?: Tls): { listen: string; certLines: string 
 
 /**
  * docs/nginx-app.conf with its `listen` and `root` set (and, with `tls`, TLS and HTTP/2
- * as README says to add); throws when the file no longer has exactly one of each.
+ * as docs/deploying-the-app.md says to add); throws when the file no longer has exactly one of each.
  */
 export function siteConfig(port: number, dist: string, tls?: Tls): string {
   let text = fs.readFileSync(NGINX_SITE, 'utf8')
@@ -94,8 +94,9 @@ export function siteConfig(port: number, dist: string, tls?: Tls): string {
 }
 
 /**
- * README's reverse proxy in front of the API server ("Going live", steps 4 and 5, and
- * "The live seat map"): every path passed to `upstream`, the seat stream unbuffered.
+ * The reverse proxy in front of the API server (docs/operating.md, "Behind a proxy" and "The live
+ * seat map behind a proxy"; scripts/docs.test.ts checks the page shows these locations): every path
+ * passed to `upstream`, the seat stream unbuffered.
  */
 export function proxySite(port: number, upstream: string, tls?: Tls): string {
   const { listen, certLines } = listenOn(port, tls)
@@ -152,7 +153,7 @@ export interface Nginx {
   stop(): Promise<void>
 }
 
-/** Starts nginx on `port` serving `dist` with README's configuration; resolves once it answers. */
+/** Starts nginx on `port` serving `dist` with docs/nginx-app.conf; resolves once it answers. */
 export function startNginx(port: number, dist: string): Promise<Nginx> {
   return runNginx(siteConfig(port, dist), `http://127.0.0.1:${port}`)
 }

@@ -91,7 +91,7 @@ function shellFor(url: string, shells: Set<string>): string {
 /**
  * TRUST_PROXY as Fastify's `trustProxy`. A hop count is a function: Fastify refuses a bare
  * number (it cannot check the nearest peer), so with hops the server must be reachable only
- * through its proxies (README "Behind a proxy"). `n` hops: the socket's address and the n - 1
+ * through its proxies (docs/operating.md, "Behind a proxy"). `n` hops: the socket's address and the n - 1
  * right-most X-Forwarded-For entries are proxies; the entry before them (written by the
  * outermost trusted proxy, from the address it saw) is the client. Never `true`.
  */

@@ -27,7 +27,7 @@ export const SSLWIRELESS_DEFAULT_URL = 'https://smsplus.sslwireless.com'
 /** BulkSMSBD's single-SMS endpoint (bulksmsbd.com/bulksms-api-bangladesh.php names it over http; it answers on https too). */
 export const BULKSMSBD_DEFAULT_URL = 'https://bulksmsbd.net/api/smsapi'
 
-/** Parsed settings; see README "Configuration" and "Running in production". */
+/** Parsed settings; see docs/configuration.md and docs/operating.md "Running in production". */
 export interface ServerConfig {
   production: boolean
   /** Public origin of this API server (gateway callbacks), e.g. https://api.example.com. */
@@ -354,7 +354,7 @@ export function describeProblems(problems: string[], production: boolean): strin
   const head = production
     ? 'Refusing to start in production (NODE_ENV=production): the real channels are not configured.'
     : 'Refusing to start: the configuration is incomplete.'
-  return [head, ...problems.map((p) => `  - ${p}`), 'See README "Running in production".'].join('\n')
+  return [head, ...problems.map((p) => `  - ${p}`), 'See docs/operating.md, "Running in production", and docs/configuration.md.'].join('\n')
 }
 
 /** REFUND_TO: card (default) or balance. */

@@ -1,12 +1,8 @@
 /**
  * Server entry: opens the database (PGlite in DATA_DIR, or PostgreSQL by
  * DATABASE_URL), migrates and seeds, then listens on HOST:PORT.
- * Env: PORT (8080), HOST (127.0.0.1), DATA_DIR (.data), DATABASE_URL, PUBLIC_URL,
- * NODE_ENV, TRIP_DAYS_AHEAD, RATE_LIMIT_MAX, AUTH_RATE_LIMIT_MAX, LOGIN_FAILURE_LIMIT, SMS_LIMIT_PER_ADDRESS,
- * SMS_HOURLY_BUDGET, LOG_LEVEL, TRUST_PROXY, PASSWORD_MAX_AGE_DAYS,
- * SMTP_URL, MAIL_FROM, SMS_PROVIDER, SMS_FALLBACK_PROVIDER, SSLWIRELESS_*, BULKSMSBD_*, SMS_API_URL, SMS_API_TOKEN,
- * SMS_SENDER_ID, DELIVERY_MAX_ATTEMPTS, DELIVERY_LEASE_SECONDS,
- * PAYMENT_PROVIDER, SSLCOMMERZ_* (see config.ts).
+ * Every environment variable it reads (config.ts, and PORT, HOST, DATA_DIR, DIST_DIR
+ * here) is in docs/configuration.md.
  */
 import { performance } from 'node:perf_hooks'
 import { buildApp } from './app.ts'

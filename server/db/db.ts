@@ -2,7 +2,7 @@
  * The one database adapter: embedded PGlite in DATA_DIR when DATABASE_URL is
  * unset, a real PostgreSQL pool when it is set. Same SQL on both.
  *
- * Rules every caller keeps (measured, see README):
+ * Rules every caller keeps (measured):
  * - inside `transaction`, use only the `tx` handle (an outer query hangs on PGlite);
  * - race-sensitive writes are one atomic statement or `SELECT ... FOR UPDATE`;
  * - int8/numeric come back as JS numbers on both (parsed here), timestamps as Date,

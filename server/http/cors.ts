@@ -1,6 +1,6 @@
 /**
  * Cross-origin calls to /api from a web app served on another origin (a CDN or
- * static host, README "Deploying only the app"): only the origins in
+ * static host, docs/deploying-the-app.md): only the origins in
  * CORS_ORIGINS, only the methods of the route table and the headers the app
  * sends. The app's credential is a bearer header, never a cookie, so
  * `Access-Control-Allow-Credentials` is never sent.

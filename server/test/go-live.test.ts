@@ -1,5 +1,5 @@
 /**
- * Going live as README describes it, end to end with real processes: the operator
+ * Going live as docs/operating.md describes it, end to end with real processes: the operator
  * imports a network into an empty database (`npm run import`), starts
  * `NODE_ENV=production` with every channel set (SMTP server, SSL Wireless with
  * BulkSMSBD as the fallback SMS provider, and SSLCommerz stand-ins on 127.0.0.1), and

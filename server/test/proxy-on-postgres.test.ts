@@ -1,6 +1,6 @@
 /**
- * Security issue 21, items 1 and 6: the per-address limits behind README's reverse proxy.
- * nginx runs README's proxy configuration (harness/nginx.ts `proxySite`: `X-Forwarded-For
+ * Security issue 21, items 1 and 6: the per-address limits behind the reverse proxy of docs/operating.md.
+ * nginx runs that proxy configuration (harness/nginx.ts `proxySite`: `X-Forwarded-For
  * $proxy_add_x_forwarded_for`) in front of two server processes on one PostgreSQL, with
  * `TRUST_PROXY=1`. Two "clients" reach nginx from two loopback addresses, 127.0.0.1 and
  * 127.0.0.2, and the first writes a different made-up `X-Forwarded-For` on every request:
@@ -47,7 +47,7 @@ test.before(async () => {
   stack = await startServersOnPostgres('proxy', env)
   ;({ db, servers } = stack)
   const port = await freePort()
-  // README's proxy, its upstream the two processes in turn
+  // the docs' proxy, its upstream the two processes in turn
   const upstream = `upstream api_servers {\n${servers.map((s) => `    server ${new URL(s.url).host};\n`).join('')}}\n`
   proxy = await runNginx(upstream + proxySite(port, 'http://api_servers'), `http://127.0.0.1:${port}`, undefined, '/healthz')
 })

@@ -57,7 +57,7 @@ async function appTrusting(trustProxy: TrustProxy): Promise<TestApp> {
   return startTestApp({ config: { trustProxy }, app: { authRateLimitMax: 3 } })
 }
 
-test('hop count 1 (README nginx): the address nginx appended counts, never what the client wrote; IPv6 still by its /64', async () => {
+test('hop count 1 (the nginx of docs/operating.md): the address nginx appended counts, never what the client wrote; IPv6 still by its /64', async () => {
   const t = await appTrusting({ hops: 1 })
   try {
     // nginx's $proxy_add_x_forwarded_for: whatever the client sent, then the address nginx saw
