@@ -185,3 +185,31 @@ test('the ticket (ticket page, success page, print, cancel): codes and names mar
   expect(await sent.innerText()).not.toMatch(/[0-9]/)
   expect(await unmarkedForeign(page)).toEqual([])
 })
+
+test('a ticket found by PNR and PIN: the announcement reads the PNR in English inside its Bengali sentence', async ({ page, request }) => {
+  const { trip } = await tripFor(request, 20, 4)
+  const { mobile, token, reservationId } = await bookThroughApi(request, trip)
+  await topUp(request, mobile, 5000)
+  const paid = await request.post('/api/reservation/payFromBalance', { data: { reservationId }, headers: { Authorization: `Bearer ${token}` } })
+  expect(paid.ok(), await paid.text()).toBe(true)
+  const ticket = ((await paid.json()) as { data: { pnr: string; pin: string } }).data
+  await open(page, '/ticket-operation')
+  await page.getByRole('textbox', { name: m('bn', 'ticket.pnr') }).fill(ticket.pnr)
+  await page.getByRole('textbox', { name: m('bn', 'ticket.pin') }).fill(ticket.pin)
+  await page.getByRole('button', { name: m('bn', 'ticket.find') }).click()
+  await expect(page.getByTestId('ticket-pnr')).toHaveText(ticket.pnr)
+  const said = page.getByRole('status').filter({ hasText: ticket.pnr })
+  await expect(said).toHaveCount(1)
+  await expect(said.locator('[lang="en"]')).toHaveText(ticket.pnr)
+  expect(await unmarkedForeign(page)).toEqual([])
+})
+
+test('branch and help-line phone numbers in Bengali digits (/locations, /contact-us), like the header', async ({ page }) => {
+  for (const route of ['/locations', '/contact-us']) {
+    await open(page, route)
+    const tel = page.locator('main a[href^="tel:"]').first()
+    await expect(tel).toBeVisible()
+    expect(await tel.innerText(), route).toMatch(/^[০-৯-]+$/)
+    expect(await unmarkedForeign(page), route).toEqual([])
+  }
+})

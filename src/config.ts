@@ -44,8 +44,10 @@ export const config: AppConfig = {
   ...(typeof window !== 'undefined' ? window.__APP_CONFIG__ : undefined),
 }
 
-/** A phone number for display: "+8809610001122" → "09610-001122". */
-export function displayPhone(phone: string): string {
+/** A phone number for display in the page's digits: "+8809610001122" → "09610-001122" (bn: "০৯৬১০-০০১১২২"). */
+export function displayPhone(phone: string, lang: 'en' | 'bn' = 'en'): string {
   const local = phone.replace(/^\+?880/, '0').replace(/\D/g, '')
-  return local.length === 11 ? `${local.slice(0, 5)}-${local.slice(5)}` : phone
+  const shown = local.length === 11 ? `${local.slice(0, 5)}-${local.slice(5)}` : phone
+  // written out here: the shell's first render shows the number, and the date rules that have localizeDigits are not in it
+  return lang === 'bn' ? shown.replace(/\d/g, (d) => '০১২৩৪৫৬৭৮৯'[Number(d)]!) : shown
 }

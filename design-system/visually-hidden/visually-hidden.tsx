@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react'
+import type { ComponentProps, ReactNode } from 'react'
 import { css } from '../../styled-system/css'
 
 const hidden = css({ srOnly: true })
@@ -10,8 +10,8 @@ export function VisuallyHidden(props: ComponentProps<'span'>) {
 
 /** Props for LiveRegion. */
 export interface LiveRegionProps {
-  /** Text to announce; changing it triggers an announcement. */
-  message: string
+  /** Text to announce (a part of it may carry its own `lang`); changing it triggers an announcement. */
+  message: ReactNode
   /** polite (default) waits for the user to pause; assertive interrupts. */
   politeness?: 'polite' | 'assertive'
 }

@@ -110,9 +110,8 @@ export function Header() {
   const menuButton = useRef<HTMLButtonElement>(null)
   const onHome = path === '/' || path === '/home'
   const phone = config.supportPhone
-  // the number in the page's digits (the link dials the same number); the date formatting that
-  // has localizeDigits is not part of the shell's first render
-  const shownPhone = language.value === 'bn' ? displayPhone(phone).replace(/\d/g, (d) => '০১২৩৪৫৬৭৮৯'[Number(d)]!) : displayPhone(phone)
+  // the number in the page's digits; the link dials the same number
+  const shownPhone = displayPhone(phone, language.value)
   const email = config.supportEmail
 
   return (

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { useIntl } from 'react-intl'
 import { LiveRegion } from '../../design-system/visually-hidden/index.ts'
 import { formatTime, localizeDigits, type Locale } from '../lib/dates.ts'
@@ -34,8 +35,19 @@ export function formatValues(values: Announcement['values'], lang: Locale): Reco
  */
 export function Announcer({ announcement, lang }: { announcement: Announcement | null; lang: Locale }) {
   const intl = useIntl()
-  const text = announcement
-    ? intl.formatMessage({ id: announcement.id }, formatValues(announcement.values, lang)) + (announcement.seq % 2 ? '' : '\u00a0')
-    : ''
-  return <LiveRegion message={text} />
+  if (!announcement) return <LiveRegion message="" />
+  const values: Record<string, string | number | ReactNode> | undefined = formatValues(announcement.values, lang)
+  // a PNR is Latin letters and digits: read in English inside a Bengali sentence
+  if (values && typeof values.pnr === 'string' && values.pnr) values.pnr = <span lang="en">{values.pnr}</span>
+  const said = intl.formatMessage({ id: announcement.id }, values)
+  return (
+    <LiveRegion
+      message={
+        <>
+          {said}
+          {announcement.seq % 2 ? '' : '\u00a0'}
+        </>
+      }
+    />
+  )
 }

@@ -8,6 +8,7 @@ import { config, displayPhone } from '../../config.ts'
 import type { ContactForm } from '../../lib/validation.ts'
 import { contactErrors, contactSending, contactSentCount, revalidateContactField, submitContact } from '../../stores/contact.ts'
 import { page } from '../../parts/page-styles.ts'
+import { language } from '../../stores/ui.ts'
 import { FIELD_MAX } from '../../../contract/values.ts'
 
 const empty: ContactForm = { name: '', email: '', mobile: '', subject: '', message: '' }
@@ -96,11 +97,11 @@ export default function ContactUsPage() {
           </h2>
           <p>
             <a className={styles.link} href={`tel:${config.supportPhone}`}>
-              {displayPhone(config.supportPhone)}
+              {displayPhone(config.supportPhone, language.value)}
             </a>
           </p>
           <p>
-            <a className={styles.link} href={`mailto:${config.supportEmail}`}>
+            <a className={styles.link} href={`mailto:${config.supportEmail}`} lang="en">
               {config.supportEmail}
             </a>
           </p>

@@ -1,7 +1,9 @@
+import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
 import { useT } from '../../app/use-t.ts'
 import { displayPhone } from '../../config.ts'
 import { page } from '../../parts/page-styles.ts'
+import { language } from '../../stores/ui.ts'
 
 /** Counters: message-id suffix and phone (phones are not translated). */
 const branches = [
@@ -32,6 +34,7 @@ const styles = {
 
 /** Branch locations: every counter with address, phone and opening hours. */
 export default function LocationsPage() {
+  useSignals()
   const t = useT()
   return (
     <>
@@ -49,7 +52,7 @@ export default function LocationsPage() {
               <dt>{t('locations.phone')}</dt>
               <dd>
                 <a className={styles.tel} href={`tel:${b.phone}`}>
-                  {displayPhone(b.phone)}
+                  {displayPhone(b.phone, language.value)}
                 </a>
               </dd>
               <dt>{t('locations.hours')}</dt>
