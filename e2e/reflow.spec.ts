@@ -191,6 +191,16 @@ function seatNamesOverflowing(page: Page): Promise<string[]> {
   )
 }
 
+/** Boxes made Tab stops (tabindex 0 on an element that is not a control) without a role and a name to say what they are. */
+function unnamedTabStops(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('[tabindex="0"]')]
+      .filter((el) => !el.matches('a[href], button, input, select, textarea, summary'))
+      .filter((el) => !el.getAttribute('role') || !(el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')))
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className.split(' ')[0]}: ${el.textContent?.slice(0, 40)}`),
+  )
+}
+
 /** The results of `date` and the sleeper trip's seat page with a seat chosen: nothing sideways, seat names inside their seats. */
 async function resultsAndSeatPage(page: Page, trip: TripRow, date: string, label: string): Promise<void> {
   await open(page, `/search?from=DHK&to=CTG&date=${date}`)
@@ -205,6 +215,7 @@ async function resultsAndSeatPage(page: Page, trip: TripRow, date: string, label
   await expect(page.getByTestId('total-fare')).toBeVisible()
   await expectReflow(page, `/reservation with a seat chosen ${label}`)
   expect(await seatNamesOverflowing(page), `${label}: seat names outside their seats`).toEqual([])
+  expect(await unnamedTabStops(page), `${label}: a scroll box reached by Tab says what it is`).toEqual([])
 }
 
 test('320px: the results and the seat page (a sleeper coach, a seat chosen) do not scroll sideways', async ({ page, request }) => {

@@ -95,10 +95,18 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
       </p>
       <p className={page.muted}>{t('seatChoice.limitNote', { count: limit })}</p>
       {groups.length ? (
-        // only while it scrolls is the box a Tab stop (it reads as the table), so the keyboard can scroll it (axe: scrollable-region-focusable)
-        <div ref={wrap} className={styles.tableWrap} tabIndex={scrolls ? 0 : undefined}>
+        // only while it scrolls is the box a Tab stop, so the keyboard can scroll it (axe: scrollable-region-focusable), named by the table's caption
+        <div
+          ref={wrap}
+          className={styles.tableWrap}
+          tabIndex={scrolls ? 0 : undefined}
+          role={scrolls ? 'region' : undefined}
+          aria-labelledby={scrolls ? 'fare-summary-caption' : undefined}
+        >
           <table className={styles.table}>
-            <caption className={styles.caption}>{t('seatChoice.summaryHeading')}</caption>
+            <caption id="fare-summary-caption" className={styles.caption}>
+              {t('seatChoice.summaryHeading')}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">{t('seatChoice.colType')}</th>
