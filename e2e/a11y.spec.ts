@@ -1,6 +1,7 @@
 import { test } from '@playwright/test'
 import { routes } from '../src/routes.ts'
 import { bookThroughApi, expectNoAxeViolations, pageHeading, publicRoutes, signInContext, tripFor } from './helpers.ts'
+import { expectLargeTextOk, textSize } from './large-text.ts'
 
 // The sweep of every route in both languages at a phone and a desktop width.
 for (const lang of ['en', 'bn'] as const) {
@@ -37,4 +38,25 @@ for (const [index, lang] of (['en', 'bn'] as const).entries()) {
       await expectNoAxeViolations(page, `${route} (${lang}, 320px, signed in)`)
     }
   })
+}
+
+// At 200 % text on a phone (the browser's text size, as the settings page sets it): axe, no page scrolling sideways,
+// every control reachable inside its scroll box, every Tab stop named.
+for (const lang of ['en', 'bn'] as const) {
+  for (const width of [320, 375]) {
+    test(`axe and reach at 200 % text: every route, ${lang}, ${width}px`, async ({ page, context }) => {
+      test.setTimeout(240_000)
+      await page.setViewportSize({ width, height: 900 })
+      await textSize(context, page, 200)
+      await page.goto('/faq')
+      await page.evaluate((l) => sessionStorage.setItem('language', l), lang)
+      for (const route of publicRoutes) {
+        await page.goto(route)
+        await pageHeading(page)
+        await page.waitForLoadState('networkidle')
+        await expectNoAxeViolations(page, `${route} (${lang}, ${width}px, 200 % text)`)
+        await expectLargeTextOk(page, `${route} (${lang}, ${width}px, 200 % text)`, { soft: true })
+      }
+    })
+  }
 }

@@ -6,41 +6,15 @@
  * window, and with a text-only zoom (sizes double, breakpoints stay) it wraps: either way LOGIN /
  * LOGOUT stays on the screen and nothing scrolls sideways.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { bookThroughApi, createPassenger, dhakaDate, pageHeading, reservationUrl, signInContext, topUp, tripFor, type TripRow } from './helpers.ts'
 import { routes } from '../src/routes.ts'
+import { expectLargeTextOk, expectReflow, textSize } from './large-text.ts'
 
 test.describe.configure({ timeout: 180_000 })
 
 /** Every route but /login, which a signed-in passenger does not stay on. */
 const signedInRoutes = routes.map((r) => r.path).filter((p) => p !== '/login')
-
-/** What sticks out sideways: the page's scroll width beyond the viewport and the elements that cause it. */
-function sideways(page: Page): Promise<{ overflow: number; culprits: string[] }> {
-  return page.evaluate(() => {
-    const w = document.documentElement.clientWidth
-    // an element inside its own scroll box (a wide table in an overflow-x: auto wrapper) does not move the page
-    const inScroller = (el: Element) => {
-      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-        if (/(auto|scroll|hidden|clip)/.test(getComputedStyle(p).overflowX)) return true
-      }
-      return false
-    }
-    const culprits = [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > w + 0.5 && el.getClientRects().length > 0 && !inScroller(el))
-      .slice(0, 5)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '').slice(0, 40)} → ${Math.round(el.getBoundingClientRect().right)}`,
-      )
-    return { overflow: document.documentElement.scrollWidth - w, culprits }
-  })
-}
-
-async function expectReflow(page: Page, label: string): Promise<void> {
-  const s = await sideways(page)
-  expect(s, `${label}: the page scrolls sideways`).toEqual({ overflow: 0, culprits: [] })
-}
 
 /** Expects the header's LOGIN or LOGOUT entirely on the screen. */
 async function expectAuthOnScreen(page: Page, name: 'LOGIN' | 'LOGOUT', label: string): Promise<void> {
@@ -50,12 +24,6 @@ async function expectAuthOnScreen(page: Page, name: 'LOGIN' | 'LOGOUT', label: s
   const width = await page.evaluate(() => document.documentElement.clientWidth)
   expect(box.x, `${label}: ${name} starts on the screen`).toBeGreaterThanOrEqual(0)
   expect(box.x + box.width, `${label}: ${name} ends on the screen`).toBeLessThanOrEqual(width)
-}
-
-/** The browser's text size setting at `percent` (Chromium's default font sizes, as the settings page sets them). */
-async function textSize(context: BrowserContext, page: Page, percent: number): Promise<void> {
-  const cdp = await context.newCDPSession(page)
-  await cdp.send('Page.setFontSizes', { fontSizes: { standard: (16 * percent) / 100, fixed: (13 * percent) / 100 } })
 }
 
 /** Opens `route` and waits for its heading and the requests it makes. */
@@ -191,16 +159,6 @@ function seatNamesOverflowing(page: Page): Promise<string[]> {
   )
 }
 
-/** Boxes made Tab stops (tabindex 0 on an element that is not a control) without a role and a name to say what they are. */
-function unnamedTabStops(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('[tabindex="0"]')]
-      .filter((el) => !el.matches('a[href], button, input, select, textarea, summary'))
-      .filter((el) => !el.getAttribute('role') || !(el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')))
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className.split(' ')[0]}: ${el.textContent?.slice(0, 40)}`),
-  )
-}
-
 /** The results of `date` and the sleeper trip's seat page with a seat chosen: nothing sideways, seat names inside their seats. */
 async function resultsAndSeatPage(page: Page, trip: TripRow, date: string, label: string): Promise<void> {
   await open(page, `/search?from=DHK&to=CTG&date=${date}`)
@@ -215,7 +173,7 @@ async function resultsAndSeatPage(page: Page, trip: TripRow, date: string, label
   await expect(page.getByTestId('total-fare')).toBeVisible()
   await expectReflow(page, `/reservation with a seat chosen ${label}`)
   expect(await seatNamesOverflowing(page), `${label}: seat names outside their seats`).toEqual([])
-  expect(await unnamedTabStops(page), `${label}: a scroll box reached by Tab says what it is`).toEqual([])
+  await expectLargeTextOk(page, label)
 }
 
 test('320px: the results and the seat page (a sleeper coach, a seat chosen) do not scroll sideways', async ({ page, request }) => {

@@ -26,7 +26,8 @@ export const seatGridRecipe = defineSlotRecipe({
     deck: {
       display: 'inline-flex',
       flexDirection: 'column',
-      alignItems: 'center',
+      // safe: a grid wider than the deck starts at its left edge, where scrolling reaches, instead of overflowing both ways
+      alignItems: 'safe center',
       gap: '2',
       p: '3',
       border: '1px solid {colors.gray.500}',

@@ -15,11 +15,17 @@ const empty: ContactForm = { name: '', email: '', mobile: '', subject: '', messa
 const order: (keyof ContactForm)[] = ['name', 'email', 'mobile', 'subject', 'message']
 
 const styles = {
-  layout: css({ display: 'grid', gap: '6', lg: { gridTemplateColumns: '2fr 1fr', alignItems: 'start' } }),
+  // minmax(0, …): a long unbreakable line (the e-mail address at a large text size) wraps instead of widening the column
+  layout: css({
+    display: 'grid',
+    gap: '6',
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    lg: { gridTemplateColumns: 'minmax(0, 2fr) minmax(0, 1fr)', alignItems: 'start' },
+  }),
   form: css({ display: 'flex', flexDirection: 'column', gap: '3' }),
   row: css({ display: 'grid', gap: '3', md: { gridTemplateColumns: '1fr 1fr' } }),
   aside: css({ '& p': { mb: '2' } }),
-  link: css({ display: 'inline-flex', alignItems: 'center', minHeight: 'touch' }),
+  link: css({ display: 'inline-flex', alignItems: 'center', minHeight: 'touch', maxWidth: 'full', overflowWrap: 'anywhere' }),
 }
 
 /** Contact Us: help-desk details and the contact form (errors beside each field; success dialog). */

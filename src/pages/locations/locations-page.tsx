@@ -20,14 +20,17 @@ const branches = [
 ] as const
 
 const styles = {
+  // label above value on a phone or at a large text size (the breakpoints are in em), side by side from sm
   dl: css({
     display: 'grid',
-    gridTemplateColumns: 'auto 1fr',
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    sm: { gridTemplateColumns: 'auto minmax(0, 1fr)' },
     columnGap: '3',
     rowGap: '1',
     m: '0',
     '& dt': { fontWeight: 'bold' },
-    '& dd': { m: '0' },
+    '& dd': { m: '0', overflowWrap: 'anywhere' },
+    '& dd + dt': { mt: { base: '2', sm: '0' } },
   }),
   tel: css({ display: 'inline-flex', alignItems: 'center', minHeight: 'touch' }),
 }
