@@ -1,7 +1,19 @@
-import { test } from '@playwright/test'
+import { test, type Page } from '@playwright/test'
 import { routes } from '../src/routes.ts'
 import { bookThroughApi, expectNoAxeViolations, pageHeading, publicRoutes, signInContext, tripFor } from './helpers.ts'
 import { expectLargeTextOk, textSize } from './large-text.ts'
+
+/** Opens each of `routes` in `lang` (after /faq, to set it) and runs `check` once its heading and requests are in. */
+async function sweep(page: Page, lang: 'en' | 'bn', routes: readonly string[], check: (route: string) => Promise<void>): Promise<void> {
+  await page.goto('/faq')
+  await page.evaluate((l) => sessionStorage.setItem('language', l), lang)
+  for (const route of routes) {
+    await page.goto(route)
+    await pageHeading(page)
+    await page.waitForLoadState('networkidle')
+    await check(route)
+  }
+}
 
 // The sweep of every route in both languages at a phone and a desktop width.
 for (const lang of ['en', 'bn'] as const) {
@@ -9,14 +21,7 @@ for (const lang of ['en', 'bn'] as const) {
     test(`axe: every route, ${lang}, ${width}px`, async ({ page }) => {
       test.setTimeout(180_000)
       await page.setViewportSize({ width, height: 900 })
-      await page.goto('/faq')
-      await page.evaluate((l) => sessionStorage.setItem('language', l), lang)
-      for (const route of publicRoutes) {
-        await page.goto(route)
-        await pageHeading(page)
-        await page.waitForLoadState('networkidle')
-        await expectNoAxeViolations(page, `${route} (${lang}, ${width}px)`)
-      }
+      await sweep(page, lang, publicRoutes, (route) => expectNoAxeViolations(page, `${route} (${lang}, ${width}px)`))
     })
   }
 }
@@ -29,14 +34,8 @@ for (const [index, lang] of (['en', 'bn'] as const).entries()) {
     const { trip } = await tripFor(request, 17, index)
     const { mobile } = await bookThroughApi(request, trip, { pay: true })
     await signInContext(context, request, mobile)
-    await page.goto('/faq')
-    await page.evaluate((l) => sessionStorage.setItem('language', l), lang)
-    for (const route of routes.map((r) => r.path).filter((p) => p !== '/login')) {
-      await page.goto(route)
-      await pageHeading(page)
-      await page.waitForLoadState('networkidle')
-      await expectNoAxeViolations(page, `${route} (${lang}, 320px, signed in)`)
-    }
+    const signedIn = routes.map((r) => r.path).filter((p) => p !== '/login')
+    await sweep(page, lang, signedIn, (route) => expectNoAxeViolations(page, `${route} (${lang}, 320px, signed in)`))
   })
 }
 
@@ -48,15 +47,10 @@ for (const lang of ['en', 'bn'] as const) {
       test.setTimeout(240_000)
       await page.setViewportSize({ width, height: 900 })
       await textSize(context, page, 200)
-      await page.goto('/faq')
-      await page.evaluate((l) => sessionStorage.setItem('language', l), lang)
-      for (const route of publicRoutes) {
-        await page.goto(route)
-        await pageHeading(page)
-        await page.waitForLoadState('networkidle')
+      await sweep(page, lang, publicRoutes, async (route) => {
         await expectNoAxeViolations(page, `${route} (${lang}, ${width}px, 200 % text)`)
         await expectLargeTextOk(page, `${route} (${lang}, ${width}px, 200 % text)`, { soft: true })
-      }
+      })
     })
   }
 }
