@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert'
 import { iso, NOW, sold } from '../stores/ticket-fixture.ts'
 import en from '../../locales/en.json'
 import bn from '../../locales/bn.json'
+import { fileURLToPath } from 'node:url'
+import { idsNamed } from '../../scripts/message-usage.ts'
 import { refundMessageId, ticketChange } from './ticket-change.ts'
 
 test('a sold ticket, and one the passenger cancelled, tell no operator change', () => {
@@ -66,6 +68,10 @@ test('each refund state has its own words, in en and bn: a refund to the card th
     [said(canceled), said({ ...canceled, refund: card('PROCESSING') }), said({ ...canceled, refund: card('FAILED') })],
     ['ticketChange.tripCanceledRefund', 'ticketChange.tripCanceledRefundCard', 'ticketChange.tripCanceledRefundCardFailed'],
   )
+  // the build bundles with a page only the ids its code names
+  const named = idsNamed([fileURLToPath(new URL('./ticket-change.ts', import.meta.url))], messages.en)
+  for (const id of ['ticketChange.moveRefusedCard', 'ticketChange.moveRefusedCardFailed', 'ticketChange.tripCanceledRefundCardFailed'])
+    assert.ok(named.has(id), `${id} named where the build finds it`)
   for (const lang of ['en', 'bn'] as const) {
     const m = messages[lang]
     for (const id of ['ticketChange.moveRefusedCardFailed', 'ticketChange.tripCanceledRefundCardFailed']) {

@@ -38,8 +38,17 @@ export function ticketChange(r: Reservation): TicketChange | null {
   return null
 }
 
+// Every id written out: the build puts in a page's chunk only the message ids its code names (scripts/message-usage.ts).
+const refundMessages = {
+  tripCanceled: {
+    BALANCE: 'ticketChange.tripCanceledRefund',
+    CARD: 'ticketChange.tripCanceledRefundCard',
+    CARD_FAILED: 'ticketChange.tripCanceledRefundCardFailed',
+  },
+  moveRefused: { BALANCE: 'ticketChange.moveRefused', CARD: 'ticketChange.moveRefusedCard', CARD_FAILED: 'ticketChange.moveRefusedCardFailed' },
+} as const
+
 /** The message saying a cancelled trip's or a refused move's refund, by where it stands: never "refunded" for a refund that failed. */
 export function refundMessageId(c: Extract<TicketChange, { kind: 'tripCanceled' | 'moveRefused' }>): string {
-  const base = c.kind === 'tripCanceled' ? 'ticketChange.tripCanceledRefund' : 'ticketChange.moveRefused'
-  return c.to === 'BALANCE' ? base : c.to === 'CARD' ? `${base}Card` : `${base}CardFailed`
+  return refundMessages[c.kind][c.to]
 }
