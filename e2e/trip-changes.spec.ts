@@ -157,7 +157,7 @@ test('a moved ticket says where it went, on its page and in My tickets (en, bn),
   await page.keyboard.type(otp)
   await page.getByRole('button', { name: m('en', 'ticket.confirmCancel') }).click()
   await expect(page.getByTestId('ticket-status')).toHaveText(m('en', 'profile.statusTripMigratedCanceled'))
-  await expect(page.getByTestId('ticket-change')).toHaveText(m('en', 'ticketChange.moveRefused', { amount: formatMoney(r.fare.total, 'en') }))
+  await expect(page.getByTestId('ticket-change')).toHaveText(m('en', 'ticketChange.moveRefusedCard', { amount: formatMoney(r.fare.total, 'en') }))
   await expectNoAxeViolations(page, 'move refused')
   expect((await reservation(bought.token, r.id)).status).toBe(14)
   await context.close()

@@ -17,7 +17,7 @@ import { credit, debit } from '../account/ledger.ts'
 import type { PaymentGateway } from './gateways/gateway.ts'
 import { loadReservation } from './reservation-view.ts'
 import { nudgeRefunds, queueCardRefund, refundsToCard } from './refunds.ts'
-import { enqueueTicket, markSold } from './tickets.ts'
+import { enqueueTicket, enqueueTripChangeNotice, markSold } from './tickets.ts'
 import type { PaymentRow } from './payment-row.ts'
 
 /** Payment ids as we issue them (`pay_` + base64url); anything else is never looked up. */
@@ -199,10 +199,16 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
     // Reservation row first, then the payment: the order payFromBalance uses too.
     const [r] =
       p.reservation_id != null
-        ? await tx.query<{ id: number; status: number; total: number; expiration_time: Date | null }>(
-            'SELECT id, status, total, expiration_time FROM reservations WHERE id = $1 FOR UPDATE',
-            [p.reservation_id],
-          )
+        ? await tx.query<{
+            id: number
+            status: number
+            total: number
+            expiration_time: Date | null
+            cancel_reason: string | null
+            operator_reason: string | null
+          }>('SELECT id, status, total, expiration_time, cancel_reason, operator_reason FROM reservations WHERE id = $1 FOR UPDATE', [
+            p.reservation_id,
+          ])
         : []
     const won = await tx.query<PaymentRow>(
       "UPDATE payments SET confirmed_at = $2 WHERE id = $1 AND confirmed_at IS NULL AND status = 'APPROVED' RETURNING *",
@@ -242,19 +248,29 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
         why = { reason: 'COUPON_REFUSED', description: 'Card payment refunded: the coupon could no longer be used' }
       }
     }
-    if (refundsToCard(deps)) {
+    const toCard = refundsToCard(deps)
+    if (toCard) {
       await queueCardRefund(tx, won[0]!, { amount: p.amount, reason: why.reason, reservationId: p.reservation_id, now })
-      return null
+    } else {
+      await credit(tx, {
+        passengerId: p.passenger_id,
+        amount: p.amount,
+        kind: 'REFUND',
+        ...why,
+        reservationId: p.reservation_id,
+        at: now,
+      })
+      await tx.query('UPDATE payments SET refunded = true WHERE id = $1', [id])
     }
-    await credit(tx, {
-      passengerId: p.passenger_id,
-      amount: p.amount,
-      kind: 'REFUND',
-      ...why,
-      reservationId: p.reservation_id,
-      at: now,
-    })
-    await tx.query('UPDATE payments SET refunded = true WHERE id = $1', [id])
+    // The passenger paid for a trip the operator had cancelled meanwhile: told once, in the transaction that won the payment.
+    if (r && r.status === reservationStatus.canceled && r.cancel_reason === 'TRIP_CANCELED') {
+      await enqueueTripChangeNotice(tx, deps, r.id, {
+        kind: 'latePayment',
+        reason: r.operator_reason ?? '',
+        refund: p.amount,
+        refundTo: toCard ? 'CARD' : 'BALANCE',
+      })
+    }
     return null
   })
   nudgeRefunds(deps)

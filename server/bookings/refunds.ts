@@ -11,7 +11,8 @@
  * started by startGatewayJobs) claims due rows with FOR UPDATE SKIP LOCKED and a lease, so
  * processes sharing the database split them; a refusal or an outage is tried again after
  * REFUND_RETRY_SECONDS, doubling, and after REFUND_MAX_ATTEMPTS the refund is FAILED and
- * listed for the operator (`npm run trip -- refunds`).
+ * listed for the operator (`npm run trip -- refunds`), who sends it back to the worker
+ * (`retryRefund`) or records it as refunded by hand (`recordManualRefund`).
  */
 import crypto from 'node:crypto'
 import type { LedgerReason, RefundInfo } from '../../contract/schemas.ts'
@@ -45,6 +46,13 @@ export interface RefundRow {
   created_at: Date
   sent_at: Date | null
   done_at: Date | null
+  /** The operator's reference of a refund done by hand (npm run trip -- refund-done), and who did it. */
+  manual_ref: string | null
+  manual_by: string | null
+  /** Retries after the gateway had accepted and then cancelled it: each needs a new refund_trans_id there. */
+  retry_round: number
+  /** Who last sent a FAILED refund back to the worker (npm run trip -- refund-retry). */
+  retried_by: string | null
 }
 
 /** Where a refund went. */
@@ -141,12 +149,54 @@ export async function refundInfos(
   return out
 }
 
-/** Refunds that need the operator: FAILED ones, and those the gateway refused and that wait for a retry; oldest first, with the ticket's PNR. */
-export async function refundsForOperator(q: Queryable): Promise<(RefundRow & { pnr: string | null })[]> {
+/** Every refund with its ticket's PNR: FAILED first, then PENDING, SENT (processing at the gateway) and DONE; oldest first in each. */
+export async function allRefunds(q: Queryable): Promise<(RefundRow & { pnr: string | null })[]> {
   return q.query<RefundRow & { pnr: string | null }>(
     `SELECT f.*, x.pnr FROM refunds f LEFT JOIN reservations x ON x.id = f.reservation_id
-      WHERE f.status = 'FAILED' OR (f.status = 'PENDING' AND f.attempts > 0) ORDER BY (f.status = 'FAILED') DESC, f.created_at, f.id`,
+      ORDER BY array_position(ARRAY['FAILED', 'PENDING', 'SENT', 'DONE'], f.status), f.created_at, f.id`,
   )
+}
+
+/** The refund_trans_id sent to the gateway: the refund's id, with its retry round once the gateway had cancelled it. */
+export const refundTransId = (f: Pick<RefundRow, 'id' | 'retry_round'>) => (f.retry_round > 0 ? `${f.id}-${f.retry_round}` : f.id)
+
+/** Why the operator's change to a refund was not made. */
+export type RefundChangeRefusal = 'NOT_FOUND' | 'NOT_FAILED'
+
+/**
+ * Sends FAILED refund `id` back to the worker: tried again from its first attempt (a refund the
+ * gateway had accepted and then cancelled goes with a new refund_trans_id). Answers the row, or why not.
+ */
+export async function retryRefund(q: Queryable, id: string, by: string, now: Date): Promise<RefundRow | RefundChangeRefusal> {
+  const [row] = await q.query<RefundRow>(
+    `UPDATE refunds SET status = 'PENDING', attempts = 0, next_attempt_at = $2, lease_until = NULL, retried_by = $3,
+            retry_round = retry_round + (refund_ref_id IS NOT NULL)::int, refund_ref_id = NULL, sent_at = NULL
+      WHERE id = $1 AND status = 'FAILED' RETURNING *`,
+    [id, now, by],
+  )
+  return row ?? (await refusal(q, id))
+}
+
+/**
+ * Records FAILED refund `id` as done by hand (a bank transfer, the gateway's own panel): DONE, with
+ * the operator's reference and name, so neither the worker nor a retry sends it again.
+ */
+export async function recordManualRefund(
+  q: Queryable,
+  id: string,
+  req: { reference: string; by: string; now: Date },
+): Promise<RefundRow | RefundChangeRefusal> {
+  const [row] = await q.query<RefundRow>(
+    `UPDATE refunds SET status = 'DONE', done_at = $2, manual_ref = $3, manual_by = $4, lease_until = NULL
+      WHERE id = $1 AND status = 'FAILED' RETURNING *`,
+    [id, req.now, req.reference, req.by],
+  )
+  return row ?? (await refusal(q, id))
+}
+
+async function refusal(q: Queryable, id: string): Promise<RefundChangeRefusal> {
+  const [known] = await q.query('SELECT 1 FROM refunds WHERE id = $1', [id])
+  return known ? 'NOT_FAILED' : 'NOT_FOUND'
 }
 
 /** How long a claimed refund is reserved for the process working on it. */
@@ -194,7 +244,7 @@ async function work(deps: Deps, f: RefundRow, refunderFor: RefunderFor, log: (li
     else {
       const [payment] = await deps.db.query<PaymentRow>('SELECT * FROM payments WHERE id = $1', [f.payment_id])
       if (!payment) throw new Error('its payment is gone')
-      outcome = await refunder.refund({ refundId: f.id, payment, amount: f.amount, remarks: remarks(f) })
+      outcome = await refunder.refund({ refundId: refundTransId(f), payment, amount: f.amount, remarks: remarks(f) })
     }
   } catch (err) {
     if (!(err instanceof GatewayUnavailableError)) throw err

@@ -3,7 +3,7 @@
  *
  *   npm run trip -- cancel <tripId> --reason "<text>" [--dry-run]
  *   npm run trip -- move <tripId> --to-coach <coachCode> [--seat-map A1=B2,A2=B3] [--dry-run]
- *   npm run trip -- refunds       refunds to the card that failed (refund by hand) or are being retried
+ *   npm run trip -- refunds | refund-retry | refund-done | reconcile   refunds the operator finishes (refund-command.ts)
  *
  * It opens the server's database (DATABASE_URL, or DATA_DIR while the server is stopped:
  * an embedded database takes one process at a time). Run again after a failure or a kill:
@@ -14,24 +14,25 @@ import { pathToFileURL } from 'node:url'
 import { runCommandOnDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { toDhakaIso } from '../lib/time.ts'
-import { refundsForOperator, type RefundRow } from './refunds.ts'
+import { refundsToCard } from './refunds.ts'
+import { isRefundCommand, parseRefundCommand, type RefundCommand, refundUsage, runRefundCommand } from './refund-command.ts'
 import { cancelTrip, moveTrip, TripChangeError, type ChangeReport } from './trip-changes.ts'
 
 const usage = [
   'usage: npm run trip -- cancel <tripId> --reason "<text>" [--dry-run]',
   '       npm run trip -- move <tripId> --to-coach <coachCode> [--seat-map A1=B2,A2=B3] [--dry-run]',
-  '       npm run trip -- refunds',
+  ...refundUsage,
 ].join('\n')
 
 type Command =
   | { kind: 'cancel'; tripId: number; reason: string; dryRun: boolean }
   | { kind: 'move'; tripId: number; toCoach: string; seatMap: Record<string, string>; dryRun: boolean }
-  | { kind: 'refunds' }
+  | RefundCommand
 
 /** The command in `args`, or a message saying what is wrong with them. */
 export function parseTripCommand(args: string[]): Command | string {
   const [kind, id, ...rest] = args
-  if (kind === 'refunds') return args.length === 1 ? { kind } : usage
+  if (isRefundCommand(kind)) return parseRefundCommand(args, usage)
   const tripId = Number(id)
   if ((kind !== 'cancel' && kind !== 'move') || !id || !/^\d+$/.test(id) || !Number.isSafeInteger(tripId) || tripId < 1) return usage
   const flags = new Map<string, string>()
@@ -59,8 +60,8 @@ export function parseTripCommand(args: string[]): Command | string {
   return { kind, tripId, toCoach, seatMap, dryRun }
 }
 
-/** The report as lines for a terminal. */
-export function describeChange(cmd: Exclude<Command, { kind: 'refunds' }>, r: ChangeReport): string {
+/** The report as lines for a terminal; `cardRefunds` false when card-paid tickets are refunded to the balance (REFUND_TO=balance). */
+export function describeChange(cmd: Exclude<Command, RefundCommand>, r: ChangeReport, cardRefunds = true): string {
   const lines = [`Trip ${r.trip.id}: ${r.trip.route} on ${r.trip.tripDate}, coach ${r.trip.coachCode}, departing ${toDhakaIso(r.trip.departureAt)}.`]
   if (r.target) lines.push(`New coach ${r.target.coachCode} (trip ${r.target.id}), departing ${toDhakaIso(r.target.departureAt)}.`)
   const verb = cmd.dryRun ? 'would be' : 'were'
@@ -72,42 +73,26 @@ export function describeChange(cmd: Exclude<Command, { kind: 'refunds' }>, r: Ch
     else if (a.newSeats) lines.push(`  ${who}  -> seats ${a.newSeats.join(', ')}`)
     else lines.push(`  ${who}  ${r.left.includes(a) ? 'NO ROOM on the new coach: left on this trip' : 'unpaid booking: cancelled'}`)
   }
-  if (cmd.kind === 'cancel')
+  if (cmd.kind === 'cancel') {
+    // A card refund is only queued here: the refund worker sends it to the gateway, which may refuse it.
+    const toCard = cardRefunds ? r.affected.filter((a) => a.paidBy === 'CARD').reduce((sum, a) => sum + a.refund, 0) : 0
     lines.push(
-      `${r.affected.length} reservation(s) ${verb} cancelled; Tk ${r.totalRefund} ${verb} refunded to where it was paid from (card or balance).`,
+      `${r.affected.length} reservation(s) ${verb} cancelled; Tk ${r.totalRefund - toCard} ${verb} refunded to balances, Tk ${toCard} ${verb} queued for refund to cards (npm run trip -- refunds shows them).`,
     )
-  else lines.push(`${r.affected.length - r.left.length} reservation(s) ${verb} moved or cancelled; ${r.left.length} left for lack of seats.`)
+  } else lines.push(`${r.affected.length - r.left.length} reservation(s) ${verb} moved or cancelled; ${r.left.length} left for lack of seats.`)
   if (r.left.length > 0) lines.push(`To refund those left: npm run trip -- cancel ${r.trip.id} --reason "<text>"`)
   return lines.join('\n')
 }
 
-/** The refunds that need the operator, as lines for a terminal. */
-export function describeRefunds(rows: (RefundRow & { pnr: string | null })[]): string {
-  if (rows.length === 0) return 'No refund needs the operator.'
-  const lines = rows.map((f) => {
-    const state = f.status === 'FAILED' ? 'FAILED' : `retrying (${f.attempts} tries)`
-    const what = f.pnr ? `PNR ${f.pnr}` : f.reservation_id != null ? `booking ${f.reservation_id}` : 'no booking'
-    return `  ${what}  Tk ${f.amount}  ${f.provider}  ${state}  ${f.reason}  payment ${f.payment_id}  refund ${f.id}  reason: ${f.last_error ?? 'none'}`
-  })
-  const failed = rows.filter((f) => f.status === 'FAILED').length
-  return [
-    `${rows.length} refund(s) to the card need a look: ${failed} failed (refund them by hand in the gateway's panel), ${rows.length - failed} being retried.`,
-    ...lines,
-  ].join('\n')
-}
-
 async function run(db: Db, cmd: Command): Promise<number> {
   const deps = createDeps(db)
-  if (cmd.kind === 'refunds') {
-    console.log(describeRefunds(await refundsForOperator(db)))
-    return 0
-  }
+  if (cmd.kind !== 'cancel' && cmd.kind !== 'move') return runRefundCommand(db, deps, cmd)
   try {
     const report =
       cmd.kind === 'cancel'
         ? await cancelTrip(deps, cmd.tripId, cmd.reason, { dryRun: cmd.dryRun })
         : await moveTrip(deps, cmd.tripId, cmd.toCoach, { seatMap: cmd.seatMap, dryRun: cmd.dryRun })
-    console.log(describeChange(cmd, report))
+    console.log(describeChange(cmd, report, refundsToCard(deps)))
     return 0
   } catch (err) {
     if (err instanceof TripChangeError) {

@@ -84,6 +84,7 @@ interface Words {
   tripCanceledSubject: (route: string, day: string) => string
   tripCanceled: (p: { route: string; day: string; coach: string; reason: string; pnr: string; refund: string; to: RefundTo }) => string
   bookingCanceled: (p: { route: string; day: string; coach: string; reason: string }) => string
+  latePayment: (p: { route: string; day: string; coach: string; reason: string; refund: string; to: RefundTo }) => string
   movedSubject: (pnr: string) => string
   moved: (p: { pnr: string; route: string; coach: string; when: string; seats: string; page: string }) => string
 }
@@ -134,6 +135,8 @@ const words: Record<Language, Words> = {
       `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach}): ${p.reason}. Ticket ${p.pnr}: ${enRefund(p.refund, p.to)}`,
     bookingCanceled: (p) =>
       `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach}): ${p.reason}. Your unpaid booking is cancelled.`,
+    latePayment: (p) =>
+      `Your payment of ${p.refund} for the trip ${p.route}, ${p.day} (coach ${p.coach}) arrived after the operator had cancelled the trip: ${p.reason}. No ticket was issued. ${enRefund(p.refund, p.to)}`,
     movedSubject: (pnr) => `Ticket ${pnr} moved to another coach`,
     moved: (p) =>
       `Ticket ${p.pnr} (${p.route}) is moved to coach ${p.coach}, departing ${p.when}, seats ${p.seats}. The PNR and PIN stay the same. If it does not suit you, cancel it at ${p.page} for a full refund.`,
@@ -165,6 +168,8 @@ const words: Record<Language, Words> = {
     tripCanceledSubject: (route, day) => `যাত্রা বাতিল: ${route}, ${day}`,
     tripCanceled: (p) => `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে: ${p.reason}। টিকিট ${p.pnr}: ${bnRefund(p.refund, p.to)}`,
     bookingCanceled: (p) => `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে: ${p.reason}। আপনার অপরিশোধিত বুকিং বাতিল হয়েছে।`,
+    latePayment: (p) =>
+      `${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রার জন্য আপনার ${p.refund} পরিশোধ অপারেটর যাত্রাটি বাতিল করার পরে পৌঁছেছে: ${p.reason}। কোনো টিকিট দেওয়া হয়নি। ${bnRefund(p.refund, p.to)}`,
     movedSubject: (pnr) => `টিকিট ${pnr} অন্য কোচে সরানো হয়েছে`,
     moved: (p) =>
       `টিকিট ${p.pnr} (${p.route}) কোচ ${p.coach}-এ সরানো হয়েছে, ছাড়ার সময় ${p.when}, আসন ${p.seats}। পিএনআর ও পিন একই থাকবে। সুবিধাজনক না হলে ${p.page} থেকে বাতিল করুন, পুরো টাকা ফেরত পাবেন।`,
@@ -280,6 +285,8 @@ export function renderCancelEmail(r: Reservation, lang: Language, refund: number
 export type TripChange =
   | { kind: 'canceled'; reason: string; refund: number; refundTo?: RefundTo }
   | { kind: 'bookingCanceled'; reason: string }
+  /** A card payment that arrived after the trip was cancelled: no ticket, the amount refunded. */
+  | { kind: 'latePayment'; reason: string; refund: number; refundTo: RefundTo }
   | { kind: 'moved' }
 
 /** The SMS telling a passenger what the operator did to their trip; `r` as it is after the change. */
@@ -297,6 +304,7 @@ export function renderTripChangeSms(r: Reservation, lang: Language, change: Trip
     })
   }
   const trip = { route, day: date(lang, boardingTime(r)), coach: r.coach.code, reason: change.reason }
+  if (change.kind === 'latePayment') return w.latePayment({ ...trip, refund: money(lang, change.refund), to: change.refundTo })
   return change.kind === 'canceled'
     ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: formatMoney(change.refund, lang), to: change.refundTo ?? 'BALANCE' })
     : w.bookingCanceled(trip)

@@ -2,11 +2,14 @@
  * Prometheus metrics (prom-client), one registry per server: request latency by
  * route, seat-lock outcomes, limit refusals (PIN and code lockouts among them),
  * and, read from the database when scraped (so every process reports the same),
- * payments by outcome and the message outbox's backlog and failures (delivery
- * failures by channel are `outbox_messages{status="FAILED"}`).
+ * payments by outcome, refunds by status with the oldest unfinished one's age, and the
+ * message outbox's backlog and failures (delivery failures by channel are
+ * `outbox_messages{status="FAILED"}`).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { Queryable } from '../db/db.ts'
+
+const REFUND_STATUSES = ['PENDING', 'SENT', 'DONE', 'FAILED'] as const
 
 /** What the server counts; `registry` is what /metrics exposes. */
 export interface Metrics {
@@ -65,6 +68,31 @@ export function createMetrics(db: Queryable, now: () => Date = () => new Date())
     async collect() {
       const [r] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payments WHERE refunded')
       this.set(r?.n ?? 0)
+    },
+  })
+  new Gauge({
+    name: 'refunds',
+    help: 'Refunds to the card by status (from the database): PENDING (not yet accepted by the gateway), SENT (processing there), DONE, FAILED (the operator finishes it)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM refunds GROUP BY 1')
+      // Every status is reported, 0 included, so an alert on FAILED > 0 has a series to watch.
+      for (const status of REFUND_STATUSES) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0)
+    },
+  })
+  new Gauge({
+    name: 'refunds_oldest_unfinished_seconds',
+    help: 'Age of the oldest refund not DONE, by status (0 when none): a SENT one stuck in processing, a FAILED one waiting for the operator',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await db.query<{ status: string; s: number }>(
+        "SELECT status, extract(epoch FROM $1::timestamptz - min(created_at))::float8 AS s FROM refunds WHERE status <> 'DONE' GROUP BY 1",
+        [now()],
+      )
+      for (const status of REFUND_STATUSES.filter((x) => x !== 'DONE'))
+        this.set({ status }, Math.max(0, rows.find((r) => r.status === status)?.s ?? 0))
     },
   })
   new Gauge({

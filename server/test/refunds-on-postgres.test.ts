@@ -3,8 +3,13 @@
  * against the SSLCommerz stand-in: card-paid tickets cancelled on one process or the
  * other (the same cancel sent to both at once), the two refund workers racing over the
  * refunds: each ticket refunded once at SSLCommerz (one refund request per refund), polled
- * until refunded, nothing credited to a balance.
+ * until refunded, nothing credited to a balance. Then the operator's refund-retry and refund-done
+ * on the same FAILED refunds from two command processes at once: one wins each, and the workers
+ * send only the retried ones.
  */
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import * as assert from 'uvu/assert'
 import type { PassengerRow } from '../account/passengers.ts'
 import { createSession } from '../account/sessions.ts'
@@ -20,12 +25,13 @@ const t = pgSuite('refunds to the card on PostgreSQL with two server processes')
 let pg: TestPostgres
 let ssl: StandIn
 let db: Db
+let url: string
 const servers: ServerProcess[] = []
 
 t.before(async () => {
   pg = await startPostgres()
   ssl = await startStandIn()
-  const url = await pg.createDatabase('refunds')
+  url = await pg.createDatabase('refunds')
   for (let i = 0; i < 2; i++) {
     const port = await freePort()
     const s = await spawnServer({
@@ -116,5 +122,57 @@ t('card-paid tickets cancelled on both processes, the two refund workers racing:
   const shown = await call(b.url, 'GET', `/api/reservation/details/${tickets[0]!.id}`, undefined, { token })
   assert.equal([shown.body.data.refund.to, shown.body.data.refund.status], ['CARD', 'REFUNDED'])
 })
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** `npm run trip -- <args>` on the test database, as an operator runs it; answers its exit status and output. */
+function trip(args: string[]): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/bookings/trip-command.ts', ...args], {
+    cwd: repo,
+    env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test', PAYMENT_PROVIDER: 'sandbox' },
+  })
+  let out = ''
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()))
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })))
+}
+
+t(
+  'refund-retry and refund-done on the same FAILED refund from two processes at once: one wins, and the workers send only a retried one',
+  async () => {
+    const done = await db.query<{ id: string; payment_id: string }>("SELECT id, payment_id FROM refunds WHERE status = 'DONE' ORDER BY id LIMIT 2")
+    assert.is(done.length, 2)
+    // as if SSLCommerz's answers had been lost until the tries ran out
+    await db.query("UPDATE refunds SET status = 'FAILED', refund_ref_id = NULL, done_at = NULL, attempts = 5 WHERE id = ANY($1::text[])", [
+      done.map((x) => x.id),
+    ])
+    const before = ssl.calls.refund
+    for (const f of done) {
+      const both = await Promise.all([
+        trip(['refund-retry', f.id, '--by', 'Rahim']),
+        trip(['refund-done', f.id, '--ref', 'bank transfer 77', '--by', 'Nasrin']),
+      ])
+      assert.equal(both.map((x) => x.code).sort(), [0, 1], both.map((x) => x.out).join('\n'))
+      assert.match(both.find((x) => x.code === 1)!.out, 'is not FAILED')
+    }
+    const rows = await db.query<{ id: string; manual_ref: string | null; retried_by: string | null }>(
+      'SELECT id, manual_ref, retried_by FROM refunds WHERE id = ANY($1::text[])',
+      [done.map((x) => x.id)],
+    )
+    for (const r of rows) assert.ok((r.manual_ref === null) !== (r.retried_by === null), `${r.id}: retried or done by hand, not both`)
+    const retried = rows.filter((r) => r.retried_by)
+    await until(
+      async () => {
+        const now = await db.query<{ status: string }>('SELECT status FROM refunds WHERE id = ANY($1::text[])', [done.map((x) => x.id)])
+        return now.every((x) => x.status === 'DONE')
+      },
+      'the retried refunds refunded again by a worker',
+      60_000,
+    )
+    // a retry is the same refund_trans_id: SSLCommerz answers "already initiated", never a second refund
+    assert.is(ssl.calls.refund - before, retried.length, 'sent once per retried refund, none for one done by hand')
+    for (const f of done) assert.is([...ssl.refunds.values()].filter((x) => x.tranId === f.payment_id).length, 1)
+  },
+)
 
 t.run()

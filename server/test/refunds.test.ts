@@ -9,10 +9,15 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { refunderFor } from '../bookings/gateways/index.ts'
-import { refundPass, refundsForOperator, type RefundRow } from '../bookings/refunds.ts'
-import { describeRefunds, parseTripCommand } from '../bookings/trip-command.ts'
+import { allRefunds, recordManualRefund, refundPass, retryRefund, type RefundRow } from '../bookings/refunds.ts'
+import { describeAllRefunds, describeReconciliation } from '../bookings/refund-command.ts'
+import { parseTripCommand } from '../bookings/trip-command.ts'
 import { cancelTrip } from '../bookings/trip-changes.ts'
-import { renderCancelSms } from '../delivery/ticket-messages.ts'
+import { renderCancelSms, renderTripChangeSms } from '../delivery/ticket-messages.ts'
+import { sslcommerzApi } from '../bookings/gateways/sslcommerz-api.ts'
+import { reconcileDay } from '../bookings/reconcile-day.ts'
+import { createMetrics } from '../http/metrics.ts'
+import { addDays, dhakaDate } from '../lib/time.ts'
 import type { PaymentRow } from '../bookings/payment-row.ts'
 import { declineReviewedPayment } from '../bookings/payments.ts'
 import { lastCode, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
@@ -195,7 +200,7 @@ t('a refund SSLCommerz refuses is retried with backoff, then FAILED: shown to th
   assert.equal([row!.status, row!.attempts], ['PENDING', 1])
   assert.match(row!.last_error!, 'Insufficient merchant balance')
   assert.ok(
-    (await refundsForOperator(f.db)).some((x) => x.id === row!.id && x.status === 'PENDING'),
+    (await allRefunds(f.db)).some((x) => x.id === row!.id && x.status === 'PENDING'),
     'listed while retried',
   )
   f.advance(1)
@@ -212,13 +217,13 @@ t('a refund SSLCommerz refuses is retried with backoff, then FAILED: shown to th
   assert.equal([row!.status, row!.attempts], ['FAILED', 3])
   const view = await f.api('GET', `/api/reservation/details/${tk.id}`, undefined, { token: tk.p.token })
   assert.is(view.body.data.refund.status, 'FAILED')
-  const listed = await refundsForOperator(f.db)
-  const text = describeRefunds(listed)
-  assert.match(text, `PNR ${tk.pnr}`)
-  assert.match(text, `Tk ${row!.amount}`)
-  assert.match(text, 'sslcommerz')
-  assert.match(text, 'Insufficient merchant balance')
-  assert.equal(parseTripCommand(['refunds']), { kind: 'refunds' })
+  const text = describeAllRefunds(await allRefunds(f.db), f.now())
+  const line = text.split('\n').find((l) => l.includes(row!.id))!
+  assert.match(line, `PNR ${tk.pnr}`)
+  assert.match(line, `Tk ${row!.amount}`)
+  assert.match(line, 'sslcommerz')
+  assert.match(line, 'Insufficient merchant balance')
+  assert.equal(parseTripCommand(['refunds']), { kind: 'refunds', status: null })
   assert.is(await balanceOf(tk.p.id), 0, 'never credited to the balance meanwhile')
 })
 
@@ -297,6 +302,197 @@ sandbox('a sandbox card payment is refunded through the same path and recorded a
   assert.match(row!.refund_ref_id!, /^sandbox-rf_/)
   const after = await g.api('GET', `/api/reservation/details/${booked.id}`, undefined, { token: p.token })
   assert.equal([after.body.data.refund.to, after.body.data.refund.status], ['CARD', 'REFUNDED'])
+})
+
+/** A refund of a card ticket driven to FAILED: refused by SSLCommerz until REFUND_MAX_ATTEMPTS (3 here). */
+async function failedRefund(how: 'refused' | 'cancelled') {
+  if (how === 'refused') ssl.refuseRefunds = 'Insufficient merchant balance'
+  else ssl.cancelRefunds = true
+  const tk = await cardTicket()
+  await cancel(tk)
+  for (let i = 0; i < 6 && (await refundsOf(tk.id))[0]!.status !== 'FAILED'; i++) {
+    await pass()
+    f.advance(5)
+  }
+  const [row] = await refundsOf(tk.id)
+  assert.is(row!.status, 'FAILED')
+  ssl.refuseRefunds = null
+  ssl.cancelRefunds = false
+  return { tk, row: row! }
+}
+
+t(
+  'a FAILED refund the operator retries goes back to the worker and is refunded; one SSLCommerz had cancelled goes with a new refund_trans_id',
+  async () => {
+    const refused = await failedRefund('refused')
+    const retried = await retryRefund(f.db, refused.row.id, 'Rahim (ops)', f.now())
+    assert.equal(typeof retried === 'object' && [retried.status, retried.attempts, retried.retried_by], ['PENDING', 0, 'Rahim (ops)'])
+    await pass()
+    assert.equal(ssl.refunds.get(refused.row.id)?.amount, `${refused.row.amount}.00`, 'sent again under its own refund_trans_id')
+    f.advance(2)
+    await pass()
+    f.advance(2)
+    await pass()
+    assert.is((await refundsOf(refused.tk.id))[0]!.status, 'DONE')
+    assert.is(await retryRefund(f.db, refused.row.id, 'Rahim', f.now()), 'NOT_FAILED', 'only a FAILED refund is retried')
+    assert.is(await retryRefund(f.db, 'rf_nosuchrefund', 'Rahim', f.now()), 'NOT_FOUND')
+
+    const cancelled = await failedRefund('cancelled')
+    assert.ok(cancelled.row.refund_ref_id, 'SSLCommerz had accepted it')
+    await retryRefund(f.db, cancelled.row.id, 'Karim', f.now())
+    await pass()
+    const again = ssl.refunds.get(`${cancelled.row.id}-1`)
+    assert.ok(again, 'a new refund_trans_id: the cancelled one is finished at SSLCommerz')
+    const [row] = await refundsOf(cancelled.tk.id)
+    assert.equal([row!.status, row!.refund_ref_id, row!.retry_round], ['SENT', again!.refundRefId, 1])
+  },
+)
+
+t(
+  'a FAILED refund recorded as done by hand keeps its reference and who did it, is never sent again, and the passenger reads it refunded',
+  async () => {
+    const { tk, row } = await failedRefund('refused')
+    const sent = ssl.calls.refund
+    const done = await recordManualRefund(f.db, row.id, { reference: 'DBBL transfer TX-99812', by: 'Nasrin', now: f.now() })
+    assert.equal(typeof done === 'object' && [done.status, done.manual_ref, done.manual_by], ['DONE', 'DBBL transfer TX-99812', 'Nasrin'])
+    f.advance(10)
+    await pass()
+    assert.is(ssl.calls.refund, sent, 'nothing sent to SSLCommerz')
+    assert.is(await retryRefund(f.db, row.id, 'Nasrin', f.now()), 'NOT_FAILED')
+    assert.is(await recordManualRefund(f.db, row.id, { reference: 'again', by: 'Nasrin', now: f.now() }), 'NOT_FAILED')
+    const view = await f.api('GET', `/api/reservation/details/${tk.id}`, undefined, { token: tk.p.token })
+    assert.equal([view.body.data.refund.to, view.body.data.refund.status], ['CARD', 'REFUNDED'])
+    const text = describeAllRefunds(await allRefunds(f.db), f.now())
+    assert.match(text.split('\n').find((l) => l.includes(row.id))!, 'by hand, ref DBBL transfer TX-99812, by Nasrin')
+  },
+)
+
+t('refunds lists every refund by status with its age: FAILED, PENDING, SENT (processing, however long) and DONE', async () => {
+  const tk = await cardTicket()
+  await cancel(tk)
+  await pass()
+  const [sent] = await refundsOf(tk.id)
+  assert.is(sent!.status, 'SENT')
+  const rows = await allRefunds(f.db)
+  assert.equal(
+    [...new Set(rows.map((x) => x.status))],
+    ['FAILED', 'PENDING', 'SENT', 'DONE'].filter((x) => rows.some((y) => y.status === x)),
+    'grouped by status, FAILED first',
+  )
+  const later = new Date(f.now().getTime() + (3 * 24 + 4) * 3_600_000)
+  const text = describeAllRefunds(rows, later)
+  const counts = ['FAILED', 'PENDING', 'SENT', 'DONE'].map((x) => `${rows.filter((y) => y.status === x).length} ${x}`).join(', ')
+  assert.match(text.split('\n')[0]!, `${rows.length} refund(s): ${counts}.`)
+  const line = text.split('\n').find((l) => l.includes(sent!.id))!
+  assert.match(line, /age 3d 4h .*processing for 3d 4h, gateway ref /)
+  for (const x of rows) assert.ok(text.includes(x.id), `${x.status} ${x.id} listed`)
+})
+
+t('/metrics reports refunds by status from the database (every status, 0 included) and the oldest unfinished one', async () => {
+  const counts = await f.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM refunds GROUP BY 1')
+  const text = await createMetrics(f.db, f.now).registry.metrics()
+  for (const status of ['PENDING', 'SENT', 'DONE', 'FAILED'])
+    assert.match(text, `refunds{status="${status}"} ${counts.find((c) => c.status === status)?.n ?? 0}\n`)
+  assert.match(text, /refunds_oldest_unfinished_seconds\{status="FAILED"\} \d/)
+})
+
+t('the refund status query sends v=1 and format=json with refund_ref_id and the store credentials, as SSLCommerz documents', async () => {
+  const api = sslcommerzApi({ storeId: ssl.storeId, storePassword: ssl.storePassword, apiUrl: ssl.url, timeoutMs: 2000 })
+  const answer = await api.refundQuery('no-such-ref')
+  assert.equal([answer.status, answer.errorReason], ['failed', 'Invalid refund_ref_id'])
+  assert.equal(await api.queryByTranId('no-such-tran'), [])
+})
+
+t("reconcile: the Dhaka day's card payments and refunds against SSLCommerz, every difference listed", async () => {
+  const api = sslcommerzApi({ storeId: ssl.storeId, storePassword: ssl.storePassword, apiUrl: ssl.url, timeoutMs: 2000 })
+  const today = dhakaDate(f.now())
+  // agrees: a card ticket, its refund to the card done
+  const ok = await cardTicket()
+  await cancel(ok)
+  await pass()
+  f.advance(2)
+  await pass()
+  f.advance(2)
+  await pass()
+  const [done] = await refundsOf(ok.id)
+  assert.is(done!.status, 'DONE')
+  // approved here, unknown at SSLCommerz
+  const p = await f.passenger()
+  const [ghost] = await f.db.query<{ id: string }>(
+    `INSERT INTO payments (id, purpose, passenger_id, amount, status, created_at, decided_at, provider)
+     VALUES ('pay_ghost' || floor(random() * 1e9)::text, 'TOP_UP', $1, 500, 'APPROVED', $2, $2, 'sslcommerz') RETURNING id`,
+    [p.id, f.now()],
+  )
+  // paid at SSLCommerz, never heard of here (no IPN, no return)
+  const booked = await lockAndBook(f, p, await pickTrip(f, { minHours: 80, skip: trips++ * 3 + 1 }), 1)
+  const open = await f.api('POST', '/api/reservation/payment', { reservationId: booked.id }, { token: p.token })
+  const unheard: string = open.body.data.paymentId
+  ssl.pay(unheard)
+  // FAILED here, refunded at SSLCommerz
+  const twice = await cardTicket()
+  await cancel(twice)
+  await pass()
+  const [sentRow] = await refundsOf(twice.id)
+  await f.db.query("UPDATE refunds SET status = 'FAILED' WHERE id = $1", [sentRow!.id])
+  ssl.refundQueriesProcessing = 0
+
+  const r = await reconcileDay(f.db, api, today)
+  const about = (id: string) => r.differences.filter((d) => d.id === id)
+  assert.equal(about(ok.paymentId), [], 'a paid ticket SSLCommerz has: no difference')
+  assert.equal(about(done!.id), [], 'a refund done on both sides: no difference')
+  assert.match(about(ghost!.id)[0]!.note, 'approved here, but SSLCommerz has no paid transaction')
+  assert.equal([about(unheard)[0]!.ours, about(unheard)[0]!.gateway], ['PENDING', `VALID ${about(unheard)[0]!.amount}.00 BDT`])
+  assert.match(about(unheard)[0]!.note, 'paid at SSLCommerz, not approved here')
+  assert.match(about(sentRow!.id)[0]!.gateway, /^refunded on \d{4}-\d{2}-\d{2} /)
+  assert.match(about(sentRow!.id)[0]!.note, 'refunded at SSLCommerz, but FAILED here')
+  assert.ok(r.payments >= 3 && r.refunds >= 2)
+  assert.match(describeReconciliation(r), `Reconciliation of ${today} (Asia/Dhaka) with SSLCommerz:`)
+
+  const yesterday = await reconcileDay(f.db, api, addDays(today, -1))
+  assert.equal([yesterday.payments, yesterday.differences.length], [0, 0], "another day's records are not in today's")
+  ssl.failWith = 500
+  try {
+    const down = await reconcileDay(f.db, api, today)
+    assert.ok(
+      down.differences.length >= down.payments && down.differences.every((d) => d.gateway === 'no answer'),
+      'an unanswered question is a difference',
+    )
+  } finally {
+    ssl.failWith = null
+  }
+})
+
+t('a payment that arrives after its trip was cancelled is refunded and the passenger told once by SMS and e-mail', async () => {
+  const p = await f.passenger()
+  const trip = await pickTrip(f, { minHours: 80, skip: trips++ * 3 + 1 })
+  const booked = await lockAndBook(f, p, trip, 1)
+  const open = await f.api('POST', '/api/reservation/payment', { reservationId: booked.id }, { token: p.token })
+  const paymentId: string = open.body.data.paymentId
+  await cancelTrip(f.deps, trip.id, 'Bridge closed')
+  const notices = () =>
+    f.db.query<{ channel: string; body: string }>(
+      "SELECT channel, body FROM outbox_messages WHERE body LIKE '%arrived after%Bridge closed%' ORDER BY id",
+    )
+  assert.equal(await notices(), [])
+  ssl.pay(paymentId)
+  assert.is(await ssl.sendIpn(paymentId), 200)
+  assert.is(await ssl.sendIpn(paymentId), 200)
+  const [row] = await f.db.query<RefundRow>('SELECT * FROM refunds WHERE payment_id = $1', [paymentId])
+  assert.equal([row!.reason, row!.amount], ['BOOKING_ENDED', (await payment(paymentId)).amount])
+  const sent = await notices()
+  assert.equal(sent.map((m) => m.channel).sort(), ['EMAIL', 'SMS'], 'one SMS and one e-mail, whatever the repeated notifications')
+  const sms = sent.find((m) => m.channel === 'SMS')!.body
+  assert.match(sms, 'Bridge closed')
+  assert.match(sms, 'is being refunded to the card you paid with')
+  const view = await f.api('GET', `/api/reservation/details/${booked.id}`, undefined, { token: p.token })
+  const bn = renderTripChangeSms(
+    view.body.data,
+    'bn',
+    { kind: 'latePayment', reason: 'Bridge closed', refund: row!.amount, refundTo: 'CARD' },
+    { appUrl: 'http://app.test' },
+  )
+  assert.match(bn, 'পৌঁছেছে')
+  assert.match(bn, 'কার্ডে')
 })
 
 t.run()

@@ -7,7 +7,8 @@
  *   GET  /gwprocess/v4/gw.php?Q=pay&SESSIONKEY=…     the payment page (a plain HTML summary)
  *   GET  /validator/api/validationserverAPI.php      order validation: VALID, then VALIDATED; INVALID_TRANSACTION for an unknown val_id
  *   GET  /validator/api/merchantTransIDvalidationAPI.php   transaction query by tran_id; with bank_tran_id the refund
- *        request, with refund_ref_id the refund query (only the documented request shape is accepted)
+ *        request, with refund_ref_id the refund query (only the documented request shape is accepted: the documented
+ *        parameters plus v=1 and format=json, as SSLCommerz's own clients send them; anything else is INVALID_REQUEST)
  *
  *   const paid = ssl.pay(tranId, { risk: 1 });      // the customer pays: a val_id and the fields SSLCommerz posts
  *   await ssl.sendIpn(tranId);                       // posts the IPN form to the session's ipn_url (answers the HTTP status, 0 when unreachable)
@@ -54,6 +55,8 @@ export interface StandInRefund {
   initiatedOn: string
   /** Refund queries so far. */
   queries: number
+  /** Answered cancelled by a refund query: nothing was refunded, the amount can be refunded again. */
+  cancelled: boolean
 }
 
 /** A session opened through the session API. */
@@ -134,6 +137,7 @@ export async function startStandIn(): Promise<StandIn> {
       if (!q.get(k)?.trim()) return bad(`${k} is required`)
     if ([...new Set(q.keys())].some((k) => q.getAll(k).length > 1)) return bad('a parameter is repeated')
     if (q.get('format') !== 'json') return bad('format must be json')
+    if (q.get('v') !== '1') return bad('v must be 1')
     if (!/^\d{1,9}\.\d{2}$/.test(q.get('refund_amount')!) || Number(q.get('refund_amount')) <= 0)
       return bad('refund_amount must be a decimal amount like 720.00')
     const bankTranId = q.get('bank_tran_id')!
@@ -154,7 +158,7 @@ export async function startStandIn(): Promise<StandIn> {
       .flatMap((s) => s.transactions.map((tx) => ({ s, tx })))
       .find((x) => x.tx.bankTranId === bankTranId && x.tx.status === 'VALID')
     if (!found) return answer('failed', null, 'Invalid bank_tran_id')
-    const refunded = [...refunds.values()].filter((r) => r.bankTranId === bankTranId).reduce((a, r) => a + Number(r.amount), 0)
+    const refunded = [...refunds.values()].filter((r) => r.bankTranId === bankTranId && !r.cancelled).reduce((a, r) => a + Number(r.amount), 0)
     if (refunded + Number(q.get('refund_amount')) > Number(found.tx.amount))
       return answer('failed', null, 'Refund amount exceeds the transaction amount')
     const r: StandInRefund = {
@@ -167,17 +171,21 @@ export async function startStandIn(): Promise<StandIn> {
       refeId: q.get('refe_id') ?? '',
       initiatedOn: stamp(),
       queries: 0,
+      cancelled: false,
     }
     refunds.set(refundTransId, r)
     return answer('success', r)
   }
-  // The refund query ("Query the Refund Status"; sslcommerz-lts refundQuery): refund_ref_id, store_id, store_passwd, format.
+  // The refund query ("Query the Refund Status"; sslcommerz-lts refundQuery): refund_ref_id, store_id, store_passwd, v=1, format=json.
   const refundQuery = (q: URLSearchParams): Record<string, unknown> => {
     calls.refundQuery++
+    const bad = queryShape(q, 'refund_ref_id')
+    if (bad) return bad
     const r = [...refunds.values()].find((x) => x.refundRefId === q.get('refund_ref_id'))
     if (!r) return { APIConnect: 'DONE', status: 'failed', errorReason: 'Invalid refund_ref_id', refund_ref_id: q.get('refund_ref_id') }
     r.queries++
-    const status = ssl.cancelRefunds ? 'cancelled' : r.queries <= ssl.refundQueriesProcessing ? 'processing' : 'refunded'
+    const status = ssl.cancelRefunds || r.cancelled ? 'cancelled' : r.queries <= ssl.refundQueriesProcessing ? 'processing' : 'refunded'
+    r.cancelled = status === 'cancelled'
     return {
       APIConnect: 'DONE',
       bank_tran_id: r.bankTranId,
@@ -188,6 +196,25 @@ export async function startStandIn(): Promise<StandIn> {
       status,
       errorReason: status === 'cancelled' ? 'Refund cancelled by the bank' : '',
     }
+  }
+
+  /**
+   * A query's shape (transaction query by tran_id, refund query): its one documented key, store_id, store_passwd,
+   * v=1 and format=json (sslcommerz-lts transactionQueryByTransactionId, refundQuery), each once; null when right.
+   */
+  const queryShape = (q: URLSearchParams, key: string): Record<string, unknown> | null => {
+    const allowed = new Set([key, 'store_id', 'store_passwd', 'v', 'format'])
+    const unknown = [...q.keys()].filter((k) => !allowed.has(k))
+    const why = unknown.length
+      ? `unknown parameter(s) ${unknown.join(', ')}`
+      : [...allowed].some((k) => q.getAll(k).length !== 1)
+        ? `${[...allowed].join(', ')} are each required once`
+        : q.get('v') !== '1'
+          ? 'v must be 1'
+          : q.get('format') !== 'json'
+            ? 'format must be json'
+            : null
+    return why ? { APIConnect: 'INVALID_REQUEST', status: 'failed', errorReason: why } : null
   }
 
   const describe = (s: StandInSession, tx: StandInTransaction, status: string, tampered = true): Record<string, string> => {
@@ -332,6 +359,8 @@ export async function startStandIn(): Promise<StandIn> {
           gw_version: '',
         })
       }
+      const badQuery = queryShape(q, 'tran_id')
+      if (badQuery) return json(res, 200, { APIConnect: badQuery.APIConnect })
       const s = sessions.get(q.get('tran_id') ?? '')
       const element = s
         ? s.transactions.map((tx) => ({

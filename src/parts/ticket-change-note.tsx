@@ -4,7 +4,7 @@ import { css } from '../../styled-system/css'
 import { useRichT } from '../app/use-t.ts'
 import { formatDateTime, type Locale } from '../lib/dates.ts'
 import { formatMoney } from '../lib/money.ts'
-import { type TicketChange, ticketChange } from './ticket-change.ts'
+import { refundMessageId, type TicketChange, ticketChange } from './ticket-change.ts'
 
 // the status message's look (design-system/status), not its live region: the note is part of the ticket, not news
 const styles = {
@@ -35,10 +35,7 @@ function sentences(rt: ReturnType<typeof useRichT>, c: TicketChange, lang: Local
     case 'tripCanceled':
       return [
         c.refund !== null
-          ? rt(c.toCard ? 'ticketChange.tripCanceledRefundCard' : 'ticketChange.tripCanceledRefund', {
-              reason: words(c.reason),
-              amount: formatMoney(c.refund, lang),
-            })
+          ? rt(refundMessageId(c), { reason: words(c.reason), amount: formatMoney(c.refund, lang) })
           : rt('ticketChange.tripCanceled', { reason: words(c.reason) }),
       ]
     case 'moved':
@@ -48,7 +45,7 @@ function sentences(rt: ReturnType<typeof useRichT>, c: TicketChange, lang: Local
         rt('ticketChange.movedMayCancel', {}),
       ]
     case 'moveRefused':
-      return [rt('ticketChange.moveRefused', { amount: formatMoney(c.refund, lang) })]
+      return [rt(refundMessageId(c), { amount: formatMoney(c.refund, lang) })]
   }
 }
 

@@ -156,7 +156,7 @@ export function sslcommerzApi(settings: SslcommerzSettings): SslcommerzApi {
     async queryByTranId(tranId) {
       const body = await call('/validator/api/merchantTransIDvalidationAPI.php', {
         method: 'GET',
-        query: { tran_id: tranId, ...credentials, format: 'json' },
+        query: { tran_id: tranId, ...credentials, v: '1', format: 'json' },
       })
       if (body.APIConnect !== 'DONE') {
         throw new GatewayUnavailableError(`/validator/api/merchantTransIDvalidationAPI.php: APIConnect ${String(body.APIConnect)}`)
@@ -186,9 +186,10 @@ export function sslcommerzApi(settings: SslcommerzSettings): SslcommerzApi {
       return refundAnswer(body)
     },
 
-    // The refund query ("Query the Refund Status"; sslcommerz-lts `refundQuery`): the same endpoint with refund_ref_id.
+    // The refund query ("Query the Refund Status"; sslcommerz-lts `refundQuery`): the same endpoint with refund_ref_id,
+    // store_id, store_passwd, and v=1 and format=json as SSLCommerz's own client sends them.
     async refundQuery(refundRefId) {
-      const body = await call(REFUND_PATH, { method: 'GET', query: { refund_ref_id: refundRefId, ...credentials, format: 'json' } })
+      const body = await call(REFUND_PATH, { method: 'GET', query: { refund_ref_id: refundRefId, ...credentials, v: '1', format: 'json' } })
       return refundAnswer(body)
     },
   }
