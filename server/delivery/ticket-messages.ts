@@ -304,7 +304,7 @@ export function renderTripChangeSms(r: Reservation, lang: Language, change: Trip
     })
   }
   const trip = { route, day: date(lang, boardingTime(r)), coach: r.coach.code, reason: change.reason }
-  if (change.kind === 'latePayment') return w.latePayment({ ...trip, refund: money(lang, change.refund), to: change.refundTo })
+  if (change.kind === 'latePayment') return w.latePayment({ ...trip, refund: formatMoney(change.refund, lang), to: change.refundTo })
   return change.kind === 'canceled'
     ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: formatMoney(change.refund, lang), to: change.refundTo ?? 'BALANCE' })
     : w.bookingCanceled(trip)
