@@ -26,6 +26,7 @@ import { loadReservation } from './reservation-view.ts'
 import { addTime, timeBetween } from '../lib/time.ts'
 import { sha256 } from '../lib/tokens.ts'
 import { findTrip } from '../trips/trips.ts'
+import { cancelWithTrip, tripCancellation } from './trip-changes.ts'
 
 /** A ticket a passenger holds: sold, or moved by the operator to another coach. */
 export const TICKET_STATUSES: number[] = [reservationStatus.sold, reservationStatus.tripMigrated]
@@ -219,6 +220,8 @@ export async function cancelQuote(q: Queryable, r: ReservationRow, now: Date): P
   if (r.status !== reservationStatus.sold && r.status !== reservationStatus.tripMigrated) throw new AppError('RESERVATION_NOT_CANCELLABLE')
   const trip = await findTrip(q, r.trip_id)
   if (!trip) throw new AppError('TRIP_NOT_FOUND')
+  // the operator is cancelling the trip (or has): the passenger's cancel is the operator's, refunded in full
+  if (await tripCancellation(q, r.trip_id)) return { percent: 0, charge: 0, refund: r.total }
   // moved to another coach by the operator: the passenger may refuse it, for the whole fare, until it leaves
   if (r.status === reservationStatus.tripMigrated) {
     if (trip.departure_at <= now) throw new AppError('RESERVATION_CANCEL_TIME_EXPIRED')
@@ -264,10 +267,12 @@ export function cancelCodeRemembered(r: ReservationRow, code: string, now: Date)
  * Cancels a sold ticket at the quoted refund: frees its seats, refunds it (a card payment to
  * the card, REFUND_TO permitting, else the account holder's balance: refundTicket) and writes
  * the cancellation notice, in one transaction. A refund to the card is sent by the refund
- * worker, started here at once.
+ * worker, started here at once. Once the operator is cancelling the trip, whatever `quote` said,
+ * the ticket is cancelled on the operator's terms (trip-changes.ts cancelWithTrip).
  */
 export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQuote, now: Date): Promise<void> {
   await deps.db.transaction(async (tx) => {
+    if (await cancelWithTrip(tx, deps, r.id)) return
     // The status guard makes a double cancel refund once: only one update finds the ticket still live.
     // A ticket the operator moved (tripMigrated) becomes tripMigratedCanceled, any other canceled.
     const done = await tx.query(
