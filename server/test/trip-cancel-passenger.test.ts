@@ -107,7 +107,10 @@ t('the passenger cancels while the command is half-way: the full fare and the op
   assert.ok(asked)
   assert.equal([asked.quote.cancellationCharge, asked.quote.refundAmount], [0, sold.fare.total], 'the quote is the full fare')
   assert.is(asked.cancel.status, 200, JSON.stringify(asked.cancel.body))
-  assert.equal([asked.cancel.body.data.cancelReason, asked.cancel.body.data.operatorReason], ['TRIP_CANCELED', why.en])
+  assert.equal(
+    [asked.cancel.body.data.cancelReason, asked.cancel.body.data.operatorReason, asked.cancel.body.data.operatorReasonBn],
+    ['TRIP_CANCELED', why.en, why.bn],
+  )
   assertOperatorsTerms(await outcome(sold.id, late, since), sold.fare.total)
   assert.not.ok(
     report.affected.some((a) => a.id === sold.id),

@@ -4,20 +4,26 @@ import { reservationStatus } from '../../contract/values.ts'
 
 /** What the operator did to a reservation, as the ticket and My tickets say it; null when nothing. */
 export type TicketChange =
-  | { kind: 'tripCanceled'; reason: string; refund: number | null; toCard: boolean }
+  | { kind: 'tripCanceled'; reason: string; reasonBn: string | null; refund: number | null; toCard: boolean }
   | { kind: 'moved'; coach: string; seats: string; departure: string; from: Reservation['movedFrom'] }
   | { kind: 'moveRefused'; refund: number }
 
 /**
  * The operator's change to `r`: the trip cancelled (status 5, TRIP_CANCELED, with the operator's
- * words and the refund of a paid ticket), the ticket moved to another coach (10), or a moved
+ * words, in Bengali too when it gave them, and the refund of a paid ticket), the ticket moved to another coach (10), or a moved
  * ticket the passenger cancelled (14). A copy saved before these fields existed reads as
  * nothing for a cancel (it says Cancelled as before).
  */
 export function ticketChange(r: Reservation): TicketChange | null {
   if (r.status === reservationStatus.canceled && r.cancelReason === 'TRIP_CANCELED')
     // the refund goes back where the ticket was paid from: the card (processing until SSLCommerz has it) or the balance
-    return { kind: 'tripCanceled', reason: r.operatorReason ?? '', refund: r.refundAmount ? r.refundAmount : null, toCard: r.refund?.to === 'CARD' }
+    return {
+      kind: 'tripCanceled',
+      reason: r.operatorReason ?? '',
+      reasonBn: r.operatorReasonBn ?? null,
+      refund: r.refundAmount ? r.refundAmount : null,
+      toCard: r.refund?.to === 'CARD',
+    }
   if (r.status === reservationStatus.tripMigrated)
     return {
       kind: 'moved',
