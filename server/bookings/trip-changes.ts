@@ -12,7 +12,7 @@
  *   ticket is cancelled (status `canceled`, TRIP_CANCELED, the operator's reason) and refunded in full,
  *   to where it was paid from (a card payment to the card, REFUND_TO permitting, a balance
  *   payment to the balance: refunds.ts); every unpaid booking is cancelled. From the moment the
- *   trip is closed, a passenger's own cancel takes the same terms (cancelWithTrip), never a fee.
+ *   trip is closed, a passenger's own cancel takes the same terms (tickets.ts cancelTicket), never a fee.
  *   The reason in Bengali is required when a passenger of the trip booked in Bengali.
  * - move: the trip is closed for sale; every sold ticket moves to the other coach's trip
  *   (status `tripMigrated`, the same PNR and PIN), keeping its seat names where the new layout has them
@@ -24,8 +24,8 @@ import { reservationStatus } from '../../contract/schemas.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { TripReason } from '../delivery/ticket-messages.ts'
 import type { Deps } from '../http/handle.ts'
-import { nudgeRefunds, refundTicket } from './refunds.ts'
-import { enqueueTripChangeNotice } from './tickets.ts'
+import { nudgeRefunds } from './refunds.ts'
+import { cancelForTrip, enqueueTripChangeNotice } from './tickets.ts'
 
 /** A trip as the command shows it. */
 export interface TripInfo {
@@ -216,54 +216,11 @@ async function closeForSale(db: Db, tripId: number, cancel: TripReason | null): 
   })
 }
 
-/** The operator's reason when `tripId` is being cancelled (or was), else null; `lock` waits for a cancel being recorded. */
-export async function tripCancellation(q: Queryable, tripId: number, lock = false): Promise<TripReason | null> {
-  const [t] = await q.query<{ cancel_reason: string | null; cancel_reason_bn: string | null }>(
-    `SELECT cancel_reason, cancel_reason_bn FROM trips WHERE id = $1 ${lock ? 'FOR SHARE' : ''}`,
-    [tripId],
-  )
-  return t?.cancel_reason ? { en: t.cancel_reason, bn: t.cancel_reason_bn } : null
-}
-
-/**
- * A passenger's own cancel of reservation `id` in `tx`, once its trip is being cancelled by the
- * operator: done on the operator's terms (cancelOne: full refund, the operator's reason and
- * notice). False when the trip is not being cancelled; the trip row stays share-locked to the
- * end of `tx`, so the operator's cancel starts either before this (and decides) or after it.
- */
-export async function cancelWithTrip(tx: Queryable, deps: Deps, id: number): Promise<boolean> {
-  const [x] = await tx.query<{ trip_id: number }>('SELECT trip_id FROM reservations WHERE id = $1 FOR UPDATE', [id])
-  if (!x) return false
-  const reason = await tripCancellation(tx, x.trip_id, true)
-  if (!reason) return false
-  if (await cancelOne(tx, deps, x.trip_id, id, reason)) return true
-  // cancelled by the operator's command a moment before: what the passenger asked for is done
-  const [r] = await tx.query<{ cancel_reason: string | null }>('SELECT cancel_reason FROM reservations WHERE id = $1', [id])
-  return r?.cancel_reason === 'TRIP_CANCELED'
-}
-
 /** Cancels one reservation of the trip, refunds it in full and writes its notice; null when it was no longer live. */
 async function cancelOne(tx: Queryable, deps: Deps, tripId: number, id: number, reason: TripReason): Promise<Affected | null> {
   const [r] = await liveReservations(tx, tripId, { id, forUpdate: true })
   if (!r) return null
-  const now = deps.now()
-  const paid = PAID.includes(r.status)
-  const refund = paid ? r.total : 0
-  await tx.query(
-    `UPDATE reservations SET status = $2, canceled_at = $3, cancel_reason = 'TRIP_CANCELED', operator_reason = $4, operator_reason_bn = $6,
-            refund_amount = $5, cancellation_charge = 0, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
-      WHERE id = $1`,
-    [r.id, reservationStatus.canceled, now, reason.en, paid ? refund : null, reason.bn],
-  )
-  await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
-  const refundTo = await refundTicket(tx, deps, r, {
-    amount: refund,
-    reason: 'TRIP_CANCELED',
-    description: `Refund for ticket ${r.pnr}: trip cancelled by the operator`,
-    now,
-  })
-  await enqueueTripChangeNotice(tx, deps, r.id, paid ? { kind: 'canceled', reason, refund, refundTo } : { kind: 'bookingCanceled', reason })
-  return affected(r, refund, null)
+  return affected(r, await cancelForTrip(tx, deps, r, reason), null)
 }
 
 interface LayoutSeat {
