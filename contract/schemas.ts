@@ -371,6 +371,8 @@ export const reservation = z.object({
   cancelReason: z.nullable(z.enum(cancelReasons)),
   /** The operator's words when it cancelled the trip (TRIP_CANCELED), else null. */
   operatorReason: z.nullable(z.string()),
+  /** The same words in Bengali when the operator gave them, else null (absent from older servers). */
+  operatorReasonBn: z.optional(z.nullable(z.string())),
   /** The trip a moved ticket (status 10 or 14) was sold for: its coach and departure; else null. */
   movedFrom: z.nullable(z.object({ coachCode: z.string(), departureTime: instant })),
   /** Where the refund goes and its state; null when nothing was refunded (absent from older servers). */

@@ -167,20 +167,28 @@ test('a ticket of a trip the operator cancelled says why, and the refund (en, bn
   const { tripId } = await tripWithSibling()
   const bought = await bookThroughApi(api, { tripId }, { seats: 2, pay: true })
   const reason = 'Hartal on the Dhaka-Chattogram highway'
-  await runTrip(['cancel', String(tripId), '--reason', reason])
+  const reasonBn = 'ঢাকা-চট্টগ্রাম মহাসড়কে হরতাল'
+  await runTrip(['cancel', String(tripId), '--reason', reason, '--reason-bn', reasonBn])
   const r = await reservation(bought.token, bought.reservationId)
-  expect([r.status, r.cancelReason, r.operatorReason, r.refundAmount]).toEqual([5, 'TRIP_CANCELED', reason, r.fare.total])
+  expect([r.status, r.cancelReason, r.operatorReason, r.operatorReasonBn, r.refundAmount]).toEqual([
+    5,
+    'TRIP_CANCELED',
+    reason,
+    reasonBn,
+    r.fare.total,
+  ])
 
   const { context, page } = await signedInPage(browser, bought.mobile)
   for (const lang of ['en', 'bn'] as const) {
     // paid by card: the whole fare goes back to the card, and the ticket says how far that refund has got
     expect(r.refund?.to).toBe('CARD')
-    const said = m(lang, 'ticketChange.tripCanceledRefundCard', { reason, amount: formatMoney(r.fare.total, lang) })
+    // the operator's words in the page's language
+    const words = lang === 'bn' ? reasonBn : reason
+    const said = m(lang, 'ticketChange.tripCanceledRefundCard', { reason: words, amount: formatMoney(r.fare.total, lang) })
     await open(page, `/ticket-operation?reservationId=${r.id}`, lang)
     await expect(page.getByTestId('ticket').getByTestId('ticket-change')).toHaveText(said)
     await expect(page.getByTestId('ticket-status')).toHaveText(m(lang, 'profile.statusCanceled'))
-    // the operator typed English: read as English in the Bengali sentence
-    await expect(page.getByTestId('ticket-change').locator('span[lang="en"]', { hasText: reason })).toBeVisible()
+    await expect(page.getByTestId('ticket-change').locator(`span[lang="${lang}"]`, { hasText: words })).toBeVisible()
     // the card refund's state (processing, refunded or failed: the text before the colon is the same)
     const refundLine = m(lang, 'ticket.refundCardPROCESSING', { refund: formatMoney(r.fare.total, lang) }).split(':')[0]!
     await expect(page.getByTestId('ticket-refund')).toContainText(refundLine)

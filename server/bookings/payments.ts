@@ -206,9 +206,11 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
             expiration_time: Date | null
             cancel_reason: string | null
             operator_reason: string | null
-          }>('SELECT id, status, total, expiration_time, cancel_reason, operator_reason FROM reservations WHERE id = $1 FOR UPDATE', [
-            p.reservation_id,
-          ])
+            operator_reason_bn: string | null
+          }>(
+            'SELECT id, status, total, expiration_time, cancel_reason, operator_reason, operator_reason_bn FROM reservations WHERE id = $1 FOR UPDATE',
+            [p.reservation_id],
+          )
         : []
     const won = await tx.query<PaymentRow>(
       "UPDATE payments SET confirmed_at = $2 WHERE id = $1 AND confirmed_at IS NULL AND status = 'APPROVED' RETURNING *",
@@ -266,7 +268,7 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
     if (r && r.status === reservationStatus.canceled && r.cancel_reason === 'TRIP_CANCELED') {
       await enqueueTripChangeNotice(tx, deps, r.id, {
         kind: 'latePayment',
-        reason: r.operator_reason ?? '',
+        reason: { en: r.operator_reason ?? '', bn: r.operator_reason_bn },
         refund: p.amount,
         refundTo: toCard ? 'CARD' : 'BALANCE',
       })

@@ -38,6 +38,7 @@ interface JoinedRow extends ReservationRow {
   e_offset: number
   cancel_reason: string | null
   operator_reason: string | null
+  operator_reason_bn: string | null
   m_coach_code: string | null
   m_departure_at: Date | null
 }
@@ -135,6 +136,7 @@ function toReservation(r: JoinedRow, seats: Reservation['seats']): Reservation {
     refundAmount: r.refund_amount,
     cancelReason: (cancelReasons as readonly string[]).includes(r.cancel_reason ?? '') ? (r.cancel_reason as Reservation['cancelReason']) : null,
     operatorReason: r.cancel_reason === 'TRIP_CANCELED' ? r.operator_reason : null,
+    operatorReasonBn: r.cancel_reason === 'TRIP_CANCELED' ? r.operator_reason_bn : null,
     movedFrom: r.m_coach_code && r.m_departure_at ? { coachCode: r.m_coach_code, departureTime: toDhakaIso(r.m_departure_at) } : null,
     createdAt: toDhakaIso(r.created_at),
   }

@@ -19,6 +19,7 @@ import {
   type Language,
   type RefundTo,
   type TripChange,
+  type TripReason,
 } from '../delivery/ticket-messages.ts'
 import { AppError, type Deps } from '../http/handle.ts'
 import { nudgeRefunds, refundTicket } from './refunds.ts'
@@ -219,6 +220,8 @@ export async function cancelQuote(q: Queryable, r: ReservationRow, now: Date): P
   if (r.status !== reservationStatus.sold && r.status !== reservationStatus.tripMigrated) throw new AppError('RESERVATION_NOT_CANCELLABLE')
   const trip = await findTrip(q, r.trip_id)
   if (!trip) throw new AppError('TRIP_NOT_FOUND')
+  // the operator is cancelling the trip (or has): the passenger's cancel is the operator's, refunded in full
+  if (await tripCancellation(q, r.trip_id)) return { percent: 0, charge: 0, refund: r.total }
   // moved to another coach by the operator: the passenger may refuse it, for the whole fare, until it leaves
   if (r.status === reservationStatus.tripMigrated) {
     if (trip.departure_at <= now) throw new AppError('RESERVATION_CANCEL_TIME_EXPIRED')
@@ -264,10 +267,12 @@ export function cancelCodeRemembered(r: ReservationRow, code: string, now: Date)
  * Cancels a sold ticket at the quoted refund: frees its seats, refunds it (a card payment to
  * the card, REFUND_TO permitting, else the account holder's balance: refundTicket) and writes
  * the cancellation notice, in one transaction. A refund to the card is sent by the refund
- * worker, started here at once.
+ * worker, started here at once. Once the operator is cancelling the trip, whatever `quote` said,
+ * the ticket is cancelled on the operator's terms (cancelWithTrip).
  */
 export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQuote, now: Date): Promise<void> {
   await deps.db.transaction(async (tx) => {
+    if (await cancelWithTrip(tx, deps, r.id)) return
     // The status guard makes a double cancel refund once: only one update finds the ticket still live.
     // A ticket the operator moved (tripMigrated) becomes tripMigratedCanceled, any other canceled.
     const done = await tx.query(
@@ -296,4 +301,71 @@ export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQ
     await enqueueCancelNotice(tx, deps, r.id, quote.refund, to)
   })
   nudgeRefunds(deps)
+}
+
+/** The operator's reason when trip `tripId` is being cancelled (npm run trip, trip-changes.ts) or was, else null; `lock` waits for a cancel being recorded. */
+export async function tripCancellation(q: Queryable, tripId: number, lock = false): Promise<TripReason | null> {
+  const [t] = await q.query<{ cancel_reason: string | null; cancel_reason_bn: string | null }>(
+    `SELECT cancel_reason, cancel_reason_bn FROM trips WHERE id = $1 ${lock ? 'FOR SHARE' : ''}`,
+    [tripId],
+  )
+  return t?.cancel_reason ? { en: t.cancel_reason, bn: t.cancel_reason_bn } : null
+}
+
+/** A live reservation as the operator's cancel of its trip needs it. */
+interface ForTrip {
+  id: number
+  status: number
+  total: number
+  passenger_id: number | null
+  pnr: string | null
+  payment_method: 'CARD' | 'BALANCE' | null
+}
+
+/**
+ * Cancels live reservation `r` (row-locked by the caller) because the operator cancels its trip:
+ * status `canceled`, TRIP_CANCELED with the operator's reason, a ticket refunded in full (no
+ * charge) to where it was paid from, and the operator's notice. Answers the refund.
+ */
+export async function cancelForTrip(tx: Queryable, deps: Deps, r: ForTrip, reason: TripReason): Promise<number> {
+  const now = deps.now()
+  const paid = TICKET_STATUSES.includes(r.status)
+  const refund = paid ? r.total : 0
+  await tx.query(
+    `UPDATE reservations SET status = $2, canceled_at = $3, cancel_reason = 'TRIP_CANCELED', operator_reason = $4, operator_reason_bn = $6,
+            refund_amount = $5, cancellation_charge = 0, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
+      WHERE id = $1`,
+    [r.id, reservationStatus.canceled, now, reason.en, paid ? refund : null, reason.bn],
+  )
+  await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
+  const refundTo = await refundTicket(tx, deps, r, {
+    amount: refund,
+    reason: 'TRIP_CANCELED',
+    description: `Refund for ticket ${r.pnr}: trip cancelled by the operator`,
+    now,
+  })
+  await enqueueTripChangeNotice(tx, deps, r.id, paid ? { kind: 'canceled', reason, refund, refundTo } : { kind: 'bookingCanceled', reason })
+  return refund
+}
+
+/**
+ * A passenger's own cancel of ticket `id` in `tx`, once its trip is being cancelled by the
+ * operator: done on the operator's terms (cancelForTrip). False when the trip is not being
+ * cancelled; the trip row stays share-locked to the end of `tx`, so the operator's cancel, whose
+ * first write is to that row, starts either before this (and decides) or after it.
+ */
+async function cancelWithTrip(tx: Queryable, deps: Deps, id: number): Promise<boolean> {
+  const [r] = await tx.query<ForTrip & { trip_id: number; cancel_reason: string | null }>(
+    'SELECT id, status, total, passenger_id, pnr, payment_method, trip_id, cancel_reason FROM reservations WHERE id = $1 FOR UPDATE',
+    [id],
+  )
+  if (!r) return false
+  const reason = await tripCancellation(tx, r.trip_id, true)
+  if (!reason) return false
+  if (TICKET_STATUSES.includes(r.status)) {
+    await cancelForTrip(tx, deps, r, reason)
+    return true
+  }
+  // cancelled by the operator's command a moment before: what the passenger asked for is done
+  return r.cancel_reason === 'TRIP_CANCELED'
 }

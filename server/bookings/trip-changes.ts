@@ -7,10 +7,13 @@
  * with a live status: a command run twice, or killed half-way and run again, refunds and
  * tells each passenger exactly once.
  *
- * - cancel: the trip is closed for sale (OMITTED), its holds dropped; every sold or migrated
+ * - cancel: the trip is closed for sale (OMITTED) with the operator's reason in English and
+ *   Bengali (trips.cancel_reason, cancel_reason_bn), its holds dropped; every sold or migrated
  *   ticket is cancelled (status `canceled`, TRIP_CANCELED, the operator's reason) and refunded in full,
  *   to where it was paid from (a card payment to the card, REFUND_TO permitting, a balance
- *   payment to the balance: refunds.ts); every unpaid booking is cancelled.
+ *   payment to the balance: refunds.ts); every unpaid booking is cancelled. From the moment the
+ *   trip is closed, a passenger's own cancel takes the same terms (tickets.ts cancelTicket), never a fee.
+ *   The reason in Bengali is required when a passenger of the trip booked in Bengali.
  * - move: the trip is closed for sale; every sold ticket moves to the other coach's trip
  *   (status `tripMigrated`, the same PNR and PIN), keeping its seat names where the new layout has them
  *   free, else on free seats side by side; `seatMap` names seats for old ones. Unpaid bookings
@@ -19,9 +22,10 @@
  */
 import { reservationStatus } from '../../contract/schemas.ts'
 import type { Db, Queryable } from '../db/db.ts'
+import type { TripReason } from '../delivery/ticket-messages.ts'
 import type { Deps } from '../http/handle.ts'
-import { nudgeRefunds, refundTicket } from './refunds.ts'
-import { enqueueTripChangeNotice } from './tickets.ts'
+import { nudgeRefunds } from './refunds.ts'
+import { cancelForTrip, enqueueTripChangeNotice } from './tickets.ts'
 
 /** A trip as the command shows it. */
 export interface TripInfo {
@@ -50,7 +54,7 @@ export interface Affected {
   newSeats: string[] | null
 }
 
-/** What a change did or (dry run) would do. */
+/** What a change did or (dry run) would do: only the reservations this run itself changed. */
 export interface ChangeReport {
   trip: TripInfo
   target: TripInfo | null
@@ -117,6 +121,7 @@ interface Row {
   id: number
   pnr: string | null
   status: number
+  language: string
   passenger_id: number | null
   passenger_name: string
   passenger_mobile: string
@@ -136,7 +141,7 @@ const seatNames = (v: string[] | string): string[] =>
 /** The live reservations on `tripId` (all of them, or just `id`), row-locked when `forUpdate`. */
 async function liveReservations(q: Queryable, tripId: number, opts: { id?: number; forUpdate?: boolean } = {}): Promise<Row[]> {
   return q.query<Row>(
-    `SELECT x.id, x.pnr, x.status, x.passenger_id, x.passenger_name, x.passenger_mobile, x.payment_method, x.total,
+    `SELECT x.id, x.pnr, x.status, x.language, x.passenger_id, x.passenger_name, x.passenger_mobile, x.payment_method, x.total,
             ARRAY(SELECT rs.seat_name FROM reservation_seats rs WHERE rs.reservation_id = x.id AND rs.active ORDER BY rs.id) AS seats
        FROM reservations x
       WHERE x.trip_id = $1 AND x.status = ANY($2::int[]) ${opts.id ? 'AND x.id = $3' : ''}
@@ -166,59 +171,56 @@ export interface ChangeHooks {
 
 /**
  * Cancels `tripId` with the operator's `reason` (see the module comment); with `dryRun`
- * it only answers who would be affected and how much would be refunded.
+ * it only answers who would be affected and how much would be refunded. A reason without
+ * Bengali text is refused (TripChangeError) when a passenger of the trip booked in Bengali.
  */
 export async function cancelTrip(
   deps: Deps,
   tripId: number,
-  reason: string,
+  reason: string | TripReason,
   opts: { dryRun?: boolean; hooks?: ChangeHooks } = {},
 ): Promise<ChangeReport> {
   const db = deps.db
+  const why = typeof reason === 'string' ? { en: reason, bn: null } : reason
   const trip = await findTripToChange(db, tripId)
+  const planned = await liveReservations(db, trip.id)
+  const inBengali = planned.filter((r) => r.language === 'bn').length
+  if (inBengali > 0 && !why.bn)
+    throw new TripChangeError(
+      `${inBengali} reservation(s) of trip ${trip.id} were booked in Bengali: give the reason in Bengali too (--reason-bn "<text>"), so they read it in their language.`,
+    )
+  if (opts.dryRun) {
+    const plan = planned.map((r) => affected(r, PAID.includes(r.status) ? r.total : 0, null))
+    return { trip, target: null, affected: plan, totalRefund: plan.reduce((a, r) => a + r.refund, 0), left: [] }
+  }
+  await closeForSale(db, trip.id, why)
+  // read again after the close: a booking made meanwhile is cancelled too
   const rows = await liveReservations(db, trip.id)
-  const plan = rows.map((r) => affected(r, PAID.includes(r.status) ? r.total : 0, null))
-  const report = { trip, target: null, affected: plan, totalRefund: plan.reduce((a, r) => a + r.refund, 0), left: [] }
-  if (opts.dryRun) return report
-  await closeForSale(db, trip.id)
+  const done: Affected[] = []
   for (const r of rows) {
-    const done = await db.transaction((tx) => cancelOne(tx, deps, trip.id, r.id, reason))
-    if (done) await opts.hooks?.afterEach?.(r.id)
+    const a = await db.transaction((tx) => cancelOne(tx, deps, trip.id, r.id, why))
+    if (!a) continue
+    done.push(a)
+    await opts.hooks?.afterEach?.(r.id)
   }
   // Refunds to the card are sent by the server's refund worker (at once when it runs in this process).
   nudgeRefunds(deps)
-  return report
+  return { trip, target: null, affected: done, totalRefund: done.reduce((a, r) => a + r.refund, 0), left: [] }
 }
 
-async function closeForSale(db: Db, tripId: number): Promise<void> {
+async function closeForSale(db: Db, tripId: number, cancel: TripReason | null): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query("UPDATE trips SET status = 'OMITTED' WHERE id = $1 AND status <> 'OMITTED'", [tripId])
+    if (cancel) await tx.query('UPDATE trips SET cancel_reason = $2, cancel_reason_bn = $3 WHERE id = $1', [tripId, cancel.en, cancel.bn])
     await tx.query('DELETE FROM seat_locks WHERE trip_id = $1', [tripId])
   })
 }
 
-/** Cancels one reservation of the trip, refunds it in full and writes its notice; false when it was no longer live. */
-async function cancelOne(tx: Queryable, deps: Deps, tripId: number, id: number, reason: string): Promise<boolean> {
+/** Cancels one reservation of the trip, refunds it in full and writes its notice; null when it was no longer live. */
+async function cancelOne(tx: Queryable, deps: Deps, tripId: number, id: number, reason: TripReason): Promise<Affected | null> {
   const [r] = await liveReservations(tx, tripId, { id, forUpdate: true })
-  if (!r) return false
-  const now = deps.now()
-  const paid = PAID.includes(r.status)
-  const refund = paid ? r.total : 0
-  await tx.query(
-    `UPDATE reservations SET status = $2, canceled_at = $3, cancel_reason = 'TRIP_CANCELED', operator_reason = $4,
-            refund_amount = $5, cancellation_charge = 0, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
-      WHERE id = $1`,
-    [r.id, reservationStatus.canceled, now, reason, paid ? refund : null],
-  )
-  await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
-  const refundTo = await refundTicket(tx, deps, r, {
-    amount: refund,
-    reason: 'TRIP_CANCELED',
-    description: `Refund for ticket ${r.pnr}: trip cancelled by the operator`,
-    now,
-  })
-  await enqueueTripChangeNotice(tx, deps, r.id, paid ? { kind: 'canceled', reason, refund, refundTo } : { kind: 'bookingCanceled', reason })
-  return true
+  if (!r) return null
+  return affected(r, await cancelForTrip(tx, deps, r, reason), null)
 }
 
 interface LayoutSeat {
@@ -306,7 +308,7 @@ export async function moveTrip(
     }
     return report
   }
-  await closeForSale(db, trip.id)
+  await closeForSale(db, trip.id, null)
   for (const r of rows) {
     const outcome = await db.transaction((tx) => moveOne(tx, deps, trip, target, r.id, opts.seatMap ?? {}))
     if (outcome === 'gone') continue
@@ -330,13 +332,15 @@ async function moveOne(
   if (!r) return 'gone'
   const now = deps.now()
   if (!PAID.includes(r.status)) {
-    const reason = `Coach ${trip.coachCode} does not run; coach ${target.coachCode} runs instead.`
-    await tx.query("UPDATE reservations SET status = $2, canceled_at = $3, cancel_reason = 'TRIP_CANCELED', operator_reason = $4 WHERE id = $1", [
-      r.id,
-      reservationStatus.canceled,
-      now,
-      reason,
-    ])
+    const reason = {
+      en: `Coach ${trip.coachCode} does not run; coach ${target.coachCode} runs instead`,
+      bn: `কোচ ${trip.coachCode} চলবে না; এর বদলে কোচ ${target.coachCode} চলবে`,
+    }
+    await tx.query(
+      `UPDATE reservations SET status = $2, canceled_at = $3, cancel_reason = 'TRIP_CANCELED', operator_reason = $4, operator_reason_bn = $5
+        WHERE id = $1`,
+      [r.id, reservationStatus.canceled, now, reason.en, reason.bn],
+    )
     await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
     await enqueueTripChangeNotice(tx, deps, r.id, { kind: 'bookingCanceled', reason })
     return 'canceled'

@@ -1,7 +1,7 @@
 /**
  * The operator's command for a trip that does not run as sold (trip-changes.ts):
  *
- *   npm run trip -- cancel <tripId> --reason "<text>" [--dry-run]
+ *   npm run trip -- cancel <tripId> --reason "<text>" [--reason-bn "<Bengali text>"] [--dry-run]
  *   npm run trip -- move <tripId> --to-coach <coachCode> [--seat-map A1=B2,A2=B3] [--dry-run]
  *   npm run trip -- refunds | refund-retry | refund-done | reconcile   refunds the operator finishes (refund-command.ts)
  *
@@ -17,15 +17,16 @@ import { toDhakaIso } from '../lib/time.ts'
 import { refundsToCard } from './refunds.ts'
 import { isRefundCommand, parseRefundCommand, type RefundCommand, refundUsage, runRefundCommand } from './refund-command.ts'
 import { cancelTrip, moveTrip, TripChangeError, type ChangeReport } from './trip-changes.ts'
+import type { TripReason } from '../delivery/ticket-messages.ts'
 
 const usage = [
-  'usage: npm run trip -- cancel <tripId> --reason "<text>" [--dry-run]',
+  'usage: npm run trip -- cancel <tripId> --reason "<text>" [--reason-bn "<Bengali text>"] [--dry-run]',
   '       npm run trip -- move <tripId> --to-coach <coachCode> [--seat-map A1=B2,A2=B3] [--dry-run]',
   ...refundUsage,
 ].join('\n')
 
 type Command =
-  | { kind: 'cancel'; tripId: number; reason: string; dryRun: boolean }
+  | { kind: 'cancel'; tripId: number; reason: TripReason; dryRun: boolean }
   | { kind: 'move'; tripId: number; toCoach: string; seatMap: Record<string, string>; dryRun: boolean }
   | RefundCommand
 
@@ -40,17 +41,18 @@ export function parseTripCommand(args: string[]): Command | string {
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!
     if (a === '--dry-run') dryRun = true
-    else if (['--reason', '--to-coach', '--seat-map'].includes(a) && rest[i + 1] !== undefined) flags.set(a, rest[++i]!)
+    else if (['--reason', '--reason-bn', '--to-coach', '--seat-map'].includes(a) && rest[i + 1] !== undefined) flags.set(a, rest[++i]!)
     else return `unknown or incomplete option ${a}\n${usage}`
   }
   if (kind === 'cancel') {
     const reason = flags.get('--reason')?.trim()
     if (!reason || flags.has('--to-coach') || flags.has('--seat-map')) return `cancel needs --reason "<text>" and nothing else\n${usage}`
-    if (reason.length > 200) return 'the reason is longer than 200 characters: passengers read it in an SMS'
-    return { kind, tripId, reason, dryRun }
+    const bn = flags.get('--reason-bn')?.trim() || null
+    if (reason.length > 200 || (bn?.length ?? 0) > 200) return 'the reason is longer than 200 characters: passengers read it in an SMS'
+    return { kind, tripId, reason: { en: reason, bn }, dryRun }
   }
   const toCoach = flags.get('--to-coach')?.trim()
-  if (!toCoach || flags.has('--reason')) return `move needs --to-coach <coachCode>\n${usage}`
+  if (!toCoach || flags.has('--reason') || flags.has('--reason-bn')) return `move needs --to-coach <coachCode>\n${usage}`
   const seatMap: Record<string, string> = {}
   for (const pair of (flags.get('--seat-map') ?? '').split(',').filter(Boolean)) {
     const m = /^\s*([^=\s]+)\s*=\s*([^=\s]+)\s*$/.exec(pair)

@@ -264,8 +264,16 @@ function normalise(row: Record<string, unknown>): Record<string, unknown> {
   return row
 }
 
-/** Error thrown when another live process holds the data folder. */
-export class DataDirLockedError extends Error {}
+/** Error thrown when another live process (`pid`) holds the data folder `dir`. */
+export class DataDirLockedError extends Error {
+  constructor(
+    message: string,
+    readonly dir: string,
+    readonly pid: number | null = null,
+  ) {
+    super(message)
+  }
+}
 
 /**
  * Holds an exclusive lock file in the PGlite data folder: two processes on one
@@ -297,13 +305,15 @@ function takeLock(dir: string): () => void {
         throw new DataDirLockedError(
           `The data folder ${dir} is in use by another server process (pid ${pid}). ` +
             'Stop it first, or start this one with another DATA_DIR, or use DATABASE_URL for several processes.',
+          dir,
+          pid,
         )
       }
       // stale lock from a process that died: take it over
       fs.rmSync(file, { force: true })
     }
   }
-  throw new DataDirLockedError(`Could not lock the data folder ${dir}.`)
+  throw new DataDirLockedError(`Could not lock the data folder ${dir}.`, dir)
 }
 
 function isAlive(pid: number): boolean {
@@ -332,16 +342,27 @@ export function pgArray(v: unknown): string[] {
 
 /**
  * Runs an operator's command on the server's database (DATABASE_URL, or DATA_DIR while the
- * server is stopped) and exits with the status `run` answers; a data folder another process
- * holds is said as it is, exit 1.
+ * server is stopped) and exits with the status `run` answers. Exit 1 with what to do, before
+ * anything is read or written, when the embedded database's folder is held by another process
+ * (the running site: PGlite takes one process at a time) or holds no database (the command would
+ * otherwise make an empty one there).
  */
 export async function runCommandOnDb(run: (db: Db) => Promise<number>): Promise<never> {
+  const dir = path.resolve(process.env.DATA_DIR ?? '.data')
+  if (!process.env.DATABASE_URL && !fs.existsSync(path.join(dir, 'pgdata'))) {
+    console.error(`No database in ${dir}. Run the command in the site's folder, or set DATA_DIR (or DATABASE_URL) as the site has it.`)
+    process.exit(1)
+  }
   let db: Db
   try {
     db = await openDb()
   } catch (err) {
     if (err instanceof DataDirLockedError) {
-      console.error(err.message)
+      console.error(
+        `The database in ${err.dir} is in use by another process${err.pid ? ` (pid ${err.pid})` : ''}, most likely the running site: ` +
+          'the embedded database (PGlite) takes one process at a time. Stop the site, run this command again, then start the site. ' +
+          'On PostgreSQL (DATABASE_URL) the command runs beside the site. Nothing was changed.',
+      )
       process.exit(1)
     }
     throw err

@@ -105,6 +105,12 @@ const bnRefund = (refund: string, to: RefundTo) =>
       ? `আপনার ব্যালেন্সে ${refund} ফেরত দেওয়া হয়েছে।`
       : 'কোনো টাকা ফেরত দেওয়া হয়নি।'
 
+// The operator's reason after a colon (its own full stop dropped), or the sentence's end alone when there is none in the language.
+const said = (reason: string, stop: string) => {
+  const text = reason.trim().replace(/[.।]+$/, '')
+  return text ? `: ${text}${stop}` : stop
+}
+
 const words: Record<Language, Words> = {
   en: {
     subject: (pnr, from, to, day) => `Your bus ticket ${pnr}: ${from} to ${to}, ${day}`,
@@ -132,11 +138,11 @@ const words: Record<Language, Words> = {
     cancelled: (pnr, route, day, refund, to) => `Ticket ${pnr} (${route}, ${day}) is cancelled. ${enRefund(refund, to)}`,
     tripCanceledSubject: (route, day) => `Trip cancelled: ${route}, ${day}`,
     tripCanceled: (p) =>
-      `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach}): ${p.reason}. Ticket ${p.pnr}: ${enRefund(p.refund, p.to)}`,
+      `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach})${said(p.reason, '.')} Ticket ${p.pnr}: ${enRefund(p.refund, p.to)}`,
     bookingCanceled: (p) =>
-      `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach}): ${p.reason}. Your unpaid booking is cancelled.`,
+      `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach})${said(p.reason, '.')} Your unpaid booking is cancelled.`,
     latePayment: (p) =>
-      `Your payment of ${p.refund} for the trip ${p.route}, ${p.day} (coach ${p.coach}) arrived after the operator had cancelled the trip: ${p.reason}. No ticket was issued. ${enRefund(p.refund, p.to)}`,
+      `Your payment of ${p.refund} for the trip ${p.route}, ${p.day} (coach ${p.coach}) arrived after the operator had cancelled the trip${said(p.reason, '.')} No ticket was issued. ${enRefund(p.refund, p.to)}`,
     movedSubject: (pnr) => `Ticket ${pnr} moved to another coach`,
     moved: (p) =>
       `Ticket ${p.pnr} (${p.route}) is moved to coach ${p.coach}, departing ${p.when}, seats ${p.seats}. The PNR and PIN stay the same. If it does not suit you, cancel it at ${p.page} for a full refund.`,
@@ -166,10 +172,11 @@ const words: Record<Language, Words> = {
     cancelSubject: (pnr) => `টিকিট ${pnr} বাতিল হয়েছে`,
     cancelled: (pnr, route, day, refund, to) => `টিকিট ${pnr} (${route}, ${day}) বাতিল হয়েছে। ${bnRefund(refund, to)}`,
     tripCanceledSubject: (route, day) => `যাত্রা বাতিল: ${route}, ${day}`,
-    tripCanceled: (p) => `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে: ${p.reason}। টিকিট ${p.pnr}: ${bnRefund(p.refund, p.to)}`,
-    bookingCanceled: (p) => `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে: ${p.reason}। আপনার অপরিশোধিত বুকিং বাতিল হয়েছে।`,
+    tripCanceled: (p) =>
+      `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে${said(p.reason, '।')} টিকিট ${p.pnr}: ${bnRefund(p.refund, p.to)}`,
+    bookingCanceled: (p) => `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে${said(p.reason, '।')} আপনার অপরিশোধিত বুকিং বাতিল হয়েছে।`,
     latePayment: (p) =>
-      `${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রার জন্য আপনার ${p.refund} পরিশোধ অপারেটর যাত্রাটি বাতিল করার পরে পৌঁছেছে: ${p.reason}। কোনো টিকিট দেওয়া হয়নি। ${bnRefund(p.refund, p.to)}`,
+      `${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রার জন্য আপনার ${p.refund} পরিশোধ অপারেটর যাত্রাটি বাতিল করার পরে পৌঁছেছে${said(p.reason, '।')} কোনো টিকিট দেওয়া হয়নি। ${bnRefund(p.refund, p.to)}`,
     movedSubject: (pnr) => `টিকিট ${pnr} অন্য কোচে সরানো হয়েছে`,
     moved: (p) =>
       `টিকিট ${p.pnr} (${p.route}) কোচ ${p.coach}-এ সরানো হয়েছে, ছাড়ার সময় ${p.when}, আসন ${p.seats}। পিএনআর ও পিন একই থাকবে। সুবিধাজনক না হলে ${p.page} থেকে বাতিল করুন, পুরো টাকা ফেরত পাবেন।`,
@@ -281,12 +288,19 @@ export function renderCancelEmail(r: Reservation, lang: Language, refund: number
   return noticeEmail(r, lang, w.cancelSubject(r.pnr ?? ''), renderCancelSms(r, lang, refund, to), ctx)
 }
 
+/** The operator's reason for a trip change in each language; a passenger reads the one of the language they booked in. */
+export interface TripReason {
+  en: string
+  /** Null when the operator gave none: a Bengali notice then says no reason rather than the English one. */
+  bn: string | null
+}
+
 /** What the operator did to a reservation's trip (npm run trip). */
 export type TripChange =
-  | { kind: 'canceled'; reason: string; refund: number; refundTo?: RefundTo }
-  | { kind: 'bookingCanceled'; reason: string }
+  | { kind: 'canceled'; reason: TripReason; refund: number; refundTo?: RefundTo }
+  | { kind: 'bookingCanceled'; reason: TripReason }
   /** A card payment that arrived after the trip was cancelled: no ticket, the amount refunded. */
-  | { kind: 'latePayment'; reason: string; refund: number; refundTo: RefundTo }
+  | { kind: 'latePayment'; reason: TripReason; refund: number; refundTo: RefundTo }
   | { kind: 'moved' }
 
 /** The SMS telling a passenger what the operator did to their trip; `r` as it is after the change. */
@@ -303,7 +317,7 @@ export function renderTripChangeSms(r: Reservation, lang: Language, change: Trip
       page: ticketPage(ctx),
     })
   }
-  const trip = { route, day: date(lang, boardingTime(r)), coach: r.coach.code, reason: change.reason }
+  const trip = { route, day: date(lang, boardingTime(r)), coach: r.coach.code, reason: (lang === 'bn' ? change.reason.bn : change.reason.en) ?? '' }
   if (change.kind === 'latePayment') return w.latePayment({ ...trip, refund: formatMoney(change.refund, lang), to: change.refundTo })
   return change.kind === 'canceled'
     ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: formatMoney(change.refund, lang), to: change.refundTo ?? 'BALANCE' })

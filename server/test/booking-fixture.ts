@@ -59,11 +59,14 @@ async function makeApp(deps: Deps): Promise<FastifyInstance> {
   })
 }
 
-/** Opens a fixture on a fresh PGlite folder (default) or on `databaseUrl`; `config` overrides settings (e.g. the card gateway). */
+/**
+ * Opens a fixture on a fresh PGlite folder (default; `dataDir` names it and close keeps it, e.g. for a
+ * command run on it afterwards) or on `databaseUrl`; `config` overrides settings (e.g. the card gateway).
+ */
 export async function openFixture(
-  opts: { databaseUrl?: string; daysAhead?: number; config?: Partial<ServerConfig>; now?: Date } = {},
+  opts: { databaseUrl?: string; dataDir?: string; daysAhead?: number; config?: Partial<ServerConfig>; now?: Date } = {},
 ): Promise<Fixture> {
-  const dir = opts.databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-'))
+  const dir = opts.databaseUrl ? null : (opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-')))
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! })
   let clock = opts.now ?? new Date()
   // Every test request comes from 127.0.0.1: the per-address and per-passenger limits are tested on their own.
@@ -125,7 +128,7 @@ export async function openFixture(
     async close() {
       await app.close()
       await db.close()
-      if (dir) fs.rmSync(dir, { recursive: true, force: true })
+      if (dir && !opts.dataDir) fs.rmSync(dir, { recursive: true, force: true })
     },
   }
   return f

@@ -206,7 +206,7 @@ test("a trip cancel's summary says card refunds are queued and balance refunds d
       { ...person, id: 2, pnr: 'PNR0000002', paidBy: 'BALANCE', refund: 500 },
     ],
   } as unknown as ChangeReport
-  const cmd = { kind: 'cancel' as const, tripId: 7, reason: 'Flood', dryRun: false }
+  const cmd = { kind: 'cancel' as const, tripId: 7, reason: { en: 'Flood', bn: null }, dryRun: false }
   const text = describeChange(cmd, report)
   assert.match(text, '2 reservation(s) were cancelled; Tk 500 were refunded to balances, Tk 800 were queued for refund to cards')
   assert.not.match(text, 'Tk 1300 were refunded')

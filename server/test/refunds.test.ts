@@ -488,10 +488,11 @@ t('a payment that arrives after its trip was cancelled is refunded and the passe
   const bn = renderTripChangeSms(
     view.body.data,
     'bn',
-    { kind: 'latePayment', reason: 'Bridge closed', refund: row!.amount, refundTo: 'CARD' },
+    { kind: 'latePayment', reason: { en: 'Bridge closed', bn: 'সেতু বন্ধ' }, refund: row!.amount, refundTo: 'CARD' },
     { appUrl: 'http://app.test' },
   )
   assert.match(bn, 'পৌঁছেছে')
+  assert.match(bn, 'সেতু বন্ধ', 'the operator\'s Bengali words in the Bengali notice')
   assert.match(bn, 'কার্ডে')
 })
 

@@ -129,9 +129,11 @@ t(
     assert.is((await f.api('POST', '/api/reservation/seatLock', lockBody(trip, held), { token: holder.token })).status, 200)
     const since = await lastOutboxId(f)
     const reason = 'Hartal on the highway'
+    // B booked in Bengali: the command wants the reason in Bengali too
+    const why = { en: reason, bn: 'মহাসড়কে হরতাল' }
 
     const before = await f.snapshot()
-    const plan = await cancelTrip(f.deps, trip.id, reason, { dryRun: true })
+    const plan = await cancelTrip(f.deps, trip.id, why, { dryRun: true })
     assert.is(await f.snapshot(), before, 'a dry run writes nothing')
     const mine = (ids: number[]) => plan.affected.filter((x) => ids.includes(x.id))
     assert.equal(
@@ -149,7 +151,7 @@ t(
 
     // killed after the first reservation's transaction: the rest waits for the next run
     let handled = 0
-    await cancelTrip(f.deps, trip.id, reason, {
+    await cancelTrip(f.deps, trip.id, why, {
       hooks: {
         afterEach: () => {
           handled++
@@ -161,9 +163,9 @@ t(
       (e: Error) => assert.is(e.message, 'killed'),
     )
     const afterFirst = await counts(f)
-    await cancelTrip(f.deps, trip.id, reason)
+    await cancelTrip(f.deps, trip.id, why)
     const done = await counts(f)
-    await cancelTrip(f.deps, trip.id, reason)
+    await cancelTrip(f.deps, trip.id, why)
     assert.equal(await counts(f), done, 'a third run refunds and tells nobody again')
     assert.ok(done.outbox > afterFirst.outbox)
 
@@ -219,7 +221,8 @@ t(
     const toB = await messagesTo(f, b.mobile, since)
     assert.is(toB.length, 1)
     assert.match(toB[0]!.body, 'অপারেটর')
-    assert.match(toB[0]!.body, reason)
+    assert.match(toB[0]!.body, why.bn)
+    assert.not.match(toB[0]!.body, reason, 'no English inside the Bengali notice')
     const toC = await messagesTo(f, '01712000111', since)
     assert.ok(
       toC.some((m) => m.body.includes('unpaid booking is cancelled')),

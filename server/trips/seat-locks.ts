@@ -183,7 +183,8 @@ export interface Extended {
  * (INVALID_EXPIRATION_TIME). At most MAX_HOLD_EXTENSIONS extensions per hold, and none once the
  * maximum is reached (HOLD_EXTENSION_REFUSED, with `until`: when the hold ends as it is). A seat the caller does not hold (any more):
  * BOOKING_TIME_EXCEED. The rows are locked FOR UPDATE, so two processes extending at once are
- * counted one after the other. Migration 017 keeps `extensions` and `first_expires_at` true.
+ * counted one after the other. Migration 017 keeps `extensions` and `first_expires_at` true; a hold
+ * released and locked again by its passenger or address keeps both (migration 032).
  */
 export async function extendHold(
   db: Db,
@@ -225,6 +226,15 @@ export async function extendHold(
     }
     await tx.query(
       'UPDATE seat_locks SET expires_at = GREATEST(expires_at, $4), extensions = $5 WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[])',
+      [trip.id, names, req.holders, req.at, done + 1],
+    )
+    // The first lock's record carries the count and the end over a release and lock again (migration 032).
+    await tx.query(
+      `UPDATE first_holds h SET extensions = $5, expires_at = GREATEST(h.expires_at, $4), keep_until = GREATEST(h.keep_until, $4)
+         FROM seat_locks l
+        WHERE l.trip_id = $1 AND l.seat_name = ANY($2::text[]) AND l.holder = ANY($3::text[])
+          AND h.trip_id = l.trip_id AND h.seat_name = l.seat_name AND h.kind = 'lock'
+          AND h.holder_key = ANY(seat_lock_hold_keys(l.holder, l.address))`,
       [trip.id, names, req.holders, req.at, done + 1],
     )
     return {

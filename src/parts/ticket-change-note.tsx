@@ -32,12 +32,15 @@ const words = (text: string) => <span lang={/[\u0980-\u09FF]/.test(text) ? 'bn' 
 /** The sentences saying `c`, in `lang`: each a message with its values. */
 function sentences(rt: ReturnType<typeof useRichT>, c: TicketChange, lang: Locale): ReactNode[] {
   switch (c.kind) {
-    case 'tripCanceled':
+    case 'tripCanceled': {
+      // the operator's Bengali words on a Bengali page when it gave them, else its English ones
+      const reason = words(lang === 'bn' && c.reasonBn ? c.reasonBn : c.reason)
       return [
         c.refund !== null
-          ? rt(refundMessageId(c), { reason: words(c.reason), amount: formatMoney(c.refund, lang) })
-          : rt('ticketChange.tripCanceled', { reason: words(c.reason) }),
+          ? rt(refundMessageId(c), { reason: reason, amount: formatMoney(c.refund, lang) })
+          : rt('ticketChange.tripCanceled', { reason: reason }),
       ]
+    }
     case 'moved':
       return [
         rt('ticketChange.moved', { coach: code(c.coach), seats: code(c.seats), departure: formatDateTime(c.departure, lang) }),

@@ -14,12 +14,23 @@ test('a sold ticket, and one the passenger cancelled, tell no operator change', 
 
 test('the trip cancelled by the operator: its words and the whole refund; an unpaid booking without a refund', () => {
   const canceled = { ...sold, status: 5, cancelReason: 'TRIP_CANCELED' as const, operatorReason: 'Hartal', refundAmount: 1440 }
-  assert.equal(ticketChange(canceled), { kind: 'tripCanceled', reason: 'Hartal', refund: 1440, to: 'BALANCE' })
-  assert.equal(ticketChange({ ...canceled, refundAmount: null }), { kind: 'tripCanceled', reason: 'Hartal', refund: null, to: 'BALANCE' })
+  assert.equal(ticketChange(canceled), { kind: 'tripCanceled', reason: 'Hartal', reasonBn: null, refund: 1440, to: 'BALANCE' })
+  assert.equal(ticketChange({ ...canceled, refundAmount: null }), {
+    kind: 'tripCanceled',
+    reason: 'Hartal',
+    reasonBn: null,
+    refund: null,
+    to: 'BALANCE',
+  })
+  assert.equal(
+    ticketChange({ ...canceled, operatorReasonBn: 'হরতাল' }),
+    { kind: 'tripCanceled', reason: 'Hartal', reasonBn: 'হরতাল', refund: 1440, to: 'BALANCE' },
+    'the Bengali words beside the English ones',
+  )
   const toCard = { to: 'CARD' as const, amount: 1440, status: 'PROCESSING' as const, refundedAt: null }
   assert.equal(
     ticketChange({ ...canceled, refund: toCard }),
-    { kind: 'tripCanceled', reason: 'Hartal', refund: 1440, to: 'CARD' },
+    { kind: 'tripCanceled', reason: 'Hartal', reasonBn: null, refund: 1440, to: 'CARD' },
     'paid by card: back to the card',
   )
 })

@@ -10,7 +10,7 @@ export type ChangeRefund = 'BALANCE' | 'CARD' | 'CARD_FAILED'
 
 /** What the operator did to a reservation, as the ticket and My tickets say it; null when nothing. */
 export type TicketChange =
-  | { kind: 'tripCanceled'; reason: string; refund: number | null; to: ChangeRefund }
+  | { kind: 'tripCanceled'; reason: string; reasonBn: string | null; refund: number | null; to: ChangeRefund }
   | { kind: 'moved'; coach: string; seats: string; departure: string; from: Reservation['movedFrom'] }
   | { kind: 'moveRefused'; refund: number; to: ChangeRefund }
 
@@ -18,14 +18,20 @@ const refundOf = (r: Reservation): ChangeRefund => (r.refund?.to !== 'CARD' ? 'B
 
 /**
  * The operator's change to `r`: the trip cancelled (status 5, TRIP_CANCELED, with the operator's
- * words and the refund of a paid ticket), the ticket moved to another coach (10), or a moved
+ * words, in Bengali too when it gave them, and the refund of a paid ticket), the ticket moved to another coach (10), or a moved
  * ticket the passenger cancelled (14). A copy saved before these fields existed reads as
  * nothing for a cancel (it says Cancelled as before).
  */
 export function ticketChange(r: Reservation): TicketChange | null {
   if (r.status === reservationStatus.canceled && r.cancelReason === 'TRIP_CANCELED')
     // the refund goes back where the ticket was paid from: the card (processing until SSLCommerz has it) or the balance
-    return { kind: 'tripCanceled', reason: r.operatorReason ?? '', refund: r.refundAmount ? r.refundAmount : null, to: refundOf(r) }
+    return {
+      kind: 'tripCanceled',
+      reason: r.operatorReason ?? '',
+      reasonBn: r.operatorReasonBn ?? null,
+      refund: r.refundAmount ? r.refundAmount : null,
+      to: refundOf(r),
+    }
   if (r.status === reservationStatus.tripMigrated)
     return {
       kind: 'moved',
