@@ -197,9 +197,10 @@ test('PostgreSQL, two processes on SSL Wireless with BulkSMSBD as fallback: refu
       'SELECT id, "to", route, provider FROM outbox_messages ORDER BY id',
     )
     assert.is(rows.length, N)
+    const [inst] = await db.query<{ value: string }>("SELECT value FROM settings WHERE name = 'installation_id'")
     for (const r of rows) {
       const msisdn = `88${r.to}`
-      const atSsl = ssl.requests.filter((q) => q.fields.csms_id === `outbox${r.id}`)
+      const atSsl = ssl.requests.filter((q) => q.fields.csms_id === `${inst!.value}${r.id}`)
       const atBulk = bulk.requests.filter((q) => q.fields.number === msisdn)
       assert.is(atSsl.length, 1, `${r.to}: one request to SSL Wireless`)
       if (fate(msisdn) === 2) {
