@@ -4,8 +4,8 @@
  * the same provider account uses, a "duplicate id" answer that is a failure and never a send,
  * codes that go to the second provider after the first failure (other messages keep their
  * patient retries), a provider that fails again and again routed around (the state in the
- * database, so a second worker agrees), BulkSMSBD's 1005 as a refusal, and the counts in
- * /metrics.
+ * database, so a second worker agrees), BulkSMSBD's 1005 as a refusal, the counts in
+ * /metrics, and the code SMS in the language the passenger asked in.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -228,5 +228,36 @@ t(
     assert.is(r.last_error, 'BulkSMSBD 1005: Internal Error')
   },
 )
+
+t('the code SMS is in the language the passenger asked in (Bengali: sign-in, sign-up), within two SMS parts', async () => {
+  await a.use('sslwireless', null)
+  const p = await a.f.passenger()
+  const sent = await a.f.api('POST', '/api/sendOtp', { mobile: p.mobile, purpose: 'LOGIN' }, { headers: { 'accept-language': 'bn' } })
+  assert.is(sent.status, 200, JSON.stringify(sent.body))
+  const login = await newest(a.f, p.mobile)
+  const [body] = await a.f.db.query<{ body: string; code: string }>('SELECT body, code FROM outbox_messages WHERE id = $1', [login.id])
+  assert.ok(body!.body.includes(body!.code), 'the code is in the text')
+  assert.match(body!.body, /[\u0980-\u09FF]/u)
+  assert.match(body!.body, 'লগইন')
+  // Bengali goes as UCS-2: a part holds 70 characters, 67 each when split.
+  assert.ok(body!.body.length <= 134, `${body!.body.length} characters`)
+
+  const reg = await a.f.api(
+    'POST',
+    '/api/register',
+    { mobile: '01812340209', fullName: 'Karim Ahmed', email: 'karim@example.com', city: 'Sylhet', password: 'Secret@123' },
+    { headers: { 'accept-language': 'bn-BD,bn;q=0.9' } },
+  )
+  assert.is(reg.status, 200, JSON.stringify(reg.body))
+  const [signup] = await a.f.db.query<{ body: string }>('SELECT body FROM outbox_messages WHERE "to" = $1 ORDER BY id DESC LIMIT 1', ['01812340209'])
+  assert.match(signup!.body, /[\u0980-\u09FF]/u)
+  assert.ok(signup!.body.length <= 134, `${signup!.body.length} characters`)
+
+  const en = await a.f.api('POST', '/api/sendOtp', { mobile: p.mobile, purpose: 'RESET_PASSWORD' })
+  assert.is(en.status, 200)
+  const [english] = await a.f.db.query<{ body: string }>('SELECT body FROM outbox_messages WHERE "to" = $1 ORDER BY id DESC LIMIT 1', [p.mobile])
+  assert.match(english!.body, /^\d{6} is your Nodi Express password reset code\./)
+  assert.ok(english!.body.length <= 160)
+})
 
 t.run()
