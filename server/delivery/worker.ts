@@ -145,7 +145,7 @@ export function startDeliveryWorker(deps: Deps, transports: Transports, opts: Wo
       )
       for (const cause of new Set(moved.map((m) => m.cause))) {
         const ids = moved.filter((m) => m.cause === cause).map((m) => m.id)
-        await recordFailovers(deps.db, primaryName, cause, ids.length)
+        await tally(() => recordFailovers(deps.db, primaryName, cause, ids.length))
         log(`[delivery] message(s) ${ids.join(', ')} (SMS) go to ${fallbackName}: ${causeText(cause, primaryName)}`)
       }
     }

@@ -14,7 +14,7 @@ import { bulkSmsBdTransport, sslWirelessTransport } from '../delivery/sms.ts'
 import { consoleTransport, type Transports } from '../delivery/transport.ts'
 import { startDeliveryWorker, type DeliveryWorker } from '../delivery/worker.ts'
 import { freePort } from '../../harness/spawn-server.ts'
-import { lastCode, openFixture, type Fixture } from './booking-fixture.ts'
+import { buyTicket, lastCode, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { until } from './receivers.ts'
 import { startBulkSmsBd, startSslWireless, type ProviderStandIn } from './sms-standins.ts'
 
@@ -50,7 +50,7 @@ interface Site {
 
 /** A fresh database (its own fixture), with no worker yet. */
 async function site(): Promise<Site> {
-  const f = await openFixture({ daysAhead: 1, config: { sms: null, smtp: null } })
+  const f = await openFixture({ daysAhead: 3, config: { sms: null, smtp: null } })
   const s: Site = {
     f,
     worker: null,
@@ -229,7 +229,7 @@ t(
   },
 )
 
-t('the code SMS is in the language the passenger asked in (Bengali: sign-in, sign-up), within two SMS parts', async () => {
+t('the code SMS is in the language the passenger asked in (Bengali: sign-in, sign-up, ticket cancellation), within two SMS parts', async () => {
   await a.use('sslwireless', null)
   const p = await a.f.passenger()
   const sent = await a.f.api('POST', '/api/sendOtp', { mobile: p.mobile, purpose: 'LOGIN' }, { headers: { 'accept-language': 'bn' } })
@@ -252,6 +252,17 @@ t('the code SMS is in the language the passenger asked in (Bengali: sign-in, sig
   const [signup] = await a.f.db.query<{ body: string }>('SELECT body FROM outbox_messages WHERE "to" = $1 ORDER BY id DESC LIMIT 1', ['01812340209'])
   assert.match(signup!.body, /[\u0980-\u09FF]/u)
   assert.ok(signup!.body.length <= 134, `${signup!.body.length} characters`)
+
+  const buyer = await a.f.passenger({ balance: 20_000 })
+  const sold = await buyTicket(a.f, buyer, await pickTrip(a.f, { minHours: 24 }), 1)
+  const init = await a.f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`, undefined, { headers: { 'accept-language': 'bn' } })
+  assert.is(init.status, 200, JSON.stringify(init.body))
+  const [cancel] = await a.f.db.query<{ body: string }>(
+    'SELECT body FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 1',
+    [buyer.mobile],
+  )
+  assert.match(cancel!.body, 'টিকিট বাতিলের কোড')
+  assert.ok(cancel!.body.length <= 134, `${cancel!.body.length} characters`)
 
   const en = await a.f.api('POST', '/api/sendOtp', { mobile: p.mobile, purpose: 'RESET_PASSWORD' })
   assert.is(en.status, 200)
