@@ -121,7 +121,8 @@ for (const lang of ['en', 'bn'] as const) {
     await expect(page).toHaveURL(/\/login$/)
     await fillSignUp(page, lang, mobile)
     await page.getByRole('button', { name: m(lang, 'login.signup') }).click()
-    const code = await latestCode(request, mobile, /verification/i)
+    // the code SMS is written in the language the passenger signed up in
+    const code = await latestCode(request, mobile, lang === 'bn' ? /মোবাইল যাচাইয়ের কোড/ : /verification/i)
     await page.getByRole('textbox').first().click()
     await page.keyboard.type(code)
     await expect(page).toHaveURL(new RegExp(`/reservation\\?.*tripId=${trip.tripId}`))

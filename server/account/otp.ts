@@ -12,6 +12,7 @@
  * most SMS_HOURLY_BUDGET an hour (then SMS_PROVIDER_SERVICE_UNAVAILABLE).
  */
 import { randomInt } from 'node:crypto'
+import type { Locale } from '../../contract/dhaka-dates.ts'
 import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
 import { AppError, type Deps } from '../http/handle.ts'
@@ -67,11 +68,16 @@ export async function assertSmsAllowed(q: Queryable, deps: Deps, address: string
 // Stored instead of a code's hash when no SMS goes out (see issueOtp's `deliver`): no code matches it.
 const NO_CODE = '-'
 
-const purposeText: Record<OtpPurpose, string> = {
-  SIGNUP: 'mobile verification',
-  LOGIN: 'login',
-  RESET_PASSWORD: 'password reset',
-  CANCEL_TICKET: 'ticket cancellation',
+// The code first (a phone can offer to fill it in) and in ASCII digits; the Bengali text fits two UCS-2 SMS parts (134 characters).
+const codeText: Record<Locale, (code: string, purpose: OtpPurpose) => string> = {
+  en: (code, purpose) =>
+    `${code} is your Nodi Express ${
+      { SIGNUP: 'mobile verification', LOGIN: 'login', RESET_PASSWORD: 'password reset', CANCEL_TICKET: 'ticket cancellation' }[purpose]
+    } code. It expires in 5 minutes. Do not share it with anyone.`,
+  bn: (code, purpose) =>
+    `${code} আপনার Nodi Express ${
+      { SIGNUP: 'মোবাইল যাচাইয়ের', LOGIN: 'লগইন', RESET_PASSWORD: 'পাসওয়ার্ড রিসেটের', CANCEL_TICKET: 'টিকিট বাতিলের' }[purpose]
+    } কোড। ৫ মিনিট পর মেয়াদ শেষ হবে। কাউকে জানাবেন না।`,
 }
 
 /** The stored form of a one-time code (a test forces a code by writing one). */
@@ -89,11 +95,12 @@ export function codeHash(mobile: string, purpose: OtpPurpose, ref: string, code:
  *
  * `deliver: false` (a number with no account) does all the same, limits included, but
  * stores a code nothing matches and sends no SMS: the answer cannot tell the two apart.
+ * The SMS is written in `language` (the request's, default English).
  */
 export async function issueOtp(
   db: Queryable,
   deps: Deps,
-  p: { mobile: string; purpose: OtpPurpose; ref?: string; address: string; deliver?: boolean },
+  p: { mobile: string; purpose: OtpPurpose; ref?: string; address: string; deliver?: boolean; language?: Locale },
 ): Promise<{ resendAfterSeconds: number; expiresInSeconds: number }> {
   const deliver = p.deliver ?? true
   const ref = p.ref ?? ''
@@ -132,7 +139,7 @@ export async function issueOtp(
     {
       channel: 'SMS',
       to: p.mobile,
-      body: `${code} is your Nodi Express ${purposeText[p.purpose]} code. It expires in 5 minutes. Do not share it with anyone.`,
+      body: codeText[p.language ?? 'en'](code, p.purpose),
       code,
     },
     db,

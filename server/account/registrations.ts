@@ -4,6 +4,7 @@
  * (or completes one left PENDING by the old flow) and signs them in. A second
  * registration of the same mobile never changes the first one's details.
  */
+import type { Locale } from '../../contract/dhaka-dates.ts'
 import type { Session } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
 import { AppError, type Deps } from '../http/handle.ts'
@@ -47,11 +48,12 @@ export async function openRegistration(q: Queryable, token: string, now: Date, m
   return r
 }
 
-/** Stores a new registration and sends its code (asked for from client `address`); answers its token with the code's timings. */
+/** Stores a new registration and sends its code (asked for from client `address`, in `language`); answers its token with the code's timings. */
 export async function startRegistration(
   deps: Deps,
   fields: { mobile: string; fullName: string; email: string; city: string; passwordHash: string },
   address: string,
+  language: Locale = 'en',
 ): Promise<{ registrationToken: string; resendAfterSeconds: number; expiresInSeconds: number }> {
   const token = newToken()
   return deps.db.transaction(async (tx) => {
@@ -70,18 +72,19 @@ export async function startRegistration(
         addTime(now, { minutes: REGISTRATION_MINUTES }),
       ],
     )
-    const sent = await issueOtp(tx, deps, { mobile: fields.mobile, purpose: 'SIGNUP', ref: signupRef(reg!.id), address })
+    const sent = await issueOtp(tx, deps, { mobile: fields.mobile, purpose: 'SIGNUP', ref: signupRef(reg!.id), address, language })
     return { ...sent, registrationToken: token }
   })
 }
 
-/** Sends the registration a new code (asked for from client `address`). */
+/** Sends the registration a new code (asked for from client `address`, in `language`). */
 export async function resendRegistrationCode(
   deps: Deps,
   reg: RegistrationRow,
   address: string,
+  language: Locale = 'en',
 ): Promise<{ resendAfterSeconds: number; expiresInSeconds: number }> {
-  return deps.db.transaction((tx) => issueOtp(tx, deps, { mobile: reg.mobile, purpose: 'SIGNUP', ref: signupRef(reg.id), address }))
+  return deps.db.transaction((tx) => issueOtp(tx, deps, { mobile: reg.mobile, purpose: 'SIGNUP', ref: signupRef(reg.id), address, language }))
 }
 
 /**

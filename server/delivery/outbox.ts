@@ -32,8 +32,8 @@ export function createOutbox(db: Queryable, now: () => Date, opts: { production:
         content: (typeof a.content === 'string' ? Buffer.from(a.content, 'utf8') : a.content).toString('base64'),
       }))
       await (tx ?? db).query(
-        `INSERT INTO outbox_messages (channel, "to", subject, body, code, created_at, status, next_attempt_at, html, attachments, redacted_body)
-         VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $6, $7, $8::jsonb, $9)`,
+        `INSERT INTO outbox_messages (channel, "to", subject, body, code, created_at, status, next_attempt_at, html, attachments, redacted_body, urgent)
+         VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $6, $7, $8::jsonb, $9, $10)`,
         [
           msg.channel,
           msg.to,
@@ -44,6 +44,8 @@ export function createOutbox(db: Queryable, now: () => Date, opts: { production:
           msg.html ?? null,
           JSON.stringify(attachments),
           redacted,
+          // A one-time code expires in minutes: its SMS fails over to the second provider at once.
+          !!msg.code,
         ],
       )
       for (const fn of listeners) fn()

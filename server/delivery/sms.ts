@@ -9,14 +9,20 @@
  *   push SMS connectivity API", version 3.0.0 (sections 3.1 API status codes, 3.2 SMS
  *   status codes, 4.1 single SMS), as their public clients send it (e.g. the
  *   KsSadi/SSLWirelessSMS Laravel client, emoncse/SSLWireless-SMSPlusPython).
- *   `csms_id` is the outbox id, so a resend after a crash mid-send is answered
- *   "Duplicate CMS ID" and counts as accepted: the provider already has it.
+ *   `csms_id` (alphanumeric, at most 20 characters, unique per day on the account) is
+ *   the installation id and the outbox id, so no other database on the same account
+ *   uses it. "Duplicate CSMS ID" (4023, or an smsinfo DUPLICATE) means this request
+ *   sent nothing: a failure to look into (a resend after a crash mid-send, or an id
+ *   used twice), never a send; a one-time code then goes to the fallback provider.
  * - `bulksmsbd`: BulkSMSBD single SMS API. POST form fields `api_key`, `type=text`,
  *   `number`, `senderid`, `message` (UTF-8, so Bengali goes as it is) to
  *   BULKSMSBD_API_URL; the answer `{ response_code, message_id, success_message,
  *   error_message }` (sometimes the bare code) is 202 when submitted, else an error
  *   code. Format and codes from bulksmsbd.com/bulksms-api-bangladesh.php ("Error
- *   Success Code & Meaning").
+ *   Success Code & Meaning"): the page documents `type=text` only, with the message
+ *   URL-encoded, and no `type=unicode` (some client libraries send one for non-ASCII
+ *   text; the provider does not document it), so Bengali goes with `type=text`. It
+ *   documents no client message id and no duplicate answer.
  * - `http-json`: an operator's own relay. POST JSON `{ to, text, sender }` with a
  *   Bearer token and an `Idempotency-Key`; 2xx accepted; 429, 5xx retried; any other
  *   answer refuses the message for good.
@@ -64,10 +70,7 @@ export function smsProviderTransport(cfg: SmsConfig, opts: { timeoutMs: number }
 /** How a documented answer code is handled. */
 type Outcome = 'temporary' | 'permanent' | 'config'
 
-/**
- * SSL Wireless API status codes (spec 3.1). 4023 (duplicate csms_id) is handled
- * apart: our csms_id is only ever reused by a resend of the same message.
- */
+/** SSL Wireless API status codes (spec 3.1). 4023 (duplicate csms_id) is handled apart: a failure, never a send. */
 export const SSL_WIRELESS_CODES: Record<number, [Outcome, string]> = {
   4001: ['config', 'Unauthorized (invalid API token)'],
   4002: ['config', 'SID/stakeholder is not permitted to send SMS'],
@@ -86,12 +89,17 @@ export const SSL_WIRELESS_CODES: Record<number, [Outcome, string]> = {
   5000: ['temporary', 'unknown error'],
 }
 
-/** BulkSMSBD response codes (bulksmsbd.com, "Error Success Code & Meaning"); 202 is success. */
+/**
+ * BulkSMSBD response codes (bulksmsbd.com, "Error Success Code & Meaning"); 202 is success. None is
+ * documented as worth retrying: 1005 "Internal Error" says nothing of when it would pass (and is also
+ * seen for a sender id the account may not use), so it is a refusal: the fallback provider gets the
+ * message at once, and without one it fails with the reason.
+ */
 export const BULKSMSBD_CODES: Record<number, [Outcome, string]> = {
   1001: ['permanent', 'invalid number'],
   1002: ['config', 'sender id not correct or disabled'],
   1003: ['config', 'required fields missing'],
-  1005: ['temporary', 'internal error'],
+  1005: ['permanent', 'internal error'],
   1006: ['permanent', 'balance validity not available'],
   1007: ['permanent', 'balance insufficient'],
   1011: ['config', 'user id not found'],
@@ -145,11 +153,12 @@ export function sslWirelessTransport(cfg: Extract<SmsConfig, { provider: 'sslwir
       if (status === 'SUCCESS') {
         const smsStatus = typeof info?.sms_status === 'string' ? info.sms_status.toUpperCase() : 'SUCCESS'
         const message = typeof info?.status_message === 'string' ? info.status_message : ''
-        if (smsStatus === 'SUCCESS' || (smsStatus === 'DUPLICATE' && /c?sms id|cms id/i.test(message))) return { providerMessageId: reference }
+        if (smsStatus === 'SUCCESS') return { providerMessageId: reference }
+        if (smsStatus === 'DUPLICATE' && /c?sms id|cms id/i.test(message)) throw duplicate(who, `${smsStatus}: ${clean(message)}`)
         // SMS status codes (spec 3.2): INVALID (MSISDN, length, CSMS ID) or DUPLICATE MSISDN.
         throw new DeliveryError(`${who} ${smsStatus}: ${clean(message) || 'refused'}`, true)
       }
-      if (code === 4023) return { providerMessageId: reference } // Duplicate CMS ID: a resend of a message it already has
+      if (code === 4023) throw duplicate(who, `4023: ${clean(typeof j.error_message === 'string' ? j.error_message : '') || 'Duplicate CSMS ID'}`)
       const reason = typeof j.error_message === 'string' ? j.error_message : ''
       throw refusal(who, Number.isFinite(code) ? code : null, reason, SSL_WIRELESS_CODES, Number.isFinite(code) && code >= 5000)
     },
@@ -222,9 +231,16 @@ function recipient(msg: OutgoingMessage): string {
   return to
 }
 
-/** SSL Wireless's csms_id: alphanumeric, at most 20 characters, unique per day; made from the outbox id. */
-export function csmsId(msg: Pick<OutgoingMessage, 'idempotencyKey'>): string {
-  return msg.idempotencyKey.replace(/[^A-Za-z0-9]/g, '').slice(-20)
+/** SSL Wireless's csms_id (alphanumeric, at most 20 characters, unique per day): the installation id, then the outbox id. */
+export function csmsId(msg: Pick<OutgoingMessage, 'installationId' | 'id'>): string {
+  const id = `${msg.installationId}${msg.id}`
+  if (!/^[A-Za-z0-9]{1,20}$/.test(id)) throw new DeliveryError(`no csms_id fits SSL Wireless's 20 characters for message ${msg.id}`, true)
+  return id
+}
+
+/** A provider's "duplicate message id" answer: nothing was sent by this request. */
+function duplicate(who: string, what: string): DeliveryError {
+  return new DeliveryError(`${who} ${what} (duplicate message id: not sent by this request)`, true, undefined, { duplicate: true })
 }
 
 interface HttpAnswer {

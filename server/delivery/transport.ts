@@ -15,9 +15,22 @@ export interface OutgoingMessage {
   text: string
   html: string | null
   attachments: { filename: string; contentType: string; content: Buffer }[]
+  /** This database's installation id (installation.ts): with `id`, unique across databases on one provider account. */
+  installationId: string
   /** Stable across retries of this message, so a provider can drop a repeat after a crash mid-send. */
   idempotencyKey: string
 }
+
+/** Which provider an SMS is with (`outbox_messages.route`); it only ever moves from PRIMARY to FALLBACK. */
+export const Route = {
+  /** SMS_PROVIDER. */
+  PRIMARY: 0,
+  /** SMS_FALLBACK_PROVIDER. */
+  FALLBACK: 1,
+} as const
+
+/** A route's number as stored. */
+export type RouteNumber = (typeof Route)[keyof typeof Route]
 
 /** What a provider answered for an accepted message. */
 export interface SendResult {
@@ -42,9 +55,16 @@ export interface Transport {
 export interface Transports {
   EMAIL: Transport
   SMS: Transport
-  /** Where an SMS goes when `SMS` refuses it or cannot take it after its retries (SMS_FALLBACK_PROVIDER). */
+  /** Where an SMS goes when `SMS` refuses it, cannot take it after its retries (a code: after one), or is routed around (SMS_FALLBACK_PROVIDER). */
   smsFallback?: Transport | null
 }
+
+/**
+ * Why a send failed, as counted in /metrics: the provider could not take it now (temporary), refused
+ * this message (refused), cannot send for us with these settings (configuration), or already has a
+ * message with this id (duplicate: nothing was sent, someone should look into it).
+ */
+export type FailureReason = 'temporary' | 'refused' | 'configuration' | 'duplicate'
 
 /** A refused send. `permanent`: retrying cannot help (FAILED at once); otherwise retried with backoff. */
 export class DeliveryError extends Error {
@@ -53,11 +73,21 @@ export class DeliveryError extends Error {
   readonly retryAfterMs?: number
   /** The operator's settings or account are wrong (credentials, sender id, IP not allowed): logged as a configuration error. */
   readonly config: boolean
-  constructor(message: string, permanent: boolean, retryAfterMs?: number, opts: { config?: boolean } = {}) {
+  /** The provider answered that it already has a message with this id: never a send. */
+  readonly duplicate: boolean
+  constructor(message: string, permanent: boolean, retryAfterMs?: number, opts: { config?: boolean; duplicate?: boolean } = {}) {
     super(message)
-    this.permanent = permanent
+    this.permanent = permanent || opts.duplicate === true
     this.retryAfterMs = retryAfterMs
     this.config = opts.config ?? false
+    this.duplicate = opts.duplicate ?? false
+  }
+
+  /** The kind of failure. */
+  get reason(): FailureReason {
+    if (this.duplicate) return 'duplicate'
+    if (this.config) return 'configuration'
+    return this.permanent ? 'refused' : 'temporary'
   }
 }
 

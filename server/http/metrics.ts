@@ -2,9 +2,9 @@
  * Prometheus metrics (prom-client), one registry per server: request latency by
  * route, seat-lock outcomes, limit refusals (PIN and code lockouts among them),
  * and, read from the database when scraped (so every process reports the same),
- * payments by outcome, refunds by status with the oldest unfinished one's age, and the
- * message outbox's backlog and failures (delivery failures by channel are
- * `outbox_messages{status="FAILED"}`).
+ * payments by outcome, refunds by status with the oldest unfinished one's age, the message
+ * outbox's backlog and failures (delivery failures by channel are `outbox_messages{status="FAILED"}`),
+ * and each provider's sends, failed sends and SMS failovers (server/delivery/provider-health.ts).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { Queryable } from '../db/db.ts'
@@ -118,6 +118,49 @@ export function createMetrics(db: Queryable, now: () => Date = () => new Date())
         [now()],
       )
       this.set(Math.max(0, r?.s ?? 0))
+    },
+  })
+  type CountRow = { channel: string; provider: string; reason: string; n: number }
+  const deliveryCounter = (name: string, help: string, event: 'sent' | 'failed' | 'failover', labels: (r: CountRow) => Record<string, string>) =>
+    new Counter({
+      name,
+      help: `${help} (from the database)`,
+      labelNames: Object.keys(labels({ channel: '', provider: '', reason: '', n: 0 })),
+      registers: [registry],
+      async collect() {
+        this.reset()
+        const rows = await db.query<CountRow>('SELECT channel, provider, reason, n::float8 AS n FROM delivery_counts WHERE event = $1', [event])
+        for (const r of rows) this.inc(labels(r), r.n)
+      },
+    })
+  deliveryCounter('delivery_sends_total', 'Messages a provider accepted, by channel and provider', 'sent', (r) => ({
+    channel: r.channel,
+    provider: r.provider,
+  }))
+  deliveryCounter(
+    'delivery_failures_total',
+    'Sends a provider did not accept, by channel, provider and reason: temporary, refused, configuration, duplicate',
+    'failed',
+    (r) => ({ channel: r.channel, provider: r.provider, reason: r.reason }),
+  )
+  deliveryCounter(
+    'delivery_failovers_total',
+    'SMS handed from the first provider to the fallback, by cause: first_failure (a code), refused, attempts_used, routed_around, no_answer',
+    'failover',
+    (r) => ({ from: r.provider, cause: r.reason }),
+  )
+  new Gauge({
+    name: 'delivery_provider_routed_around',
+    help: 'SMS providers messages go around for now after failing again and again (1), by provider',
+    labelNames: ['provider'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset()
+      const rows = await db.query<{ provider: string; open: boolean }>(
+        'SELECT provider, open_until IS NOT NULL AND open_until > $1 AS open FROM delivery_providers',
+        [now()],
+      )
+      for (const r of rows) this.set({ provider: r.provider }, r.open ? 1 : 0)
     },
   })
   return {

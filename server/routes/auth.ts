@@ -25,6 +25,7 @@ import {
 } from '../account/registrations.ts'
 import { createSession, revokeSession } from '../account/sessions.ts'
 import { addDhakaDays } from '../lib/time.ts'
+import { languageOf } from '../delivery/ticket-messages.ts'
 
 /** Wrong passwords one mobile no. takes in 15 minutes (`max` from LOGIN_FAILURE_LIMIT) before its password sign-in waits. */
 export function wrongPasswordLimit(deps: Deps): Limit {
@@ -59,14 +60,19 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // refused before the password is hashed when no code could go out anyway
     await assertSmsAllowed(db, deps, address)
     const passwordHash = await hashPassword(body.password)
-    const started = await startRegistration(deps, { mobile, fullName: body.fullName, email: body.email, city: body.city, passwordHash }, address)
+    const started = await startRegistration(
+      deps,
+      { mobile, fullName: body.fullName, email: body.email, city: body.city, passwordHash },
+      address,
+      languageOf(req.headers['accept-language']),
+    )
     return { mobile, ...started }
   })
 
   handle(app, deps, 'resendMobileCode', async ({ params, req }) => {
     const reg = await openRegistration(db, params.registrationToken ?? '', deps.now())
     await assertMobileUnregistered(db, reg.mobile)
-    return { mobile: reg.mobile, ...(await resendRegistrationCode(deps, reg, addressKey(req.ip))) }
+    return { mobile: reg.mobile, ...(await resendRegistrationCode(deps, reg, addressKey(req.ip), languageOf(req.headers['accept-language']))) }
   })
 
   handle(app, deps, 'verifyMobile', async ({ body }) => {
@@ -106,7 +112,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // answered alike, limits included, but sent nothing: the answer does not say which
     // numbers have accounts. Its code step then answers like a wrong code.
     const deliver = !!p && !(body.purpose === 'LOGIN' && p.status === 'PENDING')
-    const sent = await db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: body.purpose, address: addressKey(req.ip), deliver }))
+    const language = languageOf(req.headers['accept-language'])
+    const sent = await db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: body.purpose, address: addressKey(req.ip), deliver, language }))
     return { mobile, ...sent }
   })
 

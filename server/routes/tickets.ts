@@ -10,6 +10,7 @@ import { expireBookings, ownReservation, type ReservationRow } from '../bookings
 import { AppError, handle, pathId, type Auth, type Deps } from '../http/handle.ts'
 import { addressKey, take, type Limit } from '../http/limits.ts'
 import { issueOtp, verifyOtp } from '../account/otp.ts'
+import { languageOf } from '../delivery/ticket-messages.ts'
 import { loadReservations, mustLoadReservation } from '../bookings/reservation-view.ts'
 import {
   cancelPolicy,
@@ -70,7 +71,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const quote = await cancelQuote(deps.db, r, now)
     const mobile = await refundMobile(deps.db, r)
     const address = addressKey(call.req.ip)
-    const sent = await deps.db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr!, address }))
+    const language = languageOf(call.req.headers['accept-language'])
+    const sent = await deps.db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr!, address, language }))
     return {
       reservationId: r.id,
       refundAmount: quote.refund,

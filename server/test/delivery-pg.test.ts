@@ -6,7 +6,9 @@
  * that their claims collide: still no message claimed twice. Then two processes on
  * SSL Wireless with BulkSMSBD as the fallback: what SSL Wireless refuses (a FAILED
  * body) or cannot take goes through BulkSMSBD, and each provider has each message at
- * most once. Reported skipped without PostgreSQL binaries (a failure under CI).
+ * most once. Then the circuit: the failures one process meets route SSL Wireless
+ * around for the other process too, codes included.
+ * Reported skipped without PostgreSQL binaries (a failure under CI).
  */
 import * as assert from 'uvu/assert'
 import { openDb } from '../db/db.ts'
@@ -22,6 +24,24 @@ import { startBulkSmsBd, startSslWireless } from './sms-standins.ts'
 import { call, startServer, type ServerProcess } from '../../harness/spawn-server.ts'
 
 const test = pgSuite('delivery on PostgreSQL')
+const SSL_CREDS = { apiToken: 'tok-ssl', sid: 'NODIEXPRESS' }
+
+/** A server's settings for SSL Wireless with BulkSMSBD as the fallback, on the stand-ins at `sslUrl` and `bulkUrl`. */
+function withFallback(url: string, smtpUrl: string, sslUrl: string, bulkUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: url,
+    SMTP_URL: smtpUrl,
+    MAIL_FROM: 'tickets@nodi.test',
+    SMS_PROVIDER: 'sslwireless',
+    SSLWIRELESS_API_TOKEN: SSL_CREDS.apiToken,
+    SSLWIRELESS_SID: SSL_CREDS.sid,
+    SSLWIRELESS_API_URL: sslUrl,
+    SMS_FALLBACK_PROVIDER: 'bulksmsbd',
+    BULKSMSBD_API_KEY: 'key-bulk',
+    BULKSMSBD_SENDER_ID: '8809617611111',
+    BULKSMSBD_API_URL: bulkUrl,
+  }
+}
 
 test('PostgreSQL, two server processes: every message is delivered exactly once, and both processes deliver', async () => {
   const pg = await startPostgres()
@@ -154,8 +174,7 @@ test('PostgreSQL, six workers claiming two at a time on separate connections: no
 test('PostgreSQL, two processes on SSL Wireless with BulkSMSBD as fallback: refused and unavailable SMS go through BulkSMSBD, each provider has each message at most once', async () => {
   const pg = await startPostgres()
   const url = await pg.createDatabase('fallback')
-  const creds = { apiToken: 'tok-ssl', sid: 'NODIEXPRESS' }
-  const ssl = await startSslWireless(creds)
+  const ssl = await startSslWireless(SSL_CREDS)
   const bulk = await startBulkSmsBd({ apiKey: 'key-bulk', senderId: '8809617611111' })
   const smtp = await startSmtpReceiver()
   // every third number is blocked at SSL Wireless (for good); every third from the second gets "Unknown Error" (temporary)
@@ -167,17 +186,7 @@ test('PostgreSQL, two processes on SSL Wireless with BulkSMSBD as fallback: refu
     for (let i = 0; i < 2; i++) {
       servers.push(
         await startServer({
-          DATABASE_URL: url,
-          SMTP_URL: smtp.url,
-          MAIL_FROM: 'tickets@nodi.test',
-          SMS_PROVIDER: 'sslwireless',
-          SSLWIRELESS_API_TOKEN: creds.apiToken,
-          SSLWIRELESS_SID: creds.sid,
-          SSLWIRELESS_API_URL: ssl.url,
-          SMS_FALLBACK_PROVIDER: 'bulksmsbd',
-          BULKSMSBD_API_KEY: 'key-bulk',
-          BULKSMSBD_SENDER_ID: '8809617611111',
-          BULKSMSBD_API_URL: bulk.url,
+          ...withFallback(url, smtp.url, ssl.url, bulk.url),
           // one attempt per provider: "cannot take it after its retries" at once
           DELIVERY_MAX_ATTEMPTS: '1',
         }),
@@ -197,9 +206,10 @@ test('PostgreSQL, two processes on SSL Wireless with BulkSMSBD as fallback: refu
       'SELECT id, "to", route, provider FROM outbox_messages ORDER BY id',
     )
     assert.is(rows.length, N)
+    const [inst] = await db.query<{ value: string }>("SELECT value FROM settings WHERE name = 'installation_id'")
     for (const r of rows) {
       const msisdn = `88${r.to}`
-      const atSsl = ssl.requests.filter((q) => q.fields.csms_id === `outbox${r.id}`)
+      const atSsl = ssl.requests.filter((q) => q.fields.csms_id === `${inst!.value}${r.id}`)
       const atBulk = bulk.requests.filter((q) => q.fields.number === msisdn)
       assert.is(atSsl.length, 1, `${r.to}: one request to SSL Wireless`)
       if (fate(msisdn) === 2) {
@@ -210,6 +220,53 @@ test('PostgreSQL, two processes on SSL Wireless with BulkSMSBD as fallback: refu
       }
     }
     assert.is(ssl.accepted.length + bulk.accepted.length, N, 'each message accepted by exactly one provider')
+  } finally {
+    await db.close()
+    for (const s of servers) await s.kill('SIGTERM')
+    await Promise.all([ssl.close(), bulk.close(), smtp.close()])
+    await pg.stop()
+  }
+})
+
+test('PostgreSQL, two processes: a provider one process saw fail 5 times in a row is routed around by the other, codes included', async () => {
+  const pg = await startPostgres()
+  const url = await pg.createDatabase('circuit')
+  const ssl = await startSslWireless(SSL_CREDS)
+  const bulk = await startBulkSmsBd({ apiKey: 'key-bulk', senderId: '8809617611111' })
+  const smtp = await startSmtpReceiver()
+  ssl.fail = () => 4031
+  const env = withFallback(url, smtp.url, ssl.url, bulk.url)
+  const servers: ServerProcess[] = []
+  const db = await openDb({ databaseUrl: url, max: 4 })
+  const outbox = createOutbox(db, () => new Date(), { production: false })
+  const rows = (prefix: string) =>
+    db.query<{ to: string; status: string; route: number; provider: string | null }>(
+      'SELECT "to", status, route, provider FROM outbox_messages WHERE "to" LIKE $1 ORDER BY id',
+      [`${prefix}%`],
+    )
+  try {
+    // The first process alone meets SSL Wireless's "TPS Exceeded" 5 times: notices wait for their retries.
+    servers.push(await startServer(env))
+    for (let i = 0; i < 5; i++) await outbox.send({ channel: 'SMS', to: `0171500000${i}`, body: `নোটিশ ${i}` })
+    await until(async () => ssl.requests.length >= 5, 'five refusals at SSL Wireless', 30_000)
+    await until(
+      async () => (await db.query("SELECT 1 FROM delivery_providers WHERE provider = 'sslwireless' AND open_until > now()")).length === 1,
+      'SSL Wireless routed around',
+    )
+    await until(async () => (await rows('017150')).every((r) => r.status === 'PENDING' && r.route === 0), 'the notices waiting for a retry')
+    await servers[0]!.kill('SIGTERM')
+
+    // The second process has seen no failure itself: it reads the circuit from the database.
+    servers.push(await startServer(env))
+    for (let i = 0; i < 5; i++) await outbox.send({ channel: 'SMS', to: `0171600000${i}`, body: `নোটিশ ${i}` })
+    await until(async () => (await rows('017160')).every((r) => r.status === 'SENT'), 'the new notices SENT', 30_000)
+    assert.ok((await rows('017160')).every((r) => r.provider === 'bulksmsbd'))
+    assert.is(ssl.requests.length, 5, 'no further request to SSL Wireless while it is routed around')
+
+    // A code: through BulkSMSBD within seconds.
+    await outbox.send({ channel: 'SMS', to: '01717000000', body: '123456 is your Nodi Express login code.', code: '123456' })
+    await until(async () => (await rows('01717')).every((r) => r.status === 'SENT'), 'the code SENT', 30_000)
+    assert.is((await rows('01717'))[0]!.provider, 'bulksmsbd')
   } finally {
     await db.close()
     for (const s of servers) await s.kill('SIGTERM')

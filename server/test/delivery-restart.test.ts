@@ -87,6 +87,7 @@ test('SIGKILL with a send in flight and sends pending; after the restart each SM
     const left = await db.query<{ id: number; to: string; status: string; attempts: number; locked_until: Date | null }>(
       `SELECT id, "to", status, attempts, locked_until FROM outbox_messages WHERE channel = 'SMS' AND "to" LIKE '017130000%' ORDER BY id`,
     )
+    const [inst] = await db.query<{ value: string }>("SELECT value FROM settings WHERE name = 'installation_id'")
     await db.close()
     assert.equal(
       left.map((r) => [r.to, r.status, r.attempts]),
@@ -99,7 +100,7 @@ test('SIGKILL with a send in flight and sends pending; after the restart each SM
       ],
     )
     const lease = left[2]!.locked_until!.getTime()
-    const key = (i: number) => `outbox-${left[i - 1]!.id}`
+    const key = (i: number) => `outbox-${inst!.value}-${left[i - 1]!.id}`
 
     sms.answer = (_r, n) => ({ status: 200, body: { id: `after-${n}` } })
     server = await spawnServer(env)

@@ -13,6 +13,7 @@ import { consoleTransport, DeliveryError } from '../delivery/transport.ts'
 import { createTransports } from '../delivery/transports.ts'
 import { startDeliveryWorker, type DeliveryWorker } from '../delivery/worker.ts'
 import { issueOtp } from '../account/otp.ts'
+import { installationId } from '../delivery/installation.ts'
 import { REDACTED_CODE } from '../delivery/outbox.ts'
 import { buyTicketWith, lastCode, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { startTestApp } from './helpers.ts'
@@ -88,7 +89,7 @@ t('a one-time code goes to the provider as JSON with the Bearer token; 2xx is ac
   assert.is(req.method, 'POST')
   assert.is(req.headers.authorization, `Bearer ${TOKEN}`)
   assert.match(String(req.headers['content-type']), 'application/json')
-  assert.is(req.headers['idempotency-key'], `outbox-${id}`)
+  assert.is(req.headers['idempotency-key'], `outbox-${await installationId(f.db)}-${id}`)
   assert.equal(Object.keys(req.body).sort(), ['sender', 'text', 'to'])
   assert.is(req.body.to, '8801912340001')
   assert.is(req.body.sender, 'NodiEx')
@@ -134,7 +135,7 @@ t('503 then 200: retried once the backoff has passed on the clock, delivered onc
   assert.is(sms.requests.length, before + 2)
   assert.equal(
     sms.requests.slice(before).map((q) => q.headers['idempotency-key']),
-    [`outbox-${id}`, `outbox-${id}`],
+    [`outbox-${await installationId(f.db)}-${id}`, `outbox-${await installationId(f.db)}-${id}`],
   )
   assert.ok(
     logged.some((l) => l === `[delivery] message ${id} (SMS) attempt 1 not accepted, retry in 30 s: SMS provider answered HTTP 503: maintenance`),
@@ -225,7 +226,17 @@ t('no answer in time, or no provider listening: retried, not failed', async () =
   const nobody = smsTransport({ url: `http://127.0.0.1:${port}/send`, token: TOKEN, senderId: null }, { timeoutMs: 2000 })
   const err = await nobody
     .send(
-      { id: 1, channel: 'SMS', to: '01912340007', subject: null, text: 'x', html: null, attachments: [], idempotencyKey: 'outbox-1' },
+      {
+        id: 1,
+        channel: 'SMS',
+        to: '01912340007',
+        subject: null,
+        text: 'x',
+        html: null,
+        attachments: [],
+        installationId: 'abcd1234',
+        idempotencyKey: 'outbox-1',
+      },
       new AbortController().signal,
     )
     .catch((e) => e)

@@ -10,6 +10,7 @@ import { suite } from 'uvu'
 import { formatDate } from '../../contract/dhaka-dates.ts'
 import * as assert from 'uvu/assert'
 import { formatMoney } from '../../contract/money.ts'
+import { installationId } from '../delivery/installation.ts'
 import { SMTP_POOL_CONNECTIONS, smtpTransport } from '../delivery/smtp.ts'
 import { consoleTransport } from '../delivery/transport.ts'
 import { createTransports } from '../delivery/transports.ts'
@@ -102,7 +103,8 @@ t('a ticket booked in Bengali arrives by SMTP: Bengali subject and text, PNR and
   assert.match(cal, `UID:reservation-${sold.id}@`)
 
   const row = await rowOf(`channel = 'EMAIL' AND "to" = $1`, ['rahim@example.com'])
-  assert.is(m.messageId, `<outbox-${row.id}@localhost>`, 'the Message-ID is made from the outbox id')
+  const inst = await installationId(f.db)
+  assert.is(m.messageId, `<outbox-${inst}-${row.id}@localhost>`, 'the Message-ID is made from the installation and outbox ids')
   await until(async () => (await rowOf('id = $1', [row.id])).status === 'SENT', 'the e-mail row SENT')
   const sent = await rowOf('id = $1', [row.id])
   assert.is(sent.attempts, 1)
@@ -171,6 +173,7 @@ t('smtps:// sends over TLS from the first byte', async () => {
         text: 'Hello',
         html: null,
         attachments: [],
+        installationId: 'abcd1234',
         idempotencyKey: 'outbox-42',
       },
       new AbortController().signal,
@@ -230,6 +233,7 @@ t('pooled: twelve e-mails sent at once go over at most a few kept-open connectio
             text: 'Hello',
             html: null,
             attachments: [],
+            installationId: 'abcd1234',
             idempotencyKey: `outbox-${i}`,
           },
           new AbortController().signal,

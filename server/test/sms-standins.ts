@@ -7,9 +7,10 @@
  *   /api/v3/send-sms; answers HTTP 200 with `{ status: "SUCCESS", status_code: 200,
  *   error_message: "", smsinfo: [{ sms_status, status_message, msisdn, sms_type,
  *   sms_body, csms_id, reference_id }] }` or `{ status: "FAILED", status_code: 40xx,
- *   error_message }`; a csms_id seen before (the same day) is 4023 Duplicate CMS ID.
- * - BulkSMSBD: POST form fields `api_key`, `type=text`, `number`, `senderid`,
- *   `message` to /api/smsapi; answers `{ response_code: 202, message_id,
+ *   error_message }`; a csms_id (alphanumeric, at most 20) seen before is 4023 Duplicate
+ *   CMS ID, whichever database sent it: one stand-in plays one provider account.
+ * - BulkSMSBD: POST form fields `api_key`, `type=text` (the only type its API page
+ *   documents, Bengali included), `number`, `senderid`, `message` to /api/smsapi; answers `{ response_code: 202, message_id,
  *   success_message: "SMS Submitted Successfully", error_message: "" }` or an error
  *   code with its documented meaning. (Which code a wrong key gets is not documented:
  *   this stand-in answers 1011 "User Id not found".)
