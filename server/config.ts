@@ -133,6 +133,12 @@ function readTrustProxy(value: string | undefined, problems: string[]): TrustPro
     return false
   }
   const addresses = v.split(',').map((a) => a.trim())
+  // A /0 range is every address: the same as `true` (and proxy-addr would refuse it at start).
+  const everyone = addresses.filter((a) => /\/0+$/.test(a) && isProxyAddress(a))
+  if (everyone.length > 0) {
+    problems.push(`TRUST_PROXY=${v}: ${everyone.join(', ')} would believe any X-Forwarded-For a client writes; set ${TRUST_PROXY_FORMS}`)
+    return false
+  }
   const bad = addresses.filter((a) => !isProxyAddress(a))
   if (bad.length > 0) {
     problems.push(`TRUST_PROXY=${v}: ${bad.map((b) => `"${b}"`).join(', ')} is not an address or CIDR range; set ${TRUST_PROXY_FORMS}`)

@@ -29,6 +29,13 @@ test('TRUST_PROXY=true, "trust everything" or anything unparseable is refused wi
     assert.match(problems[0]!, `TRUST_PROXY=${v} would believe any X-Forwarded-For a client writes`)
     assert.match(problems[0]!, 'a hop count (1: the address your one proxy saw)')
   }
+  // a /0 range trusts every address: the same message as `true`, not a start-up crash
+  for (const v of ['0.0.0.0/0', '::/0', '10.0.0.1, 0.0.0.0/00']) {
+    const { problems } = trust(v)
+    assert.is(problems.length, 1, v)
+    assert.match(problems[0]!, `TRUST_PROXY=${v}: `)
+    assert.match(problems[0]!, 'would believe any X-Forwarded-For a client writes')
+  }
   for (const v of ['0', '11', '-1', '1.5', 'false', 'nginx', '10.0.0.0/33', '300.1.1.1', '10.0.0.0/8/1', '2001:db8::/129', '10.0.0.1,']) {
     const { problems } = trust(v)
     assert.is(problems.length, 1, `${v}: ${problems}`)
