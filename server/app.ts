@@ -212,7 +212,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       reason: 'Too many requests. Please wait {minutes} minute(s).',
     }
     const check = async (req: FastifyRequest) => {
-      await take(deps.db, limit, addressKey(req.ip), deps.now())
+      await take(deps.db, limit, addressKey(req.ip, deps.config.ipv6ClientPrefix), deps.now())
     }
     route.preValidation = [...(Array.isArray(route.preValidation) ? route.preValidation : route.preValidation ? [route.preValidation] : []), check]
   })

@@ -64,7 +64,7 @@ async function appTrusting(trustProxy: TrustProxy): Promise<TestApp> {
   return startTestApp({ config: { trustProxy }, app: { authRateLimitMax: 3 } })
 }
 
-test('hop count 1 (README nginx): the address nginx appended counts, never what the client wrote; IPv6 still by its /64', async () => {
+test('hop count 1 (README nginx): the address nginx appended counts, never what the client wrote; IPv6 still by its /48', async () => {
   const t = await appTrusting({ hops: 1 })
   try {
     // nginx's $proxy_add_x_forwarded_for: whatever the client sent, then the address nginx saw
@@ -72,13 +72,13 @@ test('hop count 1 (README nginx): the address nginx appended counts, never what 
       ['127.0.0.1', '6.6.6.6, 2001:db8:1:2::5'],
       ['127.0.0.1', '7.7.7.7, 2001:db8:1:2:aaaa::9'],
       ['127.0.0.1', '2001:db8:1:2::77'],
-      ['127.0.0.1', '8.8.8.8, 1.1.1.1, 2001:db8:1:2:ffff:ffff:ffff:ffff'],
-      ['127.0.0.1', '2001:db8:1:3::1'],
+      ['127.0.0.1', '8.8.8.8, 1.1.1.1, 2001:db8:1:3:ffff:ffff:ffff:ffff'],
+      ['127.0.0.1', '2001:db8:2::1'],
       ['127.0.0.1', '203.0.113.9'],
       ['127.0.0.1'],
     ])
-    assert.equal(seen.keys, ['2001:db8:1:2::/64', '2001:db8:1:2::/64', '2001:db8:1:2::/64', '2001:db8:1:3::/64', '203.0.113.9', '127.0.0.1'])
-    assert.is(seen.statuses[3], 429, 'a fourth look-up from one /64 is refused')
+    assert.equal(seen.keys, ['2001:db8:1::/48', '2001:db8:1::/48', '2001:db8:1::/48', '2001:db8:2::/48', '203.0.113.9', '127.0.0.1'])
+    assert.is(seen.statuses[3], 429, 'a fourth look-up from one /48 (from another /64 in it) is refused')
   } finally {
     await t.close()
   }
