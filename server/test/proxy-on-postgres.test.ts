@@ -48,7 +48,10 @@ test.before(async () => {
   ;({ db, servers } = stack)
   const port = await freePort()
   // README's proxy, its upstream the two processes in turn
-  const upstream = apiUpstream('api_servers', servers.map((s) => new URL(s.url).host))
+  const upstream = apiUpstream(
+    'api_servers',
+    servers.map((s) => new URL(s.url).host),
+  )
   proxy = await runNginx(upstream + proxySite(port, 'http://api_servers'), `http://127.0.0.1:${port}`, undefined, '/healthz')
 })
 
