@@ -93,10 +93,16 @@ export function siteConfig(port: number, dist: string, tls?: Tls): string {
   return certLines ? text.replace(/^(\s*listen [^;]+;\n)/m, `$1${certLines}`) : text
 }
 
+/** The reason nginx's own 413 (a body over `client_max_body_size`) gives, in the API's error format. */
+export const PROXY_TOO_LARGE = '{"error":{"code":"VALIDATION_FAILED","reason":"The request is too large."}}'
+
 /**
  * The reverse proxy in front of the API server (docs/operating.md, "Behind a proxy" and "The live
  * seat map behind a proxy"; scripts/docs.test.ts checks the page shows these locations): every path
- * passed to `upstream`, the seat stream unbuffered.
+ * passed to `upstream` (one server, or an `upstream` group from `apiUpstream`), the seat stream
+ * unbuffered. Bodies are read whole by nginx first and are at most 1 MB, no more than the API server
+ * reads and drops before its own 413 (server/http/oversize.ts), so an oversize request never breaks a
+ * connection to a backend; a larger one gets nginx's 413, in the API's error format.
  */
 export function proxySite(port: number, upstream: string, tls?: Tls): string {
   const { listen, certLines } = listenOn(port, tls)
@@ -104,10 +110,19 @@ export function proxySite(port: number, upstream: string, tls?: Tls): string {
         proxy_http_version 1.1;
         proxy_set_header Connection "";
         proxy_set_header Host $host;
-        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;`
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_request_buffering on;
+        proxy_next_upstream error timeout;
+        proxy_next_upstream_tries 2;`
   return `server {
     listen ${listen};
-${certLines}    location / {
+${certLines}    client_max_body_size 1m;
+    error_page 413 @too_large;
+    location @too_large {
+        default_type application/json;
+        return 413 '${PROXY_TOO_LARGE}';
+    }
+    location / {
 ${pass}
     }
     location /api/reservation/seatEvents/ {
@@ -117,6 +132,18 @@ ${pass}
         gzip off;
         proxy_read_timeout 60s;
     }
+}
+`
+}
+
+/**
+ * README's `upstream` of several API server processes (`host:port` each): a backend is
+ * taken out for 10 s only after 3 failed connections or time-outs within 10 s, so one
+ * request that goes wrong does not take it out for everyone.
+ */
+export function apiUpstream(name: string, hosts: string[]): string {
+  return `upstream ${name} {
+${hosts.map((h) => `    server ${h} max_fails=3 fail_timeout=10s;\n`).join('')}    keepalive 16;
 }
 `
 }

@@ -18,6 +18,7 @@ import { addCorsHeaders, registerCors } from './http/cors.ts'
 import { AppError, sendError, type Deps } from './http/handle.ts'
 import { addressKey, onRefusal, take, type Limit } from './http/limits.ts'
 import { registerOperations, type ReadinessChecks } from './http/operations.ts'
+import { drainBody } from './http/oversize.ts'
 import { redactUrl } from './http/redact.ts'
 import { registerDevOutbox } from './delivery/outbox.ts'
 import * as auth from './routes/auth.ts'
@@ -135,11 +136,15 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   // routes accept urlencoded bodies, each in its own plugin scope.
   app.removeContentTypeParser('text/plain')
 
-  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+  app.setErrorHandler(async (err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) return sendError(reply, err)
     const status = (err as FastifyError).statusCode
     if (status === 429) return sendError(reply, new AppError('TOO_MANY_REQUESTS'))
-    if (status === 413) return sendError(reply, new AppError('VALIDATION_FAILED', { status: 413, reason: 'The request is too large.' }))
+    if (status === 413) {
+      // Fastify asked for the connection to close; once the whole body is read it may stay open.
+      if (await drainBody(req.raw)) reply.removeHeader('connection')
+      return sendError(reply, new AppError('VALIDATION_FAILED', { status: 413, reason: 'The request is too large.' }))
+    }
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return sendError(reply, new AppError('VALIDATION_FAILED', { status, fields: [{ path: '(body)', message: err.message.slice(0, 200) }] }))
     }
@@ -212,7 +217,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       reason: 'Too many requests. Please wait {minutes} minute(s).',
     }
     const check = async (req: FastifyRequest) => {
-      await take(deps.db, limit, addressKey(req.ip), deps.now())
+      await take(deps.db, limit, addressKey(req.ip, deps.config.ipv6ClientPrefix), deps.now())
     }
     route.preValidation = [...(Array.isArray(route.preValidation) ? route.preValidation : route.preValidation ? [route.preValidation] : []), check]
   })

@@ -56,6 +56,10 @@ export interface ServerConfig {
   smsLimitPerAddress: number
   /** One-time-code SMS the whole site sends in an hour at most (SMS_HOURLY_BUDGET); past it, SMS_PROVIDER_SERVICE_UNAVAILABLE. */
   smsHourlyBudget: number
+  /** Percent of SMS_HOURLY_BUDGET that sign-up codes may spend (SMS_SIGNUP_SHARE); the rest is kept for codes to existing accounts. */
+  smsSignupShare: number
+  /** IPv6 clients are counted by this prefix length (IPV6_CLIENT_PREFIX, 32 to 64): every address in one such network is one client. */
+  ipv6ClientPrefix: number
   payment: PaymentConfig
   /** SMTP e-mail (SMTP_URL, MAIL_FROM); null: the development outbox only. */
   smtp: { url: string; from: string } | null
@@ -133,6 +137,12 @@ function readTrustProxy(value: string | undefined, problems: string[]): TrustPro
     return false
   }
   const addresses = v.split(',').map((a) => a.trim())
+  // A /0 range is every address: the same as `true` (and proxy-addr would refuse it at start).
+  const everyone = addresses.filter((a) => /\/0+$/.test(a) && isProxyAddress(a))
+  if (everyone.length > 0) {
+    problems.push(`TRUST_PROXY=${v}: ${everyone.join(', ')} would believe any X-Forwarded-For a client writes; set ${TRUST_PROXY_FORMS}`)
+    return false
+  }
   const bad = addresses.filter((a) => !isProxyAddress(a))
   if (bad.length > 0) {
     problems.push(`TRUST_PROXY=${v}: ${bad.map((b) => `"${b}"`).join(', ')} is not an address or CIDR range; set ${TRUST_PROXY_FORMS}`)
@@ -204,6 +214,14 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     const n = positiveInt(env[k], fallback)
     if (Number.isNaN(n)) {
       problems.push(`${k} must be a positive whole number`)
+      return fallback
+    }
+    return n
+  }
+  const between = (k: string, fallback: number, min: number, max: number) => {
+    const n = positiveInt(env[k], fallback)
+    if (Number.isNaN(n) || n < min || n > max) {
+      problems.push(`${k} must be a whole number from ${min} to ${max}`)
       return fallback
     }
     return n
@@ -289,6 +307,8 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     loginFailureLimit: int('LOGIN_FAILURE_LIMIT', 10),
     smsLimitPerAddress: int('SMS_LIMIT_PER_ADDRESS', 20),
     smsHourlyBudget: int('SMS_HOURLY_BUDGET', 2000),
+    smsSignupShare: between('SMS_SIGNUP_SHARE', 50, 1, 100),
+    ipv6ClientPrefix: between('IPV6_CLIENT_PREFIX', 48, 32, 64),
     payment,
     smtp,
     sms,

@@ -5,11 +5,15 @@
  * cannot send two codes inside the interval or try a code more than 5 times.
  * Sign-up codes (one ref per registration) keep the 180 s interval per mobile.
  * Each SMS costs the operator money and a stream of them harasses the number's
- * owner, so three limits hold, counted in the sending transaction: no mobile gets
+ * owner, so these limits hold, counted in the sending transaction: no mobile gets
  * more than SMS_PER_MOBILE_HOUR codes of one purpose an hour (sign-up requests
- * cannot use up a victim's reset or cancel codes), no client address makes the
- * server send more than SMS_LIMIT_PER_ADDRESS an hour, and the whole site sends at
- * most SMS_HOURLY_BUDGET an hour (then SMS_PROVIDER_SERVICE_UNAVAILABLE).
+ * cannot use up a victim's reset or cancel codes), no client address (an IPv6 one
+ * by its /48) makes the server send more than SMS_LIMIT_PER_ADDRESS an hour, and the
+ * whole site sends at most SMS_HOURLY_BUDGET an hour (then
+ * SMS_PROVIDER_SERVICE_UNAVAILABLE), of which sign-up codes, the ones anybody can
+ * ask for any number, spend at most SMS_SIGNUP_SHARE percent: a flood of sign-ups
+ * leaves the rest for codes to existing accounts, so they can still sign in. A code
+ * request for a number with no account sends nothing and spends no budget.
  */
 import { randomInt } from 'node:crypto'
 import type { Locale } from '../../contract/dhaka-dates.ts'
@@ -55,13 +59,23 @@ export function smsBudget(deps: Deps): Limit {
   }
 }
 
+/** Sign-up codes the whole site sends in an hour: SMS_SIGNUP_SHARE percent of SMS_HOURLY_BUDGET (one key: `all`). */
+export function smsSignupBudget(deps: Deps): Limit {
+  return {
+    ...smsBudget(deps),
+    bucket: 'sms-budget-signup',
+    max: Math.max(1, Math.floor((deps.config.smsHourlyBudget * deps.config.smsSignupShare) / 100)),
+  }
+}
+
 /**
- * Throws the per-address or site-wide refusal when no code could be sent now (counts
- * nothing): lets a route refuse before expensive work, e.g. hashing a sign-up's password.
+ * Throws the per-address or site-wide refusal when no sign-up code could be sent now (counts
+ * nothing): lets the sign-up refuse before expensive work, hashing its password.
  */
-export async function assertSmsAllowed(q: Queryable, deps: Deps, address: string): Promise<void> {
+export async function assertSignupSmsAllowed(q: Queryable, deps: Deps, address: string): Promise<void> {
   const now = deps.now()
   await check(q, smsPerAddress(deps), address, now)
+  await check(q, smsSignupBudget(deps), 'all', now)
   await check(q, smsBudget(deps), 'all', now)
 }
 
@@ -93,8 +107,12 @@ export function codeHash(mobile: string, purpose: OtpPurpose, ref: string, code:
  * past SMS_PER_MOBILE_HOUR; TOO_MANY_REQUESTS past the client `address`'s hourly
  * cap; SMS_PROVIDER_SERVICE_UNAVAILABLE past the site's hourly budget.
  *
- * `deliver: false` (a number with no account) does all the same, limits included, but
- * stores a code nothing matches and sends no SMS: the answer cannot tell the two apart.
+ * Sign-up codes also spend the sign-up share of the budget (smsSignupBudget).
+ *
+ * `deliver: false` (a number with no account) does all the same, the mobile's and the
+ * address's limits included, but stores a code nothing matches and sends no SMS: the
+ * answer cannot tell the two apart. It spends no budget (nothing is sent), and is
+ * refused alike once the whole budget is spent.
  * The SMS is written in `language` (the request's, default English).
  */
 export async function issueOtp(
@@ -132,9 +150,14 @@ export async function issueOtp(
   // After the upsert: a refusal here rolls the new code back with the caller's transaction.
   await take(db, SMS_PER_MOBILE_HOUR, `${p.mobile}:${p.purpose}`, now)
   await take(db, smsPerAddress(deps), p.address, now)
+  if (!deliver) {
+    await check(db, smsBudget(deps), 'all', now)
+    return { resendAfterSeconds: OTP_RESEND_SECONDS, expiresInSeconds: OTP_TTL_SECONDS }
+  }
+  // Sign-ups' share first, then the whole budget, always in this order (no two transactions wait on each other).
+  if (p.purpose === 'SIGNUP') await take(db, smsSignupBudget(deps), 'all', now)
   // Last: this one key serialises every sending transaction of the site until it commits.
   await take(db, smsBudget(deps), 'all', now)
-  if (!deliver) return { resendAfterSeconds: OTP_RESEND_SECONDS, expiresInSeconds: OTP_TTL_SECONDS }
   await deps.outbox.send(
     {
       channel: 'SMS',

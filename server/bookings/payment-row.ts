@@ -28,6 +28,8 @@ export interface PaymentRow {
   result_token_hashes: string[]
   /** When a request last asked the gateway about this payment (SSLCommerz: at most once per few seconds). */
   gateway_asked_at: Date | null
+  /** When the gateway's own signed notice (IPN, browser return) last asked it: notices wait only for each other. */
+  gateway_notice_asked_at: Date | null
   /** The bank's transaction id SSLCommerz reported when it validated the payment (its refund API needs it). */
   bank_tran_id: string | null
   /** amount and store_amount as SSLCommerz's validation wrote them ("720.00"). */

@@ -102,22 +102,28 @@ export async function purgeLimitEvents(q: Queryable, now: Date): Promise<number>
   return (await q.query('DELETE FROM limit_events WHERE at < $1 RETURNING 1', [addDhakaDays(now, -1)])).length
 }
 
+/** IPv6 clients are counted by their /48 unless IPV6_CLIENT_PREFIX says otherwise. */
+export const IPV6_CLIENT_PREFIX = 48
+
 /**
- * The key for a client address: an IPv4 address as it is, an IPv6 address cut to
- * its /64 (one subscriber's network: any address in it is the same visitor).
+ * The key for a client address: an IPv4 address as it is, an IPv6 address cut to its
+ * first `prefix` bits (default /48: a site's allocation, so the 65,536 /64 networks of
+ * one holder count as one client), written `2001:db8:85a3::/48`.
  */
-export function addressKey(ip: string): string {
+export function addressKey(ip: string, prefix = IPV6_CLIENT_PREFIX): string {
   const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
   if (v4) return v4[1]!
   if (!ip.includes(':')) return ip
-  const [head = '', tail = ''] = ip.toLowerCase().split('::')
+  const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::')
   const left = head ? head.split(':') : []
   const right = tail ? tail.split(':') : []
   const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
+  const kept = Math.ceil(prefix / 16)
+  const spare = kept * 16 - prefix
   return (
     groups
-      .slice(0, 4)
-      .map((g) => g.replace(/^0+(?=.)/, ''))
-      .join(':') + '::/64'
+      .slice(0, kept)
+      .map((g, i) => (i === kept - 1 ? (Number.parseInt(g || '0', 16) >> spare) << spare : Number.parseInt(g || '0', 16)).toString(16))
+      .join(':') + `::/${prefix}`
   )
 }

@@ -12,7 +12,7 @@
 import type { FastifyInstance } from 'fastify'
 import { AppError, handle, type Deps } from '../http/handle.ts'
 import { addressKey, take, type Limit } from '../http/limits.ts'
-import { assertSmsAllowed, issueOtp, verifyOtp } from '../account/otp.ts'
+import { assertSignupSmsAllowed, issueOtp, verifyOtp } from '../account/otp.ts'
 import { issueResetToken, resetPassword } from '../account/password-changes.ts'
 import { passengerByMobile, replacePasswordHash, requireMobile, type PassengerRow } from '../account/passengers.ts'
 import { hashPassword, needsRehash, verifyPassword } from '../account/passwords.ts'
@@ -55,10 +55,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   handle(app, deps, 'register', async ({ body, req }) => {
     const mobile = requireMobile(body.mobile)
-    const address = addressKey(req.ip)
+    const address = addressKey(req.ip, deps.config.ipv6ClientPrefix)
     await assertMobileUnregistered(db, mobile)
     // refused before the password is hashed when no code could go out anyway
-    await assertSmsAllowed(db, deps, address)
+    await assertSignupSmsAllowed(db, deps, address)
     const passwordHash = await hashPassword(body.password)
     const started = await startRegistration(
       deps,
@@ -72,7 +72,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
   handle(app, deps, 'resendMobileCode', async ({ params, req }) => {
     const reg = await openRegistration(db, params.registrationToken ?? '', deps.now())
     await assertMobileUnregistered(db, reg.mobile)
-    return { mobile: reg.mobile, ...(await resendRegistrationCode(deps, reg, addressKey(req.ip), languageOf(req.headers['accept-language']))) }
+    return {
+      mobile: reg.mobile,
+      ...(await resendRegistrationCode(deps, reg, addressKey(req.ip, deps.config.ipv6ClientPrefix), languageOf(req.headers['accept-language']))),
+    }
   })
 
   handle(app, deps, 'verifyMobile', async ({ body }) => {
@@ -113,7 +116,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // numbers have accounts. Its code step then answers like a wrong code.
     const deliver = !!p && !(body.purpose === 'LOGIN' && p.status === 'PENDING')
     const language = languageOf(req.headers['accept-language'])
-    const sent = await db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: body.purpose, address: addressKey(req.ip), deliver, language }))
+    const sent = await db.transaction((tx) =>
+      issueOtp(tx, deps, { mobile, purpose: body.purpose, address: addressKey(req.ip, deps.config.ipv6ClientPrefix), deliver, language }),
+    )
     return { mobile, ...sent }
   })
 

@@ -15,7 +15,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       ...call.body,
       passengerId: call.auth!.passengerId,
       holders: holdersOf(call),
-      address: addressKey(call.req.ip),
+      address: addressKey(call.req.ip, deps.config.ipv6ClientPrefix),
       language: languageOf(call.req.headers['accept-language']),
       now: deps.now(),
     })

@@ -27,7 +27,7 @@ export const RECEIPTS_PER_EMAIL: Limit = {
 export function register(app: FastifyInstance, deps: Deps): void {
   handle(app, deps, 'contactUs', async ({ body, req }) => {
     const now = deps.now()
-    const perAddress = await take(deps.db, CONTACT_PER_ADDRESS, addressKey(req.ip), now)
+    const perAddress = await take(deps.db, CONTACT_PER_ADDRESS, addressKey(req.ip, deps.config.ipv6ClientPrefix), now)
     try {
       await take(deps.db, RECEIPTS_PER_EMAIL, body.email.toLowerCase(), now)
     } catch (err) {

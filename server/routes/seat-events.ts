@@ -57,7 +57,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         })
       }
 
-      const slot = await slots.take(addressKey(req.ip), tripId)
+      const slot = await slots.take(addressKey(req.ip, deps.config.ipv6ClientPrefix), tripId)
       const out = new PassThrough()
       let ended = false
       let started = false

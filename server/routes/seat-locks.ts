@@ -24,7 +24,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
           passengerId: call.auth?.passengerId ?? null,
           now,
           holdMinutes: deps.config.holdMinutes,
-          address: addressKey(call.req.ip),
+          address: addressKey(call.req.ip, deps.config.ipv6ClientPrefix),
         })
         deps.metrics.seatLock(held ? 'won' : 'lost')
         return held

@@ -70,7 +70,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)
     const quote = await cancelQuote(deps.db, r, now)
     const mobile = await refundMobile(deps.db, r)
-    const address = addressKey(call.req.ip)
+    const address = addressKey(call.req.ip, deps.config.ipv6ClientPrefix)
     const language = languageOf(call.req.headers['accept-language'])
     const sent = await deps.db.transaction((tx) => issueOtp(tx, deps, { mobile, purpose: 'CANCEL_TICKET', ref: r.pnr!, address, language }))
     return {

@@ -167,4 +167,20 @@ test('malformed values are named', () => {
   assert.match(text, 'SMS_API_TOKEN is not set')
 })
 
+test('SMS_SIGNUP_SHARE (percent, default 50) and IPV6_CLIENT_PREFIX (32 to 64, default 48): out of range is a problem', () => {
+  const dev = readConfig({})
+  assert.equal([dev.config.smsSignupShare, dev.config.ipv6ClientPrefix], [50, 48])
+  const set = readConfig({ SMS_SIGNUP_SHARE: '30', IPV6_CLIENT_PREFIX: '56' })
+  assert.equal([set.problems, set.config.smsSignupShare, set.config.ipv6ClientPrefix], [[], 30, 56])
+  for (const [k, v] of [
+    ['SMS_SIGNUP_SHARE', '0'],
+    ['SMS_SIGNUP_SHARE', '101'],
+    ['IPV6_CLIENT_PREFIX', '16'],
+    ['IPV6_CLIENT_PREFIX', '128'],
+    ['IPV6_CLIENT_PREFIX', 'x'],
+  ]) {
+    assert.match(readConfig({ [k!]: v }).problems.join('\n'), `${k} must be a whole number from`, `${k}=${v}`)
+  }
+})
+
 test.run()

@@ -8,7 +8,8 @@
  * the database (fuzz/db-fingerprint.ts). fast-check shrinks a failure to a small
  * request before it is printed.
  *
- * Reproducible: a fixed seed by default (printed); FUZZ_SEED=<n> and FUZZ_RUNS=<valid
+ * Reproducible: a fixed seed by default, printed first (CI, .ci/run, draws a new one each
+ * run); FUZZ_SEED=<n> replays one, and FUZZ_RUNS=<valid
  * requests per route, default 10; three times as many broken ones> change it; FUZZ_ROUTES=<pattern> fuzzes only the
  * routes whose name matches.
  *
@@ -33,8 +34,9 @@ import { createSession } from '../account/sessions.ts'
 import { addDays, dhakaDate, dhakaIsoOrNull } from '../lib/time.ts'
 import { expireBookings } from '../bookings/bookings.ts'
 import type { PassengerRow } from '../account/passengers.ts'
-import { buyTicket, freeSeats, lastCode, lockAndBook, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
+import { buyTicket, freeSeats, lockAndBook, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { TEST_PASSWORD } from './helpers.ts'
+import { sha256 } from '../lib/tokens.ts'
 import { badPathSegments, Later, mutationArbitrary, resolveLater, validArbitrary, type Schema } from './fuzz/arbitrary.ts'
 import { writeWatch } from './fuzz/db-fingerprint.ts'
 
@@ -116,6 +118,8 @@ function encodeQuery(q: unknown): { qs: string; seen: Record<string, string | st
 
 test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, refusals write nothing', async () => {
   const started = Date.now()
+  // First, so that even a run that hangs or crashes can be replayed.
+  console.log(`fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED})`)
   const f: Fixture = await openFixture({ now: NOW })
   try {
     const world = await buildWorld(f)
@@ -243,13 +247,13 @@ test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, r
         `per route requests (2xx/400 validation/other 4xx): ${perRoute}`,
     )
     if (failures.length) console.error(`\n${failures.length} fuzz failure(s):\n\n${failures.join('\n\n')}\n`)
-    assert.is(failures.length, 0, `${failures.length} fuzz failure(s), printed above`)
+    assert.is(failures.length, 0, `${failures.length} fuzz failure(s), printed above (replay with FUZZ_SEED=${SEED})`)
     // every route answered a valid request with success at least once: else its valid requests checked nothing
     const never = routes.filter((r) => !validOk.get(r))
     assert.equal(
       never.map((r) => `${r}: ${[...stats.get(r)!.validRefusals].join(', ')}`),
       [],
-      'routes that never answered 2xx to a valid request (and how they refused)',
+      `routes that never answered 2xx to a valid request (and how they refused; replay with FUZZ_SEED=${SEED})`,
     )
   } finally {
     await f.close()
@@ -478,18 +482,27 @@ async function buildWorld(f: Fixture): Promise<World> {
   })
   let pendingSeq = 0
   let lastPending: Record<string, unknown> | null = null
-  // A sign-up waiting for its SMS code: a new one once the last is verified.
+  /**
+   * The registration of a pending sign-up: its id while it is the newest open one of its mobile with a live code
+   * sent over the resend wait ago (so that it may be sent again), else null.
+   */
+  const usableRegistration = async (pend: Record<string, unknown>): Promise<number | null> => {
+    if (typeof pend.registrationToken !== 'string') return null
+    // Another sign-up of the same mobile (a fuzzed /register) sends its own code, after which this one's
+    // code is neither the newest nor sent again within the resend wait: a new pending sign-up is needed.
+    const [reg] = await f.db.query<{ id: number }>(
+      `SELECT r.id FROM registrations r
+        WHERE r.token_hash = $1 AND r.completed_at IS NULL AND r.expires_at > $2
+          AND NOT EXISTS (SELECT 1 FROM registrations n WHERE n.mobile = r.mobile AND n.id > r.id)
+          AND EXISTS (SELECT 1 FROM otps o WHERE o.mobile = r.mobile AND o.purpose = 'SIGNUP' AND o.ref = 'reg:' || r.id
+                        AND o.consumed_at IS NULL AND o.expires_at > $2 AND o.attempts < ${OTP_MAX_ATTEMPTS} AND o.sent_at <= $3)`,
+      [sha256(pend.registrationToken), f.now(), new Date(f.now().getTime() - OTP_RESEND_SECONDS * 1000)],
+    )
+    return reg?.id ?? null
+  }
+  // A sign-up waiting for its SMS code: a new one once the last is verified, resent, or can no longer be.
   const pending = new Later('a pending sign-up', async () => {
-    const stillPending = lastPending
-      ? (await f.db.query("SELECT 1 FROM passengers WHERE mobile = $1 AND status = 'PENDING'", [lastPending.mobile])).length > 0 ||
-        (
-          await f.db.query('SELECT 1 FROM registrations WHERE mobile = $1 AND completed_at IS NULL AND expires_at > $2', [
-            lastPending.mobile,
-            f.now(),
-          ])
-        ).length > 0
-      : false
-    if (lastPending && stillPending) return lastPending
+    if (lastPending && (await usableRegistration(lastPending)) !== null) return lastPending
     const mobile = `0160${String(process.pid % 1000).padStart(3, '0')}${String(++pendingSeq).padStart(4, '0')}`
     // Signed up just over the resend wait ago, so that its code may be sent again once (its code is still valid).
     const now = f.now()
@@ -568,8 +581,21 @@ async function buildWorld(f: Fixture): Promise<World> {
     { mobile: p.mobile, resetToken, password: TEST_PASSWORD },
     {
       mobile: pendingMobile,
-      // the code the sign-up sent (a sign-up's code is not sent again before the resend wait)
-      code: new Later('its code', async (use) => lastCode(f, (await use(pendingMobile)) as string)),
+      // the live code of this registration (found among the codes sent to its mobile by its hash)
+      code: new Later('its code', async (use) => {
+        const pend = (await use(pending)) as Record<string, unknown>
+        const id = await usableRegistration(pend)
+        const mobile = pend.mobile as string
+        const [live] = await f.db.query<{ code_hash: string }>("SELECT code_hash FROM otps WHERE mobile = $1 AND purpose = 'SIGNUP' AND ref = $2", [
+          mobile,
+          `reg:${id}`,
+        ])
+        const sent = await f.db.query<{ code: string }>(
+          'SELECT code FROM outbox_messages WHERE "to" = $1 AND code IS NOT NULL ORDER BY id DESC LIMIT 50',
+          [mobile],
+        )
+        return sent.map((x) => x.code).find((c) => live && codeHash(mobile, 'SIGNUP', `reg:${id}`, c) === live.code_hash) ?? '000000'
+      }),
       registrationToken: pending.pick('its token', (v) => v.registrationToken),
     },
     { reservationId: liveBooking, expirationTime: in20Minutes },

@@ -23,7 +23,8 @@ test.before(async () => {
     AUTH_RATE_LIMIT_MAX: '6',
     LOGIN_FAILURE_LIMIT: '10',
     SMS_LIMIT_PER_ADDRESS: '4',
-    SMS_HOURLY_BUDGET: '12',
+    SMS_HOURLY_BUDGET: '24',
+    SMS_SIGNUP_SHARE: '50',
   })
   ;({ db, servers } = stack)
 })
@@ -209,32 +210,60 @@ test('PostgreSQL, two processes: one address makes the server send at most SMS_L
   assert.is(await smsTo(['01712345678']), 1)
 })
 
-test('PostgreSQL, two processes: past SMS_HOURLY_BUDGET (12) codes in an hour, sign-ups from anywhere answer SMS_PROVIDER_SERVICE_UNAVAILABLE and nothing more is sent', async () => {
-  const smsThisHour = async () =>
-    // the servers' clock (TEST_NOW moves it), not PostgreSQL's
-    (
-      await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_messages WHERE channel = 'SMS' AND created_at > $1", [
-        new Date(Date.now() - 3_600_000),
-      ])
-    )[0]!.n
-  const used = await smsThisHour()
-  const left = 12 - used
-  assert.ok(left > 0 && left < 12, `the earlier tests sent ${used} codes`)
-  const mobiles = Array.from({ length: left + 3 }, (_, i) => `01912300${String(200 + i)}`)
+test('PostgreSQL, two processes: one /48 is one address for SMS_LIMIT_PER_ADDRESS, whichever /64 networks in it ask', async () => {
+  const mobiles = Array.from({ length: 6 }, (_, i) => `0191230030${i}`)
+  const rs = await Promise.all(
+    mobiles.map((m, i) => call(servers[i % 2]!.url, 'POST', '/api/register', signUpBody(m), from(`2001:db8:77:${i + 1}::${i + 9}`))),
+  )
+  assert.equal(rs.map((r) => r.status).sort(), [200, 200, 200, 200, 429, 429])
+  assert.ok(rs.filter((r) => r.status === 429).every((r) => r.body.error.code === 'TOO_MANY_REQUESTS'))
+  assert.is(await smsTo(mobiles), 4)
+})
+
+test('PostgreSQL, two processes: a flood of sign-ups spends only SMS_SIGNUP_SHARE (50 %) of SMS_HOURLY_BUDGET (24); existing accounts still get login codes', async () => {
+  // codes sent so far, by kind (one otps row per code here: no code was sent twice to one mobile and purpose)
+  const codesSent = async (signups: boolean) =>
+    (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM otps WHERE (purpose = 'SIGNUP') = $1 AND code_hash <> '-'", [signups]))[0]!.n
+  const accountCodesBefore = await codesSent(false)
+  // sign-ups to unknown numbers from many addresses, on both processes at once: more than the whole budget
+  const mobiles = Array.from({ length: 30 }, (_, i) => `01912300${String(200 + i)}`)
   const rs = await Promise.all(mobiles.map((m, i) => call(servers[i % 2]!.url, 'POST', '/api/register', signUpBody(m), from(`198.18.0.${10 + i}`))))
-  assert.is(rs.filter((r) => r.status === 200).length, left)
-  const refused = rs.filter((r) => r.status === 503)
-  assert.is(refused.length, 3)
+  const refused = rs.filter((r) => r.status !== 200)
+  assert.ok(refused.length > 0)
   for (const r of refused) {
+    assert.is(r.status, 503)
     assert.is(r.body.error.code, 'SMS_PROVIDER_SERVICE_UNAVAILABLE')
     assert.ok(Number(r.headers.get('retry-after')) > 0)
   }
-  assert.is(await smsTo(mobiles), left)
-  assert.is(await smsThisHour(), 12)
-  // a known number's code is refused alike, before anything is sent
-  const otp = await call(servers[0]!.url, 'POST', '/api/sendOtp', { mobile: '01912300001', purpose: 'LOGIN' }, from('198.18.1.1'))
-  assert.is(otp.status, 503)
-  assert.is(otp.body.error.code, 'SMS_PROVIDER_SERVICE_UNAVAILABLE')
+
+  // existing accounts still get their codes, on both processes at once
+  const accounts = Array.from({ length: 14 }, (_, i) => `019123005${String(10 + i)}`)
+  for (const m of accounts) {
+    await db.query(
+      `INSERT INTO passengers (mobile, full_name, email, city, password_hash, status, balance, created_at)
+       VALUES ($1, 'Existing', 'existing@example.com', 'Dhaka', NULL, 'ACTIVE', 0, $2)`,
+      [m, new Date()],
+    )
+  }
+  const codes = await Promise.all(
+    accounts.map((m, i) => call(servers[i % 2]!.url, 'POST', '/api/sendOtp', { mobile: m, purpose: 'LOGIN' }, from(`198.18.2.${i + 1}`))),
+  )
+  const sent = codes.filter((r) => r.status === 200).length
+  assert.ok(sent > 0, `existing accounts got no login code after the flood: ${JSON.stringify(codes.map((r) => r.status))}`)
+  // sign-ups spent their share exactly, existing accounts the rest of the budget
+  assert.is(await codesSent(true), 12)
+  assert.is(sent, 24 - 12 - accountCodesBefore)
+  assert.ok(codes.filter((r) => r.status !== 200).every((r) => r.status === 503 && r.body.error.code === 'SMS_PROVIDER_SERVICE_UNAVAILABLE'))
+  assert.is(await smsTo(accounts), sent)
+  assert.is(await smsTo(mobiles), 30 - refused.length)
+  // a code that went out signs in
+  const got = accounts.find((_, i) => codes[i]!.status === 200)!
+  const v = await call(servers[1]!.url, 'POST', '/api/verifyOTP', { mobile: got, otp: await codeFor(got), purpose: 'LOGIN' }, from('198.18.2.1'))
+  assert.is(v.status, 200, JSON.stringify(v.body))
+  // the whole budget spent: a number with no account is refused alike, and nothing is sent
+  const unknown = await call(servers[0]!.url, 'POST', '/api/sendOtp', { mobile: '01912300599', purpose: 'LOGIN' }, from('198.18.1.1'))
+  assert.equal([unknown.status, unknown.body.error.code], [503, 'SMS_PROVIDER_SERVICE_UNAVAILABLE'])
+  assert.is(await smsTo(['01912300599']), 0)
 })
 
 test.run()

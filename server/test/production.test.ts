@@ -77,4 +77,16 @@ test('production refuses an http PUBLIC_URL, a short METRICS_TOKEN and TRUST_PRO
   assert.not.match(out, 'Ready on')
 })
 
+test('TRUST_PROXY=0.0.0.0/0 is refused at start with the configuration message, not a start-up crash', async () => {
+  const s = await spawnServer({ NODE_ENV: 'development', DATA_DIR: tempDir(), TRUST_PROXY: '0.0.0.0/0' })
+  const outcome = await Promise.race([s.exited, s.ready.then(() => 'started' as const)])
+  if (outcome === 'started') {
+    s.kill('SIGKILL')
+    await s.exited
+  }
+  assert.is(outcome, 1, s.output())
+  assert.match(s.output(), 'TRUST_PROXY=0.0.0.0/0: 0.0.0.0/0 would believe any X-Forwarded-For a client writes')
+  assert.not.match(s.output(), 'invalid range')
+})
+
 test.run()

@@ -11,7 +11,7 @@
  */
 import http from 'node:http'
 import * as assert from 'uvu/assert'
-import { nginxMissing, type Nginx, proxySite, runNginx } from '../../harness/nginx.ts'
+import { apiUpstream, nginxMissing, type Nginx, proxySite, runNginx } from '../../harness/nginx.ts'
 import type { Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from './booking-fixture.ts'
 import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from './pg.ts'
@@ -48,7 +48,10 @@ test.before(async () => {
   ;({ db, servers } = stack)
   const port = await freePort()
   // the docs' proxy, its upstream the two processes in turn
-  const upstream = `upstream api_servers {\n${servers.map((s) => `    server ${new URL(s.url).host};\n`).join('')}}\n`
+  const upstream = apiUpstream(
+    'api_servers',
+    servers.map((s) => new URL(s.url).host),
+  )
   proxy = await runNginx(upstream + proxySite(port, 'http://api_servers'), `http://127.0.0.1:${port}`, undefined, '/healthz')
 })
 

@@ -494,7 +494,7 @@ t('a payment that arrives after its trip was cancelled is refunded and the passe
     { appUrl: 'http://app.test' },
   )
   assert.match(bn, 'পৌঁছেছে')
-  assert.match(bn, 'সেতু বন্ধ', 'the operator\'s Bengali words in the Bengali notice')
+  assert.match(bn, 'সেতু বন্ধ', "the operator's Bengali words in the Bengali notice")
   assert.match(bn, 'কার্ডে')
 })
 

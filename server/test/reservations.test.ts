@@ -401,12 +401,12 @@ t(
       assert.is(signedIn.statusCode, 429)
       // another address still gets a seat
       assert.equal((await from('198.51.100.20', lockBody(trip, [seats[14]!]), 'other-visitor-1')).body.data.seatNames, [seats[14]])
-      // IPv6 visitors are counted by their /64: rotating addresses inside it does not help
+      // IPv6 visitors are counted by their /48: rotating addresses and /64 networks inside it does not help
       const trip3 = await nextTrip()
       const v6 = await freeSeats(f, trip3.id, 12)
       const v6Status = []
       for (let i = 0; i < 4; i++)
-        v6Status.push((await from(`2001:db8:1:2::${i + 1}`, lockBody(trip3, v6.slice(i * 3, i * 3 + 3)), `v6-device-${i}`)).status)
+        v6Status.push((await from(`2001:db8:1:${i + 2}::${i + 1}`, lockBody(trip3, v6.slice(i * 3, i * 3 + 3)), `v6-device-${i}`)).status)
       assert.equal(v6Status, [200, 200, 200, 429])
       await f.db.query('DELETE FROM seat_locks WHERE trip_id = $1', [trip3.id])
       // across trips: 10 held here, 4 more elsewhere, then the total of 14 refuses

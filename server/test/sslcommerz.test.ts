@@ -305,6 +305,23 @@ t('risk_level 1 holds the payment for review: nothing sold, seats kept, paying a
   assert.is(await balanceOf(top.p.id), 3000)
 })
 
+t("reading a payment's result by its id alone does not hold back the gateway's own return: it sells the ticket at once", async () => {
+  const { res, paymentId, resultToken } = await cardPayment(1)
+  // Anyone who knows the payment id reads its result page, before and while the passenger pays.
+  const before = await f.api('POST', '/api/reservation/success', { paymentId })
+  assert.equal([before.status, before.body.data.status, before.body.data.full], [200, 'PENDING', false])
+  const paid = ssl.pay(paymentId)
+  const meanwhile = await f.api('POST', '/api/reservation/failure', { paymentId })
+  assert.is(meanwhile.body.data.status, 'PENDING')
+  // The gateway's signed return, within ASK_INTERVAL_MS of those reads (the fixture's clock stands still).
+  const back = await browser('success', paid.fields)
+  assert.equal(back, { status: 303, location: `${APP}/reservation/success?paymentId=${paymentId}` })
+  assert.is((await row(paymentId)).status, 'APPROVED')
+  const shown = await f.api('POST', '/api/reservation/success', { paymentId, resultToken })
+  assert.equal([shown.body.data.status, shown.body.data.reservation.status], ['APPROVED', 1])
+  assert.is((await reservation(res.id)).status, 1)
+})
+
 t('a validation timeout leaves the payment pending (never declined); the next IPN confirms it', async () => {
   const { p, res, paymentId } = await cardPayment(1)
   ssl.delayMs = 1500

@@ -29,6 +29,13 @@ test('TRUST_PROXY=true, "trust everything" or anything unparseable is refused wi
     assert.match(problems[0]!, `TRUST_PROXY=${v} would believe any X-Forwarded-For a client writes`)
     assert.match(problems[0]!, 'a hop count (1: the address your one proxy saw)')
   }
+  // a /0 range trusts every address: the same message as `true`, not a start-up crash
+  for (const v of ['0.0.0.0/0', '::/0', '10.0.0.1, 0.0.0.0/00']) {
+    const { problems } = trust(v)
+    assert.is(problems.length, 1, v)
+    assert.match(problems[0]!, `TRUST_PROXY=${v}: `)
+    assert.match(problems[0]!, 'would believe any X-Forwarded-For a client writes')
+  }
   for (const v of ['0', '11', '-1', '1.5', 'false', 'nginx', '10.0.0.0/33', '300.1.1.1', '10.0.0.0/8/1', '2001:db8::/129', '10.0.0.1,']) {
     const { problems } = trust(v)
     assert.is(problems.length, 1, `${v}: ${problems}`)
@@ -57,7 +64,7 @@ async function appTrusting(trustProxy: TrustProxy): Promise<TestApp> {
   return startTestApp({ config: { trustProxy }, app: { authRateLimitMax: 3 } })
 }
 
-test('hop count 1 (the nginx of docs/operating.md): the address nginx appended counts, never what the client wrote; IPv6 still by its /64', async () => {
+test('hop count 1 (the nginx of docs/operating.md): the address nginx appended counts, never what the client wrote; IPv6 still by its /48', async () => {
   const t = await appTrusting({ hops: 1 })
   try {
     // nginx's $proxy_add_x_forwarded_for: whatever the client sent, then the address nginx saw
@@ -65,13 +72,13 @@ test('hop count 1 (the nginx of docs/operating.md): the address nginx appended c
       ['127.0.0.1', '6.6.6.6, 2001:db8:1:2::5'],
       ['127.0.0.1', '7.7.7.7, 2001:db8:1:2:aaaa::9'],
       ['127.0.0.1', '2001:db8:1:2::77'],
-      ['127.0.0.1', '8.8.8.8, 1.1.1.1, 2001:db8:1:2:ffff:ffff:ffff:ffff'],
-      ['127.0.0.1', '2001:db8:1:3::1'],
+      ['127.0.0.1', '8.8.8.8, 1.1.1.1, 2001:db8:1:3:ffff:ffff:ffff:ffff'],
+      ['127.0.0.1', '2001:db8:2::1'],
       ['127.0.0.1', '203.0.113.9'],
       ['127.0.0.1'],
     ])
-    assert.equal(seen.keys, ['2001:db8:1:2::/64', '2001:db8:1:2::/64', '2001:db8:1:2::/64', '2001:db8:1:3::/64', '203.0.113.9', '127.0.0.1'])
-    assert.is(seen.statuses[3], 429, 'a fourth look-up from one /64 is refused')
+    assert.equal(seen.keys, ['2001:db8:1::/48', '2001:db8:1::/48', '2001:db8:1::/48', '2001:db8:2::/48', '203.0.113.9', '127.0.0.1'])
+    assert.is(seen.statuses[3], 429, 'a fourth look-up from one /48 (from another /64 in it) is refused')
   } finally {
     await t.close()
   }

@@ -11,8 +11,11 @@
  * (applyFinding, exactly once across processes). risk_level 1 holds the payment
  * for review. When SSLCommerz cannot be reached the payment stays PENDING and is
  * settled by the next callback or by the reconciliation pass (`reconcile`).
- * SSLCommerz is asked about one payment at most once per ASK_INTERVAL_MS, however
- * many callbacks and page requests arrive, in every process (`gateway_asked_at`).
+ * SSLCommerz is asked about one payment at most once per ASK_INTERVAL_MS for its
+ * signed notices (IPN, browser returns: `gateway_notice_asked_at`) and once more for
+ * status checks (result pages, reconciliation: `gateway_asked_at`, which any ask sets),
+ * however many arrive, in every process: a page read by anyone who knows the payment
+ * id never holds back the gateway's own return.
  * Log lines carry payment ids redacted (redactPaymentId).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
@@ -185,31 +188,39 @@ export function sslcommerzGateway(
     return after
   }
 
-  // Settles running in this process, by payment: a callback arriving meanwhile waits for that answer.
+  // Settles running in this process, by kind (notice or check) and payment: one arriving meanwhile waits for that answer.
   const settling = new Map<string, Promise<PaymentRow>>()
 
-  /** Claims the right to ask SSLCommerz about `id` now: false when someone (any process) asked within ASK_INTERVAL_MS. */
-  async function claimAsk(id: string): Promise<boolean> {
+  /**
+   * Claims the right to ask SSLCommerz about `id` now: false when someone (any process) asked within
+   * ASK_INTERVAL_MS. A notice (IPN, browser return: signed by SSLCommerz) waits only for other notices,
+   * so a status check by a page, whoever reads it, never makes the real return answer "pending".
+   */
+  async function claimAsk(id: string, notice: boolean): Promise<boolean> {
     const now = deps.now()
+    const column = notice ? 'gateway_notice_asked_at' : 'gateway_asked_at'
     const won = await deps.db.query(
-      'UPDATE payments SET gateway_asked_at = $2 WHERE id = $1 AND (gateway_asked_at IS NULL OR gateway_asked_at <= $3) RETURNING id',
+      `UPDATE payments SET gateway_asked_at = $2${notice ? ', gateway_notice_asked_at = $2' : ''}
+        WHERE id = $1 AND (${column} IS NULL OR ${column} <= $3) RETURNING id`,
       [id, now, addTime(now, { milliseconds: -ASK_INTERVAL_MS })],
     )
     return won.length === 1
   }
 
   async function settle(paymentId: string, reason: SettleReason): Promise<PaymentRow> {
-    const running = settling.get(paymentId)
+    // Notices and checks apart: a notice never waits for a check's answer, which may predate the payment.
+    const key = `${reason.kind === 'check' ? 'check' : 'notice'}:${paymentId}`
+    const running = settling.get(key)
     if (running) {
       await running.catch(() => undefined)
       return findPayment(deps.db, paymentId)
     }
     const task = settleNow(paymentId, reason)
-    settling.set(paymentId, task)
+    settling.set(key, task)
     try {
       return await task
     } finally {
-      settling.delete(paymentId)
+      settling.delete(key)
     }
   }
 
@@ -225,7 +236,7 @@ export function sslcommerzGateway(
     // A declined payment is looked at again only when SSLCommerz says it was paid.
     if (p.status === 'DECLINED' && reason.kind !== 'notified') return p
     // Asked a moment ago (another callback, page or process): that answer stands, the store is not asked again.
-    if (!(await claimAsk(p.id))) return p
+    if (!(await claimAsk(p.id, reason.kind !== 'check'))) return p
     try {
       if (reason.kind === 'notified' && reason.valId) {
         const tx = await api.validate(reason.valId)
