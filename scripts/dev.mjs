@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
 import { clientOptions, ENTRY, indexHtml } from '../build.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -54,6 +55,14 @@ let cssName = ''
 /** The files of the last two builds: a tab still on the previous one can load its lazy pages. */
 let kept = [new Set(), new Set()]
 
+/** How many styles Panda has collected: they only grow, so while this stays the same so does the CSS. */
+function styleCount(ctx) {
+  const e = ctx.encoder
+  let n = e.atomic.size + e.compound_variants.size
+  for (const set of [...e.recipes.values(), ...e.recipes_base.values()]) n += set.size
+  return n
+}
+
 function writeCss() {
   const css = cssOf(panda.ctx)
   const name = `styles-${hash(css)}.css`
@@ -82,8 +91,8 @@ function prune(files) {
 const esbuild = await context({ ...clientOptions(assets, 'development'), sourcemap: 'linked', logLevel: 'warning' })
 
 /** One client build: CSS, scripts, shells. Answers whether it succeeded (esbuild printed the errors). */
-async function buildClient() {
-  writeCss()
+async function buildClient(css = true) {
+  if (css) writeCss()
   let result
   try {
     result = await esbuild.rebuild()
@@ -103,11 +112,13 @@ log(`client built in ${ms(started)} (${path.relative(root, outdir)})`)
 let server = null
 let stopping = false
 
-function startServer() {
+/** Starts the server; with `previous`, its modules load while that one stops (scripts/dev-server-preload.mjs). */
+function startServer(previous = null) {
   const t0 = performance.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const preload = pathToFileURL(path.join(root, 'scripts/dev-server-preload.mjs')).href
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', preload, 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, DIST_DIR: outdir },
+    env: { ...process.env, DIST_DIR: outdir, DEV_PREVIOUS_PID: previous?.pid ? String(previous.pid) : '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   child.stdout.on('data', (d) => {
@@ -121,9 +132,8 @@ function startServer() {
   server = child
 }
 
-/** Stops the server (SIGTERM: it closes the database) and waits for it. */
-function stopServer() {
-  const child = server
+/** Stops a server (SIGTERM: it closes the database) and waits for it. */
+function stopServer(child = server) {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     child.once('exit', () => resolve())
@@ -147,12 +157,15 @@ async function drain() {
     if (serverFiles.length) {
       const t0 = performance.now()
       log(`${serverFiles.map((f) => path.relative(root, f)).join(', ')} changed: restarting the server`)
-      await stopServer()
-      log(`server stopped in ${ms(t0)}`)
-      startServer()
+      const previous = server
+      startServer(previous)
+      await stopServer(previous)
+      log(`previous server stopped in ${ms(t0)}`)
     }
     if (client.length) {
       const t0 = performance.now()
+      const styles = styleCount(panda.ctx)
+      let css = true
       if (client.some((f) => panda.deps.has(f))) {
         log('the Panda config changed: generating styled-system/ again')
         pandaCodegen()
@@ -165,8 +178,9 @@ async function drain() {
             panda.ctx.parseFile(f)
           }
         }
+        css = styleCount(panda.ctx) !== styles
       }
-      if (await buildClient()) log(`client rebuilt in ${ms(t0)} (${client.map((f) => path.relative(root, f)).join(', ')})`)
+      if (await buildClient(css)) log(`client rebuilt in ${ms(t0)} (${client.map((f) => path.relative(root, f)).join(', ')})`)
     }
   }
   busy = false

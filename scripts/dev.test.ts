@@ -120,6 +120,22 @@ test('a changed page is served after the client alone is rebuilt', async () => {
   assert.is(out.match(/Ready on /g)?.length, 1, 'the server was not restarted')
 })
 
+/** The stylesheet the shell at / links. */
+async function servedCss(): Promise<string> {
+  const href = /<link rel="stylesheet" href="([^"]+)"/.exec(await (await fetch(`${base}/`)).text())?.[1]
+  return href ? (await fetch(new URL(href, base))).text() : ''
+}
+
+test('a style a page starts using is in the stylesheet served next', async () => {
+  // a value no file of the project uses
+  const rule = /outline-offset:\s*7\.25px/
+  assert.not.match(await servedCss(), rule)
+  const t0 = performance.now()
+  fs.appendFileSync(path.join(dir, 'src/pages/home/notices.tsx'), `export const devProbeStyle = css({ outlineOffset: '7.25px' })\n`)
+  await until(async () => rule.test(await servedCss()), `the new style to be served:\n${out}`, CHANGE_MS)
+  console.log(`  npm run dev: new style served ${Math.round(performance.now() - t0)} ms after the save`)
+})
+
 test('a changed server file restarts the server on the new code', async () => {
   const marker = `dev-probe-${process.pid}-${Date.now()}`
   const t0 = performance.now()
