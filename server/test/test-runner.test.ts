@@ -153,7 +153,7 @@ test('server test files run in two workers at once: two files that each wait for
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-pair-'))
   const waitFor = (me: string, other: string) => `test('${me} meets ${other}', async () => {
   fs.writeFileSync('${dir}/${me}', '')
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + 60_000
   while (!fs.existsSync('${dir}/${other}')) {
     if (Date.now() > deadline) throw new Error('${other} never ran beside ${me}')
     await new Promise((r) => setTimeout(r, 20))
