@@ -11,7 +11,6 @@ import { performance } from 'node:perf_hooks'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { freePort } from '../harness/spawn-server.ts'
-import { until } from '../server/test/receivers.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 // what `npm run dev` reads: the client's and the server's sources, the build's helpers and the demo data
@@ -30,6 +29,13 @@ const copied = [
 ]
 const START_MS = 240_000
 const CHANGE_MS = 60_000
+
+/** Polls `check` every 25 ms until it holds; fails naming `what` after `ms`. */
+async function until(check: () => boolean | Promise<boolean>, what: string, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; !(await check()); await new Promise((r) => setTimeout(r, 25))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+  }
+}
 
 let dir = ''
 let dev: ChildProcess | null = null
