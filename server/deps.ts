@@ -1,6 +1,6 @@
 /** Builds the `Deps` every module gets, from an open database and settings (env by default). */
 import type { Db } from './db/db.ts'
-import type { Deps, Outbox } from './http/handle.ts'
+import type { Deps, Outbox } from './core.ts'
 import { readConfig, type ServerConfig } from './config.ts'
 import { createMetrics } from './http/metrics.ts'
 import { createOutbox } from './delivery/outbox.ts'

@@ -1,7 +1,7 @@
 /** Passenger rows: mobile normalisation, the contract `passenger` shape, look-ups and profile changes. */
 import type { Passenger } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
-import { AppError } from '../http/handle.ts'
+import { AppError } from '../core.ts'
 import { normaliseMobile } from '../lib/mobile.ts'
 import { toDhakaIso } from '../lib/time.ts'
 

@@ -5,7 +5,7 @@
  */
 import type { Session } from '../../contract/schemas.ts'
 import type { Db, Queryable } from '../db/db.ts'
-import { AppError, type Deps } from '../http/handle.ts'
+import { AppError, type Deps } from '../core.ts'
 import type { PassengerRow } from './passengers.ts'
 import { createSession, revokeOtherSessions } from './sessions.ts'
 import { addTime } from '../lib/time.ts'

@@ -7,7 +7,7 @@
 import type { Locale } from '../../contract/dhaka-dates.ts'
 import type { Session } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
-import { AppError, type Deps } from '../http/handle.ts'
+import { AppError, type Deps } from '../core.ts'
 import { issueOtp, verifyOtp } from './otp.ts'
 import { passengerByMobile, type PassengerRow } from './passengers.ts'
 import { createSession } from './sessions.ts'

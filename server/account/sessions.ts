@@ -4,7 +4,7 @@
  */
 import type { Session } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
-import type { Auth, Deps } from '../http/handle.ts'
+import type { Auth, Deps } from '../core.ts'
 import { getCompany } from '../company/company.ts'
 import { toPassenger, type PassengerRow } from './passengers.ts'
 import { addDhakaDays, addTime, toDhakaIso } from '../lib/time.ts'

@@ -10,7 +10,7 @@ import { MAX_SEATS, OPEN_SEAT_NAME, reservationStatus, type SeatType } from '../
 import { checkCouponRules, discountOf, findOffer } from './coupons.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { Language } from '../delivery/ticket-messages.ts'
-import { AppError, type Deps } from '../http/handle.ts'
+import { AppError, type Deps } from '../core.ts'
 import { assertStation } from '../trips/lookups.ts'
 import { requireMobile } from '../account/passengers.ts'
 import { addTime } from '../lib/time.ts'

@@ -6,7 +6,7 @@
  * payments at once can never both use a once-only coupon.
  */
 import type { Queryable } from '../db/db.ts'
-import { AppError } from '../http/handle.ts'
+import { AppError } from '../core.ts'
 import { dhakaDate } from '../lib/time.ts'
 import { formatMoney } from '../../contract/money.ts'
 

@@ -12,7 +12,7 @@ import { type LedgerReason, type PaymentResult, reservationStatus } from '../../
 import { bookingLive, declinePending, expireBookings, lockChangeableBooking, setCoupon } from './bookings.ts'
 import { assertCouponUsable } from './coupons.ts'
 import type { Db, Queryable } from '../db/db.ts'
-import { AppError, type Deps } from '../http/handle.ts'
+import { AppError, type Deps } from '../core.ts'
 import { credit, debit } from '../account/ledger.ts'
 import type { PaymentGateway } from './gateways/gateway.ts'
 import { loadReservation } from './reservation-view.ts'

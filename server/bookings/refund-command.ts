@@ -7,7 +7,7 @@
  *   reconcile [--date yyyy-mm-dd]                          a Dhaka day's card payments and refunds against SSLCommerz
  */
 import type { Db } from '../db/db.ts'
-import type { Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
 import { addDays, dhakaDate, timeBetween, toDhakaIso } from '../lib/time.ts'
 import { sslcommerzApi } from './gateways/sslcommerz-api.ts'
 import { reconcileDay, type Reconciliation } from './reconcile-day.ts'

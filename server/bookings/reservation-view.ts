@@ -6,7 +6,7 @@
 import { cancelReasons, type CoachType, type Reservation, reservationStatus, type SeatType } from '../../contract/schemas.ts'
 import type { ReservationRow } from './bookings.ts'
 import type { Queryable } from '../db/db.ts'
-import { AppError } from '../http/handle.ts'
+import { AppError } from '../core.ts'
 import { stationTime } from '../trips/lookups.ts'
 import { dhakaIsoOrNull, toDhakaIso } from '../lib/time.ts'
 import { refundInfos } from './refunds.ts'

@@ -21,7 +21,7 @@ import {
   type TripChange,
   type TripReason,
 } from '../delivery/ticket-messages.ts'
-import { AppError, type Deps } from '../http/handle.ts'
+import { AppError, type Deps } from '../core.ts'
 import { nudgeRefunds, refundTicket } from './refunds.ts'
 import { loadReservation } from './reservation-view.ts'
 import { addTime, timeBetween } from '../lib/time.ts'

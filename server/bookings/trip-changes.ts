@@ -23,7 +23,7 @@
 import { reservationStatus } from '../../contract/schemas.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { TripReason } from '../delivery/ticket-messages.ts'
-import type { Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
 import { nudgeRefunds } from './refunds.ts'
 import { cancelForTrip, enqueueTripChangeNotice } from './tickets.ts'
 

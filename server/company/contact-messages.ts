@@ -4,7 +4,7 @@
  * sender's choosing.
  */
 import { getCompany } from './company.ts'
-import type { Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
 import { normaliseMobile } from '../lib/mobile.ts'
 
 /** Stores a contact message and queues its receipt; answers the message number. */

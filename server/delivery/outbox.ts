@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify'
 import { isStorableText, type OutboxMessage } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
-import { AppError, type Deps, type Outbox, type OutboxInput } from '../http/handle.ts'
+import { AppError, type Deps, type Outbox, type OutboxInput } from '../core.ts'
 import { normaliseMobile } from '../lib/mobile.ts'
 import { toDhakaIso } from '../lib/time.ts'
 

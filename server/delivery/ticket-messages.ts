@@ -7,7 +7,7 @@
  * names stay as printed on the ticket.
  */
 import type { Company, Reservation } from '../../contract/schemas.ts'
-import type { OutboxAttachment } from '../http/handle.ts'
+import type { OutboxAttachment } from '../core.ts'
 import { formatDate, formatTime } from '../../contract/dhaka-dates.ts'
 import { buildIcs } from '../../contract/ics.ts'
 import { formatMoney } from '../../contract/money.ts'

@@ -18,7 +18,7 @@
  * refusal that means wrong settings is logged as a configuration error, a duplicate
  * id as one to look into.
  */
-import type { Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
 import { addTime } from '../lib/time.ts'
 import { installationId } from './installation.ts'
 import { type CircuitPolicy, type FailoverCause, recordFailovers, recordFailure, recordSent } from './provider-health.ts'

@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { api } from '../../contract/api.ts'
-import { AppError, sendError } from './handle.ts'
+import { AppError } from '../core.ts'
+import { sendError } from './handle.ts'
 
 /** Every method the route table uses. */
 export const CORS_METHODS = [...new Set(Object.values(api).map((r) => r.method))]

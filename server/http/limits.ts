@@ -12,7 +12,7 @@
  * recorded, so they never push the wait further out.
  */
 import type { Db, Queryable } from '../db/db.ts'
-import { AppError } from './handle.ts'
+import { AppError } from '../core.ts'
 import { addDhakaDays, addTime, timeBetween } from '../lib/time.ts'
 
 /** A limit: at most `max` events per key in the last `windowMs` milliseconds. */

@@ -7,7 +7,7 @@
  */
 import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import type { Deps } from './handle.ts'
+import type { Deps } from '../core.ts'
 import { listMigrations } from '../db/migrate.ts'
 
 /** Extra readiness checks (e.g. the delivery worker runs); each answers true when fine. */

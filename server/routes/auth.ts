@@ -10,7 +10,8 @@
  * without sending it anything.
  */
 import type { FastifyInstance } from 'fastify'
-import { AppError, handle, type Deps } from '../http/handle.ts'
+import { AppError, type Deps } from '../core.ts'
+import { handle } from '../http/handle.ts'
 import { addressKey, take, type Limit } from '../http/limits.ts'
 import { assertSignupSmsAllowed, issueOtp, verifyOtp } from '../account/otp.ts'
 import { issueResetToken, resetPassword } from '../account/password-changes.ts'

@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { saveContactMessage } from '../company/contact-messages.ts'
-import { handle, type Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
+import { handle } from '../http/handle.ts'
 import { addressKey, take, type Limit } from '../http/limits.ts'
 
 /** Contact messages one client address may send. */

@@ -1,7 +1,8 @@
 /** Coupons on a booking: applying a coupon code and removing it. */
 import type { FastifyInstance } from 'fastify'
 import { applyCoupon, removeCoupon } from '../bookings/bookings.ts'
-import { handle, pathId, type Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
+import { handle, pathId } from '../http/handle.ts'
 import { mustLoadReservation } from '../bookings/reservation-view.ts'
 
 /** Registers the coupon routes. */

@@ -1,7 +1,8 @@
 /** Lookup lists the app loads on start: cities, time periods, counters, routes, announcements, offers, company. */
 import type { FastifyInstance } from 'fastify'
 import { getCompany } from '../company/company.ts'
-import { AppError, handle, type Deps } from '../http/handle.ts'
+import { AppError, type Deps } from '../core.ts'
+import { handle } from '../http/handle.ts'
 import { activeRoutes, announcements, citiesWithRoutes, currentOffers, routeStations, timePeriods } from '../trips/lookups.ts'
 
 /** Registers the lookup routes. */

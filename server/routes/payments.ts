@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { expireBookings } from '../bookings/bookings.ts'
-import { handle, type Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
+import { handle } from '../http/handle.ts'
 import { createGateway, gatewayFor } from '../bookings/gateways/index.ts'
 import { findPayment, openCardPayment, openTopUp, payFromBalance, paymentResult } from '../bookings/payments.ts'
 import { mustLoadReservation } from '../bookings/reservation-view.ts'

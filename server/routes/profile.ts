@@ -1,6 +1,7 @@
 /** The signed-in passenger's own profile, password and balance account. */
 import type { FastifyInstance } from 'fastify'
-import { AppError, handle, pathId, type Auth, type Deps } from '../http/handle.ts'
+import { AppError, type Auth, type Deps } from '../core.ts'
+import { handle, pathId } from '../http/handle.ts'
 import { statement } from '../account/ledger.ts'
 import { changePassword } from '../account/password-changes.ts'
 import { passengerById, toPassenger, updateProfile, type PassengerRow } from '../account/passengers.ts'

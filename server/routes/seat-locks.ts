@@ -1,6 +1,7 @@
 /** Seat locks: holding seats on a trip while the passenger decides, and releasing them. */
 import type { FastifyInstance } from 'fastify'
-import { AppError, handle, type Deps } from '../http/handle.ts'
+import { AppError, type Deps } from '../core.ts'
+import { handle } from '../http/handle.ts'
 import { addressKey } from '../http/limits.ts'
 import { MAX_HOLD_EXTENSIONS } from '../../contract/values.ts'
 import { extendHold, holdersOf, seatLocker, unlockSeats } from '../trips/seat-locks.ts'

@@ -1,7 +1,8 @@
 /** Trip search and trip details with the seat map. */
 import type { FastifyInstance } from 'fastify'
 import { bookedUnpaidCount } from '../bookings/bookings.ts'
-import { AppError, handle, type Deps } from '../http/handle.ts'
+import { AppError, type Deps } from '../core.ts'
+import { handle } from '../http/handle.ts'
 import { assertCities, assertStation } from '../trips/lookups.ts'
 import { memoized } from '../trips/memo.ts'
 import { holdersOf } from '../trips/seat-locks.ts'

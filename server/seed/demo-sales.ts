@@ -7,7 +7,7 @@
  */
 import { reservationStatus } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
-import type { Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
 import { newPin, newPnr } from '../bookings/tickets.ts'
 import { mulberry32 } from '../lib/seeded-random.ts'
 import { addDays, addTime, dhakaDate } from '../lib/time.ts'

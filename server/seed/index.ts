@@ -5,7 +5,7 @@
  * out. Development and tests: the demo network, passenger and sales as well.
  */
 import type { Queryable } from '../db/db.ts'
-import type { Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
 import { topUpTrips } from '../network/trips.ts'
 import { seedDemoNetwork } from './demo-network.ts'
 import { DEMO_PASSENGER, lockOutDemoPassenger, seedPassengers } from './passengers.ts'

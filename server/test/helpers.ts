@@ -19,7 +19,7 @@ import { buildApp, type AppOptions } from '../app.ts'
 import type { ServerConfig } from '../config.ts'
 import { openDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
-import type { Deps } from '../http/handle.ts'
+import type { Deps } from '../core.ts'
 import { migrate } from '../db/migrate.ts'
 import { seed } from '../seed/index.ts'
 

@@ -1,7 +1,7 @@
 /** Database-kept limits: counting, waiting, releasing, and the address key of IPv4 and IPv6 clients. */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AppError } from '../http/handle.ts'
+import { AppError } from '../core.ts'
 import { addressKey, check, take, waitSeconds, type Limit } from '../http/limits.ts'
 import { startTestApp } from './helpers.ts'
 

@@ -7,7 +7,7 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AppError } from '../http/handle.ts'
+import { AppError } from '../core.ts'
 import { createStreamSlots } from '../trips/stream-slots.ts'
 import { startTestApp, type TestApp } from './helpers.ts'
 

@@ -5,7 +5,7 @@
  */
 import type { BusStation, City, Offer, TimePeriod } from '../../contract/schemas.ts'
 import type { Queryable } from '../db/db.ts'
-import { AppError } from '../http/handle.ts'
+import { AppError } from '../core.ts'
 import { addTime, dhakaDate, toDhakaIso } from '../lib/time.ts'
 
 interface CityRow {

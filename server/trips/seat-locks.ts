@@ -6,7 +6,8 @@
 import { MAX_SEATS, OPEN_SEAT_NAME } from '../../contract/schemas.ts'
 import { batched } from './batch.ts'
 import type { Db, Queryable } from '../db/db.ts'
-import { AppError, deviceHolder } from '../http/handle.ts'
+import { AppError } from '../core.ts'
+import { deviceHolder } from '../http/handle.ts'
 import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
 import { assertOnSale, assertRoute, findTrip, findTripByCoach } from './trips.ts'
 

@@ -10,7 +10,7 @@
  * pass, never more.
  */
 import type { Db } from '../db/db.ts'
-import { AppError } from '../http/handle.ts'
+import { AppError } from '../core.ts'
 import { addTime } from '../lib/time.ts'
 
 /** A taken slot: `release()` gives it back (once; later calls do nothing). */

@@ -14,7 +14,7 @@ import {
   type TripSummary,
 } from '../../contract/schemas.ts'
 import { pgArray, type Queryable } from '../db/db.ts'
-import { AppError } from '../http/handle.ts'
+import { AppError } from '../core.ts'
 import { activeStations } from './lookups.ts'
 import { dhakaIsoOrNull, timeBetween, toDhakaIso } from '../lib/time.ts'
 

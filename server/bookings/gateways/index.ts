@@ -3,8 +3,8 @@
  * gets the sandbox page; production never has it, whatever else is set (a
  * production server without SSLCommerz has no card payments at all).
  */
-import type { Deps } from '../../http/handle.ts'
-import { AppError } from '../../http/handle.ts'
+import type { Deps } from '../../core.ts'
+import { AppError } from '../../core.ts'
 import type { PaymentRow } from '../payment-row.ts'
 import { onRefundQueued, refundPass, type RefunderFor } from '../refunds.ts'
 import type { PaymentGateway } from './gateway.ts'

@@ -6,7 +6,7 @@
  * production (createGateway).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import type { Deps } from '../../http/handle.ts'
+import type { Deps } from '../../core.ts'
 import type { PaymentRow } from '../payment-row.ts'
 import { confirmPayment, decide, findPayment, paymentIdPattern, resultUrl } from '../payments.ts'
 import type { PaymentGateway, Refunder } from './gateway.ts'

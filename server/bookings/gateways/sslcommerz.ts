@@ -19,7 +19,7 @@
  * Log lines carry payment ids redacted (redactPaymentId).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { AppError, type Deps } from '../../http/handle.ts'
+import { AppError, type Deps } from '../../core.ts'
 import { redactPaymentId as ref } from '../../http/redact.ts'
 import type { PaymentRow } from '../payment-row.ts'
 import { applyFinding, confirmPayment, findPayment, paymentIdPattern, resultUrl, type GatewayFinding } from '../payments.ts'
