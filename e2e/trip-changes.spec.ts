@@ -1,6 +1,6 @@
 /**
  * Issue 22 §3, the passenger's side of a trip the operator cancels or moves (`npm run trip`,
- * server/bookings/trip-command.ts, run as the operator runs it, beside the server on the same
+ * server/commands/trip-command.ts, run as the operator runs it, beside the server on the same
  * PostgreSQL): a moved ticket says "Moved to coach …" on its page and in My tickets (en and bn,
  * codes marked English), and can be cancelled for the whole fare; a ticket of a cancelled trip
  * says the operator's reason and the refund; the seat page of a trip cancelled while a passenger
@@ -54,7 +54,7 @@ test.beforeEach(({}, info) => {
 /** Runs the operator's command on the server's database; answers what it printed. */
 function runTrip(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/bookings/trip-command.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/commands/trip-command.ts', ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test', PUBLIC_URL: app.url, LOG_LEVEL: 'error' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -70,7 +70,7 @@ function productionEnv(dataDir: string, base: string, port: number): Record<stri
 /** Runs `npm run import -- <file>`'s command against DATA_DIR; answers exit code and output. */
 function importNetwork(dataDir: string, file: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/network/import-network.ts', file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/commands/import-network.ts', file], {
       cwd: root,
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],

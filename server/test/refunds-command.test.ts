@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert'
 import { readConfig } from '../config.ts'
 import { openDb } from '../db/db.ts'
 import { migrate } from '../db/migrate.ts'
-import { describeChange, parseTripCommand } from '../bookings/trip-command.ts'
+import { describeChange, parseTripCommand } from '../commands/trip-command.ts'
 import type { ChangeReport } from '../bookings/trip-changes.ts'
 import { addDays, dhakaDate } from '../lib/time.ts'
 import { startStandIn } from './sslcommerz-standin.ts'
@@ -23,7 +23,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** Runs `npm run trip -- <args>` on `dataDir` without blocking this process (the stand-in answers from here). */
 function trip(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/bookings/trip-command.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/commands/trip-command.ts', ...args], {
     cwd: repo,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'test', PAYMENT_PROVIDER: 'sandbox', ...env },
   })

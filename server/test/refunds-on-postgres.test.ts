@@ -127,7 +127,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** `npm run trip -- <args>` on the test database, as an operator runs it; answers its exit status and output. */
 function trip(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/bookings/trip-command.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/commands/trip-command.ts', ...args], {
     cwd: repo,
     env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'test', PAYMENT_PROVIDER: 'sandbox' },
   })

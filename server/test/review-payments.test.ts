@@ -1,5 +1,5 @@
 /**
- * The operator's review command (server/bookings/review-payments.ts) run as a process on
+ * The operator's review command (server/commands/review-payments.ts) run as a process on
  * an embedded database: it lists payments held for review, approves one (the
  * top-up is credited once) and declines another; a pending payment is left alone.
  */
@@ -16,7 +16,7 @@ import { migrate } from '../db/migrate.ts'
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 function review(dataDir: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/bookings/review-payments.ts', ...args], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/commands/review-payments.ts', ...args], {
     cwd: repo,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'test' },
     encoding: 'utf8',

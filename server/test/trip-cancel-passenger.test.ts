@@ -13,7 +13,7 @@ import { reservationStatus } from '../../contract/schemas.ts'
 import type { ReservationRow } from '../bookings/bookings.ts'
 import { cancelQuote, cancelTicket } from '../bookings/tickets.ts'
 import { cancelTrip, moveTrip, TripChangeError } from '../bookings/trip-changes.ts'
-import { parseTripCommand } from '../bookings/trip-command.ts'
+import { parseTripCommand } from '../commands/trip-command.ts'
 import { buyTicketWith, lastCode, lockAndBook, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { tempDir } from './helpers.ts'
 
@@ -216,7 +216,7 @@ t('npm run trip -- cancel without the Bengali reason, a passenger booked in Beng
   const sold = await buyTicketWith(g, p, trip, { headers: bn, body: { passengerMobile: p.mobile, passengerEmail: null } })
   await g.close()
   const run = (args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'server/bookings/trip-command.ts', 'cancel', String(trip.id), ...args], {
+    spawnSync(process.execPath, ['--import', 'tsx', 'server/commands/trip-command.ts', 'cancel', String(trip.id), ...args], {
       cwd: repo,
       env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', NODE_ENV: 'test' },
       encoding: 'utf8',

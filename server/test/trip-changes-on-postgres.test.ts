@@ -72,7 +72,7 @@ async function ticketsOn(trip: Trip, n: number): Promise<{ passengerId: number; 
 }
 
 function command(args: string[]) {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/bookings/trip-command.ts', ...args], {
+  return spawn(process.execPath, ['--import', 'tsx', 'server/commands/trip-command.ts', ...args], {
     cwd: repo,
     env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'development' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -152,7 +152,7 @@ test('a cancel command killed half-way and run again: the rest are done, nobody 
   const [after] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reservations WHERE id = ANY($1::int[]) AND status = 5', [ids])
   assert.is(first.signal, 'SIGKILL', first.out)
   assert.ok(after!.n < ids.length, `killed half-way: ${after!.n} of ${ids.length} cancelled`)
-  const again = spawnSync(process.execPath, ['--import', 'tsx', 'server/bookings/trip-command.ts', 'cancel', String(trip.id), '--reason', 'Hartal'], {
+  const again = spawnSync(process.execPath, ['--import', 'tsx', 'server/commands/trip-command.ts', 'cancel', String(trip.id), '--reason', 'Hartal'], {
     cwd: repo,
     env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'development' },
     encoding: 'utf8',

@@ -10,7 +10,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { reservationStatus } from '../../contract/schemas.ts'
 import { chooseSeats, cancelTrip, moveTrip } from '../bookings/trip-changes.ts'
-import { parseTripCommand } from '../bookings/trip-command.ts'
+import { parseTripCommand } from '../commands/trip-command.ts'
 import { buyTicketWith, freeSeats, lastCode, lockAndBook, lockBody, openFixture, pickTrip, type Fixture } from './booking-fixture.ts'
 import { tempDir } from './helpers.ts'
 
@@ -379,7 +379,7 @@ t('the command: usage, dry run through npm run trip, refusals', async () => {
   })
   const dir = tempDir()
   const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: '', NODE_ENV: 'test' }
-  const usage = spawnSync(process.execPath, ['--import', 'tsx', 'server/bookings/trip-command.ts', 'cancel', '1'], {
+  const usage = spawnSync(process.execPath, ['--import', 'tsx', 'server/commands/trip-command.ts', 'cancel', '1'], {
     cwd: repo,
     env,
     encoding: 'utf8',

@@ -17,7 +17,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const t = suite('trip command on PGlite')
 
 function trip(dir: string, args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'server/bookings/trip-command.ts', ...args], {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'server/commands/trip-command.ts', ...args], {
     cwd: repo,
     env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', NODE_ENV: 'development' },
     encoding: 'utf8',

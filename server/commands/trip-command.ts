@@ -14,9 +14,9 @@ import { pathToFileURL } from 'node:url'
 import { runCommandOnDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { toDhakaIso } from '../lib/time.ts'
-import { refundsToCard } from './refunds.ts'
+import { refundsToCard } from '../bookings/refunds.ts'
 import { isRefundCommand, parseRefundCommand, type RefundCommand, refundUsage, runRefundCommand } from './refund-command.ts'
-import { cancelTrip, moveTrip, TripChangeError, type ChangeReport } from './trip-changes.ts'
+import { cancelTrip, moveTrip, TripChangeError, type ChangeReport } from '../bookings/trip-changes.ts'
 import type { TripReason } from '../delivery/ticket-messages.ts'
 
 const usage = [

@@ -10,8 +10,8 @@ import path from 'node:path'
 import { readConfig } from '../config.ts'
 import { DataDirLockedError, openDb, type Db } from '../db/db.ts'
 import { migrate } from '../db/migrate.ts'
-import { describeReport, importNetwork, type ImportReport } from './import.ts'
-import { validateNetworkText } from './schema.ts'
+import { describeReport, importNetwork, type ImportReport } from '../network/import.ts'
+import { validateNetworkText } from '../network/schema.ts'
 import { networkHash } from '../seed/demo-network.ts'
 
 async function main(): Promise<number> {

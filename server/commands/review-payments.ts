@@ -14,7 +14,7 @@
  */
 import { runCommandOnDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
-import { approveReviewedPayment, declineReviewedPayment, findPayment, paymentsUnderReview } from './payments.ts'
+import { approveReviewedPayment, declineReviewedPayment, findPayment, paymentsUnderReview } from '../bookings/payments.ts'
 import { toDhakaIso } from '../lib/time.ts'
 
 const usage = 'usage: review-payments.ts list | approve <paymentId> | decline <paymentId> <reason>'

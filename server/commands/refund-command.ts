@@ -9,9 +9,9 @@
 import type { Db } from '../db/db.ts'
 import type { Deps } from '../core.ts'
 import { addDays, dhakaDate, timeBetween, toDhakaIso } from '../lib/time.ts'
-import { sslcommerzApi } from './gateways/sslcommerz-api.ts'
-import { reconcileDay, type Reconciliation } from './reconcile-day.ts'
-import { allRefunds, recordManualRefund, type RefundRow, retryRefund } from './refunds.ts'
+import { sslcommerzApi } from '../bookings/gateways/sslcommerz-api.ts'
+import { reconcileDay, type Reconciliation } from '../bookings/reconcile-day.ts'
+import { allRefunds, recordManualRefund, type RefundRow, retryRefund } from '../bookings/refunds.ts'
 
 /** The usage lines of the refund sub-commands. */
 export const refundUsage = [
