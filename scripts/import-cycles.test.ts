@@ -213,12 +213,13 @@ test('no import circle among the repository modules', () => {
   assert.ok(named.length === 0, `${named.length} import circle(s); move the shared type or value into a module both can import:\n${named.join('\n')}`)
 })
 
-test('no module outside the test folders imports from one (the benchmark and the harness own what they share with tests)', () => {
-  const testFolder = /^(server\/test|e2e)\//
+test('no module outside the tests imports from one (the benchmark and the harness own what they share with tests)', () => {
+  // the test folders' fixtures, and every test file (server tests live beside their domains)
+  const testModule = /^(server\/test|e2e)\/|\.test\.tsx?$/
   const crossings = [...importGraph()].flatMap(([from, to]) =>
-    testFolder.test(from) ? [] : to.filter((t) => testFolder.test(t)).map((t) => `  ${from} -> ${t}`),
+    testModule.test(from) ? [] : to.filter((t) => testModule.test(t)).map((t) => `  ${from} -> ${t}`),
   )
-  assert.ok(crossings.length === 0, `imports from a test folder:\n${crossings.join('\n')}`)
+  assert.ok(crossings.length === 0, `imports from a test folder or file:\n${crossings.join('\n')}`)
 })
 
 /** Every repository module `from` reaches through its imports, itself excluded. */
