@@ -44,7 +44,7 @@ function bareStatuses(text: string): string[] {
 function serverSources(): string[] {
   return (fs.readdirSync(server, { recursive: true }) as string[])
     .map((f) => path.join(server, f))
-    .filter((f) => /\.(ts|sql)$/.test(f) && !skipped.some((d) => f.startsWith(d + path.sep)))
+    .filter((f) => /\.(ts|sql)$/.test(f) && !/\.test\.ts$/.test(f) && !skipped.some((d) => f.startsWith(d + path.sep)))
     .sort()
 }
 
