@@ -42,7 +42,9 @@ const closing = (out: string) =>
 
 // memo.test.ts needs nothing; every test of delivery-pg.test.ts is on PostgreSQL (their names, read from the file)
 const serverFiles = { PG_BIN: 'none', SERVER_TESTS: '^(memo|delivery-pg)\\.test\\.ts$' }
-const pgTests = [...fs.readFileSync(path.join(root, 'server/delivery/delivery-pg.test.ts'), 'utf8').matchAll(/^test\('(.+?)', async/gm)].map((m) => m[1]!)
+const pgTests = [...fs.readFileSync(path.join(root, 'server/delivery/delivery-pg.test.ts'), 'utf8').matchAll(/^test\('(.+?)', async/gm)].map(
+  (m) => m[1]!,
+)
 
 test('PostgreSQL hidden: its tests are counted skipped and named, the run passes', async () => {
   const r = await runner('server', serverFiles)

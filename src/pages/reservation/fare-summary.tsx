@@ -33,6 +33,9 @@ const styles = {
   tableWrap: css({ overflowX: 'auto', _focusVisible: { outline: '3px solid {colors.blue.700}', outlineOffset: '2px' } }),
 }
 
+/** A box that scrolls: a Tab stop named by the table's caption. */
+const scrollBox = { tabIndex: 0, role: 'region', 'aria-labelledby': 'fare-summary-caption' } as const
+
 /** Whether the element scrolls sideways now (its content is wider than it); followed as either resizes. */
 function useScrollsSideways<T extends HTMLElement>(): [React.RefObject<T | null>, boolean] {
   const ref = useRef<T>(null)
@@ -96,13 +99,7 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
       <p className={page.muted}>{t('seatChoice.limitNote', { count: limit })}</p>
       {groups.length ? (
         // only while it scrolls is the box a Tab stop, so the keyboard can scroll it (axe: scrollable-region-focusable), named by the table's caption
-        <div
-          ref={wrap}
-          className={styles.tableWrap}
-          tabIndex={scrolls ? 0 : undefined}
-          role={scrolls ? 'region' : undefined}
-          aria-labelledby={scrolls ? 'fare-summary-caption' : undefined}
-        >
+        <div ref={wrap} className={styles.tableWrap} {...(scrolls ? scrollBox : {})}>
           <table className={styles.table}>
             <caption id="fare-summary-caption" className={styles.caption}>
               {t('seatChoice.summaryHeading')}
