@@ -214,7 +214,7 @@ test('the reverse proxy in docs/operating.md is the one harness/nginx.ts runs in
   const locations = (s: string) => [...s.matchAll(/location [^{]+\{[^}]*\}/g)].map((m) => normal(m[0]))
   const shown = [...read('docs/operating.md').matchAll(/```nginx\n([\s\S]*?)```/g)].flatMap((m) => locations(m[1] as string))
   const run = locations(proxySite(8080, 'http://127.0.0.1:8080'))
-  assert.ok(run.length === 2, 'harness/nginx.ts proxySite has a location / and the seat stream location')
+  assert.ok(run.length === 3, 'harness/nginx.ts proxySite has the 413 location, location / and the seat stream location')
   assert.equal(shown, run, 'docs/operating.md shows the locations the proxy tests run (harness/nginx.ts proxySite), in order')
 })
 

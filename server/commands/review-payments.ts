@@ -2,9 +2,9 @@
  * The operator's command for card payments held for review (SSLCommerz flagged
  * them with risk_level 1: paid, but nothing sold or credited yet):
  *
- *   node --import tsx server/bookings/review-payments.ts list
- *   node --import tsx server/bookings/review-payments.ts approve <paymentId>
- *   node --import tsx server/bookings/review-payments.ts decline <paymentId> <reason…>
+ *   node --import tsx server/commands/review-payments.ts list
+ *   node --import tsx server/commands/review-payments.ts approve <paymentId>
+ *   node --import tsx server/commands/review-payments.ts decline <paymentId> <reason…>
  *
  * It opens the server's database (DATABASE_URL, or DATA_DIR while the server is
  * stopped: an embedded database takes one process at a time). Approve sells the
