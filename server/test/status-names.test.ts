@@ -2,7 +2,7 @@
  * Reservation and seat statuses are named on the server: the server's code (server/ outside
  * its tests and migrations) compares and sets them through the contract's `reservationStatus`
  * and `seatStatus`, in TypeScript and in the SQL it sends, and "a booking is still live"
- * through `bookingLive` (TypeScript) or `booking_live` (SQL, migration 021). This test reads
+ * through `bookingLive` (TypeScript) or `booking_live` (SQL, db/functions/booking_live.sql). This test reads
  * the files and fails naming each line where a bare status number is back.
  */
 import fs from 'node:fs'
