@@ -10,7 +10,7 @@ export async function purgeExpired(q: Queryable, now: Date): Promise<number> {
   for (const table of ['sessions', 'otps', 'password_resets', 'registrations']) {
     n += (await q.query(`DELETE FROM ${table} WHERE expires_at < $1 RETURNING 1`, [cutoff])).length
   }
-  // A first booking's hold is remembered until its keep_until (migration 013).
+  // A first booking's hold is remembered until its keep_until (first_holds).
   n += (await q.query('DELETE FROM first_holds WHERE keep_until < $1 RETURNING 1', [now])).length
   return n + (await purgeLimitEvents(q, now))
 }

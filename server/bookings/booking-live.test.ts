@@ -1,6 +1,6 @@
 /**
  * "A booking is still live" has one SQL spelling, `booking_live(status, expiration_time, now)`
- * (migration 021), and one TypeScript spelling, `bookingLive` (bookings.ts): they agree on
+ * (db/functions/booking_live.sql), and one TypeScript spelling, `bookingLive` (bookings.ts): they agree on
  * every reservation status and an expiry before, at, after `now` or none, on PGlite and on
  * PostgreSQL; and the planner inlines the function, so a query that calls it can use the
  * partial indexes on booked reservations (status 2) as the expression written out could.
@@ -36,7 +36,7 @@ async function agrees(db: Db): Promise<void> {
   assert.ok(bookingLive({ status: reservationStatus.booked, expiration_time: expiries[3]! }, NOW))
 }
 
-/** The partial indexes on booked reservations (`WHERE status = 2`: migrations 003 and 013). */
+/** The partial indexes on booked reservations (`WHERE status = 2`, in the baseline migration). */
 const BOOKED_INDEX = /Index (Only )?Scan using reservations_(booked_expiry|unpaid_address)_idx/
 
 async function usesBookedIndex(db: Db): Promise<string> {

@@ -43,7 +43,7 @@ export interface ReservationRow {
   created_at: Date
   /** The language the passenger booked in (ticket messages are written in it). */
   language: 'en' | 'bn'
-  /** The client address key (http/limits.ts addressKey) the booking was made from; '' before migration 013. */
+  /** The client address key (http/limits.ts addressKey) the booking was made from; '' for bookings made before it was recorded. */
   address: string
 }
 
@@ -61,7 +61,7 @@ export async function ownReservation(q: Queryable, id: number, passengerId: numb
 
 /**
  * "A booking is still live": booked (unpaid) and its hold not ended at `now`. The one TypeScript
- * spelling of the rule; SQL says it with `booking_live(status, expiration_time, now)` (migration 021).
+ * spelling of the rule; SQL says it with `booking_live(status, expiration_time, now)` (db/functions/booking_live.sql).
  */
 export function bookingLive(r: { status: number; expiration_time: Date | null }, now: Date): boolean {
   return r.status === reservationStatus.booked && !!r.expiration_time && r.expiration_time.getTime() > now.getTime()
@@ -127,7 +127,7 @@ export interface BookingRequest extends BodyOf<'booking'> {
  * SEAT_NOT_FOUND; SEAT_UNAVAILABLE when someone else holds or bought a seat,
  * BOOKING_TIME_EXCEED when the caller's hold ran out, SEAT_LIMIT_EXCEEDED past MAX_SEATS.
  *
- * Unpaid bookings are holds too (migration 013): the booking's seats count toward its
+ * Unpaid bookings are holds too: the booking's seats count toward its
  * client address's hold limits (HOLD_LIMIT_EXCEEDED) and the passenger's unpaid seats
  * (SEAT_LIMIT_EXCEEDED past UNPAID_SEATS_PER_PASSENGER), checked after the insert under
  * the address's and the passenger's advisory locks, so two processes cannot overshoot.

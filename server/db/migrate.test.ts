@@ -1,10 +1,12 @@
-/** Migrations and demo data on PGlite and on a real PostgreSQL 15 with several processes starting together. */
+/** Migrations, SQL functions and demo data on PGlite and on a real PostgreSQL 15 with several processes starting together. */
+import fs from 'node:fs'
+import path from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openDb, type Db } from '../db/db.ts'
 import { createDeps } from '../deps.ts'
 import { credit, debit } from '../account/ledger.ts'
-import { listMigrations, migrate } from '../db/migrate.ts'
+import { listFunctions, listMigrations, migrate } from '../db/migrate.ts'
 import { seed } from '../seed/index.ts'
 import { addDays, dhakaDate } from '../lib/time.ts'
 import { onPostgres, startPostgres, type TestPostgres } from '../test/pg.ts'
@@ -13,7 +15,7 @@ import { tempDir } from '../test/helpers.ts'
 
 const counts = async (db: Db) => {
   const [r] = await db.query(`SELECT
-    (SELECT count(*) FROM schema_migrations)::int AS migrations, (SELECT count(*) FROM cities)::int AS cities,
+    (SELECT count(*) FROM schema_migrations)::int AS migrations, (SELECT count(*) FROM schema_functions)::int AS functions, (SELECT count(*) FROM cities)::int AS cities,
     (SELECT count(*) FROM bus_stations)::int AS stations, (SELECT count(*) FROM routes)::int AS routes,
     (SELECT count(*) FROM layout_seats)::int AS seats, (SELECT count(*) FROM schedules)::int AS schedules,
     (SELECT count(*) FROM trips)::int AS trips, (SELECT count(*) FROM offers)::int AS offers,
@@ -30,10 +32,11 @@ test('PGlite: migrations apply once in order, seeding is idempotent, trips are t
   const deps = createDeps(db, { now: () => now })
   try {
     const names = listMigrations().map((m) => m.name)
-    assert.equal(names.slice(0, 2), ['001_core.sql', '002_passengers.sql'])
+    assert.is(names[0], '001_baseline.sql')
     assert.equal(await migrate(db, (tx) => seed(tx, deps)), names)
     const first = await counts(db)
     assert.is(first.migrations, names.length)
+    assert.is(first.functions, listFunctions().length)
     assert.ok(first.cities >= 12 && first.stations >= 24 && first.routes >= 30)
     assert.is(first.trips, first.schedules * 31)
     assert.equal([first.passengers, first.ledger, first.company, first.periods, first.offers], [1, 1, 1, 3, 3])
@@ -56,8 +59,6 @@ test('PGlite: migrations apply once in order, seeding is idempotent, trips are t
 })
 
 test('PGlite: a failing migration rolls back completely', async () => {
-  const fs = await import('node:fs')
-  const path = await import('node:path')
   const dir = tempDir()
   const migrations = path.join(dir, 'migrations')
   fs.mkdirSync(migrations)
@@ -73,6 +74,92 @@ test('PGlite: a failing migration rolls back completely', async () => {
   } finally {
     await db.close()
   }
+})
+
+/** A migrations folder and a functions folder in a fresh temporary directory, and a PGlite database beside them. */
+async function scratch(migrations: Record<string, string>, functions: Record<string, string>) {
+  const dir = tempDir()
+  const dirs = { migrations: path.join(dir, 'migrations'), functions: path.join(dir, 'functions') }
+  for (const [kind, files] of [
+    ['migrations', migrations],
+    ['functions', functions],
+  ] as const) {
+    fs.mkdirSync(dirs[kind])
+    for (const [name, sql] of Object.entries(files)) fs.writeFileSync(path.join(dirs[kind], name), sql)
+  }
+  const db = await openDb({ dataDir: path.join(dir, 'db'), databaseUrl: '' })
+  const write = (kind: 'migrations' | 'functions', name: string, sql: string) => fs.writeFileSync(path.join(dirs[kind], name), sql)
+  return { db, dirs, write, migrate: () => migrate(db, undefined, dirs.migrations, { functions: dirs.functions }) }
+}
+
+const sqlFunction = (name: string, body: string) => `CREATE OR REPLACE FUNCTION ${name}() RETURNS int LANGUAGE sql AS $$ ${body} $$;`
+
+test('PGlite: function files run after every migration, callees first whatever their names', async () => {
+  const s = await scratch(
+    { '001_a.sql': 'CREATE TABLE a (x int);', '002_b.sql': 'INSERT INTO a VALUES (1), (2);' },
+    // a LANGUAGE sql body is checked at creation: a_outer fails unless b_inner and table a exist
+    { 'a_outer.sql': sqlFunction('a_outer', 'SELECT b_inner() + (SELECT count(*)::int FROM a)'), 'b_inner.sql': sqlFunction('b_inner', 'SELECT 10') },
+  )
+  try {
+    assert.equal(
+      listFunctions(s.dirs.functions).map((f) => f.name),
+      ['b_inner', 'a_outer'],
+    )
+    assert.equal(await s.migrate(), ['001_a.sql', '002_b.sql'])
+    const [r] = await s.db.query<{ v: number }>('SELECT a_outer() AS v')
+    assert.is(r!.v, 12)
+  } finally {
+    await s.db.close()
+  }
+})
+
+test('PGlite: a failing function file rolls back the migrations with it', async () => {
+  const s = await scratch({ '001_a.sql': 'CREATE TABLE a (x int);' }, { 'broken.sql': sqlFunction('broken', 'SELECT x FROM nowhere') })
+  try {
+    let failed = ''
+    await s.migrate().catch((e: Error) => (failed = e.message))
+    assert.match(failed, /function broken\.sql failed/)
+    const tables = await s.db.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_name IN ('a', 'schema_migrations', 'schema_functions')`,
+    )
+    assert.is(tables.length, 0)
+  } finally {
+    await s.db.close()
+  }
+})
+
+test('PGlite: unchanged function files are not run again; a changed file, or a migration, runs them all', async () => {
+  const s = await scratch(
+    { '001_a.sql': 'CREATE TABLE a (x int);' },
+    { 'f.sql': sqlFunction('f', 'SELECT 1'), 'g.sql': sqlFunction('g', 'SELECT f() + 1') },
+  )
+  const version = async () =>
+    (await s.db.query<{ v: string }>(`SELECT string_agg(xmin::text, ',' ORDER BY proname) AS v FROM pg_proc WHERE proname IN ('f', 'g')`))[0]!.v
+  const g = async () => (await s.db.query<{ v: number }>('SELECT g() AS v'))[0]!.v
+  try {
+    await s.migrate()
+    const first = await version()
+    assert.equal(await s.migrate(), [])
+    assert.is(await version(), first, 'a start with the same files writes no function')
+    s.write('functions', 'f.sql', sqlFunction('f', 'SELECT 5'))
+    await s.migrate()
+    assert.is(await g(), 6)
+    assert.is.not(await version(), first)
+    // a migration that replaces a function (none should) is overruled by the file
+    s.write('migrations', '002_b.sql', sqlFunction('f', 'SELECT 100'))
+    assert.equal(await s.migrate(), ['002_b.sql'])
+    assert.is(await g(), 6)
+  } finally {
+    await s.db.close()
+  }
+})
+
+test('PGlite: function files that call each other in a circle are refused by name', () => {
+  const dir = tempDir()
+  fs.writeFileSync(path.join(dir, 'p.sql'), sqlFunction('p', 'SELECT q()'))
+  fs.writeFileSync(path.join(dir, 'q.sql'), sqlFunction('q', 'SELECT p()'))
+  fs.writeFileSync(path.join(dir, 'r.sql'), sqlFunction('r', 'SELECT 1'))
+  assert.throws(() => listFunctions(dir), /functions p, q refer to each other in a circle/)
 })
 
 const pgTest = onPostgres(test, 'migrations on PostgreSQL')
@@ -96,6 +183,11 @@ pgTest('PostgreSQL: three servers starting together migrate and seed exactly onc
     try {
       const c = await counts(db)
       assert.is(c.migrations, listMigrations().length)
+      assert.is(c.functions, listFunctions().length)
+      const [f] = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'`,
+      )
+      assert.is(f!.n, listFunctions().length)
       assert.equal([c.passengers, c.ledger, c.company, c.offers, c.periods], [1, 1, 1, 3, 3])
       assert.is(c.trips, c.schedules * 31)
     } finally {

@@ -1,10 +1,9 @@
 /**
  * Texts in the passenger's language where they are ours: Bengali offer descriptions and
  * time-period labels from the network file, and ledger rows that say why they were written
- * (the app words them in the passenger's language), older rows included.
+ * (the app words them in the passenger's language).
  */
 import fs from 'node:fs'
-import path from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { api } from '../../contract/api.ts'
@@ -128,45 +127,6 @@ test('the account statement says why each row was written: kind, reason, reserva
     ])
   } finally {
     await f.close()
-  }
-})
-
-test('rows written before the reason existed get it from their English text; others keep only their text', async () => {
-  const dir = tempDir()
-  const all = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'db', 'migrations')
-  const older = tempDir('migrations-')
-  for (const f of fs.readdirSync(all).filter((n) => n < '012')) fs.copyFileSync(path.join(all, f), path.join(older, f))
-  const db = await openDb({ dataDir: dir, databaseUrl: '' })
-  try {
-    await migrate(db, undefined, older)
-    const [p] = await db.query<{ id: number }>(
-      `INSERT INTO passengers (mobile, full_name, email, city, password_hash, status, balance, created_at)
-       VALUES ('01911999001', 'Old Row', 'old@example.com', 'Dhaka', NULL, 'ACTIVE', 0, now()) RETURNING id`,
-    )
-    const texts = [
-      'Refund for ticket AB12CD34EF',
-      'Card payment received after the booking ended',
-      'Card payment refunded: the coupon could no longer be used',
-      'Goodwill credit after a breakdown',
-    ]
-    for (const text of texts) {
-      await db.query(
-        `INSERT INTO ledger (passenger_id, amount, balance_after, kind, description, reservation_id, created_at) VALUES ($1, 10, 10, 'REFUND', $2, NULL, now())`,
-        [p!.id, text],
-      )
-    }
-    assert.is((await migrate(db))[0], '012_bengali_texts.sql')
-    const rows = await db.query<{ description: string; reason: string | null }>('SELECT description, reason FROM ledger ORDER BY id')
-    assert.equal(
-      rows.map((r) => r.reason),
-      ['TICKET_CANCELED', 'BOOKING_ENDED', 'COUPON_REFUSED', null],
-    )
-    assert.equal(
-      rows.map((r) => r.description),
-      texts,
-    )
-  } finally {
-    await db.close()
   }
 })
 

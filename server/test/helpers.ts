@@ -65,10 +65,17 @@ export const ONE_ADDRESS_LIMITS: Partial<ServerConfig> = {
   smsHourlyBudget: 1_000_000,
 }
 
+const tempDirs: string[] = []
+
 /** A new temp folder (removed by the caller or at exit). */
 export function tempDir(prefix = 'bus-test-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
+  // one exit listener for all of them: a test file may make more than Node's 10 without a warning
+  if (tempDirs.push(dir) === 1) {
+    process.once('exit', () => {
+      for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true })
+    })
+  }
   return dir
 }
 

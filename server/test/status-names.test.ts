@@ -1,8 +1,8 @@
 /**
  * Reservation and seat statuses are named on the server: the server's code (server/ outside
- * its tests and migrations) compares and sets them through the contract's `reservationStatus`
+ * its tests, migrations and SQL functions) compares and sets them through the contract's `reservationStatus`
  * and `seatStatus`, in TypeScript and in the SQL it sends, and "a booking is still live"
- * through `bookingLive` (TypeScript) or `booking_live` (SQL, migration 021). This test reads
+ * through `bookingLive` (TypeScript) or `booking_live` (SQL, db/functions/booking_live.sql). This test reads
  * the files and fails naming each line where a bare status number is back.
  */
 import fs from 'node:fs'
@@ -13,8 +13,8 @@ import * as assert from 'uvu/assert'
 import { reservationStatus, seatStatus } from '../../contract/schemas.ts'
 
 const server = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-/** Left out: the migrations (the SQL that defines the numbers) and the tests (they check the wire values). */
-const skipped = [path.join(server, 'db', 'migrations'), path.join(server, 'test')]
+/** Left out: the migrations and SQL functions (the SQL that defines the numbers) and the tests (they check the wire values). */
+const skipped = [path.join(server, 'db', 'migrations'), path.join(server, 'db', 'functions'), path.join(server, 'test')]
 
 // Every reservation and seat status number; HTTP statuses (3 digits) are never among them.
 const codes = [...new Set([...Object.values(reservationStatus), ...Object.values(seatStatus)])].sort((a, b) => b - a).join('|')
@@ -81,7 +81,7 @@ test('the scan catches each way a bare status was written, and not HTTP statuses
   for (const line of passed) assert.equal(bareStatuses(line), [], `flagged: ${line}`)
 })
 
-test('no bare reservation or seat status number in server/ outside its migrations and tests', () => {
+test('no bare reservation or seat status number in server/ outside its migrations, SQL functions and tests', () => {
   const files = serverSources()
   // the walk found the server's code (not an empty or wrong folder)
   for (const f of ['bookings/bookings.ts', 'bookings/payments.ts', 'bookings/tickets.ts', 'routes/tickets.ts', 'trips/trips.ts']) {

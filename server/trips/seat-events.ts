@@ -2,7 +2,7 @@
  * The live seat map's source: which seats of a watched trip changed, in this process, whoever
  * changed them in whichever process.
  *
- * Every write that can change a seat map notifies `seat_events` from a trigger (migration 011)
+ * Every write that can change a seat map notifies `seat_events` from a trigger (db/functions/notify_seat_change.sql)
  * with the trip id and the writer's transaction id; PostgreSQL delivers it at commit to every
  * listening process (PGlite to this one), never for a rollback. A process that has watchers of
  * that trip reads the trip's seat states again (one `seat_states` call) and tells its watchers
@@ -18,7 +18,7 @@ import type { LiveSeat, LiveSeatState } from '../../contract/streams.ts'
 import type { Db } from '../db/db.ts'
 import { toDhakaIso } from '../lib/time.ts'
 
-/** The notification channel the triggers of migration 011 notify. */
+/** The notification channel the triggers of db/functions/notify_seat_change.sql notify. */
 export const SEAT_EVENTS_CHANNEL = 'seat_events'
 
 /** What a watcher of a trip is told. */

@@ -65,7 +65,7 @@ export interface HoldLimits {
  * A seat the caller's passenger or address booked before is held no later than that
  * first booking ended, and not at all (SEAT_HOLD_ENDED) once it has, for a while.
  *
- * All checks and the upsert are one database function (`lock_seats`, migrations 006, 010 and 013);
+ * All checks and the upsert are one database function (`lock_seats`, db/functions/lock_seats.sql);
  * requests that arrive while a call is running go together in the next call
  * (`lock_seats_many`), each still won or lost on its own. PGlite runs one statement
  * at a time, so it gets one call at a time; PostgreSQL a few side by side.
@@ -127,7 +127,7 @@ export function holdLimitError(out: { limit: number; scope: 'trip' | 'total'; re
 
 /**
  * SEAT_HOLD_ENDED for a seat whose first booking by this passenger or address has
- * ended (migration 013 first_holds): it cannot be held by them again for `retry` seconds.
+ * ended (first_holds): it cannot be held by them again for `retry` seconds.
  */
 export function holdEndedError(retry: number): AppError {
   const minutes = Math.max(1, Math.ceil(retry / 60))

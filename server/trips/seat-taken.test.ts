@@ -1,5 +1,5 @@
 /**
- * The one "seat is taken" rule (`seat_taken`, migration 010): a seat is taken when its
+ * The one "seat is taken" rule (`seat_taken`, db/functions/seat_taken.sql): a seat is taken when its
  * active reservation_seats row belongs to a sold reservation, or to a booked one that
  * has not expired. Every caller follows it: the seat map, seat locks, the search's free
  * seats and the booking's "unavailable or your hold ran out".

@@ -100,7 +100,7 @@ export interface SeatState {
 
 /**
  * The trip's seats in layout order with their state, in one call (the `seat_map`
- * function, migrations 005 and 010): sold or booked (the `seat_taken` rule) from the
+ * function, db/functions/seat_map.sql): sold or booked (the `seat_taken` rule) from the
  * seat's one active reservation row, and its unexpired lock.
  */
 export async function seatStates(q: Queryable, trip: { id: number; layout_id: number }, now: Date): Promise<SeatState[]> {

@@ -1,35 +1,17 @@
--- "A booking is still live": unpaid (reservation status 2, booked) and its hold not ended at
--- p_now. The one SQL spelling of the rule (server/bookings/bookings.ts bookingLive is the
--- TypeScript one); seat_taken, address_holds, lock_seats and the server's queries call it.
--- A single-expression LANGUAGE sql function without STRICT, as seat_taken (migration 010):
--- the planner inlines it, so the plans (and the partial indexes on status = 2) are those
--- of the expression written out.
-CREATE FUNCTION booking_live(p_status integer, p_expiration_time timestamptz, p_now timestamptz)
-RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT p_status = 2 AND p_expiration_time > p_now
-$$;
-
--- seat_taken of migration 019, its booked part from booking_live.
-CREATE OR REPLACE FUNCTION seat_taken(p_active boolean, p_status integer, p_expiration_time timestamptz, p_now timestamptz)
-RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT p_active AND (p_status IN (1, 10) OR booking_live(p_status, p_expiration_time, p_now))
-$$;
-
--- address_holds of migration 013, its unpaid bookings from booking_live.
-CREATE OR REPLACE FUNCTION address_holds(p_address text, p_trip_id integer, p_now timestamptz, OUT seats integer, OUT first_end timestamptz)
-LANGUAGE sql STABLE AS $$
-  SELECT count(*)::integer, min(e) FROM (
-    SELECT expires_at AS e FROM seat_locks
-     WHERE address = p_address AND expires_at > p_now AND (p_trip_id IS NULL OR trip_id = p_trip_id)
-    UNION ALL
-    SELECT x.expiration_time FROM reservations x JOIN reservation_seats rs ON rs.reservation_id = x.id
-     WHERE x.address = p_address AND booking_live(x.status, x.expiration_time, p_now) AND rs.active
-       AND (p_trip_id IS NULL OR rs.trip_id = p_trip_id)
-  ) h
-$$;
-
--- lock_seats of migration 013, its count of the passenger's unpaid seats from booking_live;
--- nothing else changed.
+-- Seat locking in one round trip (server/trips/seat-locks.ts calls it): find the trip and
+-- check its route and sale state, check the seat names against the layout, then win every
+-- seat or none with one upsert that only replaces an expired lock or the caller's own,
+-- re-check taken seats after it (a statement's fresh snapshot sees bookings committed while
+-- the upsert waited), the per-holder cap (p_max, counting the passenger's live bookings)
+-- and the per-address limits (address_holds: p_limit_trip on the trip, p_limit_total across
+-- trips; requests from one address are serialised by an advisory lock on it).
+-- A hold's expiry is fixed when the seat is first locked: locking a seat one already holds
+-- keeps its expiry. A seat's new lock ends no later than the caller's first booking or first
+-- lock of it (first_holds, recorded here for locks); once a first booking's time has passed
+-- the seat cannot be held again by the same passenger or address until its keep_until.
+-- A lost round rolls back its sub-transaction, so no seat of the request stays locked.
+-- Answers {"error": CODE} | {"error": "HOLD_LIMIT_EXCEEDED", "limit": n, "scope": "trip"|"total", "retry": s}
+-- | {"error": "HOLD_ENDED", "retry": s} | {"lost": true} | {"seatNames": [...], "earliest": instant|null}.
 CREATE OR REPLACE FUNCTION lock_seats(
   p_trip_id integer,
   p_trip_date date,
