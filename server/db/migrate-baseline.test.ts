@@ -12,12 +12,12 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { type Db, openDb } from '../db/db.ts'
 import { listFunctions, listMigrations, migrate } from '../db/migrate.ts'
-import { tempDir } from './helpers.ts'
-import { pgSuite, startPostgres, type TestPostgres } from './pg.ts'
-import { type Catalog, catalog } from './schema-catalog.ts'
+import { tempDir } from '../test/helpers.ts'
+import { pgSuite, startPostgres, type TestPostgres } from '../test/pg.ts'
+import { type Catalog, catalog } from '../test/schema-catalog.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const before = JSON.parse(fs.readFileSync(path.join(here, 'fixtures', 'schema-before-baseline.json'), 'utf8')) as {
+const before = JSON.parse(fs.readFileSync(path.join(here, '..', 'test', 'fixtures', 'schema-before-baseline.json'), 'utf8')) as {
   migrations: string[]
   functionFiles: Record<string, string>
   catalog: Catalog
