@@ -514,6 +514,8 @@ async function buildWorld(f: Fixture): Promise<World> {
     return lastPending
   })
   const pendingMobile = pending.pick('its mobile', (v) => v.mobile)
+  // A mobile no one has signed up with: a sign-up's own (the passenger's mobile and password name fewer of its keys)
+  const newMobile = new Later('a new mobile', async () => `0170${String(process.pid % 1000).padStart(3, '0')}${String(++pendingSeq).padStart(4, '0')}`)
   const soldPnr = ticket.pick('its PNR', (t) => t.pnr)
   const in20Minutes = new Later('now + 20 min', async () => dhakaIsoOrNull(new Date(f.now().getTime() + 20 * 60_000)))
   // A hold won now ends after holdMinutes and may be extended up to maxHoldMinutes: a minute past its end.
@@ -576,6 +578,7 @@ async function buildWorld(f: Fixture): Promise<World> {
   }
   contexts.push(
     { mobile: p.mobile, password: TEST_PASSWORD, currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD, id: p.id },
+    { mobile: newMobile, fullName: 'Fuzz Signup', email: 'signup@example.com', city: 'Dhaka' },
     { mobile: p.mobile, purpose: 'LOGIN', otp: codeFor(() => p.mobile, 'LOGIN') },
     { mobile: p.mobile, purpose: 'RESET_PASSWORD', otp: codeFor(() => p.mobile, 'RESET_PASSWORD') },
     { mobile: p.mobile, resetToken, password: TEST_PASSWORD },

@@ -115,7 +115,8 @@ test('production with the real channels: imported network, SMS sign-up, SSLComme
   await sms.waitFor(1)
   assert.is(sms.requests[0]!.answered, 200)
   assert.is(sms.requests[0]!.fields.msisdn, '8801955500011')
-  assert.match(sms.requests[0]!.fields.csms_id ?? '', /^outbox\d+$/)
+  // the installation id (8 letters and digits) then the outbox id, within SSL Wireless's 20 characters
+  assert.match(sms.requests[0]!.fields.csms_id ?? '', /^[A-Za-z0-9]{8}\d+$/)
   const code = /^(\d{6}) is your/.exec(sms.requests[0]!.fields.sms ?? '')?.[1]
   assert.ok(code, sms.requests[0]!.fields.sms)
   // from here on SSL Wireless answers FAILED (no more SMS for this SID): the fallback provider takes over
