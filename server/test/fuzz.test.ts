@@ -515,7 +515,10 @@ async function buildWorld(f: Fixture): Promise<World> {
   })
   const pendingMobile = pending.pick('its mobile', (v) => v.mobile)
   // A mobile no one has signed up with: a sign-up's own (the passenger's mobile and password name fewer of its keys)
-  const newMobile = new Later('a new mobile', async () => `0170${String(process.pid % 1000).padStart(3, '0')}${String(++pendingSeq).padStart(4, '0')}`)
+  const newMobile = new Later(
+    'a new mobile',
+    async () => `0170${String(process.pid % 1000).padStart(3, '0')}${String(++pendingSeq).padStart(4, '0')}`,
+  )
   const soldPnr = ticket.pick('its PNR', (t) => t.pnr)
   const in20Minutes = new Later('now + 20 min', async () => dhakaIsoOrNull(new Date(f.now().getTime() + 20 * 60_000)))
   // A hold won now ends after holdMinutes and may be extended up to maxHoldMinutes: a minute past its end.
