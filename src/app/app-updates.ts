@@ -25,7 +25,8 @@ function pageVersion(): string | null {
 function versionOf(worker: ServiceWorker): Promise<string | null> {
   return new Promise((resolve) => {
     const channel = new MessageChannel()
-    const timer = setTimeout(() => resolve(null), 3000)
+    // a waiting worker may first have to start, which on a busy phone takes seconds
+    const timer = setTimeout(() => resolve(null), 10_000)
     channel.port1.onmessage = (e) => {
       clearTimeout(timer)
       resolve(typeof e.data === 'string' ? e.data : null)
@@ -88,6 +89,7 @@ export async function startAppUpdates(): Promise<void> {
   }
 
   const registration = await container.register('/sw.js', { updateViaCache: 'none' })
+  const check = () => void registration.update().catch(() => undefined)
   // The first worker takes the open pages over when it activates, but a page whose load crossed that
   // moment (its navigation began before, its document came after) is left out, and with it its lazy
   // pages offline: once a worker is active, a page it does not control asks to be taken over.
@@ -98,12 +100,17 @@ export async function startAppUpdates(): Promise<void> {
   if (registration.waiting) void waiting(registration.waiting)
   else follow(registration.installing)
   registration.addEventListener('updatefound', () => follow(registration.installing))
+  // a page from a newer build than the worker that served it: the browser's own check after a
+  // navigation may come late or not at all, so ask for this build's worker now
+  void (async () => {
+    const active = container.controller
+    if (active && !registration.installing && !registration.waiting && (await versionOf(active)) !== mine) check()
+  })()
   // another tab activated a newer version: this page's code is now the old one
   container.addEventListener('controllerchange', async () => {
     const active = container.controller
     if (active && (await versionOf(active)) !== mine) offerReload(null)
   })
-  const check = () => void registration.update().catch(() => undefined)
   setInterval(check, CHECK_EVERY_MS)
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') check()
