@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto'
 import autocannon, { type Request, type Result } from 'autocannon'
 import {
   apiPost,
+  DEMO_ROUTES,
   dhakaDate,
   fig,
   int,
@@ -42,18 +43,6 @@ const WARMUP_S = 1
 const START_RUNS = 3
 const CONTENDERS = 500
 
-/** Routes of the demo data (README, "Trying it by hand"), both directions where it has them. */
-const ROUTES: [string, string][] = [
-  ['DHK', 'CTG'],
-  ['CTG', 'DHK'],
-  ['DHK', 'SYL'],
-  ['SYL', 'DHK'],
-  ['DHK', 'KHL'],
-  ['DHK', 'RAJ'],
-  ['DHK', 'CXB'],
-  ['CTG', 'CXB'],
-]
-
 /** A demo trip and its seats that were available when the pool was built. */
 export interface Trip extends TripKey {
   seats: string[]
@@ -70,7 +59,7 @@ const device = () => randomBytes(12).toString('base64url')
 
 /** Trips and their available seats over the next days, for random requests. */
 export async function buildPool(base: string, days: number[]): Promise<Pool> {
-  const searches = ROUTES.flatMap(([o, d]) => days.map((n) => ({ originCode: o, destinationCode: d, tripDate: dhakaDate(n) })))
+  const searches = DEMO_ROUTES.flatMap(([o, d]) => days.map((n) => ({ originCode: o, destinationCode: d, tripDate: dhakaDate(n) })))
   const trips: Trip[] = []
   for (const s of searches.filter((_, i) => i % 2 === 0)) {
     let rows: { tripId: number; tripDate: string; coachCode: string }[] = []
@@ -312,7 +301,7 @@ export async function runApi(log: (s: string) => void): Promise<PartResult> {
 
   details.unshift(
     `autocannon ${CONNECTIONS} connections, ${LOAD_RUNS} runs of ${DURATION_S} s per endpoint (figures: their median, with the spread) after a ${WARMUP_S} s warm-up and a 2 s run at 1 connection (service time without queueing), on loopback; autocannon runs in the benchmark's own process on the same machine as the server(s), so they share its CPU cores. ` +
-      `Random trip searches over ${ROUTES.length} routes × the next ${days.length} days; trip details and seat locks on random demo trips (a random available seat, a new X-Device-Id per request; a seat someone else holds answers \`false\`, which is a 200). ` +
+      `Random trip searches over ${DEMO_ROUTES.length} routes × the next ${days.length} days; trip details and seat locks on random demo trips (a random available seat, a new X-Device-Id per request; a seat someone else holds answers \`false\`, which is a 200). ` +
       'PostgreSQL 15 is a throwaway server (harness/postgres.ts: fsync off) with two API processes sharing its DATABASE_URL; autocannon spreads its connections over both. ' +
       'Start times: `node --import tsx server/main.ts` (what `npm start` runs after its build) from spawn to its "Ready on" line, rate limits lifted.',
     '',

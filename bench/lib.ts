@@ -8,7 +8,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 import { reservationStatus } from '../contract/values.ts'
+import { newToken, sha256 } from '../server/lib/tokens.ts'
 import { DEMO_PASSENGER } from '../server/seed/passengers.ts'
 import { startPostgres } from '../harness/postgres.ts'
 import { bookSeat, call, gatewayDecide, startServer as startChild } from '../harness/spawn-server.ts'
@@ -70,7 +72,9 @@ export interface PartResult {
   errors: string[]
 }
 
-export const PARTS = ['bundle', 'lighthouse', 'seat', 'api', 'live'] as const
+export const PARTS = ['bundle', 'lighthouse', 'seat', 'api', 'live', 'eid'] as const
+/** Parts `npm run bench` runs when none is named (the Eid sale takes minutes of both cores: by name only). */
+export const DEFAULT_PARTS: readonly PartName[] = ['bundle', 'lighthouse', 'seat', 'api', 'live']
 export type PartName = (typeof PARTS)[number]
 
 /** A figure with a numeric budget: pass when `value <= max` (or `>= min`). */
@@ -277,6 +281,48 @@ export async function startTwoOnPostgres(name: string): Promise<{ url: string; a
 }
 
 // ---------- demo data ----------
+
+/** Routes of the demo data (README, "Trying it by hand"), both directions where it has them. */
+export const DEMO_ROUTES: [string, string][] = [
+  ['DHK', 'CTG'],
+  ['CTG', 'DHK'],
+  ['DHK', 'SYL'],
+  ['SYL', 'DHK'],
+  ['DHK', 'KHL'],
+  ['DHK', 'RAJ'],
+  ['DHK', 'CXB'],
+  ['CTG', 'CXB'],
+]
+
+/**
+ * `n` passengers with a session and a balance, straight into the database (signing thousands of people up is not
+ * what is measured); mobiles 019 + the 8 digits of `first` + 1, + 2, …; answers their session tokens.
+ */
+export async function makePassengers(url: string, n: number, first: number, name: string): Promise<string[]> {
+  const c = new pg.Client({ connectionString: url })
+  await c.connect()
+  try {
+    const tokens = Array.from({ length: n }, () => newToken())
+    for (let k = 0; k < n; k += 5_000) {
+      const m = Math.min(5_000, n - k)
+      await c.query(
+        `WITH p AS (
+           INSERT INTO passengers (mobile, full_name, email, city, password_hash, status, balance, created_at)
+           SELECT '019' || lpad(($3::int + i)::text, 8, '0'), $4 || ' ' || ($3::int + i), 'bench' || ($3::int + i) || '@example.com', 'Dhaka', NULL, 'ACTIVE', 100000, now()
+             FROM generate_series(1, $1::int) i
+           RETURNING id, mobile)
+         INSERT INTO sessions (passenger_id, token_hash, expires_at, created_at)
+         SELECT p.id, h.hash, now() + interval '1 day', now()
+           FROM (SELECT id, row_number() OVER (ORDER BY mobile) AS k FROM p) p
+           JOIN unnest($2::text[]) WITH ORDINALITY AS h(hash, k) ON h.k = p.k`,
+        [m, tokens.slice(k, k + m).map(sha256), first + k, name],
+      )
+    }
+    return tokens
+  } finally {
+    await c.end()
+  }
+}
 
 /** A yyyy-MM-dd date in Asia/Dhaka, `days` after today. */
 export function dhakaDate(days: number): string {

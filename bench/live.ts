@@ -15,7 +15,6 @@ import http from 'node:http'
 import pg from 'pg'
 import { mulberry32 } from '../server/lib/seeded-random.ts'
 import { openEvents, sseParser } from '../harness/sse-client.ts'
-import { newToken, sha256 } from '../server/lib/tokens.ts'
 import { buildPool, type Trip } from './api.ts'
 import {
   apiPost,
@@ -23,6 +22,7 @@ import {
   fig,
   int,
   kb,
+  makePassengers,
   mb,
   ms,
   onCleanup,
@@ -406,31 +406,6 @@ interface RushResult {
   lockMs: number[]
 }
 
-/** 1,000 passengers with a session and a balance, straight into the database (signing 1,000 people up is not what is measured). */
-async function makePassengers(url: string, n: number, run: string): Promise<string[]> {
-  const c = new pg.Client({ connectionString: url })
-  await c.connect()
-  try {
-    const tokens = Array.from({ length: n }, () => newToken())
-    const base = run === 'live' ? 1_000_000 : 2_000_000
-    await c.query(
-      `WITH p AS (
-         INSERT INTO passengers (mobile, full_name, email, city, password_hash, status, balance, created_at)
-         SELECT '0195' || lpad((${base} + i)::text, 7, '0'), 'Rush Passenger ' || i, 'rush' || (${base} + i) || '@example.com', 'Dhaka', NULL, 'ACTIVE', 100000, now()
-           FROM generate_series(1, $1::int) i
-         RETURNING id, mobile)
-       INSERT INTO sessions (passenger_id, token_hash, expires_at, created_at)
-       SELECT p.id, h.hash, now() + interval '1 day', now()
-         FROM (SELECT id, row_number() OVER (ORDER BY mobile) AS k FROM p) p
-         JOIN unnest($2::text[]) WITH ORDINALITY AS h(hash, k) ON h.k = p.k`,
-      [n, tokens.map(sha256)],
-    )
-    return tokens
-  } finally {
-    await c.end()
-  }
-}
-
 /** A 40-seat trip nobody has touched, `days` ahead or later, with its counters. */
 async function freshTrip(base: string, days: number): Promise<RushTrip> {
   for (let d = days; d < days + 10; d++) {
@@ -476,7 +451,7 @@ async function freshTrip(base: string, days: number): Promise<RushTrip> {
  * seat to come free. Think times are seeded: both runs draw the same ones.
  */
 async function eidRush(urls: string[], dbUrl: string, trip: RushTrip, live: boolean, log: (s: string) => void): Promise<RushResult> {
-  const tokens = await makePassengers(dbUrl, PASSENGERS, live ? 'live' : 'off')
+  const tokens = await makePassengers(dbUrl, PASSENGERS, live ? 51_000_000 : 52_000_000, 'Rush Passenger')
   const r: RushResult = {
     live,
     attempts: 0,

@@ -110,7 +110,7 @@ export function writeBenchmarks(results: PartResult[], machine: string, totalMs:
     '# Benchmarks',
     '',
     'What passengers on cheap Android phones and slow mobile networks feel, measured by `npm run bench`',
-    '(`npm run bench -- bundle|lighthouse|seat|api|live` runs some parts; the others keep their previous section and date).',
+    '(`npm run bench -- bundle|lighthouse|seat|api|live|eid` runs some parts, `eid` only when named; the others keep their previous section and date).',
     'Medians over repeated runs with their spread: the machines are shared and noisy. Generated — do not edit by hand.',
     '',
     `Last run: ${now.replace('T', ' ').slice(0, 16)} UTC, parts: ${[...ran].join(', ')}, ${(totalMs / 1000).toFixed(0)} s.`,

@@ -2,13 +2,25 @@
  * `npm run bench [-- part...]`: builds the app, starts the real server on a
  * fresh embedded database with demo data, measures, prints a table and
  * rewrites BENCHMARKS.md. Parts: bundle, lighthouse, seat (interaction), api,
- * live (the live seat map);
- * none given = all. Exits 0 even when a budget fails (it is a report; FAIL
+ * live (the live seat map), eid (the Eid advance sale at a crowd's scale);
+ * none given = all but eid. Exits 0 even when a budget fails (it is a report; FAIL
  * rows say so); exits 2 on a bad argument.
  */
 import { buildApp, type BenchBuild } from './build.ts'
 import { runBundle } from './bundle.ts'
-import { cleanup, freePort, machine, PARTS, startServer, tempDir, withTimeout, type BenchServer, type PartName, type PartResult } from './lib.ts'
+import {
+  cleanup,
+  DEFAULT_PARTS,
+  freePort,
+  machine,
+  PARTS,
+  startServer,
+  tempDir,
+  withTimeout,
+  type BenchServer,
+  type PartName,
+  type PartResult,
+} from './lib.ts'
 import { printTable, writeBenchmarks } from './report.ts'
 
 const TITLES: Record<PartName, string> = {
@@ -17,6 +29,7 @@ const TITLES: Record<PartName, string> = {
   seat: 'Interaction at 4x CPU throttling',
   api: 'API and server',
   live: 'Live seat map',
+  eid: 'Eid advance sale (two processes on PostgreSQL)',
 }
 
 /**
@@ -32,6 +45,7 @@ const PART_LIMIT_MS: Record<PartName, number> = {
   seat: 600_000,
   api: 300_000,
   live: 420_000,
+  eid: 3_600_000,
 }
 
 function failed(part: PartName, err: unknown): PartResult {
@@ -51,7 +65,7 @@ function parseArgs(argv: string[]): PartName[] {
     }
     if (!parts.includes(p)) parts.push(p)
   }
-  return parts.length ? PARTS.filter((p) => parts.includes(p)) : [...PARTS]
+  return parts.length ? PARTS.filter((p) => parts.includes(p)) : [...DEFAULT_PARTS]
 }
 
 async function main(): Promise<void> {
@@ -74,7 +88,7 @@ async function main(): Promise<void> {
   try {
     let build: BenchBuild | null = null
     let buildError: unknown = null
-    if (parts.some((p) => p !== 'api' && p !== 'live')) {
+    if (parts.some((p) => p !== 'api' && p !== 'live' && p !== 'eid')) {
       log('building the app (build.mjs)…')
       try {
         build = await buildApp()
@@ -125,6 +139,12 @@ async function main(): Promise<void> {
       await run('live', async () => {
         const { runLive } = await import('./live.ts')
         return runLive(log)
+      })
+    }
+    if (parts.includes('eid')) {
+      await run('eid', async () => {
+        const { runEid } = await import('./eid.ts')
+        return runEid(log)
       })
     }
   } finally {

@@ -44,6 +44,13 @@ function findBinDir(): string | null {
   return null
 }
 
+/** The path of one of PostgreSQL's programs (pgbench, psql); throws when none is installed. */
+export function pgBinary(name: string): string {
+  const bin = findBinDir()
+  if (!bin) throw new Error(postgresMissing() ?? 'no PostgreSQL binaries')
+  return path.join(bin, name)
+}
+
 /** Why PostgreSQL tests cannot run on this machine, or null when they can. */
 export function postgresMissing(): string | null {
   if (findBinDir()) return null
