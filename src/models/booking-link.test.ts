@@ -5,6 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { handlers, input, server, startBookingTest } from '../stores/booking-fixture.ts'
 import * as bookingStore from '../stores/booking.ts'
+import { signOut } from '../stores/session.ts'
 import { details, layout, type SeatTest, seatTest, toasts, until } from './seat-page-fixture.ts'
 
 const test = suite<{ t: SeatTest }>('booking link')
@@ -20,6 +21,8 @@ test.after.each(({ t }) => {
   t.hold[Symbol.dispose]()
   t.m[Symbol.dispose]()
 })
+// the booking fixture signs a passenger in to the app-wide session: signed out again for the files run after this one
+test.after(() => signOut())
 
 const named = (t: SeatTest, name: string) => t.log.filter((c) => c.name === name)
 const names = (t: SeatTest) => t.m.seats.value.map((s) => s.name)
