@@ -108,7 +108,10 @@ function SeatChoice({ trip }: { trip: TripRef }) {
 
   usePreload(SeatLayout)
   useEffect(() => {
-    if (!takeEarlyLoad(tripKey(trip))) void seatChoice.loadTrip(trip)
+    // a model that has not loaded yet loads now, even when the early load went to another one: a first render
+    // React threw away (a suspended lazy part) had taken the early model, and this one would wait for ever
+    const early = takeEarlyLoad(tripKey(trip))
+    if (!early || seatChoice.loadStatus.peek() === 'idle') void seatChoice.loadTrip(trip)
   }, [seatChoice, trip.tripId, trip.originCode, trip.destinationCode])
 
   useEffect(() => {
