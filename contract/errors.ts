@@ -3,13 +3,14 @@
  * its English reason (the text a user sees when the app has no translation)
  * and the HTTP status the reference server sends with it.
  */
+import { fallbackErrors } from './fallback-errors.ts'
+
 export const errorCatalogue = {
   // Authentication
   BAD_CREDENTIALS: { status: 401, reason: 'Invalid Credentials' },
   USER_INACTIVE: { status: 403, reason: 'User inactive. Ask administrator.' },
   AGENT_INACTIVE: { status: 403, reason: 'Agent inactive. Ask administrator.' },
   PASSWORD_EXPIRED: { status: 403, reason: 'Password expired. Please reset.' },
-  INVALID_SESSION: { status: 401, reason: 'Invalid session. Please login again.' },
   INVALID_OTP_PROVIDED: { status: 400, reason: 'Wrong OTP' },
   OTP_VALIDITY_EXPIRED: { status: 400, reason: 'OTP expired. Request OTP again.' },
   OTP_ALREADY_SENT: { status: 429, reason: 'OTP already sent. Check SMS and email.' },
@@ -89,13 +90,8 @@ export const errorCatalogue = {
   SALES_RESTRICTED: { status: 503, reason: 'System is in under maintenance' },
   TOO_MANY_REQUESTS: { status: 429, reason: 'Too many requests. Please wait a moment.' },
   TOO_MANY_ATTEMPTS: { status: 429, reason: 'Too many attempts. Try again later.' },
-  INTERNAL_ERROR: { status: 500, reason: 'Something went wrong. Please try again.' },
-  // Client-side only: never sent by the server
-  NO_INTERNET_CONNECTION: { status: 0, reason: 'No internet connection.' },
-  // online, but no answer from the API (it is down, or the browser refused it: CORS)
-  SERVICE_UNREACHABLE: { status: 0, reason: 'The booking service cannot be reached right now. Please try again in a few minutes.' },
-  CONNECTION_AVAILABLE_NOW: { status: 0, reason: 'Internet connection is available now.' },
-  REQUEST_TIMEOUT: { status: 0, reason: 'The server took too long to answer. Please try again.' },
+  // the session, the catch-all and the codes of no answer (contract/fallback-errors.ts)
+  ...fallbackErrors,
 } as const satisfies Record<string, { status: number; reason: string }>
 
 export type ErrorCode = keyof typeof errorCatalogue

@@ -246,30 +246,25 @@ test('reachable: through every import, once each, cycles included', () => {
   assert.equal([...reachable(graph, ['c'])], [])
 })
 
-// Seat choice and booking talk one way: neither store reaches the other through its imports, nor a store
-// module both reach (a registry one side fills and the other calls, as seat-page-link.ts was); the seat
-// page links them (src/stores/seat-booking-link.ts), and only the seat page runs that link.
-const seatChoiceSide = ['seat-map', 'seat-locks', 'seat-trip', 'seat-hold', 'seat-choice', 'seat-events'].map((n) => `src/stores/${n}.ts`)
+// The seat page and booking talk one way: the seat page model receives the booking model (linkBooking, an
+// interface it declares), and neither side reaches the other through its imports, nor a store module both reach
+// (a registry one side fills and the other calls, as seat-page-link.ts once was).
+const seatSide = ['seat-map', 'lock-queue', 'hold', 'live-feed', 'seat-page'].map((n) => `src/models/${n}.ts`)
 const bookingSide = ['booking', 'booking-state'].map((n) => `src/stores/${n}.ts`)
-const seatPageLink = 'src/stores/seat-booking-link.ts'
 /** Stores both sides may use: the passenger's session and the page's notifications and dialogs. */
 const sharedStores = new Set(['src/stores/session.ts', 'src/stores/ui.ts'])
 
-test('seat choice and booking: neither imports the other, nor a store both share (bar session and ui); the seat page links them', () => {
+test('seat page and booking: neither imports the other, nor a store both share (bar session and ui)', () => {
   const graph = importGraph()
-  for (const m of [...seatChoiceSide, ...bookingSide, seatPageLink]) assert.ok(graph.has(m), `${m} is not a module any more: update this test`)
-  const fromSeats = reachable(graph, seatChoiceSide)
+  for (const m of [...seatSide, ...bookingSide]) assert.ok(graph.has(m), `${m} is not a module any more: update this test`)
+  const fromSeats = reachable(graph, seatSide)
   const fromBooking = reachable(graph, bookingSide)
-  const seatsToBooking = [...bookingSide, seatPageLink].filter((m) => fromSeats.has(m))
-  assert.ok(seatsToBooking.length === 0, `the seat-choice side imports ${seatsToBooking.join(', ')}`)
-  const bookingToSeats = [...seatChoiceSide, seatPageLink].filter((m) => fromBooking.has(m))
+  const seatsToBooking = bookingSide.filter((m) => fromSeats.has(m))
+  assert.ok(seatsToBooking.length === 0, `the seat page side imports ${seatsToBooking.join(', ')}`)
+  const bookingToSeats = seatSide.filter((m) => fromBooking.has(m))
   assert.ok(bookingToSeats.length === 0, `the booking side imports ${bookingToSeats.join(', ')}`)
   const shared = [...fromSeats].filter((m) => fromBooking.has(m) && m.startsWith('src/stores/') && !sharedStores.has(m))
   assert.ok(shared.length === 0, `stores both sides import (a way for one to call the other): ${shared.join(', ')}`)
-  const linkedBy = [...graph]
-    .filter(([from, to]) => to.includes(seatPageLink) && !from.startsWith('src/pages/reservation/') && !from.endsWith('.test.ts'))
-    .map(([from]) => from)
-  assert.ok(linkedBy.length === 0, `only the seat page runs the link; also imported by ${linkedBy.join(', ')}`)
 })
 
 test.run()

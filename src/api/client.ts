@@ -9,7 +9,7 @@
  */
 import type { BodyOf, ResponseOf, RouteName } from '../../contract/api.ts'
 import * as routes from '../../contract/routes.ts'
-import { errorCatalogue, isErrorCode } from '../../contract/errors.ts'
+import { fallbackErrors, isFallbackCode } from '../../contract/fallback-errors.ts'
 import { ApiError } from './api-error.ts'
 import { takeEarlyResponse } from '../early/requests.ts'
 import { type Caller, type CallParts, wireRequest } from './wire.ts'
@@ -66,7 +66,7 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
       answer = await send(env, url, init)
     }
   } catch (err) {
-    if (timedOut) throw new ApiError('REQUEST_TIMEOUT', errorCatalogue.REQUEST_TIMEOUT.reason, 0)
+    if (timedOut) throw new ApiError('REQUEST_TIMEOUT', fallbackErrors.REQUEST_TIMEOUT.reason, 0)
     throw err
   } finally {
     clearTimeout(timer)
@@ -82,12 +82,13 @@ export async function request<N extends RouteName>(env: ApiEnv, name: N, opts: C
   if (!res.ok) {
     const e = (json as { error?: { code?: unknown; reason?: unknown; fields?: unknown; values?: unknown } } | null)?.error
     const code = typeof e?.code === 'string' ? e.code : res.status === 401 ? 'INVALID_SESSION' : 'INTERNAL_ERROR'
-    const reason = typeof e?.reason === 'string' ? e.reason : isErrorCode(code) ? errorCatalogue[code].reason : res.statusText
+    // the contract's error always has a reason; an answer without one (a proxy's page) keeps its code, which the app's messages name
+    const reason = typeof e?.reason === 'string' ? e.reason : isFallbackCode(code) ? fallbackErrors[code].reason : res.statusText
     const values = e?.values && typeof e.values === 'object' && !Array.isArray(e.values) ? (e.values as ApiError['values']) : undefined
     throw new ApiError(code, reason, res.status, Array.isArray(e?.fields) ? (e.fields as ApiError['fields']) : undefined, values)
   }
   if (!json || typeof json !== 'object' || !('data' in json)) {
-    throw new ApiError('INTERNAL_ERROR', errorCatalogue.INTERNAL_ERROR.reason, res.status)
+    throw new ApiError('INTERNAL_ERROR', fallbackErrors.INTERNAL_ERROR.reason, res.status)
   }
   return (json as { data: ResponseOf<N> }).data
 }
@@ -188,7 +189,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 /** No answer from the service: the browser is offline, or (online) the service cannot be reached. */
 function connectionError(env: ApiEnv): ApiError {
   const code = env.online() ? 'SERVICE_UNREACHABLE' : 'NO_INTERNET_CONNECTION'
-  return new ApiError(code, errorCatalogue[code].reason, 0)
+  return new ApiError(code, fallbackErrors[code].reason, 0)
 }
 
 function isLoginPath(path: string): boolean {

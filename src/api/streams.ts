@@ -26,7 +26,8 @@ export interface StreamHandle {
   close(): void
 }
 
-type Opener = <S extends StreamName>(name: S, params: Record<string, string | number>, handlers: StreamHandlers<S>) => StreamHandle | null
+/** Opens a stream: `openStream`, or a stand-in. */
+export type Opener = <S extends StreamName>(name: S, params: Record<string, string | number>, handlers: StreamHandlers<S>) => StreamHandle | null
 
 const real: Opener = (name, params, handlers) => {
   const Source = globalThis.EventSource

@@ -11,7 +11,7 @@ import { tripRefFromQuery } from '../lib/trip-ref.ts'
 import * as booking from '../stores/booking.ts'
 import { loadLookups, resetLookups } from '../stores/lookups.ts'
 import { searchFromLink } from '../stores/search.ts'
-import * as seats from '../stores/seat-choice.ts'
+import { SeatPageModel } from '../models/seat-page.ts'
 import { EARLY_KEYS, EARLY_MAX_AGE_MS, type EarlyEntry, type EarlyInput, earlyRequests, sameRequest, takeEarlyResponse } from './requests.ts'
 
 const today = todayInDhaka()
@@ -102,7 +102,7 @@ test('a shared results link: its trip search as src/stores/search.ts sends it, a
   }
 })
 
-test('a seat page: the lookups and the trip, as the lookups and src/stores/seat-choice.ts loadTrip send them', async () => {
+test('a seat page: the lookups and the trip, as the lookups and the seat page model (src/models/seat-page.ts) loadTrip send them', async () => {
   const i = input(`/reservation?tripId=151&from=DHK&to=CTG&date=${tomorrow}`)
   const early = earlyRequests(i)
   const trip = tripRefFromQuery(i.search)!
@@ -110,7 +110,7 @@ test('a seat page: the lookups and the trip, as the lookups and src/stores/seat-
     i,
     () => {
       void loadLookups()
-      void seats.loadTrip(trip)
+      void new SeatPageModel().loadTrip(trip)
     },
     { ...lookupAnswers, tripDetails: never },
   )

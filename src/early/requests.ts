@@ -61,7 +61,7 @@ export function earlyRequests(input: EarlyInput): WireRequest[] {
   }
   if (!input.href.includes('search')) out.push(...LOOKUPS.map((route) => wireRequest(route, input)))
   const trip = input.pathname === '/reservation' ? tripRefFromQuery(input.search) : null
-  // src/stores/seat-choice.ts loadTrip: no boarding or dropping counter chosen yet
+  // src/models/seat-page.ts loadTrip: no boarding or dropping counter chosen yet
   if (trip) out.push(wireRequest(routes.tripDetails, input, { body: tripDetailsBody(trip, null, null) }))
   // a booking paid from the balance (signed in); a card payment's return is confirmed by the app
   if (input.pathname === '/reservation/success' && input.token() && !q.get('paymentId')) {

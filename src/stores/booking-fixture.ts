@@ -1,5 +1,5 @@
 /**
- * The booking store tests' fake server and setup (booking, booking-payment and seat-booking-link .test.ts): one
+ * The booking store tests' fake server and setup (booking, booking-payment .test.ts and src/models/booking-link.test.ts): one
  * booking, a balance and the gateway's answers, like the real server, on a fake clock, with a passenger signed
  * in. Its `let`s are read by the tests as live bindings and written only here.
  */

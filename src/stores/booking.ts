@@ -10,7 +10,7 @@
  * payments or two tickets.
  *
  * Actions are the only writers; the page sends the browser to the gateway.
- * Nothing here imports or calls seat choice: the seat page links the two (seat-booking-link.ts).
+ * Nothing here imports or calls the seat page: the seat page's hold receives this store (src/models/hold.ts linkBooking).
  * The state (and the verbs that only touch it) is in booking-state.ts; its public part is re-exported here.
  * uvu runs this in Node against `fakeApi` and `fakeClock`.
  */
@@ -64,7 +64,7 @@ export {
 /** The resume check under way (it runs on its own whenever the seat page loads its trip), if any. */
 let resuming: Promise<Reservation | undefined> | null = null
 
-/** Shows `r` (on the seat page, its hold follows: seat-booking-link.ts). */
+/** Shows `r` (on the seat page, its hold follows: src/models/hold.ts). */
 function adopt(r: Reservation): void {
   batch(() => {
     bookingState.value = r

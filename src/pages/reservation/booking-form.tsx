@@ -6,7 +6,7 @@ import { useT } from '../../app/use-t.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { validateEmail, validateMobile, required, type FieldErrors } from '../../lib/validation.ts'
 import * as booking from '../../stores/booking.ts'
-import * as seatChoice from '../../stores/seat-choice.ts'
+import { useSeatPage } from './use-seat-page.ts'
 import { passenger } from '../../stores/session.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
@@ -25,6 +25,7 @@ function validate(v: Fields): FieldErrors<keyof Fields> {
 /** Passenger name, mobile and e-mail (pre-filled from the profile), then Book. */
 export function BookingForm() {
   useSignals()
+  const seatChoice = useSeatPage()
   const t = useT()
   const mt = useMaybeT()
   const p = passenger.value

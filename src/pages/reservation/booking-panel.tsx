@@ -6,8 +6,6 @@ import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate } from '../../router.ts'
 import * as booking from '../../stores/booking.ts'
-import { linkSeatsToBooking } from '../../stores/seat-booking-link.ts'
-import * as seatChoice from '../../stores/seat-choice.ts'
 import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
@@ -16,14 +14,16 @@ import { ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { Announcer } from '../../parts/announcer.tsx'
 import { BookingForm } from './booking-form.tsx'
+import { useHold } from './use-hold.ts'
+import { useSeatPage } from './use-seat-page.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3' }),
 }
 
-/** Sends a visitor to /login and back here with the seats still held. */
-function loginToBook(): void {
-  seatChoice.keepSeatsOnLeave()
+/** Sends a visitor to /login and back here with the seats still held (`keepSeats`: the seat page's keepSeatsOnLeave). */
+function loginToBook(keepSeats: () => void): void {
+  keepSeats()
   rememberRedirect(location.pathname + location.search)
   navigate('/login')
 }
@@ -40,6 +40,8 @@ function paid(res: Reservation): void {
  */
 export function BookingPanel() {
   useSignals()
+  const seatChoice = useSeatPage()
+  const hold = useHold()
   const t = useT()
   const details = seatChoice.tripDetails.value
   const signedIn = isSignedIn.value
@@ -55,7 +57,8 @@ export function BookingPanel() {
 
   useEffect(() => {
     const stop = booking.startBookingClock()
-    const unlink = linkSeatsToBooking()
+    // while the booking step is shown, a booking of the trip holds its seats on the seat map
+    hold.linkBooking({ booking: booking.booking, phase: booking.phase, tick: booking.tick, cancelBooking: booking.cancelBooking })
     // back from the gateway through the browser's back/forward cache: the page may pay again
     const onShow = (e: PageTransitionEvent) => {
       if (e.persisted) booking.cancelRedirect()
@@ -63,10 +66,10 @@ export function BookingPanel() {
     window.addEventListener('pageshow', onShow)
     return () => {
       stop()
-      unlink()
+      hold.linkBooking(null)
       window.removeEventListener('pageshow', onShow)
     }
-  }, [])
+  }, [hold])
 
   if (!details) return null
   return (
@@ -119,7 +122,7 @@ export function BookingPanel() {
         <>
           <p>{t('booking.loginNeeded')}</p>
           <div>
-            <Button onClick={loginToBook}>{t('booking.loginToBook')}</Button>
+            <Button onClick={() => loginToBook(seatChoice.keepSeatsOnLeave)}>{t('booking.loginToBook')}</Button>
           </div>
         </>
       )}

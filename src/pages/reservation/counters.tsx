@@ -4,7 +4,7 @@ import { css, cx } from '../../../styled-system/css'
 import type { BusStation } from '../../../contract/schemas.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatTime } from '../../lib/dates.ts'
-import * as seatChoice from '../../stores/seat-choice.ts'
+import { useSeatPage } from './use-seat-page.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 
@@ -51,6 +51,7 @@ function StationSelect(props: {
 /** Boarding and dropping counters (SPEC departureScheduleId and arrivalScheduleId). */
 export function Counters() {
   useSignals()
+  const seatChoice = useSeatPage()
   const t = useT()
   return (
     <div className={styles.row}>

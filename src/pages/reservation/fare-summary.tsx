@@ -1,14 +1,14 @@
 import { memo, useEffect, useRef, useState } from 'react'
-import { computed } from '@preact/signals-react'
-import { useSignals } from '@preact/signals-react/runtime'
+import { useComputed, useSignals } from '@preact/signals-react/runtime'
+import type { SeatPage } from '../../models/seat-page.ts'
 import type { Seat } from '../../../contract/schemas.ts'
 import { localizeDigits, type Locale } from '../../lib/dates.ts'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
-import { resetSeats } from '../../stores/seat-booking-link.ts'
-import * as seatChoice from '../../stores/seat-choice.ts'
+import { useHold } from './use-hold.ts'
+import { useSeatPage } from './use-seat-page.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 import { useLagging } from './use-lagging.ts'
@@ -55,20 +55,12 @@ function useScrollsSideways<T extends HTMLElement>(): [React.RefObject<T | null>
 
 interface SummaryProps {
   seats: Seat[]
-  groups: typeof seatChoice.fareByType.value
+  groups: SeatPage['fareByType']['value']
   total: number
   withOpen: number
   limit: number
   lang: Locale
 }
-
-const summary = computed(() => ({
-  seats: seatChoice.countedSeats.value,
-  groups: seatChoice.fareByType.value,
-  total: seatChoice.totalFare.value,
-  withOpen: seatChoice.seats.value.length,
-  limit: seatChoice.seatLimit.value,
-}))
 
 /**
  * Seats chosen, fare per seat type and the total; the reset button. It follows
@@ -76,11 +68,20 @@ const summary = computed(() => ({
  */
 export function FareSummary() {
   useSignals()
+  const seatChoice = useSeatPage()
+  const summary = useComputed(() => ({
+    seats: seatChoice.countedSeats.value,
+    groups: seatChoice.fareByType.value,
+    total: seatChoice.totalFare.value,
+    withOpen: seatChoice.seats.value.length,
+    limit: seatChoice.seatLimit.value,
+  }))
   const snap = useLagging(summary).value
   return <SummaryView {...snap} lang={language.value} />
 }
 
 const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, limit, lang }: SummaryProps) {
+  const hold = useHold()
   const t = useT()
   const [wrap, scrolls] = useScrollsSideways<HTMLDivElement>()
   const hasOpen = withOpen > seats.length
@@ -133,7 +134,7 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
           </table>
         </div>
       ) : null}
-      <button type="button" className={button({ variant: 'outline' })} onClick={() => void resetSeats()} disabled={withOpen === 0}>
+      <button type="button" className={button({ variant: 'outline' })} onClick={() => void hold.resetSeats()} disabled={withOpen === 0}>
         {t('seatChoice.reset')}
       </button>
     </section>

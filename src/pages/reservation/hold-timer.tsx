@@ -5,7 +5,8 @@ import { useT } from '../../app/use-t.ts'
 import { localizeDigits } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import * as booking from '../../stores/booking.ts'
-import * as seatChoice from '../../stores/seat-choice.ts'
+import { useHold } from './use-hold.ts'
+import { useSeatPage } from './use-seat-page.ts'
 import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 import { useLagging } from './use-lagging.ts'
@@ -32,13 +33,15 @@ function clock(ms: number): string {
  */
 export function HoldTimer() {
   useSignals()
+  const seatChoice = useSeatPage()
+  const hold = useHold()
   const t = useT()
   // one task behind a seat toggle, so the seat repaints first
-  const left = useLagging(seatChoice.holdMsLeft).value
-  const ending = useLagging(seatChoice.holdEndingSoon).value
+  const left = useLagging(hold.holdMsLeft).value
+  const ending = useLagging(hold.holdEndingSoon).value
   const lang = language.value
   const booked = seatChoice.heldForBooking.value
-  const canKeep = seatChoice.canKeepSeats.value
+  const canKeep = hold.canKeepSeats.value
   const more = booked ? booking.canExtend.value : canKeep
   const warning = !ending ? '' : !more ? t('seatChoice.holdWarningFinal') : booked ? t('seatChoice.holdWarningBooked') : t('seatChoice.holdWarning')
   return (
@@ -65,8 +68,8 @@ export function HoldTimer() {
               onClick={async () => {
                 // the button goes once the hold is longer, or when it cannot be: the countdown it changed, or its
                 // warning that says why, takes the focus
-                await seatChoice.extendHold()
-                if (!seatChoice.holdEndingSoon.peek() || !seatChoice.canKeepSeats.peek()) focusIdWhenShown('hold-heading')
+                await hold.extendHold()
+                if (!hold.holdEndingSoon.peek() || !hold.canKeepSeats.peek()) focusIdWhenShown('hold-heading')
               }}
             >
               {t('seatChoice.keepSeats')}

@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { usePageShown } from '../../lib/page-shown.ts'
+import type { Model } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -7,12 +8,13 @@ import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime } from '../../lib/dates.ts'
 import { currentRoute } from '../../router.ts'
 import { cityName, loadLookups, lookupsLoaded } from '../../stores/lookups.ts'
-import * as seatChoice from '../../stores/seat-choice.ts'
 import { language } from '../../stores/ui.ts'
 import { loadEarly, takeEarlyLoad } from '../../lib/early-load.ts'
-import { tripRefFromQuery } from '../../lib/trip-ref.ts'
+import { type TripRef, tripRefFromQuery } from '../../lib/trip-ref.ts'
+import { type SeatPage, SeatPageModel } from '../../models/seat-page.ts'
 import { page } from '../../parts/page-styles.ts'
 import { deferred, usePreload } from '../../parts/deferred.tsx'
+import { SeatPageContext, useSeatPage } from './use-seat-page.ts'
 
 const styles = {
   trip: css({ mb: '4', color: 'gray.800', fontSize: 'lg' }),
@@ -26,16 +28,29 @@ const SeatLayout = deferred(() => import('./seat-layout.tsx').then((m) => m.Seat
 
 export { tripRefFromQuery }
 
-const tripKey = (t: seatChoice.TripRef) => `trip:${t.tripId}:${t.originCode}:${t.destinationCode}`
+const tripKey = (t: TripRef) => `trip:${t.tripId}:${t.originCode}:${t.destinationCode}`
 
-/** Asks for the trip of the address the app opened at, before the page renders (src/lib/early-load.ts). */
+/**
+ * Seat page models waiting for their page, by trip: made before it rendered (startLoading), or kept
+ * across the login handoff (keepSeatsOnLeave), so the visit goes on with its seats and counters.
+ */
+const waiting = new Map<string, Model<SeatPage>>()
+
+/**
+ * Asks for the trip of the address the app opened at, before the page renders (src/lib/early-load.ts):
+ * the visit's seat page model is made here, its load under way, and the page takes it.
+ */
 export function startLoading(search: string): void {
   const trip = tripRefFromQuery(search.replace(/^\?/, ''))
-  if (trip) loadEarly(tripKey(trip), () => seatChoice.loadTrip(trip))
+  if (!trip) return
+  const model = new SeatPageModel()
+  waiting.set(tripKey(trip), model)
+  loadEarly(tripKey(trip), () => model.loadTrip(trip))
 }
 
 function TripLine() {
   useSignals()
+  const seatChoice = useSeatPage()
   const t = useT()
   const rt = useRichT()
   const d = seatChoice.tripDetails.value
@@ -63,7 +78,7 @@ function TripLine() {
  * heading that takes the focus, the held seats already given back, and the way back to the
  * results of the same route and day (other coaches may run).
  */
-function TripCanceled({ trip }: { trip: seatChoice.TripRef }) {
+function TripCanceled({ trip }: { trip: TripRef }) {
   const t = useT()
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => heading.current?.focus(), [])
@@ -84,28 +99,30 @@ function TripCanceled({ trip }: { trip: seatChoice.TripRef }) {
 }
 
 /** Seat choice for one trip: counters, seat grid, fare summary, hold timer and the booking slot. */
-function SeatChoice({ trip }: { trip: seatChoice.TripRef }) {
+function SeatChoice({ trip }: { trip: TripRef }) {
   useSignals()
+  const seatChoice = useSeatPage()
   const t = useT()
   const status = seatChoice.loadStatus.value
   const details = seatChoice.tripDetails.value
 
   usePreload(SeatLayout)
   useEffect(() => {
-    if (!takeEarlyLoad(tripKey(trip))) void seatChoice.loadTrip(trip)
-  }, [trip.tripId, trip.originCode, trip.destinationCode])
+    // a model that has not loaded yet loads now, even when the early load went to another one: a first render
+    // React threw away (a suspended lazy part) had taken the early model, and this one would wait for ever
+    const early = takeEarlyLoad(tripKey(trip))
+    if (!early || seatChoice.loadStatus.peek() === 'idle') void seatChoice.loadTrip(trip)
+  }, [seatChoice, trip.tripId, trip.originCode, trip.destinationCode])
 
   useEffect(() => {
-    const stopClock = seatChoice.startHoldClock()
     // closing the tab or leaving the site: give the seats back with a request that outlives the page
     const onPageHide = () => void seatChoice.releaseSeats({ keepalive: true })
     window.addEventListener('pagehide', onPageHide)
     return () => {
-      stopClock()
       window.removeEventListener('pagehide', onPageHide)
-      seatChoice.leavePage()
+      if (seatChoice.leavePage()) waiting.set(tripKey(trip), seatChoice)
     }
-  }, [])
+  }, [seatChoice])
 
   const loading = (
     <p role="status" className={page.muted}>
@@ -133,6 +150,22 @@ export default function ReservationPage() {
   const t = useT()
   const query = currentRoute.value?.search ?? ''
   const trip = useMemo(() => tripRefFromQuery(query.replace(/^\?/, '')), [query])
+  // one seat page model per visit (the one waiting for this trip, if any), disposed on leave
+  const [seatChoice] = useState(() => {
+    const kept = trip ? waiting.get(tripKey(trip)) : undefined
+    for (const m of waiting.values()) if (m !== kept) m[Symbol.dispose]()
+    waiting.clear()
+    return kept ?? new SeatPageModel()
+  })
+  useEffect(
+    () => () => {
+      // after the seat choice's own leave, which may run after this: unless kept for the login handoff
+      queueMicrotask(() => {
+        if (![...waiting.values()].includes(seatChoice)) seatChoice[Symbol.dispose]()
+      })
+    },
+    [seatChoice],
+  )
 
   const status = seatChoice.loadStatus.value
   usePageShown(!trip || status === 'ready' || status === 'error')
@@ -143,7 +176,7 @@ export default function ReservationPage() {
   }, [])
 
   return (
-    <>
+    <SeatPageContext.Provider value={seatChoice}>
       <h1 className={page.h1} tabIndex={-1}>
         {t('reservation.heading')}
       </h1>
@@ -159,6 +192,6 @@ export default function ReservationPage() {
           </p>
         </div>
       )}
-    </>
+    </SeatPageContext.Provider>
   )
 }

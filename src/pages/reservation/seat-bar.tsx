@@ -1,5 +1,4 @@
-import { computed } from '@preact/signals-react'
-import { useSignals } from '@preact/signals-react/runtime'
+import { useComputed, useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
@@ -7,7 +6,8 @@ import { formatCountdown } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
 import * as booking from '../../stores/booking.ts'
-import * as seatChoice from '../../stores/seat-choice.ts'
+import { useHold } from './use-hold.ts'
+import { useSeatPage } from './use-seat-page.ts'
 import { language } from '../../stores/ui.ts'
 import { useLagging } from './use-lagging.ts'
 
@@ -51,12 +51,6 @@ const styles = {
   }),
 }
 
-const bar = computed(() => ({
-  seats: seatChoice.countedSeats.value.map((s) => s.name),
-  total: seatChoice.totalFare.value,
-  left: seatChoice.holdMsLeft.value,
-}))
-
 /**
  * Phones and tablets: the seats chosen, the total, the time left and the next step, kept at the
  * bottom of the screen while the passenger works through a long seat map, from the first seat
@@ -65,6 +59,13 @@ const bar = computed(() => ({
  */
 export function SeatBar() {
   useSignals()
+  const seatChoice = useSeatPage()
+  const hold = useHold()
+  const bar = useComputed(() => ({
+    seats: seatChoice.countedSeats.value.map((s) => s.name),
+    total: seatChoice.totalFare.value,
+    left: hold.holdMsLeft.value,
+  }))
   const snap = useLagging(bar).value
   return snap.seats.length > 0 ? <Bar seats={snap.seats} total={snap.total} left={snap.left} /> : null
 }

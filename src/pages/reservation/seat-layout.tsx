@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react'
+import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { useIntl } from 'react-intl'
 import { useComputed, useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
@@ -6,8 +6,10 @@ import { SeatGrid, type SeatGridLabels, type SeatGridState } from '../../../desi
 import { useT } from '../../app/use-t.ts'
 import { formatTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
-import * as seatChoice from '../../stores/seat-choice.ts'
-import { startSeatEvents } from '../../stores/seat-events.ts'
+import { openStream } from '../../api/streams.ts'
+import { HoldModel } from '../../models/hold.ts'
+import { type LiveFeed, LiveFeedModel, type Network } from '../../models/live-feed.ts'
+import type { SeatEvent } from '../../models/seat-map.ts'
 import { language } from '../../stores/ui.ts'
 import { deferred } from '../../parts/deferred.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -16,6 +18,9 @@ import { FareSummary } from './fare-summary.tsx'
 import { HoldTimer } from './hold-timer.tsx'
 import { seatTypeId } from './seat-type-id.ts'
 import { useLagging } from './use-lagging.ts'
+import { HoldContext } from './use-hold.ts'
+import { useSeatPage } from './use-seat-page.ts'
+import { useVisitModel } from './use-visit-model.ts'
 
 const styles = {
   layout: css({
@@ -82,11 +87,26 @@ const LEGEND_STATES: SeatGridState[] = ['available', 'selected', 'sold', 'booked
 /** A key pressed in the grid this recently, with focus still in it: the passenger is moving through the seats. */
 const GRID_BUSY_MS = 4000
 
+/** The browser's network: navigator.onLine and the online/offline events. */
+const browserNetwork: Network = {
+  online: () => navigator.onLine !== false,
+  watch(fn) {
+    const on = () => fn(true)
+    const off = () => fn(false)
+    window.addEventListener('online', on)
+    window.addEventListener('offline', off)
+    return () => {
+      window.removeEventListener('online', on)
+      window.removeEventListener('offline', off)
+    }
+  },
+}
+
 /**
- * Follows the trip's seats live while the seat map is on screen (src/stores/seat-events.ts);
+ * Follows the trip's seats live while the seat map is on screen (src/models/live-feed.ts);
  * answers the ref of the element around the grid, whose keys hold the summary back.
  */
-function useLiveSeats(tripId: number | undefined) {
+function useLiveSeats(feed: LiveFeed, tripId: number | undefined) {
   const area = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const el = area.current
@@ -101,26 +121,31 @@ function useLiveSeats(tripId: number | undefined) {
       const at = document.activeElement
       return at instanceof HTMLElement && el.contains(at) ? (at.dataset.seat ?? null) : null
     }
-    const stop = startSeatEvents(tripId, { busy, focused })
+    const stop = feed.follow(tripId, { busy, focused, network: browserNetwork, open: openStream })
     return () => {
       stop()
       el.removeEventListener('keydown', onKey)
     }
-  }, [tripId])
+  }, [feed, tripId])
   return area
 }
 
 /** The seat map with its legend and live region. */
 function SeatMap() {
   useSignals()
+  const seatChoice = useSeatPage()
   const t = useT()
   const intl = useIntl()
   const labels = useSeatLabels()
   const details = seatChoice.tripDetails.value
-  const gridArea = useLiveSeats(details?.tripId)
+  // the live seat map comes with the seat map's code, and goes with it
+  const feed = useVisitModel(() => new LiveFeedModel(seatChoice))
+  const gridArea = useLiveSeats(feed, details?.tripId)
+  // a seat another passenger took moments ago says so when chosen
+  const toggle = useCallback((name: string) => seatChoice.toggleSeat(name, feed.explainUnavailable), [seatChoice, feed])
   const lastEvent = useLagging(seatChoice.lastEvent)
   // the live region's text: a computed signal bound straight to the text node (no re-render), a task after the seat
-  const say = (e: seatChoice.SeatEvent): string => {
+  const say = (e: SeatEvent): string => {
     const lang = language.value
     const total = intl.formatMessage(
       { id: 'seatChoice.runningTotal' },
@@ -177,8 +202,8 @@ function SeatMap() {
           key={details.tripId}
           layout={details.seatLayout}
           getState={seatChoice.seatState}
-          onToggle={seatChoice.toggleSeat}
-          onUnavailable={seatChoice.toggleSeat}
+          onToggle={toggle}
+          onUnavailable={toggle}
           labels={labels}
         />
       </div>
@@ -197,18 +222,23 @@ function SeatMap() {
 
 /** The seat choice once the trip is loaded: counters and seat map, hold timer, fares and the booking slot. */
 export function SeatLayout() {
+  const seatChoice = useSeatPage()
+  // the hold comes with the seat map's code, and goes with the seat map
+  const hold = useVisitModel(() => new HoldModel(seatChoice))
   return (
-    <div className={styles.layout}>
-      <div className={styles.seats}>
-        <Counters />
-        <SeatMap />
-        <SeatBar />
+    <HoldContext.Provider value={hold}>
+      <div className={styles.layout}>
+        <div className={styles.seats}>
+          <Counters />
+          <SeatMap />
+          <SeatBar />
+        </div>
+        <div className={styles.side}>
+          <HoldTimer />
+          <FareSummary />
+          <BookingPanel />
+        </div>
       </div>
-      <div className={styles.side}>
-        <HoldTimer />
-        <FareSummary />
-        <BookingPanel />
-      </div>
-    </div>
+    </HoldContext.Provider>
   )
 }
