@@ -1,6 +1,6 @@
 /**
  * Issue 30 item 4, the waitlist of a sold-out trip on the real server: on a trip whose every seat
- * is booked or held, a signed-in passenger joins its waitlist on the seat page and sees their
+ * is booked or held, a signed-in passenger goes from the search result to the seat page, joins its waitlist and sees their
  * place; another passenger cancels, the freed seat is offered (one SMS, and the page shows the
  * offer with its deadline without a reload), and the passenger books it through the normal
  * booking; a second passenger leaves the list with one click. Every view passes axe.
@@ -50,7 +50,12 @@ test('a sold-out trip: join its waitlist, a cancelled seat is offered and booked
   await holdEveryFreeSeat(request, trip, date)
   const mobile = await createPassenger(request)
   await signInContext(context, request, mobile)
-  await page.goto(reservationUrl(trip, date))
+  // the search result of a sold-out trip leads to its waitlist
+  await page.goto(`/search?from=DHK&to=CTG&date=${date}`)
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: `Coach ${trip.coachCode}`, exact: true }) })
+  await expect(card.getByText('No seats available')).toBeVisible()
+  await card.getByRole('button', { name: m('en', 'trips.waitlist') }).click()
+  await expect(page).toHaveURL(new RegExp(`/reservation\\?tripId=${trip.tripId}&`))
   await expect(waitlist(page).getByRole('heading', { name: m('en', 'waitlist.heading') })).toBeVisible()
   await join(page, 1)
   const status = waitlist(page).getByRole('status').first()

@@ -13,8 +13,6 @@ import { migrate } from '../db/migrate.ts'
 import { describeReport, importNetwork, type ImportReport } from '../network/import.ts'
 import { validateNetworkText } from '../network/schema.ts'
 import { networkHash } from '../seed/demo-network.ts'
-import { createDeps } from '../deps.ts'
-import { offerAllWaitlists } from '../waitlist/waitlist.ts'
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2)
@@ -62,9 +60,6 @@ async function main(): Promise<number> {
     const where = db.kind === 'pglite' ? `PGlite ${path.resolve(process.env.DATA_DIR ?? '.data')}` : 'PostgreSQL'
     console.log(`Imported ${file} into ${where}:`)
     console.log(describeReport(report!))
-    // Seats the import added (a bigger coach, a layout with more seats) go to the waitlists at once.
-    const offers = await offerAllWaitlists(createDeps(db, { config }))
-    if (offers > 0) console.log(`${offers} waitlisted passenger(s) offered seats.`)
     return 0
   } finally {
     await db.close()

@@ -18,7 +18,6 @@ import { refundsToCard } from '../bookings/refunds.ts'
 import { isRefundCommand, parseRefundCommand, type RefundCommand, refundUsage, runRefundCommand } from './refund-command.ts'
 import { cancelTrip, moveTrip, TripChangeError, type ChangeReport } from '../bookings/trip-changes.ts'
 import type { TripReason } from '../delivery/ticket-messages.ts'
-import { offerFreedSeats } from '../waitlist/waitlist.ts'
 
 const usage = [
   'usage: npm run trip -- cancel <tripId> --reason "<text>" [--reason-bn "<Bengali text>"] [--dry-run]',
@@ -96,11 +95,6 @@ async function run(db: Db, cmd: Command): Promise<number> {
         ? await cancelTrip(deps, cmd.tripId, cmd.reason, { dryRun: cmd.dryRun })
         : await moveTrip(deps, cmd.tripId, cmd.toCoach, { seatMap: cmd.seatMap, dryRun: cmd.dryRun })
     console.log(describeChange(cmd, report, refundsToCard(deps)))
-    // Seats a move freed on this coach go to its waitlist at once.
-    if (cmd.kind === 'move' && !cmd.dryRun) {
-      const offers = await offerFreedSeats(deps, cmd.tripId)
-      if (offers.length > 0) console.log(`${offers.length} waitlisted passenger(s) offered the freed seats.`)
-    }
     return 0
   } catch (err) {
     if (err instanceof TripChangeError) {

@@ -159,6 +159,11 @@ t(
     assert.equal([mine.lockedByOther, mine.lockedByMe], [false, true])
     const steal = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [seats[0]!]), { token: a.token })
     assert.is(steal.body.data, false)
+    // the seat page's release (a reload, leaving the page) keeps the offer's seats held
+    const release = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, [seats[0]!], false), { token: b.token })
+    assert.equal(release.body.data.seatNames, [seats[0]])
+    await offerAllWaitlists(f.deps)
+    assert.is((await entry(b, trip)).status, 'OFFERED')
     // b books the offered seat through the normal booking
     const booked = await f.api('POST', '/api/reservation/booking', bookingBody(trip, [seats[0]!]), { token: b.token })
     assert.is(booked.status, 200, JSON.stringify(booked.body))
