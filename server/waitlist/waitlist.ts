@@ -139,7 +139,11 @@ export async function offerFreedSeatsSafely(deps: Deps, tripId: number, log: (ms
 
 /** Runs offerFreedSeats for every trip with someone waiting or offered; answers how many offers were made. */
 export async function offerAllWaitlists(deps: Deps): Promise<number> {
-  const trips = await deps.db.query<{ trip_id: number }>("SELECT DISTINCT trip_id FROM waitlist WHERE status IN ('WAITING', 'OFFERED')")
+  // a departed trip's list is over: it is never read again
+  const trips = await deps.db.query<{ trip_id: number }>(
+    "SELECT DISTINCT w.trip_id FROM waitlist w JOIN trips t ON t.id = w.trip_id WHERE w.status IN ('WAITING', 'OFFERED') AND t.departure_at > $1",
+    [deps.now()],
+  )
   let n = 0
   for (const t of trips) n += (await offerFreedSeats(deps, t.trip_id)).length
   return n
