@@ -63,6 +63,11 @@ export const api = {
   applyCoupon: def({ ...r.applyCoupon, response: s.reservation }),
   removeCoupon: def({ ...r.removeCoupon, response: s.reservation }),
   resendReservationEmail: def({ ...r.resendReservationEmail, response: z.boolean() }),
+
+  // Waitlist of a sold-out trip
+  waitlist: def({ ...r.waitlist, response: s.waitlistEntry }),
+  joinWaitlist: def({ ...r.joinWaitlist, body: s.waitlistJoinRequest, response: s.waitlistEntry }),
+  leaveWaitlist: def({ ...r.leaveWaitlist, body: s.waitlistTripRequest, response: z.boolean() }),
 } as const
 
 export type Api = typeof api

@@ -68,6 +68,9 @@ export const errorCatalogue = {
     reason: 'These seats cannot be held any longer. Book them now, or they are released when the time runs out.',
   },
   HOLD_LIMIT_EXCEEDED: { status: 429, reason: 'Too many seats are held from your network. Book or release seats first.' },
+  TRIP_NOT_SOLD_OUT: { status: 409, reason: 'Seats are still free on this trip: choose them on the seat map.' },
+  WAITLIST_ALREADY_JOINED: { status: 409, reason: 'You are already on the waitlist of this trip.' },
+  WAITLIST_NOT_JOINED: { status: 404, reason: 'You are not on the waitlist of this trip.' },
   SEAT_HOLD_ENDED: { status: 409, reason: 'Your time on these seats has run out; they cannot be held by you again yet. Choose other seats.' },
 
   // Not found

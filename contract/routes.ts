@@ -65,6 +65,11 @@ export const applyCoupon = { method: 'GET', path: '/reservation/booking/applyDis
 export const removeCoupon = { method: 'GET', path: '/reservation/booking/removeDiscountCoupon/:reservationId/:couponCode', auth: 'required' } as const
 export const resendReservationEmail = { method: 'GET', path: '/reservation/resendReservationEmail/:pnr/:pin', auth: 'optional' } as const
 
+// Waitlist of a sold-out trip
+export const waitlist = { method: 'GET', path: '/waitlist/:tripId', auth: 'required' } as const
+export const joinWaitlist = { method: 'POST', path: '/waitlist', auth: 'required' } as const
+export const leaveWaitlist = { method: 'POST', path: '/waitlist/leave', auth: 'required' } as const
+
 /** Fills `:name` parameters of a route path, URI-encoding each value. */
 export function pathOf(path: string, params: Record<string, string | number> = {}): string {
   return path.replace(/:(\w+)/g, (_, k: string) => {

@@ -27,6 +27,7 @@ import {
   seatTypes,
   TOP_UP_MAX,
   TOP_UP_MIN,
+  WAITLIST_MAX_SEATS,
 } from './values.ts'
 
 export {
@@ -56,6 +57,7 @@ export {
   reservationStatus,
   seatStatus,
   seatTypes,
+  WAITLIST_MAX_SEATS,
 } from './values.ts'
 
 // ---------- shared primitives ----------
@@ -247,6 +249,26 @@ export const extendSeatLockResponse = z.object({
   maxExpirationTime: instant,
   extensionsLeft: z.number(),
 })
+
+// ---------- waitlist of a sold-out trip ----------
+
+/** Joining a sold-out trip's waitlist for 1 to WAITLIST_MAX_SEATS seats. */
+export const waitlistJoinRequest = z.strictObject({ tripId: id, seats: z.number().check(z.int(), z.gte(1), z.lte(WAITLIST_MAX_SEATS)) })
+/** The trip whose waitlist the caller leaves. */
+export const waitlistTripRequest = z.strictObject({ tripId: id })
+/** The caller's place on a trip's waitlist: null when not on it (or left). */
+export const waitlistEntry = z.nullable(
+  z.object({
+    status: z.enum(['WAITING', 'OFFERED', 'BOOKED', 'LAPSED']),
+    seats: z.number(),
+    /** 1 for the first still waiting; null once offered or ended. */
+    place: z.nullable(z.number()),
+    /** Seats held for the caller while OFFERED. */
+    offeredSeats: z.array(z.string()),
+    /** When the offer ends (OFFERED) or ended. */
+    offerExpiresAt: z.nullable(instant),
+  }),
+)
 
 // ---------- passengers, sessions ----------
 
@@ -451,6 +473,7 @@ export type BusStation = z.infer<typeof busStation>
 export type Company = z.infer<typeof company>
 export type TripSummary = z.infer<typeof tripSummary>
 export type Seat = z.infer<typeof seat>
+export type WaitlistEntry = z.infer<typeof waitlistEntry>
 export type SeatLayout = z.infer<typeof seatLayout>
 export type TripDetails = z.infer<typeof tripDetails>
 export type SeatLockRequest = z.infer<typeof seatLockRequest>

@@ -44,6 +44,8 @@ export function isStorableText(v: string): boolean {
 // ---------- constants of the wire format (contract/schemas.ts re-exports them) ----------
 
 export const MAX_SEATS = 5
+/** Seats one passenger may wait for on a sold-out trip's waitlist. */
+export const WAITLIST_MAX_SEATS = 4
 export const INFINITE_SEAT_LIMIT = -999
 export const OPEN_SEAT_NAME = 'OPEN'
 export const OTP_RESEND_SECONDS = 180

@@ -33,6 +33,7 @@ import * as seatEvents from './routes/seat-events.ts'
 import * as seatLocks from './routes/seat-locks.ts'
 import * as tickets from './routes/tickets.ts'
 import * as trips from './routes/trips.ts'
+import * as waitlist from './routes/waitlist.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -240,6 +241,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   coupons.register(app, deps)
   payments.register(app, deps)
   tickets.register(app, deps)
+  waitlist.register(app, deps)
   registerDevOutbox(app, deps)
   registerOperations(app, deps, opts.readiness)
 

@@ -36,6 +36,10 @@ export interface ServerConfig {
   appUrl: string
   holdMinutes: number
   maxHoldMinutes: number
+  /** How long seats offered to a waitlisted passenger are held for them (WAITLIST_OFFER_MINUTES). */
+  waitlistOfferMinutes: number
+  /** How often each process offers seats freed by time (lapsed holds, expired bookings) to waitlists (WAITLIST_SWEEP_SECONDS). */
+  waitlistSweepSeconds: number
   /** How long identical trip searches are answered from memory (0: never). */
   searchCacheMs: number
   /** Days after which a password must be reset (PASSWORD_EXPIRED); 0: never. */
@@ -297,6 +301,8 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     appUrl,
     holdMinutes: HOLD_MINUTES,
     maxHoldMinutes: MAX_HOLD_MINUTES,
+    waitlistOfferMinutes: between('WAITLIST_OFFER_MINUTES', 10, 1, 1440),
+    waitlistSweepSeconds: between('WAITLIST_SWEEP_SECONDS', 15, 1, 3600),
     searchCacheMs: searchCache !== undefined ? Math.max(0, Number(searchCache) || 0) : 2000,
     passwordMaxAgeDays: Math.max(0, Number(env.PASSWORD_MAX_AGE_DAYS) || 0),
     holdLimitPerAddress: int('HOLD_LIMIT_PER_ADDRESS', 10),

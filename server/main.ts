@@ -16,6 +16,7 @@ import { migrate } from './db/migrate.ts'
 import { startGatewayJobs } from './bookings/gateways/index.ts'
 import { startTripTopUp } from './network/trips.ts'
 import { seed } from './seed/index.ts'
+import { startWaitlistSweep } from './waitlist/waitlist.ts'
 
 async function main(): Promise<void> {
   const started = performance.now()
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
   // Pending card payments whose callback never came are settled at start and every minute.
   const stopGatewayJobs = startGatewayJobs(deps)
   const stopTripTopUp = startTripTopUp(db, deps.now, config.tripDaysAhead)
+  // Seats freed by time (lapsed holds, expired unpaid bookings) go to the waitlists.
+  const stopWaitlistSweep = startWaitlistSweep(deps)
 
   let closing = false
   const shutdown = async (signal: string) => {
@@ -69,6 +72,7 @@ async function main(): Promise<void> {
       stopHousekeeping()
       stopGatewayJobs()
       stopTripTopUp()
+      stopWaitlistSweep()
       await app.close()
     } finally {
       // The sends in flight finish and are recorded before the database closes.

@@ -1,5 +1,6 @@
 /** Bookings: booking the caller's locked seats, extending the booking's time, cancelling it. */
 import type { FastifyInstance } from 'fastify'
+import { offerFreedSeatsSafely } from '../waitlist/waitlist.ts'
 import { cancelBooking, createBooking, extendBooking } from '../bookings/bookings.ts'
 import { languageOf } from '../delivery/ticket-messages.ts'
 import { AppError, type Deps } from '../core.ts'
@@ -32,6 +33,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   handle(app, deps, 'cancelBooking', async ({ body, auth }) => {
     await cancelBooking(deps.db, { id: body.reservationId, passengerId: auth!.passengerId, now: deps.now() })
-    return mustLoadReservation(deps.db, body.reservationId)
+    const out = await mustLoadReservation(deps.db, body.reservationId)
+    await offerFreedSeatsSafely(deps, out.tripId)
+    return out
   })
 }

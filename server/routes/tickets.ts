@@ -5,6 +5,7 @@
  */
 import { refundDestination, refundsToCard } from '../bookings/refunds.ts'
 import type { FastifyInstance } from 'fastify'
+import { offerFreedSeatsSafely } from '../waitlist/waitlist.ts'
 import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
 import { expireBookings, ownReservation, type ReservationRow } from '../bookings/bookings.ts'
 import { AppError, type Auth, type Deps } from '../core.ts'
@@ -104,6 +105,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     if (!cancelCodeRemembered(r, otp, now))
       await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps.db, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: otp })
     await cancelTicket(deps, r, quote, now)
+    await offerFreedSeatsSafely(deps, r.trip_id)
     return mustLoadReservation(deps.db, r.id)
   })
 

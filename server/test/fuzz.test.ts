@@ -579,7 +579,24 @@ async function buildWorld(f: Fixture): Promise<World> {
       { ...trip, seatNames: heldSeat(t), expirationTime: pastHoldEnd },
     )
   }
+  // A sold-out trip (every seat held by another for a week) for the waitlist routes, and the passenger waiting on it.
+  const soldOut = await pickTrip(f, { skip: 63 })
+  await f.db.query(
+    "INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) SELECT $1, x, 'd:fuzz-filler-0001', $3 FROM unnest(free_seats($1, $2)) AS x",
+    [soldOut.id, f.now(), new Date(f.now().getTime() + 7 * 86_400_000)],
+  )
+  const waiting = new Later("the passenger on the sold-out trip's waitlist", async () => {
+    await f.api('POST', '/api/waitlist', { tripId: soldOut.id, seats: 1 }, { token: world.token })
+    return soldOut.id
+  })
+  const notWaiting = new Later('the sold-out trip, the passenger off its waitlist', async () => {
+    await f.api('POST', '/api/waitlist/leave', { tripId: soldOut.id }, { token: world.token })
+    return soldOut.id
+  })
   contexts.push(
+    // many, so that the waitlist routes' valid requests often find them among the trips' contexts
+    ...Array.from({ length: 10 }, () => ({ tripId: waiting })),
+    ...Array.from({ length: 3 }, () => ({ tripId: notWaiting, seats: 2 })),
     { mobile: p.mobile, password: TEST_PASSWORD, currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD, id: p.id },
     { mobile: newMobile, fullName: 'Fuzz Signup', email: 'signup@example.com', city: 'Dhaka' },
     { mobile: p.mobile, purpose: 'LOGIN', otp: codeFor(() => p.mobile, 'LOGIN') },

@@ -145,13 +145,18 @@ type LockOutcome =
   | { failed: string; message: string }
   | { seatNames: string[]; earliest: string | null }
 
-/** Releases the caller's own locks among `seatNames`; others' locks are untouched. */
+/**
+ * Releases the caller's own locks among `seatNames`; others' locks are untouched. Seats a waitlist
+ * offer holds for the caller stay held (a reload of the seat page releases its seats): leaving the
+ * waitlist gives them up (server/waitlist/).
+ */
 export async function unlockSeats(db: Queryable, opts: { tripId: number; seatNames: string[]; holders: string[]; now: Date }): Promise<Held> {
-  await db.query('DELETE FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[])', [
-    opts.tripId,
-    opts.seatNames,
-    opts.holders,
-  ])
+  await db.query(
+    `DELETE FROM seat_locks l WHERE l.trip_id = $1 AND l.seat_name = ANY($2::text[]) AND l.holder = ANY($3::text[])
+        AND NOT EXISTS (SELECT 1 FROM waitlist w WHERE w.trip_id = l.trip_id AND w.status = 'OFFERED' AND l.seat_name = ANY(w.offered_seats)
+                         AND l.holder = 'p:' || w.passenger_id AND w.offer_expires_at > $4)`,
+    [opts.tripId, opts.seatNames, opts.holders, opts.now],
+  )
   return strip(await heldBy(db, opts.tripId, opts.holders, opts.now))
 }
 

@@ -26,6 +26,9 @@ const styles = {
 // (in a transition: the seat map renders in slices, yielding to input on a slow phone)
 const SeatLayout = deferred(() => import('./seat-layout.tsx').then((m) => m.SeatLayout), { transition: true })
 
+// Only on a sold-out trip: the waitlist (join, place, an offer, leave).
+const Waitlist = deferred(() => import('./waitlist-panel.tsx').then((m) => m.WaitlistPanel))
+
 export { tripRefFromQuery }
 
 const tripKey = (t: TripRef) => `trip:${t.tripId}:${t.originCode}:${t.destinationCode}`
@@ -140,6 +143,7 @@ function SeatChoice({ trip }: { trip: TripRef }) {
         </p>
       ) : null}
       {details ? <SeatLayout fallback={loading} /> : null}
+      {details && seatChoice.availableSeats.value === 0 ? <Waitlist tripId={trip.tripId} /> : null}
     </>
   )
 }

@@ -133,14 +133,9 @@ function TripCard({ trip, lang }: { trip: TripSummary; lang: Locale }) {
           </p>
           <p>{t('trips.availableSeats', { count: trip.availableSeats })}</p>
         </div>
-        <button
-          type="button"
-          className={button({ variant: 'solid' })}
-          onClick={choose}
-          disabled={trip.availableSeats === 0}
-          aria-describedby={headingId}
-        >
-          {t('trips.chooseSeats')}
+        <button type="button" className={button({ variant: 'solid' })} onClick={choose} aria-describedby={headingId}>
+          {/* a sold-out trip's seat page has its waitlist */}
+          {t(trip.availableSeats === 0 ? 'trips.waitlist' : 'trips.chooseSeats')}
         </button>
       </div>
     </li>
