@@ -8,10 +8,10 @@ import { formatTime } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { page } from '../../parts/page-styles.ts'
 import { ServerError } from '../../parts/server-error.tsx'
-import * as seatChoice from '../../stores/seat-choice.ts'
 import { isSignedIn } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { createWaitlist } from '../../stores/waitlist.ts'
+import { useSeatPage } from './use-seat-page.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '4', maxWidth: 'prose' }),
@@ -28,6 +28,7 @@ const styles = {
 export function WaitlistPanel({ tripId }: { tripId: number }) {
   useSignals()
   const t = useT()
+  const seatChoice = useSeatPage()
   const signedIn = isSignedIn.value
   const list = useMemo(() => createWaitlist(tripId), [tripId])
   const [seats, setSeats] = useState(1)
