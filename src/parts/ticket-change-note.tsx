@@ -37,7 +37,7 @@ function sentences(rt: ReturnType<typeof useRichT>, c: TicketChange, lang: Local
       const reason = words(lang === 'bn' && c.reasonBn ? c.reasonBn : c.reason)
       return [
         c.refund !== null
-          ? rt(refundMessageId(c), { reason: reason, amount: formatMoney(c.refund, lang) })
+          ? rt(refundMessageId(c), { reason: reason, amount: formatMoney(c.refund, lang), place: rt('ticket.methodCard', { place: c.place }) })
           : rt('ticketChange.tripCanceled', { reason: reason }),
       ]
     }
@@ -48,7 +48,7 @@ function sentences(rt: ReturnType<typeof useRichT>, c: TicketChange, lang: Local
         rt('ticketChange.movedMayCancel', {}),
       ]
     case 'moveRefused':
-      return [rt(refundMessageId(c), { amount: formatMoney(c.refund, lang) })]
+      return [rt(refundMessageId(c), { amount: formatMoney(c.refund, lang), place: rt('ticket.methodCard', { place: c.place }) })]
   }
 }
 

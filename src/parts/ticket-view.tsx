@@ -241,7 +241,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
       {r.paidAt && r.paymentMethod ? (
         <p className={styles.note}>
           {t('ticket.paidWith', {
-            method: t(r.paymentMethod === 'CARD' ? 'ticket.methodCard' : 'ticket.methodBalance'),
+            method: t(r.paymentMethod === 'CARD' ? 'ticket.methodCard' : 'ticket.methodBalance', { place: r.paidWith ?? 'card' }),
             at: formatDateTime(r.paidAt, lang),
           })}
         </p>
@@ -254,6 +254,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
               {t('ticket.canceledOn', { at: formatDateTime(r.canceledAt, lang) })}{' '}
               {t(`ticket.refundCard${r.refund.status}`, {
                 refund: formatMoney(r.refund.amount, lang),
+                place: t('ticket.methodCard', { place: r.paidWith ?? 'card' }),
                 at: r.refund.refundedAt ? formatDateTime(r.refund.refundedAt, lang) : '',
               })}
             </>
