@@ -4,7 +4,9 @@
  *
  *   const ssl = await startStandIn();               // http://127.0.0.1:<port>, store "teststore" / "s3cret-pass"
  *   POST /gwprocess/v4/api.php                       session: SUCCESS + GatewayPageURL + sessionkey, or FAILED + failedreason
- *   GET  /gwprocess/v4/gw.php?Q=pay&SESSIONKEY=…     the payment page (a plain HTML summary)
+ *   GET  /gwprocess/v4/gw.php?Q=pay&SESSIONKEY=…     the payment page: a button per method its multi_card_name offers
+ *   POST /gwprocess/v4/gw.php (SESSIONKEY, method)   the customer pays there: the IPN is sent, then a form posts the
+ *                                                    signed fields back to success_url, as SSLCommerz returns the browser
  *   GET  /validator/api/validationserverAPI.php      order validation: VALID, then VALIDATED; INVALID_TRANSACTION for an unknown val_id
  *   GET  /validator/api/merchantTransIDvalidationAPI.php   transaction query by tran_id; with bank_tran_id the refund
  *        request, with refund_ref_id the refund query (only the documented request shape is accepted: the documented
@@ -82,6 +84,8 @@ const METHOD_FIELDS: Record<StandInMethod, { card_type: string; card_no: string;
   nagad: { card_type: 'NAGAD-Nagad', card_no: '', card_issuer: 'Nagad', card_brand: 'MOBILEBANKING' },
   rocket: { card_type: 'DBBLMOBILEB-Dbbl Mobile Banking', card_no: '', card_issuer: 'DBBL Mobile Banking', card_brand: 'MOBILEBANKING' },
 }
+
+const METHOD_LABEL: Record<StandInMethod, string> = { card: 'card', bkash: 'bKash', nagad: 'Nagad', rocket: 'Rocket' }
 
 /** The methods a session's multi_card_name lets the customer use on the page (every one when none was sent). */
 function methodsOffered(multiCardName: string | undefined): Set<StandInMethod> {
@@ -174,7 +178,7 @@ export interface StandIn {
 const money = (v: string) => Number(v).toFixed(2)
 
 /** Starts the stand-in on a free 127.0.0.1 port. */
-export async function startStandIn(): Promise<StandIn> {
+export async function startStandIn(opts: { port?: number } = {}): Promise<StandIn> {
   const sessions = new Map<string, StandInSession>()
   const sessionCalls = new Map<string, number>()
   const byValId = new Map<string, { session: StandInSession; tx: StandInTransaction }>()
@@ -395,10 +399,34 @@ export async function startStandIn(): Promise<StandIn> {
     if (req.method === 'GET' && url.pathname === '/gwprocess/v4/gw.php') {
       const s = [...sessions.values()].find((x) => x.sessionKey === q.get('SESSIONKEY'))
       res.writeHead(s ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+      const buttons = s
+        ? [...methodsOffered(s.fields.multi_card_name)].map((m) => `<button name="method" value="${m}">Pay with ${METHOD_LABEL[m]}</button>`).join('')
+        : ''
       return res.end(
         s
-          ? `<!doctype html><title>SSLCommerz</title><p>Pay ${s.fields.total_amount} ${s.fields.currency} to ${STANDIN_STORE_ID}</p>`
+          ? `<!doctype html><html lang="en"><title>SSLCommerz</title><main><h1>Pay ${s.fields.total_amount} ${s.fields.currency} to ${STANDIN_STORE_ID}</h1>` +
+              `<form method="post" action="/gwprocess/v4/gw.php"><input type="hidden" name="SESSIONKEY" value="${s.sessionKey}">${buttons}</form></main></html>`
           : 'Invalid session',
+      )
+    }
+    if (req.method === 'POST' && url.pathname === '/gwprocess/v4/gw.php') {
+      const f = new URLSearchParams(await readBody(req))
+      const s = [...sessions.values()].find((x) => x.sessionKey === f.get('SESSIONKEY'))
+      const method = f.get('method') as StandInMethod
+      if (!s || !methodsOffered(s.fields.multi_card_name).has(method)) {
+        res.writeHead(400, { 'content-type': 'text/plain' })
+        return res.end('Invalid request')
+      }
+      const paid = ssl.pay(s.tranId, { method })
+      await ssl.sendIpn(s.tranId)
+      const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+      const inputs = Object.entries(paid.fields)
+        .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+        .join('')
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      return res.end(
+        `<!doctype html><html lang="en"><title>SSLCommerz</title><main><h1>Payment successful</h1>` +
+          `<form method="post" action="${esc(s.fields.success_url!)}">${inputs}<button>Return to the merchant</button></form></main></html>`,
       )
     }
     const isValidation = url.pathname === '/validator/api/validationserverAPI.php'
@@ -440,7 +468,7 @@ export async function startStandIn(): Promise<StandIn> {
     res.writeHead(404, { 'content-type': 'text/plain' })
     res.end('not found')
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve))
 
   const mustSession = (tranId: string) => {
     const s = sessions.get(tranId)
