@@ -1,5 +1,5 @@
 /** What the operator did to a reservation (npm run trip: cancel or move), as the passenger's pages say it. */
-import type { PaySource, Reservation } from '../../contract/schemas.ts'
+import type { Reservation } from '../../contract/schemas.ts'
 import { reservationStatus } from '../../contract/values.ts'
 
 /**
@@ -10,9 +10,9 @@ export type ChangeRefund = 'BALANCE' | 'CARD' | 'CARD_FAILED'
 
 /** What the operator did to a reservation, as the ticket and My tickets say it; null when nothing. */
 export type TicketChange =
-  | { kind: 'tripCanceled'; reason: string; reasonBn: string | null; refund: number | null; to: ChangeRefund; place: PaySource }
+  | { kind: 'tripCanceled'; reason: string; reasonBn: string | null; refund: number | null; to: ChangeRefund }
   | { kind: 'moved'; coach: string; seats: string; departure: string; from: Reservation['movedFrom'] }
-  | { kind: 'moveRefused'; refund: number; to: ChangeRefund; place: PaySource }
+  | { kind: 'moveRefused'; refund: number; to: ChangeRefund }
 
 const refundOf = (r: Reservation): ChangeRefund => (r.refund?.to !== 'CARD' ? 'BALANCE' : r.refund.status === 'FAILED' ? 'CARD_FAILED' : 'CARD')
 
@@ -31,7 +31,6 @@ export function ticketChange(r: Reservation): TicketChange | null {
       reasonBn: r.operatorReasonBn ?? null,
       refund: r.refundAmount ? r.refundAmount : null,
       to: refundOf(r),
-      place: r.paidWith ?? 'card',
     }
   if (r.status === reservationStatus.tripMigrated)
     return {
@@ -41,8 +40,7 @@ export function ticketChange(r: Reservation): TicketChange | null {
       departure: r.departureTime,
       from: r.movedFrom ?? null,
     }
-  if (r.status === reservationStatus.tripMigratedCanceled)
-    return { kind: 'moveRefused', refund: r.refundAmount ?? 0, to: refundOf(r), place: r.paidWith ?? 'card' }
+  if (r.status === reservationStatus.tripMigratedCanceled) return { kind: 'moveRefused', refund: r.refundAmount ?? 0, to: refundOf(r) }
   return null
 }
 
