@@ -51,7 +51,7 @@ export const api = {
   booking: def({ ...r.booking, body: s.bookingRequest, response: s.reservation }),
   extendBooking: def({ ...r.extendBooking, body: s.extendBookingRequest, response: s.reservation }),
   cancelBooking: def({ ...r.cancelBooking, body: s.reservationIdRequest, response: s.reservation }),
-  payment: def({ ...r.payment, body: s.reservationIdRequest, response: s.paymentResponse }),
+  payment: def({ ...r.payment, body: s.paymentRequest, response: s.paymentResponse }),
   payFromBalance: def({ ...r.payFromBalance, body: s.reservationIdRequest, response: s.reservation }),
   paymentSuccess: def({ ...r.paymentSuccess, body: s.paymentResultRequest, response: s.paymentResult }),
   paymentFailure: def({ ...r.paymentFailure, body: s.paymentResultRequest, response: s.paymentResult }),

@@ -346,6 +346,18 @@ export const topUpRequest = z.strictObject({ amount: z.number().check(z.int(), z
 
 // ---------- reservations, payments ----------
 
+/** What the passenger picks on the booking page: a mobile wallet on the gateway's page, or a card. */
+export const payChoices = ['bkash', 'nagad', 'rocket', 'card'] as const
+/** A value of `payChoices`. */
+export type PayChoice = (typeof payChoices)[number]
+/**
+ * Where a gateway payment's money came from, as the gateway's validation said: a card, a named
+ * mobile wallet, another mobile wallet, or internet banking. Refunds go back there.
+ */
+export const paySources = ['card', 'bkash', 'nagad', 'rocket', 'wallet', 'bank'] as const
+/** A value of `paySources`. */
+export type PaySource = (typeof paySources)[number]
+
 /** Why a reservation was cancelled (`Reservation.cancelReason`). */
 export const cancelReasons = ['TICKET_CANCELED', 'BOOKING_CANCELED', 'EXPIRED', 'TRIP_CANCELED'] as const
 export const reservationSeat = z.object({ name: z.string(), seatType: z.enum(seatTypes), fare: money })
@@ -382,6 +394,8 @@ export const reservation = z.object({
   expirationTime: z.nullable(instant),
   maxExpirationTime: z.nullable(instant),
   paymentMethod: z.nullable(z.enum(['CARD', 'BALANCE'])),
+  /** For a gateway payment (paymentMethod CARD, or a refused late one): where the money came from (absent from older servers). */
+  paidWith: z.optional(z.nullable(z.enum(paySources))),
   paidAt: z.nullable(instant),
   canceledAt: z.nullable(instant),
   refundAmount: z.nullable(money),
@@ -411,6 +425,8 @@ export const bookingRequest = z.strictObject({
   passengerEmail: z.optional(z.nullable(email)),
 })
 export const reservationIdRequest = z.strictObject({ reservationId: id })
+/** POST /reservation/payment: the booking, and how the passenger pays on the gateway's page (a card when absent). */
+export const paymentRequest = z.strictObject({ reservationId: id, payWith: z.optional(z.enum(payChoices)) })
 export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instantInput })
 /**
  * A card payment opened: where the browser goes, and the result token of this tab (kept in
@@ -442,6 +458,8 @@ export const cancelInitializeResponse = z.object({
   resendAfterSeconds: z.number(),
   /** Where the refund will go: the card the ticket was paid with, or the account balance (absent from older servers). */
   refundTo: z.optional(z.enum(['CARD', 'BALANCE'])),
+  /** With refundTo CARD: where the money came from, so the quote names it ("your bKash wallet"). */
+  paidWith: z.optional(z.nullable(z.enum(paySources))),
 })
 export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode })
 export const contactRequest = z.strictObject({

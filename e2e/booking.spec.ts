@@ -20,6 +20,7 @@ import {
   outbox,
   PASSWORD,
   pageHeading,
+  payName,
   randomMobile,
   reservationUrl,
   tripFor,
@@ -226,18 +227,23 @@ for (const lang of ['en', 'bn'] as const) {
     await page.getByRole('button', { name: m(lang, 'ticket.cancel'), exact: true }).click()
     await expect(page.getByRole('heading', { name: m(lang, 'ticket.cancelHeading') })).toBeFocused()
     const refundText = await page.getByTestId('refund-amount').innerText()
-    await expect(page.getByText(m(lang, 'ticket.refundAmountCard'), { exact: true })).toBeVisible()
+    await expect(page.getByText(m(lang, 'ticket.refundAmountCard', { place: payName(lang, 'card') }), { exact: true })).toBeVisible()
     await expectNoAxeViolations(page, `${lang} cancel: OTP step`)
     const otp = await latestCode(request, mobile, /cancel|./i, code)
     await page.getByRole('textbox', { name: m(lang, 'login.codeDigit', { index: 1, count: 6 }) }).click()
     await page.keyboard.type(otp)
     await page.getByRole('button', { name: m(lang, 'ticket.confirmCancel') }).click()
     await expect(page.getByTestId('ticket-status')).toHaveText(m(lang, 'profile.statusCanceled'))
-    await expect(page.getByText(m(lang, 'ticket.canceledDoneCard', { refund: refundText }))).toBeVisible()
+    await expect(page.getByText(m(lang, 'ticket.canceledDoneCard', { refund: refundText, place: payName(lang, 'card') }))).toBeVisible()
     // the ticket says where the money goes and how far it is: processing, or already refunded (the sandbox refunds at once)
     const note = await page.getByTestId('ticket-refund').innerText()
-    const refundedPrefix = m(lang, 'ticket.refundCardREFUNDED', { refund: refundText, at: '\u0000' }).split('\u0000')[0]!
-    expect(note.includes(m(lang, 'ticket.refundCardPROCESSING', { refund: refundText })) || note.includes(refundedPrefix), note).toBe(true)
+    const refundedPrefix = m(lang, 'ticket.refundCardREFUNDED', { refund: refundText, place: payName(lang, 'card'), at: '\u0000' }).split(
+      '\u0000',
+    )[0]!
+    expect(
+      note.includes(m(lang, 'ticket.refundCardPROCESSING', { refund: refundText, place: payName(lang, 'card') })) || note.includes(refundedPrefix),
+      note,
+    ).toBe(true)
     await expectNoAxeViolations(page, `${lang} cancelled`)
     const after = (await api<{ balance: number }>(page, `/profile/${passengerId}`)).balance
     expect(after - before, 'nothing on the balance: the card gets it back').toBe(0)
@@ -656,3 +662,34 @@ test('booked: the hold warning offers only Extend booking time, once', async ({ 
   await page.getByRole('button', { name: m(lang, 'booking.extend') }).click()
   await expect(page.getByRole('status').filter({ hasText: mx(lang, 'booking.announceExtended') })).toBeAttached()
 })
+
+for (const lang of ['en', 'bn'] as const) {
+  test(`${lang}: bKash is offered beside card and balance; paid with it, the ticket and the cancel quote name the bKash wallet`, async ({
+    page,
+    request,
+  }) => {
+    const { trip, date } = await tripFor(request, 13, lang === 'en' ? 0 : 1)
+    const mobile = await createPassenger(request)
+    await setLanguage(page, lang)
+    await bookOneSeat(page, lang, mobile, trip, date)
+    for (const id of ['booking.payBkash', 'booking.payNagad', 'booking.payRocket', 'booking.payCard'])
+      await expect(panel(page).getByRole('button', { name: mx(lang, id) })).toBeVisible()
+    await expect(panel(page).getByRole('button', { name: m(lang, 'booking.payBalance') })).toBeVisible()
+    await expectNoAxeViolations(page, `${lang} wallets offered`)
+    const asked = page.waitForRequest((r) => r.url().endsWith('/api/reservation/payment'))
+    await panel(page)
+      .getByRole('button', { name: mx(lang, 'booking.payBkash') })
+      .click()
+    expect(JSON.parse((await asked).postData() ?? '{}').payWith).toBe('bkash')
+    await expect(page).toHaveURL(/\/sandbox\/gateway\//)
+    await page.getByRole('button', { name: 'Approve payment' }).click()
+    await expect(page.getByTestId('ticket-pnr')).toBeVisible()
+    await expect(page.getByText(payName(lang, 'bkash'))).toBeVisible()
+    await expect(page.getByText(payName(lang, 'card'), { exact: true })).toHaveCount(0)
+    await page.getByRole('link', { name: m(lang, 'payment.viewInTicketOperation') }).click()
+    await page.getByRole('button', { name: m(lang, 'ticket.cancel'), exact: true }).click()
+    await expect(page.getByRole('heading', { name: m(lang, 'ticket.cancelHeading') })).toBeFocused()
+    await expect(page.getByText(m(lang, 'ticket.refundAmountCard', { place: payName(lang, 'bkash') }), { exact: true })).toBeVisible()
+    await expectNoAxeViolations(page, `${lang} bKash cancel quote`)
+  })
+}

@@ -13,6 +13,14 @@ export const messages: Record<'en' | 'bn', Record<string, string>> = {
   bn: JSON.parse(fs.readFileSync(new URL('../locales/bn.json', import.meta.url), 'utf8')),
 }
 
+/** Where a gateway payment's money came from, as the ticket names it (the option of `ticket.methodCard`'s select). */
+export function payName(lang: Lang, source: 'card' | 'bkash' | 'nagad' | 'rocket' | 'wallet' | 'bank'): string {
+  const select = messages[lang]['ticket.methodCard']!
+  const option = new RegExp(`[{ ]${source === 'card' ? 'other' : source} \\{([^}]*)\\}`).exec(select)
+  if (!option) throw new Error(`no ${source} in ticket.methodCard`)
+  return option[1]!
+}
+
 /** A message as a pattern: the parts around its `{values}` match anything. */
 export function messagePattern(text: string): RegExp {
   return new RegExp(

@@ -29,10 +29,10 @@ export function copyDist(): string {
 }
 
 /** Starts `server/main.ts` (test mode, demo data) on a free port; `env` adds settings (CORS_ORIGINS, APP_URL…). */
-export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
+export async function startOwnServer(env: Record<string, string> = {}, opts: { port?: number } = {}): Promise<OwnServer> {
   const dist = copyDist()
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'))
-  const port = await freePort()
+  const port = opts.port ?? (await freePort())
   const url = `http://127.0.0.1:${port}`
   const server = await startServer({ NODE_ENV: 'test', DATA_DIR: data, DIST_DIR: dist, PUBLIC_URL: url, ...env }, { port, timeoutMs: 120_000 })
   return {

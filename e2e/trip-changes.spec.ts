@@ -16,7 +16,7 @@ import { postgresMissing, startPostgres, type TestPostgres } from '../harness/po
 import { skipLine, underCi } from '../server/test/skip.ts'
 import { formatDateTime } from '../src/lib/dates.ts'
 import { formatMoney } from '../src/lib/money.ts'
-import { bookThroughApi, dhakaDate, expectNoAxeViolations, latestCode, m, pageHeading, signInContext } from './helpers.ts'
+import { bookThroughApi, dhakaDate, expectNoAxeViolations, latestCode, m, pageHeading, payName, signInContext } from './helpers.ts'
 import { type OwnServer, startOwnServer } from './own-server.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -157,7 +157,9 @@ test('a moved ticket says where it went, on its page and in My tickets (en, bn),
   await page.keyboard.type(otp)
   await page.getByRole('button', { name: m('en', 'ticket.confirmCancel') }).click()
   await expect(page.getByTestId('ticket-status')).toHaveText(m('en', 'profile.statusTripMigratedCanceled'))
-  await expect(page.getByTestId('ticket-change')).toHaveText(m('en', 'ticketChange.moveRefusedCard', { amount: formatMoney(r.fare.total, 'en') }))
+  await expect(page.getByTestId('ticket-change')).toHaveText(
+    m('en', 'ticketChange.moveRefusedCard', { amount: formatMoney(r.fare.total, 'en'), place: payName('en', 'card') }),
+  )
   await expectNoAxeViolations(page, 'move refused')
   expect((await reservation(bought.token, r.id)).status).toBe(14)
   await context.close()
@@ -184,13 +186,19 @@ test('a ticket of a trip the operator cancelled says why, and the refund (en, bn
     expect(r.refund?.to).toBe('CARD')
     // the operator's words in the page's language
     const words = lang === 'bn' ? reasonBn : reason
-    const said = m(lang, 'ticketChange.tripCanceledRefundCard', { reason: words, amount: formatMoney(r.fare.total, lang) })
+    const said = m(lang, 'ticketChange.tripCanceledRefundCard', {
+      reason: words,
+      amount: formatMoney(r.fare.total, lang),
+      place: payName(lang, 'card'),
+    })
     await open(page, `/ticket-operation?reservationId=${r.id}`, lang)
     await expect(page.getByTestId('ticket').getByTestId('ticket-change')).toHaveText(said)
     await expect(page.getByTestId('ticket-status')).toHaveText(m(lang, 'profile.statusCanceled'))
     await expect(page.getByTestId('ticket-change').locator(`span[lang="${lang}"]`, { hasText: words })).toBeVisible()
     // the card refund's state (processing, refunded or failed: the text before the colon is the same)
-    const refundLine = m(lang, 'ticket.refundCardPROCESSING', { refund: formatMoney(r.fare.total, lang) }).split(':')[0]!
+    const refundLine = m(lang, 'ticket.refundCardPROCESSING', { refund: formatMoney(r.fare.total, lang), place: payName(lang, 'card') }).split(
+      ':',
+    )[0]!
     await expect(page.getByTestId('ticket-refund')).toContainText(refundLine)
     await expectNoAxeViolations(page, `${lang} trip cancelled`)
 
@@ -202,7 +210,7 @@ test('a ticket of a trip the operator cancelled says why, and the refund (en, bn
   await open(page, `/reservation/success?paymentId=${bought.paymentId}`, 'en')
   await expect(page.getByTestId('ticket-status')).toHaveText(m('en', 'profile.statusCanceled'))
   await expect(page.getByTestId('ticket').getByTestId('ticket-change')).toHaveText(
-    m('en', 'ticketChange.tripCanceledRefundCard', { reason, amount: formatMoney(r.fare.total, 'en') }),
+    m('en', 'ticketChange.tripCanceledRefundCard', { reason, amount: formatMoney(r.fare.total, 'en'), place: payName('en', 'card') }),
   )
   await expectNoAxeViolations(page, 'success page of a cancelled trip')
   await context.close()

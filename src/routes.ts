@@ -96,7 +96,7 @@ export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
   'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'ticketChange', 'booking', 'coachType', 'profile'],
   'reservation-failure': ['reservationFailure', 'payment', 'booking', 'seatChoice'],
   'ticket-operation': ['ticketOperation', 'ticket', 'ticketChange', 'booking', 'coachType', 'profile', 'login', 'validation'],
-  profile: ['profile', 'ticketChange', 'transactions', 'login', 'validation'],
+  profile: ['profile', 'ticket', 'ticketChange', 'transactions', 'login', 'validation'],
   login: ['login', 'validation'],
   error: ['errorPage'],
 }

@@ -35,4 +35,10 @@ export interface PaymentRow {
   /** amount and store_amount as SSLCommerz's validation wrote them ("720.00"). */
   gateway_amount: string | null
   store_amount: string | null
+  /** The passenger's choice on our page (the wallet asked of the gateway), null for payments from before. */
+  asked_with: 'card' | 'bkash' | 'nagad' | 'rocket' | null
+  /** Where the money came from, as the gateway's validation said; null before validation (and for payments from before). */
+  paid_with: 'card' | 'bkash' | 'nagad' | 'rocket' | 'wallet' | 'bank' | null
+  /** SSLCommerz's card_issuer as written ("BKash Mobile Banking"). */
+  paid_issuer: string | null
 }

@@ -8,7 +8,7 @@
  * paid from the passenger's balance, in one transaction.
  */
 import crypto from 'node:crypto'
-import { type LedgerReason, type PaymentResult, reservationStatus } from '../../contract/schemas.ts'
+import { type LedgerReason, type PaymentResult, type PayChoice, type PaySource, reservationStatus } from '../../contract/schemas.ts'
 import { bookingLive, declinePending, expireBookings, lockChangeableBooking, setCoupon } from './bookings.ts'
 import { assertCouponUsable } from './coupons.ts'
 import type { Db, Queryable } from '../db/db.ts'
@@ -78,9 +78,10 @@ export async function findPayment(q: Queryable, id: string): Promise<PaymentRow>
 export async function openCardPayment(
   db: Db,
   gateway: PaymentGateway,
-  req: { reservationId: number; passengerId: number; now: Date },
+  req: { reservationId: number; passengerId: number; now: Date; payWith?: PayChoice },
 ): Promise<{ payment: PaymentRow; reused: boolean; resultToken: string }> {
   const { reservationId: id, passengerId, now } = req
+  const askedWith = req.payWith ?? 'card'
   const provider = providerOf(gateway)
   const result = newResultToken()
   return db.transaction(async (tx) => {
@@ -88,8 +89,9 @@ export async function openCardPayment(
     // Learn now, not after paying, that the coupon was used up meanwhile.
     await assertCouponUsable(tx, r)
     const [pending] = await tx.query<PaymentRow>("SELECT * FROM payments WHERE reservation_id = $1 AND status = 'PENDING'", [id])
-    // Double click or a second tab: the same payment, unless the amount or the gateway changed since (or it cannot be resumed).
-    if (pending && pending.amount === r.total && pending.provider === provider && gateway.canReuse(pending, now)) {
+    // Double click or a second tab: the same payment, unless the amount, the gateway or the wallet chosen changed since (or it cannot be resumed).
+    const same = pending && pending.amount === r.total && pending.provider === provider && (pending.asked_with ?? 'card') === askedWith
+    if (pending && same && gateway.canReuse(pending, now)) {
       // This tab gets its own result token; the other tab's keeps working.
       await tx.query(
         `UPDATE payments SET result_token_hashes = (array_append(result_token_hashes, $2))[greatest(1, cardinality(result_token_hashes) + 2 - ${RESULT_TOKENS_KEPT}):] WHERE id = $1`,
@@ -102,8 +104,8 @@ export async function openCardPayment(
     if (r.total < gateway.minAmount)
       throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` })
     const [row] = await tx.query<PaymentRow>(
-      "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider, result_token_hashes) VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6, ARRAY[$7]) RETURNING *",
-      [newPaymentId(), id, passengerId, r.total, now, provider, result.hash],
+      "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider, result_token_hashes, asked_with) VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6, ARRAY[$7], $8) RETURNING *",
+      [newPaymentId(), id, passengerId, r.total, now, provider, result.hash, askedWith],
     )
     return { payment: row!, reused: false, resultToken: result.token }
   })
@@ -315,6 +317,9 @@ export type GatewayFinding =
       bankTranId?: string | null
       gatewayAmount?: string | null
       storeAmount?: string | null
+      /** Where the money came from, from the gateway's own answer (SSLCommerz: card_brand, card_type), and its card_issuer. */
+      paidWith?: PaySource | null
+      paidIssuer?: string | null
     }
   | { outcome: 'declined'; reason: string; valId?: string | null; gatewayStatus?: string | null }
 
@@ -353,9 +358,19 @@ export async function applyFinding(deps: Deps, id: string, f: GatewayFinding): P
           : []
       const won = await tx.query(
         `UPDATE payments SET status = 'REVIEW', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = 1, decline_reason = NULL,
-                bank_tran_id = $5, gateway_amount = $6, store_amount = $7
+                bank_tran_id = $5, gateway_amount = $6, store_amount = $7, paid_with = $8, paid_issuer = $9
           WHERE id = $1 AND ${OPEN_TO_FINDINGS} RETURNING id`,
-        [id, now, f.valId, f.gatewayStatus, f.bankTranId ?? null, f.gatewayAmount ?? null, f.storeAmount ?? null],
+        [
+          id,
+          now,
+          f.valId,
+          f.gatewayStatus,
+          f.bankTranId ?? null,
+          f.gatewayAmount ?? null,
+          f.storeAmount ?? null,
+          f.paidWith ?? null,
+          f.paidIssuer ?? null,
+        ],
       )
       if (won.length === 1 && r && bookingLive(r, now)) {
         // The seats stay with the booking while an operator decides, at the latest until departure.
@@ -369,9 +384,20 @@ export async function applyFinding(deps: Deps, id: string, f: GatewayFinding): P
   }
   await deps.db.query(
     `UPDATE payments SET status = 'APPROVED', decided_at = $2, gateway_val_id = $3, gateway_status = $4, risk_level = $5, decline_reason = NULL,
-            bank_tran_id = $6, gateway_amount = $7, store_amount = $8
+            bank_tran_id = $6, gateway_amount = $7, store_amount = $8, paid_with = $9, paid_issuer = $10
       WHERE id = $1 AND ${OPEN_TO_FINDINGS}`,
-    [id, now, f.valId, f.gatewayStatus, f.riskLevel, f.bankTranId ?? null, f.gatewayAmount ?? null, f.storeAmount ?? null],
+    [
+      id,
+      now,
+      f.valId,
+      f.gatewayStatus,
+      f.riskLevel,
+      f.bankTranId ?? null,
+      f.gatewayAmount ?? null,
+      f.storeAmount ?? null,
+      f.paidWith ?? null,
+      f.paidIssuer ?? null,
+    ],
   )
   await confirmPayment(deps, id)
   return findPayment(deps.db, id)

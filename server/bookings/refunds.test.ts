@@ -109,7 +109,7 @@ t('cancelling a card-paid ticket refunds the refund amount to the card: refund A
   assert.is(r.status, 200, JSON.stringify(r.body))
   const refund: number = init.refundAmount
   assert.ok(refund > 0 && refund < tk.total)
-  assert.equal([init.refundTo, init.policy.includes('goes back to the card you paid with')], ['CARD', true])
+  assert.equal([init.refundTo, init.policy.includes('goes back to the card or mobile wallet you paid with')], ['CARD', true])
   assert.equal(r.body.data.refund, { to: 'CARD', amount: refund, status: 'PROCESSING', refundedAt: null })
   const [row] = await refundsOf(tk.id)
   assert.equal([row!.status, row!.amount, row!.reason, row!.payment_id], ['PENDING', refund, 'TICKET_CANCELED', tk.paymentId])

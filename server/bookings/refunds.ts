@@ -82,6 +82,16 @@ export async function queueCardRefund(
   return rows.length === 1
 }
 
+/** Where the money of reservation `id`'s gateway payment came from (validation's answer; 'card' for payments from before), or null. */
+export async function paidWithOf(q: Queryable, id: number): Promise<PaymentRow['paid_with']> {
+  const [p] = await q.query<{ paid_with: PaymentRow['paid_with'] }>(
+    `SELECT coalesce(paid_with, 'card') AS paid_with FROM payments
+      WHERE reservation_id = $1 AND status = 'APPROVED' AND confirmed_at IS NOT NULL ORDER BY confirmed_at DESC LIMIT 1`,
+    [id],
+  )
+  return p?.paid_with ?? null
+}
+
 /** Where cancelling `r` would send its refund: the card it was paid with (REFUND_TO=card), else the balance. */
 export function refundDestination(deps: Deps, r: { payment_method: 'CARD' | 'BALANCE' | null }): RefundDestination {
   return r.payment_method === 'CARD' && refundsToCard(deps) ? 'CARD' : 'BALANCE'
@@ -150,9 +160,12 @@ export async function refundInfos(
 }
 
 /** Every refund with its ticket's PNR: FAILED first, then PENDING, SENT (processing at the gateway) and DONE; oldest first in each. */
-export async function allRefunds(q: Queryable): Promise<(RefundRow & { pnr: string | null })[]> {
-  return q.query<RefundRow & { pnr: string | null }>(
-    `SELECT f.*, x.pnr FROM refunds f LEFT JOIN reservations x ON x.id = f.reservation_id
+export async function allRefunds(
+  q: Queryable,
+): Promise<(RefundRow & { pnr: string | null; paid_with: PaymentRow['paid_with']; paid_issuer: string | null })[]> {
+  return q.query<RefundRow & { pnr: string | null; paid_with: PaymentRow['paid_with']; paid_issuer: string | null }>(
+    `SELECT f.*, x.pnr, p.paid_with, p.paid_issuer FROM refunds f LEFT JOIN reservations x ON x.id = f.reservation_id
+       LEFT JOIN payments p ON p.id = f.payment_id
       ORDER BY array_position(ARRAY['FAILED', 'PENDING', 'SENT', 'DONE'], f.status), f.created_at, f.id`,
   )
 }

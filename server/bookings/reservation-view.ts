@@ -41,6 +41,7 @@ interface JoinedRow extends ReservationRow {
   operator_reason_bn: string | null
   m_coach_code: string | null
   m_departure_at: Date | null
+  paid_with: Reservation['paidWith']
 }
 
 /** Loads reservations in the contract shape, in the order of `ids` (missing ids are skipped). */
@@ -52,7 +53,10 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
             d.code AS d_code, d.name AS d_name, d.name_bn AS d_name_bn,
             b.id AS b_id, b.name AS b_name, b.city_code AS b_city, b.address AS b_address, b.phone AS b_phone, b.offset_minutes AS b_offset,
             e.id AS e_id, e.name AS e_name, e.city_code AS e_city, e.address AS e_address, e.phone AS e_phone, e.offset_minutes AS e_offset,
-            m.coach_code AS m_coach_code, m.departure_at AS m_departure_at
+            m.coach_code AS m_coach_code, m.departure_at AS m_departure_at,
+            (SELECT coalesce(p.paid_with, 'card') FROM payments p
+              WHERE p.reservation_id = x.id AND p.status = 'APPROVED' AND p.confirmed_at IS NOT NULL
+              ORDER BY p.confirmed_at DESC LIMIT 1) AS paid_with
        FROM reservations x
        JOIN trips t ON t.id = x.trip_id
        JOIN routes r ON r.id = t.route_id
@@ -131,6 +135,7 @@ function toReservation(r: JoinedRow, seats: Reservation['seats']): Reservation {
     expirationTime: r.status === reservationStatus.booked ? dhakaIsoOrNull(r.expiration_time) : null,
     maxExpirationTime: r.status === reservationStatus.booked ? dhakaIsoOrNull(r.max_expiration_time) : null,
     paymentMethod: r.payment_method,
+    paidWith: r.paid_with ?? null,
     paidAt: dhakaIsoOrNull(r.paid_at),
     canceledAt: dhakaIsoOrNull(r.canceled_at),
     refundAmount: r.refund_amount,

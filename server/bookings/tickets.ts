@@ -105,7 +105,7 @@ export function cancelPolicy(toCard: boolean): string {
     'Cancellation charge: 10% of the fare 48 hours or more before departure, 25% between 24 and 48 hours, 50% between 6 and 24 hours. ' +
     `Tickets cannot be cancelled less than 6 hours before departure. ${
       toCard
-        ? 'The refund goes back to the card you paid with, or to your account balance if you paid from it.'
+        ? 'The refund goes back to the card or mobile wallet you paid with, or to your account balance if you paid from it.'
         : 'The refund goes to your account balance.'
     }`
   )

@@ -11,6 +11,8 @@ import type { Deps } from '../core.ts'
 import { addDays, dhakaDate, timeBetween, toDhakaIso } from '../lib/time.ts'
 import { sslcommerzApi } from '../bookings/gateways/sslcommerz-api.ts'
 import { reconcileDay, type Reconciliation } from '../bookings/reconcile-day.ts'
+import type { PaySource } from '../../contract/schemas.ts'
+import { enPlace } from '../delivery/ticket-messages.ts'
 import { allRefunds, recordManualRefund, type RefundRow, retryRefund } from '../bookings/refunds.ts'
 
 /** The usage lines of the refund sub-commands. */
@@ -94,7 +96,10 @@ const headings: Record<RefundRow['status'], string> = {
 }
 
 /** Every refund of `rows` by status, with its age, as lines for a terminal. */
-export function describeAllRefunds(rows: (RefundRow & { pnr: string | null })[], now: Date): string {
+export function describeAllRefunds(
+  rows: (RefundRow & { pnr: string | null; paid_with?: PaySource | null; paid_issuer?: string | null })[],
+  now: Date,
+): string {
   if (rows.length === 0) return 'No refunds.'
   const count = (s: RefundRow['status']) => rows.filter((f) => f.status === s).length
   const lines = [`${rows.length} refund(s): ${STATUSES.map((s) => `${count(s)} ${s}`).join(', ')}.`]
@@ -110,7 +115,11 @@ export function describeAllRefunds(rows: (RefundRow & { pnr: string | null })[],
           : status === 'SENT'
             ? `processing for ${age(f.sent_at ?? f.created_at, now)}, gateway ref ${f.refund_ref_id ?? 'none'}`
             : `${f.attempts} tries${f.retried_by ? `, retried by ${f.retried_by}` : ''}, last error: ${f.last_error ?? 'none'}`
-      lines.push(`  ${f.id}  age ${age(f.created_at, now)}  ${what}  Tk ${f.amount}  ${f.provider}  ${f.reason}  payment ${f.payment_id}  ${detail}`)
+      // Where the money goes back: a refund by hand (refund-done) must reach the same wallet or card.
+      const to = `to ${enPlace[f.paid_with ?? 'card']}${f.paid_issuer ? ` (${f.paid_issuer})` : ''}`
+      lines.push(
+        `  ${f.id}  age ${age(f.created_at, now)}  ${what}  Tk ${f.amount}  ${f.provider}  ${to}  ${f.reason}  payment ${f.payment_id}  ${detail}`,
+      )
     }
   }
   return lines.join('\n')

@@ -84,7 +84,7 @@ test('refunds lists every refund by status with its age; refund-retry and refund
     assert.ok(at('rf_failed') < at('rf_retry') && at('rf_retry') < at('rf_stuck') && at('rf_stuck') < at('rf_done'), 'by status, FAILED first')
     assert.match(
       lines[at('rf_failed')]!,
-      /age 3d 0h .*Tk 720\s+sslcommerz\s+REVIEW_DECLINED\s+payment pay_refundCmd\d+\s+5 tries, last error: .*Insufficient balance/,
+      /age 3d 0h .*Tk 720\s+sslcommerz\s+to the card you paid with\s+REVIEW_DECLINED\s+payment pay_refundCmd\d+\s+5 tries, last error: .*Insufficient balance/,
     )
     assert.match(lines[at('rf_retry')]!, /age 5h 0m .*2 tries, last error: no answer within 15000 ms/)
     assert.match(lines[at('rf_stuck')]!, /age 9d 0h .*processing for 9d 0h, gateway ref ref-stuck-1/, 'a refund stuck in processing is visible')

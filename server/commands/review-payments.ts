@@ -57,8 +57,8 @@ async function run(db: Db, cmd: Command): Promise<number> {
   } else if (after.status === 'DECLINED') {
     console.log(
       after.refunded
-        ? `Declined: nothing sold or credited, the seats are released; Tk ${after.amount} is refunded to the card (npm run trip -- refunds lists a refund that fails).`
-        : 'Declined: nothing sold or credited, the seats are released. Refund the card from the SSLCommerz merchant panel (REFUND_TO=balance).',
+        ? `Declined: nothing sold or credited, the seats are released; Tk ${after.amount} is refunded to where it was paid from: ${after.paid_with ?? 'card'}${after.paid_issuer ? ` (${after.paid_issuer})` : ''} (npm run trip -- refunds lists a refund that fails).`
+        : 'Declined: nothing sold or credited, the seats are released. Refund it from the SSLCommerz merchant panel to where it was paid from (REFUND_TO=balance).',
     )
   } else {
     return fail(`Payment ${cmd.id} is now ${after.status}.`)

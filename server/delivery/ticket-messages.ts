@@ -6,7 +6,7 @@
  * Bengali digits and month names in bn), amounts as the pages write them (contract/money.ts); PNR, PIN, coach and seat
  * names stay as printed on the ticket.
  */
-import type { Company, Reservation } from '../../contract/schemas.ts'
+import type { Company, PaySource, Reservation } from '../../contract/schemas.ts'
 import type { OutboxAttachment } from '../core.ts'
 import { formatDate, formatTime } from '../../contract/dhaka-dates.ts'
 import { buildIcs } from '../../contract/ics.ts'
@@ -80,11 +80,11 @@ interface Words {
   calendarSummary: (from: string, to: string, coach: string, seats: string) => string
   calendarDescription: (pnr: string, seats: string, boarding: string, phone: string) => string
   cancelSubject: (pnr: string) => string
-  cancelled: (pnr: string, route: string, day: string, refund: string, to: RefundTo) => string
+  cancelled: (pnr: string, route: string, day: string, refund: string, to: RefundPlace) => string
   tripCanceledSubject: (route: string, day: string) => string
-  tripCanceled: (p: { route: string; day: string; coach: string; reason: string; pnr: string; refund: string; to: RefundTo }) => string
+  tripCanceled: (p: { route: string; day: string; coach: string; reason: string; pnr: string; refund: string; to: RefundPlace }) => string
   bookingCanceled: (p: { route: string; day: string; coach: string; reason: string }) => string
-  latePayment: (p: { route: string; day: string; coach: string; reason: string; refund: string; to: RefundTo }) => string
+  latePayment: (p: { route: string; day: string; coach: string; reason: string; refund: string; to: RefundPlace }) => string
   movedSubject: (pnr: string) => string
   moved: (p: { pnr: string; route: string; coach: string; when: string; seats: string; page: string }) => string
 }
@@ -92,18 +92,42 @@ interface Words {
 /** Where a refund goes: the card paid with, the account balance, or nowhere (nothing refunded). */
 export type RefundTo = 'CARD' | 'BALANCE' | null
 
-const enRefund = (refund: string, to: RefundTo) =>
-  to === 'CARD'
-    ? `${refund} is being refunded to the card you paid with; your bank may take a few days to show it.`
-    : to === 'BALANCE'
-      ? `${refund} is refunded to your balance.`
-      : 'Nothing is refunded.'
-const bnRefund = (refund: string, to: RefundTo) =>
-  to === 'CARD'
-    ? `যে কার্ডে পরিশোধ করেছিলেন সেই কার্ডে ${refund} ফেরত পাঠানো হচ্ছে; আপনার ব্যাংকে দেখাতে কয়েক দিন লাগতে পারে।`
-    : to === 'BALANCE'
-      ? `আপনার ব্যালেন্সে ${refund} ফেরত দেওয়া হয়েছে।`
-      : 'কোনো টাকা ফেরত দেওয়া হয়নি।'
+/** Where a refund goes, the gateway's part named by where the money came from (Reservation.paidWith). */
+type RefundPlace = PaySource | 'BALANCE' | null
+
+/** `to` named for `r`: a refund to the gateway goes back to the wallet, bank or card the ticket was paid with. */
+const placeOf = (r: Pick<Reservation, 'paidWith'>, to: RefundTo): RefundPlace => (to === 'CARD' ? (r.paidWith ?? 'card') : to)
+
+/** Where the money goes back, in English ("your bKash wallet"); exported for the operator's refund list. */
+export const enPlace: Record<PaySource, string> = {
+  card: 'the card you paid with',
+  bkash: 'your bKash wallet',
+  nagad: 'your Nagad wallet',
+  rocket: 'your Rocket wallet',
+  wallet: 'the mobile wallet you paid with',
+  bank: 'the bank account you paid from',
+}
+const bnPlace: Record<PaySource, string> = {
+  card: 'যে কার্ডে পরিশোধ করেছিলেন সেই কার্ডে',
+  bkash: 'আপনার বিকাশ ওয়ালেটে',
+  nagad: 'আপনার নগদ ওয়ালেটে',
+  rocket: 'আপনার রকেট ওয়ালেটে',
+  wallet: 'যে মোবাইল ওয়ালেট থেকে পরিশোধ করেছিলেন সেই ওয়ালেটে',
+  bank: 'যে ব্যাংক অ্যাকাউন্ট থেকে পরিশোধ করেছিলেন সেই অ্যাকাউন্টে',
+}
+
+const enRefund = (refund: string, to: RefundPlace) =>
+  to === 'BALANCE'
+    ? `${refund} is refunded to your balance.`
+    : to === null
+      ? 'Nothing is refunded.'
+      : `${refund} is being refunded to ${enPlace[to]}; ${to === 'card' || to === 'bank' ? 'your bank' : 'it'} may take a few days to show it.`
+const bnRefund = (refund: string, to: RefundPlace) =>
+  to === 'BALANCE'
+    ? `আপনার ব্যালেন্সে ${refund} ফেরত দেওয়া হয়েছে।`
+    : to === null
+      ? 'কোনো টাকা ফেরত দেওয়া হয়নি।'
+      : `${bnPlace[to]} ${refund} ফেরত পাঠানো হচ্ছে; ${to === 'card' || to === 'bank' ? 'আপনার ব্যাংকে ' : ''}দেখাতে কয়েক দিন লাগতে পারে।`
 
 // The operator's reason after a colon (its own full stop dropped), or the sentence's end alone when there is none in the language.
 const said = (reason: string, stop: string) => {
@@ -278,7 +302,7 @@ export function renderCancelSms(r: Reservation, lang: Language, refund: number, 
     w.route(city(lang, r.origin), city(lang, r.destination)),
     date(lang, boardingTime(r)),
     formatMoney(refund, lang),
-    to,
+    placeOf(r, to),
   )
 }
 
@@ -318,9 +342,9 @@ export function renderTripChangeSms(r: Reservation, lang: Language, change: Trip
     })
   }
   const trip = { route, day: date(lang, boardingTime(r)), coach: r.coach.code, reason: (lang === 'bn' ? change.reason.bn : change.reason.en) ?? '' }
-  if (change.kind === 'latePayment') return w.latePayment({ ...trip, refund: formatMoney(change.refund, lang), to: change.refundTo })
+  if (change.kind === 'latePayment') return w.latePayment({ ...trip, refund: formatMoney(change.refund, lang), to: placeOf(r, change.refundTo) })
   return change.kind === 'canceled'
-    ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: formatMoney(change.refund, lang), to: change.refundTo ?? 'BALANCE' })
+    ? w.tripCanceled({ ...trip, pnr: r.pnr ?? '', refund: formatMoney(change.refund, lang), to: placeOf(r, change.refundTo ?? 'BALANCE') })
     : w.bookingCanceled(trip)
 }
 

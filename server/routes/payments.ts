@@ -16,7 +16,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   gateway.register(app)
 
   handle(app, deps, 'payment', async (call) => {
-    const req = { reservationId: call.body.reservationId, passengerId: call.auth!.passengerId, now: deps.now() }
+    const req = { reservationId: call.body.reservationId, passengerId: call.auth!.passengerId, now: deps.now(), payWith: call.body.payWith }
     const { payment, reused, resultToken } = await openCardPayment(deps.db, gateway, req)
     const { redirectUrl } = await gateway.open(payment, { reused })
     return { paymentId: payment.id, redirectUrl, resultToken }

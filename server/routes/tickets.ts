@@ -3,7 +3,7 @@
  * passenger's list, cancelling a sold ticket with an SMS code (refund to the
  * balance) and resending the ticket e-mail.
  */
-import { refundDestination, refundsToCard } from '../bookings/refunds.ts'
+import { paidWithOf, refundDestination, refundsToCard } from '../bookings/refunds.ts'
 import type { FastifyInstance } from 'fastify'
 import { offerFreedSeatsSafely } from '../waitlist/waitlist.ts'
 import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
@@ -84,6 +84,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       otpSentTo: maskMobile(mobile),
       resendAfterSeconds: sent.resendAfterSeconds ?? OTP_RESEND_SECONDS,
       refundTo: refundDestination(deps, r),
+      paidWith: refundDestination(deps, r) === 'CARD' ? await paidWithOf(deps.db, r.id) : null,
     }
   })
 

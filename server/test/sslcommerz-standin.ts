@@ -4,13 +4,17 @@
  *
  *   const ssl = await startStandIn();               // http://127.0.0.1:<port>, store "teststore" / "s3cret-pass"
  *   POST /gwprocess/v4/api.php                       session: SUCCESS + GatewayPageURL + sessionkey, or FAILED + failedreason
- *   GET  /gwprocess/v4/gw.php?Q=pay&SESSIONKEY=…     the payment page (a plain HTML summary)
+ *   GET  /gwprocess/v4/gw.php?Q=pay&SESSIONKEY=…     the payment page: a button per method its multi_card_name offers
+ *   POST /gwprocess/v4/gw.php (SESSIONKEY, method)   the customer pays there: the IPN is sent, then a form posts the
+ *                                                    signed fields back to success_url, as SSLCommerz returns the browser
  *   GET  /validator/api/validationserverAPI.php      order validation: VALID, then VALIDATED; INVALID_TRANSACTION for an unknown val_id
  *   GET  /validator/api/merchantTransIDvalidationAPI.php   transaction query by tran_id; with bank_tran_id the refund
  *        request, with refund_ref_id the refund query (only the documented request shape is accepted: the documented
  *        parameters plus v=1 and format=json, as SSLCommerz's own clients send them; anything else is INVALID_REQUEST)
  *
  *   const paid = ssl.pay(tranId, { risk: 1 });      // the customer pays: a val_id and the fields SSLCommerz posts
+ *   ssl.pay(tranId, { method: 'nagad' });            // ... with a mobile wallet (card_brand MOBILEBANKING), as the session's
+ *                                                    // multi_card_name allows (only documented values are accepted)
  *   await ssl.sendIpn(tranId);                       // posts the IPN form to the session's ipn_url (answers the HTTP status, 0 when unreachable)
  *   const back = ssl.giveUp(tranId, 'CANCELLED');   // the fields posted to fail_url / cancel_url
  *   ssl.tamper = { amount: '10.00' };                // validation and query answers disagree with the session
@@ -31,6 +35,71 @@ import type { AddressInfo } from 'node:net'
 export const STANDIN_STORE_ID = 'teststore'
 export const STANDIN_STORE_PASSWORD = 's3cret-pass'
 
+/**
+ * multi_card_name values as SSLCommerz documents them (SSLCommerz-PHP and SSLCommerz-Laravel,
+ * SslCommerzNotification: the gateway list and the group gateways).
+ */
+export const DOCUMENTED_CARD_NAMES = new Set([
+  'brac_visa',
+  'dbbl_visa',
+  'city_visa',
+  'ebl_visa',
+  'sbl_visa',
+  'brac_master',
+  'dbbl_master',
+  'city_master',
+  'ebl_master',
+  'sbl_master',
+  'city_amex',
+  'qcash',
+  'dbbl_nexus',
+  'bankasia',
+  'abbank',
+  'ibbl',
+  'mtbl',
+  'bkash',
+  'dbblmobilebanking',
+  'city',
+  'upay',
+  'tapnpay',
+  'internetbank',
+  'mobilebank',
+  'othercard',
+  'visacard',
+  'mastercard',
+  'amexcard',
+])
+
+/** How the customer paid at the gateway's page. */
+export type StandInMethod = 'card' | 'bkash' | 'nagad' | 'rocket'
+
+/**
+ * What validation says about each method: card_type, card_issuer, card_brand as SSLCommerz answers them (its sample
+ * answer for a card; "BKASH-BKash" / "BKash Mobile Banking", "NAGAD-Nagad", "DBBLMOBILEB-Dbbl Mobile Banking" /
+ * "DBBL Mobile Banking", card_brand MOBILEBANKING and no card_no for mobile banking, as SSLCommerz's answers show them).
+ */
+const METHOD_FIELDS: Record<StandInMethod, { card_type: string; card_no: string; card_issuer: string; card_brand: string }> = {
+  card: { card_type: 'VISA-Dutch Bangla', card_no: '432149XXXXXX0667', card_issuer: 'STANDARD CHARTERED BANK', card_brand: 'VISA' },
+  bkash: { card_type: 'BKASH-BKash', card_no: '', card_issuer: 'BKash Mobile Banking', card_brand: 'MOBILEBANKING' },
+  nagad: { card_type: 'NAGAD-Nagad', card_no: '', card_issuer: 'Nagad', card_brand: 'MOBILEBANKING' },
+  rocket: { card_type: 'DBBLMOBILEB-Dbbl Mobile Banking', card_no: '', card_issuer: 'DBBL Mobile Banking', card_brand: 'MOBILEBANKING' },
+}
+
+const METHOD_LABEL: Record<StandInMethod, string> = { card: 'card', bkash: 'bKash', nagad: 'Nagad', rocket: 'Rocket' }
+
+/** The methods a session's multi_card_name lets the customer use on the page (every one when none was sent). */
+function methodsOffered(multiCardName: string | undefined): Set<StandInMethod> {
+  if (!multiCardName) return new Set(['card', 'bkash', 'nagad', 'rocket'])
+  const names = multiCardName.split(',')
+  const out = new Set<StandInMethod>()
+  if (names.includes('bkash') || names.includes('mobilebank')) out.add('bkash')
+  if (names.includes('dbblmobilebanking') || names.includes('mobilebank')) out.add('rocket')
+  if (names.includes('mobilebank')) out.add('nagad')
+  if (names.some((n) => !['bkash', 'dbblmobilebanking', 'mobilebank', 'internetbank', 'bankasia', 'city', 'mtbl', 'abbank'].includes(n)))
+    out.add('card')
+  return out
+}
+
 /** One transaction attempt at the gateway. */
 export interface StandInTransaction {
   valId: string | null
@@ -41,6 +110,8 @@ export interface StandInTransaction {
   tranDate: string
   /** Validation calls so far (the first answers VALID, later ones VALIDATED). */
   validations: number
+  /** How it was paid. */
+  method: StandInMethod
 }
 
 /** A refund the refund API accepted. */
@@ -94,7 +165,7 @@ export interface StandIn {
   /** Makes the session API answer FAILED with this failedreason. */
   refuseSessions: string | null
   /** The customer pays the session of `tranId`; answers the val_id and the form SSLCommerz posts to success_url and ipn_url. */
-  pay(tranId: string, opts?: { risk?: 0 | 1; amount?: string }): { valId: string; fields: Record<string, string> }
+  pay(tranId: string, opts?: { risk?: 0 | 1; amount?: string; method?: StandInMethod }): { valId: string; fields: Record<string, string> }
   /** The payment fails or the customer cancels; answers the form SSLCommerz posts to fail_url or cancel_url. */
   giveUp(tranId: string, status: 'FAILED' | 'CANCELLED'): Record<string, string>
   /** `fields` signed as SSLCommerz signs its forms: verify_key lists every field, verify_sign their md5 with the store password's. */
@@ -107,7 +178,7 @@ export interface StandIn {
 const money = (v: string) => Number(v).toFixed(2)
 
 /** Starts the stand-in on a free 127.0.0.1 port. */
-export async function startStandIn(): Promise<StandIn> {
+export async function startStandIn(opts: { port?: number } = {}): Promise<StandIn> {
   const sessions = new Map<string, StandInSession>()
   const sessionCalls = new Map<string, number>()
   const byValId = new Map<string, { session: StandInSession; tx: StandInTransaction }>()
@@ -230,10 +301,7 @@ export async function startStandIn(): Promise<StandIn> {
       store_amount: money(String(Number(amount) * 0.975)),
       currency,
       bank_tran_id: tx.bankTranId,
-      card_type: 'VISA-Dutch Bangla',
-      card_no: '432149XXXXXX0667',
-      card_issuer: 'STANDARD CHARTERED BANK',
-      card_brand: 'VISA',
+      ...METHOD_FIELDS[tx.method],
       card_issuer_country: 'Bangladesh',
       card_issuer_country_code: 'BD',
       currency_type: currency,
@@ -283,6 +351,9 @@ export async function startStandIn(): Promise<StandIn> {
     }
     if (!/^[A-Z]{3}$/.test(f.currency!)) return { status: 'FAILED', failedreason: 'Invalid currency' }
     if (f.tran_id!.length > 30) return { status: 'FAILED', failedreason: 'tran_id is longer than 30 characters' }
+    if (f.multi_card_name !== undefined && !f.multi_card_name.split(',').every((n) => DOCUMENTED_CARD_NAMES.has(n))) {
+      return { status: 'FAILED', failedreason: `Invalid multi_card_name: ${f.multi_card_name}` }
+    }
     for (const k of ['success_url', 'fail_url', 'cancel_url', 'ipn_url']) {
       if (f[k] && !/^https?:\/\/\S+$/.test(f[k]!)) return { status: 'FAILED', failedreason: `Invalid ${k}` }
     }
@@ -328,10 +399,34 @@ export async function startStandIn(): Promise<StandIn> {
     if (req.method === 'GET' && url.pathname === '/gwprocess/v4/gw.php') {
       const s = [...sessions.values()].find((x) => x.sessionKey === q.get('SESSIONKEY'))
       res.writeHead(s ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+      const buttons = s
+        ? [...methodsOffered(s.fields.multi_card_name)].map((m) => `<button name="method" value="${m}">Pay with ${METHOD_LABEL[m]}</button>`).join('')
+        : ''
       return res.end(
         s
-          ? `<!doctype html><title>SSLCommerz</title><p>Pay ${s.fields.total_amount} ${s.fields.currency} to ${STANDIN_STORE_ID}</p>`
+          ? `<!doctype html><html lang="en"><title>SSLCommerz</title><main><h1>Pay ${s.fields.total_amount} ${s.fields.currency} to ${STANDIN_STORE_ID}</h1>` +
+              `<form method="post" action="/gwprocess/v4/gw.php"><input type="hidden" name="SESSIONKEY" value="${s.sessionKey}">${buttons}</form></main></html>`
           : 'Invalid session',
+      )
+    }
+    if (req.method === 'POST' && url.pathname === '/gwprocess/v4/gw.php') {
+      const f = new URLSearchParams(await readBody(req))
+      const s = [...sessions.values()].find((x) => x.sessionKey === f.get('SESSIONKEY'))
+      const method = f.get('method') as StandInMethod
+      if (!s || !methodsOffered(s.fields.multi_card_name).has(method)) {
+        res.writeHead(400, { 'content-type': 'text/plain' })
+        return res.end('Invalid request')
+      }
+      const paid = ssl.pay(s.tranId, { method })
+      await ssl.sendIpn(s.tranId)
+      const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+      const inputs = Object.entries(paid.fields)
+        .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+        .join('')
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      return res.end(
+        `<!doctype html><html lang="en"><title>SSLCommerz</title><main><h1>Payment successful</h1>` +
+          `<form method="post" action="${esc(s.fields.success_url!)}">${inputs}<button>Return to the merchant</button></form></main></html>`,
       )
     }
     const isValidation = url.pathname === '/validator/api/validationserverAPI.php'
@@ -373,7 +468,7 @@ export async function startStandIn(): Promise<StandIn> {
     res.writeHead(404, { 'content-type': 'text/plain' })
     res.end('not found')
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve))
 
   const mustSession = (tranId: string) => {
     const s = sessions.get(tranId)
@@ -398,7 +493,12 @@ export async function startStandIn(): Promise<StandIn> {
     refuseSessions: null,
     pay(tranId, opts = {}) {
       const s = mustSession(tranId)
+      const offered = methodsOffered(s.fields.multi_card_name)
+      // A page narrowed to one wallet pays with it; otherwise the card unless the test says which.
+      const method = opts.method ?? (offered.size === 1 ? [...offered][0]! : 'card')
+      if (!offered.has(method)) throw new Error(`stand-in: multi_card_name ${s.fields.multi_card_name} does not offer ${method}`)
       const tx: StandInTransaction = {
+        method,
         valId: crypto.randomBytes(12).toString('hex').slice(0, 8) + Date.now().toString(36).toUpperCase(),
         status: 'VALID',
         amount: opts.amount ?? money(s.fields.total_amount!),
@@ -414,6 +514,7 @@ export async function startStandIn(): Promise<StandIn> {
     giveUp(tranId, status) {
       const s = mustSession(tranId)
       const tx: StandInTransaction = {
+        method: 'card',
         valId: null,
         status,
         amount: money(s.fields.total_amount!),

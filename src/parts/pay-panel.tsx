@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
-import type { Reservation } from '../../contract/schemas.ts'
+import type { PayChoice, Reservation } from '../../contract/schemas.ts'
 import { css } from '../../styled-system/css'
 import { Button } from '../../design-system/button/index.ts'
 import { TextField } from '../../design-system/text-field/index.ts'
@@ -117,6 +117,14 @@ function Coupon({ r }: { r: Reservation }) {
   )
 }
 
+// Mobile wallets first, as passengers here pay; each id written out for the build's message scan.
+const gatewayChoices: [PayChoice, string][] = [
+  ['bkash', 'booking.payBkash'],
+  ['nagad', 'booking.payNagad'],
+  ['rocket', 'booking.payRocket'],
+  ['card', 'booking.payCard'],
+]
+
 /** Props for PayPanel. */
 export interface PayPanelProps {
   r: Reservation
@@ -128,7 +136,7 @@ export interface PayPanelProps {
 
 /**
  * A booked reservation: time to pay (with Extend), the server's fare, coupon,
- * and the two ways to pay. Each pay button is inert while any request runs
+ * and the ways to pay (bKash, Nagad, Rocket, card, balance). Each pay button is inert while any request runs
  * and once the browser is on its way to the gateway.
  */
 export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
@@ -140,6 +148,7 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
   const error = booking.error.value
   const payError = error?.scope === 'payment' || error?.scope === 'extend' ? error : null
   const balance = passenger.value?.balance ?? null
+  const [chosen, setChosen] = useState<PayChoice | null>(null)
 
   return (
     <div className={styles.box}>
@@ -167,18 +176,23 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
           <StatusMessage tone="info">{null}</StatusMessage>
         )}
         <div className={form.actions}>
-          <Button
-            aria-disabled={!canPay || undefined}
-            onClick={async () => {
-              if (!canPay) return
-              const gateway = await booking.payByCard()
-              if (gateway) window.location.assign(gateway)
-            }}
-          >
-            {busy === 'card' || booking.redirecting.value
-              ? t('booking.openingGateway')
-              : t('booking.payCard', { total: formatMoney(r.fare.total, lang) })}
-          </Button>
+          {gatewayChoices.map(([choice, label]) => (
+            <Button
+              key={choice}
+              variant="outline"
+              aria-disabled={!canPay || undefined}
+              onClick={async () => {
+                if (!canPay) return
+                setChosen(choice)
+                const gateway = await booking.payByCard(choice)
+                if (gateway) window.location.assign(gateway)
+              }}
+            >
+              {chosen === choice && (busy === 'card' || booking.redirecting.value)
+                ? t('booking.openingGateway')
+                : t(label, { total: formatMoney(r.fare.total, lang) })}
+            </Button>
+          ))}
           <Button
             variant="outline"
             aria-disabled={!canPay || undefined}

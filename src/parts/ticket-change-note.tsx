@@ -30,14 +30,16 @@ const code = (text: string) => <span lang="en">{text}</span>
 const words = (text: string) => <span lang={/[\u0980-\u09FF]/.test(text) ? 'bn' : 'en'}>{text}</span>
 
 /** The sentences saying `c`, in `lang`: each a message with its values. */
-function sentences(rt: ReturnType<typeof useRichT>, c: TicketChange, lang: Locale): ReactNode[] {
+function sentences(rt: ReturnType<typeof useRichT>, c: TicketChange, lang: Locale, paidWith: Reservation['paidWith']): ReactNode[] {
+  // where a refund to the gateway goes back: the card or wallet the ticket was paid with
+  const place = rt('ticket.methodCard', { place: paidWith ?? 'card' })
   switch (c.kind) {
     case 'tripCanceled': {
       // the operator's Bengali words on a Bengali page when it gave them, else its English ones
       const reason = words(lang === 'bn' && c.reasonBn ? c.reasonBn : c.reason)
       return [
         c.refund !== null
-          ? rt(refundMessageId(c), { reason: reason, amount: formatMoney(c.refund, lang) })
+          ? rt(refundMessageId(c), { reason: reason, amount: formatMoney(c.refund, lang), place })
           : rt('ticketChange.tripCanceled', { reason: reason }),
       ]
     }
@@ -48,7 +50,7 @@ function sentences(rt: ReturnType<typeof useRichT>, c: TicketChange, lang: Local
         rt('ticketChange.movedMayCancel', {}),
       ]
     case 'moveRefused':
-      return [rt(refundMessageId(c), { amount: formatMoney(c.refund, lang) })]
+      return [rt(refundMessageId(c), { amount: formatMoney(c.refund, lang), place })]
   }
 }
 
@@ -61,7 +63,7 @@ export function TicketChangeNote({ r, lang, inline = false }: { r: Reservation; 
   const rt = useRichT()
   const change = ticketChange(r)
   if (!change) return null
-  const all = sentences(rt, change, lang)
+  const all = sentences(rt, change, lang, r.paidWith)
   return inline ? (
     <p className={styles.inline} data-testid="ticket-change">
       {all.map((text, i) => (

@@ -91,7 +91,9 @@ test('each refund state has its own words, in en and bn: a refund to the card th
       assert.not.match(m[id]!, lang === 'en' ? /\brefunded\b/ : 'ফেরত দেওয়া হয়েছে', `${lang} ${id} never says refunded`)
     }
     assert.match(m['ticketChange.moveRefused']!, lang === 'en' ? 'balance' : 'ব্যালেন্সে')
-    assert.match(m['ticketChange.moveRefusedCard']!, lang === 'en' ? 'card' : 'কার্ডে')
+    // the place the money came from (card, bKash wallet…), named by ticket.methodCard
+    assert.match(m['ticketChange.moveRefusedCard']!, lang === 'en' ? 'your {place}' : 'আপনার {place}-এ')
+    assert.match(m['ticket.methodCard']!, lang === 'en' ? 'bkash {bKash wallet}' : 'bkash {বিকাশ ওয়ালেট}')
   }
 })
 

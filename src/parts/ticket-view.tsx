@@ -126,6 +126,8 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
   useSignals()
   const t = useT()
   const rt = useRichT()
+  // where a gateway payment came from, as the ticket names it ("bKash wallet", "card")
+  const paidFrom = t('ticket.methodCard', { place: r.paidWith ?? 'card' })
   const lang = language.value
   const from = cityName(r.origin, lang)
   const to = cityName(r.destination, lang)
@@ -241,7 +243,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
       {r.paidAt && r.paymentMethod ? (
         <p className={styles.note}>
           {t('ticket.paidWith', {
-            method: t(r.paymentMethod === 'CARD' ? 'ticket.methodCard' : 'ticket.methodBalance'),
+            method: r.paymentMethod === 'CARD' ? paidFrom : t('ticket.methodBalance'),
             at: formatDateTime(r.paidAt, lang),
           })}
         </p>
@@ -254,6 +256,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
               {t('ticket.canceledOn', { at: formatDateTime(r.canceledAt, lang) })}{' '}
               {t(`ticket.refundCard${r.refund.status}`, {
                 refund: formatMoney(r.refund.amount, lang),
+                place: paidFrom,
                 at: r.refund.refundedAt ? formatDateTime(r.refund.refundedAt, lang) : '',
               })}
             </>

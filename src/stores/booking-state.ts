@@ -4,7 +4,7 @@
  * Written only by booking.ts' actions and the verbs below.
  */
 import { computed, signal } from '@preact/signals-react'
-import type { PaymentResult, Reservation } from '../../contract/schemas.ts'
+import type { PayChoice, PaymentResult, Reservation } from '../../contract/schemas.ts'
 import { reservationStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { config } from '../config.ts'
@@ -122,13 +122,13 @@ export function dismissError(): void {
 }
 
 /**
- * Pay by card: opens (or reuses) the booking's card payment and answers the
- * gateway page the browser must open. Pressing again while this runs does nothing.
+ * Pay on the gateway's page with a mobile wallet (bKash, Nagad, Rocket) or a card: opens (or reuses)
+ * the booking's payment and answers the page the browser must open. Pressing again while this runs does nothing.
  */
-export async function payByCard(): Promise<string | undefined> {
+export async function payByCard(payWith: PayChoice = 'card'): Promise<string | undefined> {
   const r = bookingState.value
   if (!r || !canPay.value) return undefined
-  const res = await run('card', 'payment', () => call('payment', { body: { reservationId: r.id } }))
+  const res = await run('card', 'payment', () => call('payment', { body: { reservationId: r.id, payWith } }))
   if (!res) return undefined
   keepResultToken(res.paymentId, res.resultToken)
   const url = gatewayUrl(res.redirectUrl)

@@ -218,7 +218,10 @@ export async function confirmCancel(otp: string): Promise<Reservation | undefine
     resendAtState.value = null
     emailSentState.value = false
   })
-  announce(r.refund?.to === 'CARD' ? 'ticket.announceCanceledCard' : 'ticket.announceCanceled', { refund: r.refundAmount ?? 0 })
+  announce(r.refund?.to === 'CARD' ? 'ticket.announceCanceledCard' : 'ticket.announceCanceled', {
+    refund: r.refundAmount ?? 0,
+    place: r.paidWith ?? 'card',
+  })
   const p = session.passenger.value
   if (p) {
     try {

@@ -105,7 +105,11 @@ function registerRoutes(app: FastifyInstance, deps: Deps): void {
       if (!p0) return page(reply, 404, 'Payment not found', '<p>This payment does not exist.</p>')
       const p = await decide(deps.db, p0.id, decision === 'approve', deps.now())
       // Acts as the gateway's server-to-server notification: the sale does not wait for the browser.
-      if (p.status === 'APPROVED') await confirmPayment(deps, p.id)
+      if (p.status === 'APPROVED') {
+        // The sandbox stands for the gateway's page: what was chosen there is what "paid" (development only).
+        await deps.db.query("UPDATE payments SET paid_with = coalesce(asked_with, 'card') WHERE id = $1 AND paid_with IS NULL", [p.id])
+        await confirmPayment(deps, p.id)
+      }
       return reply.code(303).header('location', back(p)).header('cache-control', 'no-store').send()
     })
   })

@@ -41,6 +41,10 @@ export interface SslTransaction {
   risk_level?: string | number
   risk_title?: string
   bank_tran_id?: string
+  /** How it was paid: "VISA-Dutch Bangla", "BKASH-BKash"…; card_brand VISA, MASTER, AMEX, MOBILEBANKING, IB…; card_issuer the bank or wallet. */
+  card_type?: string
+  card_brand?: string
+  card_issuer?: string
   APIConnect?: string
   error?: string
 }

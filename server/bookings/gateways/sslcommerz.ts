@@ -48,6 +48,38 @@ export const sslcommerzPaths = {
   ipn: '/gateway/sslcommerz/ipn',
 } as const
 
+/**
+ * The passenger's choice as SSLCommerz's `multi_card_name` (the gateway list its page shows), from the
+ * values its official libraries document (SSLCommerz-PHP / SSLCommerz-Laravel SslCommerzNotification):
+ * `bkash` "Bkash Mobile Banking", `dbblmobilebanking` "DBBL Mobile Banking" (Rocket), `mobilebank`
+ * "For all mobile banking". Nagad has no value of its own there, so it opens the mobile-banking list.
+ * A card sends none: the full page, as before.
+ */
+export const multiCardName: Record<NonNullable<PaymentRow['asked_with']>, string | null> = {
+  bkash: 'bkash',
+  rocket: 'dbblmobilebanking',
+  nagad: 'mobilebank',
+  card: null,
+}
+
+/**
+ * Where the money came from, from the validation answer: card_brand MOBILEBANKING is a mobile wallet,
+ * named by its card_type ("BKASH-BKash", "NAGAD-Nagad", "DBBLMOBILEB-Dbbl Mobile Banking"); IB is internet
+ * banking; any other brand (VISA, MASTER, AMEX…) a card. Null when the answer names none.
+ */
+export function paySourceOf(tx: Pick<SslTransaction, 'card_brand' | 'card_type'>): PaymentRow['paid_with'] {
+  const brand = (tx.card_brand ?? '').trim().toUpperCase()
+  const type = (tx.card_type ?? '').trim().toUpperCase()
+  if (brand === 'MOBILEBANKING') {
+    if (type.startsWith('BKASH')) return 'bkash'
+    if (type.startsWith('NAGAD')) return 'nagad'
+    if (type.startsWith('DBBLMOBILEB')) return 'rocket'
+    return 'wallet'
+  }
+  if (brand === 'IB') return 'bank'
+  return brand || type ? 'card' : null
+}
+
 /** SSLCommerz takes 10.00 to 500000.00 BDT per transaction. */
 export const SSLCOMMERZ_MIN_AMOUNT = 10
 
@@ -141,6 +173,7 @@ export function sslcommerzGateway(
       cus_country: 'Bangladesh',
       value_a: p.purpose,
       value_b: p.reservation_id != null ? String(p.reservation_id) : '',
+      ...(p.asked_with && multiCardName[p.asked_with] ? { multi_card_name: multiCardName[p.asked_with]! } : {}),
     }
   }
 
@@ -172,6 +205,8 @@ export function sslcommerzGateway(
       bankTranId: text(tx.bank_tran_id),
       gatewayAmount: text(tx.amount),
       storeAmount: text(tx.store_amount),
+      paidWith: paySourceOf(tx),
+      paidIssuer: text(tx.card_issuer),
     }
   }
 

@@ -169,6 +169,7 @@ export default function ReservationSuccessPage() {
       <StatusMessage tone="info">
         {t(result.full ? (result.reservation?.refund?.to === 'CARD' ? 'payment.paidLateCard' : 'payment.paidLate') : 'payment.wasApproved', {
           total: formatMoney(result.amount, lang),
+          place: t('ticket.methodCard', { place: result.reservation?.paidWith ?? 'card' }),
         })}
       </StatusMessage>
     )

@@ -65,7 +65,11 @@ export function CancelTicket() {
       <dl className={styles.quote}>
         <dt>{t('ticket.cancelCharge', { percent: quote.chargePercent })}</dt>
         <dd>{formatMoney(quote.cancellationCharge, lang)}</dd>
-        <dt>{t(quote.refundTo === 'CARD' ? 'ticket.refundAmountCard' : 'ticket.refundAmount')}</dt>
+        <dt>
+          {t(quote.refundTo === 'CARD' ? 'ticket.refundAmountCard' : 'ticket.refundAmount', {
+            place: t('ticket.methodCard', { place: quote.paidWith ?? 'card' }),
+          })}
+        </dt>
         <dd data-testid="refund-amount">{formatMoney(quote.refundAmount, lang)}</dd>
       </dl>
       {/* the server's own words, in English */}

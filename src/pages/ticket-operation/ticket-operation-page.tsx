@@ -43,7 +43,10 @@ function Ticket() {
     <>
       <StatusMessage tone="success">
         {done
-          ? t(r.refund?.to === 'CARD' ? 'ticket.canceledDoneCard' : 'ticket.canceledDone', { refund: formatMoney(r.refundAmount ?? 0, lang) })
+          ? t(r.refund?.to === 'CARD' ? 'ticket.canceledDoneCard' : 'ticket.canceledDone', {
+              refund: formatMoney(r.refundAmount ?? 0, lang),
+              place: t('ticket.methodCard', { place: r.paidWith ?? 'card' }),
+            })
           : tk.emailSent.value
             ? t('ticket.emailSent')
             : null}
