@@ -67,6 +67,7 @@ export const errorCatalogue = {
     reason: 'These seats cannot be held any longer. Book them now, or they are released when the time runs out.',
   },
   HOLD_LIMIT_EXCEEDED: { status: 429, reason: 'Too many seats are held from your network. Book or release seats first.' },
+  SALE_NOT_OPEN: { status: 409, reason: 'This trip is not on sale yet.' },
   SEAT_HOLD_ENDED: { status: 409, reason: 'Your time on these seats has run out; they cannot be held by you again yet. Choose other seats.' },
 
   // Not found
