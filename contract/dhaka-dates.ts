@@ -15,8 +15,7 @@ export type Locale = 'en' | 'bn'
 /** Anything that names an instant: Date, epoch milliseconds or an ISO-8601 string with offset. */
 export type DateInput = Date | number | string
 
-/** Short month names, January first. */
-export const MONTHS: Record<Locale, readonly string[]> = {
+const MONTHS: Record<Locale, readonly string[]> = {
   en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
   bn: ['জানু', 'ফেব্রু', 'মার্চ', 'এপ্রিল', 'মে', 'জুন', 'জুলাই', 'আগস্ট', 'সেপ্টে', 'অক্টো', 'নভে', 'ডিসে'],
 }

@@ -3,7 +3,7 @@
  * sale: the rules of dhaka-dates.ts, in a module of its own so that only the pages that show
  * it carry the day names (dhaka-dates.ts is part of every route's first render).
  */
-import { type DateInput, dhakaFields, type Locale, localizeDigits, MONTHS } from './dhaka-dates.ts'
+import { type DateInput, dhakaFields, formatDate, type Locale, localizeDigits } from './dhaka-dates.ts'
 
 // Sunday first, as Date.getUTCDay counts
 const WEEKDAYS: Record<Locale, readonly string[]> = {
@@ -15,5 +15,6 @@ const WEEKDAYS: Record<Locale, readonly string[]> = {
 export function formatWeekdayDate(input: DateInput, locale: Locale = 'en'): string {
   const f = dhakaFields(input)
   const weekday = new Date(Date.UTC(f.year, f.month - 1, f.day)).getUTCDay()
-  return localizeDigits(`${WEEKDAYS[locale][weekday]} ${f.day} ${MONTHS[locale][f.month - 1]}`, locale)
+  // the month as formatDate names it ("Dec 02, 2026"): one more export of dhaka-dates.ts costs every route 0.2 KB
+  return localizeDigits(`${WEEKDAYS[locale][weekday]} ${f.day} ${formatDate(input, locale).split(' ')[0]}`, locale)
 }
