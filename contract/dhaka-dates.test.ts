@@ -11,6 +11,7 @@ import {
   startOfDayInDhaka,
   todayInDhaka,
 } from './dhaka-dates.ts'
+import { formatWeekdayDate } from './weekday-date.ts'
 import { formatCountdown, startOfMonthInDhaka } from '../src/lib/dates.ts'
 
 // 20:30 in Dhaka (UTC+6) on 22 Nov 2026, i.e. 14:30 UTC
@@ -37,6 +38,14 @@ test('bn uses Bengali digits and month names', () => {
   assert.is(formatTime(evening, 'bn'), '০৮:৩০ PM')
   // values for inputs stay ASCII
   assert.is(formatBrowserDate(evening), '2026-11-22')
+})
+
+test('a weekday date names the Dhaka day, in Bengali words and digits in bn', () => {
+  // 2026-12-02 is a Wednesday; 00:15 there is still 1 Dec (Tuesday) in UTC
+  assert.is(formatWeekdayDate('2026-12-02T08:00:00+06:00'), 'Wed 2 Dec')
+  assert.is(formatWeekdayDate('2026-12-01T18:15:00Z'), 'Wed 2 Dec')
+  assert.is(formatWeekdayDate('2026-12-02T08:00:00+06:00', 'bn'), 'বুধ ২ ডিসে')
+  assert.is(formatWeekdayDate('2026-11-29T08:00:00+06:00', 'bn'), 'রবি ২৯ নভে')
 })
 
 test('today and start of month follow the Dhaka calendar', () => {

@@ -71,6 +71,7 @@ export const errorCatalogue = {
   TRIP_NOT_SOLD_OUT: { status: 409, reason: 'Seats are still free on this trip: choose them on the seat map.' },
   WAITLIST_ALREADY_JOINED: { status: 409, reason: 'You are already on the waitlist of this trip.' },
   WAITLIST_NOT_JOINED: { status: 404, reason: 'You are not on the waitlist of this trip.' },
+  SALE_NOT_OPEN: { status: 409, reason: 'This trip is not on sale yet.' },
   SEAT_HOLD_ENDED: { status: 409, reason: 'Your time on these seats has run out; they cannot be held by you again yet. Choose other seats.' },
 
   // Not found

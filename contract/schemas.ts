@@ -180,6 +180,8 @@ export const tripSummary = z.object({
   availableSeats: z.number(),
   totalSeats: z.number(),
   seatTypes: z.array(z.enum(seatTypes)),
+  /** When the trip goes on sale, while it is not yet on sale by the server's clock; null (or absent) once it is. */
+  saleOpensAt: z.optional(z.nullable(instant)),
 })
 export const tripSearchResponse = z.array(tripSummary)
 
@@ -226,6 +228,8 @@ export const tripDetails = z.object({
   remainingSeatLimit: z.number(),
   /** Expiry of the caller's current seat locks on this trip, if any. */
   expirationTime: z.nullable(instant),
+  /** When the trip goes on sale, while it is not yet (seats can be seen, not held: SALE_NOT_OPEN); null (or absent) once it is. */
+  saleOpensAt: z.optional(z.nullable(instant)),
 })
 
 /** The trip as a seat-lock request names it, and the seats. */

@@ -53,6 +53,10 @@ export interface RootProps {
   /** Called on click, Enter or Space on a seat that cannot be chosen, so the page can say why (optional). */
   onUnavailable?: (name: string) => void
   labels: SeatGridLabels
+  /** Seats can be seen but not chosen (e.g. before the trip goes on sale): the grids are `aria-readonly` and no seat calls back. */
+  readOnly?: boolean
+  /** Id of the text that says why the seats are read-only, the grids' `aria-describedby`. */
+  describedBy?: string
   /** Controlled deck (optional). */
   deck?: Deck
   onDeckChange?: (deck: Deck) => void
@@ -65,13 +69,22 @@ const ENABLED: ReadonlySet<SeatGridState> = new Set(['available', 'selected'])
  * A coach layout: one ARIA grid per deck (a tab per deck when there are two),
  * one tab stop per grid, arrow keys between seats, Enter or Space to toggle.
  */
-export function Root({ layout, getState, onToggle, onUnavailable, labels, deck, onDeckChange, className }: RootProps) {
+export function Root({ layout, getState, onToggle, onUnavailable, labels, readOnly, describedBy, deck, onDeckChange, className }: RootProps) {
   const s = seatGrid()
   const decks = layout.decks.length ? layout.decks : (['LOWER'] as Deck[])
+  const grid = {
+    layout,
+    getState,
+    onToggle: readOnly ? ignore : onToggle,
+    onUnavailable: readOnly ? undefined : onUnavailable,
+    labels,
+    readOnly,
+    describedBy,
+  }
   if (decks.length === 1) {
     return (
       <div className={[s.root, className].filter(Boolean).join(' ')}>
-        <DeckGrid deck={decks[0]!} layout={layout} getState={getState} onToggle={onToggle} onUnavailable={onUnavailable} labels={labels} />
+        <DeckGrid deck={decks[0]!} {...grid} />
       </div>
     )
   }
@@ -92,7 +105,7 @@ export function Root({ layout, getState, onToggle, onUnavailable, labels, deck, 
       </Tabs.List>
       {decks.map((d) => (
         <Tabs.Content key={d} value={d} className={s.deck}>
-          <DeckGrid deck={d} layout={layout} getState={getState} onToggle={onToggle} onUnavailable={onUnavailable} labels={labels} bare />
+          <DeckGrid deck={d} {...grid} bare />
         </Tabs.Content>
       ))}
     </Tabs.Root>
@@ -106,12 +119,16 @@ interface DeckGridProps {
   onToggle: RootProps['onToggle']
   onUnavailable?: RootProps['onUnavailable']
   labels: SeatGridLabels
+  readOnly?: boolean
+  describedBy?: string
   /** Inside a tab panel (which already draws the deck frame). */
   bare?: boolean
 }
 
+const ignore = () => undefined
+
 /** One deck: rows of cells, aisles as empty cells, a roving tab stop. */
-function DeckGrid({ deck, layout, getState, onToggle, onUnavailable, labels, bare }: DeckGridProps) {
+function DeckGrid({ deck, layout, getState, onToggle, onUnavailable, labels, readOnly, describedBy, bare }: DeckGridProps) {
   useSignals()
   const s = seatGrid()
   const gridRef = useRef<HTMLDivElement>(null)
@@ -164,6 +181,8 @@ function DeckGrid({ deck, layout, getState, onToggle, onUnavailable, labels, bar
       ref={gridRef}
       role="grid"
       aria-label={labels.grid(deck)}
+      aria-readonly={readOnly || undefined}
+      aria-describedby={describedBy}
       className={s.grid}
       style={{ '--seat-cols': colTemplate } as CSSProperties}
       onKeyDown={onKeyDown}

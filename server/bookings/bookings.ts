@@ -14,7 +14,7 @@ import { AppError, type Deps } from '../core.ts'
 import { assertStation } from '../trips/lookups.ts'
 import { requireMobile } from '../account/passengers.ts'
 import { addTime } from '../lib/time.ts'
-import { assertOnSale, findTrip } from '../trips/trips.ts'
+import { assertOnSale, assertSaleOpen, findTrip } from '../trips/trips.ts'
 import { holdEndedError, holdLimitError } from '../trips/seat-locks.ts'
 
 /** A reservations row, a booking or a ticket (the columns the handlers read). */
@@ -123,7 +123,7 @@ export interface BookingRequest extends BodyOf<'booking'> {
 /**
  * Books the seats the caller holds: spends their locks and creates the booking, expiring
  * HOLD_MINUTES from now (at most MAX_HOLD_MINUTES after extensions, never after
- * departure). Answers its id. TRIP_NOT_FOUND, trip sale errors, BUS_STATION_NOT_FOUND,
+ * departure). Answers its id. TRIP_NOT_FOUND, trip sale errors (SALE_NOT_OPEN before its sale hour), BUS_STATION_NOT_FOUND,
  * SEAT_NOT_FOUND; SEAT_UNAVAILABLE when someone else holds or bought a seat,
  * BOOKING_TIME_EXCEED when the caller's hold ran out, SEAT_LIMIT_EXCEEDED past MAX_SEATS.
  *
@@ -140,6 +140,7 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
   const trip = await findTrip(deps.db, req.tripId)
   if (!trip) throw new AppError('TRIP_NOT_FOUND')
   assertOnSale(trip, now)
+  assertSaleOpen(trip, now)
   await assertStation(deps.db, req.boardingStationId, trip.origin_code, true)
   await assertStation(deps.db, req.droppingStationId, trip.destination_code, true)
   const names = [...new Set(req.seatNames)].sort()

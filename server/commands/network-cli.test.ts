@@ -77,17 +77,21 @@ test('a bad file: every error by path, exit status 1, the database unchanged', a
   bad.timetable[7].weekdays = ['FRIDAY']
   bad.company.email = 'support-at-example'
   bad.cities[2].counters = []
+  bad.routes[0].saleOpens = { daysBefore: 10, at: '8 am' }
+  bad.timetable[1].saleOpens = { daysBefore: 0, at: '09:30' }
   const file = path.join(tempDir(), 'bad-network.json')
   fs.writeFileSync(file, JSON.stringify(bad))
   const r = await runImport(file, { DATA_DIR: dir })
   assert.is(r.code, 1)
   for (const line of [
-    `${file}: 5 error(s); nothing was imported.`,
+    `${file}: 7 error(s); nothing was imported.`,
     '  timetable[0].fares: missing fare for seat type Standard',
     '  timetable[4].layout: unknown layout NIGHT (not in layouts)',
     '  timetable[7].weekdays[0]: Invalid option: expected one of "MON"|"TUE"|"WED"|"THU"|"FRI"|"SAT"|"SUN"',
     '  company.email: Invalid email address',
     '  cities[2].counters: Too small: expected array to have >=1 items',
+    '  routes[0].saleOpens.at: must be a time HH:MM (00:00-23:59)',
+    '  timetable[1].saleOpens.at: must open before the coach departs at 09:00 on the travel day (daysBefore 0), not at 09:30',
   ]) {
     assert.ok(r.stderr.includes(line), `missing "${line}" in:\n${r.stderr}`)
   }

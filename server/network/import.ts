@@ -446,12 +446,15 @@ interface ScheduleRow {
   valid_from: string | null
   valid_until: string | null
   fares: Record<string, number> | string
+  sale_days_before: number | null
+  sale_opens: string | null
 }
 
 async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, number>, layoutIds: Map<string, number>): Promise<void> {
   const rows = await tx.query<ScheduleRow>(
     `SELECT id, coach_code, route_id, layout_id, to_char(depart_time, 'HH24:MI') AS departs, weekdays,
-            valid_from::text AS valid_from, valid_until::text AS valid_until, fares
+            valid_from::text AS valid_from, valid_until::text AS valid_until, fares,
+            sale_days_before, to_char(sale_opens, 'HH24:MI') AS sale_opens
        FROM schedules`,
   )
   type Want = {
@@ -463,9 +466,14 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
     from: string | null
     until: string | null
     fares: string
+    saleDays: number | null
+    saleAt: string | null
   }
-  const wanted = net.timetable.map(
-    (d): Want => ({
+  const routeSales = new Map(net.routes.map((r) => [routeKey(r.from, r.to), r.saleOpens]))
+  const wanted = net.timetable.map((d): Want => {
+    // the entry's own sale hour (null: always on sale), else its route's
+    const sale = d.saleOpens !== undefined ? d.saleOpens : routeSales.get(routeKey(d.from, d.to))
+    return {
       code: d.coachCode,
       route: routeIds.get(routeKey(d.from, d.to))!,
       layout: layoutIds.get(d.layout)!,
@@ -474,8 +482,10 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
       from: d.validFrom ?? null,
       until: d.validUntil ?? null,
       fares: JSON.stringify(canonicalFares(d.fares)),
-    }),
-  )
+      saleDays: sale?.daysBefore ?? null,
+      saleAt: sale?.at ?? null,
+    }
+  })
   const { add, change, gone } = diffRows(
     rows,
     (r) => r.coach_code,
@@ -493,7 +503,9 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
       ) &&
       row.valid_from === want.from &&
       row.valid_until === want.until &&
-      JSON.stringify(canonicalFares(row.fares)) === want.fares,
+      JSON.stringify(canonicalFares(row.fares)) === want.fares &&
+      row.sale_days_before === want.saleDays &&
+      row.sale_opens === want.saleAt,
     report.timetable,
   )
   if (gone.length > 0) await tx.query('DELETE FROM schedules WHERE id = ANY($1::int[])', [gone.map((r) => r.id)])
@@ -508,13 +520,15 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
     (w: Want) => w.from,
     (w: Want) => w.until,
     (w: Want) => w.fares,
+    (w: Want) => w.saleDays,
+    (w: Want) => w.saleAt,
   ]
-  const unnest = `unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::date[], $8::date[], $9::text[])
-                  WITH ORDINALITY AS u(id, code, route, layout, departs, weekdays, valid_from, valid_until, fares, n)`
+  const unnest = `unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::date[], $8::date[], $9::text[], $10::int[], $11::text[])
+                  WITH ORDINALITY AS u(id, code, route, layout, departs, weekdays, valid_from, valid_until, fares, sale_days, sale_at, n)`
   await writeRows(
     tx,
-    `INSERT INTO schedules (coach_code, route_id, layout_id, depart_time, weekdays, valid_from, valid_until, fares)
-     SELECT code, route, layout, departs::time, weekdays::int[], valid_from, valid_until, fares::jsonb FROM ${unnest} ORDER BY n`,
+    `INSERT INTO schedules (coach_code, route_id, layout_id, depart_time, weekdays, valid_from, valid_until, fares, sale_days_before, sale_opens)
+     SELECT code, route, layout, departs::time, weekdays::int[], valid_from, valid_until, fares::jsonb, sale_days, sale_at::time FROM ${unnest} ORDER BY n`,
     add,
     columns(() => 0),
   )
@@ -522,7 +536,8 @@ async function importTimetable({ tx, net, report }: Ctx, routeIds: Map<string, n
   await writeRows(
     tx,
     `UPDATE schedules s SET route_id = u.route, layout_id = u.layout, depart_time = u.departs::time, weekdays = u.weekdays::int[],
-            valid_from = u.valid_from, valid_until = u.valid_until, fares = u.fares::jsonb
+            valid_from = u.valid_from, valid_until = u.valid_until, fares = u.fares::jsonb,
+            sale_days_before = u.sale_days, sale_opens = u.sale_at::time
        FROM ${unnest} WHERE s.id = u.id`,
     change.map((c) => c.want),
     columns((w) => idOf.get(w)!),
@@ -554,7 +569,18 @@ async function reconcileTrips({ tx, now, today, report }: Ctx, daysAhead: number
         WHERE t.departure_at > $3 AND ${differs} ORDER BY t.id FOR UPDATE OF t`,
       [dates, weekdays, now],
     )
-    report.trips.unchanged += future!.n - locked.length
+    // A sale hour moves on every future trip, one with reservations too (its tickets stay as they are);
+    // the trips changed for other reasons below take theirs with the rest.
+    const resold = await tx.query<{ id: number; kept: boolean }>(
+      `UPDATE trips t SET sale_opens_at = d.sale_opens_at FROM (${DESIRED_TRIPS}) d
+        WHERE t.departure_at > $3 AND d.trip_date = t.trip_date AND d.coach_code = t.coach_code
+          AND t.sale_opens_at IS DISTINCT FROM d.sale_opens_at AND NOT (t.id = ANY($4::int[]) AND NOT ${IN_USE('t', '$3')})
+        RETURNING t.id, t.id = ANY($4::int[]) AS kept`,
+      [dates, weekdays, now, locked.map((r) => r.id)],
+    )
+    const saleOnly = resold.filter((r) => !r.kept).length
+    report.trips.changed += saleOnly
+    report.trips.unchanged += future!.n - locked.length - saleOnly
     if (locked.length > 0) {
       const rows = await tx.query<{
         id: number
@@ -595,7 +621,8 @@ async function reconcileTrips({ tx, now, today, report }: Ctx, daysAhead: number
       }
       if (update.length > 0) {
         await tx.query(
-          `UPDATE trips t SET route_id = d.route_id, layout_id = d.layout_id, departure_at = d.departure_at, arrival_at = d.arrival_at, fares = d.fares
+          `UPDATE trips t SET route_id = d.route_id, layout_id = d.layout_id, departure_at = d.departure_at, arrival_at = d.arrival_at, fares = d.fares,
+                              sale_opens_at = d.sale_opens_at
              FROM (${DESIRED_TRIPS}) d WHERE t.id = ANY($3::int[]) AND d.trip_date = t.trip_date AND d.coach_code = t.coach_code`,
           [dates, weekdays, update],
         )

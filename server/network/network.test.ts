@@ -55,6 +55,11 @@ const noChange = (r: ImportReport) =>
         0,
     )
 
+/** Asserts that `errors` holds each of `expected`. */
+function hasErrors(errors: string[], expected: string[]): void {
+  for (const e of expected) assert.ok(errors.includes(e), `missing "${e}" in:\n${errors.join('\n')}`)
+}
+
 test('a bad file answers every error by path at once', () => {
   const j = JSON.parse(demoText)
   delete j.timetable[3].fares.Standard
@@ -73,7 +78,7 @@ test('a bad file answers every error by path at once', () => {
   const v = validateNetwork(j)
   assert.is(v.ok, false)
   const errors = v.ok ? [] : v.errors
-  for (const e of [
+  hasErrors(errors, [
     'timetable[3].fares: missing fare for seat type Standard',
     'timetable[1].fares: missing fare for seat type Extra',
     'timetable[1].fares.Sleeper: layout AC_BUSINESS has no Sleeper seats',
@@ -88,9 +93,7 @@ test('a bad file answers every error by path at once', () => {
     'cities[0].counters[0].offsetMinutes: Too small: expected number to be >=0',
     'offers[0].validUntil: 2030-11-30 is before validFrom 2031-01-01',
     'announcements[1].key: key eid-tickets is also announcements[0]',
-  ]) {
-    assert.ok(errors.includes(e), `missing "${e}" in:\n${errors.join('\n')}`)
-  }
+  ])
   assert.is(errors.length, 14, errors.join('\n'))
   assert.equal(validateNetworkText('{"version": 1,').ok, false)
   assert.match((validateNetworkText('{"version": 1,') as { errors: string[] }).errors[0]!, /^\(file\): not valid JSON/)
@@ -211,6 +214,64 @@ test('the demo file imported into an empty database is the network the old seed 
       }
     }
     assert.is(trips.length, 146 * 31)
+  } finally {
+    await db.close()
+  }
+})
+
+test('sale hours: bad fields are refused by path; a file with sale hours imported twice changes nothing the second time', async () => {
+  const j = JSON.parse(demoText)
+  j.routes[0].saleOpens = { daysBefore: -1, at: '8:00' }
+  // DHK-SYL: its 06:30 coach (timetable[10]) would open after it departs; the 09:00 one is fine
+  j.routes[2].saleOpens = { daysBefore: 0, at: '07:00' }
+  j.timetable[2].saleOpens = { daysBefore: 0, at: '13:30' }
+  j.timetable[3].saleOpens = { daysBefore: 400, at: '08:00', hour: 8 }
+  j.timetable[4].saleOpens = '08:00'
+  j.timetable[5].saleOpens = null
+  j.timetable[6].saleOpens = { daysBefore: 0, at: '05:00' }
+  const v = validateNetwork(j)
+  const errors = v.ok ? [] : v.errors
+  hasErrors(errors, [
+    'routes[0].saleOpens.daysBefore: Too small: expected number to be >=0',
+    'routes[0].saleOpens.at: must be a time HH:MM (00:00-23:59)',
+    "timetable[10]: its route's saleOpens must open before this coach departs at 06:30 on the travel day (daysBefore 0), not at 07:00",
+    'timetable[2].saleOpens.at: must open before the coach departs at 13:30 on the travel day (daysBefore 0), not at 13:30',
+    'timetable[3].saleOpens.daysBefore: Too big: expected number to be <=366',
+    'timetable[3].saleOpens: Unrecognized key: "hour"',
+    'timetable[4].saleOpens: Invalid input: expected object, received string',
+  ])
+  assert.is(errors.length, 7, errors.join('\n'))
+
+  const net = demo()
+  net.routes[2]!.saleOpens = { daysBefore: 10, at: '08:00' }
+  net.timetable[11]!.saleOpens = null
+  net.timetable[12]!.saleOpens = { daysBefore: 0, at: '06:00' }
+  const db = await emptyDb()
+  try {
+    const now = new Date()
+    await load(db, net, now, 12)
+    const rows = await db.query<{ coach_code: string; sale_days_before: number | null; sale_opens: string | null }>(
+      "SELECT coach_code, sale_days_before, to_char(sale_opens, 'HH24:MI') AS sale_opens FROM schedules WHERE coach_code LIKE '11_-DHK-SYL' ORDER BY coach_code",
+    )
+    assert.equal(
+      rows.map((r) => [r.coach_code, r.sale_days_before, r.sale_opens]),
+      [
+        ['111-DHK-SYL', 10, '08:00'],
+        ['112-DHK-SYL', null, null],
+        ['113-DHK-SYL', 0, '06:00'],
+        ['114-DHK-SYL', 10, '08:00'],
+        ['115-DHK-SYL', 10, '08:00'],
+      ],
+    )
+    const before = await snapshot(db)
+    const again = await load(db, net, now, 12)
+    assert.ok(noChange(again), JSON.stringify(again))
+    assert.equal(await snapshot(db), before)
+    // back to always on sale: the schedules and the future trips follow
+    const back = await load(db, demo(), now, 12)
+    assert.is(back.timetable.changed, 4)
+    const [left] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trips WHERE sale_opens_at IS NOT NULL')
+    assert.is(left!.n, 0)
   } finally {
     await db.close()
   }

@@ -20,6 +20,17 @@ const date = z
   .refine(isCalendarDate, 'is not a calendar date')
 const whole = (max: number) => z.number().int().min(0).max(max)
 const positive = (max: number) => z.number().int().min(1).max(max)
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM (00:00-23:59)')
+
+/** The longest a sale may open before departure, in days. */
+export const SALE_DAYS_BEFORE_MAX = 366
+
+const saleOpens = z
+  .strictObject({
+    daysBefore: whole(SALE_DAYS_BEFORE_MAX).describe('Days before the travel date (Asia/Dhaka) its trips go on sale; 0: on the day itself'),
+    at: clock.describe('Time of day in Asia/Dhaka they go on sale, e.g. 08:00'),
+  })
+  .describe('When the trips of a travel date D go on sale: at `at` on D minus `daysBefore` days, Asia/Dhaka')
 
 const counter = z
   .strictObject({
@@ -82,6 +93,7 @@ const route = z
     to: cityCode.describe('Destination city code'),
     distanceKm: positive(5000).describe('Road distance in km'),
     durationMinutes: positive(48 * 60).describe('Travel time in minutes: a trip arrives this long after it departs'),
+    saleOpens: saleOpens.optional().describe("When its trips go on sale; always on sale when left out (a timetable entry's own saleOpens wins)"),
   })
   .describe('A one-way route; list both directions when coaches run both ways')
 
@@ -94,10 +106,7 @@ const departure = z
     from: cityCode.describe('Origin city code (a route from-to must exist)'),
     to: cityCode.describe('Destination city code'),
     layout: z.string().min(1).describe('Layout code'),
-    departs: z
-      .string()
-      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM (00:00-23:59)')
-      .describe('Departure time in Asia/Dhaka'),
+    departs: clock.describe('Departure time in Asia/Dhaka'),
     weekdays: z
       .array(z.enum(weekdayNames))
       .min(1)
@@ -109,6 +118,10 @@ const departure = z
     fares: z
       .partialRecord(z.enum(seatTypes), positive(100_000))
       .describe('Fare in whole Taka for each seat type of the layout, e.g. {"Standard": 800}'),
+    saleOpens: saleOpens
+      .nullable()
+      .optional()
+      .describe("When this coach's trips go on sale, instead of its route's; null: always on sale; the route's when left out"),
   })
   .describe('A coach that departs at the same time on the listed days; trips are generated from it')
 
@@ -326,6 +339,7 @@ function crossCheck(json: unknown): string[] {
       }
     }
     checkDates(['timetable', i], d, add)
+    checkSaleOpens(i, d, from !== undefined && to !== undefined ? obj(list(root.routes)[routes.get(`${from}-${to}`) ?? -1]) : {}, add)
   })
 
   firstSeen('timePeriods', 'label', (p) => str(p.label), 'label')
@@ -341,4 +355,23 @@ function checkDates(at: (string | number)[], e: Record<string, unknown>, add: (p
   const until = str(e.validUntil)
   if (from && until && isCalendarDate(from) && isCalendarDate(until) && until < from)
     add([...at, 'validUntil'], `${until} is before validFrom ${from}`)
+}
+
+/**
+ * A sale that opens on the travel day itself (daysBefore 0) must open before the coach departs,
+ * else its trips could never be sold; the rule is the entry's own `saleOpens`, or its route's.
+ */
+function checkSaleOpens(
+  i: number,
+  d: Record<string, unknown>,
+  route: Record<string, unknown>,
+  add: (path: (string | number)[], message: string) => void,
+): void {
+  const own = 'saleOpens' in d
+  const rule = obj(own ? d.saleOpens : route.saleOpens)
+  const at = str(rule.at)
+  const departs = str(d.departs)
+  if (int(rule.daysBefore) !== 0 || at === undefined || departs === undefined || at < departs) return
+  const what = own ? 'must open before the coach departs' : "its route's saleOpens must open before this coach departs"
+  add(own ? ['timetable', i, 'saleOpens', 'at'] : ['timetable', i], `${what} at ${departs} on the travel day (daysBefore 0), not at ${at}`)
 }

@@ -11,13 +11,15 @@ import { addDays, calendarDays, dhakaDate } from '../lib/time.ts'
 /**
  * The trips the timetable asks for on the days `$1` (date[]) with weekdays `$2`
  * (int[]): a coach runs on a day when the weekday is one of its own and the day is
- * within its valid_from..valid_until; it departs at its time in Asia/Dhaka.
+ * within its valid_from..valid_until; it departs at its time in Asia/Dhaka, and goes
+ * on sale at its sale time in Asia/Dhaka, sale_days_before days earlier (NULL: always).
  */
 export const DESIRED_TRIPS = `
   SELECT d.day AS trip_date, s.id AS schedule_id, s.coach_code, s.route_id, s.layout_id,
          (d.day + s.depart_time) AT TIME ZONE 'Asia/Dhaka' AS departure_at,
          ((d.day + s.depart_time) AT TIME ZONE 'Asia/Dhaka') + make_interval(mins => r.duration_minutes) AS arrival_at,
-         s.fares
+         s.fares,
+         ((d.day - s.sale_days_before) + s.sale_opens) AT TIME ZONE 'Asia/Dhaka' AS sale_opens_at
     FROM unnest($1::date[], $2::int[]) AS d(day, weekday)
     JOIN schedules s ON d.weekday = ANY(s.weekdays)
                     AND (s.valid_from IS NULL OR d.day >= s.valid_from)
@@ -30,8 +32,8 @@ export async function generateTrips(q: Queryable, first: string, last: string): 
   const { dates, weekdays } = calendarDays(first, last)
   // NOT EXISTS first, so trips already there cost no sequence number; ON CONFLICT for a racing process.
   const rows = await q.query(
-    `INSERT INTO trips (trip_date, coach_code, route_id, layout_id, departure_at, arrival_at, fares)
-     SELECT d.trip_date, d.coach_code, d.route_id, d.layout_id, d.departure_at, d.arrival_at, d.fares
+    `INSERT INTO trips (trip_date, coach_code, route_id, layout_id, departure_at, arrival_at, fares, sale_opens_at)
+     SELECT d.trip_date, d.coach_code, d.route_id, d.layout_id, d.departure_at, d.arrival_at, d.fares, d.sale_opens_at
        FROM (${DESIRED_TRIPS}) d
       WHERE NOT EXISTS (SELECT 1 FROM trips t WHERE t.trip_date = d.trip_date AND t.coach_code = d.coach_code)
       ORDER BY d.trip_date, d.schedule_id

@@ -7,7 +7,7 @@ import { assertCities, assertStation } from '../trips/lookups.ts'
 import { memoized } from '../trips/memo.ts'
 import { holdersOf } from '../trips/seat-locks.ts'
 import { dhakaDate } from '../lib/time.ts'
-import { assertOnSale, assertRoute, findTrip, searchTrips, seatStates, toTripDetails, tripStatusNow } from '../trips/trips.ts'
+import { assertOnSale, assertRoute, findTrip, onSaleAt, searchTrips, seatStates, toTripDetails, tripStatusNow } from '../trips/trips.ts'
 
 /** Registers the trip routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -29,7 +29,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'destinationCode', message: 'Origin and destination must differ' }] })
     }
     if (body.tripDate < dhakaDate(now)) throw new AppError('TRIP_IS_NOT_AVAILABLE')
-    return cachedSearch({ ...body, now })
+    return onSaleAt(await cachedSearch({ ...body, now }), now)
   })
 
   // Trip rows (times, route, fares, layout) change only with the timetable: the seat
@@ -53,6 +53,6 @@ export function register(app: FastifyInstance, deps: Deps): void {
     ])
     // the row in memory may predate the operator closing the trip: the live seat map's reload comes at once
     if (status !== trip.status) assertOnSale({ ...trip, status: status ?? 'OMITTED' }, now)
-    return toTripDetails(trip, states, holdersOf(call), booked)
+    return toTripDetails(trip, states, holdersOf(call), booked, now)
   })
 }

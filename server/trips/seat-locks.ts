@@ -9,7 +9,7 @@ import type { Db, Queryable } from '../db/db.ts'
 import { AppError } from '../core.ts'
 import { deviceHolder } from '../http/handle.ts'
 import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
-import { assertOnSale, assertRoute, findTrip, findTripByCoach } from './trips.ts'
+import { assertOnSale, assertRoute, assertSaleOpen, findTrip, findTripByCoach, saleNotOpenError } from './trips.ts'
 
 /**
  * The lock holders that count as the caller: its own holder, plus the visitor
@@ -59,7 +59,8 @@ export interface HoldLimits {
  * Answers a function that locks every seat of a request for `holders[0]` until
  * now + holdMinutes (a seat the caller already holds keeps its expiry), or none:
  * false when another holder has one of them or it is sold/booked. TRIP_NOT_FOUND
- * (also for another route), TRIP_OMITTED, TRIP_IS_CLOSED, SEAT_NOT_FOUND for a seat
+ * (also for another route), TRIP_OMITTED, TRIP_IS_CLOSED, SALE_NOT_OPEN before the trip's
+ * sale hour (the server's clock), SEAT_NOT_FOUND for a seat
  * missing from the layout, MAX_SEAT_WARNING past the cap, HOLD_LIMIT_EXCEEDED when
  * the client address holds too many seats, locked or in unpaid bookings (`limits()`).
  * A seat the caller's passenger or address booked before is held no later than that
@@ -109,6 +110,7 @@ export function seatLocker(db: Db, limits: () => HoldLimits): (req: LockRequest)
         throw new AppError('MAX_SEAT_WARNING', { reason: `You can select at most ${MAX_SEATS}`, values: { count: MAX_SEATS } })
       if (out.error === 'HOLD_LIMIT_EXCEEDED') throw holdLimitError(out)
       if (out.error === 'HOLD_ENDED') throw holdEndedError(out.retry)
+      if (out.error === 'SALE_NOT_OPEN') throw saleNotOpenError(new Date(out.opens))
       throw new AppError(out.error)
     }
     return { seatNames: out.seatNames, expirationTime: dhakaIsoOrNull(out.earliest ? new Date(out.earliest) : null) }
@@ -141,6 +143,7 @@ type LockOutcome =
   | { error: 'TRIP_NOT_FOUND' | 'TRIP_OMITTED' | 'TRIP_IS_CLOSED' | 'SEAT_NOT_FOUND' | 'MAX_SEAT_WARNING' }
   | { error: 'HOLD_LIMIT_EXCEEDED'; limit: number; scope: 'trip' | 'total'; retry: number | null }
   | { error: 'HOLD_ENDED'; retry: number }
+  | { error: 'SALE_NOT_OPEN'; opens: string }
   | { lost: true }
   | { failed: string; message: string }
   | { seatNames: string[]; earliest: string | null }
@@ -204,6 +207,7 @@ export async function extendHold(
     if (!trip) throw new AppError('TRIP_NOT_FOUND')
     assertRoute(trip, req.trip.originCode, req.trip.destinationCode)
     assertOnSale(trip, req.now)
+    assertSaleOpen(trip, req.now)
     const rows = await tx.query<{ seat_name: string; expires_at: Date; first_expires_at: Date | null; extensions: number }>(
       `SELECT seat_name, expires_at, first_expires_at, extensions FROM seat_locks
         WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[]) AND expires_at > $4

@@ -13,6 +13,8 @@ import {
   type TripDetails,
   type TripSummary,
 } from '../../contract/schemas.ts'
+import { formatTime } from '../../contract/dhaka-dates.ts'
+import { formatWeekdayDate } from '../../contract/weekday-date.ts'
 import { pgArray, type Queryable } from '../db/db.ts'
 import { AppError } from '../core.ts'
 import { activeStations } from './lookups.ts'
@@ -29,6 +31,8 @@ export interface TripRow {
   arrival_at: Date
   status: string
   fares: Record<string, number>
+  /** When it goes on sale (migration 040); null: on sale. */
+  sale_opens_at: Date | null
   origin_code: string
   destination_code: string
   duration_minutes: number
@@ -42,7 +46,7 @@ export interface TripRow {
 
 const TRIP_SELECT = `
   SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, t.route_id, t.layout_id, t.departure_at, t.arrival_at,
-         t.status, t.fares, r.origin_code, r.destination_code, r.duration_minutes,
+         t.status, t.fares, t.sale_opens_at, r.origin_code, r.destination_code, r.duration_minutes,
          l.coach_type, l.name AS layout_name, l.rows, l.columns, l.aisle_columns, l.decks
     FROM trips t JOIN routes r ON r.id = t.route_id JOIN layouts l ON l.id = t.layout_id`
 
@@ -79,6 +83,24 @@ export function assertOnSale(trip: TripRow, now: Date): void {
   if (trip.status === 'OMITTED') throw new AppError('TRIP_OMITTED')
   if (trip.status !== 'OPEN') throw new AppError('TRIP_IS_CLOSED')
   if (trip.departure_at.getTime() <= now.getTime()) throw new AppError('TRIP_IS_CLOSED')
+}
+
+/** When the trip goes on sale as a Dhaka ISO instant, while it is not yet on sale at `now`; null once it is. */
+export function saleOpensAt(opens: Date | null, now: Date): string | null {
+  return opens && opens.getTime() > now.getTime() ? toDhakaIso(opens) : null
+}
+
+/** SALE_NOT_OPEN: the trip goes on sale at `opens`; its English reason names the hour. */
+export function saleNotOpenError(opens: Date): AppError {
+  return new AppError('SALE_NOT_OPEN', {
+    reason: `Tickets for this trip go on sale at ${formatTime(opens)}, ${formatWeekdayDate(opens)} (Asia/Dhaka).`,
+    values: { opensAt: toDhakaIso(opens) },
+  })
+}
+
+/** Throws SALE_NOT_OPEN while the trip is not yet on sale at `now` (the server's clock). */
+export function assertSaleOpen(trip: TripRow, now: Date): void {
+  if (saleOpensAt(trip.sale_opens_at, now)) throw saleNotOpenError(trip.sale_opens_at!)
 }
 
 /** Throws TRIP_NOT_FOUND unless the trip runs from origin to destination. */
@@ -118,7 +140,7 @@ export function sortSeatTypes(types: string[]): SeatType[] {
  */
 export async function searchTrips(q: Queryable, origin: string, destination: string, tripDate: string, now: Date): Promise<TripSummary[]> {
   const rows = await q.query<TripRow & { total_seats: number; unavailable: number; seat_types: string[] | string }>(
-    `SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, t.departure_at, t.arrival_at, t.fares, t.layout_id,
+    `SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, t.departure_at, t.arrival_at, t.fares, t.layout_id, t.sale_opens_at,
             r.origin_code, r.destination_code, l.coach_type,
             (SELECT count(*)::int FROM layout_seats s WHERE s.layout_id = t.layout_id AND s.name <> '${OPEN_SEAT_NAME}') AS total_seats,
             (SELECT array_agg(DISTINCT s.seat_type) FROM layout_seats s WHERE s.layout_id = t.layout_id AND s.name <> '${OPEN_SEAT_NAME}') AS seat_types,
@@ -157,15 +179,23 @@ export async function searchTrips(q: Queryable, origin: string, destination: str
       availableSeats: Math.max(0, Number(t.total_seats) - Number(t.unavailable)),
       totalSeats: Number(t.total_seats),
       seatTypes: types,
+      saleOpensAt: saleOpensAt(t.sale_opens_at, now),
     }
   })
+}
+
+/** Search results as of `now`: a trip whose sale has opened since they were read says so. */
+export function onSaleAt(trips: TripSummary[], now: Date): TripSummary[] {
+  return trips.some((t) => t.saleOpensAt && Date.parse(t.saleOpensAt) <= now.getTime())
+    ? trips.map((t) => (t.saleOpensAt && Date.parse(t.saleOpensAt) <= now.getTime() ? { ...t, saleOpensAt: null } : t))
+    : trips
 }
 
 /**
  * The trip-details answer: the seat map as `holders` (the caller's lock holders) see
  * it, and the seats the caller may still take next to the `booked` unpaid seats it has.
  */
-export function toTripDetails(trip: TripRow, states: SeatState[], holders: string[], booked: number): TripDetails {
+export function toTripDetails(trip: TripRow, states: SeatState[], holders: string[], booked: number, now: Date): TripDetails {
   const held: string[] = []
   let earliest: Date | null = null
   const seats: Seat[] = states.map((s) => {
@@ -199,5 +229,6 @@ export function toTripDetails(trip: TripRow, states: SeatState[], holders: strin
     seatLayout: { rows: trip.rows, columns: trip.columns, aisleColumns: trip.aisle_columns, decks: trip.decks, seats },
     remainingSeatLimit: Math.max(0, MAX_SEATS - held.length - booked),
     expirationTime: dhakaIsoOrNull(earliest),
+    saleOpensAt: saleOpensAt(trip.sale_opens_at, now),
   }
 }

@@ -10,7 +10,7 @@
 -- lock of it (first_holds, recorded here for locks); once a first booking's time has passed
 -- the seat cannot be held again by the same passenger or address until its keep_until.
 -- A lost round rolls back its sub-transaction, so no seat of the request stays locked.
--- Answers {"error": CODE} | {"error": "HOLD_LIMIT_EXCEEDED", "limit": n, "scope": "trip"|"total", "retry": s}
+-- Answers {"error": CODE} | {"error": "SALE_NOT_OPEN", "opens": instant} | {"error": "HOLD_LIMIT_EXCEEDED", "limit": n, "scope": "trip"|"total", "retry": s}
 -- | {"error": "HOLD_ENDED", "retry": s} | {"lost": true} | {"seatNames": [...], "earliest": instant|null}.
 CREATE OR REPLACE FUNCTION lock_seats(
   p_trip_id integer,
@@ -38,6 +38,7 @@ DECLARE
   wait integer;
   keys text[] := hold_keys(p_passenger_id, p_address);
   ended timestamptz;
+  opens timestamptz;
 BEGIN
   IF p_trip_id IS NOT NULL THEN
     SELECT tr.id, tr.layout_id, tr.status, tr.departure_at, r.origin_code, r.destination_code INTO t
@@ -51,6 +52,9 @@ BEGIN
   END IF;
   IF t.status = 'OMITTED' THEN RETURN jsonb_build_object('error', 'TRIP_OMITTED'); END IF;
   IF t.status <> 'OPEN' OR t.departure_at <= p_now THEN RETURN jsonb_build_object('error', 'TRIP_IS_CLOSED'); END IF;
+  -- sale hours (issue 30, migration 040): nothing is held before the trip goes on sale, by the server's clock
+  SELECT sale_opens_at INTO opens FROM trips WHERE id = t.id AND sale_opens_at > p_now;
+  IF FOUND THEN RETURN jsonb_build_object('error', 'SALE_NOT_OPEN', 'opens', opens); END IF;
 
   -- distinct and sorted, so overlapping requests take row locks in one order (no deadlock)
   SELECT coalesce(array_agg(DISTINCT x ORDER BY x), '{}') INTO names FROM unnest(p_names) AS x WHERE x <> p_open_seat;

@@ -5,6 +5,7 @@ import { css } from '../../../styled-system/css'
 import { SeatGrid, type SeatGridLabels, type SeatGridState } from '../../../design-system/seat-grid/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatTime } from '../../lib/dates.ts'
+import { formatWeekdayDate } from '../../../contract/weekday-date.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { openStream } from '../../api/streams.ts'
 import { HoldModel } from '../../models/hold.ts'
@@ -188,12 +189,20 @@ function SeatMap() {
   })
   if (!details) return null
   const types = [...new Set(details.seatLayout.seats.map((s) => s.seatType))]
+  // before the trip goes on sale (the server's clock): the seats are shown, not chosen (issue 30)
+  const opens = details.saleOpensAt
   return (
     <section aria-labelledby="seat-map-heading" className={styles.seats}>
       <h2 id="seat-map-heading" className={page.h3}>
         {t('seatChoice.mapHeading')}
       </h2>
-      <p className={page.muted}>{t('seatChoice.keyboardHint')}</p>
+      {opens ? (
+        <p id="sale-opens" className={styles.stale}>
+          {t('seatChoice.saleOpens', { time: formatTime(opens, language.value), date: formatWeekdayDate(opens, language.value) })}
+        </p>
+      ) : (
+        <p className={page.muted}>{t('seatChoice.keyboardHint')}</p>
+      )}
       <div role="status" aria-atomic="true">
         {seatChoice.liveStatus.value === 'stale' ? <p className={styles.stale}>{t('seatChoice.liveStale')}</p> : null}
       </div>
@@ -205,6 +214,8 @@ function SeatMap() {
           onToggle={toggle}
           onUnavailable={toggle}
           labels={labels}
+          readOnly={!!opens}
+          describedBy={opens ? 'sale-opens' : undefined}
         />
       </div>
       <SeatGrid.LiveRegion message={live} />

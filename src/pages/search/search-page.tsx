@@ -6,6 +6,7 @@ import { button } from '../../../styled-system/recipes'
 import type { CoachType, TripSummary } from '../../../contract/schemas.ts'
 import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime, type Locale } from '../../lib/dates.ts'
+import { formatWeekdayDate } from '../../../contract/weekday-date.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute, navigate } from '../../router.ts'
 import { cityName, loadLookups, lookupsLoaded, timePeriods } from '../../stores/lookups.ts'
@@ -132,6 +133,9 @@ function TripCard({ trip, lang }: { trip: TripSummary; lang: Locale }) {
             <span className={styles.fare}>{formatMoney(trip.fareFrom, lang)}</span>
           </p>
           <p>{t('trips.availableSeats', { count: trip.availableSeats })}</p>
+          {trip.saleOpensAt ? (
+            <p>{t('trips.saleOpens', { time: formatTime(trip.saleOpensAt, lang), date: formatWeekdayDate(trip.saleOpensAt, lang) })}</p>
+          ) : null}
         </div>
         <button type="button" className={button({ variant: 'solid' })} onClick={choose} aria-describedby={headingId}>
           {/* a sold-out trip's seat page has its waitlist */}
