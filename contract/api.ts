@@ -63,6 +63,8 @@ export const api = {
   applyCoupon: def({ ...r.applyCoupon, response: s.reservation }),
   removeCoupon: def({ ...r.removeCoupon, response: s.reservation }),
   resendReservationEmail: def({ ...r.resendReservationEmail, response: z.boolean() }),
+  ticketByLink: def({ ...r.ticketByLink, response: s.reservation }),
+  ticketCheck: def({ ...r.ticketCheck, query: s.ticketCheckQuery, response: s.ticketCheck }),
 } as const
 
 export type Api = typeof api
