@@ -472,8 +472,6 @@ export type OutboxMessage = z.infer<typeof outboxMessage>
 export type SeatType = (typeof seatTypes)[number]
 export type CoachType = (typeof coachTypes)[number]
 
-/** A ticket link's token (the `k` of `/t?k=`): 16 base64url characters. */
-export const ticketLinkToken = z.string().check(z.regex(/^[A-Za-z0-9_-]{16}$/))
 export const ticketCheckQuery = z.strictObject({ date: isoDate })
 /**
  * What the checker page keeps for offline checks: the operator's public keys, the trips of a
@@ -482,7 +480,8 @@ export const ticketCheckQuery = z.strictObject({ date: isoDate })
  * null: every code of it).
  */
 export const ticketCheck = z.object({
-  keys: z.array(z.object({ id: z.string(), publicKey: z.string() })),
+  /** The operator's raw Ed25519 public keys, base64url: the current one first. */
+  keys: z.array(z.string()),
   trips: z.array(z.object({ id, tripDate: isoDate, coachCode: z.string(), origin: city, destination: city, departureTime: instant })),
   revoked: z.array(z.object({ tripId: id, pnrHash: z.string(), before: z.nullable(instant) })),
   fetchedAt: instant,

@@ -29,7 +29,7 @@ async function linkToken(mobile: string): Promise<string> {
   return m[1]!
 }
 
-const checkerKeys = async () => (await f.api('GET', `/api/ticketCheck?date=2000-01-01`)).body.data.keys.map((k: { publicKey: string }) => k.publicKey)
+const checkerKeys = async () => (await f.api('GET', `/api/ticketCheck?date=2000-01-01`)).body.data.keys
 
 t.before(async () => {
   f = await openFixture()

@@ -44,6 +44,7 @@ export function ticketLinkUrl(appUrl: string, token: string): string {
 
 /** The reservation id of a link token; TICKET_LINK_INVALID for an unknown, edited or revoked one. */
 export async function reservationOfLink(q: Queryable, token: string): Promise<number> {
+  if (!/^[A-Za-z0-9_-]{16}$/.test(token)) throw new AppError('TICKET_LINK_INVALID')
   const [row] = await q.query<{ id: number }>('SELECT id FROM reservations WHERE link_token_hash = $1', [sha256(token)])
   if (!row) throw new AppError('TICKET_LINK_INVALID')
   return row.id
@@ -100,7 +101,7 @@ export async function ticketCheck(deps: Pick<Deps, 'db' | 'config' | 'now'>, dat
     [ids, [reservationStatus.canceled, reservationStatus.tripMigratedCanceled], TICKET_STATUSES],
   )
   return {
-    keys: [{ id: 'current', publicKey: publicKeyOf(signingKey(deps.config)) }],
+    keys: [publicKeyOf(signingKey(deps.config))],
     trips: trips.map((t) => ({
       id: t.id,
       tripDate: t.trip_date,
