@@ -68,6 +68,8 @@ export const api = {
   waitlist: def({ ...r.waitlist, response: s.waitlistEntry }),
   joinWaitlist: def({ ...r.joinWaitlist, body: s.waitlistJoinRequest, response: s.waitlistEntry }),
   leaveWaitlist: def({ ...r.leaveWaitlist, body: s.waitlistTripRequest, response: z.boolean() }),
+  ticketByLink: def({ ...r.ticketByLink, response: s.reservation }),
+  ticketCheck: def({ ...r.ticketCheck, query: s.ticketCheckQuery, response: s.ticketCheck }),
 } as const
 
 export type Api = typeof api

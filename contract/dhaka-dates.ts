@@ -62,6 +62,12 @@ export function formatDate(input: DateInput, locale: Locale = 'en'): string {
   return localizeDigits(`${MONTHS[locale][f.month - 1]} ${pad(f.day)}, ${f.year}`, locale)
 }
 
+/** 'd-LLL' — "22-Nov" (the ticket SMS, where every character counts). */
+export function formatDayMonth(input: DateInput, locale: Locale = 'en'): string {
+  const f = dhakaFields(input)
+  return localizeDigits(`${f.day}-${MONTHS[locale][f.month - 1]}`, locale)
+}
+
 /** 'hh:mm a' — "08:30 PM". */
 export function formatTime(input: DateInput, locale: Locale = 'en'): string {
   const f = dhakaFields(input)

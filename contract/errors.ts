@@ -48,6 +48,7 @@ export const errorCatalogue = {
   CANNOT_ADJUST_TRIP_DEPARTURE_TIME: { status: 409, reason: 'Cannot adjust the departure time: seats already sold.' },
   RETURN_AMOUNT_MISMATCH: { status: 400, reason: 'Wrong return amount' },
   BOOKING_NOT_FOUND: { status: 404, reason: 'Booking not found.' },
+  TICKET_LINK_INVALID: { status: 404, reason: 'Invalid ticket link.' },
   INVALID_EXPIRATION_TIME: { status: 400, reason: 'Invalid expiration time.' },
   INSUFFICIENT_BALANCE: { status: 409, reason: 'Insufficient balance.' },
   INVALID_COUPON: { status: 400, reason: 'This coupon code is not valid.' },

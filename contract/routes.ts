@@ -64,6 +64,10 @@ export const contactUs = { method: 'POST', path: '/reservation/contactUs', auth:
 export const applyCoupon = { method: 'GET', path: '/reservation/booking/applyDiscountCoupon/:reservationId/:couponCode', auth: 'required' } as const
 export const removeCoupon = { method: 'GET', path: '/reservation/booking/removeDiscountCoupon/:reservationId/:couponCode', auth: 'required' } as const
 export const resendReservationEmail = { method: 'GET', path: '/reservation/resendReservationEmail/:pnr/:pin', auth: 'optional' } as const
+// The token of the ticket SMS's link: shows the ticket (without its PIN), never cancels it.
+export const ticketByLink = { method: 'GET', path: '/reservation/link/:token', auth: 'none' } as const
+// The checker page's public keys, trips and revocation list of a day (?date=).
+export const ticketCheck = { method: 'GET', path: '/ticketCheck', auth: 'none' } as const
 
 // Waitlist of a sold-out trip
 export const waitlist = { method: 'GET', path: '/waitlist/:tripId', auth: 'required' } as const

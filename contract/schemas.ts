@@ -417,6 +417,8 @@ export const reservation = z.object({
   movedFrom: z.nullable(z.object({ coachCode: z.string(), departureTime: instant })),
   /** Where the refund goes and its state; null when nothing was refunded (absent from older servers). */
   refund: z.optional(z.nullable(refundInfo)),
+  /** A live ticket's QR code: its PNR, trip, seats and name signed with the operator's key (contract/ticket-code.ts); else null. */
+  ticketCode: z.optional(z.nullable(z.string())),
   createdAt: instant,
 })
 export const bookingRequest = z.strictObject({
@@ -514,3 +516,19 @@ export type CancelInitialize = z.infer<typeof cancelInitializeResponse>
 export type OutboxMessage = z.infer<typeof outboxMessage>
 export type SeatType = (typeof seatTypes)[number]
 export type CoachType = (typeof coachTypes)[number]
+
+export const ticketCheckQuery = z.strictObject({ date: isoDate })
+/**
+ * What the checker page keeps for offline checks: the operator's public keys, the trips of a
+ * day, and the revocation list of those trips' cancelled and changed tickets (a code of
+ * `pnrHash`, hex SHA-256 of its PNR, on `tripId` and signed before `before` is void; `before`
+ * null: every code of it).
+ */
+export const ticketCheck = z.object({
+  /** The operator's raw Ed25519 public keys, base64url: the current one first. */
+  keys: z.array(z.string()),
+  trips: z.array(z.object({ id, tripDate: isoDate, coachCode: z.string(), origin: city, destination: city, departureTime: instant })),
+  revoked: z.array(z.object({ tripId: id, pnrHash: z.string(), before: z.nullable(instant) })),
+  fetchedAt: instant,
+})
+export type TicketCheck = z.infer<typeof ticketCheck>

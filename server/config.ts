@@ -7,6 +7,7 @@
 import net from 'node:net'
 import { HOLD_MINUTES, MAX_HOLD_MINUTES } from '../contract/schemas.ts'
 import { SEAT_STREAM_SILENCE_SECONDS } from '../contract/values.ts'
+import { DEV_TICKET_SIGNING_KEY, publicKeyOf, readSigningKey } from './lib/ticket-signing.ts'
 
 /** The card gateway: the development sandbox page, or SSLCommerz. */
 export type PaymentConfig =
@@ -99,6 +100,8 @@ export interface ServerConfig {
   seatStreamHeartbeatMs: number
   /** Origins of web apps on other origins that may call /api (CORS_ORIGINS), e.g. https://app.example.com. */
   corsOrigins: string[]
+  /** The operator's Ed25519 private key (TICKET_SIGNING_KEY, PKCS#8 PEM) that signs the tickets' QR codes; unset: the development key (refused in production). */
+  ticketSigningKey?: string
 }
 
 type Env = Record<string, string | undefined>
@@ -294,6 +297,8 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     )
   }
 
+  const ticketSigningKey = readTicketSigningKey(get('TICKET_SIGNING_KEY'), production, problems)
+
   const searchCache = env.SEARCH_CACHE_MS
   const config: ServerConfig = {
     production,
@@ -331,6 +336,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     seatStreamsPerAddress: int('SEAT_STREAMS_PER_ADDRESS', 20),
     seatStreamHeartbeatMs: int('SEAT_STREAM_HEARTBEAT_SECONDS', 15) * 1000,
     corsOrigins: readOrigins(env.CORS_ORIGINS, problems),
+    ...(ticketSigningKey ? { ticketSigningKey } : {}),
   }
   if (config.seatStreamHeartbeatMs >= SEAT_STREAM_SILENCE_SECONDS * 1000) {
     // the app takes a stream this quiet for dropped: every quiet seat page would reconnect and reload
@@ -381,6 +387,21 @@ export function describeProblems(problems: string[], production: boolean): strin
     ? 'Refusing to start in production (NODE_ENV=production): the real channels are not configured.'
     : 'Refusing to start: the configuration is incomplete.'
   return [head, ...problems.map((p) => `  - ${p}`), 'See docs/operating.md, "Running in production", and docs/configuration.md.'].join('\n')
+}
+
+/** TICKET_SIGNING_KEY: an Ed25519 private key in PKCS#8 PEM; required in production, and never the development key there. */
+function readTicketSigningKey(pem: string | undefined, production: boolean, problems: string[]): string | undefined {
+  const make = 'make one with: openssl genpkey -algorithm ed25519'
+  if (!pem) {
+    if (production) problems.push(`TICKET_SIGNING_KEY is not set (the Ed25519 private key that signs the tickets' QR codes; ${make})`)
+    return undefined
+  }
+  const key = readSigningKey(pem)
+  if (!key) problems.push(`TICKET_SIGNING_KEY is not an Ed25519 private key in PEM (${make})`)
+  else if (production && publicKeyOf(key) === publicKeyOf(readSigningKey(DEV_TICKET_SIGNING_KEY)!)) {
+    problems.push(`TICKET_SIGNING_KEY is the development key, which is public; ${make}`)
+  }
+  return pem
 }
 
 /** REFUND_TO: card (default) or balance. */

@@ -29,4 +29,5 @@ export const pageLoaders: Record<PageKey, () => Promise<PageModule>> = {
   profile: () => import('./pages/profile/profile-page.tsx'),
   login: () => import('./pages/login/login-page.tsx'),
   error: () => import('./pages/error/error-page.tsx'),
+  checker: () => import('./pages/checker/checker-page.tsx'),
 }

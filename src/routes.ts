@@ -21,6 +21,7 @@ export type PageKey =
   | 'profile'
   | 'login'
   | 'error'
+  | 'checker'
 
 /** One entry of the route table. */
 export interface AppRoute {
@@ -57,6 +58,9 @@ export const routes: readonly AppRoute[] = [
   { path: '/reservation/success', page: 'reservation-success', titleId: 'reservationSuccess.title', restricted: false },
   { path: '/reservation/failure', page: 'reservation-failure', titleId: 'reservationFailure.title', restricted: false },
   { path: '/ticket-operation', page: 'ticket-operation', titleId: 'ticketOperation.title', restricted: false },
+  // the ticket SMS's short link, `/t?k=<token>`
+  { path: '/t', page: 'ticket-operation', titleId: 'ticketOperation.title', restricted: false },
+  { path: '/checker', page: 'checker', titleId: 'checker.title', restricted: false },
   { path: '/profile', page: 'profile', titleId: 'profile.title', restricted: true },
   { path: '/login', page: 'login', titleId: 'login.title', restricted: false },
   { path: '/error/401', page: 'error', titleId: 'errorPage.title401', restricted: false },
@@ -99,6 +103,7 @@ export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
   profile: ['profile', 'ticket', 'ticketChange', 'transactions', 'login', 'validation'],
   login: ['login', 'validation'],
   error: ['errorPage'],
+  checker: ['checker'],
 }
 
 /** The source file of a page, from the project root. */

@@ -27,6 +27,7 @@ import { loadReservation } from './reservation-view.ts'
 import { addTime, timeBetween } from '../lib/time.ts'
 import { sha256 } from '../lib/tokens.ts'
 import { findTrip } from '../trips/trips.ts'
+import { issueTicketLink, ticketLinkUrl } from './ticket-codes.ts'
 
 /** A ticket a passenger holds: sold, or moved by the operator to another coach. */
 export const TICKET_STATUSES: number[] = [reservationStatus.sold, reservationStatus.tripMigrated]
@@ -126,7 +127,10 @@ export async function sendTicket(deps: Deps, r: Reservation, opts: { email: stri
   const q = opts.tx ?? deps.db
   const lang = await reservationLanguage(q, r.id)
   const ctx = { company: await getCompany(q), appUrl: deps.config.appUrl, now: deps.now() }
-  if (opts.sms) await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body: renderTicketSms(r, lang, ctx) }, q)
+  if (opts.sms) {
+    const link = ticketLinkUrl(deps.config.appUrl, await issueTicketLink(q, r.id))
+    await deps.outbox.send({ channel: 'SMS', to: r.passengerMobile, body: renderTicketSms(r, lang, link) }, q)
+  }
   if (opts.email) {
     const mail = renderTicketEmail(r, lang, ctx)
     await deps.outbox.send(

@@ -16,6 +16,7 @@ import { addDays, dhakaDate } from '../lib/time.ts'
 import { onPostgres, startPostgres } from '../test/pg.ts'
 import { call, startServer } from '../../harness/spawn-server.ts'
 import { startTestApp, tempDir } from '../test/helpers.ts'
+import { TEST_SIGNING_KEY } from '../test/signing-key.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const demoFile = path.join(root, 'data/demo-network.json')
@@ -59,6 +60,7 @@ const PRODUCTION = {
   MAIL_FROM: 'tickets@example.com',
   SMS_API_URL: 'https://sms.example/api',
   SMS_API_TOKEN: 'token',
+  TICKET_SIGNING_KEY: TEST_SIGNING_KEY,
 }
 
 const demoLogin = { mobile: DEMO_PASSENGER.mobile, password: DEMO_PASSENGER.password }

@@ -7,7 +7,6 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { formatMoney } from '../../contract/money.ts'
 import { smsTransport, toSmsNumber } from '../delivery/sms.ts'
 import { consoleTransport, DeliveryError } from '../delivery/transport.ts'
 import { createTransports } from '../delivery/transports.ts'
@@ -19,6 +18,7 @@ import { buyTicketWith, lastCode, openFixture, pickTrip, type Fixture } from '..
 import { startTestApp } from '../test/helpers.ts'
 import { startSmsReceiver, startSmtpReceiver, until, type SmsReceiver } from '../test/receivers.ts'
 import { freePort } from '../../harness/spawn-server.ts'
+import { smsParts } from './sms-parts.ts'
 
 const t = suite('delivery by the SMS provider')
 const TOKEN = 'tok-3f9a'
@@ -265,11 +265,10 @@ t('the ticket SMS is short and in the booking language (Bengali here), with PNR 
   })
   await until(() => sms.requests.some((r) => r.body.to === '8801812999000'), 'the ticket SMS')
   const text = sms.requests.find((r) => r.body.to === '8801812999000')!.body.text!
-  assert.ok(text.startsWith('Nodi Express টিকিট: '), text)
-  assert.match(text, `পিএনআর ${sold.pnr}, পিন ${sold.pin}`)
-  assert.match(text, `${sold.origin.nameBn} থেকে ${sold.destination.nameBn}`)
-  assert.match(text, `${formatMoney(sold.fare.total, 'bn')}`)
-  assert.ok(text.length <= 250, `${text.length} characters`)
+  assert.ok(text.startsWith(`পিএনআর ${sold.pnr} পিন ${sold.pin}। `), text)
+  assert.match(text, `${sold.origin.nameBn}-${sold.destination.nameBn}`)
+  assert.match(text, /\/t\?k=[A-Za-z0-9_-]{16}$/)
+  assert.ok(smsParts(text).parts <= 3, `${text.length} characters`)
   assert.not.ok(
     logged.some((l) => l.includes(sold.pnr) || l.includes(sold.pin + '।')),
     'no PNR in the worker log',

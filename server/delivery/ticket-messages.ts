@@ -8,7 +8,7 @@
  */
 import type { Company, PaySource, Reservation } from '../../contract/schemas.ts'
 import type { OutboxAttachment } from '../core.ts'
-import { formatDate, formatTime } from '../../contract/dhaka-dates.ts'
+import { formatDate, formatDayMonth, formatTime } from '../../contract/dhaka-dates.ts'
 import { buildIcs } from '../../contract/ics.ts'
 import { formatMoney } from '../../contract/money.ts'
 
@@ -66,17 +66,7 @@ interface Words {
   calendar: string
   manage: string
   keepSecret: string
-  sms: (p: {
-    company: string
-    pnr: string
-    pin: string
-    route: string
-    when: string
-    coach: string
-    seats: string
-    boarding: string
-    paid: string
-  }) => string
+  sms: (p: { pnr: string; pin: string; from: string; to: string; when: string; coach: string; seats: string; link: string }) => string
   calendarSummary: (from: string, to: string, coach: string, seats: string) => string
   calendarDescription: (pnr: string, seats: string, boarding: string, phone: string) => string
   cancelSubject: (pnr: string) => string
@@ -154,8 +144,7 @@ const words: Record<Language, Words> = {
     calendar: 'The attached calendar file adds the trip to your calendar.',
     manage: 'View, print or cancel this ticket with its PNR and PIN at',
     keepSecret: 'Keep the PIN private: anyone who has the PNR and PIN can cancel the ticket.',
-    sms: (p) =>
-      `${p.company} ticket PNR ${p.pnr} PIN ${p.pin}. ${p.route}, ${p.when}, coach ${p.coach}, seats ${p.seats}. Board at ${p.boarding}. Paid ${p.paid}.`,
+    sms: (p) => `PNR ${p.pnr} PIN ${p.pin}. ${p.from}-${p.to} ${p.when}, coach ${p.coach}, seats ${p.seats} ${p.link}`,
     calendarSummary: (from, to, coach, seats) => `Bus ${from} to ${to}, coach ${coach}, seats ${seats}`,
     calendarDescription: (pnr, seats, boarding, phone) => `PNR ${pnr}. Seats ${seats}. Board at ${boarding} (${phone}).`,
     cancelSubject: (pnr) => `Ticket ${pnr} cancelled`,
@@ -189,8 +178,7 @@ const words: Record<Language, Words> = {
     calendar: 'সংযুক্ত ক্যালেন্ডার ফাইলটি যাত্রাটি আপনার ক্যালেন্ডারে যোগ করে।',
     manage: 'পিএনআর ও পিন দিয়ে টিকিটটি দেখুন, প্রিন্ট করুন বা বাতিল করুন:',
     keepSecret: 'পিন গোপন রাখুন: পিএনআর ও পিন জানলে যে কেউ টিকিট বাতিল করতে পারে।',
-    sms: (p) =>
-      `${p.company} টিকিট: পিএনআর ${p.pnr}, পিন ${p.pin}। ${p.route}, ${p.when}, কোচ ${p.coach}, আসন ${p.seats}। বোর্ডিং: ${p.boarding}। পরিশোধিত ${p.paid}।`,
+    sms: (p) => `পিএনআর ${p.pnr} পিন ${p.pin}। ${p.from}-${p.to} ${p.when}, কোচ ${p.coach}, আসন ${p.seats} ${p.link}`,
     calendarSummary: (from, to, coach, seats) => `বাস ${from} থেকে ${to}, কোচ ${coach}, আসন ${seats}`,
     calendarDescription: (pnr, seats, boarding, phone) => `পিএনআর ${pnr}। আসন ${seats}। বোর্ডিং: ${boarding} (${phone})।`,
     cancelSubject: (pnr) => `টিকিট ${pnr} বাতিল হয়েছে`,
@@ -211,19 +199,21 @@ const seatList = (r: Reservation) => r.seats.map((s) => s.name).join(', ')
 const boardingTime = (r: Reservation) => r.boardingStation.time ?? r.departureTime
 const ticketPage = (ctx: Pick<MessageContext, 'appUrl'>) => `${ctx.appUrl}/ticket-operation`
 
-/** The ticket SMS: PNR, PIN, route, departure, coach, seats, counter and amount, in one short text. */
-export function renderTicketSms(r: Reservation, lang: Language, ctx: MessageContext): string {
-  const w = words[lang]
-  return w.sms({
-    company: ctx.company.name,
+/**
+ * The ticket SMS: PNR, PIN, route, departure, coach, seats and `link`, the ticket's own page
+ * (counter, fare and QR code are there): one 160-character GSM part in English, and few
+ * 70-character Unicode parts in Bengali (smsParts; ticket-messages.test.ts).
+ */
+export function renderTicketSms(r: Reservation, lang: Language, link: string): string {
+  return words[lang].sms({
     pnr: r.pnr ?? '',
     pin: r.pin ?? '',
-    route: w.route(city(lang, r.origin), city(lang, r.destination)),
-    when: `${date(lang, boardingTime(r))} ${time(lang, boardingTime(r))}`,
+    from: city(lang, r.origin),
+    to: city(lang, r.destination),
+    when: `${formatDayMonth(boardingTime(r), lang)} ${time(lang, boardingTime(r))}`,
     coach: r.coach.code,
-    seats: seatList(r),
-    boarding: r.boardingStation.name,
-    paid: formatMoney(r.fare.total, lang),
+    seats: r.seats.map((s) => s.name).join(','),
+    link,
   })
 }
 

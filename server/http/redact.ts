@@ -8,7 +8,7 @@ import crypto from 'node:crypto'
 import { api } from '../../contract/api.ts'
 
 /** Path parameters whose values never reach a log. */
-const SECRET_PARAMS = new Set(['pnr', 'pin', 'otp', 'registrationToken', 'mobile', 'paymentId', 'couponCode'])
+const SECRET_PARAMS = new Set(['pnr', 'pin', 'otp', 'registrationToken', 'mobile', 'paymentId', 'couponCode', 'token'])
 
 const MASK = '[redacted]'
 

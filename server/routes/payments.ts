@@ -9,6 +9,7 @@ import { handle } from '../http/handle.ts'
 import { createGateway, gatewayFor } from '../bookings/gateways/index.ts'
 import { findPayment, openCardPayment, openTopUp, payFromBalance, paymentResult } from '../bookings/payments.ts'
 import { mustLoadReservation } from '../bookings/reservation-view.ts'
+import { withTicketCodes } from '../bookings/ticket-codes.ts'
 
 /** Registers the payments routes and the configured gateway's routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -40,13 +41,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
       const p = await findPayment(deps.db, body.paymentId)
       await gatewayFor(deps, p).refresh(p)
       if (p.reservation_id != null) await expireBookings(deps.db, deps.now(), { reservationId: p.reservation_id })
-      return paymentResult(deps.db, p.id, { passengerId: auth?.passengerId ?? null, resultToken: body.resultToken ?? null })
+      const result = await paymentResult(deps.db, p.id, { passengerId: auth?.passengerId ?? null, resultToken: body.resultToken ?? null })
+      return result.reservation ? { ...result, reservation: withTicketCodes(deps, [result.reservation])[0]! } : result
     })
   }
 
   handle(app, deps, 'payFromBalance', async (call) => {
     const id = call.body.reservationId
     await payFromBalance(deps, { reservationId: id, passengerId: call.auth!.passengerId, now: deps.now() })
-    return mustLoadReservation(deps.db, id)
+    return withTicketCodes(deps, [await mustLoadReservation(deps.db, id)])[0]!
   })
 }

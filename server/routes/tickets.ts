@@ -6,7 +6,8 @@
 import { paidWithOf, refundDestination, refundsToCard } from '../bookings/refunds.ts'
 import type { FastifyInstance } from 'fastify'
 import { offerFreedSeatsSafely } from '../waitlist/waitlist.ts'
-import { OTP_RESEND_SECONDS } from '../../contract/schemas.ts'
+import { OTP_RESEND_SECONDS, type Reservation } from '../../contract/schemas.ts'
+import { linkView, reservationOfLink, ticketCheck, withTicketCodes } from '../bookings/ticket-codes.ts'
 import { expireBookings, ownReservation, type ReservationRow } from '../bookings/bookings.ts'
 import { AppError, type Auth, type Deps } from '../core.ts'
 import { handle, pathId } from '../http/handle.ts'
@@ -46,25 +47,27 @@ export const RESEND_EMAIL_LIMIT: Limit = {
   reason: 'This ticket was e-mailed several times in the last hour. Try again in {minutes} minutes.',
 }
 
+const signed = (deps: Deps, r: Reservation) => withTicketCodes(deps, [r])[0]!
+
 /** Registers the tickets routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
   handle(app, deps, 'reservationById', async (call) => {
     const id = pathId(call.params.id, 'id')
     await ownReservation(deps.db, id, call.auth!.passengerId)
     await expireBookings(deps.db, deps.now(), { reservationId: id })
-    return mustLoadReservation(deps.db, id)
+    return signed(deps, await mustLoadReservation(deps.db, id))
   })
 
   handle(app, deps, 'reservationByPnr', async (call) => {
     const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)
-    return mustLoadReservation(deps.db, r.id)
+    return signed(deps, await mustLoadReservation(deps.db, r.id))
   })
 
   handle(app, deps, 'myReservations', async (call) => {
     const passengerId = call.auth!.passengerId
     const now = deps.now()
     await expireBookings(deps.db, now, { passengerId })
-    return loadReservations(deps.db, await passengerReservationIds(deps.db, passengerId, now))
+    return withTicketCodes(deps, await loadReservations(deps.db, await passengerReservationIds(deps.db, passengerId, now)))
   })
 
   handle(app, deps, 'cancelInitialize', async (call) => {
@@ -109,6 +112,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
     await offerFreedSeatsSafely(deps, r.trip_id)
     return mustLoadReservation(deps.db, r.id)
   })
+
+  handle(app, deps, 'ticketByLink', async (call) => {
+    const [r] = withTicketCodes(deps, [await mustLoadReservation(deps.db, await reservationOfLink(deps.db, call.params.token ?? ''))])
+    return linkView(r!)
+  })
+
+  handle(app, deps, 'ticketCheck', async (call) => ticketCheck(deps, call.query.date ?? ''))
 
   handle(app, deps, 'resendReservationEmail', async (call) => {
     const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)

@@ -2,6 +2,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readConfig } from '../config.ts'
+import { DEV_TICKET_SIGNING_KEY, publicKeyOf, readSigningKey, signingKey } from '../lib/ticket-signing.ts'
+import { TEST_SIGNING_KEY } from './signing-key.ts'
 
 const full = {
   NODE_ENV: 'production',
@@ -14,6 +16,7 @@ const full = {
   MAIL_FROM: 'Nodi Express <tickets@example.com>',
   SMS_API_URL: 'https://sms.example.com/send',
   SMS_API_TOKEN: 'token',
+  TICKET_SIGNING_KEY: TEST_SIGNING_KEY,
 }
 
 test('production with nothing configured names every missing variable', () => {
@@ -30,6 +33,7 @@ test('production with nothing configured names every missing variable', () => {
     'MAIL_FROM',
     'SMS_API_URL',
     'SMS_API_TOKEN',
+    'TICKET_SIGNING_KEY',
   ]) {
     assert.ok(text.includes(k), `${k} not named in:\n${text}`)
   }
@@ -53,6 +57,20 @@ test('production with every channel configured starts', () => {
   assert.equal(config.smtp, { url: full.SMTP_URL, from: full.MAIL_FROM })
   assert.equal(config.sms, { provider: 'http-json', url: full.SMS_API_URL, token: 'token', senderId: null })
   assert.is(config.smsFallback, null)
+})
+
+test('TICKET_SIGNING_KEY: production refuses none, a malformed one and the public development key; development runs on the development key', () => {
+  assert.equal(readConfig({ ...full, TICKET_SIGNING_KEY: 'not a key' }).problems, [
+    'TICKET_SIGNING_KEY is not an Ed25519 private key in PEM (make one with: openssl genpkey -algorithm ed25519)',
+  ])
+  assert.equal(readConfig({ ...full, TICKET_SIGNING_KEY: DEV_TICKET_SIGNING_KEY }).problems, [
+    'TICKET_SIGNING_KEY is the development key, which is public; make one with: openssl genpkey -algorithm ed25519',
+  ])
+  // a key pasted into one line with \n, as some secret stores keep it
+  assert.equal(readConfig({ ...full, TICKET_SIGNING_KEY: TEST_SIGNING_KEY.trim().replace(/\n/g, '\\n') }).problems, [])
+  const dev = readConfig({}).config
+  assert.is(dev.ticketSigningKey, undefined)
+  assert.is(publicKeyOf(signingKey(dev)), publicKeyOf(readSigningKey(DEV_TICKET_SIGNING_KEY)!))
 })
 
 test('SMS_PROVIDER picks SSL Wireless or BulkSMSBD with their settings; SMS_API_URL alone still means the JSON relay', () => {

@@ -39,6 +39,7 @@ import { TEST_PASSWORD } from './helpers.ts'
 import { sha256 } from '../lib/tokens.ts'
 import { badPathSegments, Later, mutationArbitrary, resolveLater, validArbitrary, type Schema } from './fuzz/arbitrary.ts'
 import { writeWatch } from './fuzz/db-fingerprint.ts'
+import { issueTicketLink } from '../bookings/ticket-codes.ts'
 
 /**
  * Path parameters whose name alone does not say what they hold: route → parameter →
@@ -634,6 +635,8 @@ async function buildWorld(f: Fixture): Promise<World> {
       ),
     },
     { reservationId: other!.id, pnr: other!.pnr, pin: other!.pin },
+    // the link of the ticket SMS: a new one for the sold ticket (the database keeps only its hash)
+    { token: new Later('a ticket link', async (use) => issueTicketLink(f.db, ((await use(ticket)) as { id: number }).id)), date: today },
     { from: addDays(today, -30), to: today },
     { paymentId: pay.body.data.paymentId },
     { paymentId: topUp.body.data.paymentId },

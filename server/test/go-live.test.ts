@@ -20,6 +20,7 @@ import { startSmtpReceiver, until, type SmtpReceiver } from './receivers.ts'
 import { startBulkSmsBd, startSslWireless, type ProviderStandIn } from './sms-standins.ts'
 import { bookSeat, call, freePort } from '../../harness/spawn-server.ts'
 import { startStandIn, type StandIn } from './sslcommerz-standin.ts'
+import { TEST_SIGNING_KEY } from './signing-key.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -46,6 +47,7 @@ test.after(async () => {
 function productionEnv(dataDir: string, base: string, port: number): Record<string, string> {
   return {
     NODE_ENV: 'production',
+    TICKET_SIGNING_KEY: TEST_SIGNING_KEY,
     DATA_DIR: dataDir,
     PORT: String(port),
     LOG_LEVEL: 'info',

@@ -8,6 +8,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { tempDir } from './helpers.ts'
 import { spawnServer } from './proc.ts'
+import { TEST_SIGNING_KEY } from './signing-key.ts'
 
 const channels = {
   PUBLIC_URL: 'https://tickets.example.com',
@@ -19,6 +20,7 @@ const channels = {
   MAIL_FROM: 'Nodi Express <tickets@example.com>',
   SMS_API_URL: 'http://127.0.0.1:9/sms',
   SMS_API_TOKEN: 'token',
+  TICKET_SIGNING_KEY: TEST_SIGNING_KEY,
 }
 
 test('a production start without the real channels exits non-zero within seconds, naming every missing variable, and touches no data', async () => {

@@ -20,6 +20,8 @@ export const storageKeys = {
   savedTickets: 'savedTickets',
   /** The result token of the card payment this tab opened last (session storage; src/stores/payment-tokens.ts). */
   paymentResultToken: 'paymentResultToken',
+  /** The checker page's public keys, trips, revocation list and chosen trip, for checks offline (local storage; src/stores/checker.ts). */
+  checker: 'checker',
 } as const
 
 /** A minimal Storage: what the stores use. */

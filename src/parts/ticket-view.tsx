@@ -133,7 +133,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
   const to = cityName(r.destination, lang)
   const seatNames = r.seats.map((s) => s.name).join(', ')
   const status = statusMessageIds[r.status] ? t(statusMessageIds[r.status]!) : String(r.status)
-  const hasKeys = !!r.pnr && !!r.pin
+  const hasKeys = !!r.pnr
   const canCalendar = r.status === 1 || r.status === 2 || r.status === 10
   const station = (s: Reservation['boardingStation']) => (
     <>
@@ -173,12 +173,14 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
                 {r.pnr}
               </dd>
             </div>
-            <div className={styles.key}>
-              <dt>{t('ticket.pin')}</dt>
-              <dd data-testid="ticket-pin">{localizeDigits(r.pin!, lang)}</dd>
-            </div>
+            {r.pin ? (
+              <div className={styles.key}>
+                <dt>{t('ticket.pin')}</dt>
+                <dd data-testid="ticket-pin">{localizeDigits(r.pin, lang)}</dd>
+              </div>
+            ) : null}
           </dl>
-          <TicketQr pnr={r.pnr!} pin={r.pin!} label={t('ticket.qrLabel')} fallback={<div className={qrBox} />} />
+          <TicketQr r={r} label={t('ticket.qrLabel')} fallback={<div className={qrBox} />} />
         </div>
       ) : null}
       <dl className={styles.details}>

@@ -158,3 +158,16 @@ export function keepOnDevice(passengerId: number | null, r: Reservation, keep: b
   putIn('local', owner, where === 'local' ? [...rest(local), moved] : rest(local))
   putIn('session', owner, where === 'session' ? [...rest(session), moved] : rest(session))
 }
+
+/** The owner key of the copy a ticket link (`/t?k=<token>`) opened: whoever has the link sees it. */
+const linkOwner = (token: string) => `link:${token}`
+
+/** Keeps the ticket a link opened (without its PIN) in local storage, so the link shows it again offline. */
+export function keepLinkTicket(token: string, r: Reservation): void {
+  putIn('local', linkOwner(token), [{ reservation: r, savedAt: now(), kept: true }])
+}
+
+/** The copy the ticket link `token` opened on this device, or null. */
+export function findLinkTicket(token: string): SavedTicket | null {
+  return copiesIn('local', linkOwner(token))[0] ?? null
+}

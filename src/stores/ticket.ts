@@ -57,6 +57,8 @@ const nowState = signal(now())
 const emailSentState = signal(false)
 const announcementState = signal<TicketAnnouncement | null>(null)
 const savedAtState = signal<number | null>(null)
+// the ticket link whose ticket is on screen (a second render does not ask again)
+const linkState = signal<string | null>(null)
 let seq = 0
 
 /** The ticket on screen. */
@@ -155,6 +157,24 @@ export async function openSaved(pnr: string): Promise<boolean> {
   const r = await run('find', 'find', () => call('reservationByPnr', { params: { pnr: p, pin } }))
   if (r && ticketState.value?.pnr === p) await showFresh(r)
   return true
+}
+
+/**
+ * Opens the ticket of the SMS's link (`/t?k=<token>`): the server's answer, without the PIN (it
+ * cannot cancel), kept on this device for the link; offline, the copy this link opened before.
+ * A tampered or revoked link is TICKET_LINK_INVALID.
+ */
+export async function openByLink(token: string): Promise<Reservation | undefined> {
+  if (ticketState.value && linkState.value === token && savedAtState.value === null) return ticketState.value
+  linkState.value = token
+  const r = await run('find', 'find', () => call('ticketByLink', { params: { token } }))
+  if (!r) return showSavedInstead((s) => s.findLinkTicket(token))
+  show(r)
+  await savedTickets().then(
+    (s) => s.keepLinkTicket(token, r),
+    () => undefined,
+  )
+  return r
 }
 
 /** Opens one of the signed-in passenger's tickets; RESERVATION_NOT_ACCESSIBLE when it is someone else's. */
@@ -264,6 +284,7 @@ export function resetTicket(): void {
   batch(() => {
     ticketState.value = null
     savedAtState.value = null
+    linkState.value = null
     busyState.value = null
     errorState.value = null
     quoteState.value = null

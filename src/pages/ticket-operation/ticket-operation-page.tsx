@@ -34,7 +34,8 @@ function Ticket() {
   const r = tk.ticket.value
   if (!r) return null
   const savedAt = tk.savedAt.value
-  const sold = tk.isSold.value && savedAt === null
+  // a ticket opened by its link comes without its PIN: it shows, and cannot cancel
+  const sold = tk.isSold.value && savedAt === null && !!r.pin
   const busy = tk.busy.value
   // why the saved copy is shown: no connection, or the server's answer to the saved PNR and PIN
   const shownError = tk.error.value?.scope === 'resend' || (savedAt !== null && tk.error.value?.scope === 'find') ? tk.error.value : null
@@ -59,6 +60,7 @@ function Ticket() {
         // neither sold nor booked: the operator may have cancelled the trip or moved the ticket (the note says it, or nothing)
         change={r.status > 2 ? <TicketChangeNote r={r} lang={lang} /> : null}
       >
+        {r.pin ? null : <p className={page.muted}>{t('ticket.linkNote')}</p>}
         {sold ? (
           <>
             <Button variant="outline" aria-disabled={busy !== null || undefined} onClick={() => busy === null && void tk.resendEmail()}>
@@ -82,12 +84,12 @@ function Ticket() {
   )
 }
 
-/** `?pnr=` (a ticket's own address) and `?reservationId=` (one of the signed-in passenger's). */
-function readQuery(search: string): { pnr: string | null; reservationId: number | null } {
+/** `?pnr=` (a ticket's own address), `?reservationId=` (one of the signed-in passenger's) and `?k=` (the SMS's link, `/t?k=`). */
+function readQuery(search: string): { pnr: string | null; reservationId: number | null; link: string | null } {
   const q = new URLSearchParams(search)
   const pnr = tk.normalisePnr(q.get('pnr') ?? '')
   const id = Number(q.get('reservationId'))
-  return { pnr: tk.PNR_PATTERN.test(pnr) ? pnr : null, reservationId: Number.isInteger(id) && id > 0 ? id : null }
+  return { pnr: tk.PNR_PATTERN.test(pnr) ? pnr : null, reservationId: Number.isInteger(id) && id > 0 ? id : null, link: q.get('k') }
 }
 
 /**
@@ -101,7 +103,7 @@ export default function TicketOperationPage() {
   useSignals()
   const t = useT()
   const search = currentRoute.value?.search ?? ''
-  const { pnr, reservationId } = useMemo(() => readQuery(search), [search])
+  const { pnr, reservationId, link } = useMemo(() => readQuery(search), [search])
   const signedIn = isSignedIn.value
   const [noCopy, setNoCopy] = useState<string | null>(null)
 
@@ -117,19 +119,23 @@ export default function TicketOperationPage() {
   }, [reservationId, signedIn])
 
   useEffect(() => {
-    if (pnr === null || reservationId !== null) return
+    if (link !== null) void tk.openByLink(link)
+  }, [link])
+
+  useEffect(() => {
+    if (pnr === null || reservationId !== null || link !== null) return
     void tk.openSaved(pnr).then((opened) => setNoCopy(opened ? null : pnr))
-  }, [pnr, reservationId])
+  }, [pnr, reservationId, link])
 
   const ticket = tk.ticket.value
   const findError = tk.error.value?.scope === 'find' ? tk.error.value : null
 
   // the ticket found by PNR and PIN gets its own address (reload, bookmark, offline)
   useEffect(() => {
-    if (ticket?.pnr && tk.savedAt.peek() === null && reservationId === null && pnr !== ticket.pnr) {
+    if (ticket?.pnr && tk.savedAt.peek() === null && reservationId === null && link === null && pnr !== ticket.pnr) {
       navigate(`/ticket-operation?pnr=${encodeURIComponent(ticket.pnr)}`, { replace: true })
     }
-  }, [ticket, pnr, reservationId])
+  }, [ticket, pnr, reservationId, link])
 
   return (
     <>
@@ -145,14 +151,14 @@ export default function TicketOperationPage() {
               variant="ghost"
               onClick={() => {
                 tk.resetTicket()
-                if (reservationId !== null || pnr !== null) navigate('/ticket-operation', { replace: true })
+                if (reservationId !== null || pnr !== null || link !== null) navigate('/ticket-operation', { replace: true })
               }}
             >
               {t('ticket.findAnother')}
             </Button>
           </div>
         </>
-      ) : (reservationId !== null || (pnr !== null && noCopy !== pnr)) && !findError ? (
+      ) : (reservationId !== null || link !== null || (pnr !== null && noCopy !== pnr)) && !findError ? (
         <p role="status" className={page.muted}>
           {t('common.loading')}
         </p>
