@@ -224,8 +224,13 @@ export const tripDetails = z.object({
   coach: z.object({ code: z.string(), type: z.enum(coachTypes), name: z.string() }),
   availableSeats: z.number(),
   seatLayout,
-  /** Seats this caller may still take on this trip (MAX_SEATS, or -999 for no limit). */
+  /** Seats this caller may still take on this trip (MAX_SEATS, or -999 for no limit), within what is left of `dateSeatLimit`. */
   remainingSeatLimit: z.number(),
+  /**
+   * The seats one passenger may buy for this trip's travel date, all trips together (`cap`), and what
+   * this caller has left of them (`left`; null when not signed in).
+   */
+  dateSeatLimit: z.optional(z.object({ cap: z.number(), left: z.nullable(z.number()) })),
   /** Expiry of the caller's current seat locks on this trip, if any. */
   expirationTime: z.nullable(instant),
   /** When the trip goes on sale, while it is not yet (seats can be seen, not held: SALE_NOT_OPEN); null (or absent) once it is. */

@@ -56,6 +56,8 @@ export default defineConfig({
           HOLD_LIMIT_PER_ADDRESS_TOTAL: '100000',
           SEAT_STREAMS_PER_ADDRESS: '100000',
           UNPAID_SEATS_PER_PASSENGER: '100000',
+          // specs choose 5 seats (MAX_SEATS) as visitors; the per-date cap's own spec runs a server with it (e2e/seat-cap.spec.ts)
+          SEATS_PER_PASSENGER_PER_DATE: '100000',
           SMS_LIMIT_PER_ADDRESS: '100000',
           ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
           ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}),

@@ -69,6 +69,7 @@ export async function startServer(env: Record<string, string>, opts: StartOption
       HOLD_LIMIT_PER_ADDRESS_TOTAL: '10000000',
       SEAT_STREAMS_PER_ADDRESS: '10000000',
       UNPAID_SEATS_PER_PASSENGER: '10000000',
+      SEATS_PER_PASSENGER_PER_DATE: '10000000',
       SMS_LIMIT_PER_ADDRESS: '10000000',
       SMS_HOURLY_BUDGET: '10000000',
       NODE_ENV: 'development',

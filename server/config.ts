@@ -51,6 +51,8 @@ export interface ServerConfig {
   holdLimitPerAddressTotal: number
   /** Seats one passenger may have in unpaid bookings across all trips (UNPAID_SEATS_PER_PASSENGER). */
   unpaidSeatsPerPassenger: number
+  /** Seats one passenger (account, or mobile number) may have sold or booked for one travel date, all trips (SEATS_PER_PASSENGER_PER_DATE). */
+  seatsPerPassengerPerDate: number
   /** Requests per minute per address on all routes (in memory, per process). */
   rateLimitMax: number
   /** Requests per minute per address on each sign-in and code route (kept in the database). */
@@ -313,6 +315,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     holdLimitPerAddress: int('HOLD_LIMIT_PER_ADDRESS', 10),
     holdLimitPerAddressTotal: int('HOLD_LIMIT_PER_ADDRESS_TOTAL', 30),
     unpaidSeatsPerPassenger: int('UNPAID_SEATS_PER_PASSENGER', 10),
+    seatsPerPassengerPerDate: int('SEATS_PER_PASSENGER_PER_DATE', 4),
     rateLimitMax: int('RATE_LIMIT_MAX', 60_000),
     authRateLimitMax: int('AUTH_RATE_LIMIT_MAX', 30),
     loginFailureLimit: int('LOGIN_FAILURE_LIMIT', 10),

@@ -11,6 +11,7 @@ import { checkCouponRules, discountOf, findOffer } from './coupons.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import type { Language } from '../delivery/ticket-messages.ts'
 import { AppError, type Deps } from '../core.ts'
+import { assertDateCap, lockDateCap } from './date-cap.ts'
 import { assertStation } from '../trips/lookups.ts'
 import { requireMobile } from '../account/passengers.ts'
 import { addTime } from '../lib/time.ts'
@@ -125,7 +126,8 @@ export interface BookingRequest extends BodyOf<'booking'> {
  * HOLD_MINUTES from now (at most MAX_HOLD_MINUTES after extensions, never after
  * departure). Answers its id. TRIP_NOT_FOUND, trip sale errors (SALE_NOT_OPEN before its sale hour), BUS_STATION_NOT_FOUND,
  * SEAT_NOT_FOUND; SEAT_UNAVAILABLE when someone else holds or bought a seat,
- * BOOKING_TIME_EXCEED when the caller's hold ran out, SEAT_LIMIT_EXCEEDED past MAX_SEATS.
+ * BOOKING_TIME_EXCEED when the caller's hold ran out, SEAT_LIMIT_EXCEEDED past MAX_SEATS, or past
+ * SEATS_PER_PASSENGER_PER_DATE for the trip's date (date-cap.ts, checked after the insert under the date's advisory locks).
  *
  * Unpaid bookings are holds too: the booking's seats count toward its
  * client address's hold limits (HOLD_LIMIT_EXCEEDED) and the passenger's unpaid seats
@@ -160,6 +162,7 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
       // and bookings, and one passenger's bookings, take their turn (in every process).
       if (address) await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('seat-hold-address'), hashtext($1))", [address])
       await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('unpaid-seats-passenger'), $1)", [passengerId])
+      await lockDateCap(tx, { passengerId, mobile, tripDate: trip.trip_date })
       // Claim the caller's own locks by deleting them: a lock can be spent once.
       const claimed = await tx.query<{ seat_name: string }>(
         'DELETE FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[]) AND expires_at > $4 RETURNING seat_name',
@@ -177,7 +180,10 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
         throw new AppError(others.length > 0 ? 'SEAT_UNAVAILABLE' : 'BOOKING_TIME_EXCEED')
       }
       if ((await bookedUnpaidCount(tx, trip.id, passengerId, now)) + names.length > MAX_SEATS) {
-        throw new AppError('SEAT_LIMIT_EXCEEDED', { reason: `Seat limit exceeded. You can book at most ${MAX_SEATS} seats on a trip.` })
+        throw new AppError('SEAT_LIMIT_EXCEEDED', {
+          reason: `Seat limit exceeded. You can book at most ${MAX_SEATS} seats on a trip.`,
+          values: { scope: 'trip', count: MAX_SEATS },
+        })
       }
       // No renewal: a seat this passenger or address booked before ends when that booking would have.
       const [cap] = await tx.query<{ expires: Date | null; max: Date | null; ended: Date | null }>(
@@ -219,6 +225,7 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
         [row!.id, trip.id, fares.map((s) => s.name), fares.map((s) => s.type), fares.map((s) => s.fare)],
       )
       await assertUnpaidLimits(tx, deps.config, { tripId: trip.id, passengerId, address, now })
+      await assertDateCap(tx, deps.config.seatsPerPassengerPerDate, { passengerId, mobile, tripDate: trip.trip_date, seats: names.length, now })
       // Remember this first hold of each seat (a live record stays: it is the cap this booking got),
       // kept until HOLD_MINUTES after the latest it could end.
       await tx.query(
@@ -279,7 +286,7 @@ async function assertUnpaidLimits(
     const limit = config.unpaidSeatsPerPassenger
     throw new AppError('SEAT_LIMIT_EXCEEDED', {
       reason: `You can have at most ${limit} unpaid seats on all trips together. Pay for or cancel a booking first.`,
-      values: { count: limit },
+      values: { scope: 'unpaid', count: limit },
     })
   }
 }

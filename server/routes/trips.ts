@@ -1,6 +1,7 @@
 /** Trip search and trip details with the seat map. */
 import type { FastifyInstance } from 'fastify'
 import { bookedUnpaidCount } from '../bookings/bookings.ts'
+import { dateSeatLimit } from '../bookings/date-cap.ts'
 import { AppError, type Deps } from '../core.ts'
 import { handle } from '../http/handle.ts'
 import { assertCities, assertStation } from '../trips/lookups.ts'
@@ -46,13 +47,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
     assertOnSale(trip, now)
     await assertStation(deps.db, body.originBusStationId, trip.origin_code)
     await assertStation(deps.db, body.destinationBusStationId, trip.destination_code)
-    const [states, booked, status] = await Promise.all([
+    const [states, booked, status, dateCap] = await Promise.all([
       seatStates(deps.db, trip, now),
       bookedUnpaidCount(deps.db, trip.id, call.auth?.passengerId ?? null, now),
       tripStatusNow(deps.db, trip.id),
+      dateSeatLimit(deps.db, deps.config.seatsPerPassengerPerDate, call.auth?.passengerId ?? null, trip.trip_date, now),
     ])
     // the row in memory may predate the operator closing the trip: the live seat map's reload comes at once
     if (status !== trip.status) assertOnSale({ ...trip, status: status ?? 'OMITTED' }, now)
-    return toTripDetails(trip, states, holdersOf(call), booked, now)
+    return toTripDetails(trip, states, holdersOf(call), booked, now, dateCap)
   })
 }

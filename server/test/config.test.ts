@@ -157,6 +157,12 @@ test('UNPAID_SEATS_PER_PASSENGER: 10 unless set; a malformed one is named', () =
   assert.match(readConfig({ UNPAID_SEATS_PER_PASSENGER: '-1' }).problems.join('\n'), 'UNPAID_SEATS_PER_PASSENGER must be a positive whole number')
 })
 
+test('SEATS_PER_PASSENGER_PER_DATE: 4 unless set; a malformed one is named', () => {
+  assert.is(readConfig({}).config.seatsPerPassengerPerDate, 4)
+  assert.is(readConfig({ SEATS_PER_PASSENGER_PER_DATE: '6' }).config.seatsPerPassengerPerDate, 6)
+  assert.match(readConfig({ SEATS_PER_PASSENGER_PER_DATE: '0' }).problems.join('\n'), 'SEATS_PER_PASSENGER_PER_DATE must be a positive whole number')
+})
+
 test('delivery settings: 8 attempts and a 120 s lease unless set; malformed values are named', () => {
   const { config } = readConfig({})
   assert.is(config.deliveryMaxAttempts, 8)

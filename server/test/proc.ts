@@ -42,6 +42,7 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 120_0
       HOLD_LIMIT_PER_ADDRESS_TOTAL: '1000000',
       SEAT_STREAMS_PER_ADDRESS: '1000000',
       UNPAID_SEATS_PER_PASSENGER: '1000000',
+      SEATS_PER_PASSENGER_PER_DATE: '1000000',
       SMS_LIMIT_PER_ADDRESS: '1000000',
       SMS_HOURLY_BUDGET: '1000000',
       ...env,

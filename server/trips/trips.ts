@@ -193,9 +193,17 @@ export function onSaleAt(trips: TripSummary[], now: Date): TripSummary[] {
 
 /**
  * The trip-details answer: the seat map as `holders` (the caller's lock holders) see
- * it, and the seats the caller may still take next to the `booked` unpaid seats it has.
+ * it, and the seats the caller may still take next to the `booked` unpaid seats it has
+ * and within what it has left of the per-passenger cap for the date (`dateCap`).
  */
-export function toTripDetails(trip: TripRow, states: SeatState[], holders: string[], booked: number, now: Date): TripDetails {
+export function toTripDetails(
+  trip: TripRow,
+  states: SeatState[],
+  holders: string[],
+  booked: number,
+  now: Date,
+  dateCap?: { cap: number; left: number | null },
+): TripDetails {
   const held: string[] = []
   let earliest: Date | null = null
   const seats: Seat[] = states.map((s) => {
@@ -227,7 +235,8 @@ export function toTripDetails(trip: TripRow, states: SeatState[], holders: strin
     coach: { code: trip.coach_code, type: trip.coach_type, name: trip.layout_name },
     availableSeats: seats.filter((s) => s.name !== OPEN_SEAT_NAME && s.status === seatStatus.available && !s.lockedByOther && !s.lockedByMe).length,
     seatLayout: { rows: trip.rows, columns: trip.columns, aisleColumns: trip.aisle_columns, decks: trip.decks, seats },
-    remainingSeatLimit: Math.max(0, MAX_SEATS - held.length - booked),
+    remainingSeatLimit: Math.max(0, Math.min(MAX_SEATS - booked, dateCap ? (dateCap.left ?? dateCap.cap) : MAX_SEATS) - held.length),
+    ...(dateCap ? { dateSeatLimit: dateCap } : {}),
     expirationTime: dhakaIsoOrNull(earliest),
     saleOpensAt: saleOpensAt(trip.sale_opens_at, now),
   }

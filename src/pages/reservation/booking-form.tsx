@@ -12,6 +12,9 @@ import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
 import { FIELD_MAX } from '../../../contract/values.ts'
 
+/** The per-date cap's refusal (SEAT_LIMIT_EXCEEDED with scope date) says the cap and what is left. */
+const DATE_CAP = { SEAT_LIMIT_EXCEEDED: 'booking.dateCapExceeded' }
+
 type Fields = { passengerName: string; passengerMobile: string; passengerEmail: string }
 
 function validate(v: Fields): FieldErrors<keyof Fields> {
@@ -105,7 +108,7 @@ export function BookingForm() {
       <div role="status" aria-atomic="true">
         {missing ? <p className={form.intro}>{t(missing)}</p> : null}
       </div>
-      <ServerError error={error} />
+      <ServerError error={error} ids={error?.values?.scope === 'date' ? DATE_CAP : undefined} />
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || !!missing || undefined}>
           {pending ? t('booking.booking') : t('booking.book')}

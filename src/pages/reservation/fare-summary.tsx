@@ -2,6 +2,7 @@ import { memo, useEffect, useRef, useState } from 'react'
 import { useComputed, useSignals } from '@preact/signals-react/runtime'
 import type { SeatPage } from '../../models/seat-page.ts'
 import type { Seat } from '../../../contract/schemas.ts'
+import { MAX_SEATS } from '../../../contract/values.ts'
 import { localizeDigits, type Locale } from '../../lib/dates.ts'
 import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
@@ -59,7 +60,15 @@ interface SummaryProps {
   total: number
   withOpen: number
   limit: number
+  /** The per-passenger cap for the travel date, shown when it can bind (what is left of it, or the cap, is at most MAX_SEATS); null otherwise. */
+  cap: number | null
+  /** What the signed-in passenger has left of `cap`; null for a visitor. */
+  left: number | null
   lang: Locale
+}
+
+function dateCap(d: { cap: number; left: number | null } | undefined): { cap: number | null; left: number | null } {
+  return d && (d.left ?? d.cap) <= MAX_SEATS ? d : { cap: null, left: null }
 }
 
 /**
@@ -75,12 +84,13 @@ export function FareSummary() {
     total: seatChoice.totalFare.value,
     withOpen: seatChoice.seats.value.length,
     limit: seatChoice.seatLimit.value,
+    ...dateCap(seatChoice.tripDetails.value?.dateSeatLimit),
   }))
   const snap = useLagging(summary).value
   return <SummaryView {...snap} lang={language.value} />
 }
 
-const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, limit, lang }: SummaryProps) {
+const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, limit, cap, left, lang }: SummaryProps) {
   const hold = useHold()
   const t = useT()
   const [wrap, scrolls] = useScrollsSideways<HTMLDivElement>()
@@ -97,7 +107,10 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
         </span>
         {hasOpen ? <span className={page.muted}> {t('seatChoice.openSeatNote')}</span> : null}
       </p>
-      <p className={page.muted}>{t('seatChoice.limitNote', { count: limit })}</p>
+      <p className={page.muted}>
+        {t('seatChoice.limitNote', { count: limit })}
+        {cap === null ? null : ` ${left === null ? t('seatChoice.dateCap', { cap }) : t('seatChoice.dateCapLeft', { cap, left })}`}
+      </p>
       {groups.length ? (
         // only while it scrolls is the box a Tab stop, so the keyboard can scroll it (axe: scrollable-region-focusable), named by the table's caption
         <div ref={wrap} className={styles.tableWrap} {...(scrolls ? scrollBox : {})}>
