@@ -456,7 +456,7 @@ async function bookingPath(
     for (const s of d.data.seatLayout.seats) if (s.status === 0 && !s.lockedByOther && s.name !== 'OPEN') seats.push({ trip: t, seat: s.name })
   }
   const tokens = await makePassengers(dbUrl, seats.length, 90_000_000, 'Eid Booker')
-  const prepared: { token: string; trip: RushTrip; seat: string }[] = []
+  const prepared: { token: string; mobile: string; trip: RushTrip; seat: string }[] = []
   await Promise.all(
     seats.map(async ({ trip, seat }, i) => {
       const res = await fetch(`${urls[i % urls.length]}/api/reservation/seatLock`, {
@@ -464,7 +464,7 @@ async function bookingPath(
         headers: { ...json, authorization: `Bearer ${tokens[i]}`, 'x-forwarded-for': `10.200.${i >> 8}.${i & 255}` },
         body: seatLockBody(trip, [seat]),
       })
-      if (res.ok) prepared.push({ token: tokens[i]!, trip, seat })
+      if (res.ok) prepared.push({ token: tokens[i]!, mobile: `019${String(90_000_000 + i + 1).padStart(8, '0')}`, trip, seat })
       await res.arrayBuffer()
     }),
   )
@@ -485,7 +485,7 @@ async function bookingPath(
             boardingStationId: p.trip.boardingId,
             droppingStationId: p.trip.droppingId,
             passengerName: 'Eid Booker',
-            passengerMobile: '01900000000',
+            passengerMobile: p.mobile,
           }),
         })
         if (!res.ok) non2xx++
@@ -543,7 +543,7 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
     const url = await pgServer.createDatabase('eid')
     const postmaster = postmasterPid(new URL(url).port)
     // the bench is the proxy in front: it says each passenger's address in X-Forwarded-For; a fresh date per measurement
-    const env = { DATABASE_URL: url, TRUST_PROXY: '1', TRIP_DAYS_AHEAD: '60' }
+    const env = { DATABASE_URL: url, TRUST_PROXY: '1', TRIP_DAYS_AHEAD: '60', SEATS_PER_PASSENGER_PER_DATE: String(CAP) }
     servers.push(await startServer(env))
     servers.push(await startServer(env))
     const urls = servers.map((s) => s.url)
