@@ -63,6 +63,10 @@ export const api = {
   applyCoupon: def({ ...r.applyCoupon, response: s.reservation }),
   removeCoupon: def({ ...r.removeCoupon, response: s.reservation }),
   resendReservationEmail: def({ ...r.resendReservationEmail, response: z.boolean() }),
+
+  // Waiting room
+  queueJoin: def({ ...r.queueJoin, body: s.queueRequest, response: s.queueStatus }),
+  queueStatus: def({ ...r.queueStatus, body: s.queueRequest, response: s.queueStatus }),
 } as const
 
 export type Api = typeof api
