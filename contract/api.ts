@@ -65,8 +65,7 @@ export const api = {
   resendReservationEmail: def({ ...r.resendReservationEmail, response: z.boolean() }),
 
   // Waiting room
-  queueJoin: def({ ...r.queueJoin, body: s.queueRequest, response: s.queueStatus }),
-  queueStatus: def({ ...r.queueStatus, body: s.queueRequest, response: s.queueStatus }),
+  queue: def({ ...r.queue, body: s.queueRequest, response: s.queueStatus }),
 } as const
 
 export type Api = typeof api

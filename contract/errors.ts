@@ -68,10 +68,7 @@ export const errorCatalogue = {
   },
   HOLD_LIMIT_EXCEEDED: { status: 429, reason: 'Too many seats are held from your network. Book or release seats first.' },
   SEAT_HOLD_ENDED: { status: 409, reason: 'Your time on these seats has run out; they cannot be held by you again yet. Choose other seats.' },
-  QUEUE_ADMISSION_REFUSED: {
-    status: 403,
-    reason: 'Seats on this date are sold through a waiting room: wait for your turn, then choose your seats before your time runs out.',
-  },
+  QUEUE_ADMISSION_REFUSED: { status: 403, reason: 'Wait for your turn in the waiting room.' },
 
   // Not found
   AGENT_NOT_FOUND: { status: 404, reason: 'Agent not found.' },

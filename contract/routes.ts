@@ -65,9 +65,8 @@ export const applyCoupon = { method: 'GET', path: '/reservation/booking/applyDis
 export const removeCoupon = { method: 'GET', path: '/reservation/booking/removeDiscountCoupon/:reservationId/:couponCode', auth: 'required' } as const
 export const resendReservationEmail = { method: 'GET', path: '/reservation/resendReservationEmail/:pnr/:pin', auth: 'optional' } as const
 
-// Waiting room of a rush date (server/queue/)
-export const queueJoin = { method: 'POST', path: '/queue/join', auth: 'optional' } as const
-export const queueStatus = { method: 'POST', path: '/queue/status', auth: 'optional' } as const
+// Waiting room of a rush date (server/queue/): joins (`join: true`) or reads one's place
+export const queue = { method: 'POST', path: '/queue', auth: 'optional' } as const
 
 /** Fills `:name` parameters of a route path, URI-encoding each value. */
 export function pathOf(path: string, params: Record<string, string | number> = {}): string {

@@ -236,7 +236,9 @@ export const queueRequest = z.strictObject({
   originCode: cityCode,
   destinationCode: cityCode,
   token: z.nullable(z.string().check(z.regex(queueTokenPattern))),
-  /** Join only: an expired admission's place goes to the back of the queue. */
+  /** Join the queue (or find one's place in it); without it only read the place. */
+  join: z.optional(z.boolean()),
+  /** With join: an expired admission's place goes to the back of the queue. */
   again: z.optional(z.boolean()),
 })
 /** Where a place stands: `open` no queue (choose seats), `notJoined`, `preQueue` (drawn at opensAt), `waiting`, `admitted` (until admittedUntil), `expired`, `soldOut`. */

@@ -36,7 +36,7 @@ export function isInstant(v: string): boolean {
 export const deviceIdPattern = /^[A-Za-z0-9_-]{8,64}$/
 
 /**
- * The header that carries the queue token the server issued (POST /queue/join) on a seat lock:
+ * The header that carries the queue token the server issued (POST /queue with join) on a seat lock:
  * seats of a rush date are locked only with an unexpired admission of that token's place.
  */
 export const QUEUE_TOKEN_HEADER = 'X-Queue-Token'

@@ -49,8 +49,8 @@ test('PostgreSQL, two processes: one place per browser, admissions a prefix of t
   await markRushDate(db, { ...key, opensAt, admitPerMinute: rate, admitMinutes: null }, 'command')
   const on = (i: number) => servers[i % servers.length]!.url
   const join = (i: number, token: string | null) =>
-    call(on(i), 'POST', '/api/queue/join', { ...key, token }, { headers: { 'x-forwarded-for': `198.51.100.${i % 50}` } })
-  const status = (i: number, token: string) => call(on(i), 'POST', '/api/queue/status', { ...key, token })
+    call(on(i), 'POST', '/api/queue', { ...key, token, join: true }, { headers: { 'x-forwarded-for': `198.51.100.${i % 50}` } })
+  const status = (i: number, token: string) => call(on(i), 'POST', '/api/queue', { ...key, token })
 
   // 30 browsers join before the hour, each on one process, then again (a refresh, another tab) on both at once
   const tokens = (await Promise.all(Array.from({ length: 30 }, (_, i) => join(i, null)))).map((r) => {

@@ -1,5 +1,5 @@
 /**
- * The waiting room of a rush date (POST /queue/join, /queue/status, and seat locks that need an
+ * The waiting room of a rush date (POST /queue to join and to poll, and seat locks that need an
  * admission): a random draw for the pre-queue, arrival order after the hour, the admission rate,
  * expiry, refused admissions (none, made up, not yet, expired, another passenger's) and one
  * place per browser and per passenger.
@@ -31,11 +31,11 @@ const at = (ms: number) => f.setNow(new Date(opensAt.getTime() + ms))
 
 async function join(token: string | null, opts: { token?: string; address?: string; again?: boolean } = {}) {
   const headers = opts.address ? { 'x-forwarded-for': opts.address } : undefined
-  const body = { ...key(), token, ...(opts.again ? { again: true } : {}) }
-  return f.api('POST', '/api/queue/join', body, { token: opts.token, headers })
+  const body = { ...key(), token, join: true, ...(opts.again ? { again: true } : {}) }
+  return f.api('POST', '/api/queue', body, { token: opts.token, headers })
 }
 async function status(token: string | null, session?: string) {
-  const r = await f.api('POST', '/api/queue/status', { ...key(), token }, { token: session })
+  const r = await f.api('POST', '/api/queue', { ...key(), token }, { token: session })
   assert.is(r.status, 200, JSON.stringify(r.body))
   return r.body.data
 }
@@ -221,7 +221,7 @@ t('a date that is no rush answers open; bad input is refused by the contract', a
   const r = await join(null)
   assert.is(r.status, 200)
   assert.is(r.body.data.state, 'open')
-  const bad = await f.api('POST', '/api/queue/join', { ...key(), token: 'short', draw: 0 })
+  const bad = await f.api('POST', '/api/queue', { ...key(), token: 'short', join: true, draw: 0 })
   assert.is(bad.status, 400)
   assert.is(bad.body.error.code, 'VALIDATION_FAILED')
 })

@@ -5,24 +5,11 @@ import { handle } from '../http/handle.ts'
 import { addressKey } from '../http/limits.ts'
 import { joinQueue, queueStatus } from '../queue/queue.ts'
 
-/** Registers POST /queue/join and POST /queue/status. */
+/** Registers POST /queue: joins with `join: true` (`again`: at the back after an expired admission), else reads the place. */
 export function register(app: FastifyInstance, deps: Deps): void {
-  handle(app, deps, 'queueJoin', async ({ body, auth, req }) => {
-    const { token, again, ...key } = body
-    return joinQueue(
-      deps,
-      key,
-      { token, passengerId: auth?.passengerId ?? null, address: addressKey(req.ip, deps.config.ipv6ClientPrefix), now: deps.now() },
-      again ?? false,
-    )
-  })
-  handle(app, deps, 'queueStatus', async ({ body, auth, req }) => {
-    const { token, again: _, ...key } = body
-    return queueStatus(deps, key, {
-      token,
-      passengerId: auth?.passengerId ?? null,
-      address: addressKey(req.ip, deps.config.ipv6ClientPrefix),
-      now: deps.now(),
-    })
+  handle(app, deps, 'queue', async ({ body, auth, req }) => {
+    const { token, join, again, ...key } = body
+    const caller = { token, passengerId: auth?.passengerId ?? null, address: addressKey(req.ip, deps.config.ipv6ClientPrefix), now: deps.now() }
+    return join ? joinQueue(deps, key, caller, again ?? false) : queueStatus(deps, key, caller)
   })
 }
