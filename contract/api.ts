@@ -70,6 +70,8 @@ export const api = {
   leaveWaitlist: def({ ...r.leaveWaitlist, body: s.waitlistTripRequest, response: z.boolean() }),
   ticketByLink: def({ ...r.ticketByLink, response: s.reservation }),
   ticketCheck: def({ ...r.ticketCheck, query: s.ticketCheckQuery, response: s.ticketCheck }),
+  // Waiting room
+  queue: def({ ...r.queue, body: s.queueRequest, response: s.queueStatus }),
 } as const
 
 export type Api = typeof api

@@ -74,6 +74,9 @@ export const waitlist = { method: 'GET', path: '/waitlist/:tripId', auth: 'requi
 export const joinWaitlist = { method: 'POST', path: '/waitlist', auth: 'required' } as const
 export const leaveWaitlist = { method: 'POST', path: '/waitlist/leave', auth: 'required' } as const
 
+// Waiting room of a rush date (server/queue/): joins (`join: true`) or reads one's place
+export const queue = { method: 'POST', path: '/queue', auth: 'optional' } as const
+
 /** Fills `:name` parameters of a route path, URI-encoding each value. */
 export function pathOf(path: string, params: Record<string, string | number> = {}): string {
   return path.replace(/:(\w+)/g, (_, k: string) => {

@@ -24,6 +24,7 @@ import {
   PASSWORD_MAX,
   PASSWORD_MIN,
   passwordSpecialPattern,
+  queueTokenPattern,
   seatTypes,
   TOP_UP_MAX,
   TOP_UP_MIN,
@@ -235,6 +236,43 @@ export const tripDetails = z.object({
   expirationTime: z.nullable(instant),
   /** When the trip goes on sale, while it is not yet (seats can be seen, not held: SALE_NOT_OPEN); null (or absent) once it is. */
   saleOpensAt: z.optional(z.nullable(instant)),
+})
+
+/**
+ * Joining or polling the waiting room of a rush date: the route and travel date, and the queue
+ * token this browser was issued (null the first time; join answers one).
+ */
+export const queueRequest = z.strictObject({
+  tripDate: isoDate,
+  originCode: cityCode,
+  destinationCode: cityCode,
+  token: z.nullable(z.string().check(z.regex(queueTokenPattern))),
+  /** Join the queue (or find one's place in it); without it only read the place. */
+  join: z.optional(z.boolean()),
+  /** With join: an expired admission's place goes to the back of the queue. */
+  again: z.optional(z.boolean()),
+})
+/** Where a place stands: `open` no queue (choose seats), `notJoined`, `preQueue` (drawn at opensAt), `waiting`, `admitted` (until admittedUntil), `expired`, `soldOut`. */
+export const queueStates = ['open', 'notJoined', 'preQueue', 'waiting', 'admitted', 'expired', 'soldOut'] as const
+/** The waiting room's answer: one read of the database per poll. */
+export const queueStatus = z.object({
+  state: z.enum(queueStates),
+  opensAt: z.nullable(instant),
+  /** 1-based place among those still waiting; null before the draw. */
+  place: z.nullable(z.number()),
+  ahead: z.nullable(z.number()),
+  /** Everyone still waiting (before the hour: in the pre-queue). */
+  waiting: z.number(),
+  /** Seats of the route that date neither booked nor held, as of the last second. */
+  seatsLeft: z.nullable(z.number()),
+  /** Seconds until this place is admitted at the present rate; null when not waiting. */
+  estimateSeconds: z.nullable(z.number()),
+  admitPerMinute: z.number(),
+  admittedUntil: z.nullable(instant),
+  /** When to ask again. */
+  pollSeconds: z.number(),
+  /** The queue token to keep (join answers it; status echoes the one sent). */
+  token: z.nullable(z.string()),
 })
 
 /** The trip as a seat-lock request names it, and the seats. */
@@ -506,6 +544,7 @@ export type WaitlistEntry = z.infer<typeof waitlistEntry>
 export type SeatLayout = z.infer<typeof seatLayout>
 export type TripDetails = z.infer<typeof tripDetails>
 export type SeatLockRequest = z.infer<typeof seatLockRequest>
+export type QueueStatus = z.infer<typeof queueStatus>
 export type SeatLockResponse = z.infer<typeof seatLockResponse>
 export type ExtendSeatLockRequest = z.infer<typeof extendSeatLockRequest>
 export type ExtendSeatLockResponse = z.infer<typeof extendSeatLockResponse>

@@ -35,6 +35,15 @@ export function isInstant(v: string): boolean {
  */
 export const deviceIdPattern = /^[A-Za-z0-9_-]{8,64}$/
 
+/**
+ * The header that carries the queue token the server issued (POST /queue with join) on a seat lock:
+ * seats of a rush date are locked only with an unexpired admission of that token's place.
+ */
+export const QUEUE_TOKEN_HEADER = 'X-Queue-Token'
+
+/** A queue token as the server issues it (32 random bytes, base64url); any other value is no token. */
+export const queueTokenPattern = /^[A-Za-z0-9_-]{43}$/
+
 /** False when `v` holds U+0000 or an unpaired UTF-16 surrogate, which PostgreSQL text cannot store. */
 export function isStorableText(v: string): boolean {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding U+0000 is the point

@@ -7,67 +7,19 @@
  * holds seats says the trip is cancelled, with the way back to search, and the holds are gone.
  * Every view passes axe. Without PostgreSQL each test is reported skipped (a failure under CI).
  */
-import { spawn } from 'node:child_process'
-import path from 'node:path'
-import { type APIRequestContext, type Browser, type BrowserContext, expect, type Page, request as playwrightRequest, test } from '@playwright/test'
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test'
 import pg from 'pg'
 import type { Reservation } from '../contract/schemas.ts'
-import { postgresMissing, startPostgres, type TestPostgres } from '../harness/postgres.ts'
-import { skipLine, underCi } from '../server/test/skip.ts'
 import { formatDateTime } from '../src/lib/dates.ts'
 import { formatMoney } from '../src/lib/money.ts'
 import { bookThroughApi, dhakaDate, expectNoAxeViolations, latestCode, m, pageHeading, payName, signInContext } from './helpers.ts'
-import { type OwnServer, startOwnServer } from './own-server.ts'
+import { operatorSite } from './operator-site.ts'
 
-const root = path.resolve(import.meta.dirname, '..')
-const missing = postgresMissing()
-let pgServer: TestPostgres
-let databaseUrl: string
-let app: OwnServer
-let api: APIRequestContext
-
-test.describe.configure({ mode: 'serial', timeout: 180_000 })
-
-test.beforeAll(async () => {
-  if (missing) return
-  test.setTimeout(240_000)
-  pgServer = await startPostgres()
-  databaseUrl = await pgServer.createDatabase('trip_changes')
-  app = await startOwnServer({ DATABASE_URL: databaseUrl })
-  api = await playwrightRequest.newContext({ baseURL: app.url })
-})
-
-test.afterAll(async () => {
-  await api?.dispose()
-  await app?.stop()
-  await pgServer?.stop()
-})
-
-// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern
-test.beforeEach(({}, info) => {
-  if (!missing) return
-  if (underCi()) throw new Error(`${missing} (CI is set, so a skipped test is a failure)`)
-  console.log(skipLine('e2e', `trip-changes.spec.ts › ${info.titlePath.slice(1).join(' › ')}`, missing))
-  test.skip(true, missing)
-})
-
-/** Runs the operator's command on the server's database; answers what it printed. */
-function runTrip(args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/commands/trip-command.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test', PUBLIC_URL: app.url, LOG_LEVEL: 'error' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    child.stdout.on('data', (d) => (out += d))
-    child.stderr.on('data', (d) => (out += d))
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`npm run trip -- ${args.join(' ')}: exit ${code}\n${out}`))))
-  })
-}
+const site = operatorSite('trip_changes', 'trip-changes.spec.ts')
+const runTrip = (args: string[]) => site.runTrip(args)
 
 async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl })
+  const client = new pg.Client({ connectionString: site.databaseUrl })
   await client.connect()
   try {
     return (await client.query(sql, params)).rows as T[]
@@ -96,14 +48,14 @@ async function tripWithSibling(): Promise<{ tripId: number; date: string; siblin
 }
 
 async function reservation(token: string, id: number): Promise<Reservation> {
-  const res = await api.get(`/api/reservation/details/${id}`, { headers: { Authorization: `Bearer ${token}` } })
+  const res = await site.api.get(`/api/reservation/details/${id}`, { headers: { Authorization: `Bearer ${token}` } })
   expect(res.ok(), await res.text()).toBe(true)
   return ((await res.json()) as { data: Reservation }).data
 }
 
 async function signedInPage(browser: Browser, mobile: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: app.url })
-  await signInContext(context, api, mobile)
+  const context = await browser.newContext({ baseURL: site.app.url })
+  await signInContext(context, site.api, mobile)
   return { context, page: await context.newPage() }
 }
 
@@ -117,7 +69,7 @@ async function open(page: Page, url: string, lang: 'en' | 'bn'): Promise<void> {
 
 test('a moved ticket says where it went, on its page and in My tickets (en, bn), and cancels for the whole fare', async ({ browser }) => {
   const { tripId, sibling } = await tripWithSibling()
-  const bought = await bookThroughApi(api, { tripId }, { seats: 2, pay: true })
+  const bought = await bookThroughApi(site.api, { tripId }, { seats: 2, pay: true })
   const before = await reservation(bought.token, bought.reservationId)
   await runTrip(['move', String(tripId), '--to-coach', sibling])
   const r = await reservation(bought.token, bought.reservationId)
@@ -152,7 +104,7 @@ test('a moved ticket says where it went, on its page and in My tickets (en, bn),
   await page.getByRole('button', { name: m('en', 'ticket.cancel'), exact: true }).click()
   await expect(page.getByRole('heading', { name: m('en', 'ticket.cancelHeading') })).toBeFocused()
   await expect(page.getByTestId('refund-amount')).toHaveText(formatMoney(r.fare.total, 'en'))
-  const otp = await latestCode(api, bought.mobile, /cancel/i)
+  const otp = await latestCode(site.api, bought.mobile, /cancel/i)
   await page.getByRole('textbox', { name: m('en', 'login.codeDigit', { index: 1, count: 6 }) }).click()
   await page.keyboard.type(otp)
   await page.getByRole('button', { name: m('en', 'ticket.confirmCancel') }).click()
@@ -167,7 +119,7 @@ test('a moved ticket says where it went, on its page and in My tickets (en, bn),
 
 test('a ticket of a trip the operator cancelled says why, and the refund (en, bn), on its page and in My tickets', async ({ browser }) => {
   const { tripId } = await tripWithSibling()
-  const bought = await bookThroughApi(api, { tripId }, { seats: 2, pay: true })
+  const bought = await bookThroughApi(site.api, { tripId }, { seats: 2, pay: true })
   const reason = 'Hartal on the Dhaka-Chattogram highway'
   const reasonBn = 'ঢাকা-চট্টগ্রাম মহাসড়কে হরতাল'
   await runTrip(['cancel', String(tripId), '--reason', reason, '--reason-bn', reasonBn])
@@ -220,7 +172,7 @@ test('the seat page of a trip the operator cancels while a passenger holds seats
   browser,
 }) => {
   const { tripId, date } = await tripWithSibling()
-  const context = await browser.newContext({ baseURL: app.url })
+  const context = await browser.newContext({ baseURL: site.app.url })
   const page = await context.newPage()
   await page.goto(`/reservation?tripId=${tripId}&from=DHK&to=CTG&date=${date}`)
   await pageHeading(page)

@@ -29,6 +29,7 @@ import * as coupons from './routes/coupons.ts'
 import * as lookups from './routes/lookups.ts'
 import * as payments from './routes/payments.ts'
 import * as profile from './routes/profile.ts'
+import * as queue from './routes/queue.ts'
 import * as seatEvents from './routes/seat-events.ts'
 import * as seatLocks from './routes/seat-locks.ts'
 import * as tickets from './routes/tickets.ts'
@@ -236,6 +237,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   contact.register(app, deps)
   trips.register(app, deps)
   seatLocks.register(app, deps)
+  queue.register(app, deps)
   seatEvents.register(app, deps)
   bookings.register(app, deps)
   coupons.register(app, deps)

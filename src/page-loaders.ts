@@ -23,6 +23,7 @@ export const pageLoaders: Record<PageKey, () => Promise<PageModule>> = {
   terms: () => import('./pages/terms/terms-page.tsx'),
   privacy: () => import('./pages/privacy/privacy-page.tsx'),
   reservation: () => import('./pages/reservation/reservation-page.tsx'),
+  queue: () => import('./pages/queue/queue-page.tsx'),
   'reservation-success': () => import('./pages/reservation-success/reservation-success-page.tsx'),
   'reservation-failure': () => import('./pages/reservation-failure/reservation-failure-page.tsx'),
   'ticket-operation': () => import('./pages/ticket-operation/ticket-operation-page.tsx'),

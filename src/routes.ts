@@ -15,6 +15,7 @@ export type PageKey =
   | 'terms'
   | 'privacy'
   | 'reservation'
+  | 'queue'
   | 'reservation-success'
   | 'reservation-failure'
   | 'ticket-operation'
@@ -55,6 +56,7 @@ export const routes: readonly AppRoute[] = [
   { path: '/terms-and-conditions', page: 'terms', titleId: 'terms.title', restricted: false },
   { path: '/privacy-policy', page: 'privacy', titleId: 'privacy.title', restricted: false },
   { path: '/reservation', page: 'reservation', titleId: 'reservation.title', restricted: false },
+  { path: '/queue', page: 'queue', titleId: 'queue.title', restricted: false },
   { path: '/reservation/success', page: 'reservation-success', titleId: 'reservationSuccess.title', restricted: false },
   { path: '/reservation/failure', page: 'reservation-failure', titleId: 'reservationFailure.title', restricted: false },
   { path: '/ticket-operation', page: 'ticket-operation', titleId: 'ticketOperation.title', restricted: false },
@@ -97,6 +99,7 @@ export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
     'validation',
     'waitlist',
   ],
+  queue: ['queue'],
   'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'ticketChange', 'booking', 'coachType', 'profile'],
   'reservation-failure': ['reservationFailure', 'payment', 'booking', 'seatChoice'],
   'ticket-operation': ['ticketOperation', 'ticket', 'ticketChange', 'booking', 'coachType', 'profile', 'login', 'validation'],

@@ -7,13 +7,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { api } from '../../contract/api.ts'
+import { QUEUE_TOKEN_HEADER } from '../../contract/values.ts'
 import { AppError } from '../core.ts'
 import { sendError } from './handle.ts'
 
 /** Every method the route table uses. */
 export const CORS_METHODS = [...new Set(Object.values(api).map((r) => r.method))]
 /** The request headers the app sends (src/api/client.ts). */
-export const CORS_HEADERS = ['Authorization', 'X-Device-Id', 'Content-Type', 'Accept', 'Accept-Language']
+export const CORS_HEADERS = ['Authorization', 'X-Device-Id', QUEUE_TOKEN_HEADER, 'Content-Type', 'Accept', 'Accept-Language']
 /** How long a browser may reuse a preflight answer (Chromium keeps one at most 2 hours). */
 export const CORS_MAX_AGE_SECONDS = 7200
 

@@ -13,6 +13,7 @@ import type { StationRow } from '../trips/lookups.ts'
 import { addDays, calendarDays, dhakaDate } from '../lib/time.ts'
 import { weekdayNames, type Network, type NetworkLayout } from './schema.ts'
 import { DESIRED_TRIPS, generateTrips, setGeneratedThrough } from './trips.ts'
+import { importRushDates } from './rush.ts'
 
 /** What an import did to one kind of row. */
 export interface Counts {
@@ -38,6 +39,7 @@ export interface ImportReport {
   timePeriods: Counts
   offers: Counts
   announcements: Counts
+  rushDates: Counts
   trips: TripCounts
   warnings: string[]
 }
@@ -139,6 +141,7 @@ export async function importNetwork(tx: Queryable, net: Network, opts: ImportOpt
     timePeriods: counts(),
     offers: counts(),
     announcements: counts(),
+    rushDates: counts(),
     trips: { ...counts(), kept: 0 },
     warnings: [],
   }
@@ -158,6 +161,7 @@ export async function importNetwork(tx: Queryable, net: Network, opts: ImportOpt
   await importTimePeriods(ctx)
   await importOffers(ctx)
   await importAnnouncements(ctx)
+  await importRushDates(tx, net.rushDates, report.rushDates)
 
   if (opts.source !== undefined) {
     await tx.query('INSERT INTO network_imports (source, sha256, report, imported_at) VALUES ($1, $2, $3::jsonb, $4)', [

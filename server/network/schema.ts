@@ -8,6 +8,7 @@
  */
 import { z } from 'zod'
 import { coachTypes, isCalendarDate, OPEN_SEAT_NAME, seatTypes } from '../../contract/schemas.ts'
+import { checkRushDates, rushDateSchema } from './rush.ts'
 
 /** Weekday names in ISO order: MON is 1, SUN is 7. */
 export const weekdayNames = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const
@@ -188,6 +189,7 @@ export const networkSchema = z
     timePeriods: z.array(timePeriod).describe('Search filters by departure time'),
     offers: z.array(offer).describe('Offers with coupon codes; removed ones end (used) or go (never used)'),
     announcements: z.array(announcement).describe('Home-page notices'),
+    rushDates: z.array(rushDateSchema).default([]).describe('Travel dates sold through the waiting room; none when left out'),
   })
   .describe("The operator's network and timetable")
 
@@ -347,6 +349,7 @@ function crossCheck(json: unknown): string[] {
   firstSeen('offers', 'couponCode', (o) => str(o.couponCode)?.toUpperCase(), 'coupon code')
   for (const [i, o] of list(root.offers).entries()) checkDates(['offers', i], obj(o), add)
   firstSeen('announcements', 'key', (a) => str(a.key), 'key')
+  checkRushDates(list(root.rushDates), routes, add)
   return errors
 }
 

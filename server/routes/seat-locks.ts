@@ -5,6 +5,7 @@ import { handle } from '../http/handle.ts'
 import { addressKey } from '../http/limits.ts'
 import { MAX_HOLD_EXTENSIONS } from '../../contract/values.ts'
 import { extendHold, holdersOf, seatLocker, unlockSeats } from '../trips/seat-locks.ts'
+import { admissionToken, assertAdmitted } from '../queue/queue.ts'
 import { parseInstant } from '../lib/time.ts'
 import { assertRoute, findTrip, findTripByCoach } from '../trips/trips.ts'
 
@@ -16,6 +17,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const now = deps.now()
     const holders = holdersOf(call)
     if (body.locked) {
+      // a rush date's seats need an admission from its waiting room (server/queue/)
+      await assertAdmitted(deps.db, body, admissionToken(call.req), call.auth?.passengerId ?? null, now)
       // trip, route, sale and layout checks happen inside the one locking call
       try {
         const held = await lockSeats({

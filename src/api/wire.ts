@@ -21,6 +21,8 @@ export interface Caller {
   language: () => string
   deviceId: () => string
   token: () => string | null
+  /** The waiting room's queue token (X-Queue-Token): a seat lock on a rush date needs its admission. */
+  queueToken?: () => string | null
 }
 
 /** What one call adds to its route. */
@@ -46,6 +48,9 @@ export function wireRequest(route: RouteWire, caller: Caller, parts: CallParts =
     headers['X-Device-Id'] = caller.deviceId()
     const token = caller.token()
     if (token) headers.Authorization = `Bearer ${token}`
+    // set by the seat page only, so other requests stay identical to the shell's early ones
+    const queueToken = caller.queueToken?.()
+    if (queueToken) headers['X-Queue-Token'] = queueToken
   }
   if (parts.body === undefined) return { method: route.method, url, headers }
   headers['Content-Type'] = 'application/json'

@@ -6,7 +6,10 @@ import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDate, formatTime } from '../../lib/dates.ts'
-import { currentRoute } from '../../router.ts'
+import { currentRoute, navigate } from '../../router.ts'
+import { call, configureApi } from '../../api/index.ts'
+import { localStore } from '../../lib/storage.ts'
+import { QUEUE_TOKEN_KEY, waitingRoomFor } from '../../models/queue-gate.ts'
 import { cityName, loadLookups, lookupsLoaded } from '../../stores/lookups.ts'
 import { language } from '../../stores/ui.ts'
 import { loadEarly, takeEarlyLoad } from '../../lib/early-load.ts'
@@ -116,6 +119,19 @@ function SeatChoice({ trip }: { trip: TripRef }) {
     const early = takeEarlyLoad(tripKey(trip))
     if (!early || seatChoice.loadStatus.peek() === 'idle') void seatChoice.loadTrip(trip)
   }, [seatChoice, trip.tripId, trip.originCode, trip.destinationCode])
+
+  // a rush date sells through its waiting room: without an admission here, the passenger waits there first
+  const tripDate = details?.tripDate ?? trip.tripDate
+  useEffect(() => {
+    let live = true
+    // seat locks carry the admission of this browser's place (X-Queue-Token)
+    configureApi({ queueToken: () => localStore().getItem(QUEUE_TOKEN_KEY) })
+    if (tripDate)
+      void waitingRoomFor({ ...trip, tripDate }, { call, storage: localStore() }).then((to) => live && to && navigate(to, { replace: true }))
+    return () => {
+      live = false
+    }
+  }, [trip.tripId, tripDate])
 
   useEffect(() => {
     // closing the tab or leaving the site: give the seats back with a request that outlives the page

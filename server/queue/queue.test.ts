@@ -1,0 +1,229 @@
+/**
+ * The waiting room of a rush date (POST /queue to join and to poll, and seat locks that need an
+ * admission): a random draw for the pre-queue, arrival order after the hour, the admission rate,
+ * expiry, refused admissions (none, made up, not yet, expired, another passenger's) and one
+ * place per browser and per passenger.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { freeSeats, lockBody, openFixture, pickTrip, type Fixture } from '../test/booking-fixture.ts'
+import { markRushDate } from './rush-dates.ts'
+
+const t = suite('rush-date waiting room')
+let f: Fixture
+type Trip = Awaited<ReturnType<typeof pickTrip>>
+let trip: Trip
+let opensAt: Date
+
+t.before.each(async () => {
+  f = await openFixture({ config: { queueDevicesPerAddress: 1_000_000 } })
+  trip = await pickTrip(f, { minHours: 48 })
+  opensAt = new Date(f.now().getTime() + 10 * 60_000)
+})
+t.after.each(async () => {
+  await f.close()
+})
+
+const key = () => ({ tripDate: trip.tripDate, originCode: trip.originCode, destinationCode: trip.destinationCode })
+const mark = (admitPerMinute: number | null, admitMinutes: number | null = 10) =>
+  markRushDate(f.db, { ...key(), opensAt, admitPerMinute, admitMinutes }, 'command')
+const at = (ms: number) => f.setNow(new Date(opensAt.getTime() + ms))
+
+async function join(token: string | null, opts: { token?: string; address?: string; again?: boolean } = {}) {
+  const headers = opts.address ? { 'x-forwarded-for': opts.address } : undefined
+  const body = { ...key(), token, join: true, ...(opts.again ? { again: true } : {}) }
+  return f.api('POST', '/api/queue', body, { token: opts.token, headers })
+}
+async function status(token: string | null, session?: string) {
+  const r = await f.api('POST', '/api/queue', { ...key(), token }, { token: session })
+  assert.is(r.status, 200, JSON.stringify(r.body))
+  return r.body.data
+}
+function lock(seats: string[], queueToken: string | null, opts: { token?: string; device?: string } = {}) {
+  const headers: Record<string, string> = queueToken ? { 'x-queue-token': queueToken } : {}
+  return f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { ...opts, headers })
+}
+
+t('joined before the hour: drawn at random at the hour; later arrivals queue behind in arrival order', async () => {
+  await mark(1)
+  const early: string[] = []
+  for (let i = 0; i < 30; i++) {
+    at(-9 * 60_000 + i * 1000)
+    const r = await join(null)
+    assert.is(r.status, 200, JSON.stringify(r.body))
+    assert.is(r.body.data.state, 'preQueue')
+    assert.is(r.body.data.place, null, 'no place is told before the draw')
+    early.push(r.body.data.token)
+  }
+  const late: string[] = []
+  for (let i = 0; i < 5; i++) {
+    at(2000 + i * 1000)
+    late.push((await join(null)).body.data.token)
+  }
+  at(8000)
+  const earlyPlaces: number[] = []
+  for (const token of early) earlyPlaces.push((await status(token)).place)
+  const latePlaces: number[] = []
+  for (const token of late) latePlaces.push((await status(token)).place)
+  // at 1 a minute nobody is admitted in the first 8 s
+  assert.equal(
+    [...earlyPlaces].sort((a, b) => a - b),
+    Array.from({ length: 30 }, (_, i) => i + 1),
+  )
+  assert.not.equal(
+    earlyPlaces,
+    [...earlyPlaces].sort((a, b) => a - b),
+    'the pre-queue is not in arrival order',
+  )
+  assert.not.equal(
+    earlyPlaces,
+    [...earlyPlaces].sort((a, b) => b - a),
+    'nor in reverse arrival order',
+  )
+  assert.equal(latePlaces, [31, 32, 33, 34, 35], 'after the hour: behind the drawn places, first come first served')
+})
+
+t('admits from the front at the rate set, one admission at a time per place, and counts seats left', async () => {
+  await mark(6)
+  at(-60_000)
+  const tokens: string[] = []
+  for (let i = 0; i < 8; i++) tokens.push((await join(null)).body.data.token)
+  const admitted = async () => {
+    let n = 0
+    for (const token of tokens) if ((await status(token)).state === 'admitted') n++
+    return n
+  }
+  at(0)
+  assert.is(await admitted(), 0)
+  at(9_000)
+  assert.is(await admitted(), 0, '6 a minute: the first after 10 s')
+  at(10_000)
+  assert.is(await admitted(), 1)
+  at(35_000)
+  assert.is(await admitted(), 3)
+  const s = await status(tokens[0]!)
+  assert.ok(s.seatsLeft > 0, 'seats still unsold are told')
+  const waiting = (await Promise.all(tokens.map((x) => status(x)))).filter((x) => x.state === 'waiting')
+  assert.equal(waiting.map((x) => x.place).sort(), [1, 2, 3, 4, 5])
+  for (const w of waiting) assert.is(w.estimateSeconds, w.place * 10, 'the estimate is the place at the rate')
+})
+
+t('an admitted passenger locks seats until the admission ends; then it is refused as expired', async () => {
+  await mark(60, 2)
+  at(-1000)
+  const token = (await join(null)).body.data.token
+  at(1000)
+  const s = await status(token)
+  assert.is(s.state, 'admitted')
+  const [a, b] = await freeSeats(f, trip.id, 2)
+  const r = await lock([a!], token, { device: 'queue-device-1' })
+  assert.is(r.status, 200, JSON.stringify(r.body))
+  assert.equal(r.body.data.seatNames, [a])
+  at(2 * 60_000 + 1000)
+  assert.is((await status(token)).state, 'expired')
+  const late = await lock([b!], token, { device: 'queue-device-1' })
+  assert.is(late.status, 403)
+  assert.is(late.body.error.code, 'QUEUE_ADMISSION_REFUSED')
+  assert.is(late.body.error.values.because, 'expired')
+  // joining again puts the place at the back of the queue
+  const again = await join(token, { again: true })
+  assert.is(again.body.data.state, 'waiting')
+})
+
+t('seat locks on a rush date without a valid admission are refused: none, made up, not yet, another passenger’s', async () => {
+  await mark(1)
+  const [seat] = await freeSeats(f, trip.id, 1)
+  const a = await f.passenger()
+  const b = await f.passenger()
+  at(-5000)
+  const aToken = (await join(null, { token: a.token })).body.data.token
+  const bToken = (await join(null, { token: b.token })).body.data.token
+  at(0)
+  const refused = async (token: string | null, session: string | undefined, because: string) => {
+    const r = await lock([seat!], token, { token: session, device: 'queue-device-2' })
+    assert.is(r.status, 403, JSON.stringify(r.body))
+    assert.is(r.body.error.code, 'QUEUE_ADMISSION_REFUSED')
+    assert.is(r.body.error.values.because, because)
+  }
+  await refused(null, undefined, 'notInQueue')
+  await refused('x'.repeat(43), undefined, 'notInQueue')
+  at(60_000)
+  const first =
+    (await status(aToken, a.token)).state === 'admitted'
+      ? { token: aToken, s: a, other: b, otherToken: bToken }
+      : { token: bToken, s: b, other: a, otherToken: aToken }
+  assert.is((await status(first.token, first.s.token)).state, 'admitted')
+  await refused(first.otherToken, first.other.token, 'waiting')
+  // the admitted passenger's token, sent by the other passenger, or by nobody signed in
+  await refused(first.token, first.other.token, 'waiting')
+  const c = await f.passenger()
+  await refused(first.token, c.token, 'borrowed')
+  await refused(first.token, undefined, 'borrowed')
+  const ok = await lock([seat!], first.token, { token: first.s.token })
+  assert.is(ok.status, 200, JSON.stringify(ok.body))
+  // another trip needs nothing
+  const other = await pickTrip(f, { minHours: 48, skip: 50 })
+  if (other.tripDate !== trip.tripDate || other.originCode !== trip.originCode) {
+    const [s2] = await freeSeats(f, other.id, 1)
+    const r = await f.api('POST', '/api/reservation/seatLock', lockBody(other, [s2!]), { device: 'queue-device-3' })
+    assert.is(r.status, 200, JSON.stringify(r.body))
+  }
+})
+
+t('one place per browser (its tabs share the token) and per signed-in passenger; issued tokens are limited per address', async () => {
+  await f.close()
+  f = await openFixture({ config: { queueDevicesPerAddress: 3 } })
+  trip = await pickTrip(f, { minHours: 48 })
+  opensAt = new Date(f.now().getTime() + 10 * 60_000)
+  await mark(1)
+  at(-60_000)
+  const first = await join(null, { address: '203.0.113.5' })
+  const token = first.body.data.token
+  // two tabs at once, and a refresh: the same place
+  const tabs = await Promise.all([join(token), join(token), join(token)])
+  for (const tab of tabs) assert.is(tab.body.data.token, token)
+  assert.is((await status(token)).waiting, 1)
+  // a signed-in passenger on two browsers has one place
+  const p = await f.passenger()
+  const laptop = (await join(null, { token: p.token, address: '203.0.113.6' })).body.data.token
+  const phone = (await join(null, { token: p.token, address: '203.0.113.6' })).body.data.token
+  assert.is.not(laptop, phone)
+  // the count of people waiting is refreshed once a second
+  at(-59_000)
+  assert.is((await status(phone)).waiting, 2)
+  // a made-up token joins nothing: the server issues one (counted against the address)
+  const madeUp = await join('y'.repeat(43), { address: '203.0.113.5' })
+  assert.is.not(madeUp.body.data.token, 'y'.repeat(43))
+  const flood = await join(null, { address: '203.0.113.5' })
+  assert.is(flood.status, 200)
+  const refused = await join(null, { address: '203.0.113.5' })
+  assert.is(refused.status, 429)
+  assert.is(refused.body.error.code, 'TOO_MANY_REQUESTS')
+  at(0)
+  assert.is((await status(token)).waiting, 4, 'a refused join took no place')
+})
+
+t('sold out: everyone still waiting is told at once', async () => {
+  await mark(1)
+  at(-60_000)
+  const tokens = [(await join(null)).body.data.token, (await join(null)).body.data.token]
+  at(5000)
+  assert.is((await status(tokens[1]!)).state, 'waiting')
+  await f.db.query(
+    "UPDATE trips t SET status = 'CLOSED' FROM routes r WHERE r.id = t.route_id AND t.trip_date = $1 AND r.origin_code = $2 AND r.destination_code = $3",
+    [trip.tripDate, trip.originCode, trip.destinationCode],
+  )
+  at(6000)
+  for (const token of tokens) assert.is((await status(token)).state, 'soldOut')
+})
+
+t('a date that is no rush answers open; bad input is refused by the contract', async () => {
+  const r = await join(null)
+  assert.is(r.status, 200)
+  assert.is(r.body.data.state, 'open')
+  const bad = await f.api('POST', '/api/queue', { ...key(), token: 'short', join: true, draw: 0 })
+  assert.is(bad.status, 400)
+  assert.is(bad.body.error.code, 'VALIDATION_FAILED')
+})
+
+t.run()

@@ -1,0 +1,294 @@
+/**
+ * The fair waiting room of a rush date: a travel date on one route that the operator sells
+ * through a queue (`rush_dates`, migration 046). Everything lives in the database, so any number
+ * of server processes share one queue and a killed one loses nothing.
+ *
+ * A browser joins with the queue token the server issued it (one per browser, shared by its
+ * tabs); a signed-in passenger has one place whatever the browser. A place joined before the
+ * hour gets a random draw (PostgreSQL's random(), never the client's), a later one queues in
+ * arrival order behind every drawn place. At most once a second one process refreshes a rush
+ * date (seats left, people waiting) and admits from the front at its rate; a status poll is
+ * one read. Seat locks on the route that date need an unexpired admission (assertAdmitted).
+ */
+import type { QueueStatus } from '../../contract/schemas.ts'
+import { QUEUE_TOKEN_HEADER, queueTokenPattern } from '../../contract/values.ts'
+import { AppError, type Deps } from '../core.ts'
+import type { Queryable } from '../db/db.ts'
+import { take, type Limit } from '../http/limits.ts'
+import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
+import { newToken, sha256 } from '../lib/tokens.ts'
+import type { RushRow } from './rush-dates.ts'
+
+/** A rush date as a request names it. */
+export interface RushKey {
+  tripDate: string
+  originCode: string
+  destinationCode: string
+}
+
+/** Who asks, from where and when. */
+export interface QueueCaller {
+  /** The queue token the client holds, or null. */
+  token: string | null
+  passengerId: number | null
+  /** The client address key (limits.ts addressKey): queue tokens issued to it are limited. */
+  address: string
+  now: Date
+}
+
+interface StatusRow {
+  id: number
+  opens_at: Date
+  admit_per_minute: number | null
+  checked_at: Date | null
+  seats_free: number | null
+  seats_unbooked: number | null
+  waiting: number
+  place_id: string | null
+  admitted_at: Date | null
+  admitted_until: Date | null
+  ahead: number | null
+}
+
+/** How often the rush date is refreshed (seats, waiting count, admissions), across all processes. */
+const REFRESH_MS = 1000
+
+/** Queue tokens one address may be issued in an hour: floods are refused, a crowd behind one carrier address is not. */
+const devicesLimit = (deps: Deps): Limit => ({
+  bucket: 'queue-device',
+  max: deps.config.queueDevicesPerAddress,
+  windowMs: 3_600_000,
+  code: 'TOO_MANY_REQUESTS',
+  reason: 'Too many browsers joined the waiting room from your network. Try again in {minutes} minutes.',
+})
+
+// One statement: the rush date, the caller's place (the passenger's, else the token's unless another passenger's) and how many wait ahead of it.
+const STATUS_SQL = `
+  SELECT r.id, r.opens_at, r.admit_per_minute, r.checked_at, r.seats_free, r.seats_unbooked, r.waiting,
+         p.id::text AS place_id, p.admitted_at, p.admitted_until,
+         CASE WHEN p.id IS NOT NULL AND p.admitted_at IS NULL THEN
+           (SELECT count(*)::int FROM queue_places q WHERE q.rush_id = r.id AND q.admitted_at IS NULL AND (q.draw, q.id) < (p.draw, p.id))
+         END AS ahead
+    FROM rush_dates r
+    LEFT JOIN LATERAL (
+      SELECT x.id, x.draw, x.admitted_at, x.admitted_until FROM queue_places x
+       WHERE x.rush_id = r.id AND (x.passenger_id = $4::int OR (x.token_hash = $5 AND (x.passenger_id IS NULL OR $4::int IS NULL)))
+       ORDER BY x.passenger_id = $4::int DESC NULLS LAST LIMIT 1
+    ) p ON true
+   WHERE r.trip_date = $1 AND r.origin_code = $2 AND r.destination_code = $3`
+
+/** The waiting room's answer for the caller: one read, plus this second's refresh when no process has done it yet. */
+export async function queueStatus(deps: Deps, key: RushKey, caller: QueueCaller): Promise<QueueStatus> {
+  const hash = caller.token ? sha256(caller.token) : null
+  let row = await readStatus(deps.db, key, caller.passengerId, hash)
+  if (row && (!row.checked_at || caller.now.getTime() - row.checked_at.getTime() >= REFRESH_MS)) {
+    await refreshRush(deps, row.id, caller.now)
+    row = await readStatus(deps.db, key, caller.passengerId, hash)
+  }
+  return toStatus(deps, row, caller.now, caller.token)
+}
+
+async function readStatus(q: Queryable, key: RushKey, passengerId: number | null, hash: string | null): Promise<StatusRow | null> {
+  const [row] = await q.query<StatusRow>(STATUS_SQL, [key.tripDate, key.originCode, key.destinationCode, passengerId, hash])
+  return row ?? null
+}
+
+function toStatus(deps: Deps, row: StatusRow | null, now: Date, token: string | null): QueueStatus {
+  const base: QueueStatus = {
+    state: 'open',
+    opensAt: null,
+    place: null,
+    ahead: null,
+    waiting: 0,
+    seatsLeft: null,
+    estimateSeconds: null,
+    admitPerMinute: 0,
+    admittedUntil: null,
+    pollSeconds: 0,
+    token,
+  }
+  if (!row) return base
+  const rate = row.admit_per_minute ?? deps.config.queueAdmitPerMinute
+  const s: QueueStatus = { ...base, opensAt: dhakaIsoOrNull(row.opens_at), waiting: row.waiting, seatsLeft: row.seats_free, admitPerMinute: rate }
+  const untilOpen = row.opens_at.getTime() - now.getTime()
+  if (row.seats_unbooked === 0) return { ...s, state: 'soldOut', pollSeconds: 60 }
+  if (!row.place_id) return { ...s, state: 'notJoined', pollSeconds: 15 }
+  if (row.admitted_at && row.admitted_until) {
+    if (row.admitted_until > now) return { ...s, state: 'admitted', admittedUntil: dhakaIsoOrNull(row.admitted_until), pollSeconds: 30 }
+    return { ...s, state: 'expired', pollSeconds: 60 }
+  }
+  if (untilOpen > 0) return { ...s, state: 'preQueue', pollSeconds: Math.min(15, Math.max(1, Math.ceil(untilOpen / 1000))) }
+  const ahead = row.ahead ?? 0
+  const estimateSeconds = Math.ceil(((ahead + 1) * 60) / rate)
+  return { ...s, state: 'waiting', place: ahead + 1, ahead, estimateSeconds, pollSeconds: estimateSeconds <= 30 ? 2 : 5 }
+}
+
+/**
+ * Joins the caller to the rush date's queue, or finds the place it has: the signed-in passenger's,
+ * else the token's (claimed by the passenger when it has none). A caller without a valid token is
+ * issued one (limited per address). `again`: an expired admission's place goes to the back of the queue.
+ */
+export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, again = false): Promise<QueueStatus> {
+  const { now, passengerId } = caller
+  let token = caller.token
+  const joined = await deps.db.transaction(async (tx) => {
+    const [rush] = await tx.query<{ id: number; opens_at: Date }>(
+      'SELECT id, opens_at FROM rush_dates WHERE trip_date = $1 AND origin_code = $2 AND destination_code = $3',
+      [key.tripDate, key.originCode, key.destinationCode],
+    )
+    if (!rush) return false
+    // two tabs (or processes) joining for one passenger or token are handled one after the other
+    if (passengerId !== null) await tx.query("SELECT pg_advisory_xact_lock(hashtext('queue-passenger'), $1)", [passengerId])
+    let hash = token ? sha256(token) : null
+    if (hash && !(await tx.query('SELECT 1 FROM queue_devices WHERE token_hash = $1', [hash]))[0]) hash = token = null
+    if (hash) await tx.query("SELECT pg_advisory_xact_lock(hashtext('queue-token'), hashtext($1))", [hash])
+    const places = await tx.query<{ id: string; passenger_id: number | null; token_hash: string }>(
+      `SELECT id::text, passenger_id, token_hash FROM queue_places
+        WHERE rush_id = $1 AND (passenger_id = $2::int OR token_hash = $3) ORDER BY passenger_id = $2::int DESC NULLS LAST`,
+      [rush.id, passengerId, hash],
+    )
+    let place = places.find((p) => passengerId !== null && p.passenger_id === passengerId) ?? places.find((p) => p.token_hash === hash)
+    // a token whose place another passenger signed in with is that passenger's: this one gets its own
+    if (place && place.passenger_id !== null && place.passenger_id !== passengerId) {
+      if (passengerId === null) return true
+      place = undefined
+      hash = token = null
+    }
+    if (!hash) {
+      await take(tx, devicesLimit(deps), caller.address, now)
+      token = newToken()
+      hash = sha256(token)
+      await tx.query('INSERT INTO queue_devices (token_hash, address, issued_at) VALUES ($1, $2, $3)', [hash, caller.address, now])
+    }
+    if (!place) {
+      await tx.query(
+        `INSERT INTO queue_places (rush_id, token_hash, passenger_id, joined_at, draw)
+         VALUES ($1, $2, $3, $4::timestamptz, CASE WHEN $4::timestamptz < $5::timestamptz THEN random() ELSE 1 + extract(epoch FROM $4::timestamptz - $5::timestamptz)::double precision END)
+         ON CONFLICT DO NOTHING`,
+        [rush.id, hash, passengerId, now, rush.opens_at],
+      )
+      return true
+    }
+    if (passengerId !== null && place.passenger_id === null) {
+      await tx.query('UPDATE queue_places SET passenger_id = $2 WHERE id = $1::bigint', [place.id, passengerId])
+    }
+    if (again) {
+      await tx.query(
+        `UPDATE queue_places SET joined_at = $2::timestamptz, admitted_at = NULL, admitted_until = NULL,
+                draw = 1 + extract(epoch FROM $2::timestamptz - $3::timestamptz)::double precision
+          WHERE id = $1::bigint AND admitted_until <= $2::timestamptz AND $2::timestamptz >= $3::timestamptz`,
+        [place.id, now, rush.opens_at],
+      )
+    }
+    return true
+  })
+  if (!joined) return toStatus(deps, null, now, token)
+  return queueStatus(deps, key, { ...caller, token })
+}
+
+/**
+ * Refreshes one rush date if no process did in the last second (the row is claimed with SKIP
+ * LOCKED: the others go on reading): counts its seats neither booked nor held and the people
+ * waiting, and admits from the front what the rate allows since the allowance was last spent.
+ * No admission while no seat is free; time without free seats or without anyone waiting earns none.
+ */
+export async function refreshRush(deps: Deps, rushId: number, now: Date): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const [r] = await tx.query<RushRow & { admit_clock: Date | null }>(
+      `SELECT trip_date::text, origin_code, destination_code, opens_at, admit_per_minute, admit_minutes, admit_clock FROM rush_dates
+        WHERE id = $1 AND (checked_at IS NULL OR checked_at <= $2) FOR UPDATE SKIP LOCKED`,
+      [rushId, addTime(now, { milliseconds: -REFRESH_MS })],
+    )
+    if (!r) return
+    const [seats] = await tx.query<{ free: number; unbooked: number }>(
+      `SELECT count(*) FILTER (WHERE s.state = 'available')::int AS free, count(*) FILTER (WHERE s.state IN ('available', 'held'))::int AS unbooked
+         FROM trips t JOIN routes ro ON ro.id = t.route_id CROSS JOIN LATERAL seat_states(t.layout_id, t.id, $4) s
+        WHERE t.trip_date = $1 AND ro.origin_code = $2 AND ro.destination_code = $3 AND t.status = 'OPEN' AND t.departure_at > $4`,
+      [r.trip_date, r.origin_code, r.destination_code, now],
+    )
+    let clock = r.admit_clock
+    if (now >= r.opens_at) {
+      clock ??= r.opens_at
+      const rate = r.admit_per_minute ?? deps.config.queueAdmitPerMinute
+      const allowed = seats!.free > 0 ? Math.floor(((now.getTime() - clock.getTime()) * rate) / 60_000) : 0
+      const until = addTime(now, { minutes: r.admit_minutes ?? deps.config.queueAdmitMinutes })
+      const admitted =
+        allowed > 0
+          ? (
+              await tx.query(
+                `UPDATE queue_places SET admitted_at = $2, admitted_until = $3
+                  WHERE id IN (SELECT id FROM queue_places WHERE rush_id = $1 AND admitted_at IS NULL ORDER BY draw, id LIMIT $4)
+                 RETURNING 1`,
+                [rushId, now, until, allowed],
+              )
+            ).length
+          : 0
+      // unspent allowance is not saved up: a queue that empties, or has no free seat, starts again from now
+      clock = admitted < allowed || seats!.free === 0 ? now : new Date(clock.getTime() + (admitted * 60_000) / rate)
+    }
+    await tx.query(
+      `UPDATE rush_dates SET checked_at = $2, admit_clock = $3, seats_free = $4, seats_unbooked = $5,
+              waiting = (SELECT count(*)::int FROM queue_places WHERE rush_id = $1 AND admitted_at IS NULL)
+        WHERE id = $1`,
+      [rushId, now, clock, seats!.free, seats!.unbooked],
+    )
+  })
+}
+
+/** Why a seat lock on a rush date was refused: no place (or a made-up token), not yet admitted, admission over, another passenger's place. */
+export type RefusedBecause = 'notInQueue' | 'waiting' | 'expired' | 'borrowed'
+
+const refusals: Record<RefusedBecause, string> = {
+  notInQueue: 'Seats on this date are sold through a waiting room. Join it from the trip, and choose seats when it is your turn.',
+  waiting: 'It is not your turn yet. Stay on the waiting page: it tells you when you can choose seats.',
+  expired: 'Your time to choose seats has run out. Join the waiting room again.',
+  borrowed: 'This place in the waiting room belongs to another passenger. Sign in as that passenger, or join the waiting room yourself.',
+}
+
+/**
+ * Seat locks on a rush date's trips need an unexpired admission of the caller's place: the
+ * signed-in passenger's, or the token's when no passenger holds it. Other trips pass with one
+ * indexed read. QUEUE_ADMISSION_REFUSED with `values.because` otherwise.
+ */
+export async function assertAdmitted(
+  q: Queryable,
+  trip: { tripId?: number; tripDate: string; coachCode: string },
+  token: string | null,
+  passengerId: number | null,
+  now: Date,
+): Promise<void> {
+  const rows = await q.query<{
+    mine: string | null
+    admitted_at: Date | null
+    admitted_until: Date | null
+    token_passenger: number | null
+    by_token: string | null
+  }>(
+    `SELECT mine.id::text AS mine, mine.admitted_at, mine.admitted_until, tok.id::text AS by_token, tok.passenger_id AS token_passenger
+       FROM trips t JOIN routes ro ON ro.id = t.route_id
+       JOIN rush_dates r ON r.trip_date = t.trip_date AND r.origin_code = ro.origin_code AND r.destination_code = ro.destination_code
+       LEFT JOIN queue_places tok ON tok.rush_id = r.id AND tok.token_hash = $4
+       LEFT JOIN queue_places mine ON mine.rush_id = r.id AND (mine.passenger_id = $5::int OR (mine.token_hash = $4 AND mine.passenger_id IS NULL))
+      WHERE CASE WHEN $1::int IS NULL THEN t.trip_date = $2::date AND t.coach_code = $3 ELSE t.id = $1::int END`,
+    [trip.tripId ?? null, trip.tripDate, trip.coachCode, token ? sha256(token) : null, passengerId],
+  )
+  if (rows.length === 0) return
+  if (rows.some((r) => r.admitted_at && r.admitted_until && r.admitted_until > now)) return
+  const mine = rows.find((r) => r.mine)
+  const first = rows[0]!
+  const because: RefusedBecause =
+    first.by_token && first.token_passenger !== null && first.token_passenger !== passengerId && !mine
+      ? 'borrowed'
+      : mine?.admitted_at
+        ? 'expired'
+        : mine
+          ? 'waiting'
+          : 'notInQueue'
+  throw new AppError('QUEUE_ADMISSION_REFUSED', { reason: refusals[because], values: { because } })
+}
+
+/** The queue token a request carries in X-Queue-Token, or null when missing or malformed. */
+export function admissionToken(req: { headers: Record<string, unknown> }): string | null {
+  const v = req.headers[QUEUE_TOKEN_HEADER.toLowerCase()]
+  return typeof v === 'string' && queueTokenPattern.test(v) ? v : null
+}
