@@ -2,18 +2,19 @@
  * The rush-date sub-commands of the operator's command (trip-command.ts, `npm run trip`), for
  * marking a date during a sale without a network import (server/queue/):
  *
- *   rush mark <yyyy-mm-dd> <FROM-TO> --opens <instant> [--rate <per minute>] [--minutes <admission minutes>]
+ *   rush mark <yyyy-mm-dd> <FROM-TO> [--opens <instant>] [--rate <per minute>] [--minutes <admission minutes>]
+ *   (without --opens the queue opens at the sale hour of the route's trips that date)
  *   rush unmark <yyyy-mm-dd> <FROM-TO>
  *   rush list
  */
 import type { Db } from '../db/db.ts'
 import { isCalendarDate, isInstant } from '../../contract/values.ts'
 import { toDhakaIso } from '../lib/time.ts'
-import { listRushDates, markRushDate, type RushDate, unmarkRushDate } from '../queue/rush-dates.ts'
+import { listRushDates, markRushDate, type RushDate, saleHourOf, unmarkRushDate } from '../queue/rush-dates.ts'
 
 /** The usage lines of the rush sub-commands. */
 export const rushUsage = [
-  '       npm run trip -- rush mark <yyyy-mm-dd> <FROM-TO> --opens <e.g. 2026-03-20T08:00:00+06:00> [--rate <per minute>] [--minutes <n>]',
+  '       npm run trip -- rush mark <yyyy-mm-dd> <FROM-TO> [--opens <e.g. 2026-03-20T08:00:00+06:00>] [--rate <per minute>] [--minutes <n>]',
   '       npm run trip -- rush unmark <yyyy-mm-dd> <FROM-TO>',
   '       npm run trip -- rush list',
 ]
@@ -41,7 +42,7 @@ export function parseRushCommand(args: string[], usage: string): RushCommand | s
     else return `unknown, repeated or incomplete option ${a}\n${usage}`
   }
   const opens = flags.get('--opens')
-  if (!opens || !isInstant(opens)) return `--opens takes a date and time with its offset, e.g. 2026-03-20T08:00:00+06:00\n${usage}`
+  if (opens !== undefined && !isInstant(opens)) return `--opens takes a date and time with its offset, e.g. 2026-03-20T08:00:00+06:00\n${usage}`
   const whole = (flag: string, max: number): number | null | string => {
     const v = flags.get(flag)
     if (v === undefined) return null
@@ -51,7 +52,7 @@ export function parseRushCommand(args: string[], usage: string): RushCommand | s
   const minutes = whole('--minutes', 240)
   if (typeof rate === 'string') return rate
   if (typeof minutes === 'string') return minutes
-  return { kind: 'rush-mark', rush: { ...key, opensAt: new Date(opens), admitPerMinute: rate, admitMinutes: minutes } }
+  return { kind: 'rush-mark', rush: { ...key, opensAt: opens === undefined ? null : new Date(opens), admitPerMinute: rate, admitMinutes: minutes } }
 }
 
 /** Runs a rush sub-command; answers the exit status (1: no such route or rush date). */
@@ -83,9 +84,12 @@ export async function runRushCommand(db: Db, cmd: RushCommand): Promise<number> 
     console.error(`There is no route ${rush.originCode}-${rush.destinationCode}; nothing was changed.`)
     return 1
   }
-  const added = await markRushDate(db, cmd.rush, 'command')
-  console.log(
-    `${name} ${added ? 'is now a rush date' : 'was changed'}: the queue opens ${toDhakaIso(cmd.rush.opensAt)}; places already taken are kept.`,
-  )
+  const opensAt = cmd.rush.opensAt ?? (await saleHourOf(db, rush))
+  if (!opensAt) {
+    console.error(`${name} has no sale hour (saleOpens in the network file): give --opens; nothing was changed.`)
+    return 1
+  }
+  const added = await markRushDate(db, { ...cmd.rush, opensAt }, 'command')
+  console.log(`${name} ${added ? 'is now a rush date' : 'was changed'}: the queue opens ${toDhakaIso(opensAt)}; places already taken are kept.`)
   return 0
 }

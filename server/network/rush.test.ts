@@ -86,4 +86,26 @@ test('import keeps the file’s rush dates, and leaves the ones the command mark
   }
 })
 
+test("a rush date without an opening instant opens at its trips' sale hour; the command refuses one whose trips have none", async () => {
+  const db: Db = await openDb({ dataDir: tempDir(), databaseUrl: '' })
+  try {
+    await migrate(db)
+    const now = new Date('2026-03-01T00:00:00Z')
+    const demo = JSON.parse(demoText) as { routes: { from: string; to: string }[] }
+    const routes = demo.routes.map((r) => (r.from === 'DHK' && r.to === 'CTG' ? { ...r, saleOpens: { daysBefore: 10, at: '08:00' } } : r))
+    const v = validateNetworkText(JSON.stringify({ ...demo, routes, rushDates: [{ date: '2026-03-03', from: 'DHK', to: 'CTG' }] }))
+    if (!v.ok) throw new Error(v.errors.join('\n'))
+    await db.transaction((tx) => importNetwork(tx, v.network, { now, daysAhead: 3 }))
+    const [rush] = await listRushDates(db)
+    assert.is(rush?.opensAt.toISOString(), '2026-02-21T02:00:00.000Z', '08:00 in Dhaka, 10 days before')
+
+    const always = parseRushCommand(['mark', '2026-03-03', 'DHK-SYL'], 'usage')
+    assert.type(always, 'object', 'no --opens is allowed')
+    assert.is(await runRushCommand(db, always as Exclude<typeof always, string>), 1)
+    assert.is((await listRushDates(db)).length, 1, 'nothing marked for a route always on sale')
+  } finally {
+    await db.close()
+  }
+})
+
 test.run()

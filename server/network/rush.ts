@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { isCalendarDate, isInstant } from '../../contract/values.ts'
 import type { Queryable } from '../db/db.ts'
 import { addDays, dhakaDayStart } from '../lib/time.ts'
-import { markRushDate } from '../queue/rush-dates.ts'
+import { markRushDate, saleHourOf } from '../queue/rush-dates.ts'
 
 /** One entry of `rushDates`. */
 export const rushDateSchema = z
@@ -28,7 +28,8 @@ export const rushDateSchema = z
     opensAt: z
       .string()
       .refine(isInstant, 'must be a date and time with its offset, e.g. 2026-03-20T08:00:00+06:00')
-      .describe('When the queue opens: who joins before it is drawn in random order at this instant'),
+      .optional()
+      .describe('When the queue opens: who joins before it is drawn in random order at this instant; left out, the sale hour of the route\'s trips that date (saleOpens)'),
     admitPerMinute: z.number().int().min(1).max(100_000).optional().describe('Passengers admitted per minute; QUEUE_ADMIT_PER_MINUTE when left out'),
     admitMinutes: z
       .number()
@@ -75,7 +76,10 @@ export async function importRushDates(
   )
   for (const e of entries) {
     const row = have.find((h) => h.k === `${e.date} ${e.from} ${e.to}`)
-    const want = { opensAt: new Date(e.opensAt), admitPerMinute: e.admitPerMinute ?? null, admitMinutes: e.admitMinutes ?? null }
+    const key = { tripDate: e.date, originCode: e.from, destinationCode: e.to }
+    const opensAt = e.opensAt ? new Date(e.opensAt) : await saleHourOf(tx, key)
+    if (!opensAt) throw new Error(`rushDates: ${e.from}-${e.to} on ${e.date} has no opensAt and its trips no sale hour (saleOpens)`)
+    const want = { opensAt, admitPerMinute: e.admitPerMinute ?? null, admitMinutes: e.admitMinutes ?? null }
     if (
       row &&
       row.source === 'network' &&
@@ -86,7 +90,7 @@ export async function importRushDates(
       c.unchanged++
       continue
     }
-    await markRushDate(tx, { tripDate: e.date, originCode: e.from, destinationCode: e.to, ...want }, 'network')
+    await markRushDate(tx, { ...key, ...want }, 'network')
     if (row) c.changed++
     else c.added++
   }

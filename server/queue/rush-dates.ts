@@ -4,12 +4,12 @@
  */
 import type { Queryable } from '../db/db.ts'
 
-/** One rush date: the route and travel date, its opening instant, its rate and admission minutes (null: the server's defaults). */
+/** One rush date: the route and travel date, its opening instant (null: the sale hour of its trips), its rate and admission minutes (null: the server's defaults). */
 export interface RushDate {
   tripDate: string
   originCode: string
   destinationCode: string
-  opensAt: Date
+  opensAt: Date | null
   admitPerMinute: number | null
   admitMinutes: number | null
 }
@@ -24,8 +24,27 @@ export interface RushRow {
   admit_minutes: number | null
 }
 
-/** Marks (or changes) a rush date; answers whether it was new. People already queued keep their places and draws. */
-export async function markRushDate(q: Queryable, r: RushDate, source: 'network' | 'command'): Promise<boolean> {
+/** When the route's trips of that date go on sale (their sale hour, the network file's saleOpens); null when they always are. */
+export async function saleHourOf(q: Queryable, key: { tripDate: string; originCode: string; destinationCode: string }): Promise<Date | null> {
+  const [row] = await q.query<{ opens: Date | null }>(
+    `SELECT min(t.sale_opens_at) AS opens FROM trips t JOIN routes ro ON ro.id = t.route_id
+      WHERE t.trip_date = $1 AND ro.origin_code = $2 AND ro.destination_code = $3`,
+    [key.tripDate, key.originCode, key.destinationCode],
+  )
+  return row?.opens ?? null
+}
+
+/**
+ * Marks (or changes) a rush date; answers whether it was new. People already queued keep their places and draws.
+ * Without an opening instant the queue opens at the sale hour of the route's trips that date; throws when they have none.
+ */
+export async function markRushDate(q: Queryable, given: RushDate, source: 'network' | 'command'): Promise<boolean> {
+  const opensAt = given.opensAt ?? (await saleHourOf(q, given))
+  if (!opensAt)
+    throw new Error(
+      `${given.originCode}-${given.destinationCode} on ${given.tripDate} has no sale hour (saleOpens in the network file): give the queue's opening instant`,
+    )
+  const r = { ...given, opensAt }
   const [row] = await q.query<{ added: boolean }>(
     `INSERT INTO rush_dates (trip_date, origin_code, destination_code, opens_at, admit_per_minute, admit_minutes, source)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -49,7 +68,7 @@ export async function unmarkRushDate(q: Queryable, key: { tripDate: string; orig
 }
 
 /** Every rush date with its queue: source, places waiting and admitted. */
-export async function listRushDates(q: Queryable): Promise<(RushDate & { source: string; waiting: number; admitted: number })[]> {
+export async function listRushDates(q: Queryable): Promise<(RushDate & { opensAt: Date; source: string; waiting: number; admitted: number })[]> {
   const rows = await q.query<RushRow & { source: string; waiting: number; admitted: number }>(
     `SELECT r.trip_date::text, r.origin_code, r.destination_code, r.opens_at, r.admit_per_minute, r.admit_minutes, r.source,
             count(p.id) FILTER (WHERE p.admitted_at IS NULL)::int AS waiting, count(p.admitted_at)::int AS admitted
