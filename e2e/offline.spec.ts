@@ -145,7 +145,7 @@ async function openOwnTicket(page: Page, request: APIRequestContext, t: Bought, 
   const token = await signIn(page, request, t.mobile, opts.stay)
   await page.goto(opts.byPayment ? `/reservation/success?paymentId=${t.paymentId}` : `/reservation/success?reservationId=${t.reservationId}`)
   await expect(page.getByTestId('ticket-pin')).toHaveText(t.pin)
-  // its copy is kept once the page has painted it (src/stores/booking.ts adopt)
+  // its copy is kept once the page has painted it (src/models/booking.ts adopt)
   await expect.poll(() => storedText(page)).toContain(t.pnr)
   return token
 }

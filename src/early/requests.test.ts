@@ -8,7 +8,7 @@ import { addDays, todayInDhaka } from '../lib/dates.ts'
 import { DEVICE_ID_KEY } from '../lib/device-id.ts'
 import { storageKeys } from '../lib/storage.ts'
 import { tripRefFromQuery } from '../lib/trip-ref.ts'
-import * as booking from '../stores/booking.ts'
+import { BookingModel } from '../models/booking.ts'
 import { loadLookups, resetLookups } from '../stores/lookups.ts'
 import { searchFromLink } from '../stores/search.ts'
 import { SeatPageModel } from '../models/seat-page.ts'
@@ -68,7 +68,6 @@ const never = () => new Promise<never>(() => undefined)
 
 test.after.each(() => {
   resetLookups()
-  booking.resetBooking()
 })
 
 function assertSame(early: WireRequest[], app: WireRequest[]) {
@@ -127,7 +126,9 @@ test('a booking paid from the balance: the lookups and the booking, signed in on
     i,
     () => {
       void loadLookups()
+      const booking = new BookingModel()
       void booking.loadBooking(42)
+      booking[Symbol.dispose]()
     },
     { ...lookupAnswers, reservationById: never },
   )

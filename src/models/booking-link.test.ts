@@ -4,20 +4,21 @@ import { effect } from '@preact/signals-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { handlers, input, server, startBookingTest } from '../stores/booking-fixture.ts'
-import * as bookingStore from '../stores/booking.ts'
+import type { Booking } from './booking.ts'
 import { signOut } from '../stores/session.ts'
 import { details, layout, type SeatTest, seatTest, toasts, until } from './seat-page-fixture.ts'
 
-const test = suite<{ t: SeatTest }>('booking link')
+const test = suite<{ t: SeatTest; b: Booking & Disposable }>('booking link')
 test.before.each(async (ctx) => {
   // the server's booking is of the trip the seat test shows (trip 1)
-  await startBookingTest(1)
+  ctx.b = await startBookingTest(1)
   ctx.t = await seatTest(handlers)
   assert.is(server.tripId, ctx.t.trip.tripId)
   // the booking step is shown: the seat page links the booking model
-  ctx.t.hold.linkBooking(bookingStore)
+  ctx.t.hold.linkBooking(ctx.b)
 })
-test.after.each(({ t }) => {
+test.after.each(({ t, b }) => {
+  b[Symbol.dispose]()
   t.hold[Symbol.dispose]()
   t.m[Symbol.dispose]()
 })
@@ -28,33 +29,33 @@ const named = (t: SeatTest, name: string) => t.log.filter((c) => c.name === name
 const names = (t: SeatTest) => t.m.seats.value.map((s) => s.name)
 
 /** Chooses A1 and A2 and books them. */
-async function book({ m, trip }: SeatTest): Promise<void> {
+async function book({ m, trip }: SeatTest, b: Booking): Promise<void> {
   m.toggleSeat('A1')
   m.toggleSeat('A2')
   await m.locksSettled()
-  assert.ok(await bookingStore.book({ ...input, tripId: trip.tripId }))
+  assert.ok(await b.book({ ...input, tripId: trip.tripId }))
 }
 
-test("a booking of the trip on the page holds its seats there: frozen, on the booking's clock, which Extend moves", async ({ t }) => {
+test("a booking of the trip on the page holds its seats there: frozen, on the booking's clock, which Extend moves", async ({ t, b }) => {
   const { m, clock } = t
-  await book(t)
-  assert.is(bookingStore.phase.value, 'booked')
+  await book(t, b)
+  assert.is(b.phase.value, 'booked')
   assert.ok(m.heldForBooking.value)
   assert.equal(names(t), ['A1', 'A2'])
-  assert.is(m.expirationTime.value, bookingStore.booking.value!.expirationTime)
+  assert.is(m.expirationTime.value, b.booking.value!.expirationTime)
   assert.is(m.toggleSeat('A3'), 'unavailable', 'the selection is frozen')
   assert.is(m.toggleSeat('A1'), 'unavailable')
   assert.not.ok(t.hold.canKeepSeats.value, "the booking's Extend moves its hold, not Keep my seats")
   clock.now += 60_000
-  const until = await bookingStore.extend()
+  const until = await b.extend()
   assert.ok(until)
   assert.is(m.expirationTime.value, until)
   assert.is(t.hold.holdMsLeft.value, Date.parse(until!) - clock.now)
 })
 
-test("a fresh trip-details answer (it shows the booking's seats as booked) leaves them chosen", async ({ t }) => {
+test("a fresh trip-details answer (it shows the booking's seats as booked) leaves them chosen", async ({ t, b }) => {
   const { m, routes } = t
-  await book(t)
+  await book(t, b)
   routes.tripDetails = ({ body }) =>
     details(
       layout.map((s) => (s.name === 'A1' || s.name === 'A2' ? { ...s, status: 2 } : { ...s })),
@@ -64,24 +65,25 @@ test("a fresh trip-details answer (it shows the booking's seats as booked) leave
   assert.ok(m.heldForBooking.value)
   assert.equal(names(t), ['A1', 'A2'])
   assert.is(m.seatState('A1').value, 'selected')
-  assert.is(m.expirationTime.value, bookingStore.booking.value!.expirationTime)
+  assert.is(m.expirationTime.value, b.booking.value!.expirationTime)
 })
 
 test('the hold running out on the seat page ends the booking then: said once, by the booking; the seats go back, the seat map is read again', async ({
   t,
+  b,
 }) => {
   const { m, clock } = t
-  await book(t)
+  await book(t, b)
   const said: string[] = []
   const stop = effect(() => {
-    const a = bookingStore.announcement.value
+    const a = b.announcement.value
     if (a) said.push(a.id)
   })
   said.length = 0
   const loads = named(t, 'tripDetails').length
-  clock.now = Date.parse(bookingStore.booking.value!.expirationTime!)
+  clock.now = Date.parse(b.booking.value!.expirationTime!)
   await t.hold.tick()
-  assert.is(bookingStore.phase.value, 'ended', 'at once, not on the booking clock’s next tick')
+  assert.is(b.phase.value, 'ended', 'at once, not on the booking clock’s next tick')
   assert.equal(said, ['booking.announceExpired'])
   assert.not.ok(m.heldForBooking.value)
   assert.equal(names(t), [])
@@ -90,7 +92,7 @@ test('the hold running out on the seat page ends the booking then: said once, by
   assert.is(named(t, 'tripDetails').length, loads + 1)
   // the booking's own clock, a moment later: nothing more is said
   clock.now += 1000
-  bookingStore.tick()
+  b.tick()
   await t.hold.tick()
   stop()
   assert.equal(said, ['booking.announceExpired'])
@@ -98,9 +100,9 @@ test('the hold running out on the seat page ends the booking then: said once, by
   await m.locksSettled()
 })
 
-test("the page's reset cancels a booking that holds the seats; seat choice's own reset leaves a booking's seats alone", async ({ t }) => {
+test("the page's reset cancels a booking that holds the seats; seat choice's own reset leaves a booking's seats alone", async ({ t, b }) => {
   const { m, locks } = t
-  await book(t)
+  await book(t, b)
   await m.resetSeats()
   assert.equal(names(t), ['A1', 'A2'])
   assert.ok(m.heldForBooking.value)
@@ -109,8 +111,8 @@ test("the page's reset cancels a booking that holds the seats; seat choice's own
   await t.hold.resetSeats()
   await until(() => m.loadStatus.value === 'ready', 'the seat map read again')
   assert.is(named(t, 'cancelBooking').length, 1)
-  assert.is(bookingStore.phase.value, 'ended')
-  assert.is(bookingStore.announcement.value?.id, 'booking.announceCanceled')
+  assert.is(b.phase.value, 'ended')
+  assert.is(b.announcement.value?.id, 'booking.announceCanceled')
   assert.not.ok(m.heldForBooking.value)
   assert.equal(names(t), [])
   assert.is(named(t, 'tripDetails').length, loads + 1, 'the seats it held are shown as they are now')
@@ -124,18 +126,18 @@ test("the page's reset cancels a booking that holds the seats; seat choice's own
   assert.is(named(t, 'cancelBooking').length, 1)
 })
 
-test('paid from the balance: the seats are no longer held here, and the seat map is not read again', async ({ t }) => {
+test('paid from the balance: the seats are no longer held here, and the seat map is not read again', async ({ t, b }) => {
   const { m } = t
-  await book(t)
+  await book(t, b)
   const loads = named(t, 'tripDetails').length
-  assert.ok(await bookingStore.payFromBalance())
-  assert.is(bookingStore.phase.value, 'sold')
+  assert.ok(await b.payFromBalance())
+  assert.is(b.phase.value, 'sold')
   assert.not.ok(m.heldForBooking.value)
   assert.equal(names(t), [])
   assert.is(named(t, 'tripDetails').length, loads)
 })
 
-test("no booking: the passenger's own choice is left alone; unlinked, a booking does not reach the seat page", async ({ t }) => {
+test("no booking: the passenger's own choice is left alone; unlinked, a booking does not reach the seat page", async ({ t, b }) => {
   const { m, locks, routes } = t
   m.toggleSeat('A3')
   await m.locksSettled()
@@ -149,8 +151,8 @@ test("no booking: the passenger's own choice is left alone; unlinked, a booking 
   assert.equal(names(t), ['A3'])
   assert.not.ok(m.heldForBooking.value)
   t.hold.linkBooking(null)
-  await book(t)
-  assert.is(bookingStore.phase.value, 'booked')
+  await book(t, b)
+  assert.is(b.phase.value, 'booked')
   assert.not.ok(m.heldForBooking.value)
   assert.equal(names(t), ['A3', 'A1', 'A2'])
 })

@@ -9,7 +9,7 @@ import { useMessageText, useT } from '../app/use-t.ts'
 import { formatTime, type Locale } from '../lib/dates.ts'
 import { focusIdWhenShown, focusWhenShown } from '../lib/focus.ts'
 import { formatMoney } from '../lib/money.ts'
-import * as booking from '../stores/booking.ts'
+import { useBooking } from './use-booking.ts'
 import { passenger } from '../stores/session.ts'
 import { language, messageForError } from '../stores/ui.ts'
 import { ServerError, form } from './form-parts.tsx'
@@ -59,6 +59,7 @@ export function ServerFare({ r, lang }: { r: Reservation; lang: Locale }) {
 /** Apply a coupon code, or remove the one applied. */
 function Coupon({ r }: { r: Reservation }) {
   useSignals()
+  const booking = useBooking()
   const t = useT()
   const text = useMessageText()
   const [code, setCode] = useState('')
@@ -141,6 +142,7 @@ export interface PayPanelProps {
  */
 export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
   useSignals()
+  const booking = useBooking()
   const t = useT()
   const lang = language.value
   const busy = booking.busy.value

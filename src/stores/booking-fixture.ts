@@ -1,5 +1,5 @@
 /**
- * The booking store tests' fake server and setup (booking, booking-payment .test.ts and src/models/booking-link.test.ts): one
+ * The booking model tests' fake server and setup (src/models/: booking, booking-payment and booking-link .test.ts): one
  * booking, a balance and the gateway's answers, like the real server, on a fake clock, with a passenger signed
  * in. Its `let`s are read by the tests as live bindings and written only here.
  */
@@ -10,7 +10,7 @@ import { ApiError } from '../api/api-error.ts'
 import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import { memoryStorage, useStorages } from '../lib/storage.ts'
-import * as bookingStore from './booking.ts'
+import { type Booking, type BookingInput, BookingModel } from '../models/booking.ts'
 import * as session from './session.ts'
 import { NOW, iso, sold } from './ticket-fixture.ts'
 
@@ -127,7 +127,7 @@ export function result(paymentId: string, approved: boolean): PaymentResult {
   }
 }
 
-export const input: bookingStore.BookingInput = {
+export const input: BookingInput = {
   tripId: 7,
   seatNames: ['A1', 'A2'],
   boardingStationId: 1,
@@ -151,10 +151,10 @@ export function serveAgain(): void {
 }
 
 /**
- * Each test's start: a fresh clock and server, the passenger signed in, no booking on screen. `tripId`: the
- * trip the server's booking is of (the seat page's test books the trip it shows).
+ * Each test's start: a fresh clock and server, the passenger signed in, and a fresh booking model, which it
+ * answers (the test disposes it). `tripId`: the trip the server's booking is of (the seat page's test books the trip it shows).
  */
-export async function startBookingTest(tripId = 7): Promise<void> {
+export async function startBookingTest(tripId = 7): Promise<Booking & Disposable> {
   clock = fakeClock(NOW)
   useStorages(memoryStorage(), memoryStorage())
   session.loadSession()
@@ -167,5 +167,5 @@ export async function startBookingTest(tripId = 7): Promise<void> {
   server = booking()
   handlers = fakeServer()
   calls = fakeApi(handlers)
-  bookingStore.resetBooking()
+  return new BookingModel()
 }

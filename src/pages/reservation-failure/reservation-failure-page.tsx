@@ -5,7 +5,9 @@ import { ButtonLink } from '../../../design-system/button/index.ts'
 import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate, currentRoute } from '../../router.ts'
-import * as booking from '../../stores/booking.ts'
+import { BookingModel } from '../../models/booking.ts'
+import { BookingContext } from '../../parts/use-booking.ts'
+import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -32,12 +34,14 @@ export default function ReservationFailurePage() {
     const id = new URLSearchParams(search).get('paymentId')
     return id && /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : null
   }, [search])
+  // this visit's booking: the payment's result, and paying again
+  const booking = useVisitModel(() => new BookingModel())
 
   useEffect(() => {
     if (paymentId) void booking.confirmPayment(paymentId, 'failure')
-  }, [paymentId])
+  }, [booking, paymentId])
 
-  useEffect(() => booking.startBookingClock(), [])
+  useEffect(() => booking.startClock(), [booking])
 
   const result = paymentId && booking.paymentResult.value?.paymentId === paymentId ? booking.paymentResult.value : null
   // the status alone (not the tab that paid, its payer not signed in here): no booking to offer
@@ -107,12 +111,12 @@ export default function ReservationFailurePage() {
   }
 
   return (
-    <>
+    <BookingContext.Provider value={booking}>
       <h1 className={page.h1} tabIndex={-1}>
         {t('reservationFailure.heading')}
       </h1>
       <Announcer announcement={booking.announcement.value} lang={lang} />
       {body}
-    </>
+    </BookingContext.Provider>
   )
 }

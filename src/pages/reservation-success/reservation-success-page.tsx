@@ -8,7 +8,10 @@ import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute } from '../../router.ts'
-import * as booking from '../../stores/booking.ts'
+import type { Model } from '@preact/signals-core'
+import { type Booking, BookingModel } from '../../models/booking.ts'
+import { BookingContext } from '../../parts/use-booking.ts'
+import { useVisitModel } from '../../parts/use-visit-model.ts'
 import type { SavedTicket } from '../../stores/saved-tickets.ts'
 import { savedTickets } from '../../stores/saved-tickets-later.ts'
 import { passenger } from '../../stores/session.ts'
@@ -39,16 +42,24 @@ const TicketChangeNote = deferred(() => import('../../parts/ticket-change-note.t
 
 const queryKey = (q: Query) => `paid:${q.paymentId}:${q.reservationId}`
 
+/** Booking models made before the page rendered (startLoading), by address, for the page to take. */
+const waiting = new Map<string, Model<Booking>>()
+
 /** Confirms the card payment, or opens the booking paid from the balance. */
-function load({ paymentId, reservationId }: Query): void {
+function load(booking: Booking, { paymentId, reservationId }: Query): void {
   if (paymentId) void booking.confirmPayment(paymentId, 'success')
   else if (reservationId) void booking.loadBooking(reservationId)
 }
 
-/** Asks for the payment or booking of the address the app opened at, before the page renders (src/lib/early-load.ts). */
+/**
+ * Asks for the payment or booking of the address the app opened at, before the page renders (src/lib/early-load.ts):
+ * the visit's booking model is made here, its load under way, and the page takes it.
+ */
 export function startLoading(search: string): void {
   const q = readQuery(search)
-  loadEarly(queryKey(q), () => load(q))
+  const booking = new BookingModel()
+  waiting.set(queryKey(q), booking)
+  loadEarly(queryKey(q), () => load(booking, q))
 }
 
 /** The ticket `owner` (the signed-in passenger, or null: this tab) saved for the card payment or the booking of this page. */
@@ -84,10 +95,17 @@ export default function ReservationSuccessPage() {
   const search = currentRoute.value?.search ?? ''
   const { paymentId, reservationId } = useMemo(() => readQuery(search), [search])
 
+  // this visit's booking: the one made for this address before the page rendered (left in `waiting` until the page
+  // that stays takes it: a first render React throws away finds it too), or a new one
+  const booking = useVisitModel(() => waiting.get(queryKey({ paymentId, reservationId })) ?? new BookingModel())
+
   useEffect(() => {
     const q = { paymentId, reservationId }
-    if (!takeEarlyLoad(queryKey(q))) load(q)
-  }, [paymentId, reservationId])
+    const early = takeEarlyLoad(queryKey(q)) && waiting.get(queryKey(q)) === booking
+    for (const m of waiting.values()) if (m !== booking) m[Symbol.dispose]()
+    waiting.clear()
+    if (!early) load(booking, q)
+  }, [booking, paymentId, reservationId])
 
   const result = paymentId ? booking.paymentResult.value : null
   const r = paymentId
@@ -195,12 +213,12 @@ export default function ReservationSuccessPage() {
   }
 
   return (
-    <>
+    <BookingContext.Provider value={booking}>
       <h1 className={page.h1} tabIndex={-1}>
         {t('reservationSuccess.heading')}
       </h1>
       <Announcer announcement={booking.announcement.value} lang={lang} />
       {body}
-    </>
+    </BookingContext.Provider>
   )
 }

@@ -5,7 +5,7 @@ import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { validateEmail, validateMobile, required, type FieldErrors } from '../../lib/validation.ts'
-import * as booking from '../../stores/booking.ts'
+import { useBooking } from '../../parts/use-booking.ts'
 import { useSeatPage } from './use-seat-page.ts'
 import { passenger } from '../../stores/session.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
@@ -29,6 +29,7 @@ function validate(v: Fields): FieldErrors<keyof Fields> {
 export function BookingForm() {
   useSignals()
   const seatChoice = useSeatPage()
+  const booking = useBooking()
   const t = useT()
   const mt = useMaybeT()
   const p = passenger.value

@@ -5,7 +5,7 @@ import { css, cx } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate } from '../../router.ts'
-import * as booking from '../../stores/booking.ts'
+import { useBooking } from '../../parts/use-booking.ts'
 import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
@@ -42,6 +42,7 @@ export function BookingPanel() {
   useSignals()
   const seatChoice = useSeatPage()
   const hold = useHold()
+  const booking = useBooking()
   const t = useT()
   const details = seatChoice.tripDetails.value
   const signedIn = isSignedIn.value
@@ -53,12 +54,12 @@ export function BookingPanel() {
   // a live booking of the trip is picked up (the link below holds its seats on the seat map, after a fresh answer too)
   useEffect(() => {
     if (details && signedIn) void booking.resume(details.tripId)
-  }, [details, signedIn])
+  }, [booking, details, signedIn])
 
   useEffect(() => {
-    const stop = booking.startBookingClock()
+    const stop = booking.startClock()
     // while the booking step is shown, a booking of the trip holds its seats on the seat map
-    hold.linkBooking({ booking: booking.booking, phase: booking.phase, tick: booking.tick, cancelBooking: booking.cancelBooking })
+    hold.linkBooking(booking)
     // back from the gateway through the browser's back/forward cache: the page may pay again
     const onShow = (e: PageTransitionEvent) => {
       if (e.persisted) booking.cancelRedirect()
@@ -69,7 +70,7 @@ export function BookingPanel() {
       hold.linkBooking(null)
       window.removeEventListener('pageshow', onShow)
     }
-  }, [hold])
+  }, [hold, booking])
 
   if (!details) return null
   return (

@@ -4,7 +4,7 @@ import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { localizeDigits } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
-import * as booking from '../../stores/booking.ts'
+import { useBooking } from '../../parts/use-booking.ts'
 import { useHold } from './use-hold.ts'
 import { useSeatPage } from './use-seat-page.ts'
 import { language } from '../../stores/ui.ts'
@@ -35,6 +35,7 @@ export function HoldTimer() {
   useSignals()
   const seatChoice = useSeatPage()
   const hold = useHold()
+  const booking = useBooking()
   const t = useT()
   // one task behind a seat toggle, so the seat repaints first
   const left = useLagging(hold.holdMsLeft).value

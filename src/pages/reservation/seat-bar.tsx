@@ -5,7 +5,7 @@ import { useT } from '../../app/use-t.ts'
 import { formatCountdown } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
-import * as booking from '../../stores/booking.ts'
+import { useBooking } from '../../parts/use-booking.ts'
 import { useHold } from './use-hold.ts'
 import { useSeatPage } from './use-seat-page.ts'
 import { language } from '../../stores/ui.ts'
@@ -72,6 +72,7 @@ export function SeatBar() {
 
 function Bar({ seats, total, left }: { seats: string[]; total: number; left: number | null }) {
   useSignals()
+  const booking = useBooking()
   const t = useT()
   const lang = language.value
   const booked = booking.phase.value === 'booked'

@@ -8,7 +8,9 @@ import { formatTime } from '../../lib/dates.ts'
 import { formatWeekdayDate } from '../../../contract/weekday-date.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { openStream } from '../../api/streams.ts'
+import { BookingModel } from '../../models/booking.ts'
 import { HoldModel } from '../../models/hold.ts'
+import { BookingContext } from '../../parts/use-booking.ts'
 import { type LiveFeed, LiveFeedModel, type Network } from '../../models/live-feed.ts'
 import type { SeatEvent } from '../../models/seat-map.ts'
 import { language } from '../../stores/ui.ts'
@@ -21,7 +23,7 @@ import { seatTypeId } from './seat-type-id.ts'
 import { useLagging } from './use-lagging.ts'
 import { HoldContext } from './use-hold.ts'
 import { useSeatPage } from './use-seat-page.ts'
-import { useVisitModel } from './use-visit-model.ts'
+import { useVisitModel } from '../../parts/use-visit-model.ts'
 
 const styles = {
   layout: css({
@@ -48,7 +50,7 @@ const styles = {
 
 // the passenger form and payment arrive while the seat map shows: they are needed once seats are held
 const BookingPanel = deferred(() => import('./booking-panel.tsx').then((m) => m.BookingPanel))
-// the phone's bottom bar names the booking's next step: it comes with the booking store, like the panel
+// the phone's bottom bar names the booking's next step: it comes with the booking model, like the panel
 const SeatBar = deferred(() => import('./seat-bar.tsx').then((m) => m.SeatBar))
 
 /** Seat names, fares and states as the grid says them, in the active language. */
@@ -236,20 +238,24 @@ export function SeatLayout() {
   const seatChoice = useSeatPage()
   // the hold comes with the seat map's code, and goes with the seat map
   const hold = useVisitModel(() => new HoldModel(seatChoice))
+  // the booking step's model too: its code loads with the seat map's
+  const booking = useVisitModel(() => new BookingModel())
   return (
     <HoldContext.Provider value={hold}>
-      <div className={styles.layout}>
-        <div className={styles.seats}>
-          <Counters />
-          <SeatMap />
-          <SeatBar />
+      <BookingContext.Provider value={booking}>
+        <div className={styles.layout}>
+          <div className={styles.seats}>
+            <Counters />
+            <SeatMap />
+            <SeatBar />
+          </div>
+          <div className={styles.side}>
+            <HoldTimer />
+            <FareSummary />
+            <BookingPanel />
+          </div>
         </div>
-        <div className={styles.side}>
-          <HoldTimer />
-          <FareSummary />
-          <BookingPanel />
-        </div>
-      </div>
+      </BookingContext.Provider>
     </HoldContext.Provider>
   )
 }
