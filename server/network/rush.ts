@@ -29,7 +29,9 @@ export const rushDateSchema = z
       .string()
       .refine(isInstant, 'must be a date and time with its offset, e.g. 2026-03-20T08:00:00+06:00')
       .optional()
-      .describe('When the queue opens: who joins before it is drawn in random order at this instant; left out, the sale hour of the route\'s trips that date (saleOpens)'),
+      .describe(
+        "When the queue opens: who joins before it is drawn in random order at this instant; left out, the sale hour of the route's trips that date (saleOpens)",
+      ),
     admitPerMinute: z.number().int().min(1).max(100_000).optional().describe('Passengers admitted per minute; QUEUE_ADMIT_PER_MINUTE when left out'),
     admitMinutes: z
       .number()
