@@ -352,6 +352,8 @@ export const reservation = z.object({
   boardingStation: busStation,
   droppingStation: busStation,
   seats: z.array(reservationSeat),
+  /** Seats cancelled on their own (the ticket's other seats stay valid); absent when none. */
+  canceledSeats: z.optional(z.array(reservationSeat)),
   passengerName: z.string(),
   passengerMobile: z.string(),
   passengerEmail: z.nullable(z.string()),
@@ -420,6 +422,20 @@ export const cancelInitializeResponse = z.object({
   resendAfterSeconds: z.number(),
   /** Where the refund will go: the card the ticket was paid with, or the account balance (absent from older servers). */
   refundTo: z.optional(z.enum(['CARD', 'BALANCE'])),
+})
+/**
+ * Query string of the cancel quote and the cancel: `seats`, the comma-separated seats of the
+ * ticket to cancel (absent: the whole ticket). Each seat once, at most MAX_SEATS.
+ */
+export const cancelSeatsQuery = z.strictObject({
+  seats: z.optional(
+    z.string().check(
+      z.maxLength(100),
+      z.regex(/^[A-Z0-9]{1,6}(,[A-Z0-9]{1,6})*$/, 'Seats separated by commas, like A1,A2'),
+      z.refine((v) => v.split(',').length <= MAX_SEATS, `At most ${MAX_SEATS} seats`),
+      z.refine((v) => new Set(v.split(',')).size === v.split(',').length, 'A seat is named twice'),
+    ),
+  ),
 })
 export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode })
 export const contactRequest = z.strictObject({
