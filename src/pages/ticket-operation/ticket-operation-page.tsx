@@ -39,14 +39,20 @@ function Ticket() {
   // why the saved copy is shown: no connection, or the server's answer to the saved PNR and PIN
   const shownError = tk.error.value?.scope === 'resend' || (savedAt !== null && tk.error.value?.scope === 'find') ? tk.error.value : null
   const done = tk.cancelStep.value === 'done'
+  const some = tk.seatsCanceled.value
   return (
     <>
       <StatusMessage tone="success">
         {done
           ? t(r.refund?.to === 'CARD' ? 'ticket.canceledDoneCard' : 'ticket.canceledDone', { refund: formatMoney(r.refundAmount ?? 0, lang) })
-          : tk.emailSent.value
-            ? t('ticket.emailSent')
-            : null}
+          : some
+            ? t(some.toCard ? 'ticket.seatsCanceledDoneCard' : 'ticket.seatsCanceledDone', {
+                seats: some.seats,
+                refund: formatMoney(some.refund, lang),
+              })
+            : tk.emailSent.value
+              ? t('ticket.emailSent')
+              : null}
       </StatusMessage>
       <ServerError error={shownError} />
       <TicketView
@@ -66,7 +72,7 @@ function Ticket() {
                 id="cancel-ticket-button"
                 variant="outline"
                 aria-disabled={busy !== null || undefined}
-                onClick={() => busy === null && void tk.startCancel()}
+                onClick={() => busy === null && void tk.beginCancel()}
               >
                 {busy === 'cancelInit' ? t('common.loading') : t('ticket.cancel')}
               </Button>
