@@ -192,14 +192,13 @@ export async function resendEmail(): Promise<boolean> {
   return true
 }
 
-/** Starts a cancel: a ticket of several seats first asks which (chooseSeats), one of one seat goes to its quote. */
-export function beginCancel(): Promise<CancelInitialize | undefined> | undefined {
-  if ((ticketState.value?.seats.length ?? 0) < 2) return startCancel()
+/** Starts cancelling some seats of a ticket of several: the passenger chooses which, then startCancel quotes them. */
+export function chooseSeats(): void {
+  if ((ticketState.value?.seats.length ?? 0) < 2) return
   batch(() => {
     cancelStepState.value = 'seats'
     seatsCanceledState.value = null
   })
-  return undefined
 }
 
 /** The `seats` query of a cancel: only when some, not all, of the ticket's seats are chosen. */

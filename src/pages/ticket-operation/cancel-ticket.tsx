@@ -100,7 +100,7 @@ export function CancelTicket() {
           <Button type="submit" aria-disabled={busy !== null || undefined}>
             {busy === 'cancel' ? t('ticket.canceling') : t(some ? 'ticket.confirmCancelSeats' : 'ticket.confirmCancel')}
           </Button>
-          <KeepTicket />
+          <KeepTicket some={!!some} />
         </div>
         <div>
           <button type="button" className={form.linkButton} disabled={seconds > 0 || busy !== null} onClick={() => void tk.resendCancelCode()}>
@@ -113,7 +113,7 @@ export function CancelTicket() {
   )
 }
 
-/** Which seats of a ticket of several to cancel (all ticked at first); the quote follows for those. */
+/** Which seats of a ticket of several to cancel (none ticked at first); the quote follows for those. */
 function ChooseSeats({ heading }: { heading: React.RefObject<HTMLHeadingElement | null> }) {
   useSignals()
   const t = useT()
@@ -121,12 +121,12 @@ function ChooseSeats({ heading }: { heading: React.RefObject<HTMLHeadingElement 
   const seats = tk.ticket.value?.seats ?? []
   const busy = tk.busy.value
   const error = tk.error.value?.scope === 'cancel' ? tk.error.value : null
-  const [chosen, setChosen] = useState(() => seats.map((s) => s.name))
+  const [chosen, setChosen] = useState<string[]>([])
   const [none, setNone] = useState(false)
   return (
     <section aria-labelledby="cancel-heading" className={cx(page.card, styles.box)} data-print="hide">
       <h2 id="cancel-heading" ref={heading} tabIndex={-1} className={page.h3}>
-        {t('ticket.cancelHeading')}
+        {t('ticket.cancelSeats')}
       </h2>
       <form
         noValidate
@@ -165,22 +165,22 @@ function ChooseSeats({ heading }: { heading: React.RefObject<HTMLHeadingElement 
           <Button type="submit" aria-disabled={busy !== null || undefined}>
             {busy === 'cancelInit' ? t('common.loading') : t('ticket.showRefund')}
           </Button>
-          <KeepTicket />
+          <KeepTicket some />
         </div>
       </form>
     </section>
   )
 }
 
-/** Leaves the cancel without cancelling, back to the button that opened it. */
-function KeepTicket() {
+/** Leaves the cancel without cancelling, back to the button that opened it (Cancel ticket, or Cancel some seats when `some`). */
+function KeepTicket({ some }: { some: boolean }) {
   const t = useT()
   return (
     <Button
       variant="outline"
       onClick={() => {
         tk.abandonCancel()
-        focusIdWhenShown('cancel-ticket-button')
+        focusIdWhenShown(some ? 'cancel-seats-button' : 'cancel-ticket-button')
       }}
     >
       {t('ticket.keepTicket')}

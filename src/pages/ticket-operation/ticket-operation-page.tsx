@@ -68,14 +68,26 @@ function Ticket() {
               {busy === 'resend' ? t('common.sending') : t('ticket.resendEmail')}
             </Button>
             {tk.cancelStep.value === 'idle' ? (
-              <Button
-                id="cancel-ticket-button"
-                variant="outline"
-                aria-disabled={busy !== null || undefined}
-                onClick={() => busy === null && void tk.beginCancel()}
-              >
-                {busy === 'cancelInit' ? t('common.loading') : t('ticket.cancel')}
-              </Button>
+              <>
+                <Button
+                  id="cancel-ticket-button"
+                  variant="outline"
+                  aria-disabled={busy !== null || undefined}
+                  onClick={() => busy === null && void tk.startCancel(null)}
+                >
+                  {busy === 'cancelInit' ? t('common.loading') : t('ticket.cancel')}
+                </Button>
+                {r.seats.length > 1 ? (
+                  <Button
+                    id="cancel-seats-button"
+                    variant="outline"
+                    aria-disabled={busy !== null || undefined}
+                    onClick={() => busy === null && tk.chooseSeats()}
+                  >
+                    {t('ticket.cancelSeats')}
+                  </Button>
+                ) : null}
+              </>
             ) : null}
           </>
         ) : null}
