@@ -433,6 +433,8 @@ export const reservation = z.object({
   boardingStation: busStation,
   droppingStation: busStation,
   seats: z.array(reservationSeat),
+  /** Seats cancelled on their own (the ticket's other seats stay valid); absent when none. */
+  canceledSeats: z.optional(z.array(reservationSeat)),
   passengerName: z.string(),
   passengerMobile: z.string(),
   passengerEmail: z.nullable(z.string()),
@@ -509,6 +511,20 @@ export const cancelInitializeResponse = z.object({
   refundTo: z.optional(z.enum(['CARD', 'BALANCE'])),
   /** With refundTo CARD: where the money came from, so the quote names it ("your bKash wallet"). */
   paidWith: z.optional(z.nullable(z.enum(paySources))),
+})
+/**
+ * Query string of the cancel quote and the cancel: `seats`, the comma-separated seats of the
+ * ticket to cancel (absent: the whole ticket). Each seat once, at most MAX_SEATS.
+ */
+export const cancelSeatsQuery = z.strictObject({
+  seats: z.optional(
+    z.string().check(
+      z.maxLength(100),
+      z.regex(/^[A-Z0-9]{1,6}(,[A-Z0-9]{1,6})*$/, 'Seats separated by commas, like A1,A2'),
+      z.refine((v) => v.split(',').length <= MAX_SEATS, `At most ${MAX_SEATS} seats`),
+      z.refine((v) => new Set(v.split(',')).size === v.split(',').length, 'A seat is named twice'),
+    ),
+  ),
 })
 export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode })
 export const contactRequest = z.strictObject({

@@ -64,11 +64,11 @@ const payment = async (id: string) => (await f.db.query<PaymentRow>('SELECT * FR
 const balanceOf = async (id: number) => (await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [id]))[0]!.balance
 const refundLedger = (id: number) => f.db.query("SELECT amount FROM ledger WHERE passenger_id = $1 AND kind = 'REFUND'", [id])
 
-/** A ticket paid by card at the stand-in, 72+ hours before departure (10% charge). */
-async function cardTicket() {
+/** A ticket of `seats` seats paid by card at the stand-in, 72+ hours before departure (10% charge). */
+async function cardTicket(seats = 1) {
   const p = await f.passenger()
   const trip = await pickTrip(f, { minHours: 80, skip: trips++ * 3 + 1 })
-  const booked = await lockAndBook(f, p, trip, 1)
+  const booked = await lockAndBook(f, p, trip, seats)
   const open = await f.api('POST', '/api/reservation/payment', { reservationId: booked.id }, { token: p.token })
   assert.is(open.status, 200, JSON.stringify(open.body))
   const paymentId: string = open.body.data.paymentId
@@ -82,16 +82,18 @@ async function cardTicket() {
     pnr: view.body.data.pnr as string,
     pin: view.body.data.pin as string,
     total: view.body.data.fare.total as number,
+    seats: view.body.data.seats as { name: string; fare: number }[],
     paymentId,
   }
 }
 
-/** Cancels a ticket with its SMS code, as the passenger does; answers the cancel response. */
-async function cancel(tk: { p: { mobile: string }; pnr: string; pin: string }) {
-  const init = await f.api('GET', `/api/reservation/cancelInitialize/${tk.pnr}/${tk.pin}`)
+/** Cancels a ticket (or its seats `seats`, comma-separated) with its SMS code, as the passenger does; answers the cancel response. */
+async function cancel(tk: { p: { mobile: string }; pnr: string; pin: string }, seats?: string) {
+  const query = seats ? `?seats=${seats}` : ''
+  const init = await f.api('GET', `/api/reservation/cancelInitialize/${tk.pnr}/${tk.pin}${query}`)
   assert.is(init.status, 200, JSON.stringify(init.body))
   const otp = await lastCode(f, tk.p.mobile)
-  const r = await f.api('GET', `/api/reservation/cancel/${tk.pnr}/${tk.pin}/${otp}`)
+  const r = await f.api('GET', `/api/reservation/cancel/${tk.pnr}/${tk.pin}/${otp}${query}`)
   return { init: init.body.data, r }
 }
 
@@ -180,6 +182,35 @@ t('idempotent: a second cancel refunds nothing; a retry after a lost answer is t
     )
   assert.is(dup, 'refused')
 })
+
+t(
+  'cancelling some seats of a card-paid ticket refunds their part to the card, then the last seat the rest: two refunds of one payment, never more than it took',
+  async () => {
+    const tk = await cardTicket(2)
+    const [gone, kept] = tk.seats
+    const some = await cancel(tk, gone!.name)
+    assert.is(some.r.status, 200, JSON.stringify(some.r.body))
+    assert.equal([some.r.body.data.status, some.r.body.data.seats.map((s: { name: string }) => s.name)], [1, [kept!.name]])
+    assert.is(some.init.refundAmount, gone!.fare - Math.round(gone!.fare / 10))
+    let rows = await refundsOf(tk.id)
+    assert.equal(
+      rows.map((x) => [x.amount, x.payment_id, x.status]),
+      [[some.init.refundAmount, tk.paymentId, 'PENDING']],
+    )
+    f.advance(4)
+    const rest = await cancel(tk, kept!.name)
+    assert.is(rest.r.status, 200, JSON.stringify(rest.r.body))
+    assert.is(rest.r.body.data.status, 5)
+    rows = await refundsOf(tk.id)
+    assert.equal(rows.map((x) => x.amount).sort(), [some.init.refundAmount, rest.init.refundAmount].sort())
+    assert.ok(some.init.refundAmount + rest.init.refundAmount <= tk.total)
+    // both go to SSLCommerz against the one transaction, each with its own refund_trans_id
+    assert.ok((await pass()) >= 2, 'both parts sent (with any other refund due)')
+    const atGateway = [...ssl.refunds.values()].filter((x) => x.tranId === tk.paymentId)
+    assert.equal(atGateway.map((x) => x.amount).sort(), [`${some.init.refundAmount}.00`, `${rest.init.refundAmount}.00`].sort())
+    assert.is(await balanceOf(tk.p.id), 0, 'nothing credited to the balance')
+  },
+)
 
 t('REFUND_TO=balance: a card-paid ticket is refunded to the balance as before, nothing sent to SSLCommerz', async () => {
   f.deps.config.refundTo = 'balance'

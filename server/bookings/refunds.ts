@@ -70,13 +70,19 @@ export const refundsToCard = (deps: Deps) => (deps.config.refundTo ?? 'card') ==
 export async function queueCardRefund(
   tx: Queryable,
   payment: PaymentRow,
-  req: { amount: number; reason: RefundReason; reservationId: number | null; now: Date },
+  req: { amount: number; reason: RefundReason; reservationId: number | null; now: Date; part?: number },
 ): Promise<boolean> {
   if (req.amount <= 0 || req.amount > payment.amount) return false
+  // Parts of one payment (partial cancels) are written one at a time, and never sum past what it took.
+  await tx.query('SELECT id FROM payments WHERE id = $1 FOR UPDATE', [payment.id])
+  const [sum] = await tx.query<{ refunded: number }>('SELECT coalesce(sum(amount), 0)::int AS refunded FROM refunds WHERE payment_id = $1', [
+    payment.id,
+  ])
+  if ((sum?.refunded ?? 0) + req.amount > payment.amount) return false
   const rows = await tx.query(
-    `INSERT INTO refunds (id, payment_id, reservation_id, passenger_id, provider, amount, reason, next_attempt_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT (payment_id) DO NOTHING RETURNING id`,
-    [newRefundId(), payment.id, req.reservationId, payment.passenger_id, payment.provider, req.amount, req.reason, req.now],
+    `INSERT INTO refunds (id, payment_id, reservation_id, passenger_id, provider, amount, reason, next_attempt_at, created_at, part)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) ON CONFLICT (payment_id, part) DO NOTHING RETURNING id`,
+    [newRefundId(), payment.id, req.reservationId, payment.passenger_id, payment.provider, req.amount, req.reason, req.now, req.part ?? 0],
   )
   if (rows.length === 1) await tx.query('UPDATE payments SET refunded = true WHERE id = $1', [payment.id])
   return rows.length === 1
@@ -107,7 +113,7 @@ export async function refundTicket(
   tx: Queryable,
   deps: Deps,
   r: { id: number; passenger_id: number | null; pnr: string | null; payment_method: 'CARD' | 'BALANCE' | null },
-  req: { amount: number; reason: 'TICKET_CANCELED' | 'TRIP_CANCELED'; description: string; now: Date },
+  req: { amount: number; reason: 'TICKET_CANCELED' | 'TRIP_CANCELED'; description: string; now: Date; part?: number },
 ): Promise<RefundDestination | null> {
   if (req.amount <= 0) return null
   if (r.payment_method === 'CARD' && refundsToCard(deps)) {
@@ -117,7 +123,7 @@ export async function refundTicket(
       [r.id],
     )
     if (payment && req.amount <= payment.amount) {
-      await queueCardRefund(tx, payment, { amount: req.amount, reason: req.reason, reservationId: r.id, now: req.now })
+      await queueCardRefund(tx, payment, { amount: req.amount, reason: req.reason, reservationId: r.id, now: req.now, part: req.part })
       return 'CARD'
     }
   }

@@ -70,8 +70,8 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
     [ids],
   )
   // the seats on the reservation's trip: a ticket the operator moved keeps its old trip's seats, inactive, beside the new ones
-  const seats = await q.query<{ reservation_id: number; seat_name: string; seat_type: SeatType; fare: number }>(
-    `SELECT rs.reservation_id, rs.seat_name, rs.seat_type, rs.fare FROM reservation_seats rs
+  const seats = await q.query<{ reservation_id: number; seat_name: string; seat_type: SeatType; fare: number; canceled: boolean }>(
+    `SELECT rs.reservation_id, rs.seat_name, rs.seat_type, rs.fare, rs.canceled_at IS NOT NULL AS canceled FROM reservation_seats rs
        JOIN reservations x ON x.id = rs.reservation_id AND x.trip_id = rs.trip_id
       WHERE rs.reservation_id = ANY($1::int[]) ORDER BY rs.id`,
     [ids],
@@ -81,8 +81,16 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
   return ids.flatMap((rid) => {
     const r = byId.get(rid)
     if (!r) return []
-    const own = seats.filter((s) => s.reservation_id === rid).map((s) => ({ name: s.seat_name, seatType: s.seat_type, fare: s.fare }))
-    return [{ ...toReservation(r, own), refund: refunds.get(rid) ?? null }]
+    const own = seats.filter((s) => s.reservation_id === rid)
+    const shape = (x: (typeof own)[number]) => ({ name: x.seat_name, seatType: x.seat_type, fare: x.fare })
+    const canceledSeats = own.filter((x) => x.canceled).map(shape)
+    return [
+      {
+        ...toReservation(r, own.filter((x) => !x.canceled).map(shape)),
+        ...(canceledSeats.length > 0 ? { canceledSeats } : {}),
+        refund: refunds.get(rid) ?? null,
+      },
+    ]
   })
 }
 

@@ -12,6 +12,8 @@ import type { Queryable } from '../db/db.ts'
 import {
   renderCancelEmail,
   renderCancelSms,
+  renderSeatsCancelEmail,
+  renderSeatsCancelSms,
   renderTicketEmail,
   renderTicketSms,
   renderTripChangeEmail,
@@ -212,30 +214,69 @@ export async function passengerReservationIds(q: Queryable, passengerId: number,
   return rows.map((r) => r.id)
 }
 
-/** What cancelling a ticket now costs: the charge percent and amount, and the refund. */
+/** What cancelling a ticket (or some of its seats, `part`) now costs: the charge percent and amount, and the refund. */
 export interface CancelQuote {
   percent: number
   charge: number
   refund: number
+  /** The seats cancelled on their own, or null for the whole ticket (no seats named, or all its live seats). */
+  part: SeatsPart | null
 }
 
-/** The refund quote for cancelling a sold ticket now, or the reason it cannot be cancelled. */
-export async function cancelQuote(q: Queryable, r: ReservationRow, now: Date): Promise<CancelQuote> {
+/** Some live seats of a ticket and their share of its fare: their fares, and the coupon discount on them. */
+export interface SeatsPart {
+  ids: number[]
+  names: string[]
+  fare: number
+  discount: number
+}
+
+/**
+ * The refund quote for cancelling a sold ticket now, or the reason it cannot be cancelled;
+ * `seats` names some of its seats (checked: VALIDATION_FAILED), which alone are quoted.
+ */
+export async function cancelQuote(q: Queryable, r: ReservationRow, now: Date, seats?: string[] | null): Promise<CancelQuote> {
   if (r.status !== reservationStatus.sold && r.status !== reservationStatus.tripMigrated) throw new AppError('RESERVATION_NOT_CANCELLABLE')
   const trip = await findTrip(q, r.trip_id)
   if (!trip) throw new AppError('TRIP_NOT_FOUND')
+  const part = seats ? await seatsPart(q, r, seats) : null
+  const due = part ? part.fare - part.discount : r.total
   // the operator is cancelling the trip (or has): the passenger's cancel is the operator's, refunded in full
-  if (await tripCancellation(q, r.trip_id)) return { percent: 0, charge: 0, refund: r.total }
+  if (await tripCancellation(q, r.trip_id)) return { percent: 0, charge: 0, refund: due, part }
   // moved to another coach by the operator: the passenger may refuse it, for the whole fare, until it leaves
   if (r.status === reservationStatus.tripMigrated) {
     if (trip.departure_at <= now) throw new AppError('RESERVATION_CANCEL_TIME_EXPIRED')
-    return { percent: 0, charge: 0, refund: r.total }
+    return { percent: 0, charge: 0, refund: due, part }
   }
   if (trip.status === 'CLOSED_FOR_CANCELLATION') throw new AppError('TRIP_CLOSED_FOR_CANCELLATION')
   const c = cancelCharge(trip.departure_at, now)
   if (!c) throw new AppError('RESERVATION_CANCEL_TIME_EXPIRED')
-  const charge = Math.round((r.total * c.percent) / 100)
-  return { percent: c.percent, charge, refund: r.total - charge }
+  const charge = Math.round((due * c.percent) / 100)
+  return { percent: c.percent, charge, refund: due - charge, part }
+}
+
+/**
+ * Seats `names` of live ticket `r` with their share of its fare, or null when they are all its
+ * live seats (the whole ticket). The coupon discount is shared by fare, so the seats kept keep
+ * theirs and the last seats cancelled take what is left of it.
+ */
+async function seatsPart(q: Queryable, r: ReservationRow, names: string[]): Promise<SeatsPart | null> {
+  const rows = await q.query<{ id: number; seat_name: string; fare: number; active: boolean }>(
+    'SELECT id, seat_name, fare, active FROM reservation_seats WHERE reservation_id = $1 AND trip_id = $2 ORDER BY id',
+    [r.id, r.trip_id],
+  )
+  const live = rows.filter((x) => x.active)
+  const bad = (message: string) => new AppError('VALIDATION_FAILED', { fields: [{ path: 'seats', message }] })
+  if (names.length === 0) throw bad('Name at least one seat')
+  for (const n of names) {
+    if (live.some((x) => x.seat_name === n)) continue
+    throw bad(rows.some((x) => x.seat_name === n) ? `Seat ${n} is already cancelled` : `Seat ${n} is not on this ticket`)
+  }
+  if (names.length === live.length) return null
+  const chosen = live.filter((x) => names.includes(x.seat_name))
+  const fare = chosen.reduce((a, x) => a + x.fare, 0)
+  const discount = r.subtotal > 0 ? Math.min(fare, r.discount, Math.round((r.discount * fare) / r.subtotal)) : 0
+  return { ids: chosen.map((x) => x.id), names: chosen.map((x) => x.seat_name), fare, discount }
 }
 
 /** The mobile the cancel code goes to: the account holder's (the refund goes to that balance), else the reservation's. */
@@ -268,33 +309,31 @@ export function cancelCodeRemembered(r: ReservationRow, code: string, now: Date)
 }
 
 /**
- * Cancels a sold ticket at the quoted refund: frees its seats, refunds it (a card payment to
- * the card, REFUND_TO permitting, else the account holder's balance: refundTicket) and writes
- * the cancellation notice, in one transaction. A refund to the card is sent by the refund
- * worker, started here at once. Once the operator is cancelling the trip, whatever `quote` said,
- * the ticket is cancelled on the operator's terms (cancelWithTrip).
+ * Cancels a sold ticket, or its seats `seats` (the rest of it stays valid), at the refund quoted
+ * under its row lock: frees the seats, refunds them (a card payment to the card, REFUND_TO
+ * permitting, else the account holder's balance: refundTicket) and writes the cancellation
+ * notice, in one transaction. A refund to the card is sent by the refund worker, started here at
+ * once. Once the operator is cancelling the trip, the whole ticket is cancelled on the operator's
+ * terms (cancelWithTrip). Answers the quote it cancelled at (null: the operator's).
  */
-export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQuote, now: Date): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    if (await cancelWithTrip(tx, deps, r.id)) return
-    // The status guard makes a double cancel refund once: only one update finds the ticket still live.
-    // A ticket the operator moved (tripMigrated) becomes tripMigratedCanceled, any other canceled.
-    const done = await tx.query(
-      `UPDATE reservations SET status = CASE WHEN status = $6::int THEN $7::int ELSE $8::int END, canceled_at = $2, cancel_reason = 'TICKET_CANCELED',
-              refund_amount = $3, cancellation_charge = $4, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
-        WHERE id = $1 AND status = ANY($5::int[]) RETURNING id`,
-      [
-        r.id,
-        now,
-        quote.refund,
-        quote.charge,
-        TICKET_STATUSES,
-        reservationStatus.tripMigrated,
-        reservationStatus.tripMigratedCanceled,
-        reservationStatus.canceled,
-      ],
+export async function cancelTicket(deps: Deps, r: ReservationRow, now: Date, seats?: string[] | null): Promise<CancelQuote | null> {
+  const quote = await deps.db.transaction(async (tx) => {
+    if (await cancelWithTrip(tx, deps, r.id)) return null
+    // Quoted again under the row lock (cancelWithTrip took it): another cancel of this ticket, whole or
+    // of some seats, has committed before this reads, so no seat is cancelled or refunded twice.
+    const [locked] = await tx.query<ReservationRow>('SELECT * FROM reservations WHERE id = $1', [r.id])
+    const quote = await cancelQuote(tx, locked ?? r, now, seats)
+    if (quote.part) {
+      await cancelPart(tx, deps, locked!, quote, quote.part, now)
+      return quote
+    }
+    // A ticket the operator moved (tripMigrated) becomes tripMigratedCanceled, any other canceled; the charge adds to earlier seats' charges.
+    await tx.query(
+      `UPDATE reservations SET status = CASE WHEN status = $5::int THEN $6::int ELSE $7::int END, canceled_at = $2, cancel_reason = 'TICKET_CANCELED',
+              refund_amount = $3, cancellation_charge = coalesce(cancellation_charge, 0) + $4, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
+        WHERE id = $1`,
+      [r.id, now, quote.refund, quote.charge, reservationStatus.tripMigrated, reservationStatus.tripMigratedCanceled, reservationStatus.canceled],
     )
-    if (done.length === 0) throw new AppError('RESERVATION_NOT_CANCELLABLE')
     await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1', [r.id])
     const to = await refundTicket(tx, deps, r, {
       amount: quote.refund,
@@ -303,8 +342,44 @@ export async function cancelTicket(deps: Deps, r: ReservationRow, quote: CancelQ
       now,
     })
     await enqueueCancelNotice(tx, deps, r.id, quote.refund, to)
+    return quote
   })
   nudgeRefunds(deps)
+  return quote
+}
+
+/** Cancels `part`, some live seats of locked ticket `r`: the seats freed, the ticket's fare less their share, their refund and notice. */
+async function cancelPart(tx: Queryable, deps: Deps, r: ReservationRow, quote: CancelQuote, part: SeatsPart, now: Date): Promise<void> {
+  await tx.query('UPDATE reservation_seats SET active = false, canceled_at = $2 WHERE id = ANY($1::int[])', [part.ids, now])
+  // A new code for the next cancel: the one just used has done its work. The ticket's QR codes signed before now
+  // name the cancelled seats: the checker's revocation list refuses them (ticket_changed_at).
+  await tx.query(
+    `UPDATE reservations SET subtotal = subtotal - $2, discount = discount - $3, total = total - $4,
+            cancellation_charge = coalesce(cancellation_charge, 0) + $5, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL,
+            ticket_changed_at = $6
+      WHERE id = $1`,
+    [r.id, part.fare, part.discount, part.fare - part.discount, quote.charge, now],
+  )
+  const to = await refundTicket(tx, deps, r, {
+    amount: quote.refund,
+    reason: 'TICKET_CANCELED',
+    description: `Refund for seats ${part.names.join(', ')} of ticket ${r.pnr}`,
+    now,
+    part: part.ids[0],
+  })
+  const view = await loadReservation(tx, r.id)
+  if (!view) return
+  const lang = await reservationLanguage(tx, r.id)
+  await deps.outbox.send({ channel: 'SMS', to: view.passengerMobile, body: renderSeatsCancelSms(view, lang, part.names, quote.refund, to) }, tx)
+  const email = await ticketEmail(tx, view, r.passenger_id)
+  if (email) {
+    const ctx = { company: await getCompany(tx), appUrl: deps.config.appUrl, now }
+    const mail = renderSeatsCancelEmail(view, lang, part.names, quote.refund, ctx, to)
+    await deps.outbox.send(
+      { channel: 'EMAIL', to: email, subject: mail.subject, body: mail.text, html: mail.html, attachments: mail.attachments },
+      tx,
+    )
+  }
 }
 
 /** The operator's reason when trip `tripId` is being cancelled (npm run trip, trip-changes.ts) or was, else null; `lock` waits for a cancel being recorded. */

@@ -130,7 +130,7 @@ t('the quote read before the trip cancel began, the cancel done during it: the o
       afterEach: async () => {
         if (raced) return
         raced = true
-        await cancelTicket(f.deps, row!, stale, f.now())
+        await cancelTicket(f.deps, row!, f.now())
       },
     },
   })

@@ -71,6 +71,8 @@ interface Words {
   calendarDescription: (pnr: string, seats: string, boarding: string, phone: string) => string
   cancelSubject: (pnr: string) => string
   cancelled: (pnr: string, route: string, day: string, refund: string, to: RefundPlace) => string
+  seatsCancelSubject: (pnr: string) => string
+  seatsCancelled: (p: { pnr: string; route: string; day: string; cancelled: string; kept: string; refund: string; to: RefundPlace }) => string
   tripCanceledSubject: (route: string, day: string) => string
   tripCanceled: (p: { route: string; day: string; coach: string; reason: string; pnr: string; refund: string; to: RefundPlace }) => string
   bookingCanceled: (p: { route: string; day: string; coach: string; reason: string }) => string
@@ -149,6 +151,9 @@ const words: Record<Language, Words> = {
     calendarDescription: (pnr, seats, boarding, phone) => `PNR ${pnr}. Seats ${seats}. Board at ${boarding} (${phone}).`,
     cancelSubject: (pnr) => `Ticket ${pnr} cancelled`,
     cancelled: (pnr, route, day, refund, to) => `Ticket ${pnr} (${route}, ${day}) is cancelled. ${enRefund(refund, to)}`,
+    seatsCancelSubject: (pnr) => `Seats cancelled on ticket ${pnr}`,
+    seatsCancelled: (p) =>
+      `Seats ${p.cancelled} of ticket ${p.pnr} (${p.route}, ${p.day}) are cancelled. ${enRefund(p.refund, p.to)} Seats ${p.kept} stay booked; your PNR and PIN are unchanged.`,
     tripCanceledSubject: (route, day) => `Trip cancelled: ${route}, ${day}`,
     tripCanceled: (p) =>
       `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach})${said(p.reason, '.')} Ticket ${p.pnr}: ${enRefund(p.refund, p.to)}`,
@@ -183,6 +188,9 @@ const words: Record<Language, Words> = {
     calendarDescription: (pnr, seats, boarding, phone) => `পিএনআর ${pnr}। আসন ${seats}। বোর্ডিং: ${boarding} (${phone})।`,
     cancelSubject: (pnr) => `টিকিট ${pnr} বাতিল হয়েছে`,
     cancelled: (pnr, route, day, refund, to) => `টিকিট ${pnr} (${route}, ${day}) বাতিল হয়েছে। ${bnRefund(refund, to)}`,
+    seatsCancelSubject: (pnr) => `টিকিট ${pnr}-এর কিছু আসন বাতিল হয়েছে`,
+    seatsCancelled: (p) =>
+      `টিকিট ${p.pnr} (${p.route}, ${p.day})-এর আসন ${p.cancelled} বাতিল হয়েছে। ${bnRefund(p.refund, p.to)} আসন ${p.kept} বহাল আছে; আপনার PNR ও PIN একই থাকছে।`,
     tripCanceledSubject: (route, day) => `যাত্রা বাতিল: ${route}, ${day}`,
     tripCanceled: (p) =>
       `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে${said(p.reason, '।')} টিকিট ${p.pnr}: ${bnRefund(p.refund, p.to)}`,
@@ -300,6 +308,32 @@ export function renderCancelSms(r: Reservation, lang: Language, refund: number, 
 export function renderCancelEmail(r: Reservation, lang: Language, refund: number, ctx: MessageContext, to: RefundTo = 'BALANCE'): RenderedEmail {
   const w = words[lang]
   return noticeEmail(r, lang, w.cancelSubject(r.pnr ?? ''), renderCancelSms(r, lang, refund, to), ctx)
+}
+
+/** The SMS telling a passenger that seats `cancelled` of ticket `r` (as it is after the cancel, its remaining seats) are cancelled. */
+export function renderSeatsCancelSms(r: Reservation, lang: Language, cancelled: string[], refund: number, to: RefundTo): string {
+  const w = words[lang]
+  return w.seatsCancelled({
+    pnr: r.pnr ?? '',
+    route: w.route(city(lang, r.origin), city(lang, r.destination)),
+    day: date(lang, boardingTime(r)),
+    cancelled: cancelled.join(', '),
+    kept: seatList(r),
+    refund: formatMoney(refund, lang),
+    to: placeOf(r, to),
+  })
+}
+
+/** The e-mail of renderSeatsCancelSms. */
+export function renderSeatsCancelEmail(
+  r: Reservation,
+  lang: Language,
+  cancelled: string[],
+  refund: number,
+  ctx: MessageContext,
+  to: RefundTo,
+): RenderedEmail {
+  return noticeEmail(r, lang, words[lang].seatsCancelSubject(r.pnr ?? ''), renderSeatsCancelSms(r, lang, cancelled, refund, to), ctx)
 }
 
 /** The operator's reason for a trip change in each language; a passenger reads the one of the language they booked in. */

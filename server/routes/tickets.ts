@@ -73,7 +73,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   handle(app, deps, 'cancelInitialize', async (call) => {
     const now = deps.now()
     const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)
-    const quote = await cancelQuote(deps.db, r, now)
+    const quote = await cancelQuote(deps.db, r, now, seatsOf(call.query))
     const mobile = await refundMobile(deps.db, r)
     const address = addressKey(call.req.ip, deps.config.ipv6ClientPrefix)
     const language = languageOf(call.req.headers['accept-language'])
@@ -104,11 +104,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
   handle(app, deps, 'cancel', async (call) => {
     const now = deps.now()
     const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)
-    const quote = await cancelQuote(deps.db, r, now)
+    const seats = seatsOf(call.query)
+    await cancelQuote(deps.db, r, now, seats)
     const otp = call.params.otp
     if (!cancelCodeRemembered(r, otp, now))
       await verifyOtp(deps.db, deps, { mobile: await refundMobile(deps.db, r), purpose: 'CANCEL_TICKET', ref: r.pnr!, code: otp })
-    await cancelTicket(deps, r, quote, now)
+    await cancelTicket(deps, r, now, seats)
     await offerFreedSeatsSafely(deps, r.trip_id)
     return mustLoadReservation(deps.db, r.id)
   })
@@ -131,6 +132,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return true
   })
 }
+
+/** The seats a cancel names (`?seats=A1,A2`, checked by the contract), or null for the whole ticket. */
+const seatsOf = (query: { seats?: string }) => (query.seats ? query.seats.split(',') : null)
 
 /**
  * The reservation of a PNR and PIN. Each try counts against the PNR's PIN_LIMIT and a

@@ -434,12 +434,15 @@ async function buildWorld(f: Fixture): Promise<World> {
     return r?.id ?? (await onSomeTrip(async (t) => (await lockAndBook(f, me(), t, 1)).id, booked.id))
   })
   const ticket = new Later('a sold ticket', async () => {
-    const [r] = await f.db.query<{ id: number; pnr: string; pin: string }>(
-      `SELECT x.id, x.pnr, x.pin FROM reservations x JOIN trips t ON t.id = x.trip_id
+    const [r] = await f.db.query<{ id: number; pnr: string; pin: string; seats: string }>(
+      `SELECT x.id, x.pnr, x.pin,
+              (SELECT string_agg(rs.seat_name, ',') FROM reservation_seats rs WHERE rs.reservation_id = x.id AND rs.active) AS seats
+         FROM reservations x JOIN trips t ON t.id = x.trip_id
         WHERE x.passenger_id = $1 AND x.status = 1 AND t.departure_at > $2 ORDER BY x.id DESC LIMIT 1`,
       [p.id, new Date(f.now().getTime() + 7 * 3_600_000)],
     )
-    return r ?? (await onSomeTrip(async (t) => buyTicket(f, me(), t, 1), sold))
+    const seatsOf = (x: { seats: { name: string }[] }) => ({ ...x, seats: x.seats.map((s) => s.name).join(',') })
+    return r ?? seatsOf(await onSomeTrip(async (t) => buyTicket(f, me(), t, 1), sold))
   })
   /**
    * A one-time code that works: the live one when there is one (found among the codes sent to the mobile by its
@@ -634,6 +637,8 @@ async function buildWorld(f: Fixture): Promise<World> {
         (use) => use(soldPnr),
       ),
     },
+    // the seats a cancel may name: the sold ticket's own
+    { seats: ticket.pick('its seats', (t) => t.seats) },
     { reservationId: other!.id, pnr: other!.pnr, pin: other!.pin },
     // the link of the ticket SMS: a new one for the sold ticket (the database keeps only its hash)
     { token: new Later('a ticket link', async (use) => issueTicketLink(f.db, ((await use(ticket)) as { id: number }).id)), date: today },

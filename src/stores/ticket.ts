@@ -34,8 +34,15 @@ export type TicketErrorScope = 'find' | 'resend' | 'cancel'
 /** A server error: the catalogue code and the server's reason (fallback text). */
 export type TicketError = ScopedError<TicketErrorScope>
 
-/** Where a cancellation stands: not started, waiting for the SMS code, done. */
-export type CancelStep = 'idle' | 'otp' | 'done'
+/** Where a cancellation stands: not started, choosing the seats (a ticket of several), waiting for the SMS code, done. */
+export type CancelStep = 'idle' | 'seats' | 'otp' | 'done'
+
+/** Seats just cancelled on their own, and what comes back for them. */
+export interface SeatsCanceled {
+  seats: string
+  refund: number
+  toCard: boolean
+}
 
 /** A status change for the live region. */
 export interface TicketAnnouncement {
@@ -59,6 +66,8 @@ const announcementState = signal<TicketAnnouncement | null>(null)
 const savedAtState = signal<number | null>(null)
 // the ticket link whose ticket is on screen (a second render does not ask again)
 const linkState = signal<string | null>(null)
+const cancelSeatsState = signal<string[] | null>(null)
+const seatsCanceledState = signal<SeatsCanceled | null>(null)
 let seq = 0
 
 /** The ticket on screen. */
@@ -80,6 +89,10 @@ export const resendSecondsLeft = computed(() => {
 export const isSold = computed(
   () => ticketState.value?.status === reservationStatus.sold || ticketState.value?.status === reservationStatus.tripMigrated,
 )
+/** The seats being cancelled on their own (null: the whole ticket). */
+export const cancelSeats = computed(() => cancelSeatsState.value)
+/** The seats the passenger has just cancelled on their own (the rest of the ticket stays). */
+export const seatsCanceled = computed(() => seatsCanceledState.value)
 /** When the ticket on screen is this device's saved copy: the time the server sent it (epoch ms); null for the server's answer. */
 export const savedAt = computed(() => savedAtState.value)
 
@@ -98,6 +111,8 @@ function show(r: Reservation, at: number | null = null): void {
     savedAtState.value = at
     quoteState.value = null
     cancelStepState.value = 'idle'
+    cancelSeatsState.value = null
+    seatsCanceledState.value = null
     resendAtState.value = null
     emailSentState.value = false
   })
@@ -197,14 +212,31 @@ export async function resendEmail(): Promise<boolean> {
   return true
 }
 
-/** Cancel initialize: the refund quote and policy; the SMS code goes to the passenger's mobile. */
-export async function startCancel(): Promise<CancelInitialize | undefined> {
+/** Starts cancelling some seats of a ticket of several: the passenger chooses which, then startCancel quotes them. */
+export function chooseSeats(): void {
+  if ((ticketState.value?.seats.length ?? 0) < 2) return
+  batch(() => {
+    cancelStepState.value = 'seats'
+    seatsCanceledState.value = null
+  })
+}
+
+/** The `seats` query of a cancel: only when some, not all, of the ticket's seats are chosen. */
+function seatsQuery(t: Reservation, seats: string[] | null): { seats?: string } {
+  return seats && seats.length < t.seats.length ? { seats: seats.join(',') } : {}
+}
+
+/** Cancel initialize for `seats` (default: the whole ticket): the refund quote and policy; the SMS code goes to the passenger's mobile. */
+export async function startCancel(seats: string[] | null = cancelSeatsState.value): Promise<CancelInitialize | undefined> {
   const t = ticketState.value
   if (!t?.pnr || !t.pin) return undefined
-  const q = await run('cancelInit', 'cancel', () => call('cancelInitialize', { params: { pnr: t.pnr!, pin: t.pin! } }))
+  const query = seatsQuery(t, seats)
+  const q = await run('cancelInit', 'cancel', () => call('cancelInitialize', { params: { pnr: t.pnr!, pin: t.pin! }, query }))
   if (!q) return undefined
   const at = now()
   batch(() => {
+    cancelSeatsState.value = query.seats ? query.seats.split(',') : null
+    seatsCanceledState.value = null
     quoteState.value = q
     cancelStepState.value = 'otp'
     nowState.value = at
@@ -229,9 +261,20 @@ export async function confirmCancel(otp: string): Promise<Reservation | undefine
     errorState.value = { scope: 'cancel', code: 'INVALID_OTP_PROVIDED', reason: '' }
     return undefined
   }
-  const r = await run('cancel', 'cancel', () => call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code } }))
+  const query = seatsQuery(t, cancelSeatsState.value)
+  const quoted = quoteState.value
+  const r = await run('cancel', 'cancel', () => call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code }, query }))
   if (!r) return undefined
   const kept = keepTicketsLater(owner(), [r])
+  if (query.seats && (r.status === reservationStatus.sold || r.status === reservationStatus.tripMigrated)) {
+    // the rest of the ticket stays: shown again, with what was cancelled and what comes back
+    const done = { seats: query.seats.replaceAll(',', ', '), refund: quoted?.refundAmount ?? 0, toCard: quoted?.refundTo === 'CARD' }
+    show(r)
+    // said by the page's status message (a live region), so not announced here as well
+    seatsCanceledState.value = done
+    await kept
+    return r
+  }
   batch(() => {
     ticketState.value = r
     cancelStepState.value = 'done'
@@ -259,6 +302,7 @@ export function abandonCancel(): void {
   batch(() => {
     quoteState.value = null
     cancelStepState.value = 'idle'
+    cancelSeatsState.value = null
     resendAtState.value = null
     if (errorState.value?.scope === 'cancel') errorState.value = null
   })

@@ -9,7 +9,7 @@ import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
 import * as tk from '../../stores/ticket.ts'
 import { language } from '../../stores/ui.ts'
-import { ServerError, form } from '../../parts/form-parts.tsx'
+import { Checkbox, ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 
 const styles = {
@@ -25,6 +25,8 @@ const styles = {
     '& dt': { fontWeight: 'bold' },
     '& dd': { m: '0', textAlign: 'end' },
   }),
+  seats: css({ display: 'flex', flexDirection: 'column', gap: '1', border: 'none', p: '0', m: '0', '& legend': { fontWeight: 'bold', mb: '1' } }),
+  alert: css({ color: 'red.700', m: '0' }),
 }
 
 /**
@@ -44,12 +46,15 @@ export function CancelTicket() {
   const heading = useRef<HTMLHeadingElement>(null)
 
   useEffect(() => {
+    if (step === 'seats') heading.current?.focus()
     if (step !== 'otp') return
     heading.current?.focus()
     return tk.startResendClock()
   }, [step])
 
+  if (step === 'seats') return <ChooseSeats heading={heading} />
   if (step !== 'otp' || !quote) return <ServerError error={error} />
+  const some = tk.cancelSeats.value
 
   const submit = (value: string) => {
     if (busy !== null) return
@@ -60,7 +65,7 @@ export function CancelTicket() {
   return (
     <section aria-labelledby="cancel-heading" className={cx(page.card, styles.box)} data-print="hide">
       <h2 id="cancel-heading" ref={heading} tabIndex={-1} className={page.h3}>
-        {t('ticket.cancelHeading')}
+        {some ? t('ticket.cancelSeatsHeading', { seats: some.join(', ') }) : t('ticket.cancelHeading')}
       </h2>
       <dl className={styles.quote}>
         <dt>{t('ticket.cancelCharge', { percent: quote.chargePercent })}</dt>
@@ -97,18 +102,9 @@ export function CancelTicket() {
         <ServerError error={error} />
         <div className={form.actions}>
           <Button type="submit" aria-disabled={busy !== null || undefined}>
-            {busy === 'cancel' ? t('ticket.canceling') : t('ticket.confirmCancel')}
+            {busy === 'cancel' ? t('ticket.canceling') : t(some ? 'ticket.confirmCancelSeats' : 'ticket.confirmCancel')}
           </Button>
-          <Button
-            variant="outline"
-            onClick={() => {
-              tk.abandonCancel()
-              // back to the button that opened this step
-              focusIdWhenShown('cancel-ticket-button')
-            }}
-          >
-            {t('ticket.keepTicket')}
-          </Button>
+          <KeepTicket some={!!some} />
         </div>
         <div>
           <button type="button" className={form.linkButton} disabled={seconds > 0 || busy !== null} onClick={() => void tk.resendCancelCode()}>
@@ -118,5 +114,80 @@ export function CancelTicket() {
         </div>
       </form>
     </section>
+  )
+}
+
+/** Which seats of a ticket of several to cancel (none ticked at first); the quote follows for those. */
+function ChooseSeats({ heading }: { heading: React.RefObject<HTMLHeadingElement | null> }) {
+  useSignals()
+  const t = useT()
+  const lang = language.value
+  const seats = tk.ticket.value?.seats ?? []
+  const busy = tk.busy.value
+  const error = tk.error.value?.scope === 'cancel' ? tk.error.value : null
+  const [chosen, setChosen] = useState<string[]>([])
+  const [none, setNone] = useState(false)
+  return (
+    <section aria-labelledby="cancel-heading" className={cx(page.card, styles.box)} data-print="hide">
+      <h2 id="cancel-heading" ref={heading} tabIndex={-1} className={page.h3}>
+        {t('ticket.cancelSeats')}
+      </h2>
+      <form
+        noValidate
+        className={form.root}
+        onSubmit={(e) => {
+          e.preventDefault()
+          setNone(chosen.length === 0)
+          if (chosen.length > 0 && busy === null) void tk.startCancel(seats.map((s) => s.name).filter((n) => chosen.includes(n)))
+        }}
+      >
+        <fieldset aria-describedby="cancel-seats-hint" className={styles.seats}>
+          <legend>{t('ticket.cancelSeatsLegend')}</legend>
+          <p id="cancel-seats-hint" className={page.muted}>
+            {t('ticket.cancelSeatsHint')}
+          </p>
+          {seats.map((s) => (
+            <Checkbox
+              key={s.name}
+              label={`${s.name} (${formatMoney(s.fare, lang)})`}
+              checked={chosen.includes(s.name)}
+              onChange={(e) => {
+                // read now: the event's target is gone by the time the update runs
+                const on = e.currentTarget.checked
+                setChosen((c) => (on ? [...c, s.name] : c.filter((n) => n !== s.name)))
+              }}
+            />
+          ))}
+        </fieldset>
+        {none && chosen.length === 0 ? (
+          <p role="alert" className={styles.alert}>
+            {t('ticket.cancelSeatsNone')}
+          </p>
+        ) : null}
+        <ServerError error={error} />
+        <div className={form.actions}>
+          <Button type="submit" aria-disabled={busy !== null || undefined}>
+            {busy === 'cancelInit' ? t('common.loading') : t('ticket.showRefund')}
+          </Button>
+          <KeepTicket some />
+        </div>
+      </form>
+    </section>
+  )
+}
+
+/** Leaves the cancel without cancelling, back to the button that opened it (Cancel ticket, or Cancel some seats when `some`). */
+function KeepTicket({ some }: { some: boolean }) {
+  const t = useT()
+  return (
+    <Button
+      variant="outline"
+      onClick={() => {
+        tk.abandonCancel()
+        focusIdWhenShown(some ? 'cancel-seats-button' : 'cancel-ticket-button')
+      }}
+    >
+      {t('ticket.keepTicket')}
+    </Button>
   )
 }

@@ -40,6 +40,7 @@ function Ticket() {
   // why the saved copy is shown: no connection, or the server's answer to the saved PNR and PIN
   const shownError = tk.error.value?.scope === 'resend' || (savedAt !== null && tk.error.value?.scope === 'find') ? tk.error.value : null
   const done = tk.cancelStep.value === 'done'
+  const some = tk.seatsCanceled.value
   return (
     <>
       <StatusMessage tone="success">
@@ -48,9 +49,15 @@ function Ticket() {
               refund: formatMoney(r.refundAmount ?? 0, lang),
               place: t('ticket.methodCard', { place: r.paidWith ?? 'card' }),
             })
-          : tk.emailSent.value
-            ? t('ticket.emailSent')
-            : null}
+          : some
+            ? t(some.toCard ? 'ticket.seatsCanceledDoneCard' : 'ticket.seatsCanceledDone', {
+                seats: some.seats,
+                refund: formatMoney(some.refund, lang),
+                place: t('ticket.methodCard', { place: r.paidWith ?? 'card' }),
+              })
+            : tk.emailSent.value
+              ? t('ticket.emailSent')
+              : null}
       </StatusMessage>
       <ServerError error={shownError} />
       <TicketView
@@ -67,14 +74,26 @@ function Ticket() {
               {busy === 'resend' ? t('common.sending') : t('ticket.resendEmail')}
             </Button>
             {tk.cancelStep.value === 'idle' ? (
-              <Button
-                id="cancel-ticket-button"
-                variant="outline"
-                aria-disabled={busy !== null || undefined}
-                onClick={() => busy === null && void tk.startCancel()}
-              >
-                {busy === 'cancelInit' ? t('common.loading') : t('ticket.cancel')}
-              </Button>
+              <>
+                <Button
+                  id="cancel-ticket-button"
+                  variant="outline"
+                  aria-disabled={busy !== null || undefined}
+                  onClick={() => busy === null && void tk.startCancel(null)}
+                >
+                  {busy === 'cancelInit' ? t('common.loading') : t('ticket.cancel')}
+                </Button>
+                {r.seats.length > 1 ? (
+                  <Button
+                    id="cancel-seats-button"
+                    variant="outline"
+                    aria-disabled={busy !== null || undefined}
+                    onClick={() => busy === null && tk.chooseSeats()}
+                  >
+                    {t('ticket.cancelSeats')}
+                  </Button>
+                ) : null}
+              </>
             ) : null}
           </>
         ) : null}
