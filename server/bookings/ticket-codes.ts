@@ -12,7 +12,9 @@ import type { Queryable } from '../db/db.ts'
 import { toDhakaIso } from '../lib/time.ts'
 import { publicKeyOf, signingKey, signTicketCode } from '../lib/ticket-signing.ts'
 import { sha256 } from '../lib/tokens.ts'
-import { TICKET_STATUSES } from './tickets.ts'
+
+/** A ticket a passenger holds: sold, or moved by the operator to another coach. */
+export const TICKET_STATUSES: number[] = [reservationStatus.sold, reservationStatus.tripMigrated]
 
 /** `rs` with the QR code of each live ticket signed now (others get null). */
 export function withTicketCodes(deps: Pick<Deps, 'config' | 'now'>, rs: Reservation[]): Reservation[] {

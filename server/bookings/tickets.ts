@@ -29,10 +29,9 @@ import { loadReservation } from './reservation-view.ts'
 import { addTime, timeBetween } from '../lib/time.ts'
 import { sha256 } from '../lib/tokens.ts'
 import { findTrip } from '../trips/trips.ts'
-import { issueTicketLink, ticketLinkUrl } from './ticket-codes.ts'
+import { issueTicketLink, TICKET_STATUSES, ticketLinkUrl } from './ticket-codes.ts'
 
-/** A ticket a passenger holds: sold, or moved by the operator to another coach. */
-export const TICKET_STATUSES: number[] = [reservationStatus.sold, reservationStatus.tripMigrated]
+export { TICKET_STATUSES } from './ticket-codes.ts'
 
 /** The reservation of a PNR and PIN, or WRONG_PNR_PIN. */
 export async function findByPnr(q: Queryable, pnr: string, pin: string): Promise<ReservationRow> {
