@@ -8,7 +8,10 @@ function fakeWorker(version: string, state = 'activated'): ServiceWorker {
     state,
     addEventListener() {},
     postMessage(message: { type: string }, ports: MessagePort[]) {
-      if (message.type === 'version') ports[0]?.postMessage(version)
+      if (message.type !== 'version') return
+      ports[0]?.postMessage(version)
+      // an open channel keeps the test process alive (the page's end closes with this one)
+      ports[0]?.close()
     },
   } as unknown as ServiceWorker
 }
@@ -16,7 +19,7 @@ function fakeWorker(version: string, state = 'activated'): ServiceWorker {
 /** A browser whose page is of build `page`, controlled by a worker of build `active`; counts update checks. */
 function fakeBrowser(page: string, active: string): { updates: () => number; restore: () => void } {
   const g = globalThis as Record<string, unknown>
-  const saved = { navigator: g.navigator, document: g.document, location: g.location }
+  const saved = { navigator: g.navigator, document: g.document, location: g.location, setInterval: g.setInterval }
   let updates = 0
   const registration = {
     installing: null,
@@ -34,6 +37,8 @@ function fakeBrowser(page: string, active: string): { updates: () => number; res
   }
   const define = (name: string, value: unknown) => Object.defineProperty(globalThis, name, { value, configurable: true, writable: true })
   define('navigator', { serviceWorker: container })
+  // the half-hourly check would keep the test process alive
+  define('setInterval', () => 0)
   define('location', { protocol: 'http:' })
   define('document', {
     querySelector: (selector: string) => (selector === `meta[name="${VERSION_META}"]` ? { content: page } : null),
