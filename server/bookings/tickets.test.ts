@@ -85,6 +85,7 @@ t('cancel a sold ticket: quote, SMS code, cancel refunds once to the balance and
       otpSentTo: `${p.mobile.slice(0, 3)}******${p.mobile.slice(-2)}`,
       resendAfterSeconds: 180,
       refundTo: 'BALANCE',
+      paidWith: null,
     },
   )
   const again = await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`)
