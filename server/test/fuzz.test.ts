@@ -637,8 +637,9 @@ async function buildWorld(f: Fixture): Promise<World> {
         (use) => use(soldPnr),
       ),
     },
-    // the seats a cancel may name: the sold ticket's own
-    { seats: ticket.pick('its seats', (t) => t.seats) },
+    // the seats a cancel may name: the sold ticket's own, as often as the waitlist's seat counts above are drawn
+    // for it (a cancel naming "2" is refused: one of ten valid cancels must succeed)
+    ...Array.from({ length: 6 }, () => ({ seats: ticket.pick('its seats', (t: { seats: string }) => t.seats) })),
     { reservationId: other!.id, pnr: other!.pnr, pin: other!.pin },
     // the link of the ticket SMS: a new one for the sold ticket (the database keeps only its hash)
     { token: new Later('a ticket link', async (use) => issueTicketLink(f.db, ((await use(ticket)) as { id: number }).id)), date: today },
