@@ -7,23 +7,17 @@ import { cancelReasons, type CoachType, type Reservation, reservationStatus, typ
 import type { ReservationRow } from './bookings.ts'
 import type { Queryable } from '../db/db.ts'
 import { AppError } from '../core.ts'
-import { stationTime } from '../trips/lookups.ts'
+import { stationTime, type TripCityColumns } from '../trips/lookups.ts'
 import { dhakaIsoOrNull, toDhakaIso } from '../lib/time.ts'
 import { refundInfos } from './refunds.ts'
 
-interface JoinedRow extends ReservationRow {
+interface JoinedRow extends ReservationRow, TripCityColumns {
   trip_date: string
   coach_code: string
   coach_type: CoachType
   layout_name: string
   departure_at: Date
   arrival_at: Date
-  o_code: string
-  o_name: string
-  o_name_bn: string
-  d_code: string
-  d_name: string
-  d_name_bn: string
   b_id: number
   b_name: string
   b_city: string

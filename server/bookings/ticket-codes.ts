@@ -12,6 +12,7 @@ import type { Queryable } from '../db/db.ts'
 import { toDhakaIso } from '../lib/time.ts'
 import { publicKeyOf, signingKey, signTicketCode } from '../lib/ticket-signing.ts'
 import { sha256 } from '../lib/tokens.ts'
+import type { TripCityColumns } from '../trips/lookups.ts'
 
 /** A ticket a passenger holds: sold, or moved by the operator to another coach. */
 export const TICKET_STATUSES: number[] = [reservationStatus.sold, reservationStatus.tripMigrated]
@@ -71,18 +72,7 @@ export function linkView(r: Reservation): Reservation {
  * live tickets changed since (their codes signed before the change).
  */
 export async function ticketCheck(deps: Pick<Deps, 'db' | 'config' | 'now'>, date: string): Promise<TicketCheck> {
-  const trips = await deps.db.query<{
-    id: number
-    trip_date: string
-    coach_code: string
-    departure_at: Date
-    o_code: string
-    o_name: string
-    o_name_bn: string
-    d_code: string
-    d_name: string
-    d_name_bn: string
-  }>(
+  const trips = await deps.db.query<{ id: number; trip_date: string; coach_code: string; departure_at: Date } & TripCityColumns>(
     `SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, t.departure_at,
             o.code AS o_code, o.name AS o_name, o.name_bn AS o_name_bn, d.code AS d_code, d.name AS d_name, d.name_bn AS d_name_bn
        FROM trips t JOIN routes r ON r.id = t.route_id

@@ -74,6 +74,16 @@ export async function activeStations(q: Queryable, cityCodes: string[]): Promise
   )
 }
 
+/** A trip's two cities as queries select them (`o.code AS o_code, o.name AS o_name, …` from the route's cities). */
+export interface TripCityColumns {
+  o_code: string
+  o_name: string
+  o_name_bn: string
+  d_code: string
+  d_name: string
+  d_name_bn: string
+}
+
 /** A station's reporting time: `offsetMinutes` from the trip's departure (boarding) or arrival (dropping). */
 export function stationTime(base: Date, offsetMinutes: number): string {
   return toDhakaIso(addTime(base, { minutes: offsetMinutes }))
