@@ -34,14 +34,14 @@ for (const who of ['visitor (device id)', 'signed-in passenger'] as const) {
     const extend = (at: Date) => f.api('POST', '/api/reservation/extendSeatLock', extendBody(trip, seats, at), opts)
     const first = await lock(true)
     assert.is(first.status, 200)
-    const won = Date.parse(first.body.data.expirationTime) - 15 * 60_000
+    const won = Date.parse(first.body.data.expirationTime) - f.deps.config.holdMinutes * 60_000
     const at = (m: number) => new Date(won + m * 60_000)
 
     f.advance(10)
     let r = await extend(at(20))
     assert.is(r.status, 200)
     assert.is(r.body.data.extensionsLeft, MAX_HOLD_EXTENSIONS - 1)
-    // released and locked again after its first 15 minutes, inside the extension
+    // released and locked again after its first hold (holdMinutes), inside the extension
     f.advance(7)
     assert.equal((await lock(false)).body.data.seatNames, [])
     r = await lock(true)
@@ -72,7 +72,7 @@ t('another holder who wins the seat after the hold ends starts a hold of its own
   const a = { device: 'release-relock-a' }
   const b = { token: (await f.passenger()).token, headers: { 'x-forwarded-for': '203.0.113.9' } }
   const first = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), a)
-  const won = Date.parse(first.body.data.expirationTime) - 15 * 60_000
+  const won = Date.parse(first.body.data.expirationTime) - f.deps.config.holdMinutes * 60_000
   for (const m of [20, 30]) {
     const r = await f.api('POST', '/api/reservation/extendSeatLock', extendBody(trip, seats, new Date(won + m * 60_000)), a)
     assert.is(r.status, 200, JSON.stringify(r.body))
