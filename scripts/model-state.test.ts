@@ -14,9 +14,6 @@ const root = path.resolve(import.meta.dirname, '..')
 const legacy = new Set([
   // the booking model's test fixture (its stand-in server's state)
   'src/stores/booking-fixture.ts',
-  // account and account-state: the account store and its state signals, its test fixture
-  'src/stores/account-state.ts',
-  'src/stores/account-fixture.ts',
   // app-wide stores (session, language and notifications, lookups, search, ticket) and their tests
   'src/stores/session.ts',
   'src/stores/session.test.ts',
