@@ -5,7 +5,7 @@ import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as saved from './saved-tickets.ts'
 import * as session from './session.ts'
 import { savedTickets } from './saved-tickets-later.ts'
-import { pageShown, resetPageShown } from '../lib/page-shown.ts'
+import { afterPageShown, pageShown, resetPageShown } from '../lib/page-shown.ts'
 import { anotherTicket, iso, NOW, sold } from './ticket-fixture.ts'
 
 let clock: FakeClock
@@ -44,7 +44,7 @@ const expire = () => {
 const closeTab = () => {
   ss = memoryStorage()
   useStorages(ss, ls)
-  session.loadSession()
+  session.loadSession(afterPageShown)
   return session.savedTicketsSwept()
 }
 const pnrsOf = (id: number | null) => saved.savedTicketsOf(id).map((s) => s.reservation.pnr)
@@ -54,7 +54,7 @@ test.before.each(async () => {
   ls = memoryStorage()
   ss = memoryStorage()
   useStorages(ss, ls)
-  session.loadSession()
+  session.loadSession(afterPageShown)
   // the saved tickets an earlier test's session removes are removed before this test
   await session.savedTicketsDropped()
 })
@@ -162,7 +162,7 @@ test('an expired session (401) removes the copies it saved', async () => {
 test('copies of an older version, or of a session ended in another tab, are swept at start, once the page has shown', async () => {
   resetPageShown()
   ls.setItem('savedTickets', JSON.stringify({ visitor: [{ reservation: sold, savedAt: NOW }], 3: [{ reservation: sold, savedAt: NOW }] }))
-  session.loadSession()
+  session.loadSession(afterPageShown)
   // the shelf's file is not fetched before the page's first paint: with the module already loaded (saved-tickets.ts
   // imports it), a sweep that did not wait would be done after one turn of the event loop
   await new Promise((r) => setTimeout(r, 0))
@@ -175,7 +175,7 @@ test('copies of an older version, or of a session ended in another tab, are swep
 test('the start sweep goes before the first read of the saved tickets, shown or not', async () => {
   resetPageShown()
   ls.setItem('savedTickets', JSON.stringify({ visitor: [{ reservation: sold, savedAt: NOW }], 3: [{ reservation: sold, savedAt: NOW }] }))
-  session.loadSession()
+  session.loadSession(afterPageShown)
   const store = await savedTickets()
   assert.is(ls.getItem('savedTickets'), null)
   assert.equal(store.savedTicketsOf(3), [])
