@@ -1,9 +1,11 @@
 // npm run dev: the app as `npm start` serves it (the server with its demo data, on PORT and HOST), rebuilt as
 // files change. The client is one esbuild context rebuilt incrementally (split, not minified, not merged) with
 // Panda's CSS extracted again from the changed file only; the shells, config.js and the assets are written to
-// DEV_DIST_DIR (.tmp/dev-dist) and served by the server from there. A change under server/, contract/ or data/
-// restarts the server process. No prerendering, no service worker (config.js turns it off, so an old one
-// from `npm start` is removed), no early script, no size report.
+// DEV_DIST_DIR (.tmp/dev-dist) and served by the server from there. The server runs in one process that keeps the
+// database open (scripts/dev-server.ts): a change under server/, contract/ or data/ serves the changed code in
+// that process; a change to what it holds itself (the database adapter) starts the process again. No
+// prerendering, no service worker (config.js turns it off, so an old one from `npm start` is removed), no early
+// script, no size report.
 // Usage: npm run dev
 import { context } from 'esbuild'
 import { loadConfigAndCreateContext } from '@pandacss/node'
@@ -12,7 +14,6 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { pathToFileURL } from 'node:url'
 import { clientOptions, ENTRY, indexHtml } from '../build.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -25,6 +26,8 @@ const hash = (text) => createHash('sha256').update(text).digest('hex').slice(0, 
 const clientDirs = ['src', 'design-system', 'locales']
 const serverDirs = ['server', 'contract', 'data']
 const isTest = (rel) => /\.test\.tsx?$/.test(rel) || /(^|\/)test\//.test(rel)
+/** Files the server process holds for its whole life: a change starts it again. */
+const hostFiles = new Set(['server/db/db.ts', 'scripts/dev-server.ts'])
 
 function pandaCodegen() {
   execFileSync(process.execPath, [path.join(root, 'node_modules/@pandacss/dev/bin.js'), 'codegen', '--silent'], { cwd: root, stdio: 'inherit' })
@@ -112,24 +115,34 @@ log(`client built in ${ms(started)} (${path.relative(root, outdir)})`)
 let server = null
 let stopping = false
 
-/** Starts the server; with `previous`, its modules load while that one stops (scripts/dev-server-preload.mjs). */
-function startServer(previous = null) {
+/** Starts the server process; it opens the database and serves (scripts/dev-server.ts). */
+function startServer() {
   const t0 = performance.now()
-  const preload = pathToFileURL(path.join(root, 'scripts/dev-server-preload.mjs')).href
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', preload, 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-server.ts'], {
     cwd: root,
-    env: { ...process.env, DIST_DIR: outdir, DEV_PREVIOUS_PID: previous?.pid ? String(previous.pid) : '' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DIST_DIR: outdir },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   })
-  child.stdout.on('data', (d) => {
-    process.stdout.write(d)
-    if (/^Ready on /m.test(String(d))) log(`server ready ${ms(t0)} after its start`)
-  })
+  child.stdout.on('data', (d) => process.stdout.write(d))
+  child.once('message', (m) => m === 'ready' && log(`server ready ${ms(t0)} after its start`))
   child.on('exit', (code, signal) => {
     if (server === child) server = null
     if (!stopping && !signal && code) log(`the server exited (${code}); it starts again on the next change under ${serverDirs.join(', ')}/`)
   })
   server = child
+}
+
+/** Serves the changed server code in the running server process; answers whether it serves. */
+function reloadServer(child = server) {
+  return new Promise((resolve) => {
+    const exited = () => resolve(false)
+    child.once('exit', exited)
+    child.once('message', (m) => {
+      child.off('exit', exited)
+      resolve(m === 'ready')
+    })
+    child.send('reload')
+  })
 }
 
 /** Stops a server (SIGTERM: it closes the database) and waits for it. */
@@ -156,11 +169,15 @@ async function drain() {
     pending.server.clear()
     if (serverFiles.length) {
       const t0 = performance.now()
-      log(`${serverFiles.map((f) => path.relative(root, f)).join(', ')} changed: restarting the server`)
-      const previous = server
-      startServer(previous)
-      await stopServer(previous)
-      log(`previous server stopped in ${ms(t0)}`)
+      const names = serverFiles.map((f) => path.relative(root, f).split(path.sep).join('/'))
+      if (!server?.connected || names.some((f) => hostFiles.has(f))) {
+        log(`${names.join(', ')} changed: starting the server process again`)
+        await stopServer()
+        startServer()
+      } else {
+        log(`${names.join(', ')} changed: serving the new server code`)
+        if (await reloadServer()) log(`server reloaded in ${ms(t0)} (the database kept open)`)
+      }
     }
     if (client.length) {
       const t0 = performance.now()
@@ -203,6 +220,12 @@ function watch(dirs, kind) {
 
 watch(clientDirs, 'client')
 watch(serverDirs, 'server')
+fs.watch(path.join(root, 'scripts'), (_event, name) => {
+  if (name !== 'dev-server.ts') return
+  pending.server.add(path.join(root, 'scripts', name))
+  clearTimeout(timer)
+  timer = setTimeout(drain, 20)
+})
 fs.watch(root, (_event, name) => {
   if (name !== 'panda.config.ts') return
   pending.client.add(path.join(root, name))

@@ -1,6 +1,7 @@
 /**
  * `npm run dev` (scripts/dev.mjs) in a copy of the project: it serves the app with its demo data, a changed page is
- * served after a rebuild of the client alone, and a changed server file restarts the server on the new code. The
+ * served after a rebuild of the client alone, and a changed server file is served by the same server process on the
+ * database it keeps open (a changed database adapter starts the process again). The
  * times from the save to the change being served are printed (DEV_TEST_PORT: the port, else a free one).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -142,19 +143,30 @@ test('a style a page starts using is in the stylesheet served next', async () =>
   console.log(`  npm run dev: new style served ${Math.round(performance.now() - t0)} ms after the save`)
 })
 
-test('a changed server file restarts the server on the new code', async () => {
+test('a changed server file is served in the same server process, on the database it keeps open', async () => {
   const marker = `dev-probe-${process.pid}-${Date.now()}`
   const t0 = performance.now()
-  fs.appendFileSync(path.join(dir, 'server/main.ts'), `console.log('${marker}')\n`)
-  // the marker is printed by the new process as it loads, before it is ready
-  const restarted = () => {
+  // a module the server imports, not its entry: the changed code is loaded afresh, not only the entry
+  fs.appendFileSync(path.join(dir, 'server/app.ts'), `console.log('${marker}')\n`)
+  // the marker is printed by the new code as it loads, before it is ready
+  const reloaded = () => {
     const at = out.indexOf(marker)
     return at >= 0 && out.indexOf('Ready on ', at) > at
   }
-  await until(restarted, `the server to restart:\n${out}`, CHANGE_MS)
-  await until(() => ok('/api/originCities'), 'the restarted server to answer', CHANGE_MS)
+  await until(reloaded, `the server to serve the new code:\n${out}`, CHANGE_MS)
+  await until(() => ok('/api/originCities'), 'the reloaded server to answer', CHANGE_MS)
   console.log(`  npm run dev: server change answered ${Math.round(performance.now() - t0)} ms after the save`)
   assert.is(out.match(/Ready on /g)?.length, 2)
+  assert.match(out, /\[dev\] server reloaded in \d+ ms \(the database kept open\)/)
+  assert.is(out.match(/\[dev\] server ready /g)?.length, 1, 'one server process, started once')
+})
+
+test('a changed database adapter starts the server process again', async () => {
+  const t0 = performance.now()
+  fs.appendFileSync(path.join(dir, 'server/db/db.ts'), '\n')
+  await until(() => out.match(/\[dev\] server ready /g)?.length === 2, `a second server process to be ready:\n${out}`, CHANGE_MS)
+  assert.ok(await ok('/api/originCities'))
+  console.log(`  npm run dev: database adapter change answered ${Math.round(performance.now() - t0)} ms after the save`)
 })
 
 test.run()

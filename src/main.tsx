@@ -41,7 +41,8 @@ function Root() {
 }
 
 async function start() {
-  loadSession()
+  // the shelf's file (to sweep saved tickets of no session any more) is no request before the page has shown
+  loadSession(afterPageShown)
   // before the first request, which carries it (Accept-Language), as the shell's early requests do
   const locale = loadLanguage()
   configureApi({

@@ -87,7 +87,7 @@ let template: Promise<string> | null = null
  * A migrated, unseeded PGlite folder made once per test process: creating a
  * PGlite cluster costs seconds, copying one costs milliseconds.
  */
-function pgliteTemplate(): Promise<string> {
+export function pgliteTemplate(): Promise<string> {
   template ??= (async () => {
     const dir = tempDir('bus-template-')
     const db = await openDb({ dataDir: dir, databaseUrl: '' })

@@ -169,8 +169,8 @@ export function Header() {
               type="button"
               className={button({ variant: 'outline' })}
               onClick={() => {
-                // the account store (and the API client) load on demand; if that fails the session is still forgotten
-                void import('../stores/account.ts').then((m) => m.logout(), signOut)
+                // the account model's file (and the API client) load on demand; if that fails the session is still forgotten
+                void import('../models/account.ts').then((m) => m.logout(), signOut)
                 navigate('/')
               }}
             >

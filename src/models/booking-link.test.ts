@@ -3,7 +3,7 @@
 import { effect } from '@preact/signals-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { handlers, input, server, startBookingTest } from '../stores/booking-fixture.ts'
+import { input, startBookingTest } from './booking-fixture.ts'
 import type { Booking } from './booking.ts'
 import { signOut } from '../stores/session.ts'
 import { details, layout, type SeatTest, seatTest, toasts, until } from './seat-page-fixture.ts'
@@ -11,9 +11,10 @@ import { details, layout, type SeatTest, seatTest, toasts, until } from './seat-
 const test = suite<{ t: SeatTest; b: Booking & Disposable }>('booking link')
 test.before.each(async (ctx) => {
   // the server's booking is of the trip the seat test shows (trip 1)
-  ctx.b = await startBookingTest(1)
-  ctx.t = await seatTest(handlers)
-  assert.is(server.tripId, ctx.t.trip.tripId)
+  const { b, s } = await startBookingTest(1)
+  ctx.b = b
+  ctx.t = await seatTest(s.handlers)
+  assert.is(s.reservation.tripId, ctx.t.trip.tripId)
   // the booking step is shown: the seat page links the booking model
   ctx.t.hold.linkBooking(ctx.b)
 })

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 
 /** Anything `createModel` made: disposed with its `Symbol.dispose`. */
 type Disposable = { [Symbol.dispose](): void }
@@ -10,6 +10,13 @@ type Disposable = { [Symbol.dispose](): void }
  */
 export function useVisitModel<T extends Disposable>(make: () => T): T {
   const [model] = useState(make)
-  useEffect(() => () => model[Symbol.dispose](), [model])
+  const leaving = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  useEffect(() => {
+    // StrictMode (React's development build, npm run dev) unmounts and mounts again at once: the model stays
+    clearTimeout(leaving.current)
+    return () => {
+      leaving.current = setTimeout(() => model[Symbol.dispose]())
+    }
+  }, [model])
   return model
 }

@@ -1,4 +1,4 @@
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fakeApi, type FakeRoutes } from '../api/index.ts'
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
@@ -23,10 +23,13 @@ function lookupServer(overrides: FakeRoutes = {}): FakeRoutes {
   }
 }
 
-let ss: KeyValue
-test.before.each(() => {
-  ss = memoryStorage()
-  useStorages(ss, memoryStorage())
+interface Ctx {
+  ss: KeyValue
+}
+const test = suite<Ctx>('lookups')
+test.before.each((ctx) => {
+  ctx.ss = memoryStorage()
+  useStorages(ctx.ss, memoryStorage())
   l.resetLookups()
   n.resetNotices()
 })
@@ -80,7 +83,7 @@ test('skipped when the URL contains search', async () => {
   assert.is(calls.filter((c) => c.name === 'originCities').length, 1)
 })
 
-test('announcements already shown (by id) are skipped; the list is stored under `announcement`', async () => {
+test('announcements already shown (by id) are skipped; the list is stored under `announcement`', async ({ ss }) => {
   fakeApi(lookupServer())
   await l.loadLookups()
   assert.equal(n.takeUnseenAnnouncements(), [eid])

@@ -1,16 +1,13 @@
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as saved from './saved-tickets.ts'
 import * as session from './session.ts'
 import { savedTickets } from './saved-tickets-later.ts'
-import { pageShown, resetPageShown } from '../lib/page-shown.ts'
+import { afterPageShown, pageShown, resetPageShown } from '../lib/page-shown.ts'
 import { anotherTicket, iso, NOW, sold } from './ticket-fixture.ts'
 
-let clock: FakeClock
-let ls: KeyValue
-let ss: KeyValue
 const passenger = (id: number) => ({
   id,
   mobile: '01712345678',
@@ -41,20 +38,25 @@ const expire = () => {
   return session.savedTicketsDropped()
 }
 /** The browser closes the tab: its session storage is gone, local storage stays; the next tab starts the app and reads its copies. */
-const closeTab = () => {
-  ss = memoryStorage()
-  useStorages(ss, ls)
-  session.loadSession()
+const closeTab = (ls: KeyValue) => {
+  useStorages(memoryStorage(), ls)
+  session.loadSession(afterPageShown)
   return session.savedTicketsSwept()
 }
 const pnrsOf = (id: number | null) => saved.savedTicketsOf(id).map((s) => s.reservation.pnr)
 
-test.before.each(async () => {
-  clock = fakeClock(NOW)
-  ls = memoryStorage()
-  ss = memoryStorage()
-  useStorages(ss, ls)
-  session.loadSession()
+interface Ctx {
+  clock: FakeClock
+  ls: KeyValue
+  ss: KeyValue
+}
+const test = suite<Ctx>('saved tickets')
+test.before.each(async (ctx) => {
+  ctx.clock = fakeClock(NOW)
+  ctx.ls = memoryStorage()
+  ctx.ss = memoryStorage()
+  useStorages(ctx.ss, ctx.ls)
+  session.loadSession(afterPageShown)
   // the saved tickets an earlier test's session removes are removed before this test
   await session.savedTicketsDropped()
 })
@@ -69,30 +71,30 @@ test('a ticket is kept with the time the server sent it, and found by PNR, id or
   assert.is(saved.findSavedTicket(3, { pnr: 'ZZZZZZZZZZ' }), null)
 })
 
-test('a session without Stay signed in keeps its copies in this tab only: closing it removes them', async () => {
+test('a session without Stay signed in keeps its copies in this tab only: closing it removes them', async ({ ls, ss }) => {
   await signIn(3)
   saved.keepTickets(3, [sold])
   assert.ok(ss.getItem('savedTickets')!.includes('"pin":"1234"'))
   assert.is(ls.getItem('savedTickets'), null, 'nothing of the ticket in local storage')
-  await closeTab()
+  await closeTab(ls)
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' }), null)
   assert.is(saved.findWithPin(null, 'ABCDEFGHJK', '1234'), null)
   await signIn(3)
   assert.equal(pnrsOf(3), [], 'not even for the same account in a new tab')
 })
 
-test('a ticket looked up without signing in belongs to that tab', async () => {
+test('a ticket looked up without signing in belongs to that tab', async ({ ls }) => {
   saved.keepTickets(null, [sold])
   assert.is(saved.findSavedTicket(null, { id: 41 })?.reservation.pin, '1234')
   assert.is(saved.findSavedTicket(3, { id: 41 }), null, 'not an account’s')
-  await closeTab()
+  await closeTab(ls)
   assert.is(saved.findSavedTicket(null, { id: 41 }), null)
 })
 
-test('a Stay-signed-in session keeps its copies on the device, for that account only, until LOGOUT', async () => {
+test('a Stay-signed-in session keeps its copies on the device, for that account only, until LOGOUT', async ({ ls }) => {
   await signIn(3, true)
   saved.keepTickets(3, [sold])
-  await closeTab()
+  await closeTab(ls)
   assert.is(saved.findSavedTicket(3, { pnr: 'ABCDEFGHJK' })?.reservation.pin, '1234', 'offline after the tab closed')
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' }), null, 'not for a signed-out tab')
   assert.is(saved.findSavedTicket(4, { pnr: 'ABCDEFGHJK' }), null, 'not for another account')
@@ -101,7 +103,7 @@ test('a Stay-signed-in session keeps its copies on the device, for that account 
   assert.is(ls.getItem('savedTickets'), null)
 })
 
-test('another account signing in on the device: the previous one’s copies go, but those kept by choice', async () => {
+test('another account signing in on the device: the previous one’s copies go, but those kept by choice', async ({ ls }) => {
   await signIn(3, true)
   saved.keepTickets(3, [sold, anotherTicket(60, 'KEPTBYTHEM')])
   saved.keepOnDevice(3, anotherTicket(60, 'KEPTBYTHEM'), true)
@@ -112,7 +114,10 @@ test('another account signing in on the device: the previous one’s copies go, 
   assert.ok(saved.isKept(60))
 })
 
-test('Keep this ticket on this device: past the tab and a 401, shown to its account, to others only with its PIN; LOGOUT removes it', async () => {
+test('Keep this ticket on this device: past the tab and a 401, shown to its account, to others only with its PIN; LOGOUT removes it', async ({
+  ls,
+  ss,
+}) => {
   await signIn(3)
   saved.keepTickets(3, [sold, anotherTicket(60, 'NOTKEPTPNR')])
   assert.not.ok(saved.isKept(41))
@@ -121,7 +126,7 @@ test('Keep this ticket on this device: past the tab and a 401, shown to its acco
   assert.not.ok(ss.getItem('savedTickets')!.includes('ABCDEFGHJK'), 'one copy, moved')
   await expire()
   assert.equal(pnrsOf(3), ['ABCDEFGHJK'], 'the 401 took the copy not kept')
-  await closeTab()
+  await closeTab(ls)
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' }), null, 'not at its address for the next person')
   assert.is(saved.findSavedTicket(4, { pnr: 'ABCDEFGHJK' }), null)
   assert.is(saved.findWithPin(null, 'ABCDEFGHJK', '9999'), null)
@@ -136,7 +141,7 @@ test('Keep this ticket on this device: past the tab and a 401, shown to its acco
   assert.is(saved.findWithPin(null, 'ABCDEFGHJK', '1234'), null)
 })
 
-test('unticking Keep this ticket on this device takes it back to this tab only, and leaves no kept copy of it', async () => {
+test('unticking Keep this ticket on this device takes it back to this tab only, and leaves no kept copy of it', async ({ ls }) => {
   saved.keepOnDevice(null, sold, true)
   assert.is(saved.findSavedTicket(null, { id: 41 })?.savedAt, NOW, 'saved when there was no copy yet')
   saved.keepOnDevice(null, sold, false)
@@ -144,14 +149,14 @@ test('unticking Keep this ticket on this device takes it back to this tab only, 
   assert.is(saved.findSavedTicket(null, { id: 41 })?.kept, undefined)
   // kept in a tab since closed: whoever opens it with its PIN sees it is kept, and may untick it
   saved.keepOnDevice(null, sold, true)
-  await closeTab()
+  await closeTab(ls)
   assert.ok(saved.isKept(41))
   saved.keepOnDevice(null, sold, false)
   assert.not.ok(saved.isKept(41))
   assert.is(ls.getItem('savedTickets'), null)
 })
 
-test('an expired session (401) removes the copies it saved', async () => {
+test('an expired session (401) removes the copies it saved', async ({ ls }) => {
   await signIn(3, true)
   saved.keepTickets(3, [sold])
   await expire()
@@ -159,10 +164,10 @@ test('an expired session (401) removes the copies it saved', async () => {
   assert.is(ls.getItem('savedTickets'), null)
 })
 
-test('copies of an older version, or of a session ended in another tab, are swept at start, once the page has shown', async () => {
+test('copies of an older version, or of a session ended in another tab, are swept at start, once the page has shown', async ({ ls }) => {
   resetPageShown()
   ls.setItem('savedTickets', JSON.stringify({ visitor: [{ reservation: sold, savedAt: NOW }], 3: [{ reservation: sold, savedAt: NOW }] }))
-  session.loadSession()
+  session.loadSession(afterPageShown)
   // the shelf's file is not fetched before the page's first paint: with the module already loaded (saved-tickets.ts
   // imports it), a sweep that did not wait would be done after one turn of the event loop
   await new Promise((r) => setTimeout(r, 0))
@@ -172,17 +177,17 @@ test('copies of an older version, or of a session ended in another tab, are swep
   assert.is(ls.getItem('savedTickets'), null)
 })
 
-test('the start sweep goes before the first read of the saved tickets, shown or not', async () => {
+test('the start sweep goes before the first read of the saved tickets, shown or not', async ({ ls }) => {
   resetPageShown()
   ls.setItem('savedTickets', JSON.stringify({ visitor: [{ reservation: sold, savedAt: NOW }], 3: [{ reservation: sold, savedAt: NOW }] }))
-  session.loadSession()
+  session.loadSession(afterPageShown)
   const store = await savedTickets()
   assert.is(ls.getItem('savedTickets'), null)
   assert.equal(store.savedTicketsOf(3), [])
   resetPageShown()
 })
 
-test('a newer answer replaces the copy (a cancellation shows from the next look-up on), keeping its payment', () => {
+test('a newer answer replaces the copy (a cancellation shows from the next look-up on), keeping its payment', ({ clock }) => {
   saved.keepTickets(3, [sold], 'pay-1')
   clock.advance(60_000)
   saved.keepTickets(3, [{ ...sold, status: 5, canceledAt: iso(clock.now), refundAmount: 900 }])
@@ -213,7 +218,7 @@ test('at most SAVED_TICKETS_MAX copies per account: the trips furthest ahead are
   assert.not.ok(kept.includes(100) || kept.includes(104))
 })
 
-test('an unreadable or foreign value in storage reads as nothing saved, and is replaced by the next copy', () => {
+test('an unreadable or foreign value in storage reads as nothing saved, and is replaced by the next copy', ({ ss }) => {
   ss.setItem('savedTickets', '{not json')
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' }), null)
   ss.setItem('savedTickets', '[1,2]')

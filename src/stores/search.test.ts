@@ -1,4 +1,4 @@
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { TripSummary } from '../../contract/schemas.ts'
 import { fakeApi, type FakeCall } from '../api/index.ts'
@@ -27,16 +27,22 @@ function trip(id: number, departure: string, fareFrom: number, coachType: TripSu
   }
 }
 
-let asked: FakeCall[]
-let answer: () => Promise<TripSummary[]>
+interface Ctx {
+  /** The searches the stand-in server was asked. */
+  asked: FakeCall[]
+  /** What it answers (a test may replace it). */
+  server: { answer: () => Promise<TripSummary[]> }
+}
+const test = suite<Ctx>('search')
 /** The toasts shown, as their messages. */
 const toasts = () => ui.toasts.value.map((t) => t.message)
 
-test.before.each(() => {
+test.before.each((ctx) => {
   ui.resetUi()
   fakeClock(Date.parse('2026-11-22T10:00:00+06:00'))
-  answer = async () => [trip(1, '22:00', 900), trip(2, '07:30', 1200, 'AC_BUSINESS'), trip(3, '13:15', 700, 'NON_AC')]
-  asked = fakeApi({ tripSearch: () => answer() })
+  const server = { answer: async () => [trip(1, '22:00', 900), trip(2, '07:30', 1200, 'AC_BUSINESS'), trip(3, '13:15', 700, 'NON_AC')] }
+  ctx.server = server
+  ctx.asked = fakeApi({ tripSearch: () => server.answer() })
   s.applySearchQuery('')
 })
 
@@ -80,7 +86,7 @@ test('URL round trip keeps the search and the filters', () => {
   assert.is(s.tripDate.value, '2026-11-22', 'a date that is not on the calendar is ignored')
 })
 
-test('searchTrips posts the search data and lists trips by departure time', async () => {
+test('searchTrips posts the search data and lists trips by departure time', async ({ asked }) => {
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-22')
   assert.is(await s.searchTrips(), 'done')
   assert.equal(
@@ -117,16 +123,16 @@ test('filters by coach type and by time period (Dhaka wall clock)', async () => 
   assert.equal(s.coachTypesInResults.value, ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC'])
 })
 
-test('an empty result shows the No available trip toast and keeps the form', async () => {
-  answer = async () => []
+test('an empty result shows the No available trip toast and keeps the form', async ({ server }) => {
+  server.answer = async () => []
   s.applySearchQuery('from=DHK&to=SYL&date=2026-11-22')
   assert.is(await s.searchTrips(), 'empty')
   assert.equal(toasts(), [{ id: 'error.TRIP_IS_NOT_AVAILABLE' }])
   assert.is(s.destinationCode.value, 'SYL')
 })
 
-test('a failed search shows the server reason and keeps the form', async () => {
-  answer = async () => {
+test('a failed search shows the server reason and keeps the form', async ({ server }) => {
+  server.answer = async () => {
     throw Object.assign(new Error('System is in under maintenance'), { code: 'SALES_RESTRICTED', reason: 'System is in under maintenance' })
   }
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-22')
@@ -151,7 +157,7 @@ test('parsePeriod reads the time-period values', () => {
   assert.is(s.parsePeriod(''), null)
 })
 
-test('the same search started twice (at app load and by the page) sends one request', async () => {
+test('the same search started twice (at app load and by the page) sends one request', async ({ asked }) => {
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-23')
   const [a, b] = await Promise.all([s.searchTrips(), s.searchTrips()])
   assert.is(asked.length, 1)
@@ -162,7 +168,7 @@ test('the same search started twice (at app load and by the page) sends one requ
   assert.is(asked.length, 2, 'a later search asks again')
 })
 
-test('a results link searched at app load: the first search of the page takes over the answer, even when it has arrived', async () => {
+test('a results link searched at app load: the first search of the page takes over the answer, even when it has arrived', async ({ asked }) => {
   s.searchFromLink('from=DHK&to=CTG&date=2026-11-24')
   await Promise.resolve()
   assert.is(asked.length, 1)

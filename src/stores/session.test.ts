@@ -1,4 +1,4 @@
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as s from './session.ts'
@@ -18,16 +18,19 @@ const demo = {
   company: { name: 'Company', phone: '16460', email: 'support@example.com' },
 }
 
-let ss: KeyValue
-let ls: KeyValue
-test.before.each(() => {
-  ss = memoryStorage()
-  ls = memoryStorage()
-  useStorages(ss, ls)
+interface Ctx {
+  ss: KeyValue
+  ls: KeyValue
+}
+const test = suite<Ctx>('session')
+test.before.each((ctx) => {
+  ctx.ss = memoryStorage()
+  ctx.ls = memoryStorage()
+  useStorages(ctx.ss, ctx.ls)
   s.loadSession()
 })
 
-test('login stores token, passenger and company under the SPEC keys', () => {
+test('login stores token, passenger and company under the SPEC keys', ({ ss, ls }) => {
   s.signIn(demo)
   assert.is(s.token.value, 'tok-1')
   assert.ok(s.isSignedIn.value)
@@ -37,7 +40,7 @@ test('login stores token, passenger and company under the SPEC keys', () => {
   assert.is(ls.getItem('token'), null, 'session only without stay signed in')
 })
 
-test('stay signed in keeps the session in local storage and a new tab loads it', () => {
+test('stay signed in keeps the session in local storage and a new tab loads it', ({ ls }) => {
   s.signIn(demo, true)
   assert.is(ls.getItem('token'), 'tok-1')
   const newTab = memoryStorage()
@@ -48,7 +51,7 @@ test('stay signed in keeps the session in local storage and a new tab loads it',
   assert.is(newTab.getItem('token'), 'tok-1')
 })
 
-test('logout clears both storages', () => {
+test('logout clears both storages', ({ ss, ls }) => {
   s.signIn(demo, true)
   s.signOut()
   assert.is(s.token.value, null)
@@ -57,7 +60,7 @@ test('logout clears both storages', () => {
   assert.is(ls.getItem('token'), null)
 })
 
-test('the 401 reset clears the session, flags it invalid and remembers the path', () => {
+test('the 401 reset clears the session, flags it invalid and remembers the path', ({ ss }) => {
   s.signIn(demo)
   s.resetInvalidSession('/profile?tab=account')
   assert.is(s.token.value, null)
@@ -70,7 +73,7 @@ test('the 401 reset clears the session, flags it invalid and remembers the path'
   assert.not.ok(s.invalidSession.value, 'a new login clears the flag')
 })
 
-test('redirect memory ignores login and error pages and foreign URLs', () => {
+test('redirect memory ignores login and error pages and foreign URLs', ({ ss }) => {
   s.rememberRedirect('/login')
   assert.is(s.takeRedirect(), '/')
   s.rememberRedirect('/reservation')
@@ -79,7 +82,7 @@ test('redirect memory ignores login and error pages and foreign URLs', () => {
   assert.is(s.takeRedirect(), '/')
 })
 
-test('the device id is created once and kept', () => {
+test('the device id is created once and kept', ({ ss }) => {
   const a = s.deviceId()
   assert.match(a, /^[0-9a-f]{32}$/)
   assert.is(s.deviceId(), a)

@@ -6,7 +6,6 @@
 import { batch, computed, effect, signal, untracked } from '@preact/signals-react'
 import type { Company, Passenger, Session } from '../../contract/schemas.ts'
 import { storedDeviceId } from '../lib/device-id.ts'
-import { afterPageShown } from '../lib/page-shown.ts'
 import { localStore, readJson, sessionStore, storageKeys as k } from '../lib/storage.ts'
 
 const tokenState = signal<string | null>(null)
@@ -23,8 +22,11 @@ export const isSignedIn = computed(() => tokenState.value !== null)
 
 const sessionKeys = [k.token, k.passenger, k.company] as const
 
-/** Loads a stored session (session storage first, then a stay-signed-in one). */
-export function loadSession(): void {
+/**
+ * Loads a stored session (session storage first, then a stay-signed-in one). Saved tickets of no session any more
+ * are removed when `sweepWhen` lets them (the app's start: once the page has shown), or before they are first read.
+ */
+export function loadSession(sweepWhen: (sweep: () => void) => void = (sweep) => sweep()): void {
   const ss = sessionStore()
   const ls = localStore()
   const from = ss.getItem(k.token) ? ss : ls.getItem(k.token) ? ls : null
@@ -36,9 +38,8 @@ export function loadSession(): void {
   })
   // a stay-signed-in session is copied into this tab's session storage
   if (from === ls) for (const key of sessionKeys) copy(key, ls, ss)
-  // saved tickets in local storage of no session any more go: once the page has shown what it is for
-  // (the shelf's file is then no request before that paint), or before the saved tickets are first read
-  // (one waiting sweep covers a second start: it reads the storage when it runs)
+  // saved tickets in local storage of no session any more go when the start lets them, or before the saved
+  // tickets are first read (one waiting sweep covers a second start: it reads the storage when it runs)
   if (ls.getItem(k.savedTickets) !== null && !sweepAtStart) {
     const due = new Promise<void>((go) => {
       const release = () => {
@@ -46,7 +47,7 @@ export function loadSession(): void {
         go()
       }
       sweepAtStart = release
-      afterPageShown(release)
+      sweepWhen(release)
     })
     dropTickets((m) => m.dropAtStart(), due)
   }

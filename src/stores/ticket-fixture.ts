@@ -1,4 +1,4 @@
-/** A sold ticket for the store tests (ticket.test.ts, saved-tickets.test.ts; booking-fixture.ts books one like it): Dhaka to Chattogram, one seat, paid by card. */
+/** A sold ticket for the store tests (ticket.test.ts, saved-tickets.test.ts; src/models/booking-fixture.ts books one like it): Dhaka to Chattogram, one seat, paid by card. */
 import type { Reservation } from '../../contract/schemas.ts'
 
 /** The tests' "now": 22 Nov 2026, 10:00 in Dhaka. */

@@ -1,4 +1,4 @@
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts'
 import { ApiError } from '../api/api-error.ts'
@@ -10,25 +10,26 @@ import * as session from './session.ts'
 import { iso, NOW, sold } from './ticket-fixture.ts'
 import * as t from './ticket.ts'
 
-let clock: FakeClock
-
-let handlers: FakeRoutes
-let calls: FakeCall[]
-let balance: number
-
 const fail = (code: ErrorCode) => {
   throw new ApiError(code, errorCatalogue[code].reason, errorCatalogue[code].status)
 }
 const passenger = { id: 3, mobile: '01712345678', fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka', balance: 0, createdAt: iso(NOW) }
 
-test.before.each(async () => {
-  clock = fakeClock(NOW)
-  balance = 0
+interface Ctx {
+  clock: FakeClock
+  handlers: FakeRoutes
+  calls: FakeCall[]
+}
+const test = suite<Ctx>('ticket')
+test.before.each(async (ctx) => {
+  ctx.clock = fakeClock(NOW)
+  // the passenger's balance on the stand-in server
+  let balance = 0
   useStorages(memoryStorage(), memoryStorage())
   session.loadSession()
   // the saved tickets an earlier test's session removes are removed before this test
   await session.savedTicketsDropped()
-  handlers = {
+  ctx.handlers = {
     reservationByPnr: ({ params }) => (params!.pnr === 'ABCDEFGHJK' && params!.pin === '1234' ? sold : fail('WRONG_PNR_PIN')),
     reservationById: ({ params }) => (params!.id === 41 ? sold : fail('RESERVATION_NOT_ACCESSIBLE')),
     resendReservationEmail: () => true,
@@ -44,15 +45,15 @@ test.before.each(async () => {
     cancel: ({ params }) => {
       if (params!.otp !== '654321') fail('INVALID_OTP_PROVIDED')
       balance += 900
-      return { ...sold, status: 5, refundAmount: 900, canceledAt: iso(clock.now) }
+      return { ...sold, status: 5, refundAmount: 900, canceledAt: iso(ctx.clock.now) }
     },
     profile: () => ({ ...passenger, balance }),
   }
-  calls = fakeApi(handlers)
+  ctx.calls = fakeApi(ctx.handlers)
   t.resetTicket()
 })
 
-test('find by PNR and PIN (typed in lower case with spaces)', async () => {
+test('find by PNR and PIN (typed in lower case with spaces)', async ({ calls }) => {
   const r = await t.findByPnr(' abcde fghjk ', '1234')
   assert.is(r?.id, 41)
   assert.equal(calls[0]!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
@@ -61,7 +62,7 @@ test('find by PNR and PIN (typed in lower case with spaces)', async () => {
   assert.is(t.announcement.value?.id, 'ticket.announceFound')
 })
 
-test('a PIN typed in Bengali digits, as a Bengali ticket shows it, is the same PIN', async () => {
+test('a PIN typed in Bengali digits, as a Bengali ticket shows it, is the same PIN', async ({ calls }) => {
   assert.is((await t.findByPnr('ABCDEFGHJK', ' ১২৩৪ '))?.id, 41)
   assert.equal(calls[0]!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
   assert.is(t.normalisePin('০৯8'), '098')
@@ -77,7 +78,7 @@ test('WRONG_PNR_PIN and RESERVATION_NOT_ACCESSIBLE are kept as errors', async ()
   assert.is(t.error.value, null)
 })
 
-test('resend the ticket e-mail', async () => {
+test('resend the ticket e-mail', async ({ calls }) => {
   await t.findByPnr('ABCDEFGHJK', '1234')
   assert.ok(await t.resendEmail())
   assert.equal(calls.at(-1)!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
@@ -85,7 +86,7 @@ test('resend the ticket e-mail', async () => {
   assert.is(t.announcement.value?.id, 'ticket.announceEmailSent')
 })
 
-test('cancel: initialize shows the refund, the code cancels, the balance is refreshed', async () => {
+test('cancel: initialize shows the refund, the code cancels, the balance is refreshed', async ({ calls }) => {
   session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
   await t.openById(41)
   const q = await t.startCancel()
@@ -108,7 +109,7 @@ test('cancel: initialize shows the refund, the code cancels, the balance is refr
   assert.is(t.isSold.value, false)
 })
 
-test('a ticket the operator moved (10) can be cancelled for the whole fare: it becomes 14', async () => {
+test('a ticket the operator moved (10) can be cancelled for the whole fare: it becomes 14', async ({ clock, handlers }) => {
   const moved = { ...sold, status: 10, movedFrom: { coachCode: 'OLD-1', departureTime: sold.departureTime } }
   handlers.reservationByPnr = () => moved
   handlers.cancelInitialize = () => ({
@@ -130,7 +131,7 @@ test('a ticket the operator moved (10) can be cancelled for the whole fare: it b
   assert.is(t.isSold.value, false)
 })
 
-test('cancel refusals are explained; the resend wait counts down', async () => {
+test('cancel refusals are explained; the resend wait counts down', async ({ clock, handlers, calls }) => {
   await t.findByPnr('ABCDEFGHJK', '1234')
   handlers.cancelInitialize = () => fail('RESERVATION_CANCEL_TIME_EXPIRED')
   assert.is(await t.startCancel(), undefined)
@@ -169,7 +170,7 @@ test('every ticket the server sends is kept on the device: the visitor’s by PN
   assert.is(saved.savedTicketsOf(passenger.id)[0]?.savedAt, NOW)
 })
 
-test('a ticket’s own address shows the saved copy at once, then the server’s answer asked with the saved PIN', async () => {
+test('a ticket’s own address shows the saved copy at once, then the server’s answer asked with the saved PIN', async ({ clock, handlers, calls }) => {
   assert.is(await t.openSaved('ABCDEFGHJK'), false, 'nothing saved: the passenger types the PIN')
   saved.keepTickets(null, [sold])
   clock.now += 3_600_000
@@ -187,7 +188,7 @@ test('a ticket’s own address shows the saved copy at once, then the server’s
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' })?.savedAt, NOW + 3_600_000)
 })
 
-test('without an answer from the server the saved copy stays, marked with its time, with the reason', async () => {
+test('without an answer from the server the saved copy stays, marked with its time, with the reason', async ({ handlers }) => {
   saved.keepTickets(null, [sold])
   handlers.reservationByPnr = () => fail('NO_INTERNET_CONNECTION')
   assert.ok(await t.openSaved('ABCDEFGHJK'))
@@ -204,7 +205,7 @@ test('without an answer from the server the saved copy stays, marked with its ti
   assert.is(t.error.value?.code, 'SERVICE_UNREACHABLE')
 })
 
-test('My tickets’ link by id opens the saved copy without the server; a server refusal never does', async () => {
+test('My tickets’ link by id opens the saved copy without the server; a server refusal never does', async ({ handlers }) => {
   signedIn()
   saved.keepTickets(passenger.id, [sold])
   handlers.reservationById = () => fail('REQUEST_TIMEOUT')
@@ -216,7 +217,7 @@ test('My tickets’ link by id opens the saved copy without the server; a server
   assert.is(t.ticket.value, null)
 })
 
-test('a ticket cancelled elsewhere: its saved copy says so after the next online look-up', async () => {
+test('a ticket cancelled elsewhere: its saved copy says so after the next online look-up', async ({ handlers }) => {
   saved.keepTickets(null, [sold])
   handlers.reservationByPnr = () => ({ ...sold, status: 5, canceledAt: iso(NOW), refundAmount: 900 })
   await t.openSaved('ABCDEFGHJK')
@@ -235,7 +236,7 @@ test('cancelling here updates the saved copy at once', async () => {
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' })?.reservation.status, 5)
 })
 
-test('another account’s or tab’s copy is never shown at the ticket’s address, nor its PIN sent to the server', async () => {
+test('another account’s or tab’s copy is never shown at the ticket’s address, nor its PIN sent to the server', async ({ calls }) => {
   saved.keepTickets(7, [sold])
   signedIn()
   assert.is(await t.openSaved('ABCDEFGHJK'), false)

@@ -1,13 +1,16 @@
-import { test } from 'uvu'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ApiError } from '../api/api-error.ts'
 import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as ui from './ui.ts'
 
-let ss: KeyValue
-test.before.each(() => {
-  ss = memoryStorage()
-  useStorages(ss, memoryStorage())
+interface Ctx {
+  ss: KeyValue
+}
+const test = suite<Ctx>('ui')
+test.before.each((ctx) => {
+  ctx.ss = memoryStorage()
+  useStorages(ctx.ss, memoryStorage())
   ui.resetUi()
 })
 
@@ -83,7 +86,7 @@ test('toasts: one may offer an action (the new-version notice’s Reload), kept 
   assert.is(ui.toasts.value[1]!.action, undefined)
 })
 
-test('language is stored under `language` and unknown values fall back to en', () => {
+test('language is stored under `language` and unknown values fall back to en', ({ ss }) => {
   ui.setLanguage('bn')
   assert.is(ui.language.value, 'bn')
   assert.is(ss.getItem('language'), 'bn')

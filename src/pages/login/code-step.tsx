@@ -6,18 +6,7 @@ import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatCountdown } from '../../lib/dates.ts'
 import { CODE_LENGTH, validateCode } from '../../lib/validation.ts'
-import {
-  busy,
-  canResend,
-  errors,
-  mobile,
-  resendCode,
-  resendResetOtp,
-  resendSecondsLeft,
-  restartLogin,
-  verifyMobile,
-  verifyResetOtp,
-} from '../../stores/account.ts'
+import { useLogin } from '../../parts/use-account.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
@@ -30,6 +19,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
   useSignals()
   const t = useT()
   const mt = useMaybeT()
+  const login = useLogin()
   const countdownId = useId()
   const codeBox = useRef<HTMLDivElement>(null)
   const [resent, setResent] = useState(false)
@@ -38,20 +28,20 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
     const m = validateCode(v.code, requiredId)
     return m ? { code: m } : {}
   })
-  const pending = busy.value.login
-  const seconds = resendSecondsLeft.value
+  const pending = login.busy.value
+  const seconds = login.resendSecondsLeft.value
 
   const verify = async (code: string) => {
     if (pending) return
     setResent(false)
-    if (purpose === 'signup') onDone(await verifyMobile(code))
-    else await verifyResetOtp(code)
+    if (purpose === 'signup') onDone(await login.verifyMobile(code))
+    else await login.verifyResetOtp(code)
   }
 
   const resend = async () => {
     setResent(false)
-    await (purpose === 'signup' ? resendCode() : resendResetOtp())
-    if (!errors.value.login) {
+    await (purpose === 'signup' ? login.resendCode() : login.resendResetOtp())
+    if (!login.error.value) {
       setResent(true)
       f.reset()
     }
@@ -61,7 +51,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
 
   return (
     <form ref={f.formRef} className={form.root} noValidate onSubmit={f.submit((v) => void verify(v.code))}>
-      <p className={form.intro}>{t(purpose === 'signup' ? 'login.verifyIntro' : 'login.otpIntro', { mobile: mobile.value })}</p>
+      <p className={form.intro}>{t(purpose === 'signup' ? 'login.verifyIntro' : 'login.otpIntro', { mobile: login.mobile.value })}</p>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: only notes that focus left the code boxes (to show their error); the boxes are the controls */}
       <div ref={codeBox} data-field="code" onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && f.visit('code')}>
         <PinInput
@@ -75,7 +65,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
           error={mt(f.shown('code'))}
         />
       </div>
-      <ServerError error={errors.value.login} />
+      <ServerError error={login.error.value} />
       <StatusMessage tone="success">{resent ? t('login.codeSent') : ''}</StatusMessage>
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>
@@ -83,7 +73,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
         </Button>
         <Button
           variant="outline"
-          disabled={!canResend.value || pending}
+          disabled={!login.canResend.value || pending}
           aria-describedby={seconds > 0 ? countdownId : undefined}
           onClick={() => void resend()}
         >
@@ -96,7 +86,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
         </p>
       ) : null}
       <div>
-        <button type="button" className={form.linkButton} onClick={restartLogin}>
+        <button type="button" className={form.linkButton} onClick={login.restartLogin}>
           {t('login.backToLogin')}
         </button>
       </div>

@@ -4,7 +4,9 @@ import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate } from '../../router.ts'
 import { clearInvalidSession, invalidSession } from '../../stores/session.ts'
-import { mobile, restartLogin, step, type LoginStep } from '../../stores/account.ts'
+import { LoginModel, type LoginStep } from '../../models/login.ts'
+import { LoginContext } from '../../parts/use-account.ts'
+import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { page } from '../../parts/page-styles.ts'
 import { deferred, usePreload } from '../../parts/deferred.tsx'
 import { MobileStep } from './mobile-step.tsx'
@@ -31,7 +33,9 @@ const stepTitles: Partial<Record<LoginStep, string>> = {
 export default function LoginPage() {
   useSignals()
   const t = useT()
-  const current = step.value
+  // a page visit always starts from the mobile no.
+  const login = useVisitModel(() => new LoginModel())
+  const current = login.step.value
   // the 401 reset's message is read once, then the flag is cleared for the next visit
   const [sessionExpired] = useState(() => invalidSession.value)
   const stepRoot = useRef<HTMLDivElement>(null)
@@ -41,11 +45,6 @@ export default function LoginPage() {
   useEffect(() => {
     if (sessionExpired) clearInvalidSession()
   }, [sessionExpired])
-
-  // a page visit always starts from the mobile no.
-  useEffect(() => {
-    restartLogin()
-  }, [])
 
   useEffect(() => {
     if (previous.current === current) return
@@ -62,7 +61,7 @@ export default function LoginPage() {
   const title = stepTitles[current]
 
   return (
-    <>
+    <LoginContext.Provider value={login}>
       <h1 className={page.h1} tabIndex={-1}>
         {t('login.heading')}
       </h1>
@@ -73,7 +72,7 @@ export default function LoginPage() {
             {t(title)}
           </h2>
         ) : null}
-        {current === 'mobile' ? <MobileStep initial={mobile.value} /> : null}
+        {current === 'mobile' ? <MobileStep initial={login.mobile.value} /> : null}
         {current === 'password' ? <PasswordStep onDone={done} /> : null}
         {current === 'signup' ? <SignupStep /> : null}
         {current === 'verify' || current === 'forgotOtp' ? (
@@ -81,6 +80,6 @@ export default function LoginPage() {
         ) : null}
         {current === 'newPassword' ? <NewPasswordStep onDone={done} /> : null}
       </div>
-    </>
+    </LoginContext.Provider>
   )
 }

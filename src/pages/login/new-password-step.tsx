@@ -2,7 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { validateConfirmPassword, validatePassword, type FieldErrors } from '../../lib/validation.ts'
-import { busy, errors, mobile, setNewPassword } from '../../stores/account.ts'
+import { useLogin } from '../../parts/use-account.ts'
 import { ServerError, form } from '../../parts/form-parts.tsx'
 import { PasswordPair } from '../../parts/password-pair.tsx'
 import { useForm } from '../../parts/use-form.ts'
@@ -23,19 +23,20 @@ export function NewPasswordStep({ onDone }: { onDone: (to: string | undefined) =
   useSignals()
   const t = useT()
   const f = useForm({ password: '', confirmPassword: '' }, validate, { password: 'input' })
-  const pending = busy.value.login
+  const login = useLogin()
+  const pending = login.busy.value
   return (
     <form
       ref={f.formRef}
       className={form.root}
       noValidate
       onSubmit={f.submit(async (v) => {
-        if (!pending) onDone(await setNewPassword(v.password))
+        if (!pending) onDone(await login.setNewPassword(v.password))
       })}
     >
-      <input type="text" name="username" autoComplete="username" value={mobile.value} readOnly hidden />
+      <input type="text" name="username" autoComplete="username" value={login.mobile.value} readOnly hidden />
       <PasswordPair form={f} name="password" label={t('login.newPassword')} />
-      <ServerError error={errors.value.login} />
+      <ServerError error={login.error.value} />
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>
           {t('login.saveNewPassword')}

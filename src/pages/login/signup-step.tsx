@@ -3,7 +3,7 @@ import { Button } from '../../../design-system/button/index.ts'
 import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { toAsciiDigits, validateSignupForm } from '../../lib/validation.ts'
-import { busy, errors, mobile, restartLogin, signUp } from '../../stores/account.ts'
+import { useLogin } from '../../parts/use-account.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { PasswordPair } from '../../parts/password-pair.tsx'
 import { useForm } from '../../parts/use-form.ts'
@@ -14,17 +14,18 @@ export function SignupStep() {
   useSignals()
   const t = useT()
   const mt = useMaybeT()
-  const f = useForm({ mobile: mobile.value, fullName: '', email: '', city: '', password: '', confirmPassword: '' }, validateSignupForm, {
+  const login = useLogin()
+  const f = useForm({ mobile: login.mobile.value, fullName: '', email: '', city: '', password: '', confirmPassword: '' }, validateSignupForm, {
     password: 'input',
   })
-  const pending = busy.value.login
+  const pending = login.busy.value
   return (
     <form
       ref={f.formRef}
       className={form.root}
       noValidate
       onSubmit={f.submit((v) => {
-        if (!pending) void signUp(v)
+        if (!pending) void login.signUp(v)
       })}
     >
       <p className={form.intro}>{t('login.signupIntro')}</p>
@@ -40,12 +41,12 @@ export function SignupStep() {
       />
       <ProfileFields form={f} />
       <PasswordPair form={f} name="password" label={t('login.password')} />
-      <ServerError error={errors.value.login} />
+      <ServerError error={login.error.value} />
       <div className={form.actions}>
         <Button type="submit" aria-disabled={pending || undefined}>
           {t('login.signup')}
         </Button>
-        <button type="button" className={form.linkButton} onClick={restartLogin}>
+        <button type="button" className={form.linkButton} onClick={login.restartLogin}>
           {t('login.changeMobile')}
         </button>
       </div>

@@ -8,7 +8,7 @@ import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCalendarDate, formatDateTime, localizeDigits, todayInDhaka } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { toAsciiDigits, validateTopUpForm } from '../../lib/validation.ts'
-import { balance, busy, errors, loadAccount, range, startTopUp, transactions } from '../../stores/account.ts'
+import { useAccount } from '../../parts/use-account.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -87,6 +87,7 @@ function Detail({ tx }: { tx: Transaction }) {
 
 function TopUpForm() {
   useSignals()
+  const { busy, errors, startTopUp } = useAccount()
   const t = useT()
   const mt = useMaybeT()
   const f = useForm({ amount: '', amountConfirmation: '' }, validateTopUpForm)
@@ -132,6 +133,7 @@ function TopUpForm() {
 
 function Transactions() {
   useSignals()
+  const { busy, errors, loadAccount, range, transactions } = useAccount()
   const t = useT()
   const locale = language.value
   const r = range.value
@@ -217,6 +219,7 @@ function Transactions() {
 /** Balance, top-up through the card gateway, and the transactions of a date range. */
 export function AccountSection() {
   useSignals()
+  const { balance } = useAccount()
   const t = useT()
   const b = balance.value
   return (

@@ -5,7 +5,7 @@ import { PasswordInput } from '../../../design-system/password-input/index.ts'
 import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { validateChangePasswordForm } from '../../lib/validation.ts'
-import { busy, changePassword, errors, profile } from '../../stores/account.ts'
+import { useAccount } from '../../parts/use-account.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { PasswordPair } from '../../parts/password-pair.tsx'
@@ -14,6 +14,7 @@ import { useForm } from '../../parts/use-form.ts'
 /** Current password, new password (same rules as sign-up) and its confirmation. */
 export function ChangePassword() {
   useSignals()
+  const { busy, changePassword, errors, profile } = useAccount()
   const t = useT()
   const mt = useMaybeT()
   const [changed, setChanged] = useState(false)

@@ -7,7 +7,8 @@ import { useRichT, useT } from '../../app/use-t.ts'
 import { now } from '../../lib/clock.ts'
 import { formatDateTime } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
-import { busy, errors, isUpcoming, reservationsUpcomingFirst, upcomingFirst } from '../../stores/account.ts'
+import { isUpcoming, upcomingFirst } from '../../models/account.ts'
+import { useAccount } from '../../parts/use-account.ts'
 import type { SavedTicket } from '../../stores/saved-tickets.ts'
 import { savedTickets } from '../../stores/saved-tickets-later.ts'
 import { passenger } from '../../stores/session.ts'
@@ -71,8 +72,9 @@ function Ticket({ r }: { r: Reservation }) {
 /** The passenger's reservations, upcoming first, each linking to its ticket; without the server, the tickets this device kept. */
 export function MyTickets() {
   useSignals()
+  const { busy, errors, listedAt, reservations } = useAccount()
   const t = useT()
-  const offline = reservationsUpcomingFirst.value === null && isConnectionError(errors.value.reservations)
+  const offline = reservations.value === null && isConnectionError(errors.value.reservations)
   const owner = passenger.value?.id ?? null
   const [saved, setSaved] = useState<SavedTicket[]>([])
   useEffect(() => {
@@ -93,9 +95,10 @@ export function MyTickets() {
           saved.map((s) => s.reservation),
           now(),
         )
-      : reservationsUpcomingFirst.value
-  const upcoming = list?.filter(isUpcoming) ?? []
-  const past = list?.filter((r) => !isUpcoming(r)) ?? []
+      : reservations.value
+  const at = listedAt.value
+  const upcoming = list?.filter((r) => isUpcoming(r, at)) ?? []
+  const past = list?.filter((r) => !isUpcoming(r, at)) ?? []
   return (
     <section aria-labelledby="profile-tickets" className={page.card}>
       <h2 id="profile-tickets" className={page.h3}>

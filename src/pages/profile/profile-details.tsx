@@ -7,7 +7,7 @@ import { useT } from '../../app/use-t.ts'
 import { validateProfileForm } from '../../lib/validation.ts'
 import { localizeDigits } from '../../lib/dates.ts'
 import { language } from '../../stores/ui.ts'
-import { busy, errors, profile, updateProfile } from '../../stores/account.ts'
+import { useAccount } from '../../parts/use-account.ts'
 import { ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { useForm } from '../../parts/use-form.ts'
@@ -15,6 +15,7 @@ import { ProfileFields } from '../../parts/profile-fields.tsx'
 
 function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) => void }) {
   useSignals()
+  const { busy, errors, updateProfile } = useAccount()
   const t = useT()
   const f = useForm({ fullName: p.fullName, email: p.email, city: p.city }, validateProfileForm)
   const pending = busy.value.profile
@@ -48,6 +49,7 @@ function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) =
 /** Full name, e-mail and city (the mobile no. is shown, not editable). */
 export function ProfileDetails() {
   useSignals()
+  const { profile } = useAccount()
   const t = useT()
   const [saved, setSaved] = useState(false)
   const p = profile.value

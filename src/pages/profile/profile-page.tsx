@@ -4,10 +4,12 @@ import { css } from '../../../styled-system/css'
 import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { navigate } from '../../router.ts'
-import { confirmTopUp, errors, loadAccount, loadProfile, loadReservations } from '../../stores/account.ts'
+import { AccountModel, type Account } from '../../models/account.ts'
 import { language, messageForError, showError, showSuccess, toastInfo } from '../../stores/ui.ts'
+import { AccountContext } from '../../parts/use-account.ts'
 import { deferred } from '../../parts/deferred.tsx'
 import { page } from '../../parts/page-styles.ts'
+import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { AccountSection } from './account-section.tsx'
 import { ProfileDetails } from './profile-details.tsx'
 
@@ -46,10 +48,10 @@ const MyTickets = deferred(() => import('./my-tickets.tsx').then((m) => m.MyTick
 const ChangePassword = deferred(() => import('./change-password.tsx').then((m) => m.ChangePassword))
 
 /** Completes a top-up when the card gateway sends the passenger back here. */
-async function finishTopUp(paymentId: string, result: 'success' | 'failure', locale: 'en' | 'bn') {
-  const out = await confirmTopUp(paymentId, result)
+async function finishTopUp(account: Account, paymentId: string, result: 'success' | 'failure', locale: 'en' | 'bn') {
+  const out = await account.confirmTopUp(paymentId, result)
   if (!out) {
-    const e = errors.value.topUp
+    const e = account.errors.value.topUp
     if (e) showError(messageForError(e))
     return
   }
@@ -71,23 +73,24 @@ async function finishTopUp(paymentId: string, result: 'success' | 'failure', loc
 export default function ProfilePage() {
   useSignals()
   const t = useT()
+  const account = useVisitModel(() => new AccountModel())
 
   useEffect(() => {
-    void loadProfile()
-    void loadAccount()
-    void loadReservations()
+    void account.loadProfile()
+    void account.loadAccount()
+    void account.loadReservations()
     const q = new URLSearchParams(location.search)
     const paymentId = q.get('topUp')
     const result = q.get('result')
     if (paymentId && (result === 'success' || result === 'failure')) {
       // a reload must not ask again: the address loses the payment id
       navigate('/profile', { replace: true })
-      void finishTopUp(paymentId, result, language.peek())
+      void finishTopUp(account, paymentId, result, language.peek())
     }
-  }, [])
+  }, [account])
 
   return (
-    <>
+    <AccountContext.Provider value={account}>
       <h1 className={page.h1} tabIndex={-1}>
         {t('profile.heading')}
       </h1>
@@ -111,6 +114,6 @@ export default function ProfilePage() {
         <MyTickets />
         <ChangePassword />
       </div>
-    </>
+    </AccountContext.Provider>
   )
 }

@@ -1,7 +1,7 @@
 /**
- * The booking model tests' fake server and setup (src/models/: booking, booking-payment and booking-link .test.ts): one
- * booking, a balance and the gateway's answers, like the real server, on a fake clock, with a passenger signed
- * in. Its `let`s are read by the tests as live bindings and written only here.
+ * The booking model tests' stand-in server and setup (src/models/: booking, booking-payment and booking-link .test.ts):
+ * one booking, a balance and the gateway's answers, like the real server, on a fake clock, with a passenger signed
+ * in. Each test makes its own (startBookingTest) with a fresh booking model.
  */
 import type { RouteName } from '../../contract/api.ts'
 import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts'
@@ -10,25 +10,24 @@ import { ApiError } from '../api/api-error.ts'
 import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import { memoryStorage, useStorages } from '../lib/storage.ts'
-import { type Booking, type BookingInput, BookingModel } from '../models/booking.ts'
-import * as session from './session.ts'
-import { NOW, iso, sold } from './ticket-fixture.ts'
+import * as session from '../stores/session.ts'
+import { NOW, iso, sold } from '../stores/ticket-fixture.ts'
+import { type Booking, type BookingInput, BookingModel } from './booking.ts'
 
 // ---------- a fake server with one booking, like the real one ----------
 
 export { NOW, iso }
-export let clock: FakeClock
 
 const station = (id: number, name: string) => ({ id, name, cityCode: 'DHK', address: 'Road 1', phone: '01700000000', time: null })
 
-/** The server's booking: two seats on the trip the server books, unpaid, 15 minutes to pay (30 at most). */
-export function booking(extra: Partial<Reservation> = {}): Reservation {
+/** The server's booking: two seats on trip `tripId`, unpaid, 15 minutes to pay (30 at most). */
+export function booking(extra: Partial<Reservation> = {}, tripId = 7): Reservation {
   return {
     ...sold,
     status: 2,
     pnr: null,
     pin: null,
-    tripId: bookedTrip,
+    tripId,
     tripDate: '2026-11-23',
     departureTime: '2026-11-23T22:00:00+06:00',
     arrivalTime: '2026-11-24T04:00:00+06:00',
@@ -47,17 +46,6 @@ export function booking(extra: Partial<Reservation> = {}): Reservation {
   }
 }
 
-/** The fake server's routes (a test may replace one). */
-export let handlers: FakeRoutes
-/** The requests sent in this test. */
-export let calls: FakeCall[]
-/** The booking as the server has it. */
-export let server: Reservation
-let balance: number
-let pendingPayment: string | null
-/** The trip the server books. */
-let bookedTrip = 7
-
 export const fail = (code: ErrorCode) => {
   throw new ApiError(code, errorCatalogue[code].reason, errorCatalogue[code].status)
 }
@@ -72,9 +60,59 @@ export const passenger = {
   createdAt: iso(NOW),
 }
 
-export function fakeServer(): FakeRoutes {
-  return {
-    booking: () => (server = booking()),
+export const input: BookingInput = {
+  tripId: 7,
+  seatNames: ['A1', 'A2'],
+  boardingStationId: 1,
+  droppingStationId: 9,
+  passengerName: ' Rahim ',
+  passengerMobile: '01712345678',
+  passengerEmail: '',
+}
+
+/** The stand-in server of one test: its routes (a test may replace one), the requests it got, and its state. */
+export interface BookingServer {
+  /** The server's routes (a test may replace one). */
+  handlers: FakeRoutes
+  /** The requests sent in this test. */
+  readonly calls: FakeCall[]
+  clock: FakeClock
+  /** The booking as the server has it. */
+  readonly reservation: Reservation
+  /** The requests sent to one route in this test. */
+  named(n: RouteName): FakeCall[]
+  /** The gateway's result of `paymentId`, the booking sold when approved. */
+  result(paymentId: string, approved: boolean): PaymentResult
+  /** The passenger's balance on the server is `amount`. */
+  setBalance(amount: number): void
+  /** The server starts answering afresh (its routes as at the start of a test), and the request log with it. */
+  serveAgain(): void
+}
+
+/** A stand-in server whose booking is of trip `tripId`, on a fake clock at NOW. */
+function bookingServer(tripId: number): BookingServer {
+  const clock = fakeClock(NOW)
+  let balance = 5000
+  let pendingPayment: string | null = null
+  let server = booking({}, tripId)
+  let calls: FakeCall[] = []
+
+  const result = (paymentId: string, approved: boolean): PaymentResult => {
+    if (approved && server.status === 2)
+      server = { ...server, status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'CARD', expirationTime: null }
+    return {
+      paymentId,
+      full: true,
+      status: approved ? 'APPROVED' : 'DECLINED',
+      purpose: 'RESERVATION',
+      amount: server.fare.total,
+      reservation: server,
+      balance,
+    }
+  }
+
+  const routes = (): FakeRoutes => ({
+    booking: () => (server = booking({}, tripId)),
     extendBooking: ({ body }) => {
       const at = Date.parse((body as { expirationTime: string }).expirationTime)
       if (at > Date.parse(server.maxExpirationTime!)) fail('INVALID_EXPIRATION_TIME')
@@ -111,61 +149,41 @@ export function fakeServer(): FakeRoutes {
     profile: () => ({ ...passenger, balance }),
     myReservations: () => [server],
     reservationById: () => server,
+  })
+
+  const stand: BookingServer = {
+    handlers: routes(),
+    get calls() {
+      return calls
+    },
+    clock,
+    get reservation() {
+      return server
+    },
+    named: (n) => calls.filter((c) => c.name === n),
+    result,
+    setBalance(amount) {
+      balance = amount
+    },
+    serveAgain() {
+      stand.handlers = routes()
+      calls = fakeApi(stand.handlers)
+    },
   }
-}
-
-export function result(paymentId: string, approved: boolean): PaymentResult {
-  if (approved && server.status === 2) server = { ...server, status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'CARD', expirationTime: null }
-  return {
-    paymentId,
-    full: true,
-    status: approved ? 'APPROVED' : 'DECLINED',
-    purpose: 'RESERVATION',
-    amount: server.fare.total,
-    reservation: server,
-    balance,
-  }
-}
-
-export const input: BookingInput = {
-  tripId: 7,
-  seatNames: ['A1', 'A2'],
-  boardingStationId: 1,
-  droppingStationId: 9,
-  passengerName: ' Rahim ',
-  passengerMobile: '01712345678',
-  passengerEmail: '',
-}
-
-/** The requests sent to one route in this test. */
-export const named = (n: RouteName) => calls.filter((c) => c.name === n)
-
-/** The passenger's balance on the server is `amount`. */
-export function setBalance(amount: number): void {
-  balance = amount
-}
-
-/** The fake server starts answering afresh (its routes as at the start of a test), and the request log with it. */
-export function serveAgain(): void {
-  calls = fakeApi(fakeServer())
+  calls = fakeApi(stand.handlers)
+  return stand
 }
 
 /**
- * Each test's start: a fresh clock and server, the passenger signed in, and a fresh booking model, which it
- * answers (the test disposes it). `tripId`: the trip the server's booking is of (the seat page's test books the trip it shows).
+ * Each test's start: a stand-in server on a fresh clock, the passenger signed in, and a fresh booking model (the
+ * test disposes it). `tripId`: the trip the server's booking is of (the seat page's test books the trip it shows).
  */
-export async function startBookingTest(tripId = 7): Promise<Booking & Disposable> {
-  clock = fakeClock(NOW)
+export async function startBookingTest(tripId = 7): Promise<{ b: Booking & Disposable; s: BookingServer }> {
+  const s = bookingServer(tripId)
   useStorages(memoryStorage(), memoryStorage())
   session.loadSession()
   session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
   // the saved tickets an earlier test's session removes are removed before this test
   await session.savedTicketsDropped()
-  balance = 5000
-  pendingPayment = null
-  bookedTrip = tripId
-  server = booking()
-  handlers = fakeServer()
-  calls = fakeApi(handlers)
-  return new BookingModel()
+  return { b: new BookingModel(), s }
 }
