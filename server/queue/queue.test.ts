@@ -25,7 +25,7 @@ t.after.each(async () => {
 })
 
 const key = () => ({ tripDate: trip.tripDate, originCode: trip.originCode, destinationCode: trip.destinationCode })
-const mark = (admitPerMinute: number | null, admitMinutes: number | null = 10) =>
+const mark = (admitPerMinute: number | 'auto' | null, admitMinutes: number | null = 10) =>
   markRushDate(f.db, { ...key(), opensAt, admitPerMinute, admitMinutes }, 'command')
 const at = (ms: number) => f.setNow(new Date(opensAt.getTime() + ms))
 
@@ -106,6 +106,44 @@ t('admits from the front at the rate set, one admission at a time per place, and
   const waiting = (await Promise.all(tokens.map((x) => status(x)))).filter((x) => x.state === 'waiting')
   assert.equal(waiting.map((x) => x.place).sort(), [1, 2, 3, 4, 5])
   for (const w of waiting) assert.is(w.estimateSeconds, w.place * 10, 'the estimate is the place at the rate')
+})
+
+t("rate 'auto': admits as many a minute as seats are free, none while every seat is held, and estimates from that", async () => {
+  await mark('auto')
+  at(-60_000)
+  const tokens: string[] = []
+  for (let i = 0; i < 4; i++) tokens.push((await join(null)).body.data.token)
+  const dateTrips = `SELECT t.id FROM trips t JOIN routes r ON r.id = t.route_id
+                      WHERE t.trip_date = $1 AND r.origin_code = $2 AND r.destination_code = $3 AND t.status = 'OPEN'`
+  const args = [trip.tripDate, trip.originCode, trip.destinationCode]
+  // every seat of the date held by someone else for an hour
+  await f.db.query(
+    `INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at, address)
+     SELECT d.id, x, 'other', $4::timestamptz + interval '1 hour', '' FROM (${dateTrips}) d CROSS JOIN LATERAL unnest(free_seats(d.id, $4)) AS x`,
+    [...args, f.now()],
+  )
+  at(0)
+  at(30_000)
+  const none = await status(tokens[0]!)
+  assert.is(none.seatsLeft, 0)
+  assert.is(none.admitPerMinute, 0, 'no seat free: nobody admitted')
+  assert.is(none.state, 'waiting')
+  assert.is(none.estimateSeconds, null, 'no estimate while every seat is held')
+  // two seats come free: two a minute, the first admitted 30 s later
+  await f.db.query(
+    `DELETE FROM seat_locks WHERE (trip_id, seat_name) IN (SELECT trip_id, seat_name FROM seat_locks WHERE holder = 'other' AND trip_id IN (${dateTrips}) ORDER BY trip_id, seat_name LIMIT 2)`,
+    args,
+  )
+  at(31_000)
+  const two = await status(tokens[0]!)
+  assert.is(two.seatsLeft, 2)
+  assert.is(two.admitPerMinute, 2)
+  const states = async () => Promise.all(tokens.map(async (x) => (await status(x)).state))
+  assert.is((await states()).filter((x) => x === 'admitted').length, 0)
+  at(61_000)
+  assert.is((await states()).filter((x) => x === 'admitted').length, 1, '2 a minute: one after 30 s')
+  const waiting = (await Promise.all(tokens.map((x) => status(x)))).filter((x) => x.state === 'waiting')
+  for (const w of waiting) assert.is(w.estimateSeconds, w.place * 30, 'the estimate is the place at the derived rate')
 })
 
 t('an admitted passenger locks seats until the admission ends; then it is refused as expired', async () => {

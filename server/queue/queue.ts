@@ -40,6 +40,7 @@ interface StatusRow {
   id: number
   opens_at: Date
   admit_per_minute: number | null
+  admit_auto: boolean
   checked_at: Date | null
   seats_free: number | null
   seats_unbooked: number | null
@@ -64,7 +65,7 @@ const devicesLimit = (deps: Deps): Limit => ({
 
 // One statement: the rush date, the caller's place (the passenger's, else the token's unless another passenger's) and how many wait ahead of it.
 const STATUS_SQL = `
-  SELECT r.id, r.opens_at, r.admit_per_minute, r.checked_at, r.seats_free, r.seats_unbooked, r.waiting,
+  SELECT r.id, r.opens_at, r.admit_per_minute, r.admit_auto, r.checked_at, r.seats_free, r.seats_unbooked, r.waiting,
          p.id::text AS place_id, p.admitted_at, p.admitted_until,
          CASE WHEN p.id IS NOT NULL AND p.admitted_at IS NULL THEN
            (SELECT count(*)::int FROM queue_places q WHERE q.rush_id = r.id AND q.admitted_at IS NULL AND (q.draw, q.id) < (p.draw, p.id))
@@ -108,7 +109,7 @@ function toStatus(deps: Deps, row: StatusRow | null, now: Date, token: string | 
     token,
   }
   if (!row) return base
-  const rate = row.admit_per_minute ?? deps.config.queueAdmitPerMinute
+  const rate = admitRate(deps, row, row.seats_free ?? 0)
   const s: QueueStatus = { ...base, opensAt: dhakaIsoOrNull(row.opens_at), waiting: row.waiting, seatsLeft: row.seats_free, admitPerMinute: rate }
   const untilOpen = row.opens_at.getTime() - now.getTime()
   if (row.seats_unbooked === 0) return { ...s, state: 'soldOut', pollSeconds: 60 }
@@ -119,8 +120,15 @@ function toStatus(deps: Deps, row: StatusRow | null, now: Date, token: string | 
   }
   if (untilOpen > 0) return { ...s, state: 'preQueue', pollSeconds: Math.min(15, Math.max(1, Math.ceil(untilOpen / 1000))) }
   const ahead = row.ahead ?? 0
-  const estimateSeconds = Math.ceil(((ahead + 1) * 60) / rate)
-  return { ...s, state: 'waiting', place: ahead + 1, ahead, estimateSeconds, pollSeconds: estimateSeconds <= 30 ? 2 : 5 }
+  // every seat held for now (rate 0 under 'auto'): no honest estimate until some come free
+  const estimateSeconds = rate > 0 ? Math.ceil(((ahead + 1) * 60) / rate) : null
+  return { ...s, state: 'waiting', place: ahead + 1, ahead, estimateSeconds, pollSeconds: estimateSeconds !== null && estimateSeconds <= 30 ? 2 : 5 }
+}
+
+/** Admissions per minute: the rush date's rate, else the server's; 'auto' (either) admits as many a minute as seats are free now, none while none are. */
+function admitRate(deps: Deps, r: { admit_per_minute: number | null; admit_auto: boolean }, seatsFree: number): number {
+  const set = r.admit_auto ? 'auto' : (r.admit_per_minute ?? deps.config.queueAdmitPerMinute)
+  return set === 'auto' ? Math.max(0, seatsFree) : set
 }
 
 /**
@@ -195,7 +203,7 @@ export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, a
 export async function refreshRush(deps: Deps, rushId: number, now: Date): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const [r] = await tx.query<RushRow & { admit_clock: Date | null }>(
-      `SELECT trip_date::text, origin_code, destination_code, opens_at, admit_per_minute, admit_minutes, admit_clock FROM rush_dates
+      `SELECT trip_date::text, origin_code, destination_code, opens_at, admit_per_minute, admit_auto, admit_minutes, admit_clock FROM rush_dates
         WHERE id = $1 AND (checked_at IS NULL OR checked_at <= $2) FOR UPDATE SKIP LOCKED`,
       [rushId, addTime(now, { milliseconds: -REFRESH_MS })],
     )
@@ -209,8 +217,8 @@ export async function refreshRush(deps: Deps, rushId: number, now: Date): Promis
     let clock = r.admit_clock
     if (now >= r.opens_at) {
       clock ??= r.opens_at
-      const rate = r.admit_per_minute ?? deps.config.queueAdmitPerMinute
-      const allowed = seats!.free > 0 ? Math.floor(((now.getTime() - clock.getTime()) * rate) / 60_000) : 0
+      const rate = admitRate(deps, r, seats!.free)
+      const allowed = seats!.free > 0 && rate > 0 ? Math.floor(((now.getTime() - clock.getTime()) * rate) / 60_000) : 0
       const until = addTime(now, { minutes: r.admit_minutes ?? deps.config.queueAdmitMinutes })
       const admitted =
         allowed > 0
@@ -224,7 +232,7 @@ export async function refreshRush(deps: Deps, rushId: number, now: Date): Promis
             ).length
           : 0
       // unspent allowance is not saved up: a queue that empties, or has no free seat, starts again from now
-      clock = admitted < allowed || seats!.free === 0 ? now : new Date(clock.getTime() + (admitted * 60_000) / rate)
+      clock = admitted < allowed || seats!.free === 0 || rate === 0 ? now : new Date(clock.getTime() + (admitted * 60_000) / rate)
     }
     await tx.query(
       `UPDATE rush_dates SET checked_at = $2, admit_clock = $3, seats_free = $4, seats_unbooked = $5,
