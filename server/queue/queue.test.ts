@@ -241,6 +241,43 @@ t('one place per browser (its tabs share the token) and per signed-in passenger;
   assert.is((await status(token)).waiting, 4, 'a refused join took no place')
 })
 
+t(
+  'seats a waitlist offer holds for the passenger on the rush date are their turn: the status admits them until the offer ends, and they may lock',
+  async () => {
+    await mark(1)
+    const [held, other] = await freeSeats(f, trip.id, 2)
+    const p = await f.passenger()
+    const q = await f.passenger()
+    at(30_000)
+    const until = new Date(f.now().getTime() + 5 * 60_000)
+    const [w] = await f.db.query<{ id: number }>(
+      `INSERT INTO waitlist (trip_id, passenger_id, seats, status, offered_seats, offered_at, offer_expires_at, created_at)
+     VALUES ($1, $2, 1, 'OFFERED', $3::text[], $4, $5, $4) RETURNING id`,
+      [trip.id, p.id, [held], f.now(), until],
+    )
+    await f.db.query("INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at, address) VALUES ($1, $2, $3, $4, '')", [
+      trip.id,
+      held,
+      `p:${p.id}`,
+      until,
+    ])
+    // never in the queue, yet its turn: the seat page lets them on, and a lock is not refused
+    const s = await status(null, p.token)
+    assert.is(s.state, 'admitted')
+    assert.is(Date.parse(s.admittedUntil), Math.floor(until.getTime() / 1000) * 1000)
+    const ok = await lock([other!], null, { token: p.token })
+    assert.is(ok.status, 200, JSON.stringify(ok.body))
+    // another passenger is not let in by it
+    assert.is((await status(null, q.token)).state, 'notJoined')
+    const r = await lock([other!], null, { token: q.token, device: 'queue-device-9' })
+    assert.is(r.body.error.code, 'QUEUE_ADMISSION_REFUSED')
+    // the offer over: the queue as for anyone
+    await f.db.query("UPDATE waitlist SET status = 'LAPSED' WHERE id = $1", [w!.id])
+    at(31_000)
+    assert.is((await status(null, p.token)).state, 'notJoined')
+  },
+)
+
 t('sold out: everyone still waiting is told at once', async () => {
   await mark(1)
   at(-60_000)

@@ -49,6 +49,7 @@ interface StatusRow {
   admitted_at: Date | null
   admitted_until: Date | null
   ahead: number | null
+  offer_until: Date | null
 }
 
 /** How often the rush date is refreshed (seats, waiting count, admissions), across all processes. */
@@ -63,13 +64,17 @@ const devicesLimit = (deps: Deps): Limit => ({
   reason: 'Too many browsers joined the waiting room from your network. Try again in {minutes} minutes.',
 })
 
-// One statement: the rush date, the caller's place (the passenger's, else the token's unless another passenger's) and how many wait ahead of it.
+// One statement: the rush date, the caller's place (the passenger's, else the token's unless another passenger's), how many wait ahead of it,
+// and the end of seats the signed-in caller's waitlist offers hold on the route that date (their turn as much as an admission).
 const STATUS_SQL = `
   SELECT r.id, r.opens_at, r.admit_per_minute, r.admit_auto, r.checked_at, r.seats_free, r.seats_unbooked, r.waiting,
          p.id::text AS place_id, p.admitted_at, p.admitted_until,
          CASE WHEN p.id IS NOT NULL AND p.admitted_at IS NULL THEN
            (SELECT count(*)::int FROM queue_places q WHERE q.rush_id = r.id AND q.admitted_at IS NULL AND (q.draw, q.id) < (p.draw, p.id))
-         END AS ahead
+         END AS ahead,
+         (SELECT max(w.offer_expires_at) FROM trips t JOIN routes ro ON ro.id = t.route_id JOIN waitlist w ON w.trip_id = t.id
+           WHERE $4::int IS NOT NULL AND t.trip_date = r.trip_date AND ro.origin_code = r.origin_code AND ro.destination_code = r.destination_code
+             AND w.passenger_id = $4::int AND w.status = 'OFFERED') AS offer_until
     FROM rush_dates r
     LEFT JOIN LATERAL (
       SELECT x.id, x.draw, x.admitted_at, x.admitted_until FROM queue_places x
@@ -112,6 +117,9 @@ function toStatus(deps: Deps, row: StatusRow | null, now: Date, token: string | 
   const rate = admitRate(deps, row, row.seats_free ?? 0)
   const s: QueueStatus = { ...base, opensAt: dhakaIsoOrNull(row.opens_at), waiting: row.waiting, seatsLeft: row.seats_free, admitPerMinute: rate }
   const untilOpen = row.opens_at.getTime() - now.getTime()
+  const admission = row.admitted_at && row.admitted_until && row.admitted_until > now ? row.admitted_until : null
+  if (row.offer_until && row.offer_until > now && (!admission || row.offer_until > admission))
+    return { ...s, state: 'admitted', admittedUntil: dhakaIsoOrNull(row.offer_until), pollSeconds: 30 }
   if (row.seats_unbooked === 0) return { ...s, state: 'soldOut', pollSeconds: 60 }
   if (!row.place_id) return { ...s, state: 'notJoined', pollSeconds: 15 }
   if (row.admitted_at && row.admitted_until) {
@@ -254,8 +262,8 @@ const refusals: Record<RefusedBecause, string> = {
 }
 
 /**
- * Seat locks on a rush date's trips need an unexpired admission of the caller's place: the
- * signed-in passenger's, or the token's when no passenger holds it. Other trips pass with one
+ * Seat locks on a rush date's trips need an unexpired admission of the caller's place (the
+ * signed-in passenger's, or the token's when no passenger holds it), or a live waitlist offer of the trip to the passenger. Other trips pass with one
  * indexed read. QUEUE_ADMISSION_REFUSED with `values.because` otherwise.
  */
 export async function assertAdmitted(
@@ -271,17 +279,20 @@ export async function assertAdmitted(
     admitted_until: Date | null
     token_passenger: number | null
     by_token: string | null
+    offered: boolean
   }>(
-    `SELECT mine.id::text AS mine, mine.admitted_at, mine.admitted_until, tok.id::text AS by_token, tok.passenger_id AS token_passenger
+    `SELECT mine.id::text AS mine, mine.admitted_at, mine.admitted_until, tok.id::text AS by_token, tok.passenger_id AS token_passenger,
+            EXISTS (SELECT 1 FROM waitlist w WHERE w.trip_id = t.id AND w.passenger_id = $5::int AND w.status = 'OFFERED' AND w.offer_expires_at > $6) AS offered
        FROM trips t JOIN routes ro ON ro.id = t.route_id
        JOIN rush_dates r ON r.trip_date = t.trip_date AND r.origin_code = ro.origin_code AND r.destination_code = ro.destination_code
        LEFT JOIN queue_places tok ON tok.rush_id = r.id AND tok.token_hash = $4
        LEFT JOIN queue_places mine ON mine.rush_id = r.id AND (mine.passenger_id = $5::int OR (mine.token_hash = $4 AND mine.passenger_id IS NULL))
       WHERE CASE WHEN $1::int IS NULL THEN t.trip_date = $2::date AND t.coach_code = $3 ELSE t.id = $1::int END`,
-    [trip.tripId ?? null, trip.tripDate, trip.coachCode, token ? sha256(token) : null, passengerId],
+    [trip.tripId ?? null, trip.tripDate, trip.coachCode, token ? sha256(token) : null, passengerId, now],
   )
   if (rows.length === 0) return
-  if (rows.some((r) => r.admitted_at && r.admitted_until && r.admitted_until > now)) return
+  // seats the waitlist offers the passenger on this trip are their turn too
+  if (rows.some((r) => r.offered || (r.admitted_at && r.admitted_until && r.admitted_until > now))) return
   const mine = rows.find((r) => r.mine)
   const first = rows[0]!
   const because: RefusedBecause =
