@@ -337,3 +337,17 @@ export async function fillSignUp(page: Page, lang: Lang, mobile: string): Promis
   await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(PASSWORD)
   await page.getByLabel(m(lang, 'login.confirmPassword')).fill(PASSWORD)
 }
+
+/** On a seat page whose waitlist offers `seat`: "Book these seats", then the normal booking, to the booked heading. */
+export async function bookWaitlistOffer(page: Page, seat: string): Promise<void> {
+  await page
+    .getByTestId('waitlist')
+    .getByRole('button', { name: m('en', 'waitlist.book') })
+    .click()
+  await expect(page.locator(`[data-seat="${seat}"]:visible`)).toHaveAttribute('data-state', 'selected')
+  await page.getByLabel(m('en', 'seatChoice.boarding')).selectOption({ index: 1 })
+  await page.getByLabel(m('en', 'seatChoice.dropping')).selectOption({ index: 1 })
+  const panel = page.getByTestId('booking-panel')
+  await panel.getByRole('button', { name: m('en', 'booking.book') }).click()
+  await expect(panel.getByRole('heading', { name: m('en', 'booking.bookedHeading') })).toBeVisible()
+}

@@ -8,7 +8,7 @@
  */
 import { expect, test } from '@playwright/test'
 import { openDb } from '../server/db/db.ts'
-import { bookThroughApi, createPassenger, expectNoAxeViolations, m, pageHeading, signInContext, tripFor } from './helpers.ts'
+import { bookThroughApi, bookWaitlistOffer, createPassenger, expectNoAxeViolations, m, pageHeading, signInContext, tripFor } from './helpers.ts'
 import { operatorSite } from './operator-site.ts'
 
 const site = operatorSite('rush_sold_out', 'rush-sold-out.spec.ts', {
@@ -80,11 +80,5 @@ test('a sold-out rush date: the waiting page offers the waitlist; a cancelled se
   await pageHeading(second)
   expect(second.url()).toContain('/reservation?')
   await second.close()
-  await waitlist.getByRole('button', { name: m('en', 'waitlist.book') }).click()
-  await expect(page.locator(`[data-seat="${seat}"]:visible`)).toHaveAttribute('data-state', 'selected')
-  await page.getByLabel(m('en', 'seatChoice.boarding')).selectOption({ index: 1 })
-  await page.getByLabel(m('en', 'seatChoice.dropping')).selectOption({ index: 1 })
-  const panel = page.getByTestId('booking-panel')
-  await panel.getByRole('button', { name: m('en', 'booking.book') }).click()
-  await expect(panel.getByRole('heading', { name: m('en', 'booking.bookedHeading') })).toBeVisible()
+  await bookWaitlistOffer(page, seat)
 })

@@ -6,7 +6,18 @@
  * booking; a second passenger leaves the list with one click. Every view passes axe.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { bookThroughApi, createPassenger, expectNoAxeViolations, m, outbox, reservationUrl, signInContext, tripFor, type TripRow } from './helpers.ts'
+import {
+  bookThroughApi,
+  bookWaitlistOffer,
+  createPassenger,
+  expectNoAxeViolations,
+  m,
+  outbox,
+  reservationUrl,
+  signInContext,
+  tripFor,
+  type TripRow,
+} from './helpers.ts'
 
 test.describe.configure({ timeout: 240_000 })
 
@@ -90,13 +101,5 @@ test('a sold-out trip: join its waitlist, a cancelled seat is offered and booked
   await expectNoAxeViolations(page, 'waitlist: offered')
 
   // booked through the normal booking
-  await waitlist(page)
-    .getByRole('button', { name: m('en', 'waitlist.book') })
-    .click()
-  await expect(page.locator(`[data-seat="${seat}"]:visible`)).toHaveAttribute('data-state', 'selected')
-  await page.getByLabel(m('en', 'seatChoice.boarding')).selectOption({ index: 1 })
-  await page.getByLabel(m('en', 'seatChoice.dropping')).selectOption({ index: 1 })
-  const panel = page.getByTestId('booking-panel')
-  await panel.getByRole('button', { name: m('en', 'booking.book') }).click()
-  await expect(panel.getByRole('heading', { name: m('en', 'booking.bookedHeading') })).toBeVisible()
+  await bookWaitlistOffer(page, seat)
 })
