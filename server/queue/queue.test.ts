@@ -208,6 +208,27 @@ t('seat locks on a rush date without a valid admission are refused: none, made u
   }
 })
 
+t('a signed-in passenger with a place of their own cannot use another browser’s unclaimed admitted place: one place each', async () => {
+  await mark(1)
+  const [seat] = await freeSeats(f, trip.id, 1)
+  const p = await f.passenger()
+  at(-5000)
+  // a place joined without signing in (another browser of the same person), then the passenger's own
+  const spare = (await join(null)).body.data.token
+  at(5000)
+  const own = (await join(null, { token: p.token })).body.data.token
+  at(60_000)
+  assert.is((await status(spare)).state, 'admitted', 'the spare place, drawn first, is admitted')
+  assert.is((await status(own, p.token)).state, 'waiting')
+  const r = await lock([seat!], spare, { token: p.token })
+  assert.is(r.status, 403, JSON.stringify(r.body))
+  assert.is(r.body.error.code, 'QUEUE_ADMISSION_REFUSED')
+  assert.is(r.body.error.values.because, 'waiting')
+  // the spare place is the browser's own when nobody signs in with it
+  const anon = await lock([seat!], spare, { device: 'queue-device-4' })
+  assert.is(anon.status, 200, JSON.stringify(anon.body))
+})
+
 t('one place per browser (its tabs share the token) and per signed-in passenger; issued tokens are limited per address', async () => {
   await f.close()
   f = await openFixture({ config: { queueDevicesPerAddress: 3 } })

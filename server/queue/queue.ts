@@ -286,7 +286,12 @@ export async function assertAdmitted(
        FROM trips t JOIN routes ro ON ro.id = t.route_id
        JOIN rush_dates r ON r.trip_date = t.trip_date AND r.origin_code = ro.origin_code AND r.destination_code = ro.destination_code
        LEFT JOIN queue_places tok ON tok.rush_id = r.id AND tok.token_hash = $4
-       LEFT JOIN queue_places mine ON mine.rush_id = r.id AND (mine.passenger_id = $5::int OR (mine.token_hash = $4 AND mine.passenger_id IS NULL))
+       LEFT JOIN LATERAL (
+         -- a signed-in passenger's own place, else the token's while no passenger holds it: never a second place
+         SELECT x.id, x.admitted_at, x.admitted_until FROM queue_places x
+          WHERE x.rush_id = r.id AND (x.passenger_id = $5::int OR (x.token_hash = $4 AND x.passenger_id IS NULL))
+          ORDER BY x.passenger_id = $5::int DESC NULLS LAST LIMIT 1
+       ) mine ON true
       WHERE CASE WHEN $1::int IS NULL THEN t.trip_date = $2::date AND t.coach_code = $3 ELSE t.id = $1::int END`,
     [trip.tripId ?? null, trip.tripDate, trip.coachCode, token ? sha256(token) : null, passengerId, now],
   )
