@@ -313,6 +313,27 @@ t('sold out: everyone still waiting is told at once', async () => {
   for (const token of tokens) assert.is((await status(token)).state, 'soldOut')
 })
 
+t('a status poll is one read of the queue; at most one poll a second also refreshes the rush date', async () => {
+  await mark(60)
+  at(-60_000)
+  const token = (await join(null)).body.data.token
+  at(-59_000)
+  await status(token)
+  const seen: string[] = []
+  const query = f.db.query.bind(f.db)
+  f.db.query = ((sql: string, params?: unknown[]) => {
+    if (/rush_dates|queue_places/.test(sql)) seen.push(sql)
+    return query(sql, params)
+  }) as typeof f.db.query
+  try {
+    at(-58_500)
+    for (let i = 0; i < 5; i++) await status(token)
+    assert.is(seen.length, 5, `one statement a poll:\n${seen.join('\n---\n')}`)
+  } finally {
+    f.db.query = query
+  }
+})
+
 t('a date that is no rush answers open; bad input is refused by the contract', async () => {
   const r = await join(null)
   assert.is(r.status, 200)
