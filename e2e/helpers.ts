@@ -337,3 +337,36 @@ export async function fillSignUp(page: Page, lang: Lang, mobile: string): Promis
   await page.getByLabel(m(lang, 'login.password'), { exact: true }).fill(PASSWORD)
   await page.getByLabel(m(lang, 'login.confirmPassword')).fill(PASSWORD)
 }
+
+/** On a seat page whose waitlist offers `seat`: "Book these seats", then the normal booking, to the booked heading. */
+export async function bookWaitlistOffer(page: Page, seat: string): Promise<void> {
+  await page
+    .getByTestId('waitlist')
+    .getByRole('button', { name: m('en', 'waitlist.book') })
+    .click()
+  await expect(page.locator(`[data-seat="${seat}"]:visible`)).toHaveAttribute('data-state', 'selected')
+  await page.getByLabel(m('en', 'seatChoice.boarding')).selectOption({ index: 1 })
+  await page.getByLabel(m('en', 'seatChoice.dropping')).selectOption({ index: 1 })
+  const panel = page.getByTestId('booking-panel')
+  await panel.getByRole('button', { name: m('en', 'booking.book') }).click()
+  await expect(panel.getByRole('heading', { name: m('en', 'booking.bookedHeading') })).toBeVisible()
+}
+
+/** Every free seat of the trip held by visitors (5 a device, the most one holder may hold). */
+export async function holdEveryFreeSeat(request: APIRequestContext, trip: TripRow, date: string): Promise<void> {
+  const res = await request.post('/api/reservation/tripDetails', {
+    data: { tripId: trip.tripId, originCode: 'DHK', destinationCode: 'CTG', originBusStationId: null, destinationBusStationId: null },
+  })
+  const seats = (
+    (await res.json()) as { data: { seatLayout: { seats: { name: string; status: number; lockedByOther: boolean }[] } } }
+  ).data.seatLayout.seats
+    .filter((s) => s.name !== 'OPEN' && s.status === 0 && !s.lockedByOther)
+    .map((s) => s.name)
+  for (let i = 0; i < seats.length; i += 5) {
+    const lock = await request.post('/api/reservation/seatLock', {
+      data: { tripDate: date, coachCode: trip.coachCode, originCode: 'DHK', destinationCode: 'CTG', seatNames: seats.slice(i, i + 5), locked: true },
+      headers: { 'X-Device-Id': `waitlist-filler-${trip.tripId}-${i}` },
+    })
+    expect((await lock.json()).data, `seats ${seats.slice(i, i + 5)}`).toBeTruthy()
+  }
+}

@@ -2,11 +2,12 @@
  * Issue 30 item 2, the passenger's side of a rush date (server/queue/): the operator marks the date with
  * `npm run trip -- rush mark` beside the server on the same PostgreSQL, its opening a few seconds
  * ahead on the servers' clock (TEST_NOW moves it for every process alike). A passenger who opens the
- * seat page is sent to the waiting room, waits in the pre-queue (a second tab of the same browser shares
- * the place), is admitted at the hour without a reload, lands on the seat page and holds a seat; en and
+ * seat page is sent to the waiting room, waits in the pre-queue (a second tab of the same browser, and a
+ * reload, share the place), is admitted at the hour without a reload, lands on the seat page and holds a seat; en and
  * bn, axe on the waiting page. Without PostgreSQL each test is reported skipped (a failure under CI).
  */
 import { expect, type Page, test } from '@playwright/test'
+import { openDb } from '../server/db/db.ts'
 import { expectNoAxeViolations, type Lang, m, pageHeading, tripFor } from './helpers.ts'
 import { operatorSite } from './operator-site.ts'
 
@@ -41,6 +42,19 @@ for (const [index, lang] of (['en', 'bn'] as const).entries()) {
     const queued = await site.api.post('/api/queue', { data: { tripDate: date, originCode: 'DHK', destinationCode: 'CTG', token: null } })
     expect((await queued.json()).data.waiting).toBe(1)
     await second.close()
+    // a reload (before or after the hour) keeps the one place of this browser
+    await page.reload()
+    await pageHeading(page)
+    const db = await openDb({ databaseUrl: site.databaseUrl, max: 1 })
+    try {
+      const places = await db.query(
+        "SELECT p.id FROM queue_places p JOIN rush_dates r ON r.id = p.rush_id WHERE r.trip_date = $1 AND r.origin_code = 'DHK' AND r.destination_code = 'CTG'",
+        [date],
+      )
+      expect(places.length).toBe(1)
+    } finally {
+      await db.close()
+    }
 
     // at the hour the page admits itself without a reload and opens the seat map
     await expect(page).toHaveURL(/\/reservation\?/, { timeout: 60_000 })

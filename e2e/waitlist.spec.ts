@@ -5,29 +5,21 @@
  * offer with its deadline without a reload), and the passenger books it through the normal
  * booking; a second passenger leaves the list with one click. Every view passes axe.
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { bookThroughApi, createPassenger, expectNoAxeViolations, m, outbox, reservationUrl, signInContext, tripFor, type TripRow } from './helpers.ts'
+import { expect, type Page, test } from '@playwright/test'
+import {
+  bookThroughApi,
+  bookWaitlistOffer,
+  createPassenger,
+  expectNoAxeViolations,
+  holdEveryFreeSeat,
+  m,
+  outbox,
+  reservationUrl,
+  signInContext,
+  tripFor,
+} from './helpers.ts'
 
 test.describe.configure({ timeout: 240_000 })
-
-/** Every free seat of the trip held by visitors (5 a device, the most one holder may hold). */
-async function holdEveryFreeSeat(request: APIRequestContext, trip: TripRow, date: string): Promise<void> {
-  const res = await request.post('/api/reservation/tripDetails', {
-    data: { tripId: trip.tripId, originCode: 'DHK', destinationCode: 'CTG', originBusStationId: null, destinationBusStationId: null },
-  })
-  const seats = (
-    (await res.json()) as { data: { seatLayout: { seats: { name: string; status: number; lockedByOther: boolean }[] } } }
-  ).data.seatLayout.seats
-    .filter((s) => s.name !== 'OPEN' && s.status === 0 && !s.lockedByOther)
-    .map((s) => s.name)
-  for (let i = 0; i < seats.length; i += 5) {
-    const lock = await request.post('/api/reservation/seatLock', {
-      data: { tripDate: date, coachCode: trip.coachCode, originCode: 'DHK', destinationCode: 'CTG', seatNames: seats.slice(i, i + 5), locked: true },
-      headers: { 'X-Device-Id': `waitlist-filler-${trip.tripId}-${i}` },
-    })
-    expect((await lock.json()).data, `seats ${seats.slice(i, i + 5)}`).toBeTruthy()
-  }
-}
 
 const waitlist = (page: Page) => page.getByTestId('waitlist')
 
@@ -90,13 +82,5 @@ test('a sold-out trip: join its waitlist, a cancelled seat is offered and booked
   await expectNoAxeViolations(page, 'waitlist: offered')
 
   // booked through the normal booking
-  await waitlist(page)
-    .getByRole('button', { name: m('en', 'waitlist.book') })
-    .click()
-  await expect(page.locator(`[data-seat="${seat}"]:visible`)).toHaveAttribute('data-state', 'selected')
-  await page.getByLabel(m('en', 'seatChoice.boarding')).selectOption({ index: 1 })
-  await page.getByLabel(m('en', 'seatChoice.dropping')).selectOption({ index: 1 })
-  const panel = page.getByTestId('booking-panel')
-  await panel.getByRole('button', { name: m('en', 'booking.book') }).click()
-  await expect(panel.getByRole('heading', { name: m('en', 'booking.bookedHeading') })).toBeVisible()
+  await bookWaitlistOffer(page, seat)
 })

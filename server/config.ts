@@ -55,8 +55,8 @@ export interface ServerConfig {
   seatsPerPassengerPerDate: number
   /** Requests per minute per address on all routes (in memory, per process). */
   rateLimitMax: number
-  /** Rush-date queue: passengers admitted per minute when the rush date sets none (QUEUE_ADMIT_PER_MINUTE). */
-  queueAdmitPerMinute: number
+  /** Rush-date queue: passengers admitted per minute when the rush date sets none, or 'auto': as many as seats are free (QUEUE_ADMIT_PER_MINUTE). */
+  queueAdmitPerMinute: number | 'auto'
   /** Rush-date queue: minutes an admission lasts when the rush date sets none (QUEUE_ADMIT_MINUTES). */
   queueAdmitMinutes: number
   /** Rush-date queue: queue tokens one client address may be issued in an hour (QUEUE_DEVICES_PER_ADDRESS). */
@@ -323,7 +323,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     unpaidSeatsPerPassenger: int('UNPAID_SEATS_PER_PASSENGER', 10),
     seatsPerPassengerPerDate: int('SEATS_PER_PASSENGER_PER_DATE', 4),
     rateLimitMax: int('RATE_LIMIT_MAX', 60_000),
-    queueAdmitPerMinute: int('QUEUE_ADMIT_PER_MINUTE', 60),
+    queueAdmitPerMinute: env.QUEUE_ADMIT_PER_MINUTE?.trim() === 'auto' ? 'auto' : int('QUEUE_ADMIT_PER_MINUTE', 60),
     queueAdmitMinutes: int('QUEUE_ADMIT_MINUTES', 10),
     queueDevicesPerAddress: int('QUEUE_DEVICES_PER_ADDRESS', 1000),
     authRateLimitMax: int('AUTH_RATE_LIMIT_MAX', 30),

@@ -2,7 +2,7 @@
  * The rush-date sub-commands of the operator's command (trip-command.ts, `npm run trip`), for
  * marking a date during a sale without a network import (server/queue/):
  *
- *   rush mark <yyyy-mm-dd> <FROM-TO> [--opens <instant>] [--rate <per minute>] [--minutes <admission minutes>]
+ *   rush mark <yyyy-mm-dd> <FROM-TO> [--opens <instant>] [--rate <per minute> or auto] [--minutes <admission minutes>]
  *   (without --opens the queue opens at the sale hour of the route's trips that date)
  *   rush unmark <yyyy-mm-dd> <FROM-TO>
  *   rush list
@@ -14,7 +14,7 @@ import { listRushDates, markRushDate, type RushDate, saleHourOf, unmarkRushDate 
 
 /** The usage lines of the rush sub-commands. */
 export const rushUsage = [
-  '       npm run trip -- rush mark <yyyy-mm-dd> <FROM-TO> [--opens <e.g. 2026-03-20T08:00:00+06:00>] [--rate <per minute>] [--minutes <n>]',
+  '       npm run trip -- rush mark <yyyy-mm-dd> <FROM-TO> [--opens <e.g. 2026-03-20T08:00:00+06:00>] [--rate <per minute> or auto] [--minutes <n>]',
   '       npm run trip -- rush unmark <yyyy-mm-dd> <FROM-TO>',
   '       npm run trip -- rush list',
 ]
@@ -48,9 +48,9 @@ export function parseRushCommand(args: string[], usage: string): RushCommand | s
     if (v === undefined) return null
     return /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= max ? Number(v) : `${flag} takes a whole number from 1 to ${max}, not "${v}"`
   }
-  const rate = whole('--rate', 100_000)
+  const rate = flags.get('--rate') === 'auto' ? 'auto' : whole('--rate', 100_000)
   const minutes = whole('--minutes', 240)
-  if (typeof rate === 'string') return rate
+  if (typeof rate === 'string' && rate !== 'auto') return rate
   if (typeof minutes === 'string') return minutes
   return { kind: 'rush-mark', rush: { ...key, opensAt: opens === undefined ? null : new Date(opens), admitPerMinute: rate, admitMinutes: minutes } }
 }
@@ -61,7 +61,7 @@ export async function runRushCommand(db: Db, cmd: RushCommand): Promise<number> 
     const all = await listRushDates(db)
     if (all.length === 0) console.log('No rush dates.')
     for (const r of all) {
-      const rate = r.admitPerMinute === null ? 'default rate' : `${r.admitPerMinute}/minute`
+      const rate = r.admitPerMinute === null ? 'default rate' : r.admitPerMinute === 'auto' ? 'rate from seats free' : `${r.admitPerMinute}/minute`
       const minutes = r.admitMinutes === null ? 'default minutes' : `${r.admitMinutes} minutes each`
       console.log(
         `${r.tripDate} ${r.originCode}-${r.destinationCode}  opens ${toDhakaIso(r.opensAt)}  ${rate}, ${minutes}  (${r.source})  ${r.waiting} waiting, ${r.admitted} admitted`,

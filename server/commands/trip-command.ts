@@ -5,6 +5,7 @@
  *   npm run trip -- move <tripId> --to-coach <coachCode> [--seat-map A1=B2,A2=B3] [--dry-run]
  *   npm run trip -- refunds | refund-retry | refund-done | reconcile   refunds the operator finishes (refund-command.ts)
  *   npm run trip -- rush mark | unmark | list   rush dates sold through the waiting room (rush-command.ts)
+ *   npm run trip -- add-seats <tripId> --layout <layoutCode>   a bigger coach, its new seats offered to the waitlist (add-seats-command.ts)
  *
  * It opens the server's database (DATABASE_URL, or DATA_DIR while the server is stopped:
  * an embedded database takes one process at a time). Run again after a failure or a kill:
@@ -17,6 +18,7 @@ import { createDeps } from '../deps.ts'
 import { toDhakaIso } from '../lib/time.ts'
 import { refundsToCard } from '../bookings/refunds.ts'
 import { isRefundCommand, parseRefundCommand, type RefundCommand, refundUsage, runRefundCommand } from './refund-command.ts'
+import { type AddSeatsCommand, addSeatsUsage, parseAddSeatsCommand, runAddSeatsCommand } from './add-seats-command.ts'
 import { parseRushCommand, type RushCommand, runRushCommand, rushUsage } from './rush-command.ts'
 import { cancelTrip, moveTrip, TripChangeError, type ChangeReport } from '../bookings/trip-changes.ts'
 import type { TripReason } from '../delivery/ticket-messages.ts'
@@ -26,6 +28,7 @@ const usage = [
   '       npm run trip -- move <tripId> --to-coach <coachCode> [--seat-map A1=B2,A2=B3] [--dry-run]',
   ...refundUsage,
   ...rushUsage,
+  ...addSeatsUsage,
 ].join('\n')
 
 type Command =
@@ -33,12 +36,14 @@ type Command =
   | { kind: 'move'; tripId: number; toCoach: string; seatMap: Record<string, string>; dryRun: boolean }
   | RefundCommand
   | RushCommand
+  | AddSeatsCommand
 
 /** The command in `args`, or a message saying what is wrong with them. */
 export function parseTripCommand(args: string[]): Command | string {
   const [kind, id, ...rest] = args
   if (isRefundCommand(kind)) return parseRefundCommand(args, usage)
   if (kind === 'rush') return parseRushCommand(args.slice(1), usage)
+  if (kind === 'add-seats') return parseAddSeatsCommand(args.slice(1), usage)
   const tripId = Number(id)
   if ((kind !== 'cancel' && kind !== 'move') || !id || !/^\d+$/.test(id) || !Number.isSafeInteger(tripId) || tripId < 1) return usage
   const flags = new Map<string, string>()
@@ -68,7 +73,7 @@ export function parseTripCommand(args: string[]): Command | string {
 }
 
 /** The report as lines for a terminal; `cardRefunds` false when card-paid tickets are refunded to the balance (REFUND_TO=balance). */
-export function describeChange(cmd: Exclude<Command, RefundCommand | RushCommand>, r: ChangeReport, cardRefunds = true): string {
+export function describeChange(cmd: Exclude<Command, RefundCommand | RushCommand | AddSeatsCommand>, r: ChangeReport, cardRefunds = true): string {
   const lines = [`Trip ${r.trip.id}: ${r.trip.route} on ${r.trip.tripDate}, coach ${r.trip.coachCode}, departing ${toDhakaIso(r.trip.departureAt)}.`]
   if (r.target) lines.push(`New coach ${r.target.coachCode} (trip ${r.target.id}), departing ${toDhakaIso(r.target.departureAt)}.`)
   const verb = cmd.dryRun ? 'would be' : 'were'
@@ -94,6 +99,7 @@ export function describeChange(cmd: Exclude<Command, RefundCommand | RushCommand
 async function run(db: Db, cmd: Command): Promise<number> {
   if (cmd.kind.startsWith('rush-')) return runRushCommand(db, cmd as RushCommand)
   const deps = createDeps(db)
+  if (cmd.kind === 'add-seats') return runAddSeatsCommand(deps, cmd)
   if (cmd.kind !== 'cancel' && cmd.kind !== 'move') return runRefundCommand(db, deps, cmd as RefundCommand)
   try {
     const report =

@@ -69,6 +69,23 @@ test('import keeps the file’s rush dates, and leaves the ones the command mark
     const second = withRush([{ ...entry, admitPerMinute: 40 }])
     if (!second.ok) throw new Error(second.errors.join('\n'))
     assert.equal((await load(second.network)).rushDates, { added: 0, changed: 1, removed: 0, unchanged: 0 })
+    // a rate from the seats left: "auto" in the file, --rate auto in the command
+    const auto = withRush([{ ...entry, admitPerMinute: 'auto' }])
+    if (!auto.ok) throw new Error(auto.errors.join('\n'))
+    assert.equal((await load(auto.network)).rushDates, { added: 0, changed: 1, removed: 0, unchanged: 0 })
+    assert.equal((await load(auto.network)).rushDates, { added: 0, changed: 0, removed: 0, unchanged: 1 })
+    assert.is((await listRushDates(db)).find((r) => r.source === 'network')?.admitPerMinute, 'auto')
+    assert.equal(parseRushCommand(['mark', '2026-03-22', 'DHK-CTG', '--opens', '2026-03-11T08:00:00+06:00', '--rate', 'auto'], 'usage'), {
+      kind: 'rush-mark',
+      rush: {
+        tripDate: '2026-03-22',
+        originCode: 'DHK',
+        destinationCode: 'CTG',
+        opensAt: new Date('2026-03-11T08:00:00+06:00'),
+        admitPerMinute: 'auto',
+        admitMinutes: null,
+      },
+    })
     const none = validateNetworkText(demoText)
     if (!none.ok) throw new Error(none.errors.join('\n'))
     assert.equal((await load(none.network)).rushDates, { added: 0, changed: 0, removed: 1, unchanged: 0 })

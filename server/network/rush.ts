@@ -32,7 +32,10 @@ export const rushDateSchema = z
       .describe(
         "When the queue opens: who joins before it is drawn in random order at this instant; left out, the sale hour of the route's trips that date (saleOpens)",
       ),
-    admitPerMinute: z.number().int().min(1).max(100_000).optional().describe('Passengers admitted per minute; QUEUE_ADMIT_PER_MINUTE when left out'),
+    admitPerMinute: z
+      .union([z.number().int().min(1).max(100_000), z.literal('auto')])
+      .optional()
+      .describe('Passengers admitted per minute, or "auto": as many a minute as seats are free; QUEUE_ADMIT_PER_MINUTE when left out'),
     admitMinutes: z
       .number()
       .int()
@@ -73,8 +76,15 @@ export async function importRushDates(
     [keys],
   )
   c.removed += gone.length
-  const have = await tx.query<{ k: string; opens_at: Date; admit_per_minute: number | null; admit_minutes: number | null; source: string }>(
-    "SELECT trip_date::text || ' ' || origin_code || ' ' || destination_code AS k, opens_at, admit_per_minute, admit_minutes, source FROM rush_dates",
+  const have = await tx.query<{
+    k: string
+    opens_at: Date
+    admit_per_minute: number | null
+    admit_auto: boolean
+    admit_minutes: number | null
+    source: string
+  }>(
+    "SELECT trip_date::text || ' ' || origin_code || ' ' || destination_code AS k, opens_at, admit_per_minute, admit_auto, admit_minutes, source FROM rush_dates",
   )
   for (const e of entries) {
     const row = have.find((h) => h.k === `${e.date} ${e.from} ${e.to}`)
@@ -86,7 +96,7 @@ export async function importRushDates(
       row &&
       row.source === 'network' &&
       row.opens_at.getTime() === want.opensAt.getTime() &&
-      row.admit_per_minute === want.admitPerMinute &&
+      (row.admit_auto ? 'auto' : row.admit_per_minute) === want.admitPerMinute &&
       row.admit_minutes === want.admitMinutes
     ) {
       c.unchanged++

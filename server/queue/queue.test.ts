@@ -25,7 +25,7 @@ t.after.each(async () => {
 })
 
 const key = () => ({ tripDate: trip.tripDate, originCode: trip.originCode, destinationCode: trip.destinationCode })
-const mark = (admitPerMinute: number | null, admitMinutes: number | null = 10) =>
+const mark = (admitPerMinute: number | 'auto' | null, admitMinutes: number | null = 10) =>
   markRushDate(f.db, { ...key(), opensAt, admitPerMinute, admitMinutes }, 'command')
 const at = (ms: number) => f.setNow(new Date(opensAt.getTime() + ms))
 
@@ -108,6 +108,44 @@ t('admits from the front at the rate set, one admission at a time per place, and
   for (const w of waiting) assert.is(w.estimateSeconds, w.place * 10, 'the estimate is the place at the rate')
 })
 
+t("rate 'auto': admits as many a minute as seats are free, none while every seat is held, and estimates from that", async () => {
+  await mark('auto')
+  at(-60_000)
+  const tokens: string[] = []
+  for (let i = 0; i < 4; i++) tokens.push((await join(null)).body.data.token)
+  const dateTrips = `SELECT t.id FROM trips t JOIN routes r ON r.id = t.route_id
+                      WHERE t.trip_date = $1 AND r.origin_code = $2 AND r.destination_code = $3 AND t.status = 'OPEN'`
+  const args = [trip.tripDate, trip.originCode, trip.destinationCode]
+  // every seat of the date held by someone else for an hour
+  await f.db.query(
+    `INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at, address)
+     SELECT d.id, x, 'other', $4::timestamptz + interval '1 hour', '' FROM (${dateTrips}) d CROSS JOIN LATERAL unnest(free_seats(d.id, $4)) AS x`,
+    [...args, f.now()],
+  )
+  at(0)
+  at(30_000)
+  const none = await status(tokens[0]!)
+  assert.is(none.seatsLeft, 0)
+  assert.is(none.admitPerMinute, 0, 'no seat free: nobody admitted')
+  assert.is(none.state, 'waiting')
+  assert.is(none.estimateSeconds, null, 'no estimate while every seat is held')
+  // two seats come free: two a minute, the first admitted 30 s later
+  await f.db.query(
+    `DELETE FROM seat_locks WHERE (trip_id, seat_name) IN (SELECT trip_id, seat_name FROM seat_locks WHERE holder = 'other' AND trip_id IN (${dateTrips}) ORDER BY trip_id, seat_name LIMIT 2)`,
+    args,
+  )
+  at(31_000)
+  const two = await status(tokens[0]!)
+  assert.is(two.seatsLeft, 2)
+  assert.is(two.admitPerMinute, 2)
+  const states = async () => Promise.all(tokens.map(async (x) => (await status(x)).state))
+  assert.is((await states()).filter((x) => x === 'admitted').length, 0)
+  at(61_000)
+  assert.is((await states()).filter((x) => x === 'admitted').length, 1, '2 a minute: one after 30 s')
+  const waiting = (await Promise.all(tokens.map((x) => status(x)))).filter((x) => x.state === 'waiting')
+  for (const w of waiting) assert.is(w.estimateSeconds, w.place * 30, 'the estimate is the place at the derived rate')
+})
+
 t('an admitted passenger locks seats until the admission ends; then it is refused as expired', async () => {
   await mark(60, 2)
   at(-1000)
@@ -170,6 +208,27 @@ t('seat locks on a rush date without a valid admission are refused: none, made u
   }
 })
 
+t('a signed-in passenger with a place of their own cannot use another browser’s unclaimed admitted place: one place each', async () => {
+  await mark(1)
+  const [seat] = await freeSeats(f, trip.id, 1)
+  const p = await f.passenger()
+  at(-5000)
+  // a place joined without signing in (another browser of the same person), then the passenger's own
+  const spare = (await join(null)).body.data.token
+  at(5000)
+  const own = (await join(null, { token: p.token })).body.data.token
+  at(60_000)
+  assert.is((await status(spare)).state, 'admitted', 'the spare place, drawn first, is admitted')
+  assert.is((await status(own, p.token)).state, 'waiting')
+  const r = await lock([seat!], spare, { token: p.token })
+  assert.is(r.status, 403, JSON.stringify(r.body))
+  assert.is(r.body.error.code, 'QUEUE_ADMISSION_REFUSED')
+  assert.is(r.body.error.values.because, 'waiting')
+  // the spare place is the browser's own when nobody signs in with it
+  const anon = await lock([seat!], spare, { device: 'queue-device-4' })
+  assert.is(anon.status, 200, JSON.stringify(anon.body))
+})
+
 t('one place per browser (its tabs share the token) and per signed-in passenger; issued tokens are limited per address', async () => {
   await f.close()
   f = await openFixture({ config: { queueDevicesPerAddress: 3 } })
@@ -203,6 +262,43 @@ t('one place per browser (its tabs share the token) and per signed-in passenger;
   assert.is((await status(token)).waiting, 4, 'a refused join took no place')
 })
 
+t(
+  'seats a waitlist offer holds for the passenger on the rush date are their turn: the status admits them until the offer ends, and they may lock',
+  async () => {
+    await mark(1)
+    const [held, other] = await freeSeats(f, trip.id, 2)
+    const p = await f.passenger()
+    const q = await f.passenger()
+    at(30_000)
+    const until = new Date(f.now().getTime() + 5 * 60_000)
+    const [w] = await f.db.query<{ id: number }>(
+      `INSERT INTO waitlist (trip_id, passenger_id, seats, status, offered_seats, offered_at, offer_expires_at, created_at)
+     VALUES ($1, $2, 1, 'OFFERED', $3::text[], $4, $5, $4) RETURNING id`,
+      [trip.id, p.id, [held], f.now(), until],
+    )
+    await f.db.query("INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at, address) VALUES ($1, $2, $3, $4, '')", [
+      trip.id,
+      held,
+      `p:${p.id}`,
+      until,
+    ])
+    // never in the queue, yet its turn: the seat page lets them on, and a lock is not refused
+    const s = await status(null, p.token)
+    assert.is(s.state, 'admitted')
+    assert.is(Date.parse(s.admittedUntil), Math.floor(until.getTime() / 1000) * 1000)
+    const ok = await lock([other!], null, { token: p.token })
+    assert.is(ok.status, 200, JSON.stringify(ok.body))
+    // another passenger is not let in by it
+    assert.is((await status(null, q.token)).state, 'notJoined')
+    const r = await lock([other!], null, { token: q.token, device: 'queue-device-9' })
+    assert.is(r.body.error.code, 'QUEUE_ADMISSION_REFUSED')
+    // the offer over: the queue as for anyone
+    await f.db.query("UPDATE waitlist SET status = 'LAPSED' WHERE id = $1", [w!.id])
+    at(31_000)
+    assert.is((await status(null, p.token)).state, 'notJoined')
+  },
+)
+
 t('sold out: everyone still waiting is told at once', async () => {
   await mark(1)
   at(-60_000)
@@ -215,6 +311,27 @@ t('sold out: everyone still waiting is told at once', async () => {
   )
   at(6000)
   for (const token of tokens) assert.is((await status(token)).state, 'soldOut')
+})
+
+t('a status poll is one read of the queue; at most one poll a second also refreshes the rush date', async () => {
+  await mark(60)
+  at(-60_000)
+  const token = (await join(null)).body.data.token
+  at(-59_000)
+  await status(token)
+  const seen: string[] = []
+  const query = f.db.query.bind(f.db)
+  f.db.query = ((sql: string, params?: unknown[]) => {
+    if (/rush_dates|queue_places/.test(sql)) seen.push(sql)
+    return query(sql, params)
+  }) as typeof f.db.query
+  try {
+    at(-58_500)
+    for (let i = 0; i < 5; i++) await status(token)
+    assert.is(seen.length, 5, `one statement a poll:\n${seen.join('\n---\n')}`)
+  } finally {
+    f.db.query = query
+  }
 })
 
 t('a date that is no rush answers open; bad input is refused by the contract', async () => {

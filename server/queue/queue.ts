@@ -40,6 +40,7 @@ interface StatusRow {
   id: number
   opens_at: Date
   admit_per_minute: number | null
+  admit_auto: boolean
   checked_at: Date | null
   seats_free: number | null
   seats_unbooked: number | null
@@ -48,6 +49,7 @@ interface StatusRow {
   admitted_at: Date | null
   admitted_until: Date | null
   ahead: number | null
+  offer_until: Date | null
 }
 
 /** How often the rush date is refreshed (seats, waiting count, admissions), across all processes. */
@@ -62,13 +64,17 @@ const devicesLimit = (deps: Deps): Limit => ({
   reason: 'Too many browsers joined the waiting room from your network. Try again in {minutes} minutes.',
 })
 
-// One statement: the rush date, the caller's place (the passenger's, else the token's unless another passenger's) and how many wait ahead of it.
+// One statement: the rush date, the caller's place (the passenger's, else the token's unless another passenger's), how many wait ahead of it,
+// and the end of seats the signed-in caller's waitlist offers hold on the route that date (their turn as much as an admission).
 const STATUS_SQL = `
-  SELECT r.id, r.opens_at, r.admit_per_minute, r.checked_at, r.seats_free, r.seats_unbooked, r.waiting,
+  SELECT r.id, r.opens_at, r.admit_per_minute, r.admit_auto, r.checked_at, r.seats_free, r.seats_unbooked, r.waiting,
          p.id::text AS place_id, p.admitted_at, p.admitted_until,
          CASE WHEN p.id IS NOT NULL AND p.admitted_at IS NULL THEN
            (SELECT count(*)::int FROM queue_places q WHERE q.rush_id = r.id AND q.admitted_at IS NULL AND (q.draw, q.id) < (p.draw, p.id))
-         END AS ahead
+         END AS ahead,
+         (SELECT max(w.offer_expires_at) FROM trips t JOIN routes ro ON ro.id = t.route_id JOIN waitlist w ON w.trip_id = t.id
+           WHERE $4::int IS NOT NULL AND t.trip_date = r.trip_date AND ro.origin_code = r.origin_code AND ro.destination_code = r.destination_code
+             AND w.passenger_id = $4::int AND w.status = 'OFFERED') AS offer_until
     FROM rush_dates r
     LEFT JOIN LATERAL (
       SELECT x.id, x.draw, x.admitted_at, x.admitted_until FROM queue_places x
@@ -108,9 +114,12 @@ function toStatus(deps: Deps, row: StatusRow | null, now: Date, token: string | 
     token,
   }
   if (!row) return base
-  const rate = row.admit_per_minute ?? deps.config.queueAdmitPerMinute
+  const rate = admitRate(deps, row, row.seats_free ?? 0)
   const s: QueueStatus = { ...base, opensAt: dhakaIsoOrNull(row.opens_at), waiting: row.waiting, seatsLeft: row.seats_free, admitPerMinute: rate }
   const untilOpen = row.opens_at.getTime() - now.getTime()
+  const admission = row.admitted_at && row.admitted_until && row.admitted_until > now ? row.admitted_until : null
+  if (row.offer_until && row.offer_until > now && (!admission || row.offer_until > admission))
+    return { ...s, state: 'admitted', admittedUntil: dhakaIsoOrNull(row.offer_until), pollSeconds: 30 }
   if (row.seats_unbooked === 0) return { ...s, state: 'soldOut', pollSeconds: 60 }
   if (!row.place_id) return { ...s, state: 'notJoined', pollSeconds: 15 }
   if (row.admitted_at && row.admitted_until) {
@@ -119,8 +128,15 @@ function toStatus(deps: Deps, row: StatusRow | null, now: Date, token: string | 
   }
   if (untilOpen > 0) return { ...s, state: 'preQueue', pollSeconds: Math.min(15, Math.max(1, Math.ceil(untilOpen / 1000))) }
   const ahead = row.ahead ?? 0
-  const estimateSeconds = Math.ceil(((ahead + 1) * 60) / rate)
-  return { ...s, state: 'waiting', place: ahead + 1, ahead, estimateSeconds, pollSeconds: estimateSeconds <= 30 ? 2 : 5 }
+  // every seat held for now (rate 0 under 'auto'): no honest estimate until some come free
+  const estimateSeconds = rate > 0 ? Math.ceil(((ahead + 1) * 60) / rate) : null
+  return { ...s, state: 'waiting', place: ahead + 1, ahead, estimateSeconds, pollSeconds: estimateSeconds !== null && estimateSeconds <= 30 ? 2 : 5 }
+}
+
+/** Admissions per minute: the rush date's rate, else the server's; 'auto' (either) admits as many a minute as seats are free now, none while none are. */
+function admitRate(deps: Deps, r: { admit_per_minute: number | null; admit_auto: boolean }, seatsFree: number): number {
+  const set = r.admit_auto ? 'auto' : (r.admit_per_minute ?? deps.config.queueAdmitPerMinute)
+  return set === 'auto' ? Math.max(0, seatsFree) : set
 }
 
 /**
@@ -195,7 +211,7 @@ export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, a
 export async function refreshRush(deps: Deps, rushId: number, now: Date): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const [r] = await tx.query<RushRow & { admit_clock: Date | null }>(
-      `SELECT trip_date::text, origin_code, destination_code, opens_at, admit_per_minute, admit_minutes, admit_clock FROM rush_dates
+      `SELECT trip_date::text, origin_code, destination_code, opens_at, admit_per_minute, admit_auto, admit_minutes, admit_clock FROM rush_dates
         WHERE id = $1 AND (checked_at IS NULL OR checked_at <= $2) FOR UPDATE SKIP LOCKED`,
       [rushId, addTime(now, { milliseconds: -REFRESH_MS })],
     )
@@ -209,8 +225,8 @@ export async function refreshRush(deps: Deps, rushId: number, now: Date): Promis
     let clock = r.admit_clock
     if (now >= r.opens_at) {
       clock ??= r.opens_at
-      const rate = r.admit_per_minute ?? deps.config.queueAdmitPerMinute
-      const allowed = seats!.free > 0 ? Math.floor(((now.getTime() - clock.getTime()) * rate) / 60_000) : 0
+      const rate = admitRate(deps, r, seats!.free)
+      const allowed = seats!.free > 0 && rate > 0 ? Math.floor(((now.getTime() - clock.getTime()) * rate) / 60_000) : 0
       const until = addTime(now, { minutes: r.admit_minutes ?? deps.config.queueAdmitMinutes })
       const admitted =
         allowed > 0
@@ -224,7 +240,7 @@ export async function refreshRush(deps: Deps, rushId: number, now: Date): Promis
             ).length
           : 0
       // unspent allowance is not saved up: a queue that empties, or has no free seat, starts again from now
-      clock = admitted < allowed || seats!.free === 0 ? now : new Date(clock.getTime() + (admitted * 60_000) / rate)
+      clock = admitted < allowed || seats!.free === 0 || rate === 0 ? now : new Date(clock.getTime() + (admitted * 60_000) / rate)
     }
     await tx.query(
       `UPDATE rush_dates SET checked_at = $2, admit_clock = $3, seats_free = $4, seats_unbooked = $5,
@@ -246,8 +262,8 @@ const refusals: Record<RefusedBecause, string> = {
 }
 
 /**
- * Seat locks on a rush date's trips need an unexpired admission of the caller's place: the
- * signed-in passenger's, or the token's when no passenger holds it. Other trips pass with one
+ * Seat locks on a rush date's trips need an unexpired admission of the caller's place (the
+ * signed-in passenger's, or the token's when no passenger holds it), or a live waitlist offer of the trip to the passenger. Other trips pass with one
  * indexed read. QUEUE_ADMISSION_REFUSED with `values.because` otherwise.
  */
 export async function assertAdmitted(
@@ -263,17 +279,25 @@ export async function assertAdmitted(
     admitted_until: Date | null
     token_passenger: number | null
     by_token: string | null
+    offered: boolean
   }>(
-    `SELECT mine.id::text AS mine, mine.admitted_at, mine.admitted_until, tok.id::text AS by_token, tok.passenger_id AS token_passenger
+    `SELECT mine.id::text AS mine, mine.admitted_at, mine.admitted_until, tok.id::text AS by_token, tok.passenger_id AS token_passenger,
+            EXISTS (SELECT 1 FROM waitlist w WHERE w.trip_id = t.id AND w.passenger_id = $5::int AND w.status = 'OFFERED' AND w.offer_expires_at > $6) AS offered
        FROM trips t JOIN routes ro ON ro.id = t.route_id
        JOIN rush_dates r ON r.trip_date = t.trip_date AND r.origin_code = ro.origin_code AND r.destination_code = ro.destination_code
        LEFT JOIN queue_places tok ON tok.rush_id = r.id AND tok.token_hash = $4
-       LEFT JOIN queue_places mine ON mine.rush_id = r.id AND (mine.passenger_id = $5::int OR (mine.token_hash = $4 AND mine.passenger_id IS NULL))
+       LEFT JOIN LATERAL (
+         -- a signed-in passenger's own place, else the token's while no passenger holds it: never a second place
+         SELECT x.id, x.admitted_at, x.admitted_until FROM queue_places x
+          WHERE x.rush_id = r.id AND (x.passenger_id = $5::int OR (x.token_hash = $4 AND x.passenger_id IS NULL))
+          ORDER BY x.passenger_id = $5::int DESC NULLS LAST LIMIT 1
+       ) mine ON true
       WHERE CASE WHEN $1::int IS NULL THEN t.trip_date = $2::date AND t.coach_code = $3 ELSE t.id = $1::int END`,
-    [trip.tripId ?? null, trip.tripDate, trip.coachCode, token ? sha256(token) : null, passengerId],
+    [trip.tripId ?? null, trip.tripDate, trip.coachCode, token ? sha256(token) : null, passengerId, now],
   )
   if (rows.length === 0) return
-  if (rows.some((r) => r.admitted_at && r.admitted_until && r.admitted_until > now)) return
+  // seats the waitlist offers the passenger on this trip are their turn too
+  if (rows.some((r) => r.offered || (r.admitted_at && r.admitted_until && r.admitted_until > now))) return
   const mine = rows.find((r) => r.mine)
   const first = rows[0]!
   const because: RefusedBecause =

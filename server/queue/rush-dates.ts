@@ -4,13 +4,13 @@
  */
 import type { Queryable } from '../db/db.ts'
 
-/** One rush date: the route and travel date, its opening instant (null: the sale hour of its trips), its rate and admission minutes (null: the server's defaults). */
+/** One rush date: the route and travel date, its opening instant (null: the sale hour of its trips), its rate ('auto': from seats free) and admission minutes (null: the server's defaults). */
 export interface RushDate {
   tripDate: string
   originCode: string
   destinationCode: string
   opensAt: Date | null
-  admitPerMinute: number | null
+  admitPerMinute: number | 'auto' | null
   admitMinutes: number | null
 }
 
@@ -21,6 +21,7 @@ export interface RushRow {
   destination_code: string
   opens_at: Date
   admit_per_minute: number | null
+  admit_auto: boolean
   admit_minutes: number | null
 }
 
@@ -46,13 +47,22 @@ export async function markRushDate(q: Queryable, given: RushDate, source: 'netwo
     )
   const r = { ...given, opensAt }
   const [row] = await q.query<{ added: boolean }>(
-    `INSERT INTO rush_dates (trip_date, origin_code, destination_code, opens_at, admit_per_minute, admit_minutes, source)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO rush_dates (trip_date, origin_code, destination_code, opens_at, admit_per_minute, admit_auto, admit_minutes, source)
+     VALUES ($1, $2, $3, $4, $5, $8, $6, $7)
      ON CONFLICT (trip_date, origin_code, destination_code) DO UPDATE
-       SET opens_at = EXCLUDED.opens_at, admit_per_minute = EXCLUDED.admit_per_minute,
+       SET opens_at = EXCLUDED.opens_at, admit_per_minute = EXCLUDED.admit_per_minute, admit_auto = EXCLUDED.admit_auto,
            admit_minutes = EXCLUDED.admit_minutes, source = EXCLUDED.source
      RETURNING xmax = 0 AS added`,
-    [r.tripDate, r.originCode, r.destinationCode, r.opensAt, r.admitPerMinute, r.admitMinutes, source],
+    [
+      r.tripDate,
+      r.originCode,
+      r.destinationCode,
+      r.opensAt,
+      r.admitPerMinute === 'auto' ? null : r.admitPerMinute,
+      r.admitMinutes,
+      source,
+      r.admitPerMinute === 'auto',
+    ],
   )
   return row!.added
 }
@@ -70,7 +80,7 @@ export async function unmarkRushDate(q: Queryable, key: { tripDate: string; orig
 /** Every rush date with its queue: source, places waiting and admitted. */
 export async function listRushDates(q: Queryable): Promise<(RushDate & { opensAt: Date; source: string; waiting: number; admitted: number })[]> {
   const rows = await q.query<RushRow & { source: string; waiting: number; admitted: number }>(
-    `SELECT r.trip_date::text, r.origin_code, r.destination_code, r.opens_at, r.admit_per_minute, r.admit_minutes, r.source,
+    `SELECT r.trip_date::text, r.origin_code, r.destination_code, r.opens_at, r.admit_per_minute, r.admit_auto, r.admit_minutes, r.source,
             count(p.id) FILTER (WHERE p.admitted_at IS NULL)::int AS waiting, count(p.admitted_at)::int AS admitted
        FROM rush_dates r LEFT JOIN queue_places p ON p.rush_id = r.id
       GROUP BY r.id ORDER BY r.trip_date, r.origin_code, r.destination_code`,
@@ -80,7 +90,7 @@ export async function listRushDates(q: Queryable): Promise<(RushDate & { opensAt
     originCode: r.origin_code,
     destinationCode: r.destination_code,
     opensAt: r.opens_at,
-    admitPerMinute: r.admit_per_minute,
+    admitPerMinute: r.admit_auto ? 'auto' : r.admit_per_minute,
     admitMinutes: r.admit_minutes,
     source: r.source,
     waiting: r.waiting,

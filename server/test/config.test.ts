@@ -73,6 +73,13 @@ test('TICKET_SIGNING_KEY: production refuses none, a malformed one and the publi
   assert.is(publicKeyOf(signingKey(dev)), publicKeyOf(readSigningKey(DEV_TICKET_SIGNING_KEY)!))
 })
 
+test("QUEUE_ADMIT_PER_MINUTE: a whole number or 'auto' (from seats free); anything else is refused", () => {
+  assert.is(readConfig({ QUEUE_ADMIT_PER_MINUTE: 'auto' }).config.queueAdmitPerMinute, 'auto')
+  assert.is(readConfig({ QUEUE_ADMIT_PER_MINUTE: '90' }).config.queueAdmitPerMinute, 90)
+  assert.is(readConfig({}).config.queueAdmitPerMinute, 60)
+  assert.equal(readConfig({ QUEUE_ADMIT_PER_MINUTE: 'fast' }).problems, ['QUEUE_ADMIT_PER_MINUTE must be a positive whole number'])
+})
+
 test('SMS_PROVIDER picks SSL Wireless or BulkSMSBD with their settings; SMS_API_URL alone still means the JSON relay', () => {
   const { SMS_API_URL: _u, SMS_API_TOKEN: _t, ...rest } = full
   const ssl = readConfig({ ...rest, SMS_PROVIDER: 'sslwireless', SSLWIRELESS_API_TOKEN: 'tok', SSLWIRELESS_SID: 'NODI' })

@@ -6,11 +6,9 @@
  * SMS queued.
  */
 import * as assert from 'uvu/assert'
-import type { PassengerRow } from '../account/passengers.ts'
-import { createSession } from '../account/sessions.ts'
 import type { Db } from '../db/db.ts'
-import { createDeps } from '../deps.ts'
 import { pickTrip } from '../test/booking-fixture.ts'
+import { signedInPassenger } from '../test/pg-passengers.ts'
 import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from '../test/pg.ts'
 import { until } from '../test/receivers.ts'
 import { call, type ServerProcess } from '../../harness/spawn-server.ts'
@@ -34,16 +32,7 @@ const ctx = {
   now: () => new Date(),
 }
 
-let mobileSeq = 0
-async function account(): Promise<{ id: number; token: string; mobile: string }> {
-  const mobile = `017${String(process.pid % 1000).padStart(3, '0')}${String(++mobileSeq).padStart(5, '0')}`
-  const [row] = await db.query<PassengerRow>(
-    `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ($1, 'Waiter', $2, 'Dhaka', 'ACTIVE', 0, now()) RETURNING *`,
-    [mobile, `w${mobile}@example.com`],
-  )
-  const s = await createSession(db, createDeps(db), row!, true)
-  return { id: row!.id, token: s.token, mobile }
-}
+const account = () => signedInPassenger(db, '017')
 
 test('a seat freed on two processes at once is offered to one passenger, with one SMS', async () => {
   const trips = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => pickTrip(ctx, { minHours: 48, skip: i * 7 })))

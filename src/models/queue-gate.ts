@@ -17,10 +17,11 @@ export interface GateTrip {
   destinationCode: string
 }
 
-/** The waiting page's address for `trip` when its date is a rush date without an admission here, else null. */
+/** The waiting page's address for `trip` when its date is a rush date, not sold out, without an admission here, else null. */
 export async function waitingRoomFor(trip: GateTrip, deps: { call: CallFn; storage: KeyValue }): Promise<string | null> {
   const key = { tripDate: trip.tripDate, originCode: trip.originCode, destinationCode: trip.destinationCode }
   const s = await deps.call('queue', { body: { ...key, token: deps.storage.getItem(QUEUE_TOKEN_KEY) } }).catch(() => null)
-  if (!s || s.state === 'open' || s.state === 'admitted') return null
+  // a sold-out date: the seat page has the trip's waitlist, which needs no turn
+  if (!s || s.state === 'open' || s.state === 'admitted' || s.state === 'soldOut') return null
   return `/queue?tripId=${trip.tripId}&from=${trip.originCode}&to=${trip.destinationCode}&date=${trip.tripDate}`
 }

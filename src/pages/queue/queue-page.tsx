@@ -52,8 +52,8 @@ function Standing({ s, lang, rush, room }: { s: QueueStatus; lang: Locale; rush:
     return (
       <>
         <StatusMessage tone="error">{t('queue.soldOut')}</StatusMessage>
-        {/* the waitlist (issue 30 item 4) offers its place here */}
-        <p data-waitlist-slot="">
+        <p>
+          {rush.tripId !== null ? <ButtonLink href={seatPage(rush)}>{t('queue.waitlist')}</ButtonLink> : null}{' '}
           <ButtonLink
             href={`/search?${new URLSearchParams({ from: rush.originCode, to: rush.destinationCode, date: rush.tripDate })}`}
             variant="outline"
@@ -103,10 +103,10 @@ function Standing({ s, lang, rush, room }: { s: QueueStatus; lang: Locale; rush:
         <Fact label={t('queue.place')} value={t('queue.number', { n: s.place ?? 0 })} />
         <Fact label={t('queue.ahead')} value={t('queue.number', { n: ahead })} />
         <Fact label={t('queue.seatsLeft')} value={seats} />
-        <Fact label={t('queue.estimate')} value={t('queue.minutes', { minutes })} />
+        <Fact label={t('queue.estimate')} value={s.estimateSeconds === null ? '–' : t('queue.minutes', { minutes })} />
       </dl>
       {s.seatsLeft !== null && ahead >= s.seatsLeft ? <p>{t('queue.fewerSeats')}</p> : null}
-      <p className={page.muted}>{t('queue.estimateHow', { rate: s.admitPerMinute })}</p>
+      <p className={page.muted}>{s.admitPerMinute > 0 ? t('queue.estimateHow', { rate: s.admitPerMinute }) : t('queue.allHeld')}</p>
     </>
   )
 }

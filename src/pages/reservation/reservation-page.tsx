@@ -143,6 +143,9 @@ function SeatChoice({ trip }: { trip: TripRef }) {
     }
   }, [seatChoice])
 
+  // once sold out in this visit, the waitlist stays: seats freed and offered to this passenger make it not sold out any more
+  const soldOut = useRef(false)
+  if (details && seatChoice.availableSeats.value === 0) soldOut.current = true
   const loading = (
     <p role="status" className={page.muted}>
       {t('common.loading')}
@@ -159,7 +162,7 @@ function SeatChoice({ trip }: { trip: TripRef }) {
         </p>
       ) : null}
       {details ? <SeatLayout fallback={loading} /> : null}
-      {details && seatChoice.availableSeats.value === 0 ? <Waitlist tripId={trip.tripId} /> : null}
+      {details && soldOut.current ? <Waitlist tripId={trip.tripId} /> : null}
     </>
   )
 }
