@@ -84,6 +84,8 @@ for (const [index, lang] of (['en', 'bn'] as const satisfies readonly Lang[]).en
       await expect(page.locator(`[data-seat="${name}"]:visible`)).toBeFocused()
       expect(await saidBy(page, lost)).toHaveLength(1)
       expect((await said(page)).filter((s) => s.text.includes(lost)).map((s) => s.role)).toEqual(['alertdialog'])
+      // nor is the seat said to be chosen just before the dialog says it was lost (issue 31 item 6)
+      expect(await saidBy(page, m(lang, 'seatChoice.announceSelected', { name }))).toEqual([])
     })
 
     test('the hold running out: said by its notification alone', async ({ page, request }) => {
