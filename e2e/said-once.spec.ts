@@ -190,7 +190,7 @@ async function warningsSaid(page: Page, lang: Lang, skip: number): Promise<strin
 }
 
 /** The seat page of `trip` in `lang` on the browser's own clock, a seat chosen and held: answers its name. */
-async function holdOnPageClock(page: Page, lang: Lang, trip: { tripId: number }, date: string): Promise<string> {
+async function holdOnPageClock(page: Page, lang: Lang, trip: TripRow, date: string): Promise<string> {
   await page.addInitScript((l) => sessionStorage.setItem('language', l), lang)
   // only the browser's clock moves: the live seat map, silent for that long, would reload the seats with the server's own hold times
   await withoutLiveSeatMap(page)
