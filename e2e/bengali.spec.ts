@@ -11,6 +11,7 @@ import {
   DEMO_PASSENGER,
   dhakaDate,
   digits,
+  latestCode,
   m,
   mx,
   openWithNotifications,
@@ -212,4 +213,38 @@ test('branch and help-line phone numbers in Bengali digits (/locations, /contact
     expect(await tel.innerText(), route).toMatch(/^[০-৯-]+$/)
     expect(await unmarkedForeign(page), route).toEqual([])
   }
+})
+
+test('cancelling some seats of a ticket: the hint, the quote and the result read PNR, PIN and seat names as a Bengali voice should (issue 31 item 6)', async ({
+  page,
+  context,
+  request,
+}) => {
+  const { trip } = await tripFor(request, 19, 3)
+  const { mobile, token, reservationId, seats } = await bookThroughApi(request, trip, { seats: 2 })
+  await topUp(request, mobile, 5000)
+  const paid = await request.post('/api/reservation/payFromBalance', { data: { reservationId }, headers: { Authorization: `Bearer ${token}` } })
+  expect(paid.ok(), await paid.text()).toBe(true)
+  await signInContext(context, request, mobile)
+  await open(page, `/ticket-operation?reservationId=${reservationId}`)
+  await page.getByRole('button', { name: m('bn', 'ticket.cancelSeats') }).click()
+  await expect(page.getByText(m('bn', 'ticket.cancelSeatsHint'))).toBeVisible()
+  expect(await unmarkedForeign(page), 'choosing the seats').toEqual([])
+  const gone = seats[0]!
+  await page
+    .getByRole('group', { name: m('bn', 'ticket.cancelSeatsLegend') })
+    .getByRole('checkbox', { name: new RegExp(`^${gone} `) })
+    .check()
+  await page.getByRole('button', { name: m('bn', 'ticket.showRefund') }).click()
+  await expect(page.getByRole('heading', { name: m('bn', 'ticket.cancelSeatsHeading', { seats: gone }) })).toBeVisible()
+  expect(await unmarkedForeign(page), 'the quote').toEqual([])
+  const otp = await latestCode(request, mobile, /./, await latestCode(request, mobile, /verification/i))
+  await page
+    .getByRole('textbox', { name: m('bn', 'login.codeDigit', { index: 1, count: 6 }) })
+    .first()
+    .focus()
+  await page.keyboard.type(otp)
+  await page.getByRole('button', { name: m('bn', 'ticket.confirmCancelSeats') }).click()
+  await expect(page.getByRole('status').filter({ hasText: mx('bn', 'ticket.seatsCanceledDone') })).toBeVisible()
+  expect(await unmarkedForeign(page), 'the seats cancelled').toEqual([])
 })

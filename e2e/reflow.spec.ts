@@ -217,3 +217,55 @@ test('text-only zoom to 200 % at 375px: on the seat page the header and the bott
   })
   expect(covered, 'share of the screen under the header and the bottom bar').toBeLessThan(0.5)
 })
+
+// ---------- issue 31 item 6: the seat deck of a 40-seat coach at 150 and 200 % text on a phone ----------
+
+/** A 2+2 coach of 40 seats (the widest deck: four seats and an aisle a row) `days` ahead. */
+async function standardTrip(request: Parameters<typeof tripFor>[0], days: number): Promise<{ trip: TripRow; date: string }> {
+  const date = dhakaDate(days)
+  const res = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } })
+  const trip = ((await res.json()) as { data: TripRow[] }).data.find((t) => /STANDARD|NON_AC/.test(t.coachType))
+  expect(trip, `a 2+2 coach on ${date}`).toBeTruthy()
+  return { trip: trip!, date }
+}
+
+/** Whether the focused seat lies wholly inside its deck's scroll box (what the passenger sees of it), with the box's size. */
+function focusedSeatInView(page: Page): Promise<{ seat: string; inside: boolean }> {
+  return page.evaluate(() => {
+    const seat = document.activeElement as HTMLElement
+    const deck = seat.closest('[role=grid]')!.parentElement!
+    const r = seat.getBoundingClientRect()
+    const d = deck.getBoundingClientRect()
+    return { seat: seat.dataset.seat ?? '', inside: r.left >= d.left - 0.5 && r.right <= d.right + 0.5 }
+  })
+}
+
+for (const percent of [150, 200]) {
+  for (const width of [320, 375]) {
+    test(`${percent} % text at ${width}px: every seat of a 40-seat deck can be scrolled to and a focused seat is in view; the page does not scroll sideways`, async ({
+      page,
+      context,
+      request,
+    }) => {
+      await page.setViewportSize({ width, height: 700 })
+      await textSize(context, page, percent)
+      const { trip, date } = await standardTrip(request, 21)
+      await open(page, reservationUrl(trip, date))
+      const grid = page.getByRole('grid').first()
+      await expect(grid).toBeVisible()
+      await expectLargeTextOk(page, `seat page at ${percent} % text, ${width}px`)
+      // the keyboard from the first seat to the last column of its row: each seat it lands on is in view
+      await grid.locator('button[data-seat]').first().focus()
+      const seen = [await focusedSeatInView(page)]
+      for (let i = 0; i < 4; i++) {
+        await page.keyboard.press('ArrowRight')
+        seen.push(await focusedSeatInView(page))
+      }
+      expect(
+        seen.filter((s) => !s.inside).map((s) => s.seat),
+        'seats focused out of view',
+      ).toEqual([])
+      expect(seen[0]!.seat).toBe('A1')
+    })
+  }
+}

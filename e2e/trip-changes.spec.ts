@@ -14,6 +14,7 @@ import { formatDateTime } from '../src/lib/dates.ts'
 import { formatMoney } from '../src/lib/money.ts'
 import { bookThroughApi, dhakaDate, expectNoAxeViolations, latestCode, m, pageHeading, payName, signInContext } from './helpers.ts'
 import { operatorSite } from './operator-site.ts'
+import { serveScreenReader, spoken, startScreenReader } from './screen-reader.ts'
 
 const site = operatorSite('trip_changes', 'trip-changes.spec.ts')
 const runTrip = (args: string[]) => site.runTrip(args)
@@ -174,8 +175,10 @@ test('the seat page of a trip the operator cancels while a passenger holds seats
   const { tripId, date } = await tripWithSibling()
   const context = await browser.newContext({ baseURL: site.app.url })
   const page = await context.newPage()
+  await serveScreenReader(page)
   await page.goto(`/reservation?tripId=${tripId}&from=DHK&to=CTG&date=${date}`)
   await pageHeading(page)
+  await startScreenReader(page)
   const seat = page.getByRole('grid').first().locator('button[data-state="available"]:visible').first()
   const name = await seat.getAttribute('data-seat')
   const locked = page.waitForResponse((res) => res.url().endsWith('/api/reservation/seatLock'))
@@ -190,6 +193,8 @@ test('the seat page of a trip the operator cancels while a passenger holds seats
   await expect(heading).toBeVisible()
   await expect(heading).toBeFocused()
   await expect(page.getByText(m('en', 'seatChoice.tripCanceled'))).toBeVisible()
+  // heard, not only shown: that the held seats were released (a live region), besides the focused heading (issue 31 item 6)
+  await expect.poll(() => spoken(page)).toContain(`polite: ${m('en', 'seatChoice.tripCanceled')}`)
   // nothing left to choose, no dialog over it, no hold ticking
   await expect(page.getByRole('grid')).toHaveCount(0)
   await expect(page.getByRole('alertdialog')).toHaveCount(0)

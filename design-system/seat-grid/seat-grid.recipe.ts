@@ -139,7 +139,8 @@ export const seatGridRecipe = defineSlotRecipe({
     },
     legend: {
       display: 'grid',
-      gridTemplateColumns: 'repeat(auto-fill, minmax(9.5rem, 1fr))',
+      // min(…, 100%): at 200 % text a 9.5rem column is wider than a 320 px phone's card
+      gridTemplateColumns: 'repeat(auto-fill, minmax(min(9.5rem, 100%), 1fr))',
       gap: '2',
       p: '0',
       m: '0',

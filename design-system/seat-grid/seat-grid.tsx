@@ -322,8 +322,10 @@ const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, on
       aria-label={label(seat, st)}
       aria-pressed={st === 'selected'}
       aria-disabled={ENABLED.has(st) ? undefined : true}
-      onFocus={() => {
+      onFocus={(e) => {
         if (focused.peek() !== seat.name) focused.value = seat.name
+        // the browser leaves a seat its deck shows in part where it is: scrolled into full view (large text on a phone)
+        e.currentTarget.scrollIntoView({ block: 'nearest', inline: 'nearest' })
       }}
       onClick={() => {
         if (ENABLED.has(state.peek())) onToggle(seat.name)

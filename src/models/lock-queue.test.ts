@@ -1,4 +1,5 @@
 // The seat page model: choosing seats and the per-seat lock requests (lock-queue.ts).
+import { effect } from '@preact/signals-core'
 import * as assert from 'uvu/assert'
 
 import { dialog, toasts, seatSuite, until } from './seat-page-fixture.ts'
@@ -114,6 +115,25 @@ test('leaving the page gives the seats back, except once after keepSeatsOnLeave 
   assert.not.ok(m.leavePage(), 'once: the next leave gives the seats back')
   await until(() => !locks.has('A1'), 'A1 given back')
   assert.equal(m.seats.value, [])
+})
+
+test('a seat chosen is said chosen once the server holds it; a seat lost meanwhile is said by the lock-lost dialog alone', async ({ t }) => {
+  const { m, locks } = t
+  m.toggleSeat('A1')
+  assert.is(m.lastEvent.value, null, 'not before the server answers')
+  await m.locksSettled()
+  assert.equal([m.lastEvent.value?.kind, m.lastEvent.value?.seatName], ['selected', 'A1'])
+  locks.set('A2', 'someone-else')
+  const kinds: string[] = []
+  const stop = effect(() => {
+    const e = m.lastEvent.value
+    if (e) kinds.push(e.kind)
+  })
+  m.toggleSeat('A2')
+  await m.locksSettled()
+  stop()
+  assert.equal(kinds, ['selected', 'lockLost'], 'A1 said before, A2 never said chosen')
+  assert.equal(dialog(), { id: 'seat.lockLost', values: { names: 'A2' } })
 })
 
 test.run()

@@ -28,7 +28,7 @@ export interface LockQueue {
   /**
    * Chooses or un-chooses a seat (docs/spec.md sections 4 and 5). The selected state shows at once;
    * the lock (or unlock) request follows, and a falsy lock answer takes the seat away again with the
-   * lock-lost dialog. `explain`: says why a seat that cannot be chosen was chosen, answering whether it did.
+   * lock-lost dialog. A seat chosen is said chosen (the live region) once the server holds it. `explain`: says why a seat that cannot be chosen was chosen, answering whether it did.
    */
   toggleSeat(name: string, explain?: (name: string) => boolean): ToggleResult
   /**
@@ -83,11 +83,14 @@ export const LockQueueModel: ModelConstructor<LockQueue, [SeatMap]> = createMode
     sync: new Map<string, SeatSync>(),
     generation: 0,
     touched: new Set<string>(),
+    // seats chosen whose choice is said once the server holds them: a seat lost meanwhile is said by the lock-lost dialog alone
+    unsaid: new Set<string>(),
     waiters: [] as (() => void)[],
   }
   const pending = signal(0)
 
   const forgetLocks = () => {
+    book.unsaid.clear()
     for (const e of book.sync.values()) {
       e.held = false
       e.busy = false
@@ -161,6 +164,7 @@ export const LockQueueModel: ModelConstructor<LockQueue, [SeatMap]> = createMode
           if (gen !== book.generation) return
           if (isTripOmitted(err)) return tripGone()
           // revert the seat to what the server holds and show the reason
+          book.unsaid.delete(name)
           map.revert(name, entry.held)
           ui.toastError(ui.messageForError(err))
           map.say({ kind: 'failed', seatName: name })
@@ -176,12 +180,14 @@ export const LockQueueModel: ModelConstructor<LockQueue, [SeatMap]> = createMode
           return
         }
         if (!res) {
+          book.unsaid.delete(name)
           if (want) lockLost(name)
           return
         }
         entry.held = want
         book.touched.add(name)
         map.setExpiry(res.expirationTime, want || map.view.countedSeats.peek().length > 0)
+        if (want && book.unsaid.delete(name)) map.say({ kind: 'selected', seatName: name })
       }
     } finally {
       entry.busy = false
@@ -201,6 +207,7 @@ export const LockQueueModel: ModelConstructor<LockQueue, [SeatMap]> = createMode
       }
       if (state === 'selected') {
         book.touched.add(name)
+        book.unsaid.delete(name)
         map.deselect(name)
         if (name !== OPEN_SEAT_NAME) schedule(name)
         return 'deselected'
@@ -226,7 +233,11 @@ export const LockQueueModel: ModelConstructor<LockQueue, [SeatMap]> = createMode
       }
       book.touched.add(name)
       map.select(name)
-      if (name !== OPEN_SEAT_NAME) schedule(name)
+      if (name === OPEN_SEAT_NAME) map.say({ kind: 'selected', seatName: name })
+      else {
+        book.unsaid.add(name)
+        schedule(name)
+      }
       return 'selected'
     },
     locksSettled: () => (pending.peek() === 0 ? Promise.resolve() : new Promise((resolve) => book.waiters.push(resolve))),

@@ -129,7 +129,7 @@ export interface SeatMap {
   showStations(boarding: BusStation[], dropping: BusStation[]): void
   chooseBoarding(id: number | null): void
   chooseDropping(id: number | null): void
-  /** The passenger chose `name`; a first seat starts a new hold (the old one's end and extensions go). */
+  /** The passenger chose `name`; a first seat starts a new hold (the old one's end and extensions go). Said once the server holds it (`say`). */
   select(name: string): void
   /** The passenger un-chose `name`. */
   deselect(name: string): void
@@ -301,7 +301,6 @@ export const SeatMapModel: ModelConstructor<SeatMap> = createModel((): SeatMap =
       if (countedSeats.peek().length === 0) holdLimit.value = null
       put(name, 'selected')
       seatNames.value = [...seatNames.peek(), name]
-      say({ kind: 'selected', seatName: name })
     },
     deselect(name) {
       put(name, 'available')

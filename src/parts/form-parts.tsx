@@ -1,4 +1,4 @@
-import { useId, type ComponentProps } from 'react'
+import { useId, type ComponentProps, type ReactNode } from 'react'
 import { useIntl } from 'react-intl'
 import { css, cx } from '../../styled-system/css'
 
@@ -44,7 +44,7 @@ const checkboxRow = css({
 })
 
 /** A native checkbox with its label (keyboard and screen readers get the platform behaviour). */
-export function Checkbox({ label, className, ...rest }: Omit<ComponentProps<'input'>, 'type'> & { label: string }) {
+export function Checkbox({ label, className, ...rest }: Omit<ComponentProps<'input'>, 'type'> & { label: ReactNode }) {
   const id = useId()
   return (
     <label htmlFor={id} className={cx(checkboxRow, className)}>

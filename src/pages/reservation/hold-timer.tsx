@@ -39,7 +39,9 @@ export function HoldTimer() {
   const t = useT()
   // one task behind a seat toggle, so the seat repaints first
   const left = useLagging(hold.holdMsLeft).value
-  const ending = useLagging(hold.holdEndingSoon).value
+  // shown a task late, gone at once: a lagging copy still "ending" beside the new answer (no more extensions) said the
+  // final two-minute warning after a Keep my seats that left minutes on the hold
+  const ending = useLagging(hold.holdEndingSoon).value && hold.holdEndingSoon.value
   const lang = language.value
   const booked = seatChoice.heldForBooking.value
   const canKeep = hold.canKeepSeats.value

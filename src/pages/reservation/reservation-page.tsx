@@ -87,14 +87,19 @@ function TripLine() {
 function TripCanceled({ trip }: { trip: TripRef }) {
   const t = useT()
   const heading = useRef<HTMLHeadingElement>(null)
-  useEffect(() => heading.current?.focus(), [])
+  // the sentence goes into its live region after the region is there: text a region is created with is not read
+  const [said, setSaid] = useState(false)
+  useEffect(() => {
+    heading.current?.focus()
+    setSaid(true)
+  }, [])
   const back = trip.tripDate ? `/search?${new URLSearchParams({ from: trip.originCode, to: trip.destinationCode, date: trip.tripDate })}` : '/'
   return (
     <section aria-labelledby="trip-canceled-heading" className={cx(page.card, styles.missing)} data-testid="trip-canceled">
       <h2 id="trip-canceled-heading" ref={heading} tabIndex={-1} className={page.h3}>
         {t('seatChoice.tripCanceledTitle')}
       </h2>
-      <p>{t('seatChoice.tripCanceled')}</p>
+      <p role="status">{said ? t('seatChoice.tripCanceled') : null}</p>
       <p>
         <a href={back} className={button({ variant: 'outline' })}>
           {t('seatChoice.backToSearch')}

@@ -3,7 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
 import { PinInput } from '../../../design-system/pin-input/index.ts'
-import { useT } from '../../app/use-t.ts'
+import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCountdown, localizeDigits } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
@@ -36,6 +36,7 @@ const styles = {
 export function CancelTicket() {
   useSignals()
   const t = useT()
+  const rt = useRichT()
   const lang = language.value
   const quote = tk.cancelQuote.value
   const step = tk.cancelStep.value
@@ -65,7 +66,7 @@ export function CancelTicket() {
   return (
     <section aria-labelledby="cancel-heading" className={cx(page.card, styles.box)} data-print="hide">
       <h2 id="cancel-heading" ref={heading} tabIndex={-1} className={page.h3}>
-        {some ? t('ticket.cancelSeatsHeading', { seats: some.join(', ') }) : t('ticket.cancelHeading')}
+        {some ? rt('ticket.cancelSeatsHeading', { seats: <span lang="en">{some.join(', ')}</span> }) : t('ticket.cancelHeading')}
       </h2>
       <dl className={styles.quote}>
         <dt>{t('ticket.cancelCharge', { percent: quote.chargePercent })}</dt>
@@ -149,7 +150,11 @@ function ChooseSeats({ heading }: { heading: React.RefObject<HTMLHeadingElement 
           {seats.map((s) => (
             <Checkbox
               key={s.name}
-              label={`${s.name} (${formatMoney(s.fare, lang)})`}
+              label={
+                <>
+                  <span lang="en">{s.name}</span> ({formatMoney(s.fare, lang)})
+                </>
+              }
               checked={chosen.includes(s.name)}
               onChange={(e) => {
                 // read now: the event's target is gone by the time the update runs

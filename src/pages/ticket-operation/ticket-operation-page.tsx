@@ -3,7 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
 import { StatusMessage } from '../../../design-system/status/index.ts'
-import { useT } from '../../app/use-t.ts'
+import { useRichT, useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute, navigate } from '../../router.ts'
 import * as tk from '../../stores/ticket.ts'
@@ -30,6 +30,7 @@ const CancelTicket = deferred(() => import('./cancel-ticket.tsx').then((m) => m.
 function Ticket() {
   useSignals()
   const t = useT()
+  const rt = useRichT()
   const lang = language.value
   const r = tk.ticket.value
   if (!r) return null
@@ -50,8 +51,8 @@ function Ticket() {
               place: t('ticket.methodCard', { place: r.paidWith ?? 'card' }),
             })
           : some
-            ? t(some.toCard ? 'ticket.seatsCanceledDoneCard' : 'ticket.seatsCanceledDone', {
-                seats: some.seats,
+            ? rt(some.toCard ? 'ticket.seatsCanceledDoneCard' : 'ticket.seatsCanceledDone', {
+                seats: <span lang="en">{some.seats}</span>,
                 refund: formatMoney(some.refund, lang),
                 place: t('ticket.methodCard', { place: r.paidWith ?? 'card' }),
               })
