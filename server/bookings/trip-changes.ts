@@ -21,11 +21,12 @@
  *   and is reported: cancel the trip afterwards to refund it.
  */
 import { reservationStatus } from '../../contract/schemas.ts'
-import type { Db, Queryable } from '../db/db.ts'
+import type { Queryable } from '../db/db.ts'
 import type { TripReason } from '../delivery/ticket-messages.ts'
 import type { Deps } from '../core.ts'
 import { nudgeRefunds } from './refunds.ts'
 import { cancelForTrip, enqueueTripChangeNotice } from './tickets.ts'
+import { closeWaitlist } from '../waitlist/waitlist.ts'
 
 /** A trip as the command shows it. */
 export interface TripInfo {
@@ -193,7 +194,7 @@ export async function cancelTrip(
     const plan = planned.map((r) => affected(r, PAID.includes(r.status) ? r.total : 0, null))
     return { trip, target: null, affected: plan, totalRefund: plan.reduce((a, r) => a + r.refund, 0), left: [] }
   }
-  await closeForSale(db, trip.id, why)
+  await closeForSale(deps, trip.id, why, null)
   // read again after the close: a booking made meanwhile is cancelled too
   const rows = await liveReservations(db, trip.id)
   const done: Affected[] = []
@@ -208,11 +209,13 @@ export async function cancelTrip(
   return { trip, target: null, affected: done, totalRefund: done.reduce((a, r) => a + r.refund, 0), left: [] }
 }
 
-async function closeForSale(db: Db, tripId: number, cancel: TripReason | null): Promise<void> {
-  await db.transaction(async (tx) => {
+/** Takes the trip off sale (cancelled with `cancel`, or its passengers moved to coach `movedTo`) and ends its waitlist. */
+async function closeForSale(deps: Deps, tripId: number, cancel: TripReason | null, movedTo: string | null): Promise<void> {
+  await deps.db.transaction(async (tx) => {
     await tx.query("UPDATE trips SET status = 'OMITTED' WHERE id = $1 AND status <> 'OMITTED'", [tripId])
     if (cancel) await tx.query('UPDATE trips SET cancel_reason = $2, cancel_reason_bn = $3 WHERE id = $1', [tripId, cancel.en, cancel.bn])
     await tx.query('DELETE FROM seat_locks WHERE trip_id = $1', [tripId])
+    await closeWaitlist(deps, tx, tripId, movedTo)
   })
 }
 
@@ -308,7 +311,7 @@ export async function moveTrip(
     }
     return report
   }
-  await closeForSale(db, trip.id, null)
+  await closeForSale(deps, trip.id, null, target.coachCode)
   for (const r of rows) {
     const outcome = await db.transaction((tx) => moveOne(tx, deps, trip, target, r.id, opts.seatMap ?? {}))
     if (outcome === 'gone') continue

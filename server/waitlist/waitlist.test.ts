@@ -8,6 +8,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { bookingBody, freeSeats, lockBody, openFixture, pickTrip, type Fixture } from '../test/booking-fixture.ts'
+import { cancelTrip, moveTrip } from '../bookings/trip-changes.ts'
 import { offerAllWaitlists, offerFreedSeats } from './waitlist.ts'
 
 const t = suite('waitlist')
@@ -194,6 +195,49 @@ t('an offer not booked in time lapses and passes to the next; leaving while offe
   // a joins again behind nobody waiting
   assert.equal((await join(a, trip, 1)).body.data.place, 1)
 })
+
+for (const how of ['cancels the trip', 'moves its passengers to another coach'] as const) {
+  t(`the operator ${how}: the trip's waitlist ends, each waiting or offered passenger told once in their language`, async () => {
+    // a trip with another coach on its route and day (for the move)
+    const sibling = async (id: number) =>
+      (
+        await f.db.query<{ coach_code: string }>(
+          `SELECT s.coach_code FROM trips s JOIN trips t ON t.id = $1
+            WHERE s.route_id = t.route_id AND s.trip_date = t.trip_date AND s.id <> t.id AND s.status = 'OPEN' LIMIT 1`,
+          [id],
+        )
+      )[0]?.coach_code
+    let trip = await nextTrip()
+    while (!(await sibling(trip.id))) trip = await nextTrip()
+    const toCoach = (await sibling(trip.id))!
+    const x = await f.passenger()
+    const booking = await book(x, trip, await freeSeats(f, trip.id, 1))
+    await fill(trip)
+    const [a, b] = [await f.passenger(), await f.passenger()]
+    assert.is((await join(a, trip, 1)).status, 200)
+    assert.is((await join(b, trip, 1, 'bn')).status, 200)
+    await f.api('POST', '/api/reservation/cancelBooking', { reservationId: booking.id }, { token: x.token })
+    assert.is((await entry(a, trip)).status, 'OFFERED')
+    const change = () =>
+      how === 'cancels the trip' ? cancelTrip(f.deps, trip.id, { en: 'Flood on the road', bn: 'রাস্তায় বন্যা' }) : moveTrip(f.deps, trip.id, toCoach)
+    await change()
+    assert.is(await entry(a, trip), null, 'the offered place ended')
+    assert.is(await entry(b, trip), null, 'the waiting place ended')
+    const told = async () => [(await smsTo(a)).map((m) => m.body), (await smsTo(b)).map((m) => m.body)] as const
+    const [toA, toB] = await told()
+    assert.is(toA.length, 2, 'the offer, then the end')
+    assert.match(toA[1]!, /Your waitlist place has ended\. Other coaches: .*\/search\?from=/)
+    assert.match(toA[1]!, how === 'cancels the trip' ? /was cancelled by the operator/ : new RegExp(`its passengers travel on coach ${toCoach}`))
+    assert.is(toB.length, 1)
+    assert.match(toB[0]!, /^অপেক্ষা তালিকা: .*আপনার অপেক্ষা তালিকার জায়গা শেষ হয়েছে।/)
+    // the command run again tells nobody twice
+    await change()
+    assert.equal(
+      (await told()).map((m) => m.length),
+      [2, 1],
+    )
+  })
+}
 
 t('a lapsed seat hold and an expired unpaid booking are offered by the sweep', async () => {
   const x = await f.passenger()

@@ -24,7 +24,7 @@ interface EntryRow {
   offer_expires_at: Date | null
 }
 
-/** The caller's newest entry on the trip's waitlist (one left by the passenger is none); null when not on it. */
+/** The caller's newest entry on the trip's waitlist (one left by the passenger or closed with its trip is none); null when not on it. */
 export async function waitlistEntryOf(q: Queryable, tripId: number, passengerId: number, now: Date): Promise<WaitlistEntry> {
   // An offer whose time has passed reads as lapsed before the next sweep records it.
   const [r] = await q.query<EntryRow>(
@@ -32,7 +32,7 @@ export async function waitlistEntryOf(q: Queryable, tripId: number, passengerId:
             CASE WHEN w.status = 'OFFERED' AND w.offer_expires_at <= $3 THEN 'LAPSED' ELSE w.status END AS status,
             CASE WHEN w.status = 'WAITING'
                  THEN (SELECT count(*)::int FROM waitlist o WHERE o.trip_id = w.trip_id AND o.status = 'WAITING' AND o.id <= w.id) END AS place
-       FROM waitlist w WHERE w.trip_id = $1 AND w.passenger_id = $2 AND w.status <> 'LEFT' ORDER BY w.id DESC LIMIT 1`,
+       FROM waitlist w WHERE w.trip_id = $1 AND w.passenger_id = $2 AND w.status NOT IN ('LEFT', 'CLOSED') ORDER BY w.id DESC LIMIT 1`,
     [tripId, passengerId, now],
   )
   if (!r) return null
@@ -174,36 +174,80 @@ const offerText: Record<Language, (p: { seats: string; coach: string; route: str
   bn: (p) => `অপেক্ষা তালিকা: কোচ ${p.coach} (${p.route}, ${p.when})-এর আসন ${p.seats} আপনার জন্য ${p.until} পর্যন্ত রাখা হয়েছে। বুক করুন: ${p.link}`,
 }
 
-async function sendOfferSms(deps: Deps, tx: Queryable, tripId: number, o: Offer): Promise<void> {
-  const [t] = await tx.query<{
-    mobile: string
-    coach_code: string
-    trip_date: string
-    departure_at: Date
-    origin: string
-    destination: string
-    from_en: string
-    from_bn: string
-    to_en: string
-    to_bn: string
-  }>(
+interface TripSmsRow {
+  mobile: string
+  coach_code: string
+  trip_date: string
+  departure_at: Date
+  origin: string
+  destination: string
+  from_en: string
+  from_bn: string
+  to_en: string
+  to_bn: string
+}
+
+/** The trip's coach, cities and departure and the passenger's mobile, as a waitlist SMS names them. */
+async function tripForSms(tx: Queryable, tripId: number, passengerId: number): Promise<TripSmsRow | undefined> {
+  const [t] = await tx.query<TripSmsRow>(
     `SELECT p.mobile, t.coach_code, t.trip_date::text AS trip_date, t.departure_at, r.origin_code AS origin, r.destination_code AS destination,
             o.name AS from_en, o.name_bn AS from_bn, d.name AS to_en, d.name_bn AS to_bn
        FROM trips t JOIN routes r ON r.id = t.route_id JOIN cities o ON o.code = r.origin_code JOIN cities d ON d.code = r.destination_code
        JOIN passengers p ON p.id = $2
       WHERE t.id = $1`,
-    [tripId, o.passengerId],
+    [tripId, passengerId],
   )
+  return t
+}
+
+const routeText = (t: TripSmsRow, language: Language) => (language === 'bn' ? `${t.from_bn} থেকে ${t.to_bn}` : `${t.from_en} to ${t.to_en}`)
+const whenText = (t: TripSmsRow, language: Language) => `${formatDate(t.departure_at, language)} ${formatTime(t.departure_at, language)}`
+
+async function sendOfferSms(deps: Deps, tx: Queryable, tripId: number, o: Offer): Promise<void> {
+  const t = await tripForSms(tx, tripId, o.passengerId)
   if (!t) return
-  const bn = o.language === 'bn'
   const query = new URLSearchParams({ tripId: String(tripId), from: t.origin, to: t.destination, date: t.trip_date })
   const body = offerText[o.language]({
     seats: o.seatNames.join(', '),
     coach: t.coach_code,
-    route: bn ? `${t.from_bn} থেকে ${t.to_bn}` : `${t.from_en} to ${t.to_en}`,
-    when: `${formatDate(t.departure_at, o.language)} ${formatTime(t.departure_at, o.language)}`,
+    route: routeText(t, o.language),
+    when: whenText(t, o.language),
     until: formatTime(o.expiresAt, o.language),
     link: `${deps.config.appUrl}/reservation?${query}`,
   })
   await deps.outbox.send({ channel: 'SMS', to: t.mobile, body }, tx)
+}
+
+type ClosedText = (p: { coach: string; route: string; when: string; movedTo: string | null; link: string }) => string
+const closedText: Record<Language, ClosedText> = {
+  en: (p) =>
+    `Waitlist: coach ${p.coach} (${p.route}, ${p.when}) ${p.movedTo ? `will not run; its passengers travel on coach ${p.movedTo}` : 'was cancelled by the operator'}. Your waitlist place has ended. Other coaches: ${p.link}`,
+  bn: (p) =>
+    `অপেক্ষা তালিকা: কোচ ${p.coach} (${p.route}, ${p.when}) ${p.movedTo ? `চলবে না; এর যাত্রীরা কোচ ${p.movedTo}-এ যাবেন` : 'অপারেটর বাতিল করেছেন'}। আপনার অপেক্ষা তালিকার জায়গা শেষ হয়েছে। অন্য কোচ: ${p.link}`,
+}
+
+/**
+ * Ends the waitlist of a trip the operator cancels (`movedTo` null) or whose passengers go on coach `movedTo`: every
+ * place still waiting or offered becomes CLOSED and its passenger is told by SMS, in the transaction that closes the
+ * trip (a place is closed, and told, once however many commands run). Answers how many places ended.
+ */
+export async function closeWaitlist(deps: Deps, tx: Queryable, tripId: number, movedTo: string | null): Promise<number> {
+  const ended = await tx.query<{ passenger_id: number; language: Language }>(
+    "UPDATE waitlist SET status = 'CLOSED', ended_at = $2 WHERE trip_id = $1 AND status IN ('WAITING', 'OFFERED') RETURNING passenger_id, language",
+    [tripId, deps.now()],
+  )
+  for (const e of ended) {
+    const t = await tripForSms(tx, tripId, e.passenger_id)
+    if (!t) continue
+    const query = new URLSearchParams({ from: t.origin, to: t.destination, date: t.trip_date })
+    const body = closedText[e.language]({
+      coach: t.coach_code,
+      route: routeText(t, e.language),
+      when: whenText(t, e.language),
+      movedTo,
+      link: `${deps.config.appUrl}/search?${query}`,
+    })
+    await deps.outbox.send({ channel: 'SMS', to: t.mobile, body }, tx)
+  }
+  return ended.length
 }
