@@ -52,7 +52,7 @@ export const api = {
   extendBooking: def({ ...r.extendBooking, body: s.extendBookingRequest, response: s.reservation }),
   cancelBooking: def({ ...r.cancelBooking, body: s.reservationIdRequest, response: s.reservation }),
   payment: def({ ...r.payment, body: s.paymentRequest, response: s.paymentResponse }),
-  payFromBalance: def({ ...r.payFromBalance, body: s.reservationIdRequest, response: s.reservation }),
+  payFromBalance: def({ ...r.payFromBalance, body: s.payFromBalanceRequest, response: s.reservation }),
   paymentSuccess: def({ ...r.paymentSuccess, body: s.paymentResultRequest, response: s.paymentResult }),
   paymentFailure: def({ ...r.paymentFailure, body: s.paymentResultRequest, response: s.paymentResult }),
   reservationById: def({ ...r.reservationById, response: s.reservation }),

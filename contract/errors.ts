@@ -74,6 +74,10 @@ export const errorCatalogue = {
   WAITLIST_NOT_JOINED: { status: 404, reason: 'You are not on the waitlist of this trip.' },
   SALE_NOT_OPEN: { status: 409, reason: 'This trip is not on sale yet.' },
   SEAT_HOLD_ENDED: { status: 409, reason: 'Your time on these seats has run out; they cannot be held by you again yet. Choose other seats.' },
+  RETURN_SEATS_LOST: {
+    status: 409,
+    reason: 'The seats of your return trip were released before payment. Pay for the outbound trip alone, or choose the return trip again.',
+  },
   QUEUE_ADMISSION_REFUSED: { status: 403, reason: 'Wait for your turn in the waiting room.' },
 
   // Not found

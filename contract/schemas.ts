@@ -418,6 +418,26 @@ export const refundInfo = z.object({
   status: z.enum(['PROCESSING', 'REFUNDED', 'FAILED']),
   refundedAt: z.nullable(instant),
 })
+/**
+ * The other leg of a round trip, as a leg's booking or ticket shows it: `leg` says which this
+ * reservation is; `other` is the other one's id, PNR (null until paid), status, trip, seats and total.
+ */
+export const roundTripLeg = z.object({
+  leg: z.enum(['outbound', 'return']),
+  other: z.object({
+    id,
+    pnr: z.nullable(z.string()),
+    status: z.number(),
+    tripId: id,
+    tripDate: isoDate,
+    departureTime: instant,
+    origin: city,
+    destination: city,
+    seats: z.array(z.string()),
+    total: money,
+    expirationTime: z.nullable(instant),
+  }),
+})
 export const reservation = z.object({
   id,
   status: z.number(),
@@ -464,6 +484,8 @@ export const reservation = z.object({
   refund: z.optional(z.nullable(refundInfo)),
   /** A live ticket's QR code: its PNR, trip, seats and name signed with the operator's key (contract/ticket-code.ts); else null. */
   ticketCode: z.optional(z.nullable(z.string())),
+  /** A round trip's other leg (this one is `leg`); absent or null for a single journey. */
+  roundTrip: z.optional(z.nullable(roundTripLeg)),
   createdAt: instant,
 })
 export const bookingRequest = z.strictObject({
@@ -474,10 +496,19 @@ export const bookingRequest = z.strictObject({
   passengerName: text(1, FIELD_MAX.passengerName),
   passengerMobile: mobile,
   passengerEmail: z.optional(z.nullable(email)),
+  /** A round trip's return leg: the caller's live outbound booking it returns from (paid together with it). */
+  outboundReservationId: z.optional(id),
 })
 export const reservationIdRequest = z.strictObject({ reservationId: id })
 /** POST /reservation/payment: the booking, and how the passenger pays on the gateway's page (a card when absent). */
-export const paymentRequest = z.strictObject({ reservationId: id, payWith: z.optional(z.enum(payChoices)) })
+export const paymentRequest = z.strictObject({
+  reservationId: id,
+  payWith: z.optional(z.enum(payChoices)),
+  /** A round trip whose return seats were lost (RETURN_SEATS_LOST): the passenger agrees to pay the outbound booking alone. */
+  outboundOnly: z.optional(z.boolean()),
+})
+/** POST /reservation/payFromBalance: the booking (a round trip's outbound pays both legs), `outboundOnly` as for a card payment. */
+export const payFromBalanceRequest = z.strictObject({ reservationId: id, outboundOnly: z.optional(z.boolean()) })
 export const extendBookingRequest = z.strictObject({ reservationId: id, expirationTime: instantInput })
 /**
  * A card payment opened: where the browser goes, and the result token of this tab (kept in
@@ -571,6 +602,7 @@ export type Transaction = z.infer<typeof transaction>
 export type LedgerReason = z.infer<typeof ledgerReason>
 export type Reservation = z.infer<typeof reservation>
 export type RefundInfo = z.infer<typeof refundInfo>
+export type RoundTripLeg = z.infer<typeof roundTripLeg>
 export type PaymentResult = z.infer<typeof paymentResult>
 export type CancelInitialize = z.infer<typeof cancelInitializeResponse>
 export type OutboxMessage = z.infer<typeof outboxMessage>

@@ -98,6 +98,7 @@ export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
     'booking',
     'validation',
     'waitlist',
+    'roundTrip',
   ],
   queue: ['queue'],
   'reservation-success': ['reservationSuccess', 'payment', 'ticket', 'ticketChange', 'booking', 'coachType', 'profile'],

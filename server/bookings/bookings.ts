@@ -15,7 +15,7 @@ import { assertDateCap, lockDateCap } from './date-cap.ts'
 import { assertStation } from '../trips/lookups.ts'
 import { requireMobile } from '../account/passengers.ts'
 import { addTime } from '../lib/time.ts'
-import { assertOnSale, assertSaleOpen, findTrip } from '../trips/trips.ts'
+import { assertOnSale, assertSaleOpen, findTrip, type TripRow } from '../trips/trips.ts'
 import { holdEndedError, holdLimitError } from '../trips/seat-locks.ts'
 
 /** A reservations row, a booking or a ticket (the columns the handlers read). */
@@ -46,6 +46,9 @@ export interface ReservationRow {
   language: 'en' | 'bn'
   /** The client address key (http/limits.ts addressKey) the booking was made from; '' for bookings made before it was recorded. */
   address: string
+  /** A round trip's return leg: the outbound booking it returns from (round-trips.ts); else null. */
+  outbound_reservation_id: number | null
+  cancel_reason: string | null
 }
 
 /**
@@ -74,16 +77,18 @@ export function assertLiveBooking(r: ReservationRow, now: Date): void {
   if (!bookingLive(r, now)) throw new AppError('BOOKING_NOT_FOUND')
 }
 
-/** Throws PAYMENT_UNDER_REVIEW when a card payment of the booking is held for review (it may still be accepted for the booking as it is). */
+/** Throws PAYMENT_UNDER_REVIEW when a card payment of the booking (or of its round trip) is held for review (it may still be accepted for the booking as it is). */
 export async function assertNotUnderReview(tx: Queryable, reservationId: number): Promise<void> {
-  const rows = await tx.query("SELECT 1 FROM payments WHERE reservation_id = $1 AND status = 'REVIEW' LIMIT 1", [reservationId])
+  const rows = await tx.query("SELECT 1 FROM payments WHERE (reservation_id = $1 OR return_reservation_id = $1) AND status = 'REVIEW' LIMIT 1", [
+    reservationId,
+  ])
   if (rows.length > 0) throw new AppError('PAYMENT_UNDER_REVIEW')
 }
 
-/** Declines the booking's pending card payment (its amount is stale or the booking is settled). */
+/** Declines the booking's pending card payment, its round trip's too (its amount is stale or the booking is settled). */
 export async function declinePending(tx: Queryable, reservationId: number, now: Date): Promise<void> {
   await tx.query(
-    "UPDATE payments SET status = 'DECLINED', decided_at = $2, decline_reason = 'replaced: the booking changed or was paid another way' WHERE reservation_id = $1 AND status = 'PENDING'",
+    "UPDATE payments SET status = 'DECLINED', decided_at = $2, decline_reason = 'replaced: the booking changed or was paid another way' WHERE (reservation_id = $1 OR return_reservation_id = $1) AND status = 'PENDING'",
     [reservationId, now],
   )
 }
@@ -135,6 +140,8 @@ export interface BookingRequest extends BodyOf<'booking'> {
  * the address's and the passenger's advisory locks, so two processes cannot overshoot.
  * A seat this passenger or address booked before ends no later than that first booking
  * (cancelling and booking again renews nothing); once it has ended, SEAT_HOLD_ENDED.
+ * With `outboundReservationId` the booking is a round trip's return leg (lockOutboundFor; round-trips.ts),
+ * paid together with that outbound booking; its pending card payment is declined (its amount grew).
  */
 export async function createBooking(deps: Deps, req: BookingRequest): Promise<number> {
   const { now, holders, passengerId, address } = req
@@ -163,6 +170,11 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
       if (address) await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('seat-hold-address'), hashtext($1))", [address])
       await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('unpaid-seats-passenger'), $1)", [passengerId])
       await lockDateCap(tx, { passengerId, mobile, tripDate: trip.trip_date })
+      const outboundId = req.outboundReservationId ?? null
+      if (outboundId != null) {
+        await lockOutboundFor(tx, outboundId, passengerId, trip, now)
+        await declinePending(tx, outboundId, now)
+      }
       // Claim the caller's own locks by deleting them: a lock can be spent once.
       const claimed = await tx.query<{ seat_name: string }>(
         'DELETE FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND holder = ANY($3::text[]) AND expires_at > $4 RETURNING seat_name',
@@ -201,8 +213,9 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
       const subtotal = fares.reduce((a, s) => a + s.fare, 0)
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO reservations (trip_id, passenger_id, status, boarding_station_id, dropping_station_id, passenger_name, passenger_mobile,
-                                   passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, created_at, language, address)
-         VALUES ($1, $2, 2, $3, $4, $5, $6, $7, $8, 0, $8, $9, $10, $11, $12, $13) RETURNING id`,
+                                   passenger_email, subtotal, discount, total, expiration_time, max_expiration_time, created_at, language, address,
+                                   outbound_reservation_id)
+         VALUES ($1, $2, 2, $3, $4, $5, $6, $7, $8, 0, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
         [
           trip.id,
           passengerId,
@@ -217,6 +230,7 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
           now,
           req.language,
           address,
+          outboundId,
         ],
       )
       await tx.query(
@@ -243,6 +257,36 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
     if ((err as { code?: string }).code === '23505') throw new AppError('SEAT_UNAVAILABLE')
     throw err
   }
+}
+
+const badOutbound = (message: string) => new AppError('VALIDATION_FAILED', { fields: [{ path: 'outboundReservationId', message }] })
+
+/**
+ * Locks the caller's outbound booking `id` for a return booking on `trip` (inside the booking's
+ * transaction): the caller's, live, not under review, itself no return leg, without a live or
+ * sold return already, and `trip` goes back the other way after the outbound arrives.
+ */
+export async function lockOutboundFor(tx: Queryable, id: number, passengerId: number, trip: TripRow, now: Date): Promise<void> {
+  const r = await ownReservation(tx, id, passengerId, true)
+  assertLiveBooking(r, now)
+  await assertNotUnderReview(tx, r.id)
+  if (r.outbound_reservation_id != null) {
+    throw badOutbound('This booking is itself a return trip')
+  }
+  const [out] = await tx.query<{ origin_code: string; destination_code: string; arrival_at: Date }>(
+    'SELECT r.origin_code, r.destination_code, t.arrival_at FROM trips t JOIN routes r ON r.id = t.route_id WHERE t.id = $1',
+    [r.trip_id],
+  )
+  if (!out || out.origin_code !== trip.destination_code || out.destination_code !== trip.origin_code) {
+    throw badOutbound('The return trip must go back from the outbound trip’s destination to its origin')
+  }
+  if (trip.departure_at.getTime() <= out.arrival_at.getTime()) throw badOutbound('The return trip must leave after the outbound trip arrives')
+  const other = await tx.query<ReservationRow>(
+    `SELECT * FROM reservations WHERE outbound_reservation_id = $1 AND (status <> ${reservationStatus.booked} OR booking_live(status, expiration_time, $2))
+        AND status <> ${reservationStatus.canceled}`,
+    [r.id, now],
+  )
+  if (other.length > 0) throw badOutbound('This booking already has a return trip')
 }
 
 /** The earlier of two instants (`b` absent: `a`). */

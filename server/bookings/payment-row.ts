@@ -8,6 +8,8 @@ export interface PaymentRow {
   id: string
   purpose: 'RESERVATION' | 'TOP_UP'
   reservation_id: number | null
+  /** A round trip's return booking this payment pays too (its amount is both legs' totals); else null. */
+  return_reservation_id: number | null
   passenger_id: number
   amount: number
   status: 'PENDING' | 'APPROVED' | 'DECLINED' | 'REVIEW'

@@ -10,6 +10,7 @@
 import crypto from 'node:crypto'
 import { type LedgerReason, type PaymentResult, type PayChoice, type PaySource, reservationStatus } from '../../contract/schemas.ts'
 import { bookingLive, declinePending, expireBookings, lockChangeableBooking, setCoupon } from './bookings.ts'
+import { lockPayableLegs } from './round-trips.ts'
 import { assertCouponUsable } from './coupons.ts'
 import type { Db, Queryable } from '../db/db.ts'
 import { AppError, type Deps } from '../core.ts'
@@ -70,15 +71,16 @@ export async function findPayment(q: Queryable, id: string): Promise<PaymentRow>
 }
 
 /**
- * Opens a card payment for the caller's live booking at its total, or hands out its
- * pending one again (double click, second tab) while amount and gateway are unchanged.
+ * Opens a card payment for the caller's live booking at its total (a round trip's outbound: both
+ * legs' totals, lockPayableLegs), or hands out its pending one again (double click, second tab)
+ * while amount, legs and gateway are unchanged.
  * A coupon used up meanwhile is refused now, not after paying; a total of nothing, or
  * below the gateway's minimum, is paid from the balance instead (VALIDATION_FAILED).
  */
 export async function openCardPayment(
   db: Db,
   gateway: PaymentGateway,
-  req: { reservationId: number; passengerId: number; now: Date; payWith?: PayChoice },
+  req: { reservationId: number; passengerId: number; now: Date; payWith?: PayChoice; outboundOnly?: boolean },
 ): Promise<{ payment: PaymentRow; reused: boolean; resultToken: string }> {
   const { reservationId: id, passengerId, now } = req
   const askedWith = req.payWith ?? 'card'
@@ -86,11 +88,19 @@ export async function openCardPayment(
   const result = newResultToken()
   return db.transaction(async (tx) => {
     const r = await lockChangeableBooking(tx, id, passengerId, now)
+    const legs = await lockPayableLegs(tx, r, now, req.outboundOnly ?? false)
     // Learn now, not after paying, that the coupon was used up meanwhile.
-    await assertCouponUsable(tx, r)
+    for (const leg of legs) await assertCouponUsable(tx, leg)
+    const total = legs.reduce((a, leg) => a + leg.total, 0)
+    const returnId = legs[1]?.id ?? null
     const [pending] = await tx.query<PaymentRow>("SELECT * FROM payments WHERE reservation_id = $1 AND status = 'PENDING'", [id])
-    // Double click or a second tab: the same payment, unless the amount, the gateway or the wallet chosen changed since (or it cannot be resumed).
-    const same = pending && pending.amount === r.total && pending.provider === provider && (pending.asked_with ?? 'card') === askedWith
+    // Double click or a second tab: the same payment, unless the amount, the legs, the gateway or the wallet chosen changed since (or it cannot be resumed).
+    const same =
+      pending &&
+      pending.amount === total &&
+      pending.return_reservation_id === returnId &&
+      pending.provider === provider &&
+      (pending.asked_with ?? 'card') === askedWith
     if (pending && same && gateway.canReuse(pending, now)) {
       // This tab gets its own result token; the other tab's keeps working.
       await tx.query(
@@ -100,12 +110,13 @@ export async function openCardPayment(
       return { payment: pending, reused: true, resultToken: result.token }
     }
     if (pending) await declinePending(tx, id, now)
-    if (r.total <= 0) throw new AppError('VALIDATION_FAILED', { reason: 'Nothing to pay by card: pay from balance.' })
-    if (r.total < gateway.minAmount)
+    if (total <= 0) throw new AppError('VALIDATION_FAILED', { reason: 'Nothing to pay by card: pay from balance.' })
+    if (total < gateway.minAmount)
       throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` })
     const [row] = await tx.query<PaymentRow>(
-      "INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider, result_token_hashes, asked_with) VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6, ARRAY[$7], $8) RETURNING *",
-      [newPaymentId(), id, passengerId, r.total, now, provider, result.hash, askedWith],
+      `INSERT INTO payments (id, purpose, reservation_id, passenger_id, amount, created_at, provider, result_token_hashes, asked_with, return_reservation_id)
+       VALUES ($1, 'RESERVATION', $2, $3, $4, $5, $6, ARRAY[$7], $8, $9) RETURNING *`,
+      [newPaymentId(), id, passengerId, total, now, provider, result.hash, askedWith, returnId],
     )
     return { payment: row!, reused: false, resultToken: result.token }
   })
@@ -132,30 +143,38 @@ function providerOf(gateway: PaymentGateway): PaymentRow['provider'] {
 
 /**
  * Pays the caller's live booking from their balance and sells it, with its ticket
- * messages, in one transaction: INSUFFICIENT_BALANCE, or the booking's errors.
+ * messages, in one transaction: INSUFFICIENT_BALANCE, or the booking's errors. A round
+ * trip's outbound is sold with its return leg, two tickets (lockPayableLegs: RETURN_SEATS_LOST).
  */
-export async function payFromBalance(deps: Deps, req: { reservationId: number; passengerId: number; now: Date }): Promise<void> {
+export async function payFromBalance(
+  deps: Deps,
+  req: { reservationId: number; passengerId: number; now: Date; outboundOnly?: boolean },
+): Promise<void> {
   const { reservationId: id, passengerId, now } = req
   await expireBookings(deps.db, now, { reservationId: id })
   await deps.db.transaction(async (tx) => {
     // A card payment held for review may still be accepted: the ticket must not be paid twice.
     const r = await lockChangeableBooking(tx, id, passengerId, now)
+    const legs = await lockPayableLegs(tx, r, now, req.outboundOnly ?? false)
+    const total = legs.reduce((a, leg) => a + leg.total, 0)
     // A fully discounted booking has nothing to debit (the ledger takes positive amounts only).
-    if (r.total > 0) {
+    if (total > 0) {
       const balance = await debit(tx, {
         passengerId,
-        amount: r.total,
+        amount: total,
         kind: 'TICKET_PAYMENT',
-        description: `Ticket payment, booking ${r.id}`,
+        description: `Ticket payment, booking ${legs.map((leg) => leg.id).join(' and ')}`,
         reservationId: r.id,
         at: now,
       })
       if (balance === null) throw new AppError('INSUFFICIENT_BALANCE')
     }
-    if (!(await markSold(tx, r.id, 'BALANCE', now))) throw new AppError('BOOKING_NOT_FOUND')
-    // A card payment left open in another tab must not charge for a ticket already paid.
-    await declinePending(tx, r.id, now)
-    await enqueueTicket(tx, deps, r.id)
+    for (const leg of legs) {
+      if (!(await markSold(tx, leg.id, 'BALANCE', now))) throw new AppError('BOOKING_NOT_FOUND')
+      // A card payment left open in another tab must not charge for a ticket already paid.
+      await declinePending(tx, leg.id, now)
+      await enqueueTicket(tx, deps, leg.id)
+    }
   })
 }
 
@@ -170,11 +189,8 @@ export async function decide(db: Db, id: string, approve: boolean, now: Date): P
   return db.transaction(async (tx) => {
     let ok = approve
     if (ok && p.reservation_id != null) {
-      const [r] = await tx.query<{ status: number; expiration_time: Date | null; total: number }>(
-        'SELECT status, expiration_time, total FROM reservations WHERE id = $1 FOR UPDATE',
-        [p.reservation_id],
-      )
-      ok = !!r && bookingLive(r, now) && r.total === p.amount
+      const legs = await lockLegs(tx, p)
+      ok = legsPayable(legs, p, now)
     }
     const rows = await tx.query<PaymentRow>("UPDATE payments SET status = $2, decided_at = $3 WHERE id = $1 AND status = 'PENDING' RETURNING *", [
       id,
@@ -183,6 +199,38 @@ export async function decide(db: Db, id: string, approve: boolean, now: Date): P
     ])
     return rows[0] ?? (await findPayment(tx, id))
   })
+}
+
+/** A reservation row as a payment's decision and confirmation read it. */
+interface PaidLeg {
+  id: number
+  status: number
+  total: number
+  expiration_time: Date | null
+  cancel_reason: string | null
+  operator_reason: string | null
+  operator_reason_bn: string | null
+}
+
+/** Row-locks the bookings payment `p` pays (outbound first, then a round trip's return leg); null when one is missing. */
+async function lockLegs(tx: Queryable, p: PaymentRow): Promise<PaidLeg[] | null> {
+  const ids = [p.reservation_id, p.return_reservation_id].filter((x): x is number => x != null)
+  const rows: PaidLeg[] = []
+  for (const id of ids) {
+    const [r] = await tx.query<PaidLeg>(
+      'SELECT id, status, total, expiration_time, cancel_reason, operator_reason, operator_reason_bn FROM reservations WHERE id = $1 FOR UPDATE',
+      [id],
+    )
+    if (!r) return null
+    rows.push(r)
+  }
+  return rows
+}
+
+/** Whether payment `p` may sell `legs`: every one still a live booking, and together what it charged. */
+function legsPayable(legs: PaidLeg[] | null, p: PaymentRow, now: Date): boolean {
+  if (!legs?.length) return false
+  return legs.every((x) => bookingLive(x, now)) && legs.reduce((a, x) => a + x.total, 0) === p.amount
 }
 
 /**
@@ -198,22 +246,9 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
   const p = await findPayment(deps.db, id)
   if (p.status !== 'APPROVED' || p.confirmed_at) return
   await deps.db.transaction(async (tx) => {
-    // Reservation row first, then the payment: the order payFromBalance uses too.
-    const [r] =
-      p.reservation_id != null
-        ? await tx.query<{
-            id: number
-            status: number
-            total: number
-            expiration_time: Date | null
-            cancel_reason: string | null
-            operator_reason: string | null
-            operator_reason_bn: string | null
-          }>(
-            'SELECT id, status, total, expiration_time, cancel_reason, operator_reason, operator_reason_bn FROM reservations WHERE id = $1 FOR UPDATE',
-            [p.reservation_id],
-          )
-        : []
+    // Reservation rows first, then the payment: the order payFromBalance uses too.
+    const legs = p.reservation_id != null ? await lockLegs(tx, p) : []
+    const r = legs?.[0]
     const won = await tx.query<PaymentRow>(
       "UPDATE payments SET confirmed_at = $2 WHERE id = $1 AND confirmed_at IS NULL AND status = 'APPROVED' RETURNING *",
       [id, now],
@@ -232,23 +267,29 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
     }
     // Only a live booking is sold: past its time its seats may already be held by someone else. A charge
     // for another amount (the fare changed while the passenger was at the gateway) does not pay it either.
-    const live = !!r && bookingLive(r, now) && r.total === p.amount
+    // A round trip is sold whole or not at all: a return leg lost at the gateway refunds both.
+    const live = legsPayable(legs, p, now)
     let why: { reason: LedgerReason; description: string } = { reason: 'BOOKING_ENDED', description: 'Card payment received after the booking ended' }
-    if (live) {
+    if (live && legs) {
       // A coupon refused at sale time undoes the sale only, not the refund below.
       await tx.query('SAVEPOINT sale')
       try {
-        if (await markSold(tx, r.id, 'CARD', now)) {
-          // Another card payment left open in another tab must not charge for this ticket too.
-          await declinePending(tx, r.id, now)
-          await enqueueTicket(tx, deps, r.id)
-          return r.id
+        let sold = 0
+        for (const leg of legs) if (await markSold(tx, leg.id, 'CARD', now)) sold++
+        if (sold === legs.length) {
+          for (const leg of legs) {
+            // Another card payment left open in another tab must not charge for this ticket too.
+            await declinePending(tx, leg.id, now)
+            await enqueueTicket(tx, deps, leg.id)
+          }
+          return legs[0]!.id
         }
+        await tx.query('ROLLBACK TO SAVEPOINT sale')
       } catch (err) {
         if (!(err instanceof AppError && err.code.startsWith('COUPON_'))) throw err
         await tx.query('ROLLBACK TO SAVEPOINT sale')
         // The booking stays payable at its full fare; the refund pays most of it.
-        await setCoupon(tx, r.id, null)
+        for (const leg of legs) await setCoupon(tx, leg.id, null)
         why = { reason: 'COUPON_REFUSED', description: 'Card payment refunded: the coupon could no longer be used' }
       }
     }

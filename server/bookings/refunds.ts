@@ -92,7 +92,7 @@ export async function queueCardRefund(
 export async function paidWithOf(q: Queryable, id: number): Promise<PaymentRow['paid_with']> {
   const [p] = await q.query<{ paid_with: PaymentRow['paid_with'] }>(
     `SELECT coalesce(paid_with, 'card') AS paid_with FROM payments
-      WHERE reservation_id = $1 AND status = 'APPROVED' AND confirmed_at IS NOT NULL ORDER BY confirmed_at DESC LIMIT 1`,
+      WHERE (reservation_id = $1 OR return_reservation_id = $1) AND status = 'APPROVED' AND confirmed_at IS NOT NULL ORDER BY confirmed_at DESC LIMIT 1`,
     [id],
   )
   return p?.paid_with ?? null
@@ -118,12 +118,15 @@ export async function refundTicket(
   if (req.amount <= 0) return null
   if (r.payment_method === 'CARD' && refundsToCard(deps)) {
     const [payment] = await tx.query<PaymentRow>(
-      `SELECT * FROM payments WHERE reservation_id = $1 AND purpose = 'RESERVATION' AND status = 'APPROVED' AND confirmed_at IS NOT NULL
+      `SELECT * FROM payments WHERE (reservation_id = $1 OR return_reservation_id = $1) AND purpose = 'RESERVATION' AND status = 'APPROVED'
+          AND confirmed_at IS NOT NULL
         ORDER BY confirmed_at DESC LIMIT 1`,
       [r.id],
     )
     if (payment && req.amount <= payment.amount) {
-      await queueCardRefund(tx, payment, { amount: req.amount, reason: req.reason, reservationId: r.id, now: req.now, part: req.part })
+      // A round trip's return ticket refunds through the payment of both legs: its whole refund is a part of its own.
+      const part = req.part ?? (payment.reservation_id === r.id ? 0 : -r.id)
+      await queueCardRefund(tx, payment, { amount: req.amount, reason: req.reason, reservationId: r.id, now: req.now, part })
       return 'CARD'
     }
   }

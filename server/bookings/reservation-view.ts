@@ -10,6 +10,7 @@ import { AppError } from '../core.ts'
 import { stationTime, type TripCityColumns } from '../trips/lookups.ts'
 import { dhakaIsoOrNull, toDhakaIso } from '../lib/time.ts'
 import { refundInfos } from './refunds.ts'
+import { roundTripLegs } from './round-trips.ts'
 
 interface JoinedRow extends ReservationRow, TripCityColumns {
   trip_date: string
@@ -49,7 +50,7 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
             e.id AS e_id, e.name AS e_name, e.city_code AS e_city, e.address AS e_address, e.phone AS e_phone, e.offset_minutes AS e_offset,
             m.coach_code AS m_coach_code, m.departure_at AS m_departure_at,
             (SELECT coalesce(p.paid_with, 'card') FROM payments p
-              WHERE p.reservation_id = x.id AND p.status = 'APPROVED' AND p.confirmed_at IS NOT NULL
+              WHERE (p.reservation_id = x.id OR p.return_reservation_id = x.id) AND p.status = 'APPROVED' AND p.confirmed_at IS NOT NULL
               ORDER BY p.confirmed_at DESC LIMIT 1) AS paid_with
        FROM reservations x
        JOIN trips t ON t.id = x.trip_id
@@ -72,6 +73,7 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
   )
   const byId = new Map(rows.map((r) => [r.id, r]))
   const refunds = await refundInfos(q, rows)
+  const legs = await roundTripLegs(q, ids)
   return ids.flatMap((rid) => {
     const r = byId.get(rid)
     if (!r) return []
@@ -83,6 +85,7 @@ export async function loadReservations(q: Queryable, ids: number[]): Promise<Res
         ...toReservation(r, own.filter((x) => !x.canceled).map(shape)),
         ...(canceledSeats.length > 0 ? { canceledSeats } : {}),
         refund: refunds.get(rid) ?? null,
+        ...(legs.has(rid) ? { roundTrip: legs.get(rid) } : {}),
       },
     ]
   })

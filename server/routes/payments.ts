@@ -17,7 +17,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
   gateway.register(app)
 
   handle(app, deps, 'payment', async (call) => {
-    const req = { reservationId: call.body.reservationId, passengerId: call.auth!.passengerId, now: deps.now(), payWith: call.body.payWith }
+    const { reservationId, payWith, outboundOnly } = call.body
+    const req = { reservationId, passengerId: call.auth!.passengerId, now: deps.now(), payWith, outboundOnly }
     const { payment, reused, resultToken } = await openCardPayment(deps.db, gateway, req)
     const { redirectUrl } = await gateway.open(payment, { reused })
     return { paymentId: payment.id, redirectUrl, resultToken }
@@ -48,7 +49,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   handle(app, deps, 'payFromBalance', async (call) => {
     const id = call.body.reservationId
-    await payFromBalance(deps, { reservationId: id, passengerId: call.auth!.passengerId, now: deps.now() })
+    await payFromBalance(deps, { reservationId: id, passengerId: call.auth!.passengerId, now: deps.now(), outboundOnly: call.body.outboundOnly })
     return withTicketCodes(deps, [await mustLoadReservation(deps.db, id)])[0]!
   })
 }

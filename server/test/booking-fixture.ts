@@ -198,6 +198,28 @@ export async function freeSeats(f: Pick<Fixture, 'db' | 'now'>, tripId: number, 
 
 type Trip = Awaited<ReturnType<typeof pickTrip>>
 
+/** The trip back of `out`: the reverse route, leaving after `out` arrives (on its travel date when `sameDate`, else a later one). */
+export async function returnTripOf(fx: Pick<Fixture, 'db'>, out: Trip, sameDate = false): Promise<Trip> {
+  const [row] = await fx.db.query<{ id: number; trip_date: string; coach_code: string; departure_at: Date }>(
+    `SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, t.departure_at FROM trips t JOIN routes r ON r.id = t.route_id
+      WHERE t.status = 'OPEN' AND r.origin_code = $1 AND r.destination_code = $2
+        AND t.departure_at > (SELECT arrival_at FROM trips WHERE id = $3) AND ($4 OR t.trip_date > $5::date) AND (NOT $4 OR t.trip_date = $5::date)
+      ORDER BY t.departure_at, t.id LIMIT 1`,
+    [out.destinationCode, out.originCode, out.id, sameDate, out.tripDate],
+  )
+  if (!row) throw new Error(`no return trip for trip ${out.id}`)
+  return {
+    id: row.id,
+    tripDate: row.trip_date,
+    coachCode: row.coach_code,
+    originCode: out.destinationCode,
+    destinationCode: out.originCode,
+    departureAt: row.departure_at,
+    boardingId: out.droppingId,
+    droppingId: out.boardingId,
+  }
+}
+
 /** The seatLock body for a trip. */
 export function lockBody(trip: Trip, seatNames: string[], locked = true): Record<string, unknown> {
   return { tripDate: trip.tripDate, coachCode: trip.coachCode, originCode: trip.originCode, destinationCode: trip.destinationCode, seatNames, locked }

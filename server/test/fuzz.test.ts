@@ -593,6 +593,8 @@ async function buildWorld(f: Fixture): Promise<World> {
       destinationBusStationId: t.droppingId,
       boardingStationId: t.boardingId,
       droppingStationId: t.droppingId,
+      // a booking of these seats is a single journey: a drawn outboundReservationId names no booking of the caller's
+      outboundReservationId: undefined,
     }
     contexts.push(
       { ...trip, seatNames: [seats[0]] },

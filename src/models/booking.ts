@@ -52,6 +52,8 @@ export interface BookingInput {
   passengerName: string
   passengerMobile: string
   passengerEmail?: string | null
+  /** A round trip's return leg: the outbound booking it returns from (paid together with it). */
+  outboundReservationId?: number
 }
 
 /** Each extension asks for this much more time (capped at the booking's maximum). */
@@ -83,6 +85,12 @@ export interface Booking {
   canPay: ReadonlySignal<boolean>
   /** The last balance payment failed for want of balance. */
   insufficientBalance: ReadonlySignal<boolean>
+  /** What a payment charges: the booking's total, with a round trip's live return leg's unless the passenger chose the outbound alone. */
+  amountDue: ReadonlySignal<number>
+  /** The passenger agreed to pay a round trip's outbound alone (its return seats were lost: RETURN_SEATS_LOST). */
+  outboundOnly: ReadonlySignal<boolean>
+  /** Pays the outbound alone from now on (the passenger's explicit choice after RETURN_SEATS_LOST). */
+  payOutboundOnly(): void
   /** Books the held seats. The hold countdown continues on the booking's expiry. */
   book(input: BookingInput): Promise<Reservation | undefined>
   /** Picks up the passenger's unpaid booking of this trip (reload, second tab, back from the gateway), so it is paid rather than booked again. */
@@ -133,6 +141,7 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
   const clock = signal(now())
   const paymentResult = signal<PaymentResult | null>(null)
   const redirecting = signal(false)
+  const outboundOnly = signal(false)
   // numbers the announcements, so the same one twice is said twice
   let seq = 0
   // the resume check under way (the seat page starts one whenever it loads its trip), if any
@@ -153,6 +162,12 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
   })
   const canPay = computed(() => phase.value === 'booked' && busy.value === null && !redirecting.value)
   const insufficientBalance = computed(() => error.value?.code === 'INSUFFICIENT_BALANCE')
+  const amountDue = computed(() => {
+    const r = booking.value
+    const back = r?.roundTrip?.leg === 'outbound' && !outboundOnly.value ? r.roundTrip.other : null
+    const live = back?.status === reservationStatus.booked && !!back.expirationTime && Date.parse(back.expirationTime) > clock.value
+    return (r?.fare.total ?? 0) + (live ? back.total : 0)
+  })
 
   const announce = (id: string, values?: Record<string, string | number>) => {
     announcement.value = { id, values, seq: ++seq }
@@ -194,6 +209,7 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
       announcement.value = null
       paymentResult.value = null
       redirecting.value = false
+      outboundOnly.value = false
       clock.value = now()
     })
   }
@@ -250,6 +266,15 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
     canExtend,
     canPay,
     insufficientBalance,
+    amountDue,
+    outboundOnly,
+
+    payOutboundOnly() {
+      batch(() => {
+        outboundOnly.value = true
+        error.value = null
+      })
+    },
 
     async book(input) {
       const body = {
@@ -260,6 +285,7 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
         passengerName: input.passengerName.trim(),
         passengerMobile: input.passengerMobile.trim(),
         passengerEmail: input.passengerEmail?.trim() || null,
+        ...(input.outboundReservationId ? { outboundReservationId: input.outboundReservationId } : {}),
       }
       // Book pressed while the background resume check runs (it holds the one-at-a-time guard):
       // wait for it instead of being dropped by the guard; a live booking it found is the answer
@@ -346,7 +372,8 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
     async payByCard(payWith: PayChoice = 'card') {
       const r = booking.value
       if (!r || !canPay.value) return undefined
-      const res = await run('card', 'payment', () => call('payment', { body: { reservationId: r.id, payWith } }))
+      const body = { reservationId: r.id, payWith, ...(outboundOnly.value ? { outboundOnly: true } : {}) }
+      const res = await run('card', 'payment', () => call('payment', { body }))
       if (!res) return undefined
       keepResultToken(res.paymentId, res.resultToken)
       const url = gatewayUrl(res.redirectUrl)
@@ -358,7 +385,8 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
     async payFromBalance() {
       const r = booking.value
       if (!r || !canPay.value) return undefined
-      const sold = await run('balance', 'payment', () => call('payFromBalance', { body: { reservationId: r.id } }))
+      const body = { reservationId: r.id, ...(outboundOnly.value ? { outboundOnly: true } : {}) }
+      const sold = await run('balance', 'payment', () => call('payFromBalance', { body }))
       await refreshBalance()
       if (!sold) {
         if (error.value?.code === 'INSUFFICIENT_BALANCE') announce('booking.announceInsufficient')

@@ -171,7 +171,7 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
         <ServerError error={payError} />
         {booking.insufficientBalance.value ? (
           <StatusMessage tone="info">
-            {t('booking.insufficientBalance', { balance: formatMoney(balance ?? 0, lang), total: formatMoney(r.fare.total, lang) })}{' '}
+            {t('booking.insufficientBalance', { balance: formatMoney(balance ?? 0, lang), total: formatMoney(booking.amountDue.value, lang) })}{' '}
             <a href="/profile#account">{t('booking.topUpLink')}</a>
           </StatusMessage>
         ) : (
@@ -192,7 +192,7 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
             >
               {chosen === choice && (busy === 'card' || booking.redirecting.value)
                 ? t('booking.openingGateway')
-                : t(label, { total: formatMoney(r.fare.total, lang) })}
+                : t(label, { total: formatMoney(booking.amountDue.value, lang) })}
             </Button>
           ))}
           <Button

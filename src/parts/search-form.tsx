@@ -10,6 +10,7 @@ import * as search from '../stores/search.ts'
 import { language } from '../stores/ui.ts'
 import { useT } from '../app/use-t.ts'
 import { formStyles, type CityFieldProps } from './search-form-parts.ts'
+import { page } from './page-styles.ts'
 
 // Ark Combobox (~29 KB) is not part of the first render: the plain <select>
 // works at once and is swapped for the type-ahead combobox when its chunk arrives.
@@ -19,6 +20,14 @@ const loadCombobox = () =>
   import('./city-combobox.tsx').then((m) => {
     LoadedCombobox = m.CityCombobox
   })
+
+// The return date (a round trip) is for some passengers only: its field comes after what the page shows.
+type ReturnField = typeof import('./return-date-field.tsx').ReturnDateField
+function useReturnField(): ReturnField | null {
+  const [field, setField] = useState<ReturnField | null>(null)
+  useEffect(() => afterPageShown(() => void import('./return-date-field.tsx').then((m) => setField(() => m.ReturnDateField))), [])
+  return field
+}
 
 function PlainCitySelect({
   label,
@@ -133,6 +142,7 @@ export function SearchForm({ onSearch, label, enhance = true }: SearchFormProps)
   useSignals()
   const t = useT()
   const enhanced = useEnhanced(enhance)
+  const ReturnDate = useReturnField()
   const dateId = useId()
   const bn = language.value === 'bn'
   const errors = search.formErrors.value
@@ -213,6 +223,15 @@ export function SearchForm({ onSearch, label, enhance = true }: SearchFormProps)
           {msg(errors.tripDate) ?? ''}
         </p>
       </div>
+      {ReturnDate ? (
+        <ReturnDate
+          value={search.roundTrip.value.return ?? ''}
+          min={search.tripDate.value}
+          returning={!!search.roundTrip.value.outbound}
+          onChange={search.setReturnDate}
+          styles={{ ...formStyles, hint: page.muted }}
+        />
+      ) : null}
       <button type="submit" className={cx(button({ variant: 'solid' }), formStyles.submit)}>
         {t('searchForm.submit')}
       </button>

@@ -179,6 +179,14 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
                 <dd data-testid="ticket-pin">{localizeDigits(r.pin, lang)}</dd>
               </div>
             ) : null}
+            {r.roundTrip?.other.pnr ? (
+              <div className={styles.key}>
+                <dt>{t(r.roundTrip.leg === 'outbound' ? 'ticket.returnPnr' : 'ticket.outboundPnr')}</dt>
+                <dd data-testid="round-trip-pnr" lang="en">
+                  {r.roundTrip.other.pnr}
+                </dd>
+              </div>
+            ) : null}
           </dl>
           <TicketQr r={r} label={t('ticket.qrLabel')} fallback={<div className={qrBox} />} />
         </div>

@@ -40,6 +40,8 @@ const timePeriodState = signal('')
 const coachTypeState = signal<CoachType | ''>('')
 const sortState = signal<SortKey>('departure')
 const submittedState = signal(false)
+/** A round trip's part of the search (docs/architecture.md, Round trips): the return date, and on the way back the outbound booking. */
+const roundTripState = signal<{ return?: string; outbound?: string }>({})
 
 export const originCode = computed(() => originCodeState.value)
 export const destinationCode = computed(() => destinationCodeState.value)
@@ -51,6 +53,7 @@ export const searched = computed(() => searchedState.value)
 export const timePeriod = computed(() => timePeriodState.value)
 export const coachType = computed(() => coachTypeState.value)
 export const sort = computed(() => sortState.value)
+export const roundTrip = computed(() => roundTripState.value)
 
 // ---------- computed ----------
 
@@ -124,6 +127,11 @@ export function setTripDate(date: string): void {
   tripDateState.value = date
 }
 
+/** Sets the optional return date (yyyy-LL-dd; '' for a single journey). */
+export function setReturnDate(date: string): void {
+  roundTripState.value = isIsoDate(date) ? { return: date } : {}
+}
+
 /** Swaps origin and destination. */
 export function swapCities(): void {
   batch(() => {
@@ -162,6 +170,7 @@ export function searchQuery(opts: { filters?: boolean } = {}): string {
     if (coachTypeState.value) q.set('coach', coachTypeState.value)
     if (sortState.value !== 'departure') q.set('sort', sortState.value)
   }
+  for (const [k, v] of Object.entries(roundTripState.value)) q.set(k, v)
   return q.toString()
 }
 
@@ -178,6 +187,9 @@ export function applySearchQuery(query: string | URLSearchParams): void {
     const c = q.get('coach')
     coachTypeState.value = c === 'AC_BUSINESS' || c === 'AC_STANDARD' || c === 'NON_AC' || c === 'SLEEPER' ? c : ''
     sortState.value = q.get('sort') === 'fare' ? 'fare' : 'departure'
+    const r = q.get('return') ?? ''
+    const o = q.get('outbound') ?? ''
+    roundTripState.value = { ...(isIsoDate(r) ? { return: r } : {}), ...(/^\d{1,9}$/.test(o) ? { outbound: o } : {}) }
   })
 }
 

@@ -11,6 +11,7 @@ import { passenger } from '../../stores/session.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
 import { FIELD_MAX } from '../../../contract/values.ts'
+import { navigate } from '../../router.ts'
 
 /** The per-date cap's refusal (SEAT_LIMIT_EXCEEDED with scope date) says the cap and what is left. */
 const DATE_CAP = { SEAT_LIMIT_EXCEEDED: 'booking.dateCapExceeded' }
@@ -66,7 +67,11 @@ export function BookingForm() {
       passengerName: v.passengerName,
       passengerMobile: v.passengerMobile,
       passengerEmail: v.passengerEmail,
+      outboundReservationId: Number(new URLSearchParams(location.search).get('outbound')) || undefined,
     })
+    // a round trip's return leg is booked: both are paid on the outbound's page
+    const out = done?.roundTrip?.leg === 'return' ? done.roundTrip.other : null
+    if (out) return navigate(`/reservation?tripId=${out.tripId}&from=${out.origin.code}&to=${out.destination.code}&date=${out.tripDate}`)
     // the form gives way to the booking to pay: its heading says so
     if (done) focusIdWhenShown('booking-heading')
     const code = booking.error.value?.code

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Reservation } from '../../../contract/schemas.ts'
 import { css, cx } from '../../../styled-system/css'
@@ -28,6 +28,16 @@ function loginToBook(keepSeats: () => void): void {
   navigate('/login')
 }
 
+// A round trip's parts (the way to the return trip, the return leg, a return lost) load only for a round trip.
+type RoundTrip = typeof import('./round-trip-panel.tsx').RoundTripPanel
+function useRoundTripPanel(wanted: boolean): RoundTrip | null {
+  const [panel, setPanel] = useState<RoundTrip | null>(null)
+  useEffect(() => {
+    if (wanted) void import('./round-trip-panel.tsx').then((m) => setPanel(() => m.RoundTripPanel))
+  }, [wanted])
+  return panel
+}
+
 function paid(res: Reservation): void {
   navigate(`/reservation/success?reservationId=${res.id}`)
 }
@@ -50,6 +60,7 @@ export function BookingPanel() {
   const mine = current && details && current.tripId === details.tripId ? current : null
   const phase = mine ? booking.phase.value : 'form'
   const busy = booking.busy.value
+  const RoundTrip = useRoundTripPanel(!!mine?.roundTrip || /[?&](return|outbound)=/.test(location.search))
 
   // a live booking of the trip is picked up (the link below holds its seats on the seat map, after a fresh answer too)
   useEffect(() => {
@@ -82,6 +93,7 @@ export function BookingPanel() {
       {phase === 'booked' && mine ? (
         <>
           <p>{t('booking.bookedIntro', { seats: mine.seats.map((s) => s.name).join(', ') })}</p>
+          {RoundTrip ? <RoundTrip r={mine} /> : null}
           <PayPanel r={mine} onPaid={paid} />
           <ServerError error={booking.error.value?.scope === 'cancel' ? booking.error.value : null} />
           <div>
@@ -118,7 +130,10 @@ export function BookingPanel() {
           </Button>
         </div>
       ) : signedIn ? (
-        <BookingForm />
+        <>
+          {RoundTrip ? <RoundTrip r={null} /> : null}
+          <BookingForm />
+        </>
       ) : (
         <>
           <p>{t('booking.loginNeeded')}</p>

@@ -93,6 +93,7 @@ function TripCard({ trip, lang }: { trip: TripSummary; lang: Locale }) {
       from: trip.originCode,
       to: trip.destinationCode,
       date: trip.tripDate,
+      ...search.roundTrip.value,
     })
     navigate(`/reservation?${q}`)
   }
