@@ -19,6 +19,7 @@ import { loadReservation } from './reservation-view.ts'
 import { nudgeRefunds, queueCardRefund, refundsToCard } from './refunds.ts'
 import { enqueueTicket, enqueueTripChangeNotice, markSold } from './tickets.ts'
 import type { PaymentRow } from './payment-row.ts'
+import { applyChangePayment } from './ticket-change.ts'
 
 /** Payment ids as we issue them (`pay_` + base64url); anything else is never looked up. */
 export const paymentIdPattern = /^[A-Za-z0-9_-]{1,100}$/
@@ -111,6 +112,23 @@ export async function openCardPayment(
   })
 }
 
+/** Opens a gateway payment of `amount` for ticket change `changeId` of ticket `reservationId`, with the result token of the tab that opens it. */
+export async function openChangePayment(
+  q: Queryable,
+  gateway: PaymentGateway,
+  req: { reservationId: number; changeId: number; passengerId: number; amount: number; now: Date; payWith: PayChoice },
+): Promise<{ payment: PaymentRow; resultToken: string }> {
+  if (req.amount < gateway.minAmount)
+    throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` })
+  const result = newResultToken()
+  const [payment] = await q.query<PaymentRow>(
+    `INSERT INTO payments (id, purpose, reservation_id, change_id, passenger_id, amount, created_at, provider, result_token_hashes, asked_with)
+     VALUES ($1, 'CHANGE', $2, $3, $4, $5, $6, $7, ARRAY[$8], $9) RETURNING *`,
+    [newPaymentId(), req.reservationId, req.changeId, req.passengerId, req.amount, req.now, providerOf(gateway), result.hash, req.payWith],
+  )
+  return { payment: payment!, resultToken: result.token }
+}
+
 /** Opens a card payment that tops up the passenger's balance by `amount`, with the result token of the tab that opens it. */
 export async function openTopUp(
   q: Queryable,
@@ -169,7 +187,8 @@ export async function decide(db: Db, id: string, approve: boolean, now: Date): P
   if (p.status !== 'PENDING') return p
   return db.transaction(async (tx) => {
     let ok = approve
-    if (ok && p.reservation_id != null) {
+    // A change's payment is checked when it is applied (applyChangePayment), which refunds it if the change ended.
+    if (ok && p.reservation_id != null && p.purpose === 'RESERVATION') {
       const [r] = await tx.query<{ status: number; expiration_time: Date | null; total: number }>(
         'SELECT status, expiration_time, total FROM reservations WHERE id = $1 FOR UPDATE',
         [p.reservation_id],
@@ -219,6 +238,10 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
       [id, now],
     )
     if (won.length === 0) return null
+    if (p.purpose === 'CHANGE') {
+      await applyChangePayment(tx, deps, won[0]!, now)
+      return null
+    }
     if (p.purpose === 'TOP_UP') {
       await credit(tx, {
         passengerId: p.passenger_id,
