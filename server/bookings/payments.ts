@@ -326,6 +326,8 @@ export function resultUrl(p: PaymentRow, base = ''): string {
   const id = encodeURIComponent(p.id)
   const ok = p.status !== 'DECLINED'
   if (p.purpose === 'TOP_UP') return `${base}/profile?topUp=${id}&result=${ok ? 'success' : 'failure'}`
+  // a change's payment goes back to the ticket, which shows the trip it is on now
+  if (p.purpose === 'CHANGE') return `${base}/ticket-operation?reservationId=${p.reservation_id}&change=${ok ? 'success' : 'failure'}`
   return `${base}/reservation/${ok ? 'success' : 'failure'}?paymentId=${id}`
 }
 

@@ -70,7 +70,8 @@ async function ticket(n: number, fare: number, opts: { card?: boolean } = {}) {
   return { p, trip, sold: paid.body.data }
 }
 
-async function approve(url: string) {
+/** Approves a payment on the sandbox gateway's page; answers where the browser goes next. */
+async function approve(url: string): Promise<string> {
   const res = await f.app.inject({
     method: 'POST',
     url,
@@ -78,6 +79,7 @@ async function approve(url: string) {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   })
   assert.is(res.statusCode, 303, res.body)
+  return String(res.headers.location)
 }
 
 /** Locks `n` free seats of `trip` for `who`; answers their names. */
@@ -207,7 +209,7 @@ t('the difference paid by bKash on the gateway’s page: the change is made when
   const still = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: p.token })
   assert.is(still.body.data.tripId, trip.id, 'unchanged until paid')
   const mark = await lastOutboxId()
-  await approve(res.body.data.payment.redirectUrl)
+  assert.match(await approve(res.body.data.payment.redirectUrl), `/ticket-operation?reservationId=${sold.id}&change=success`)
   const after = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: p.token })
   assert.equal([after.body.data.tripId, after.body.data.pnr, after.body.data.fare.total], [to.id, sold.pnr, 800])
   const sent = await messagesSince(mark)
