@@ -309,6 +309,27 @@ t('refused: after the cancel cut-off, a trip not on sale, another route, a cance
   assert.is(code(await quote(p, sold.id, to.id, seats)), 'RESERVATION_NOT_CHANGEABLE')
 })
 
+t('a change to another date counts against that date’s seats per passenger', async () => {
+  const { p, trip, sold } = await ticket(1, 500)
+  const to = await sibling(trip, 500)
+  assert.not.equal(to.tripDate, trip.tripDate)
+  const had = await lockNew(p, to, 1)
+  const booked = await f.api('POST', '/api/reservation/booking', bookingBody(to, had, { passengerMobile: p.mobile }), { token: p.token })
+  assert.is(booked.status, 200, JSON.stringify(booked.body))
+  assert.is((await f.api('POST', '/api/reservation/payFromBalance', { reservationId: booked.body.data.id }, { token: p.token })).status, 200)
+  const seats = await lockNew(p, to, 1)
+  const cap = f.deps.config.seatsPerPassengerPerDate
+  f.deps.config.seatsPerPassengerPerDate = 1
+  try {
+    const { res } = await change(p, sold, to.id, seats)
+    assert.is(code(res), 'SEAT_LIMIT_EXCEEDED')
+  } finally {
+    f.deps.config.seatsPerPassengerPerDate = cap
+  }
+  const still = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: p.token })
+  assert.is(still.body.data.tripId, trip.id)
+})
+
 t('the request is checked by the contract', async () => {
   const p = await f.passenger()
   const bad = await f.api(

@@ -22,6 +22,7 @@ import {
 import { addTime } from '../lib/time.ts'
 import { assertOnSale, assertSaleOpen, findTrip } from '../trips/trips.ts'
 import { expireBookings, ownReservation, type ReservationRow } from './bookings.ts'
+import { assertDateCap, lockDateCap } from './date-cap.ts'
 import type { PaymentRow } from './payment-row.ts'
 import { loadReservation } from './reservation-view.ts'
 import { paidWithOf, queueCardRefund, refundDestination, refundsToCard, refundTicket } from './refunds.ts'
@@ -280,6 +281,10 @@ async function moveTicket(tx: Queryable, deps: Deps, r: ReservationRow, c: Chang
     await tx.query('ROLLBACK TO SAVEPOINT change_seats')
     throw new AppError('SEAT_UNAVAILABLE')
   }
+  // A change to another date counts against that date's cap per passenger (SEATS_PER_PASSENGER_PER_DATE), as a booking does.
+  const cap = r.passenger_id != null && (await findTrip(tx, c.from_trip_id))?.trip_date !== trip!.trip_date
+  const capAt = { passengerId: r.passenger_id!, mobile: r.passenger_mobile, tripDate: trip!.trip_date }
+  if (cap) await lockDateCap(tx, capAt)
   await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1 AND trip_id = $2 AND active', [r.id, c.from_trip_id])
   await tx.query(
     `UPDATE reservations SET trip_id = $2, subtotal = $3, discount = $4, total = $3::int - $4::int, status = $5, ticket_changed_at = $6,
@@ -287,6 +292,7 @@ async function moveTicket(tx: Queryable, deps: Deps, r: ReservationRow, c: Chang
       WHERE id = $1`,
     [r.id, c.to_trip_id, c.subtotal, c.discount, reservationStatus.sold, now],
   )
+  if (cap) await assertDateCap(tx, deps.config.seatsPerPassengerPerDate, { ...capAt, seats: c.seat_names.length, now })
   await tx.query("UPDATE ticket_changes SET status = 'DONE', done_at = $2 WHERE id = $1", [c.id, now])
   const refund = Math.max(0, -c.amount)
   const refundTo = await refundTicket(tx, deps, r, {
