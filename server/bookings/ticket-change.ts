@@ -244,12 +244,18 @@ async function takeSeatLocks(tx: Queryable, c: ChangeRow, now: Date): Promise<vo
 
 /** Ends the ticket's PENDING changes (their seat locks released); a payment of theirs that still arrives is refunded. */
 async function abandonPending(tx: Queryable, reservationId: number): Promise<void> {
-  const gone = await tx.query<{ id: number }>(
-    "UPDATE ticket_changes SET status = 'ABANDONED' WHERE reservation_id = $1 AND status = 'PENDING' RETURNING id",
-    [reservationId],
-  )
+  await abandon(tx, "reservation_id = $1 AND status = 'PENDING'", reservationId)
+}
+
+/** Ends PENDING change `id` whose payment could not be opened: its seats go back at once. */
+export async function abandonChange(q: Queryable, id: number): Promise<void> {
+  await abandon(q, "id = $1 AND status = 'PENDING'", id)
+}
+
+async function abandon(q: Queryable, where: string, value: number): Promise<void> {
+  const gone = await q.query<{ id: number }>(`UPDATE ticket_changes SET status = 'ABANDONED' WHERE ${where} RETURNING id`, [value])
   if (gone.length === 0) return
-  await tx.query('DELETE FROM seat_locks WHERE holder = ANY($1::text[])', [gone.map((g) => `c:${g.id}`)])
+  await q.query('DELETE FROM seat_locks WHERE holder = ANY($1::text[])', [gone.map((g) => `c:${g.id}`)])
 }
 
 /**

@@ -7,7 +7,7 @@ import { ownReservation } from '../bookings/bookings.ts'
 import type { PaymentGateway } from '../bookings/gateways/gateway.ts'
 import { openChangePayment } from '../bookings/payments.ts'
 import { mustLoadReservation } from '../bookings/reservation-view.ts'
-import { changeQuoteView, changeTicket, quoteChange } from '../bookings/ticket-change.ts'
+import { abandonChange, changeQuoteView, changeTicket, quoteChange } from '../bookings/ticket-change.ts'
 import { withTicketCodes } from '../bookings/ticket-codes.ts'
 import { offerFreedSeatsSafely } from '../waitlist/waitlist.ts'
 import type { Deps } from '../core.ts'
@@ -30,16 +30,22 @@ export function register(app: FastifyInstance, deps: Deps, gateway: PaymentGatew
     const out = await changeTicket(deps, { ...body, passengerId, payWith, holders: holdersOf(call), now })
     if (!out.done) {
       const method = payWith === 'balance' ? 'card' : payWith
-      const { payment, resultToken } = await openChangePayment(deps.db, gateway, {
-        reservationId: body.reservationId,
-        changeId: out.changeId,
-        passengerId,
-        amount: out.amount,
-        now,
-        payWith: method,
-      })
-      const { redirectUrl } = await gateway.open(payment, { reused: false })
-      return { reservation: null, payment: { paymentId: payment.id, redirectUrl, resultToken } }
+      try {
+        const { payment, resultToken } = await openChangePayment(deps.db, gateway, {
+          reservationId: body.reservationId,
+          changeId: out.changeId,
+          passengerId,
+          amount: out.amount,
+          now,
+          payWith: method,
+        })
+        const { redirectUrl } = await gateway.open(payment, { reused: false })
+        return { reservation: null, payment: { paymentId: payment.id, redirectUrl, resultToken } }
+      } catch (err) {
+        // no payment page to go to (below the gateway's minimum, the gateway down): the seats go back now
+        await abandonChange(deps.db, out.changeId)
+        throw err
+      }
     }
     await offerFreedSeatsSafely(deps, body.fromTripId)
     return { reservation: withTicketCodes(deps, [await mustLoadReservation(deps.db, body.reservationId)])[0]!, payment: null }
