@@ -7,7 +7,7 @@
  * seats are held by a lock of its own (`c:<id>`) until it expires, and is made by confirmPayment in
  * the payment's transaction (applyChangePayment), or refunded when it came too late.
  */
-import { reservationStatus, type PayChoice } from '../../contract/schemas.ts'
+import { reservationStatus, type PayChoice, type SeatType } from '../../contract/schemas.ts'
 import { credit, debit } from '../account/ledger.ts'
 import { getCompany } from '../company/company.ts'
 import { AppError, type Deps } from '../core.ts'
@@ -43,7 +43,7 @@ export interface ChangeQuote {
   reservationId: number
   fromTripId: number
   tripId: number
-  seats: { name: string; seatType: string; fare: number }[]
+  seats: { name: string; seatType: SeatType; fare: number }[]
   subtotal: number
   discount: number
   fare: number
@@ -83,7 +83,7 @@ export async function quoteChange(
   if (names.length !== ask.seatNames.length || names.length !== live) {
     throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'seatNames', message: `Choose ${live} different seats, as many as the ticket has` }] })
   }
-  const layout = await q.query<{ name: string; seat_type: string }>(
+  const layout = await q.query<{ name: string; seat_type: SeatType }>(
     "SELECT name, seat_type FROM layout_seats WHERE layout_id = $1 AND name = ANY($2::text[]) AND name <> 'OPEN' ORDER BY name",
     [trip.layout_id, names],
   )
@@ -117,7 +117,7 @@ export async function changeQuoteView(q: Queryable, deps: Deps, r: ReservationRo
     reservationId: quote.reservationId,
     fromTripId: quote.fromTripId,
     tripId: quote.tripId,
-    seats: quote.seats.map((s) => ({ name: s.name, seatType: s.seatType as never, fare: s.fare })),
+    seats: quote.seats,
     fare: quote.fare,
     newFare: quote.newFare,
     charge: quote.charge,
