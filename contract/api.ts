@@ -59,6 +59,8 @@ export const api = {
   reservationByPnr: def({ ...r.reservationByPnr, response: s.reservation }),
   cancelInitialize: def({ ...r.cancelInitialize, query: s.cancelSeatsQuery, response: s.cancelInitializeResponse }),
   cancel: def({ ...r.cancel, query: s.cancelSeatsQuery, response: s.reservation }),
+  changeQuote: def({ ...r.changeQuote, body: s.changeQuoteRequest, response: s.changeQuoteResponse }),
+  changeTicket: def({ ...r.changeTicket, body: s.changeTicketRequest, response: s.changeTicketResponse }),
   contactUs: def({ ...r.contactUs, body: s.contactRequest, response: s.contactResponse }),
   applyCoupon: def({ ...r.applyCoupon, response: s.reservation }),
   removeCoupon: def({ ...r.removeCoupon, response: s.reservation }),

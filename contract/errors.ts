@@ -46,6 +46,7 @@ export const errorCatalogue = {
   TRIP_CLOSED_FOR_CANCELLATION: { status: 409, reason: 'The trip is closed for cancellation.' },
   DELAYED_CANCEL_NOT_ALLOWED: { status: 409, reason: 'Delayed cancellation is not allowed.' },
   CANNOT_ADJUST_TRIP_DEPARTURE_TIME: { status: 409, reason: 'Cannot adjust the departure time: seats already sold.' },
+  RESERVATION_NOT_CHANGEABLE: { status: 409, reason: 'This ticket cannot be changed.' },
   RETURN_AMOUNT_MISMATCH: { status: 400, reason: 'Wrong return amount' },
   BOOKING_NOT_FOUND: { status: 404, reason: 'Booking not found.' },
   TICKET_LINK_INVALID: { status: 404, reason: 'Invalid ticket link.' },

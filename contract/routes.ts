@@ -60,6 +60,9 @@ export const reservationById = { method: 'GET', path: '/reservation/details/:id'
 export const reservationByPnr = { method: 'GET', path: '/reservation/details/:pnr/:pin', auth: 'optional' } as const
 export const cancelInitialize = { method: 'GET', path: '/reservation/cancelInitialize/:pnr/:pin', auth: 'optional' } as const
 export const cancel = { method: 'GET', path: '/reservation/cancel/:pnr/:pin/:otp', auth: 'optional' } as const
+// Moving a sold ticket to another trip of its route (issue 31): the quote, then the change.
+export const changeQuote = { method: 'POST', path: '/reservation/changeQuote', auth: 'required' } as const
+export const changeTicket = { method: 'POST', path: '/reservation/change', auth: 'required' } as const
 export const contactUs = { method: 'POST', path: '/reservation/contactUs', auth: 'none' } as const
 export const applyCoupon = { method: 'GET', path: '/reservation/booking/applyDiscountCoupon/:reservationId/:couponCode', auth: 'required' } as const
 export const removeCoupon = { method: 'GET', path: '/reservation/booking/removeDiscountCoupon/:reservationId/:couponCode', auth: 'required' } as const

@@ -371,7 +371,7 @@ export const changePasswordRequest = z.strictObject({
 })
 
 /** Why a ledger row was written, beyond its kind. */
-export const ledgerReason = z.enum(['TICKET_CANCELED', 'BOOKING_ENDED', 'COUPON_REFUSED', 'TRIP_CANCELED'])
+export const ledgerReason = z.enum(['TICKET_CANCELED', 'BOOKING_ENDED', 'COUPON_REFUSED', 'TRIP_CANCELED', 'TICKET_CHANGED'])
 export const transaction = z.object({
   id,
   createdAt: instant,
@@ -525,7 +525,7 @@ export const paymentResult = z.object({
   paymentId: z.string(),
   full: z.boolean(),
   status: z.enum(['PENDING', 'APPROVED', 'DECLINED', 'REVIEW']),
-  purpose: z.enum(['RESERVATION', 'TOP_UP']),
+  purpose: z.enum(['RESERVATION', 'TOP_UP', 'CHANGE']),
   amount: money,
   reservation: z.nullable(reservation),
   balance: z.nullable(money),
@@ -556,6 +556,51 @@ export const cancelSeatsQuery = z.strictObject({
       z.refine((v) => new Set(v.split(',')).size === v.split(',').length, 'A seat is named twice'),
     ),
   ),
+})
+/** POST /reservation/changeQuote: the signed-in owner's ticket, the trip of its route to move it to, and the seats chosen there (as many as it has). */
+export const changeQuoteRequest = z.strictObject({
+  reservationId: id,
+  tripId: id,
+  seatNames: z.array(seatName).check(z.minLength(1), z.maxLength(MAX_SEATS)),
+})
+/**
+ * What moving a ticket to `tripId` costs: its fare now (`fare`, what was paid less any seats
+ * cancelled), the new seats' fare less the ticket's coupon discount (`newFare`), the operator's
+ * change charge; then `toPay` (> 0) or `refund` (> 0), never both, and where a refund goes.
+ */
+export const changeQuoteResponse = z.object({
+  reservationId: id,
+  fromTripId: id,
+  tripId: id,
+  seats: z.array(reservationSeat),
+  fare: money,
+  newFare: money,
+  charge: money,
+  toPay: money,
+  refund: money,
+  refundTo: z.enum(['CARD', 'BALANCE']),
+  paidWith: z.nullable(z.enum(paySources)),
+})
+/** How a change's difference is paid: from the balance, or on the gateway's page (a wallet or a card). */
+export const changePayChoices = ['balance', ...payChoices] as const
+/**
+ * POST /reservation/change: the quote's request, the trip the ticket is on as the passenger saw it
+ * (another change of it since: refused), the amounts they were shown (RETURN_AMOUNT_MISMATCH when
+ * they differ now) and how to pay a difference (`balance` when absent).
+ */
+export const changeTicketRequest = z.strictObject({
+  reservationId: id,
+  tripId: id,
+  seatNames: z.array(seatName).check(z.minLength(1), z.maxLength(MAX_SEATS)),
+  fromTripId: id,
+  toPay: money,
+  refund: money,
+  payWith: z.optional(z.enum(changePayChoices)),
+})
+/** A change done (`reservation`, the ticket on its new trip), or its difference to pay on the gateway's page (`payment`). */
+export const changeTicketResponse = z.object({
+  reservation: z.nullable(reservation),
+  payment: z.nullable(paymentResponse),
 })
 export const verifyCancelOtpRequest = z.strictObject({ pnr: str(20), pin: str(10), otp: otpCode })
 export const contactRequest = z.strictObject({
@@ -605,6 +650,8 @@ export type RefundInfo = z.infer<typeof refundInfo>
 export type RoundTripLeg = z.infer<typeof roundTripLeg>
 export type PaymentResult = z.infer<typeof paymentResult>
 export type CancelInitialize = z.infer<typeof cancelInitializeResponse>
+export type ChangeQuote = z.infer<typeof changeQuoteResponse>
+export type ChangeTicketResult = z.infer<typeof changeTicketResponse>
 export type OutboxMessage = z.infer<typeof outboxMessage>
 export type SeatType = (typeof seatTypes)[number]
 export type CoachType = (typeof coachTypes)[number]

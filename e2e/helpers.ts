@@ -1,7 +1,7 @@
 /** Shared helpers for the browser tests: the axe check, the app's routes, passengers and bookings made through the API. */
 import fs from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { routes } from '../src/routes.ts'
 
 /** Every route of docs/spec.md section 2 that a visitor can open directly (the app's route table, restricted ones left out). */
@@ -254,6 +254,23 @@ export async function signInContext(context: BrowserContext, request: APIRequest
     sessionStorage.setItem('passenger', JSON.stringify(session.passenger))
     sessionStorage.setItem('company', JSON.stringify(session.company))
   }, s)
+}
+
+/** A new browser context signed in as the ticket's passenger, in `lang`, on the ticket's page; answers the page (close its context after). */
+export async function openOwnTicket(
+  browser: Browser,
+  request: APIRequestContext,
+  ticket: { mobile: string; reservationId: number },
+  lang: Lang,
+): Promise<Page> {
+  const context = await browser.newContext()
+  await signInContext(context, request, ticket.mobile)
+  const page = await context.newPage()
+  await page.addInitScript((l) => sessionStorage.setItem('language', l), lang)
+  await page.goto(`/ticket-operation?reservationId=${ticket.reservationId}`)
+  await pageHeading(page)
+  await expect(page.locator('html')).toHaveAttribute('lang', lang)
+  return page
 }
 
 /** Marks the home page's announcements as shown (docs/spec.md section 2: shown ids are skipped). */

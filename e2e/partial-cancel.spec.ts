@@ -6,7 +6,7 @@
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import type { Reservation } from '../contract/schemas.ts'
-import { bookThroughApi, expectNoAxeViolations, latestCode, m, pageHeading, signInContext, tripFor } from './helpers.ts'
+import { bookThroughApi, expectNoAxeViolations, latestCode, m, openOwnTicket, tripFor } from './helpers.ts'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -29,13 +29,7 @@ for (const lang of ['en', 'bn'] as const) {
     const { trip } = await tripFor(request, 11, lang === 'en' ? 0 : 1)
     const bought = await bookThroughApi(request, { tripId: trip.tripId }, { seats: 2, pay: true })
     const [gone, kept] = bought.seats as [string, string]
-    const context = await browser.newContext()
-    await signInContext(context, request, bought.mobile)
-    const page = await context.newPage()
-    await page.addInitScript((l) => sessionStorage.setItem('language', l), lang)
-    await page.goto(`/ticket-operation?reservationId=${bought.reservationId}`)
-    await pageHeading(page)
-    await expect(page.locator('html')).toHaveAttribute('lang', lang)
+    const page = await openOwnTicket(browser, request, bought, lang)
 
     await press(page, page.getByRole('button', { name: m(lang, 'ticket.cancelSeats') }))
     await expect(page.getByRole('heading', { name: m(lang, 'ticket.cancelSeats') })).toBeFocused()
@@ -70,6 +64,6 @@ for (const lang of ['en', 'bn'] as const) {
     const res = await request.get(`/api/reservation/details/${bought.reservationId}`, { headers: { Authorization: `Bearer ${bought.token}` } })
     const r = ((await res.json()) as { data: Reservation }).data
     expect([r.status, r.seats.map((s) => s.name), r.canceledSeats?.map((s) => s.name)]).toEqual([1, [kept], [gone]])
-    await context.close()
+    await page.context().close()
   })
 }

@@ -90,6 +90,8 @@ export interface ServerConfig {
   refundRetrySeconds?: number
   /** Tries of one refund before it is FAILED and listed for the operator (REFUND_MAX_ATTEMPTS). */
   refundMaxAttempts?: number
+  /** Taka charged for moving a ticket to another trip (TICKET_CHANGE_CHARGE, default 0). */
+  ticketChangeCharge?: number
   /** Sends of one message before it is FAILED (DELIVERY_MAX_ATTEMPTS). */
   deliveryMaxAttempts: number
   /** How long a claimed message is reserved for the process sending it (DELIVERY_LEASE_SECONDS). */
@@ -341,6 +343,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     refundTo: readRefundTo(env.REFUND_TO, problems),
     refundRetrySeconds: int('REFUND_RETRY_SECONDS', 60),
     refundMaxAttempts: int('REFUND_MAX_ATTEMPTS', 5),
+    ticketChangeCharge: readChangeCharge(env.TICKET_CHANGE_CHARGE, problems),
     deliveryMaxAttempts: int('DELIVERY_MAX_ATTEMPTS', 8),
     deliveryLeaseSeconds: int('DELIVERY_LEASE_SECONDS', 120),
     trustProxy: readTrustProxy(env.TRUST_PROXY, problems),
@@ -414,6 +417,15 @@ function readTicketSigningKey(pem: string | undefined, production: boolean, prob
     problems.push(`TICKET_SIGNING_KEY is the development key, which is public; ${make}`)
   }
   return pem
+}
+
+/** TICKET_CHANGE_CHARGE: whole taka from 0 (the default) to 100000. */
+function readChangeCharge(v: string | undefined, problems: string[]): number {
+  if (v === undefined || v.trim() === '') return 0
+  const n = Number(v)
+  if (Number.isInteger(n) && n >= 0 && n <= 100_000) return n
+  problems.push(`TICKET_CHANGE_CHARGE must be a whole number of taka from 0 to 100000, not "${v}"`)
+  return 0
 }
 
 /** REFUND_TO: card (default) or balance. */

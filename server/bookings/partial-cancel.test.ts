@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { bookingBody, freeSeats, lastCode, lockBody, openFixture, pickTrip, type Fixture } from '../test/booking-fixture.ts'
+import { bookingBody, freeSeats, lastCode, lockBody, openFixture, pickTrip, seatOnMap, type Fixture } from '../test/booking-fixture.ts'
 
 const t = suite('cancel some seats of a ticket')
 let f: Fixture
@@ -44,17 +44,7 @@ const cancel = (s: { pnr: string; pin: string }, otp: string, seats?: string) =>
   f.api('GET', `/api/reservation/cancel/${s.pnr}/${s.pin}/${otp}${seats === undefined ? '' : `?seats=${seats}`}`)
 
 /** The seat's status on the trip's live map (0 available). */
-async function mapStatus(trip: Awaited<ReturnType<typeof pickTrip>>, seat: string): Promise<number> {
-  const d = await f.api('POST', '/api/reservation/tripDetails', {
-    tripId: trip.id,
-    originCode: trip.originCode,
-    destinationCode: trip.destinationCode,
-    originBusStationId: null,
-    destinationBusStationId: null,
-  })
-  assert.is(d.status, 200, JSON.stringify(d.body))
-  return d.body.data.seatLayout.seats.find((s: { name: string }) => s.name === seat).status
-}
+const mapStatus = async (trip: Awaited<ReturnType<typeof pickTrip>>, seat: string) => (await seatOnMap(f, trip, seat)).status
 
 t('the quote for some seats covers only those seats', async () => {
   const { sold } = await ticket(3)

@@ -6,7 +6,7 @@
 /** A payments row. */
 export interface PaymentRow {
   id: string
-  purpose: 'RESERVATION' | 'TOP_UP'
+  purpose: 'RESERVATION' | 'TOP_UP' | 'CHANGE'
   reservation_id: number | null
   /** A round trip's return booking this payment pays too (its amount is both legs' totals); else null. */
   return_reservation_id: number | null
@@ -43,4 +43,6 @@ export interface PaymentRow {
   paid_with: 'card' | 'bkash' | 'nagad' | 'rocket' | 'wallet' | 'bank' | null
   /** SSLCommerz's card_issuer as written ("BKash Mobile Banking"). */
   paid_issuer: string | null
+  /** A CHANGE payment's ticket change (ticket-change.ts), else null. */
+  change_id: number | null
 }

@@ -20,6 +20,7 @@ import { loadReservation } from './reservation-view.ts'
 import { nudgeRefunds, queueCardRefund, refundsToCard } from './refunds.ts'
 import { enqueueTicket, enqueueTripChangeNotice, markSold } from './tickets.ts'
 import type { PaymentRow } from './payment-row.ts'
+import { applyChangePayment } from './ticket-change.ts'
 
 /** Payment ids as we issue them (`pay_` + base64url); anything else is never looked up. */
 export const paymentIdPattern = /^[A-Za-z0-9_-]{1,100}$/
@@ -122,6 +123,23 @@ export async function openCardPayment(
   })
 }
 
+/** Opens a gateway payment of `amount` for ticket change `changeId` of ticket `reservationId`, with the result token of the tab that opens it. */
+export async function openChangePayment(
+  q: Queryable,
+  gateway: PaymentGateway,
+  req: { reservationId: number; changeId: number; passengerId: number; amount: number; now: Date; payWith: PayChoice },
+): Promise<{ payment: PaymentRow; resultToken: string }> {
+  if (req.amount < gateway.minAmount)
+    throw new AppError('VALIDATION_FAILED', { reason: `Card payments start at ${gateway.minAmount} Tk: pay from balance.` })
+  const result = newResultToken()
+  const [payment] = await q.query<PaymentRow>(
+    `INSERT INTO payments (id, purpose, reservation_id, change_id, passenger_id, amount, created_at, provider, result_token_hashes, asked_with)
+     VALUES ($1, 'CHANGE', $2, $3, $4, $5, $6, $7, ARRAY[$8], $9) RETURNING *`,
+    [newPaymentId(), req.reservationId, req.changeId, req.passengerId, req.amount, req.now, providerOf(gateway), result.hash, req.payWith],
+  )
+  return { payment: payment!, resultToken: result.token }
+}
+
 /** Opens a card payment that tops up the passenger's balance by `amount`, with the result token of the tab that opens it. */
 export async function openTopUp(
   q: Queryable,
@@ -188,7 +206,8 @@ export async function decide(db: Db, id: string, approve: boolean, now: Date): P
   if (p.status !== 'PENDING') return p
   return db.transaction(async (tx) => {
     let ok = approve
-    if (ok && p.reservation_id != null) {
+    // A change's payment is checked when it is applied (applyChangePayment), which refunds it if the change ended.
+    if (ok && p.reservation_id != null && p.purpose === 'RESERVATION') {
       const legs = await lockLegs(tx, p)
       ok = legsPayable(legs, p, now)
     }
@@ -254,6 +273,10 @@ export async function confirmPayment(deps: Deps, id: string): Promise<void> {
       [id, now],
     )
     if (won.length === 0) return null
+    if (p.purpose === 'CHANGE') {
+      await applyChangePayment(tx, deps, won[0]!, now)
+      return null
+    }
     if (p.purpose === 'TOP_UP') {
       await credit(tx, {
         passengerId: p.passenger_id,
@@ -344,6 +367,8 @@ export function resultUrl(p: PaymentRow, base = ''): string {
   const id = encodeURIComponent(p.id)
   const ok = p.status !== 'DECLINED'
   if (p.purpose === 'TOP_UP') return `${base}/profile?topUp=${id}&result=${ok ? 'success' : 'failure'}`
+  // a change's payment goes back to the ticket, which shows the trip it is on now
+  if (p.purpose === 'CHANGE') return `${base}/ticket-operation?reservationId=${p.reservation_id}&change=${ok ? 'success' : 'failure'}`
   return `${base}/reservation/${ok ? 'success' : 'failure'}?paymentId=${id}`
 }
 

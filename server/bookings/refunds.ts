@@ -26,7 +26,7 @@ import { GatewayUnavailableError } from './gateways/sslcommerz-api.ts'
 import type { PaymentRow } from './payment-row.ts'
 
 /** Why money is refunded. */
-export type RefundReason = 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'REVIEW_DECLINED' | 'BOOKING_ENDED' | 'COUPON_REFUSED'
+export type RefundReason = 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'REVIEW_DECLINED' | 'BOOKING_ENDED' | 'COUPON_REFUSED' | 'TICKET_CHANGED'
 
 /** A refunds row. */
 export interface RefundRow {
@@ -113,7 +113,7 @@ export async function refundTicket(
   tx: Queryable,
   deps: Deps,
   r: { id: number; passenger_id: number | null; pnr: string | null; payment_method: 'CARD' | 'BALANCE' | null },
-  req: { amount: number; reason: 'TICKET_CANCELED' | 'TRIP_CANCELED'; description: string; now: Date; part?: number },
+  req: { amount: number; reason: 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'TICKET_CHANGED'; description: string; now: Date; part?: number },
 ): Promise<RefundDestination | null> {
   if (req.amount <= 0) return null
   if (r.payment_method === 'CARD' && refundsToCard(deps)) {
@@ -304,6 +304,7 @@ function remarks(f: RefundRow): string {
     REVIEW_DECLINED: 'Payment declined under review',
     BOOKING_ENDED: 'Payment received after the booking ended',
     COUPON_REFUSED: 'Coupon could no longer be used',
+    TICKET_CHANGED: 'Ticket changed to a cheaper trip',
   }
   return `${why[f.reason]}${f.reservation_id != null ? `, booking ${f.reservation_id}` : ''}`
 }

@@ -68,8 +68,9 @@ export function linkView(r: Reservation): Reservation {
 
 /**
  * What the checker keeps for day `date`: the public key, the day's trips, and the revocation
- * list: cancelled tickets and tickets moved off a trip (every code of theirs on that trip), and
- * live tickets changed since (their codes signed before the change).
+ * list: cancelled tickets and tickets moved off a trip by the operator (every code of theirs on that trip),
+ * tickets their passenger moved off a trip (their codes on it signed before the move), and live
+ * tickets changed since (their codes signed before the change).
  */
 export async function ticketCheck(deps: Pick<Deps, 'db' | 'config' | 'now'>, date: string): Promise<TicketCheck> {
   const trips = await deps.db.query<{ id: number; trip_date: string; coach_code: string; departure_at: Date } & TripCityColumns>(
@@ -87,6 +88,9 @@ export async function ticketCheck(deps: Pick<Deps, 'db' | 'config' | 'now'>, dat
      UNION ALL
      SELECT moved_from_trip_id, pnr, NULL FROM reservations
       WHERE moved_from_trip_id = ANY($1::int[]) AND pnr IS NOT NULL
+     UNION ALL
+     SELECT c.from_trip_id, x.pnr, c.done_at FROM ticket_changes c JOIN reservations x ON x.id = c.reservation_id
+      WHERE c.from_trip_id = ANY($1::int[]) AND c.status = 'DONE' AND x.pnr IS NOT NULL
      UNION ALL
      SELECT trip_id, pnr, ticket_changed_at FROM reservations
       WHERE trip_id = ANY($1::int[]) AND pnr IS NOT NULL AND ticket_changed_at IS NOT NULL AND status = ANY($3::int[])`,

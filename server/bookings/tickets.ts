@@ -181,7 +181,8 @@ export async function enqueueTripChangeNotice(tx: Queryable, deps: Deps, reserva
   }
 }
 
-async function reservationLanguage(q: Queryable, id: number): Promise<Language> {
+/** The language reservation `id` was booked in (its messages are written in it). */
+export async function reservationLanguage(q: Queryable, id: number): Promise<Language> {
   const [row] = await q.query<{ language: Language }>('SELECT language FROM reservations WHERE id = $1', [id])
   return row?.language === 'bn' ? 'bn' : 'en'
 }

@@ -79,6 +79,11 @@ interface Words {
   latePayment: (p: { route: string; day: string; coach: string; reason: string; refund: string; to: RefundPlace }) => string
   movedSubject: (pnr: string) => string
   moved: (p: { pnr: string; route: string; coach: string; when: string; seats: string; page: string }) => string
+  changedSubject: (pnr: string) => string
+  changed: (p: { pnr: string; route: string; when: string; coach: string; seats: string; money: string }) => string
+  changePaid: (amount: string) => string
+  changeRefusedSubject: (pnr: string) => string
+  changeRefused: (p: { pnr: string; refund: string; to: RefundPlace }) => string
 }
 
 /** Where a refund goes: the card paid with, the account balance, or nowhere (nothing refunded). */
@@ -164,6 +169,12 @@ const words: Record<Language, Words> = {
     movedSubject: (pnr) => `Ticket ${pnr} moved to another coach`,
     moved: (p) =>
       `Ticket ${p.pnr} (${p.route}) is moved to coach ${p.coach}, departing ${p.when}, seats ${p.seats}. The PNR and PIN stay the same. If it does not suit you, cancel it at ${p.page} for a full refund.`,
+    changedSubject: (pnr) => `Ticket ${pnr} changed`,
+    changed: (p) => `Ticket ${p.pnr} is changed: ${p.route}, ${p.when}, coach ${p.coach}, seats ${p.seats}. PNR and PIN stay the same.${p.money}`,
+    changePaid: (amount) => `You paid ${amount} more.`,
+    changeRefusedSubject: (pnr) => `Ticket ${pnr} not changed`,
+    changeRefused: (p) =>
+      `Your payment for changing ticket ${p.pnr} arrived after the change had ended; the ticket is unchanged. ${enRefund(p.refund, p.to)}`,
   },
   bn: {
     subject: (pnr, from, to, day) => `আপনার বাস টিকিট ${pnr}: ${from} থেকে ${to}, ${day}`,
@@ -200,6 +211,11 @@ const words: Record<Language, Words> = {
     movedSubject: (pnr) => `টিকিট ${pnr} অন্য কোচে সরানো হয়েছে`,
     moved: (p) =>
       `টিকিট ${p.pnr} (${p.route}) কোচ ${p.coach}-এ সরানো হয়েছে, ছাড়ার সময় ${p.when}, আসন ${p.seats}। পিএনআর ও পিন একই থাকবে। সুবিধাজনক না হলে ${p.page} থেকে বাতিল করুন, পুরো টাকা ফেরত পাবেন।`,
+    changedSubject: (pnr) => `টিকিট ${pnr} বদলানো হয়েছে`,
+    changed: (p) => `টিকিট ${p.pnr} বদলানো হয়েছে: ${p.route}, ${p.when}, কোচ ${p.coach}, আসন ${p.seats}। পিএনআর ও পিন একই থাকবে।${p.money}`,
+    changePaid: (amount) => `আপনি আরও ${amount} পরিশোধ করেছেন।`,
+    changeRefusedSubject: (pnr) => `টিকিট ${pnr} বদলানো হয়নি`,
+    changeRefused: (p) => `টিকিট ${p.pnr} বদলানোর পরিশোধ বদলের সময় শেষ হওয়ার পরে পৌঁছেছে; টিকিট আগের মতোই আছে। ${bnRefund(p.refund, p.to)}`,
   },
 }
 
@@ -226,8 +242,9 @@ export function renderTicketSms(r: Reservation, lang: Language, link: string): s
 }
 
 /** The ticket e-mail: subject, plain text, escaped HTML and `ticket-<PNR>.ics`. */
-export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageContext): RenderedEmail {
+export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageContext, lead?: { subject: string; intro: string }): RenderedEmail {
   const w = words[lang]
+  const intro = lead?.intro ?? w.intro
   const from = city(lang, r.origin)
   const to = city(lang, r.destination)
   const board = boardingTime(r)
@@ -243,12 +260,12 @@ export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageCo
     [w.passenger, `${r.passengerName}, ${r.passengerMobile}`],
     [w.paid, formatMoney(r.fare.total, lang)],
   ]
-  const subject = w.subject(r.pnr ?? '', from, to, date(lang, board))
+  const subject = lead?.subject ?? w.subject(r.pnr ?? '', from, to, date(lang, board))
   const signature = [ctx.company.name, ctx.company.phone, ctx.company.email].filter(Boolean).join(', ')
   const text = [
     w.dear(r.passengerName),
     '',
-    w.intro,
+    intro,
     '',
     ...rows.map(([k, v]) => `${k}: ${v}`),
     '',
@@ -266,7 +283,7 @@ export function renderTicketEmail(r: Reservation, lang: Language, ctx: MessageCo
     .join('\n')
   const html = page(lang, subject, [
     `<p>${escapeHtml(w.dear(r.passengerName))}</p>`,
-    `<p>${escapeHtml(w.intro)}</p>`,
+    `<p>${escapeHtml(intro)}</p>`,
     `<table role="presentation" style="border-collapse:collapse">\n${table}\n</table>`,
     `<p>${escapeHtml(w.calendar)}</p>`,
     `<p>${escapeHtml(w.manage)} <a href="${escapeHtml(ticketPage(ctx))}">${escapeHtml(ticketPage(ctx))}</a></p>`,
@@ -334,6 +351,52 @@ export function renderSeatsCancelEmail(
   to: RefundTo,
 ): RenderedEmail {
   return noticeEmail(r, lang, words[lang].seatsCancelSubject(r.pnr ?? ''), renderSeatsCancelSms(r, lang, cancelled, refund, to), ctx)
+}
+
+/** What a passenger's change of a ticket cost: the difference paid (0: none), or refunded and where. */
+export interface ChangeMoney {
+  paid: number
+  refund: number
+  refundTo: RefundTo
+}
+
+const changeMoney = (r: Reservation, lang: Language, m: ChangeMoney) => {
+  const w = words[lang]
+  if (m.paid > 0) return ` ${w.changePaid(formatMoney(m.paid, lang))}`
+  if (m.refund > 0) return ` ${(lang === 'bn' ? bnRefund : enRefund)(formatMoney(m.refund, lang), placeOf(r, m.refundTo))}`
+  return ''
+}
+
+const changedLine = (r: Reservation, lang: Language, m: ChangeMoney) => {
+  const w = words[lang]
+  return w.changed({
+    pnr: r.pnr ?? '',
+    route: w.route(city(lang, r.origin), city(lang, r.destination)),
+    when: `${date(lang, boardingTime(r))} ${time(lang, boardingTime(r))}`,
+    coach: r.coach.code,
+    seats: seatList(r),
+    money: changeMoney(r, lang, m),
+  })
+}
+
+/** The SMS of a ticket the passenger moved to another trip (`r` as it is now): its trip and seats, the money, and its `link`. */
+export function renderTicketChangeSms(r: Reservation, lang: Language, m: ChangeMoney, link: string): string {
+  return `${changedLine(r, lang, m)} ${link}`
+}
+
+/** The e-mail of a changed ticket: the whole ticket as it is now, led by what changed. */
+export function renderTicketChangeEmail(r: Reservation, lang: Language, ctx: MessageContext, m: ChangeMoney): RenderedEmail {
+  return renderTicketEmail(r, lang, ctx, { subject: words[lang].changedSubject(r.pnr ?? ''), intro: changedLine(r, lang, m) })
+}
+
+/** The SMS telling a passenger that a change's payment of `refund` came too late and goes back to `to`. */
+export function renderChangeRefusedSms(r: Reservation, lang: Language, refund: number, to: RefundTo): string {
+  return words[lang].changeRefused({ pnr: r.pnr ?? '', refund: formatMoney(refund, lang), to: placeOf(r, to) })
+}
+
+/** The e-mail of renderChangeRefusedSms. */
+export function renderChangeRefusedEmail(r: Reservation, lang: Language, refund: number, to: RefundTo, ctx: MessageContext): RenderedEmail {
+  return noticeEmail(r, lang, words[lang].changeRefusedSubject(r.pnr ?? ''), renderChangeRefusedSms(r, lang, refund, to), ctx)
 }
 
 /** The operator's reason for a trip change in each language; a passenger reads the one of the language they booked in. */

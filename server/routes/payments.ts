@@ -10,11 +10,13 @@ import { createGateway, gatewayFor } from '../bookings/gateways/index.ts'
 import { findPayment, openCardPayment, openTopUp, payFromBalance, paymentResult } from '../bookings/payments.ts'
 import { mustLoadReservation } from '../bookings/reservation-view.ts'
 import { withTicketCodes } from '../bookings/ticket-codes.ts'
+import * as ticketChanges from './ticket-changes.ts'
 
 /** Registers the payments routes and the configured gateway's routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
   const gateway = createGateway(deps)
   gateway.register(app)
+  ticketChanges.register(app, deps, gateway)
 
   handle(app, deps, 'payment', async (call) => {
     const { reservationId, payWith, outboundOnly } = call.body

@@ -220,6 +220,19 @@ export async function returnTripOf(fx: Pick<Fixture, 'db'>, out: Trip, sameDate 
   }
 }
 
+/** Seat `seat` of the trip as its live seat map shows it now (its status and whether someone else's lock holds it). */
+export async function seatOnMap(f: Pick<Fixture, 'api'>, trip: Trip, seat: string): Promise<{ status: number; lockedByOther: boolean }> {
+  const d = await f.api('POST', '/api/reservation/tripDetails', {
+    tripId: trip.id,
+    originCode: trip.originCode,
+    destinationCode: trip.destinationCode,
+    originBusStationId: null,
+    destinationBusStationId: null,
+  })
+  if (d.status !== 200) throw new Error(`trip details failed: ${JSON.stringify(d.body)}`)
+  return d.body.data.seatLayout.seats.find((s: { name: string }) => s.name === seat)
+}
+
 /** The seatLock body for a trip. */
 export function lockBody(trip: Trip, seatNames: string[], locked = true): Record<string, unknown> {
   return { tripDate: trip.tripDate, coachCode: trip.coachCode, originCode: trip.originCode, destinationCode: trip.destinationCode, seatNames, locked }

@@ -80,6 +80,17 @@ test("QUEUE_ADMIT_PER_MINUTE: a whole number or 'auto' (from seats free); anythi
   assert.equal(readConfig({ QUEUE_ADMIT_PER_MINUTE: 'fast' }).problems, ['QUEUE_ADMIT_PER_MINUTE must be a positive whole number'])
 })
 
+test('TICKET_CHANGE_CHARGE: 0 by default, whole taka up to 100000, anything else named', () => {
+  assert.is(readConfig({}).config.ticketChangeCharge, 0)
+  assert.is(readConfig({ TICKET_CHANGE_CHARGE: '0' }).config.ticketChangeCharge, 0)
+  assert.is(readConfig({ TICKET_CHANGE_CHARGE: '150' }).config.ticketChangeCharge, 150)
+  for (const bad of ['-5', '12.5', 'fifty', '100001']) {
+    const { config, problems } = readConfig({ TICKET_CHANGE_CHARGE: bad })
+    assert.is(config.ticketChangeCharge, 0)
+    assert.equal(problems, [`TICKET_CHANGE_CHARGE must be a whole number of taka from 0 to 100000, not "${bad}"`])
+  }
+})
+
 test('SMS_PROVIDER picks SSL Wireless or BulkSMSBD with their settings; SMS_API_URL alone still means the JSON relay', () => {
   const { SMS_API_URL: _u, SMS_API_TOKEN: _t, ...rest } = full
   const ssl = readConfig({ ...rest, SMS_PROVIDER: 'sslwireless', SSLWIRELESS_API_TOKEN: 'tok', SSLWIRELESS_SID: 'NODI' })

@@ -580,6 +580,35 @@ async function buildWorld(f: Fixture): Promise<World> {
     return r!.id
   })
 
+  /**
+   * A change of the sold ticket that goes through: another trip of its route (not the sold-out one), as many of
+   * its free seats as the ticket has, locked for the passenger just before, and the amounts quoted for them.
+   */
+  const changeOrder = new Later('a change of the sold ticket', async (use) => {
+    const { id } = (await use(ticket)) as { id: number }
+    const [r] = await f.db.query<{ trip_id: number; n: number }>(
+      'SELECT x.trip_id, (SELECT count(*)::int FROM reservation_seats s WHERE s.reservation_id = x.id AND s.trip_id = x.trip_id AND s.active) AS n FROM reservations x WHERE x.id = $1',
+      [id],
+    )
+    const [to] = await f.db.query<{ id: number; trip_date: string; coach_code: string; origin_code: string; destination_code: string }>(
+      `SELECT t.id, t.trip_date::text AS trip_date, t.coach_code, r.origin_code, r.destination_code FROM trips t JOIN routes r ON r.id = t.route_id
+        WHERE t.route_id = (SELECT route_id FROM trips WHERE id = $1) AND t.id NOT IN ($1, $2) AND t.status = 'OPEN'
+          AND t.departure_at > $3 AND (t.sale_opens_at IS NULL OR t.sale_opens_at <= $4) ORDER BY t.departure_at LIMIT 1`,
+      [r!.trip_id, soldOut.id, new Date(f.now().getTime() + 7 * 3_600_000), f.now()],
+    )
+    const trip = { tripDate: to!.trip_date, coachCode: to!.coach_code, originCode: to!.origin_code, destinationCode: to!.destination_code }
+    // the passenger's earlier holds there are let go first: one holder may hold at most MAX_SEATS seats of a trip
+    await f.db.query('DELETE FROM seat_locks WHERE trip_id = $1 AND holder = $2', [to!.id, `p:${p.id}`])
+    const seatNames = await freeSeats(f, to!.id, r!.n)
+    const lock = await f.api('POST', '/api/reservation/seatLock', lockBody(trip as never, seatNames), { token: world.token })
+    if (lock.status !== 200 || !lock.body.data) throw new Error(`fuzz world: locking ${seatNames} failed: ${JSON.stringify(lock.body)}`)
+    const order = { reservationId: id, tripId: to!.id, seatNames }
+    const q = await f.api('POST', '/api/reservation/changeQuote', order, { token: world.token })
+    if (q.status !== 200) throw new Error(`fuzz world: quoting a change failed: ${JSON.stringify(q.body)}`)
+    return { ...order, fromTripId: r!.trip_id, toPay: q.body.data.toPay, refund: q.body.data.refund }
+  })
+  const changeField = (k: string) => changeOrder.pick(`its ${k}`, (v) => v[k])
+
   const contexts: Record<string, unknown>[] = []
   for (const t of trips) {
     const seats = await freeSeats(f, t.id, 4)
@@ -664,6 +693,15 @@ async function buildWorld(f: Fixture): Promise<World> {
     // for it (a cancel naming "2" is refused: one of ten valid cancels must succeed)
     ...Array.from({ length: 6 }, () => ({ seats: ticket.pick('its seats', (t: { seats: string }) => t.seats) })),
     { reservationId: other!.id, pnr: other!.pnr, pin: other!.pin },
+    // a change of the sold ticket (the change routes), its fields together
+    {
+      reservationId: changeField('reservationId'),
+      tripId: changeField('tripId'),
+      seatNames: changeField('seatNames'),
+      fromTripId: changeField('fromTripId'),
+      toPay: changeField('toPay'),
+      refund: changeField('refund'),
+    },
     // the link of the ticket SMS: a new one for the sold ticket (the database keeps only its hash)
     { token: new Later('a ticket link', async (use) => issueTicketLink(f.db, ((await use(ticket)) as { id: number }).id)), date: today },
     { from: addDays(today, -30), to: today },

@@ -4,11 +4,11 @@ import * as assert from 'uvu/assert'
 import type { Reservation } from '../../contract/schemas.ts'
 import type { Booking } from './booking.ts'
 import * as session from '../stores/session.ts'
-import { booking, calls, fail, handlers, iso, input, NOW, named, startBookingTest } from '../stores/booking-fixture.ts'
+import { type BookingServer, booking, fail, iso, input, NOW, startBookingTest } from './booking-fixture.ts'
 
-const test = suite<{ b: Booking & Disposable }>('booking round trip')
+const test = suite<{ b: Booking & Disposable; s: BookingServer }>('booking round trip')
 test.before.each(async (ctx) => {
-  ctx.b = await startBookingTest()
+  Object.assign(ctx, await startBookingTest())
 })
 test.after.each(({ b }) => b[Symbol.dispose]())
 test.after(() => session.signOut())
@@ -35,21 +35,21 @@ const withReturn = (returnLive = true): Reservation =>
     },
   })
 
-test('the return leg is booked against its outbound booking', async ({ b }) => {
+test('the return leg is booked against its outbound booking', async ({ b, s }) => {
   await b.book({ ...input, outboundReservationId: 41 })
-  assert.is((named('booking')[0]!.opts.body as { outboundReservationId?: number }).outboundReservationId, 41)
+  assert.is((s.named('booking')[0]!.opts.body as { outboundReservationId?: number }).outboundReservationId, 41)
   await b.book(input)
   assert.not.ok(
-    'outboundReservationId' in (calls.filter((c) => c.name === 'booking').at(-1)!.opts.body as object),
+    'outboundReservationId' in (s.calls.filter((c) => c.name === 'booking').at(-1)!.opts.body as object),
     'a single journey names no outbound',
   )
 })
 
-test('a round trip pays both totals at once; a lost return: the outbound alone only once the passenger chooses it', async ({ b }) => {
-  handlers.booking = () => withReturn()
+test('a round trip pays both totals at once; a lost return: the outbound alone only once the passenger chooses it', async ({ b, s }) => {
+  s.handlers.booking = () => withReturn()
   await b.book(input)
   assert.is(b.amountDue.value, 1600 + 900)
-  handlers.payFromBalance = ({ body }) => {
+  s.handlers.payFromBalance = ({ body }) => {
     if (!(body as { outboundOnly?: boolean }).outboundOnly) fail('RETURN_SEATS_LOST')
     return { ...withReturn(false), status: 1, pnr: 'ABCDEFGHJK', pin: '1234', paymentMethod: 'BALANCE', expirationTime: null }
   }
@@ -62,13 +62,13 @@ test('a round trip pays both totals at once; a lost return: the outbound alone o
   assert.is((await b.payFromBalance())?.status, 1)
   const id = withReturn().id
   assert.equal(
-    named('payFromBalance').map((c) => c.opts.body),
+    s.named('payFromBalance').map((c) => c.opts.body),
     [{ reservationId: id }, { reservationId: id, outboundOnly: true }],
   )
 })
 
-test('a return leg whose hold has ended is not in the amount due', async ({ b }) => {
-  handlers.booking = () => withReturn(false)
+test('a return leg whose hold has ended is not in the amount due', async ({ b, s }) => {
+  s.handlers.booking = () => withReturn(false)
   await b.book(input)
   assert.is(b.amountDue.value, 1600)
 })

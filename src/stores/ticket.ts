@@ -201,6 +201,12 @@ export async function openById(id: number): Promise<Reservation | undefined> {
   return r
 }
 
+/** Shows ticket `r` as its change to another trip left it (same PNR and PIN), and says so. */
+export async function showChanged(r: Reservation): Promise<void> {
+  await showFresh(r)
+  announce('dateChange.done')
+}
+
 /** Sends the ticket e-mail again. */
 export async function resendEmail(): Promise<boolean> {
   const t = ticketState.value

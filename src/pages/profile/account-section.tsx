@@ -46,6 +46,7 @@ const reasonIds: Record<NonNullable<Transaction['reason']>, string> = {
   BOOKING_ENDED: 'transactions.bookingEnded',
   COUPON_REFUSED: 'transactions.couponRefused',
   TRIP_CANCELED: 'transactions.tripCanceled',
+  TICKET_CHANGED: 'transactions.ticketChanged',
 }
 
 /**

@@ -133,8 +133,8 @@ function useLiveSeats(feed: LiveFeed, tripId: number | undefined) {
   return area
 }
 
-/** The seat map with its legend and live region. */
-function SeatMap() {
+/** The seat map with its legend and live region (also the ticket page's, for a ticket's change to another trip). */
+export function SeatMap() {
   useSignals()
   const seatChoice = useSeatPage()
   const t = useT()

@@ -11,20 +11,10 @@ import * as tk from '../../stores/ticket.ts'
 import { language } from '../../stores/ui.ts'
 import { Checkbox, ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
+import { quoteList } from '../../parts/quote-list.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3', maxWidth: '36rem', mt: '4' }),
-  quote: css({
-    display: 'grid',
-    gridTemplateColumns: 'auto auto',
-    justifyContent: 'start',
-    columnGap: '6',
-    rowGap: '1',
-    m: '0',
-    fontVariantNumeric: 'tabular-nums',
-    '& dt': { fontWeight: 'bold' },
-    '& dd': { m: '0', textAlign: 'end' },
-  }),
   seats: css({ display: 'flex', flexDirection: 'column', gap: '1', border: 'none', p: '0', m: '0', '& legend': { fontWeight: 'bold', mb: '1' } }),
   alert: css({ color: 'red.700', m: '0' }),
 }
@@ -68,7 +58,7 @@ export function CancelTicket() {
       <h2 id="cancel-heading" ref={heading} tabIndex={-1} className={page.h3}>
         {some ? rt('ticket.cancelSeatsHeading', { seats: <span lang="en">{some.join(', ')}</span> }) : t('ticket.cancelHeading')}
       </h2>
-      <dl className={styles.quote}>
+      <dl className={quoteList}>
         <dt>{t('ticket.cancelCharge', { percent: quote.chargePercent })}</dt>
         <dd>{formatMoney(quote.cancellationCharge, lang)}</dd>
         <dt>

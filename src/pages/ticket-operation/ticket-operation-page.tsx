@@ -25,6 +25,8 @@ const styles = {
 const TicketChangeNote = deferred(() => import('../../parts/ticket-change-note.tsx').then((m) => m.TicketChangeNote))
 // the SMS code field (Ark PinInput) only when the passenger asks to cancel
 const CancelTicket = deferred(() => import('./cancel-ticket.tsx').then((m) => m.CancelTicket))
+// moving the ticket to another trip brings the seat map's code: only when the passenger asks
+const ChangeTicket = deferred(() => import('./change-ticket.tsx').then((m) => m.ChangeTicket))
 
 /** The ticket on screen with resend e-mail and cancel (the saved copy on its own: those need the server). */
 function Ticket() {
@@ -42,6 +44,9 @@ function Ticket() {
   const shownError = tk.error.value?.scope === 'resend' || (savedAt !== null && tk.error.value?.scope === 'find') ? tk.error.value : null
   const done = tk.cancelStep.value === 'done'
   const some = tk.seatsCanceled.value
+  const [changing, setChanging] = useState(false)
+  // a change needs the owner's session (the server checks it is theirs)
+  const changeable = sold && isSignedIn.value && tk.cancelStep.value === 'idle'
   return (
     <>
       <StatusMessage tone="success">
@@ -94,11 +99,17 @@ function Ticket() {
                     {t('ticket.cancelSeats')}
                   </Button>
                 ) : null}
+                {changeable && !changing ? (
+                  <Button id="change-ticket-button" variant="outline" aria-disabled={busy !== null || undefined} onClick={() => setChanging(true)}>
+                    {t('dateChange.open')}
+                  </Button>
+                ) : null}
               </>
             ) : null}
           </>
         ) : null}
       </TicketView>
+      {changeable && changing ? <ChangeTicket r={r} onClose={() => setChanging(false)} /> : null}
       <CancelTicket />
     </>
   )
@@ -124,6 +135,8 @@ export default function TicketOperationPage() {
   const t = useT()
   const search = currentRoute.value?.search ?? ''
   const { pnr, reservationId, link } = useMemo(() => readQuery(search), [search])
+  // back from the gateway's page after paying for a change of the ticket
+  const changePaid = useMemo(() => new URLSearchParams(search).get('change'), [search])
   const signedIn = isSignedIn.value
   const [noCopy, setNoCopy] = useState<string | null>(null)
 
@@ -165,6 +178,11 @@ export default function TicketOperationPage() {
       <Announcer announcement={tk.announcement.value} lang={language.value} />
       {ticket ? (
         <>
+          {changePaid === 'success' || changePaid === 'failure' ? (
+            <StatusMessage tone={changePaid === 'success' ? 'success' : 'error'}>
+              {t(changePaid === 'success' ? 'dateChange.paid' : 'dateChange.payFailed')}
+            </StatusMessage>
+          ) : null}
           <Ticket />
           <div className={styles.again} data-print="hide">
             <Button

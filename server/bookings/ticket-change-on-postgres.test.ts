@@ -1,0 +1,123 @@
+/**
+ * Two changes of one ticket at once on PostgreSQL with two server processes (issue 31 item 2): one
+ * to a dearer trip on one process, one to a cheaper trip on the other. Exactly one wins; the ticket
+ * is on one trip with its own number of seats, the balance moved once, the loser refused.
+ */
+import * as assert from 'uvu/assert'
+import type { PassengerRow } from '../account/passengers.ts'
+import { createSession } from '../account/sessions.ts'
+import type { Db } from '../db/db.ts'
+import { createDeps } from '../deps.ts'
+import { bookingBody, freeSeats, lockBody, pickTrip } from '../test/booking-fixture.ts'
+import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from '../test/pg.ts'
+import { call, type ServerProcess } from '../../harness/spawn-server.ts'
+
+const test = pgSuite('change a ticket twice at once on PostgreSQL, two processes')
+let stack: ServersOnPostgres | undefined
+let db: Db
+let a: ServerProcess
+let b: ServerProcess
+
+test.before(async () => {
+  stack = await startServersOnPostgres('ticket_change', {})
+  db = stack.db
+  ;[a, b] = stack.servers as [ServerProcess, ServerProcess]
+})
+test.after(() => stack?.stop())
+
+const ctx = {
+  get db() {
+    return db
+  },
+  now: () => new Date(),
+}
+
+const setFare = (tripId: number, fare: number) =>
+  db.query('UPDATE trips SET fares = (SELECT jsonb_object_agg(k, $2::int) FROM jsonb_object_keys(fares::jsonb) AS k) WHERE id = $1', [tripId, fare])
+
+let seq = 0
+/** A ticket of two seats at 500 a seat paid from a fresh passenger's balance, and two other trips of its route at 600 and 400. */
+async function setUp() {
+  const trip = await pickTrip(ctx, { minHours: 80, skip: seq * 3 })
+  await setFare(trip.id, 500)
+  const others = await db.query<{ id: number; trip_date: string; coach_code: string }>(
+    `SELECT id, trip_date::text AS trip_date, coach_code FROM trips WHERE route_id = (SELECT route_id FROM trips WHERE id = $1) AND id <> $1
+        AND status = 'OPEN' AND departure_at > $2 ORDER BY departure_at DESC OFFSET $3 LIMIT 2`,
+    [trip.id, new Date(Date.now() + 80 * 3_600_000), seq * 2],
+  )
+  assert.is(others.length, 2, 'two other trips of the route')
+  const [dear, cheap] = others.map((o) => ({ ...trip, id: o.id, tripDate: o.trip_date, coachCode: o.coach_code }))
+  await setFare(dear!.id, 600)
+  await setFare(cheap!.id, 400)
+  const seats = await freeSeats(ctx, trip.id, 2)
+  const mobile = `019${String(process.pid % 1000).padStart(3, '0')}${String(++seq).padStart(5, '0')}`
+  const [row] = await db.query<PassengerRow>(
+    `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ($1, 'Karim Ali', '', 'Dhaka', 'ACTIVE', 50000, now()) RETURNING *`,
+    [mobile],
+  )
+  const { token } = await createSession(db, createDeps(db), row!, true)
+  assert.is((await call(a.url, 'POST', '/api/reservation/seatLock', lockBody(trip, seats), { token })).status, 200)
+  const booked = await call(a.url, 'POST', '/api/reservation/booking', bookingBody(trip, seats, { passengerMobile: mobile, passengerEmail: null }), {
+    token,
+  })
+  assert.is(booked.status, 200, JSON.stringify(booked.body))
+  const paid = await call(a.url, 'POST', '/api/reservation/payFromBalance', { reservationId: booked.body.data.id }, { token })
+  assert.is(paid.status, 200, JSON.stringify(paid.body))
+  return { passengerId: row!.id, token, sold: paid.body.data, dear: dear!, cheap: cheap! }
+}
+
+const balance = async (id: number) => (await db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [id]))[0]!.balance
+
+test('a change to a dearer trip and one to a cheaper trip at once: exactly one wins, the money moves once', async () => {
+  for (let i = 0; i < 3; i++) {
+    const s = await setUp()
+    const bodies = []
+    for (const [to, server] of [
+      [s.dear, a],
+      [s.cheap, b],
+    ] as const) {
+      const seats = await freeSeats(ctx, to.id, 2)
+      assert.is((await call(server.url, 'POST', '/api/reservation/seatLock', lockBody(to, seats), { token: s.token })).status, 200)
+      const q = await call(
+        server.url,
+        'POST',
+        '/api/reservation/changeQuote',
+        { reservationId: s.sold.id, tripId: to.id, seatNames: seats },
+        { token: s.token },
+      )
+      assert.is(q.status, 200, JSON.stringify(q.body))
+      bodies.push({
+        reservationId: s.sold.id,
+        tripId: to.id,
+        seatNames: seats,
+        fromTripId: s.sold.tripId,
+        toPay: q.body.data.toPay,
+        refund: q.body.data.refund,
+      })
+    }
+    assert.equal([bodies[0]!.toPay, bodies[1]!.refund], [200, 200])
+    const before = await balance(s.passengerId)
+    const both = await Promise.all([
+      call(a.url, 'POST', '/api/reservation/change', bodies[0], { token: s.token }),
+      call(b.url, 'POST', '/api/reservation/change', bodies[1], { token: s.token }),
+    ])
+    const won = both.findIndex((x) => x.status === 200)
+    assert.is(both.filter((x) => x.status === 200).length, 1, JSON.stringify(both.map((x) => x.body)))
+    assert.is(both[1 - won]!.body.error.code, 'RESERVATION_NOT_CHANGEABLE')
+    const winner = bodies[won]!
+    const [x] = await db.query<{ trip_id: number; total: number; pnr: string }>('SELECT trip_id, total, pnr FROM reservations WHERE id = $1', [
+      s.sold.id,
+    ])
+    assert.equal([x!.trip_id, x!.pnr], [winner.tripId, s.sold.pnr])
+    const live = await db.query<{ trip_id: number }>('SELECT trip_id FROM reservation_seats WHERE reservation_id = $1 AND active', [s.sold.id])
+    assert.equal(
+      live.map((l) => l.trip_id),
+      [winner.tripId, winner.tripId],
+    )
+    assert.is(await balance(s.passengerId), before - winner.toPay + winner.refund)
+    const done = await db.query("SELECT id FROM ticket_changes WHERE reservation_id = $1 AND status = 'DONE'", [s.sold.id])
+    assert.is(done.length, 1)
+  }
+})
+
+test.run()

@@ -1,0 +1,345 @@
+/**
+ * Moving a sold ticket to another trip of its route (issue 31 item 2), on PGlite through the HTTP
+ * API: the quote, the difference paid from the balance or on the gateway's page, or refunded, the
+ * operator's change charge, the PNR and PIN kept, the old seats free at once, one SMS and one
+ * e-mail, the old QR code revoked; refused after the cancel cut-off, for a trip not on sale or of
+ * another route, for a cancelled ticket or taken seats; a payment that arrives too late refunded.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { sha256 } from '../lib/tokens.ts'
+import { bookingBody, freeSeats, lockBody, openFixture, pickTrip, seatOnMap, type Fixture } from '../test/booking-fixture.ts'
+
+const t = suite('change a ticket to another trip')
+let f: Fixture
+let used = 0
+const code = (r: { body: any }) => r.body?.error?.code
+type Trip = Awaited<ReturnType<typeof pickTrip>>
+
+t.before(async () => {
+  f = await openFixture({ daysAhead: 8 })
+})
+t.after(async () => {
+  await f.close()
+})
+
+const balance = async (id: number) => (await f.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [id]))[0]!.balance
+
+/** Another trip of `trip`'s route departing 80+ hours from now, its fares set to `fare` a seat. */
+async function sibling(trip: Trip, fare: number): Promise<Trip> {
+  const [row] = await f.db.query<{ id: number }>(
+    `SELECT t.id FROM trips t WHERE t.route_id = (SELECT route_id FROM trips WHERE id = $1) AND t.id <> $1 AND t.status = 'OPEN'
+        AND t.departure_at > $2 AND NOT EXISTS (SELECT 1 FROM reservation_seats s WHERE s.trip_id = t.id AND s.active)
+      ORDER BY t.departure_at DESC LIMIT 1`,
+    [trip.id, new Date(f.now().getTime() + 80 * 3_600_000)],
+  )
+  assert.ok(row, 'a sibling trip')
+  await f.db.query(`UPDATE trips SET fares = (SELECT jsonb_object_agg(k, $2::int) FROM jsonb_object_keys(fares::jsonb) AS k) WHERE id = $1`, [
+    row!.id,
+    fare,
+  ])
+  const all = await f.db.query<{ id: number; trip_date: string; coach_code: string; departure_at: Date }>(
+    'SELECT id, trip_date::text AS trip_date, coach_code, departure_at FROM trips WHERE id = $1',
+    [row!.id],
+  )
+  return { ...trip, id: row!.id, tripDate: all[0]!.trip_date, coachCode: all[0]!.coach_code, departureAt: all[0]!.departure_at }
+}
+
+/** A ticket of `n` seats at `fare` a seat, paid from the balance (or `card` through the sandbox), 80+ hours before departure. */
+async function ticket(n: number, fare: number, opts: { card?: boolean } = {}) {
+  const p = await f.passenger({ balance: 50_000 })
+  const trip = await pickTrip(f, { minHours: 80, maxHours: 110, skip: used++ })
+  await f.db.query(`UPDATE trips SET fares = (SELECT jsonb_object_agg(k, $2::int) FROM jsonb_object_keys(fares::jsonb) AS k) WHERE id = $1`, [
+    trip.id,
+    fare,
+  ])
+  const seats = await freeSeats(f, trip.id, n)
+  assert.is((await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { token: p.token })).status, 200)
+  const booked = await f.api('POST', '/api/reservation/booking', bookingBody(trip, seats, { passengerMobile: p.mobile }), { token: p.token })
+  assert.is(booked.status, 200, JSON.stringify(booked.body))
+  if (opts.card) {
+    const pay = await f.api('POST', '/api/reservation/payment', { reservationId: booked.body.data.id }, { token: p.token })
+    assert.is(pay.status, 200, JSON.stringify(pay.body))
+    await approve(pay.body.data.redirectUrl)
+    const sold = await f.api('GET', `/api/reservation/details/${booked.body.data.id}`, undefined, { token: p.token })
+    assert.is(sold.body.data.status, 1)
+    return { p, trip, sold: sold.body.data }
+  }
+  const paid = await f.api('POST', '/api/reservation/payFromBalance', { reservationId: booked.body.data.id }, { token: p.token })
+  assert.is(paid.status, 200, JSON.stringify(paid.body))
+  return { p, trip, sold: paid.body.data }
+}
+
+/** Approves a payment on the sandbox gateway's page; answers where the browser goes next. */
+async function approve(url: string): Promise<string> {
+  const res = await f.app.inject({
+    method: 'POST',
+    url,
+    payload: 'decision=approve',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  })
+  assert.is(res.statusCode, 303, res.body)
+  return String(res.headers.location)
+}
+
+/** Locks `n` free seats of `trip` for `who`; answers their names. */
+async function lockNew(who: { token: string }, trip: Trip, n: number): Promise<string[]> {
+  const seats = await freeSeats(f, trip.id, n)
+  const lock = await f.api('POST', '/api/reservation/seatLock', lockBody(trip, seats), { token: who.token })
+  assert.is(lock.status, 200, JSON.stringify(lock.body))
+  return seats
+}
+
+const quote = (who: { token: string }, id: number, tripId: number, seatNames: string[]) =>
+  f.api('POST', '/api/reservation/changeQuote', { reservationId: id, tripId, seatNames }, { token: who.token })
+
+/** Quotes, then confirms the change at the amounts quoted. */
+async function change(who: { token: string }, sold: any, tripId: number, seatNames: string[], payWith?: string) {
+  const q = await quote(who, sold.id, tripId, seatNames)
+  assert.is(q.status, 200, JSON.stringify(q.body))
+  const { toPay, refund } = q.body.data
+  const body = { reservationId: sold.id, tripId, seatNames, fromTripId: sold.tripId, toPay, refund, ...(payWith ? { payWith } : {}) }
+  return { quote: q.body.data, res: await f.api('POST', '/api/reservation/change', body, { token: who.token }) }
+}
+
+/** The outbox messages written for `mobile` and `email` since outbox id `after`. */
+async function messagesSince(after: number) {
+  return f.db.query<{ channel: string; to: string; body: string; subject: string | null }>(
+    'SELECT channel, "to", body, subject FROM outbox_messages WHERE id > $1 ORDER BY id',
+    [after],
+  )
+}
+const lastOutboxId = async () => (await f.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM outbox_messages'))[0]!.id
+
+/** The seat's status on the trip's live map (0 available; -1 free but held by someone's lock). */
+async function mapStatus(trip: Trip, seat: string): Promise<number> {
+  const s = await seatOnMap(f, trip, seat)
+  return s.status === 0 && s.lockedByOther ? -1 : s.status
+}
+
+t('a dearer trip: the difference paid from the balance; same PNR and PIN, old seats free, one SMS and one e-mail, old QR revoked', async () => {
+  const { p, trip, sold } = await ticket(2, 500)
+  const to = await sibling(trip, 700)
+  const seats = await lockNew(p, to, 2)
+  const before = await balance(p.id)
+  const mark = await lastOutboxId()
+  const { quote: q, res } = await change(p, sold, to.id, seats)
+  assert.equal([q.fare, q.newFare, q.charge, q.toPay, q.refund], [1000, 1400, 0, 400, 0])
+  assert.is(res.status, 200, JSON.stringify(res.body))
+  const moved = res.body.data.reservation
+  assert.equal([moved.pnr, moved.pin, moved.tripId, moved.status], [sold.pnr, sold.pin, to.id, 1])
+  assert.equal(moved.seats.map((s: { name: string }) => s.name).sort(), [...seats].sort())
+  assert.is(moved.fare.total, 1400)
+  assert.is(await balance(p.id), before - 400)
+  assert.is(await mapStatus(trip, sold.seats[0].name), 0)
+  assert.is(await mapStatus(to, seats[0]!), 1)
+  const sent = await messagesSince(mark)
+  assert.equal(
+    sent.map((m) => m.channel),
+    ['SMS', 'EMAIL'],
+  )
+  assert.match(sent[0]!.body, `Ticket ${sold.pnr} is changed`)
+  assert.match(sent[0]!.body, 'You paid')
+  const check = await f.api('GET', `/api/ticketCheck?date=${trip.tripDate}`)
+  const revoked = check.body.data.revoked.filter((x: any) => x.tripId === trip.id && x.pnrHash === sha256(sold.pnr))
+  assert.is(revoked.length, 1)
+  assert.ok(new Date(revoked[0].before).getTime() >= f.now().getTime() - 1000, 'codes signed before the change are void')
+})
+
+/** Runs `fn` with the operator's change charge set to `charge` taka. */
+async function withCharge(charge: number, fn: () => Promise<void>) {
+  f.deps.config.ticketChangeCharge = charge
+  try {
+    await fn()
+  } finally {
+    f.deps.config.ticketChangeCharge = 0
+  }
+}
+
+t('a cheaper trip: the difference refunded to the balance, less the operator’s change charge', () =>
+  withCharge(50, async () => {
+    const { p, trip, sold } = await ticket(2, 800)
+    const to = await sibling(trip, 600)
+    const seats = await lockNew(p, to, 2)
+    const before = await balance(p.id)
+    const { quote: q, res } = await change(p, sold, to.id, seats)
+    assert.equal([q.fare, q.newFare, q.charge, q.toPay, q.refund, q.refundTo], [1600, 1200, 50, 0, 350, 'BALANCE'])
+    assert.is(res.status, 200, JSON.stringify(res.body))
+    assert.is(await balance(p.id), before + 350)
+    const [ledger] = await f.db.query<{ reason: string; amount: number }>(
+      "SELECT reason, amount FROM ledger WHERE passenger_id = $1 AND kind = 'REFUND' ORDER BY id DESC LIMIT 1",
+      [p.id],
+    )
+    assert.equal(ledger, { reason: 'TICKET_CHANGED', amount: 350 })
+  }),
+)
+
+t('the charge makes a cheaper trip cost: never a negative amount', () =>
+  withCharge(300, async () => {
+    const { p, trip, sold } = await ticket(1, 500)
+    const to = await sibling(trip, 400)
+    const seats = await lockNew(p, to, 1)
+    const { quote: q, res } = await change(p, sold, to.id, seats)
+    assert.equal([q.toPay, q.refund], [200, 0])
+    assert.is(res.status, 200, JSON.stringify(res.body))
+  }),
+)
+
+t('a card-paid ticket to a cheaper trip: the difference goes back to the card', async () => {
+  const { p, trip, sold } = await ticket(1, 900, { card: true })
+  const to = await sibling(trip, 600)
+  const seats = await lockNew(p, to, 1)
+  const { quote: q, res } = await change(p, sold, to.id, seats)
+  assert.equal([q.refund, q.refundTo], [300, 'CARD'])
+  assert.is(res.status, 200, JSON.stringify(res.body))
+  const refunds = await f.db.query<{ amount: number; reason: string }>('SELECT amount, reason FROM refunds WHERE reservation_id = $1', [sold.id])
+  assert.equal(refunds, [{ amount: 300, reason: 'TICKET_CHANGED' }])
+})
+
+t('the difference paid by bKash on the gateway’s page: the change is made when the payment is', async () => {
+  const { p, trip, sold } = await ticket(1, 500)
+  const to = await sibling(trip, 800)
+  const seats = await lockNew(p, to, 1)
+  const { res } = await change(p, sold, to.id, seats, 'bkash')
+  assert.is(res.status, 200, JSON.stringify(res.body))
+  assert.is(res.body.data.reservation, null)
+  // the passenger's page releasing its locks does not give the seats away while they pay
+  await f.api('POST', '/api/reservation/seatLock', lockBody(to, seats, false), { token: p.token })
+  assert.is(await mapStatus(to, seats[0]!), -1, 'held for the change')
+  const still = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: p.token })
+  assert.is(still.body.data.tripId, trip.id, 'unchanged until paid')
+  const mark = await lastOutboxId()
+  assert.match(await approve(res.body.data.payment.redirectUrl), `/ticket-operation?reservationId=${sold.id}&change=success`)
+  const after = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: p.token })
+  assert.equal([after.body.data.tripId, after.body.data.pnr, after.body.data.fare.total], [to.id, sold.pnr, 800])
+  const sent = await messagesSince(mark)
+  assert.equal(
+    sent.map((m) => m.channel),
+    ['SMS', 'EMAIL'],
+  )
+})
+
+t('a payment that arrives after the change expired is refunded where it came from, the passenger told, the ticket unchanged', async () => {
+  const { p, trip, sold } = await ticket(1, 500)
+  const to = await sibling(trip, 800)
+  const seats = await lockNew(p, to, 1)
+  const { res } = await change(p, sold, to.id, seats, 'nagad')
+  assert.is(res.status, 200, JSON.stringify(res.body))
+  f.advance(f.deps.config.holdMinutes + 1)
+  const mark = await lastOutboxId()
+  await approve(res.body.data.payment.redirectUrl)
+  const after = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: p.token })
+  assert.is(after.body.data.tripId, trip.id)
+  const refunds = await f.db.query<{ amount: number; payment_id: string }>('SELECT amount, payment_id FROM refunds WHERE reservation_id = $1', [
+    sold.id,
+  ])
+  assert.equal(
+    refunds.map((x) => [x.amount, x.payment_id]),
+    [[300, res.body.data.payment.paymentId]],
+  )
+  const sent = await messagesSince(mark)
+  assert.is(sent.filter((m) => m.channel === 'SMS').length, 1)
+  assert.match(sent[0]!.body, 'your Nagad wallet')
+  assert.match(sent[0]!.body, 'the ticket is unchanged')
+})
+
+t('a second change replaces one left at the gateway: the first one’s payment is refunded when it arrives', async () => {
+  const { p, trip, sold } = await ticket(1, 500)
+  const to = await sibling(trip, 800)
+  const seats = await lockNew(p, to, 1)
+  const first = await change(p, sold, to.id, seats, 'card')
+  assert.is(first.res.status, 200, JSON.stringify(first.res.body))
+  const other = await lockNew(p, to, 1)
+  const second = await change(p, sold, to.id, other)
+  assert.is(second.res.status, 200, JSON.stringify(second.res.body))
+  assert.is(await mapStatus(to, seats[0]!), 0, 'the first change’s seat is free again')
+  await approve(first.res.body.data.payment.redirectUrl)
+  const after = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: p.token })
+  assert.equal(
+    after.body.data.seats.map((s: { name: string }) => s.name),
+    other,
+  )
+  const refunds = await f.db.query<{ amount: number }>('SELECT amount FROM refunds WHERE payment_id = $1', [first.res.body.data.payment.paymentId])
+  assert.equal(refunds, [{ amount: 300 }])
+})
+
+t('refused: after the cancel cut-off, a trip not on sale, another route, a cancelled ticket, taken seats, stale amounts', async () => {
+  const { p, trip, sold } = await ticket(1, 500)
+  const to = await sibling(trip, 500)
+  const seats = await lockNew(p, to, 1)
+  // not on sale yet (migration 040)
+  await f.db.query('UPDATE trips SET sale_opens_at = $2 WHERE id = $1', [to.id, new Date(f.now().getTime() + 3_600_000)])
+  assert.is(code(await quote(p, sold.id, to.id, seats)), 'SALE_NOT_OPEN')
+  await f.db.query('UPDATE trips SET sale_opens_at = NULL WHERE id = $1', [to.id])
+  // another route
+  const [elsewhere] = await f.db.query<{ id: number }>(
+    "SELECT id FROM trips WHERE route_id <> (SELECT route_id FROM trips WHERE id = $1) AND status = 'OPEN' AND departure_at > $2 LIMIT 1",
+    [trip.id, new Date(f.now().getTime() + 80 * 3_600_000)],
+  )
+  assert.is(code(await quote(p, sold.id, elsewhere!.id, seats)), 'TRIP_NOT_ALLOWED')
+  // the same trip, or another number of seats
+  assert.is(code(await quote(p, sold.id, trip.id, seats)), 'VALIDATION_FAILED')
+  assert.is(code(await quote(p, sold.id, to.id, [...seats, 'Z9'])), 'VALIDATION_FAILED')
+  // another passenger's ticket
+  const stranger = await f.passenger()
+  assert.is(code(await quote(stranger, sold.id, to.id, seats)), 'RESERVATION_NOT_ACCESSIBLE')
+  // stale amounts
+  const stale = { reservationId: sold.id, tripId: to.id, seatNames: seats, fromTripId: sold.tripId, toPay: 0, refund: 100 }
+  assert.is(code(await f.api('POST', '/api/reservation/change', stale, { token: p.token })), 'RETURN_AMOUNT_MISMATCH')
+  // seats someone else holds
+  const taken = await freeSeats(f, to.id, 1)
+  const rival = await f.passenger()
+  assert.is((await f.api('POST', '/api/reservation/seatLock', lockBody(to, taken), { token: rival.token })).status, 200)
+  const grab = { ...stale, seatNames: taken, toPay: 0, refund: 0 }
+  assert.is(code(await f.api('POST', '/api/reservation/change', grab, { token: p.token })), 'SEAT_UNAVAILABLE')
+  // after the cancel cut-off (6 hours before departure)
+  const snapshot = await f.snapshot()
+  const was = f.now()
+  f.setNow(new Date(trip.departureAt.getTime() - 5 * 3_600_000))
+  try {
+    assert.is(code(await quote(p, sold.id, to.id, seats)), 'RESERVATION_CANCEL_TIME_EXPIRED')
+    const late = { ...stale, toPay: 0, refund: 0 }
+    assert.is(code(await f.api('POST', '/api/reservation/change', late, { token: p.token })), 'RESERVATION_CANCEL_TIME_EXPIRED')
+  } finally {
+    f.setNow(was)
+  }
+  assert.is(await f.snapshot(), snapshot, 'nothing changed by the refusals')
+  // a cancelled ticket
+  await f.db.query('UPDATE reservations SET status = 5 WHERE id = $1', [sold.id])
+  assert.is(code(await quote(p, sold.id, to.id, seats)), 'RESERVATION_NOT_CHANGEABLE')
+})
+
+t('a change to another date counts against that date’s seats per passenger', async () => {
+  const { p, trip, sold } = await ticket(1, 500)
+  const to = await sibling(trip, 500)
+  assert.not.equal(to.tripDate, trip.tripDate)
+  const had = await lockNew(p, to, 1)
+  const booked = await f.api('POST', '/api/reservation/booking', bookingBody(to, had, { passengerMobile: p.mobile }), { token: p.token })
+  assert.is(booked.status, 200, JSON.stringify(booked.body))
+  assert.is((await f.api('POST', '/api/reservation/payFromBalance', { reservationId: booked.body.data.id }, { token: p.token })).status, 200)
+  const seats = await lockNew(p, to, 1)
+  const cap = f.deps.config.seatsPerPassengerPerDate
+  f.deps.config.seatsPerPassengerPerDate = 1
+  try {
+    const { res } = await change(p, sold, to.id, seats)
+    assert.is(code(res), 'SEAT_LIMIT_EXCEEDED')
+  } finally {
+    f.deps.config.seatsPerPassengerPerDate = cap
+  }
+  const still = await f.api('GET', `/api/reservation/details/${sold.id}`, undefined, { token: p.token })
+  assert.is(still.body.data.tripId, trip.id)
+})
+
+t('the request is checked by the contract', async () => {
+  const p = await f.passenger()
+  const bad = await f.api(
+    'POST',
+    '/api/reservation/change',
+    { reservationId: 1, tripId: 2, seatNames: [], fromTripId: 1, toPay: -5, refund: 0 },
+    { token: p.token },
+  )
+  assert.is(code(bad), 'VALIDATION_FAILED')
+  assert.is((await f.api('POST', '/api/reservation/changeQuote', { reservationId: 1, tripId: 2, seatNames: ['A1'] })).status, 401)
+})
+
+t.run()
