@@ -120,6 +120,8 @@ export const pageMessages: Readonly<Record<PageKey, readonly string[]>> = {
     'seat',
     'seatLegend',
     'seatType',
+    // the booking panel's round-trip words (in the seat page's module closure)
+    'roundTrip',
   ],
   profile: ['profile', 'ticket', 'ticketChange', 'transactions', 'login', 'validation'],
   login: ['login', 'validation'],
