@@ -247,4 +247,24 @@ t("a rush date's search answer may be kept by a CDN or proxy for a few seconds; 
   assert.equal(signedIn.body, rush.body)
 })
 
+t('a long queue is asked seldom far back (a tenth of the wait, at most 30 s) and often at the front', async () => {
+  await mark(10)
+  const tokens: string[] = []
+  for (let i = 0; i < 40; i++) {
+    at(1000 + i * 10)
+    tokens.push((await join(null)).body.data.token)
+  }
+  at(2000)
+  const front = await status(tokens[0]!)
+  const back = await status(tokens[39]!)
+  assert.is(back.state, 'waiting')
+  // 40th at 10 a minute: 240 s to wait
+  assert.is(back.estimateSeconds, 240)
+  assert.is(back.pollSeconds, 24)
+  const far = await status(tokens[25]!)
+  assert.ok(far.pollSeconds < back.pollSeconds && far.pollSeconds >= 5, `${far.pollSeconds}`)
+  // the first: 6 s to wait, asked every 2 s
+  assert.is(front.pollSeconds, 2)
+})
+
 t.run()

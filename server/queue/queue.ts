@@ -120,7 +120,19 @@ function toStatus(deps: Deps, row: StatusRow | null, now: Date, token: string | 
   if (untilOpen > 0) return { ...s, state: 'preQueue', pollSeconds: Math.min(15, Math.max(1, Math.ceil(untilOpen / 1000))) }
   const ahead = row.ahead ?? 0
   const estimateSeconds = Math.ceil(((ahead + 1) * 60) / rate)
-  return { ...s, state: 'waiting', place: ahead + 1, ahead, estimateSeconds, pollSeconds: estimateSeconds <= 30 ? 2 : 5 }
+  return { ...s, state: 'waiting', place: ahead + 1, ahead, estimateSeconds, pollSeconds: pollSecondsFor(estimateSeconds) }
+}
+
+/** Longest wait between polls: a sold-out date reaches the back of the queue within it. */
+const MAX_POLL_SECONDS = 30
+
+/**
+ * When a waiting place asks again: every 2 s within 30 s of its turn, else a tenth of its wait (5–30 s). A crowd of
+ * 20,000 polling every 5 s is 4,000 requests a second; far back, nothing changes for them faster than that.
+ */
+function pollSecondsFor(estimateSeconds: number): number {
+  if (estimateSeconds <= 30) return 2
+  return Math.min(MAX_POLL_SECONDS, Math.max(5, Math.ceil(estimateSeconds / 10)))
 }
 
 /**
