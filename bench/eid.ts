@@ -62,7 +62,7 @@ const MIN_SEATS = 320
 /** A passenger gives up after this many answers that were neither a seat nor an expected refusal (errors, time-outs, 5xx). */
 const GIVE_UP_AFTER = 5
 /** ... or after this long in all: no final answer. */
-const PASSENGER_DEADLINE_MS = 20 * 60_000
+const PASSENGER_DEADLINE_MS = 45 * 60_000
 const CAP = 4
 /** One passenger in this many is a tout who tries for 6 seats: the cap must hold. */
 const TOUT_EVERY = 50
