@@ -1,22 +1,26 @@
 /**
  * Part `eid` (`npm run bench -- eid`, not in the default set: it takes minutes and both cores):
- * an Eid advance sale on this machine, two server processes on one PostgreSQL.
+ * an Eid advance sale on this machine, two server processes on one PostgreSQL, every per-address limit at its default.
  * - the sale: EID_PASSENGERS (20,000) signed-in passengers arrive within EID_ARRIVALS_S (60 s)
- *   for one rush date (≥ 8 trips, ≥ 320 seats), search, look at a trip, lock seats, book and pay
- *   from their balance; each ends with a final answer (a ticket, or "sold out" once every trip
- *   of their route is full). Once with one address per passenger, once with all of them behind
- *   EID_ADDRESSES (50) shared addresses (a mobile carrier's NAT), as the proxy in front says in
+ *   for one rush date (two routes, ≥ 8 trips, ≥ 320 seats) marked with the operator's command to open
+ *   EID_OPENS_AFTER_S (30 s) after the first may arrive. Each searches, joins the waiting room, polls as
+ *   told; admitted, locks seats with the admission, books and pays from the balance; each ends with a final
+ *   answer (a ticket, a waitlist place or "sold out"). Once with one address per passenger, once with all of
+ *   them behind EID_ADDRESSES (50) shared addresses (a mobile carrier's NAT), as the proxy in front says in
  *   X-Forwarded-For. Checked from the database afterwards: no seat sold twice, nobody over the
- *   per-passenger cap of paid seats for the date;
- * - what one core does: requests/s per core of each hot path (search, trip details, seat lock,
- *   booking), from the CPU time the server processes and PostgreSQL spent, beside a bare Fastify
- *   route and `pgbench -S` measured in the same run.
+ *   per-passenger cap, no ticket without an admission, the pre-queue's order uncorrelated with arrival
+ *   (Spearman's ρ) and first come first served after the hour (order.ts);
+ * - what one core does: requests/s per core of each hot path (search, trip details, queue status,
+ *   seat lock, booking), from the CPU time the server processes and PostgreSQL spent, beside a bare
+ *   Fastify route and `pgbench -S` measured in the same run.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFile, execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
+import os from 'node:os'
 import autocannon, { type Request } from 'autocannon'
 import pg from 'pg'
+import { QUEUE_TOKEN_HEADER } from '../contract/values.ts'
 import { pgBinary, startPostgres } from '../harness/postgres.ts'
 import { mulberry32 } from '../server/lib/seeded-random.ts'
 import {
@@ -33,6 +37,7 @@ import {
   sec,
   seatLockBody,
   sleep,
+  stagedRoot,
   startServer,
   track,
   tripDetailsBody,
@@ -41,18 +46,35 @@ import {
   type PartResult,
   type TripKey,
 } from './lib.ts'
+import { fifoViolations, spearman } from './order.ts'
 
 const PASSENGERS = Number(process.env.EID_PASSENGERS ?? 20_000)
 const ARRIVALS_MS = Number(process.env.EID_ARRIVALS_S ?? 60) * 1000
 const SHARED_ADDRESSES = Number(process.env.EID_ADDRESSES ?? 50)
+/** The rush date's queue opens this long after the first passenger may arrive: those before it are the pre-queue. */
+const OPENS_AFTER_MS = Number(process.env.EID_OPENS_AFTER_S ?? 30) * 1000
+/** Passengers each route's queue admits a minute (the operator's rate: `npm run trip -- rush mark … --rate`). */
+const ADMIT_PER_MINUTE = Number(process.env.EID_ADMIT_PER_MINUTE ?? 600)
+/** Time allowed for marking the rush date (two runs of the operator's command) before arrivals start. */
+const MARK_MARGIN_MS = 60_000
 const MIN_TRIPS = 8
 const MIN_SEATS = 320
-/** A passenger gives up after this many answers that were neither a seat nor "taken" (errors, time-outs). */
+/** A passenger gives up after this many answers that were neither a seat nor an expected refusal (errors, time-outs, 5xx). */
 const GIVE_UP_AFTER = 5
+/** ... or after this long in all: no final answer. */
+const PASSENGER_DEADLINE_MS = 45 * 60_000
 const CAP = 4
-/** The demo routes out of Dhaka: one date's trips on them make the rush. */
-const ROUTES = DEMO_ROUTES.filter(([origin]) => origin === 'DHK')
+/** One passenger in this many is a tout who tries for 6 seats: the cap must hold. */
+const TOUT_EVERY = 50
+/** One passenger in this many told "sold out" joins a trip's waitlist. */
+const WAITLIST_EVERY = 4
+/** The routes out of Dhaka whose date is the rush: two routes, 5 trips each in the demo network. */
+const ROUTES = DEMO_ROUTES.filter(([origin]) => origin === 'DHK').slice(0, 2)
 const json = { 'content-type': 'application/json', accept: 'application/json' }
+/** Refusals an honest passenger meets in a sale and handles (a seat someone else won, the cap, a sold-out trip): not troubles. */
+const EXPECTED = new Set(['MAX_SEAT_WARNING', 'SEAT_LIMIT_EXCEEDED', 'SEAT_ALREADY_BOOKED', 'TRIP_NOT_SOLD_OUT', 'WAITLIST_ALREADY_JOINED'])
+/** Refusals that would mean a per-address limit refused an honest passenger. */
+const ADDRESS_LIMITS = new Set(['HOLD_LIMIT_EXCEEDED', 'TOO_MANY_REQUESTS', 'TOO_MANY_ATTEMPTS'])
 
 interface RushTrip extends TripKey {
   seats: number
@@ -60,27 +82,53 @@ interface RushTrip extends TripKey {
   droppingId: number
 }
 
-type Kind = 'search' | 'details' | 'lock' | 'booking' | 'pay'
-const KINDS: Kind[] = ['search', 'details', 'lock', 'booking', 'pay']
+type Kind = 'search' | 'join' | 'status' | 'details' | 'lock' | 'booking' | 'pay' | 'waitlist'
+const KINDS: Kind[] = ['search', 'join', 'status', 'details', 'lock', 'booking', 'pay', 'waitlist']
+
+/** How the waiting room ordered its places (from the database after the sale). */
+interface QueueOrder {
+  /** Places joined before the hour. */
+  preQueue: number
+  /** Spearman's ρ of the pre-queue's arrival order against its queue order (draw), per route; and against its admission order among those admitted. */
+  rhoQueue: number[]
+  rhoAdmitted: number[]
+  admittedPre: number
+  /** Places joined after the hour, and those among them whose queue order is not their arrival order. */
+  afterHour: number
+  afterHourOutOfOrder: number
+  /** Pre-queue places admitted while one drawn ahead of them was still waiting (or admitted later). */
+  admittedOutOfTurn: number
+  /** Places admitted while one that joined more than a second before them (by the draw) was still waiting. */
+  admittedOutOfTurnAfter: number
+  /** Places admitted while any place ahead of them in the queue was still waiting: joins still in flight at a refresh included. */
+  admittedOutOfTurnStrict: number
+  admitted: number
+}
 
 interface SaleResult {
   addresses: number
   requests: Record<Kind, number[]>
   status5xx: number
-  /** Answers other than 2xx and the expected refusals (seat taken), by code. */
+  /** Answers other than 2xx, by route and code. */
   refusals: Map<string, number>
+  /** Refusals by a per-address limit (HOLD_LIMIT_EXCEEDED, TOO_MANY_REQUESTS). */
+  addressRefusals: number
   failures: number
   tickets: number
+  waitlisted: number
   soldOut: number
   gaveUp: number
-  /** Passengers who saw "sold out" only after this many tries or more. */
-  lateSoldOut: number
   soldTwice: number
   overCap: number
+  /** Tickets whose seat lock had no admission (the database's view: a seat sold to a passenger never admitted). */
+  soldUnadmitted: number
   seatsSold: number
+  seats: number
   lastSeatSoldAfterMs: number
   wallMs: number
   cpu: { server: number; postgres: number }
+  load: string
+  order: QueueOrder
 }
 
 /** A JSON POST through `agent`: its status and body (time-out 120 s). */
@@ -147,6 +195,12 @@ function cpuNow(servers: BenchServer[], postmaster: number): { server: number; p
   return { server: servers.reduce((n, s) => n + cpuSeconds(s.pid), 0), postgres: cpuSeconds(postmaster, true) }
 }
 
+const loadNow = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')
+
 /** The rush date's trips: from `days` ahead, the first date whose trips on ROUTES are untouched and add up to MIN_TRIPS / MIN_SEATS. */
 async function rushTrips(base: string, days: number): Promise<{ date: string; trips: RushTrip[] }> {
   for (let d = days; d < days + 20; d++) {
@@ -184,7 +238,99 @@ async function rushTrips(base: string, days: number): Promise<{ date: string; tr
   throw new Error(`no date from ${days} days ahead with ${MIN_TRIPS} trips and ${MIN_SEATS} seats on ${ROUTES.length} routes`)
 }
 
-/** One sale: every passenger arrives, tries until a ticket or "sold out", and the database is checked. */
+/** Marks `date` a rush date on every route of ROUTES as the operator does during a sale (`npm run trip -- rush mark`), opening at `opensAt`. */
+async function markRush(dbUrl: string, date: string, opensAt: Date, perMinute: number): Promise<void> {
+  await Promise.all(
+    ROUTES.map(
+      ([o, d]) =>
+        new Promise<void>((resolve, reject) => {
+          execFile(
+            process.execPath,
+            [
+              '--import',
+              'tsx',
+              'server/commands/trip-command.ts',
+              'rush',
+              'mark',
+              date,
+              `${o}-${d}`,
+              '--opens',
+              opensAt.toISOString(),
+              '--rate',
+              String(perMinute),
+            ],
+            { cwd: stagedRoot(null), env: { ...process.env, DATABASE_URL: dbUrl, NODE_ENV: 'production' } },
+            (err, _out, stderr) => (err ? reject(new Error(`rush mark ${o}-${d}: ${stderr || err.message}`)) : resolve()),
+          )
+        }),
+    ),
+  )
+}
+
+/** A QueueOrder of no places. */
+const noOrder = (): QueueOrder => ({
+  preQueue: 0,
+  rhoQueue: [],
+  rhoAdmitted: [],
+  admittedPre: 0,
+  afterHour: 0,
+  afterHourOutOfOrder: 0,
+  admittedOutOfTurn: 0,
+  admittedOutOfTurnAfter: 0,
+  admittedOutOfTurnStrict: 0,
+  admitted: 0,
+})
+
+/** The queue's order from the database: arrival (joined_at) against the draw and the admissions, per route. */
+async function queueOrder(c: pg.Client, date: string): Promise<QueueOrder> {
+  const rows = (
+    await c.query<{ rush: number; joined: Date; opens: Date; draw: number; id: string; admitted: Date | null }>(
+      `SELECT p.rush_id AS rush, p.joined_at AS joined, r.opens_at AS opens, p.draw, p.id::text AS id, p.admitted_at AS admitted
+         FROM queue_places p JOIN rush_dates r ON r.id = p.rush_id WHERE r.trip_date = $1`,
+      [date],
+    )
+  ).rows
+  const o = noOrder()
+  for (const rush of new Set(rows.map((r) => r.rush))) {
+    const places = rows.filter((r) => r.rush === rush)
+    // the queue's order: by draw, then id
+    const queue = [...places].sort((a, b) => a.draw - b.draw || Number(a.id) - Number(b.id))
+    const rank = new Map(queue.map((p, k) => [p.id, k]))
+    const pre = places.filter((p) => p.joined < p.opens)
+    const after = places.filter((p) => p.joined >= p.opens)
+    o.preQueue += pre.length
+    o.afterHour += after.length
+    o.rhoQueue.push(
+      spearman(
+        pre.map((p) => p.joined.getTime()),
+        pre.map((p) => rank.get(p.id)!),
+      ),
+    )
+    const preAdmitted = pre.filter((p) => p.admitted)
+    o.admittedPre += preAdmitted.length
+    // admitted in one refresh share an instant: the queue's order tells them apart
+    o.rhoAdmitted.push(
+      spearman(
+        preAdmitted.map((p) => p.joined.getTime()),
+        preAdmitted.map((p) => p.admitted!.getTime() * 1e6 + rank.get(p.id)!),
+      ),
+    )
+    o.afterHourOutOfOrder += fifoViolations(after.map((p) => ({ came: p.joined.getTime(), served: rank.get(p.id)! })))
+    const served = (p: (typeof places)[number]) => (p.admitted ? p.admitted.getTime() : null)
+    // the pre-queue's places were all in before the draw: strictly in its order
+    o.admittedOutOfTurn += fifoViolations(pre.map((p) => ({ came: rank.get(p.id)!, served: served(p) })))
+    // later places by their draw (seconds after the hour): one still in flight when the refresh admitted a later one is forgiven within a second
+    o.admittedOutOfTurnAfter += fifoViolations(
+      places.map((p) => ({ came: p.draw, served: served(p) })),
+      1,
+    )
+    o.admittedOutOfTurnStrict += fifoViolations(places.map((p) => ({ came: rank.get(p.id)!, served: served(p) })))
+    o.admitted += places.filter((p) => p.admitted).length
+  }
+  return o
+}
+
+/** One sale: every passenger arrives, searches, queues, and when admitted tries until a ticket; the rest hear "sold out" (some join a waitlist). Then the database is checked. */
 async function sale(
   urls: string[],
   dbUrl: string,
@@ -198,42 +344,57 @@ async function sale(
   const tokens = await makePassengers(dbUrl, PASSENGERS, firstMobile, 'Eid Passenger')
   const r: SaleResult = {
     addresses,
-    requests: { search: [], details: [], lock: [], booking: [], pay: [] },
+    requests: { search: [], join: [], status: [], details: [], lock: [], booking: [], pay: [], waitlist: [] },
     status5xx: 0,
     refusals: new Map(),
+    addressRefusals: 0,
     failures: 0,
     tickets: 0,
+    waitlisted: 0,
     soldOut: 0,
     gaveUp: 0,
-    lateSoldOut: 0,
     soldTwice: 0,
     overCap: 0,
+    soldUnadmitted: 0,
     seatsSold: 0,
+    seats: rush.trips.reduce((n, t) => n + t.seats, 0),
     lastSeatSoldAfterMs: 0,
     wallMs: 0,
     cpu: { server: 0, postgres: 0 },
+    load: '',
+    order: noOrder(),
   }
   // a proxy's pool of connections to each process, not one socket per passenger
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
   onCleanup(() => agent.destroy())
-  const refuse = (code: string) => r.refusals.set(code, (r.refusals.get(code) ?? 0) + 1)
+  const refuse = (key: string) => r.refusals.set(key, (r.refusals.get(key) ?? 0) + 1)
 
-  /** One request; answers the data, 'taken' for a lost seat, or null for anything else (counted). */
-  const call = async <T>(kind: Kind, base: string, path: string, body: unknown, headers: Record<string, string>): Promise<T | 'refused' | null> => {
+  /** One request: its data, `{ refused: code }` for a 4xx, or null for anything else (a 5xx, an error, a time-out; counted). */
+  const call = async <T>(
+    kind: Kind,
+    base: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<T | { refused: string } | null> => {
     const t0 = performance.now()
     try {
-      const { status, text } = await post(agent, `${base}/api${path}`, typeof body === 'string' ? body : JSON.stringify(body), headers)
+      const { status, text } = await post(agent, `${base}/api${path}`, JSON.stringify(body), headers)
       r.requests[kind].push(performance.now() - t0)
-      if (status >= 500) r.status5xx++
       if (status >= 300) {
         let code = `HTTP ${status}`
         try {
-          code = (JSON.parse(text) as { code?: string }).code ?? code
+          code = (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? code
         } catch {
           // not JSON
         }
         refuse(`${kind}: ${code}`)
-        return 'refused'
+        if (ADDRESS_LIMITS.has(code)) r.addressRefusals++
+        if (status >= 500) {
+          r.status5xx++
+          return null
+        }
+        return { refused: code }
       }
       return (JSON.parse(text) as { data: T }).data
     } catch (err) {
@@ -243,46 +404,50 @@ async function sale(
       return null
     }
   }
+  const refused = (x: unknown): x is { refused: string } => typeof x === 'object' && x !== null && 'refused' in x
 
   const byId = new Map(rush.trips.map((t) => [t.tripId, t]))
+  // the operator marks the date well before the crowd comes; arrivals start OPENS_AFTER_MS before the hour
+  const opensAt = new Date(Date.now() + MARK_MARGIN_MS + OPENS_AFTER_MS)
+  await markRush(dbUrl, rush.date, opensAt, ADMIT_PER_MINUTE)
+  const lead = opensAt.getTime() - OPENS_AFTER_MS - Date.now()
+  if (lead < 0) throw new Error(`marking the rush date took ${sec(MARK_MARGIN_MS - lead)}: the queue would open before the sale starts`)
+  await sleep(lead)
   const start = performance.now()
   const cpu0 = cpuNow(servers, postmaster)
   let lastSale = 0
+  type Row = { tripId: number; availableSeats: number }
+  type Status = { state: string; pollSeconds: number; token: string | null }
+  type Outcome = 'ticket' | 'none' | 'expired' | 'trouble'
+
   const passenger = async (i: number): Promise<void> => {
     const rnd = mulberry32(20_261_128 + i)
     await sleep(rnd() * ARRIVALS_MS)
+    const t0 = performance.now()
     const base = urls[i % urls.length]!
     const address = `10.${(i % addresses) >> 8}.${(i % addresses) & 255}.${addresses === PASSENGERS ? (i >> 16) + 1 : 1}`
-    const headers = { authorization: `Bearer ${tokens[i]}`, 'x-forwarded-for': address }
+    const headers: Record<string, string> = { authorization: `Bearer ${tokens[i]}`, 'x-forwarded-for': address }
     const [originCode, destinationCode] = ROUTES[Math.floor(rnd() * ROUTES.length)]!
-    const want = 1 + Math.floor(rnd() * 2)
-    let tries = 0
+    const key = { tripDate: rush.date, originCode, destinationCode }
+    const want = i % TOUT_EVERY === 0 ? 6 : 1 + Math.floor(rnd() * 2)
     let troubles = 0
-    while (troubles < GIVE_UP_AFTER) {
-      tries++
-      const rows = await call<{ tripId: number; coachCode: string; availableSeats: number; tripDate: string }[]>(
-        'search',
-        base,
-        '/reservation/tripSearch',
-        { originCode, destinationCode, tripDate: rush.date },
-        headers,
-      )
-      if (!rows || rows === 'refused') {
-        troubles++
-        continue
-      }
+    let lastRows: Row[] = []
+
+    const search = async (): Promise<Row[] | null> => {
+      const rows = await call<Row[]>('search', base, '/reservation/tripSearch', key, headers)
+      if (!rows || refused(rows)) return null
+      lastRows = rows
+      return rows
+    }
+
+    /** Chooses seats with the admission: a trip with seats left, its map, 1–2 seats (a tout 6), book, pay. */
+    const buy = async (): Promise<Outcome> => {
+      const rows = await search()
+      if (!rows) return 'trouble'
       const open = rows.filter((t) => t.availableSeats > 0)
-      if (!open.length) {
-        r.soldOut++
-        if (tries >= 5) r.lateSoldOut++
-        return
-      }
-      const row = open[Math.floor(rnd() * open.length)]!
-      const trip = byId.get(row.tripId)
-      if (!trip) {
-        troubles++
-        continue
-      }
+      if (!open.length) return 'none'
+      const trip = byId.get(open[Math.floor(rnd() * open.length)]!.tripId)
+      if (!trip) return 'trouble'
       const details = await call<{ seatLayout: { seats: { name: string; status: number; lockedByOther: boolean }[] } }>(
         'details',
         base,
@@ -290,56 +455,137 @@ async function sale(
         tripDetailsBody(trip),
         headers,
       )
-      if (!details || details === 'refused') {
-        troubles++
-        continue
-      }
+      if (!details || refused(details)) return 'trouble'
       const free = details.seatLayout.seats.filter((s) => s.status === 0 && !s.lockedByOther && s.name !== 'OPEN').map((s) => s.name)
-      if (!free.length) continue
+      if (!free.length) return 'none'
       // choosing takes a moment
       await sleep(300 + rnd() * 1_200)
       const mine: string[] = []
+      const lockHeaders = { ...headers, [QUEUE_TOKEN_HEADER.toLowerCase()]: queueToken ?? '' }
+      let lostInRow = 0
       for (const seat of free.sort(() => rnd() - 0.5)) {
         if (mine.length >= want) break
-        const won = await call<unknown>('lock', base, '/reservation/seatLock', seatLockBody(trip, [seat]), headers)
-        if (won === null) troubles++
-        else if (won !== 'refused' && won !== false) mine.push(seat)
-        if (troubles >= GIVE_UP_AFTER) break
-        if (mine.length === 0 && free.indexOf(seat) >= 3) break
+        const won = await call<{ seatNames: string[] } | false>(
+          'lock',
+          base,
+          '/reservation/seatLock',
+          JSON.parse(seatLockBody(trip, [seat])),
+          lockHeaders,
+        )
+        // an error or an unexpected refusal: book what is held so far (none held: try again later)
+        if (won === null) {
+          if (!mine.length) return 'trouble'
+          troubles++
+          break
+        }
+        if (refused(won)) {
+          if (won.refused === 'QUEUE_ADMISSION_REFUSED' && !mine.length) return 'expired'
+          if (won.refused === 'MAX_SEAT_WARNING') break
+          if (!EXPECTED.has(won.refused)) {
+            if (!mine.length) return 'trouble'
+            troubles++
+            break
+          }
+        } else if (won) {
+          mine.push(seat)
+          lostInRow = 0
+        } else lostInRow++
+        // three seats lost in a row: book what is held, or (none) look at the map again
+        if (lostInRow >= 3) break
       }
-      if (!mine.length) continue
-      const booking = await call<{ id: number }>(
-        'booking',
-        base,
-        '/reservation/booking',
-        {
-          tripId: trip.tripId,
-          seatNames: mine,
-          boardingStationId: trip.boardingId,
-          droppingStationId: trip.droppingId,
-          passengerName: `Eid Passenger ${i}`,
-          passengerMobile: `019${String(firstMobile + i + 1).padStart(8, '0')}`,
-        },
-        headers,
-      )
-      if (!booking || booking === 'refused') {
-        troubles++
-        continue
+      if (!mine.length) return 'none'
+      const book = (seatNames: string[]) =>
+        call<{ id: number }>(
+          'booking',
+          base,
+          '/reservation/booking',
+          {
+            tripId: trip.tripId,
+            seatNames,
+            boardingStationId: trip.boardingId,
+            droppingStationId: trip.droppingId,
+            passengerName: `Eid Passenger ${i}`,
+            passengerMobile: `019${String(firstMobile + i + 1).padStart(8, '0')}`,
+          },
+          headers,
+        )
+      let booking = await book(mine)
+      // the cap: a tout keeps CAP seats and lets the others go at once
+      if (refused(booking) && booking.refused === 'SEAT_LIMIT_EXCEEDED') {
+        await call('lock', base, '/reservation/seatLock', JSON.parse(seatLockBody(trip, mine.slice(CAP), false)), headers)
+        booking = await book(mine.slice(0, CAP))
+      }
+      if (!booking || refused(booking)) {
+        // as the page does on leaving: the seats go back at once rather than when the hold runs out
+        await call('lock', base, '/reservation/seatLock', JSON.parse(seatLockBody(trip, mine, false)), headers)
+        return 'trouble'
       }
       const paid = await call<unknown>('pay', base, '/reservation/payFromBalance', { reservationId: booking.id }, headers)
-      if (paid && paid !== 'refused') {
-        r.tickets++
-        lastSale = performance.now()
-        return
+      if (!paid || refused(paid)) return 'trouble'
+      return 'ticket'
+    }
+
+    /** Told "sold out": one in WAITLIST_EVERY joins the waitlist of a trip of their route. */
+    const soldOut = async (): Promise<void> => {
+      if (rnd() * WAITLIST_EVERY < 1 && lastRows.length) {
+        const trip = lastRows[Math.floor(rnd() * lastRows.length)]!
+        const joined = await call<unknown>('waitlist', base, '/waitlist', { tripId: trip.tripId, seats: Math.min(want, 4) }, headers)
+        if (joined && !refused(joined)) {
+          r.waitlisted++
+          return
+        }
       }
-      troubles++
+      r.soldOut++
+    }
+
+    if (!(await search())) troubles++
+    let queueToken: string | null = null
+    let status: Status | { refused: string } | null = await call<Status>('join', base, '/queue', { ...key, token: null, join: true }, headers)
+    while (troubles < GIVE_UP_AFTER && performance.now() - t0 < PASSENGER_DEADLINE_MS) {
+      if (!status || refused(status)) {
+        troubles++
+        await sleep(1000)
+        status = await call<Status>('join', base, '/queue', { ...key, token: queueToken, join: true }, headers)
+        continue
+      }
+      queueToken = status.token ?? queueToken
+      if (status.state === 'soldOut') return soldOut()
+      if (status.state === 'admitted' || status.state === 'open') {
+        const got = await buy()
+        if (got === 'ticket') {
+          r.tickets++
+          lastSale = performance.now()
+          return
+        }
+        if (got === 'trouble') troubles++
+        if (got === 'expired') {
+          status = await call<Status>('join', base, '/queue', { ...key, token: queueToken, join: true, again: true }, headers)
+          continue
+        }
+        // no seat free this moment (others hold them): ask the queue whether the date is sold out
+        await sleep(1000)
+      } else if (status.state === 'expired') {
+        status = await call<Status>('join', base, '/queue', { ...key, token: queueToken, join: true, again: true }, headers)
+        continue
+      } else if (status.state === 'notJoined') {
+        status = await call<Status>('join', base, '/queue', { ...key, token: queueToken, join: true }, headers)
+        continue
+      } else {
+        // the waiting room says when to ask again
+        await sleep(Math.max(1, status.pollSeconds) * 1000)
+      }
+      status = await call<Status>('status', base, '/queue', { ...key, token: queueToken }, headers)
     }
     r.gaveUp++
   }
   const ticker = setInterval(() => {
-    const done = r.tickets + r.soldOut + r.gaveUp
+    const done = r.tickets + r.soldOut + r.waitlisted + r.gaveUp
+    const top = [...r.refusals]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([k, n]) => `${k} ${n}`)
     log(
-      `eid: ${addresses} addresses, ${((performance.now() - start) / 1000).toFixed(0)} s: ${done} of ${PASSENGERS} answered (${r.tickets} tickets, ${r.soldOut} sold out, ${r.gaveUp} gave up), ${r.status5xx} 5xx`,
+      `eid: ${addresses} addresses, ${((performance.now() - start) / 1000).toFixed(0)} s: ${done} of ${PASSENGERS} answered (${r.tickets} tickets, ${r.waitlisted} waitlisted, ${r.soldOut} sold out, ${r.gaveUp} gave up), ${r.status5xx} 5xx, refusals: ${top.join(', ') || 'none'}; load ${loadNow()}`,
     )
   }, 15_000)
   try {
@@ -352,31 +598,40 @@ async function sale(
   r.lastSeatSoldAfterMs = lastSale ? lastSale - start : 0
   const cpu1 = cpuNow(servers, postmaster)
   r.cpu = { server: cpu1.server - cpu0.server, postgres: cpu1.postgres - cpu0.postgres }
+  r.load = loadNow()
 
   const c = new pg.Client({ connectionString: dbUrl })
   await c.connect()
   try {
     const ids = rush.trips.map((t) => t.tripId)
-    r.soldTwice = (
-      await c.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT rs.trip_id, rs.seat_name FROM reservation_seats rs JOIN reservations v ON v.id = rs.reservation_id
-          WHERE rs.trip_id = ANY($1) AND v.status = 1 AND rs.active GROUP BY 1, 2 HAVING count(*) > 1) x`,
-        [ids],
-      )
-    ).rows[0]!.n
-    r.seatsSold = (
-      await c.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM reservation_seats rs JOIN reservations v ON v.id = rs.reservation_id WHERE rs.trip_id = ANY($1) AND v.status = 1 AND rs.active`,
-        [ids],
-      )
-    ).rows[0]!.n
-    r.overCap = (
-      await c.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT v.passenger_id FROM reservation_seats rs JOIN reservations v ON v.id = rs.reservation_id
-          WHERE rs.trip_id = ANY($1) AND v.status = 1 AND rs.active GROUP BY 1 HAVING count(*) > $2) x`,
-        [ids, CAP],
-      )
-    ).rows[0]!.n
+    const one = async (sql: string, params: unknown[]) => (await c.query<{ n: number }>(sql, params)).rows[0]!.n
+    r.soldTwice = await one(
+      `SELECT count(*)::int AS n FROM (SELECT rs.trip_id, rs.seat_name FROM reservation_seats rs JOIN reservations v ON v.id = rs.reservation_id
+        WHERE rs.trip_id = ANY($1) AND v.status = 1 AND rs.active GROUP BY 1, 2 HAVING count(*) > 1) x`,
+      [ids],
+    )
+    r.seatsSold = await one(
+      'SELECT count(*)::int AS n FROM reservation_seats rs JOIN reservations v ON v.id = rs.reservation_id WHERE rs.trip_id = ANY($1) AND v.status = 1 AND rs.active',
+      [ids],
+    )
+    // the cap counts an account and its mobile number: both are checked
+    r.overCap = await one(
+      `SELECT count(*)::int AS n FROM (SELECT who FROM (
+          SELECT 'p' || v.passenger_id AS who FROM reservation_seats rs JOIN reservations v ON v.id = rs.reservation_id
+           WHERE rs.trip_id = ANY($1) AND v.status = 1 AND rs.active
+          UNION ALL
+          SELECT 'm' || v.passenger_mobile FROM reservation_seats rs JOIN reservations v ON v.id = rs.reservation_id
+           WHERE rs.trip_id = ANY($1) AND v.status = 1 AND rs.active) s GROUP BY who HAVING count(*) > $2) x`,
+      [ids, CAP],
+    )
+    r.soldUnadmitted = await one(
+      `SELECT count(*)::int AS n FROM reservations v
+        WHERE v.status = 1 AND EXISTS (SELECT 1 FROM reservation_seats rs WHERE rs.reservation_id = v.id AND rs.trip_id = ANY($1))
+          AND NOT EXISTS (SELECT 1 FROM queue_places p JOIN rush_dates d ON d.id = p.rush_id
+                           WHERE d.trip_date = $2 AND p.passenger_id = v.passenger_id AND p.admitted_at IS NOT NULL)`,
+      [ids, rush.date],
+    )
+    r.order = await queueOrder(c, rush.date)
   } finally {
     await c.end()
   }
@@ -503,6 +758,9 @@ async function bookingPath(
   }
 }
 
+const rho = (xs: number[]) => xs.map((x) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a')).join(', ')
+const worst = (xs: number[]) => (xs.length && xs.every(Number.isFinite) ? Math.max(...xs.map(Math.abs)) : Number.NaN)
+
 function saleFigures(x: SaleResult): Figure[] {
   const label = x.addresses === PASSENGERS ? 'one address each' : `${x.addresses} shared addresses`
   const kinds = KINDS.flatMap((k) => {
@@ -511,12 +769,26 @@ function saleFigures(x: SaleResult): Figure[] {
       ? [fig(`sale (${label}): ${k} p50 / p95`, percentile(xs, 95), () => `${ms(percentile(xs, 50))} / ${ms(percentile(xs, 95))}`)]
       : []
   })
+  const o = x.order
   return [
     fig(`sale (${label}): seats sold twice (database)`, x.soldTwice, int, { exact: 0 }),
     fig(`sale (${label}): server errors (5xx)`, x.status5xx, int, { exact: 0 }),
     fig(`sale (${label}): passengers without a final answer`, x.gaveUp, int, { exact: 0 }),
-    fig(`sale (${label}): passengers over the cap of ${CAP} paid seats`, x.overCap, int, { exact: 0 }),
-    fig(`sale (${label}): tickets / sold out`, x.tickets, () => `${x.tickets} / ${x.soldOut}`),
+    fig(`sale (${label}): passengers over the cap of ${CAP} paid seats (account or mobile)`, x.overCap, int, { exact: 0 }),
+    fig(`sale (${label}): tickets sold without an admission`, x.soldUnadmitted, int, { exact: 0 }),
+    fig(`sale (${label}): refusals by a per-address limit`, x.addressRefusals, int, { exact: 0 }),
+    fig(`sale (${label}): tickets / waitlisted / sold out`, x.tickets, () => `${x.tickets} / ${x.waitlisted} / ${x.soldOut}`),
+    fig(`sale (${label}): seats sold of ${x.seats}`, x.seatsSold, int),
+    fig(`sale (${label}): pre-queue (${o.preQueue} places): |Spearman ρ| arrival vs queue order, worst route`, worst(o.rhoQueue), num(3), {
+      max: 0.05,
+      budget: '< 0.05',
+    }),
+    fig(`sale (${label}): pre-queue: |Spearman ρ| arrival vs admission (${o.admittedPre} admitted), worst route`, worst(o.rhoAdmitted), num(3)),
+    fig(`sale (${label}): after the hour (${o.afterHour} places): queued out of arrival order`, o.afterHourOutOfOrder, int, { exact: 0 }),
+    fig(`sale (${label}): pre-queue admitted out of its drawn order (${o.admittedPre} admitted)`, o.admittedOutOfTurn, int, { exact: 0 }),
+    fig(`sale (${label}): admitted before one who joined over 1 s earlier (${o.admitted} admitted)`, o.admittedOutOfTurnAfter, int, { exact: 0 }),
+    fig(`sale (${label}): admitted before one ahead in the queue, joins in flight included`, o.admittedOutOfTurnStrict, int),
+    fig(`sale (${label}): queue status p95`, percentile(x.requests.status, 95), ms, { max: 50 }),
     fig(`sale (${label}): last seat sold after`, x.lastSeatSoldAfterMs, sec),
     ...kinds,
   ]
@@ -524,9 +796,37 @@ function saleFigures(x: SaleResult): Figure[] {
 
 function saleRow(x: SaleResult): string {
   const label = x.addresses === PASSENGERS ? 'one each' : String(x.addresses)
-  const p = (k: Kind) => (x.requests[k].length ? `${ms(percentile(x.requests[k], 50))} / ${ms(percentile(x.requests[k], 95))}` : '—')
   const refusals = [...x.refusals].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ${n}`)
-  return `| ${label} | ${sec(x.wallMs)} | ${x.tickets} | ${x.seatsSold} | ${x.soldOut} | ${x.lateSoldOut} | ${x.gaveUp} | ${sec(x.lastSeatSoldAfterMs)} | ${KINDS.map(p).join(' | ')} | ${x.status5xx} | ${x.soldTwice} | ${x.overCap} | ${x.cpu.server.toFixed(0)} s / ${x.cpu.postgres.toFixed(0)} s | ${refusals.join(', ').replace(/\|/g, '/') || '—'} |`
+  return `| ${label} | ${sec(x.wallMs)} | ${x.tickets} | ${x.seatsSold} of ${x.seats} | ${x.waitlisted} | ${x.soldOut} | ${x.gaveUp} | ${sec(x.lastSeatSoldAfterMs)} | ${x.status5xx} | ${x.soldTwice} | ${x.overCap} | ${x.soldUnadmitted} | ${rho(x.order.rhoQueue)} (n=${x.order.preQueue}) | ${rho(x.order.rhoAdmitted)} (n=${x.order.admittedPre}) | ${x.order.afterHourOutOfOrder} of ${x.order.afterHour} | ${x.order.admittedOutOfTurn} / ${x.order.admittedOutOfTurnAfter} / ${x.order.admittedOutOfTurnStrict} of ${x.order.admitted} | ${x.cpu.server.toFixed(0)} s / ${x.cpu.postgres.toFixed(0)} s | ${x.load} | ${refusals.join(', ').replace(/\|/g, '/') || '—'} |`
+}
+
+function latencyRow(x: SaleResult): string {
+  const label = x.addresses === PASSENGERS ? 'one each' : String(x.addresses)
+  const p = (k: Kind) =>
+    x.requests[k].length ? `${ms(percentile(x.requests[k], 50))} / ${ms(percentile(x.requests[k], 95))} (${x.requests[k].length})` : '—'
+  return `| ${label} | ${KINDS.map(p).join(' | ')} |`
+}
+
+/** A rush date whose queue opens in an hour with `n` browsers in its pre-queue: their tokens, for the queue-status hot path. */
+async function queueTokens(urls: string[], dbUrl: string, date: string, n: number): Promise<string[]> {
+  await markRush(dbUrl, date, new Date(Date.now() + 3_600_000), ADMIT_PER_MINUTE)
+  const [originCode, destinationCode] = ROUTES[0]!
+  const out: string[] = []
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      for (let k = next++; k < n; k = next++) {
+        const res = await fetch(`${urls[k % urls.length]}/api/queue`, {
+          method: 'POST',
+          headers: { ...json, 'x-forwarded-for': `10.201.${k >> 8}.${k & 255}` },
+          body: JSON.stringify({ tripDate: date, originCode, destinationCode, token: null, join: true }),
+        })
+        const d = (await res.json()) as { data?: { token: string | null } }
+        if (d.data?.token) out.push(d.data.token)
+      }
+    }),
+  )
+  return out
 }
 
 export async function runEid(log: (s: string) => void): Promise<PartResult> {
@@ -542,12 +842,26 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
     onCleanup(() => pgServer.stop())
     const url = await pgServer.createDatabase('eid')
     const postmaster = postmasterPid(new URL(url).port)
-    // the bench is the proxy in front: it says each passenger's address in X-Forwarded-For; a fresh date per measurement
-    const env = { DATABASE_URL: url, TRUST_PROXY: '1', TRIP_DAYS_AHEAD: '60', SEATS_PER_PASSENGER_PER_DATE: String(CAP) }
+    // the bench is the proxy in front: it says each passenger's address in X-Forwarded-For; a fresh date per measurement.
+    // Every per-address limit at its default (the bench's other parts lift them): the shared-address sale must pass them.
+    const env = {
+      DATABASE_URL: url,
+      TRUST_PROXY: '1',
+      TRIP_DAYS_AHEAD: '60',
+      SEATS_PER_PASSENGER_PER_DATE: String(CAP),
+      RATE_LIMIT_MAX: '60000',
+      AUTH_RATE_LIMIT_MAX: '30',
+      HOLD_LIMIT_PER_ADDRESS: '10',
+      HOLD_LIMIT_PER_ADDRESS_TOTAL: '30',
+      SEAT_STREAMS_PER_ADDRESS: '20',
+      UNPAID_SEATS_PER_PASSENGER: '10',
+      SMS_LIMIT_PER_ADDRESS: '20',
+      ...(process.env.EID_SERVER_ENV ? (JSON.parse(process.env.EID_SERVER_ENV) as Record<string, string>) : {}),
+    }
     servers.push(await startServer(env))
     servers.push(await startServer(env))
     const urls = servers.map((s) => s.url)
-    log(`eid: two servers on PostgreSQL ready in ${sec(servers[0]!.readyMs)} and ${sec(servers[1]!.readyMs)}`)
+    log(`eid: two servers on PostgreSQL ready in ${sec(servers[0]!.readyMs)} and ${sec(servers[1]!.readyMs)}; load ${loadNow()}`)
 
     const bare = await bareFastify()
     const bench = pgbenchSelect(url, postmaster)
@@ -555,7 +869,9 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
       `eid: bare Fastify ${int(bare.rps)} requests/s (${int(bare.perCore)} per core); pgbench -S ${int(bench.tps)} tps (${int(bench.perCore)} per PostgreSQL core)`,
     )
 
-    for (const [n, addresses] of [PASSENGERS, SHARED_ADDRESSES].entries()) {
+    // EID_SALES=one|shared runs one of the two sales (development); both by default
+    const sales = [PASSENGERS, SHARED_ADDRESSES].filter((_, k) => !process.env.EID_SALES || process.env.EID_SALES === ['one', 'shared'][k])
+    for (const [n, addresses] of sales.entries()) {
       const rush = await rushTrips(urls[0]!, 20 + n * 10)
       const seats = rush.trips.reduce((k, t) => k + t.seats, 0)
       log(
@@ -565,77 +881,101 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
       runs.push(x)
       figures.push(...saleFigures(x))
       log(
-        `eid: sale ${n + 1} done in ${sec(x.wallMs)}: ${x.tickets} tickets, ${x.soldOut} sold out, ${x.gaveUp} gave up, ${x.status5xx} 5xx, ${x.soldTwice} sold twice`,
+        `eid: sale ${n + 1} done in ${sec(x.wallMs)}: ${x.tickets} tickets, ${x.waitlisted} waitlisted, ${x.soldOut} sold out, ${x.gaveUp} gave up, ${x.status5xx} 5xx, ${x.soldTwice} sold twice, ${x.overCap} over the cap, queue status p95 ${ms(percentile(x.requests.status, 95))}, pre-queue ρ ${rho(x.order.rhoQueue)}, load ${x.load}`,
       )
     }
 
-    // what one core does on each hot path, on a fresh date
-    const hot = await rushTrips(urls[0]!, 40)
-    const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!
-    const seatsOf = new Map<number, string[]>()
-    for (const t of hot.trips) {
-      const res = await fetch(`${urls[0]}/api/reservation/tripDetails`, { method: 'POST', headers: json, body: JSON.stringify(tripDetailsBody(t)) })
-      const d = (await res.json()) as { data: { seatLayout: { seats: { name: string }[] } } }
-      seatsOf.set(
-        t.tripId,
-        d.data.seatLayout.seats.map((x) => x.name).filter((n) => n !== 'OPEN'),
-      )
-    }
-    const device = () => `eid-${Math.random().toString(36).slice(2)}`
-    const paths: [string, Request][] = [
-      [
-        'trip search',
-        {
-          method: 'POST',
-          path: '/api/reservation/tripSearch',
-          headers: json,
-          setupRequest: (req) => {
-            const [o, d] = pick(ROUTES)
-            return { ...req, body: JSON.stringify({ originCode: o, destinationCode: d, tripDate: hot.date }) }
+    // EID_HOT_PATHS=0 leaves out what one core does (development)
+    if (process.env.EID_HOT_PATHS !== '0') {
+      // what one core does on each hot path, on a fresh date
+      const hot = await rushTrips(urls[0]!, 40)
+      const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!
+      const seatsOf = new Map<number, string[]>()
+      for (const t of hot.trips) {
+        const res = await fetch(`${urls[0]}/api/reservation/tripDetails`, { method: 'POST', headers: json, body: JSON.stringify(tripDetailsBody(t)) })
+        const d = (await res.json()) as { data: { seatLayout: { seats: { name: string }[] } } }
+        seatsOf.set(
+          t.tripId,
+          d.data.seatLayout.seats.map((x) => x.name).filter((n) => n !== 'OPEN'),
+        )
+      }
+      const device = () => `eid-${Math.random().toString(36).slice(2)}`
+      // each request from its own address, as a crowd's are: the per-address limits stay at their defaults
+      const from = () => `10.${100 + Math.floor(Math.random() * 100)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`
+      const queued = await queueTokens(urls, url, dhakaDate(45), 2_000)
+      const [qOrigin, qDestination] = ROUTES[0]!
+      const paths: [string, Request][] = [
+        [
+          'trip search',
+          {
+            method: 'POST',
+            path: '/api/reservation/tripSearch',
+            setupRequest: (req) => {
+              const [o, d] = pick(ROUTES)
+              return {
+                ...req,
+                headers: { ...json, 'x-forwarded-for': from() },
+                body: JSON.stringify({ originCode: o, destinationCode: d, tripDate: hot.date }),
+              }
+            },
           },
-        },
-      ],
-      [
-        'trip details',
-        {
-          method: 'POST',
-          path: '/api/reservation/tripDetails',
-          headers: json,
-          setupRequest: (req) => ({ ...req, body: JSON.stringify(tripDetailsBody(pick(hot.trips))) }),
-        },
-      ],
-      [
-        'seat lock (random seat, random device)',
-        {
-          method: 'POST',
-          path: '/api/reservation/seatLock',
-          setupRequest: (req) => {
-            const t = pick(hot.trips)
-            return {
+        ],
+        [
+          'trip details',
+          {
+            method: 'POST',
+            path: '/api/reservation/tripDetails',
+            setupRequest: (req) => ({
               ...req,
-              headers: { ...json, 'x-device-id': device() },
-              body: seatLockBody(t, [pick(seatsOf.get(t.tripId)!)]),
-            }
+              headers: { ...json, 'x-forwarded-for': from() },
+              body: JSON.stringify(tripDetailsBody(pick(hot.trips))),
+            }),
           },
-        },
-      ],
-    ]
-    for (const [name, request] of paths) {
-      const h = await hotPath(urls, servers, postmaster, request)
-      figures.push(fig(`${name}: requests/s per server core`, h.perServerCore, int))
-      rows.push(`| ${name} | ${int(h.rps)} | ${int(h.perServerCore)} | ${int(h.perPgCore)} | ${h.non2xx} |`)
-      log(`eid: ${name} ${int(h.rps)} requests/s, ${int(h.perServerCore)} per server core, ${int(h.perPgCore)} per PostgreSQL core`)
+        ],
+        [
+          `queue status (${queued.length} in a pre-queue)`,
+          {
+            method: 'POST',
+            path: '/api/queue',
+            setupRequest: (req) => ({
+              ...req,
+              headers: { ...json, 'x-forwarded-for': from() },
+              body: JSON.stringify({ tripDate: dhakaDate(45), originCode: qOrigin, destinationCode: qDestination, token: pick(queued) }),
+            }),
+          },
+        ],
+        [
+          'seat lock (random seat, random device)',
+          {
+            method: 'POST',
+            path: '/api/reservation/seatLock',
+            setupRequest: (req) => {
+              const t = pick(hot.trips)
+              return {
+                ...req,
+                headers: { ...json, 'x-device-id': device(), 'x-forwarded-for': from() },
+                body: seatLockBody(t, [pick(seatsOf.get(t.tripId)!)]),
+              }
+            },
+          },
+        ],
+      ]
+      for (const [name, request] of paths) {
+        const h = await hotPath(urls, servers, postmaster, request)
+        figures.push(fig(`${name}: requests/s per server core`, h.perServerCore, int))
+        rows.push(`| ${name} | ${int(h.rps)} | ${int(h.perServerCore)} | ${int(h.perPgCore)} | ${h.non2xx} |`)
+        log(`eid: ${name} ${int(h.rps)} requests/s, ${int(h.perServerCore)} per server core, ${int(h.perPgCore)} per PostgreSQL core`)
+      }
+      const book = await bookingPath(urls, url, servers, postmaster, (await rushTrips(urls[0]!, 50)).trips)
+      figures.push(fig('booking: requests/s per server core', book.perServerCore, int))
+      rows.push(`| booking (a held seat) | ${int(book.rps)} | ${int(book.perServerCore)} | ${int(book.perPgCore)} | ${book.non2xx} |`)
+      rows.push(`| bare Fastify route (one process) | ${int(bare.rps)} | ${int(bare.perCore)} | — | 0 |`)
+      rows.push(`| pgbench -S (8 clients) | ${int(bench.tps)} | — | ${int(bench.perCore)} | 0 |`)
+      figures.push(
+        fig('bare Fastify route: requests/s per core', bare.perCore, int),
+        fig('pgbench -S: transactions/s per PostgreSQL core', bench.perCore, int),
+      )
     }
-    const book = await bookingPath(urls, url, servers, postmaster, (await rushTrips(urls[0]!, 50)).trips)
-    figures.push(fig('booking: requests/s per server core', book.perServerCore, int))
-    rows.push(`| booking (a held seat) | ${int(book.rps)} | ${int(book.perServerCore)} | ${int(book.perPgCore)} | ${book.non2xx} |`)
-    rows.push(`| bare Fastify route (one process) | ${int(bare.rps)} | ${int(bare.perCore)} | — | 0 |`)
-    rows.push(`| pgbench -S (8 clients) | ${int(bench.tps)} | — | ${int(bench.perCore)} | 0 |`)
-    figures.push(
-      fig('bare Fastify route: requests/s per core', bare.perCore, int),
-      fig('pgbench -S: transactions/s per PostgreSQL core', bench.perCore, int),
-    )
-
     figures.push(fig('eid: passengers', PASSENGERS, int), fig('eid: arrival window', ARRIVALS_MS / 1000, num(0)))
   } catch (err) {
     errors.push((err as Error).message)
@@ -643,11 +983,17 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
     for (const s of servers) await s.stop()
   }
   details.push(
-    `The sale: ${PASSENGERS} passengers with a session and a balance (made in the database) arrive at random within ${ARRIVALS_MS / 1000} s, half on each server process, for one date's trips on ${ROUTES.length} routes from Dhaka. Each searches their route, takes a trip with seats left, reads its seat map, waits 0.3–1.5 s, locks 1–2 seats that look free (a lost seat: the next), books and pays from the balance; a passenger whose route shows no seat left is "sold out"; ${GIVE_UP_AFTER} errors or time-outs and they give up (no final answer). Every answer is timed from the request to its whole body. "Late sold out": told only after 5 or more searches. CPU: user + system seconds of both server processes and of every PostgreSQL process during the sale. Refusals: every answer other than 2xx, by the error code.`,
+    `The sale: ${PASSENGERS} passengers with a session and a balance (made in the database) arrive at random within ${ARRIVALS_MS / 1000} s, half on each server process, for one rush date: its trips on ${ROUTES.map((r) => r.join('→')).join(' and ')} (two queues, marked with \`npm run trip -- rush mark … --opens … --rate ${ADMIT_PER_MINUTE}\` to open ${OPENS_AFTER_MS / 1000} s after the first may arrive). Each searches their route and joins the waiting room (those before the hour: the pre-queue, drawn at random at the hour), then asks again when the answer says (pollSeconds). Admitted, they search, take a trip with seats left, read its seat map, wait 0.3–1.5 s, lock 1–2 seats that look free with their admission (one passenger in ${TOUT_EVERY} is a tout who tries for 6: the cap of ${CAP} a date must hold), book and pay from the balance. Told "sold out" by the waiting room, one in ${WAITLIST_EVERY} joins a trip's waitlist. ${GIVE_UP_AFTER} errors or time-outs (or ${PASSENGER_DEADLINE_MS / 60_000} min) and they give up: no final answer. Every per-address limit is at its default. The order checks read the database: Spearman's ρ of the pre-queue's arrival (joined_at) against its place in the queue (the draw), and against its admission; after the hour, places whose queue order is not their arrival order; admissions out of the queue's order. CPU: user + system seconds of both server processes and of every PostgreSQL process during the sale. Refusals: every answer other than 2xx, by request and error code.`,
     '',
-    `| addresses | took | tickets | seats sold | sold out | late sold out | no answer | last seat sold after | ${KINDS.map((k) => `${k} p50 / p95`).join(' | ')} | 5xx | sold twice | over cap | CPU server / PostgreSQL | refusals |`,
-    `|---|---|---|---|---|---|---|---|${KINDS.map(() => '---').join('|')}|---|---|---|---|---|`,
+    '| addresses | took | tickets | seats sold | waitlisted | sold out | no final answer | last seat sold after | 5xx | sold twice | over cap | sold without admission | pre-queue ρ arrival vs queue (per route) | pre-queue ρ arrival vs admission | after the hour: out of arrival order | admitted out of turn: pre-queue / by over 1 s / strictly | CPU server / PostgreSQL | load after | refusals |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...runs.map(saleRow),
+    '',
+    `Answer times, p50 / p95 (requests): ${KINDS.join(', ')} (status: a waiting-room poll; join: joining it).`,
+    '',
+    `| addresses | ${KINDS.join(' | ')} |`,
+    `|---|${KINDS.map(() => '---').join('|')}|`,
+    ...runs.map(latencyRow),
     '',
     'What one core does: autocannon, 50 connections for 5 s over both processes (booking: 50 at a time, each a passenger with a seat locked beforehand); per core = requests ÷ CPU seconds the server processes (or PostgreSQL) spent meanwhile. The bare Fastify route and pgbench run on the same machine in the same run.',
     '',

@@ -37,15 +37,33 @@ export interface StartOptions {
   port?: number
 }
 
-/** A free 127.0.0.1 port. */
-export function freePort(): Promise<number> {
+let nextInRange = 0
+
+/** A free 127.0.0.1 port: any, or with FREE_PORTS (e.g. `8740-8749`, a shared machine's share) the next free one of that range in turn. */
+export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.FREE_PORTS ?? '')
+  if (!range) return bindable(0)
+  const [lo, hi] = [Number(range[1]), Number(range[2])]
+  for (let k = 0; k <= hi - lo; k++) {
+    const port = lo + ((nextInRange++ + k) % (hi - lo + 1))
+    try {
+      return await bindable(port)
+    } catch {
+      // taken: the next one
+    }
+  }
+  throw new Error(`no free port in FREE_PORTS=${process.env.FREE_PORTS}`)
+}
+
+/** Binds `port` (0: any) on 127.0.0.1 and lets it go again; answers the port. */
+function bindable(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer()
     srv.unref()
     srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port
-      srv.close(() => resolve(port))
+    srv.listen(port, '127.0.0.1', () => {
+      const bound = (srv.address() as net.AddressInfo).port
+      srv.close(() => resolve(bound))
     })
   })
 }

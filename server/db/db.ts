@@ -40,7 +40,7 @@ export interface Db extends Queryable {
 export interface OpenOptions {
   databaseUrl?: string
   dataDir?: string
-  /** Pool size for PostgreSQL. */
+  /** Pool size for PostgreSQL: connections for single statements, and as many again for transactions. */
   max?: number
 }
 
@@ -59,7 +59,10 @@ async function openPostgres(url: string, max: number): Promise<Db> {
   // date as the plain 'yyyy-mm-dd' string (pg's default is a local-midnight Date)
   pg.types.setTypeParser(1082, (v: string) => v)
   const pool = new pg.Pool({ connectionString: url, max })
-  pool.on('error', (err) => console.error('[db] idle client error:', err.message))
+  // transactions get their own connections: a crowd's long write transactions (bookings, payments) never make
+  // single-statement reads (waiting-room polls, searches, session look-ups) wait for a connection
+  const txPool = new pg.Pool({ connectionString: url, max })
+  for (const p of [pool, txPool]) p.on('error', (err) => console.error('[db] idle client error:', err.message))
   const listener = pgListener(pg, url)
   return {
     kind: 'postgres',
@@ -68,7 +71,7 @@ async function openPostgres(url: string, max: number): Promise<Db> {
       return r.rows
     },
     async transaction(fn) {
-      const client = await pool.connect()
+      const client = await txPool.connect()
       try {
         await client.query('BEGIN')
         const tx: Tx = {
@@ -95,7 +98,7 @@ async function openPostgres(url: string, max: number): Promise<Db> {
     listen: listener.listen,
     async close() {
       await listener.close()
-      await pool.end()
+      await Promise.all([pool.end(), txPool.end()])
     },
   }
 }

@@ -343,4 +343,45 @@ t('a date that is no rush answers open; bad input is refused by the contract', a
   assert.is(bad.body.error.code, 'VALIDATION_FAILED')
 })
 
+t("a rush date's search answer may be kept by a CDN or proxy for a few seconds; another date's by none", async () => {
+  const search = (tripDate: string) => f.api('POST', '/api/reservation/tripSearch', { ...key(), tripDate })
+  const plain = await search(trip.tripDate)
+  assert.is(plain.status, 200, JSON.stringify(plain.body))
+  assert.is(plain.headers['cache-control'], 'no-store')
+  await mark(60)
+  // the server's own search cache would answer the date's earlier rows: a new instant asks again
+  at(-5 * 60_000)
+  const rush = await search(trip.tripDate)
+  assert.is(rush.status, 200, JSON.stringify(rush.body))
+  const cc = String(rush.headers['cache-control'])
+  assert.match(cc, /(^|, )public(,|$)/)
+  assert.match(cc, /(^|, )max-age=0(,|$)/, 'browsers ask again: only shared caches keep it')
+  const shared = Number(/s-maxage=(\d+)/.exec(cc)?.[1])
+  assert.ok(shared >= 1 && shared <= 10, `s-maxage of a few seconds: ${cc}`)
+  // a signed-in passenger's search is the same answer: nothing personal goes into a shared cache
+  const passenger = await f.passenger()
+  const signedIn = await f.api('POST', '/api/reservation/tripSearch', key(), { token: passenger.token })
+  assert.equal(signedIn.body, rush.body)
+})
+
+t('a long queue is asked seldom far back (a tenth of the wait, at most 30 s) and often at the front', async () => {
+  await mark(10)
+  const tokens: string[] = []
+  for (let i = 0; i < 40; i++) {
+    at(1000 + i * 10)
+    tokens.push((await join(null)).body.data.token)
+  }
+  at(2000)
+  const front = await status(tokens[0]!)
+  const back = await status(tokens[39]!)
+  assert.is(back.state, 'waiting')
+  // 40th at 10 a minute: 240 s to wait
+  assert.is(back.estimateSeconds, 240)
+  assert.is(back.pollSeconds, 24)
+  const far = await status(tokens[25]!)
+  assert.ok(far.pollSeconds < back.pollSeconds && far.pollSeconds >= 5, `${far.pollSeconds}`)
+  // the first: 6 s to wait, asked every 2 s
+  assert.is(front.pollSeconds, 2)
+})
+
 t.run()

@@ -130,13 +130,32 @@ function toStatus(deps: Deps, row: StatusRow | null, now: Date, token: string | 
   const ahead = row.ahead ?? 0
   // every seat held for now (rate 0 under 'auto'): no honest estimate until some come free
   const estimateSeconds = rate > 0 ? Math.ceil(((ahead + 1) * 60) / rate) : null
-  return { ...s, state: 'waiting', place: ahead + 1, ahead, estimateSeconds, pollSeconds: estimateSeconds !== null && estimateSeconds <= 30 ? 2 : 5 }
+  return {
+    ...s,
+    state: 'waiting',
+    place: ahead + 1,
+    ahead,
+    estimateSeconds,
+    pollSeconds: estimateSeconds === null ? 5 : pollSecondsFor(estimateSeconds),
+  }
 }
 
 /** Admissions per minute: the rush date's rate, else the server's; 'auto' (either) admits as many a minute as seats are free now, none while none are. */
 function admitRate(deps: Deps, r: { admit_per_minute: number | null; admit_auto: boolean }, seatsFree: number): number {
   const set = r.admit_auto ? 'auto' : (r.admit_per_minute ?? deps.config.queueAdmitPerMinute)
   return set === 'auto' ? Math.max(0, seatsFree) : set
+}
+
+/** Longest wait between polls: a sold-out date reaches the back of the queue within it. */
+const MAX_POLL_SECONDS = 30
+
+/**
+ * When a waiting place asks again: every 2 s within 30 s of its turn, else a tenth of its wait (5–30 s). A crowd of
+ * 20,000 polling every 5 s is 4,000 requests a second; far back, nothing changes for them faster than that.
+ */
+function pollSecondsFor(estimateSeconds: number): number {
+  if (estimateSeconds <= 30) return 2
+  return Math.min(MAX_POLL_SECONDS, Math.max(5, Math.ceil(estimateSeconds / 10)))
 }
 
 /**

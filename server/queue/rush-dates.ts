@@ -35,6 +35,16 @@ export async function saleHourOf(q: Queryable, key: { tripDate: string; originCo
   return row?.opens ?? null
 }
 
+/** Whether the route's trips of that date sell through a waiting room. */
+export async function isRushDate(q: Queryable, key: { tripDate: string; originCode: string; destinationCode: string }): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM rush_dates WHERE trip_date = $1 AND origin_code = $2 AND destination_code = $3', [
+    key.tripDate,
+    key.originCode,
+    key.destinationCode,
+  ])
+  return rows.length > 0
+}
+
 /**
  * Marks (or changes) a rush date; answers whether it was new. People already queued keep their places and draws.
  * Without an opening instant the queue opens at the sale hour of the route's trips that date; throws when they have none.

@@ -6,9 +6,13 @@ import { AppError, type Deps } from '../core.ts'
 import { handle } from '../http/handle.ts'
 import { assertCities, assertStation } from '../trips/lookups.ts'
 import { memoized } from '../trips/memo.ts'
+import { isRushDate } from '../queue/rush-dates.ts'
 import { holdersOf } from '../trips/seat-locks.ts'
 import { dhakaDate } from '../lib/time.ts'
 import { assertOnSale, assertRoute, findTrip, onSaleAt, searchTrips, seatStates, toTripDetails, tripStatusNow } from '../trips/trips.ts'
+
+/** Seconds a shared cache (CDN, proxy) may answer a rush date's trip search from its copy. */
+const RUSH_SEARCH_SHARED_CACHE_S = 5
 
 /** Registers the trip routes. */
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -19,18 +23,22 @@ export function register(app: FastifyInstance, deps: Deps): void {
   const cachedSearch = memoized(
     async (q: { originCode: string; destinationCode: string; tripDate: string; now: Date }) => {
       await assertCities(deps.db, [q.originCode, q.destinationCode])
-      return searchTrips(deps.db, q.originCode, q.destinationCode, q.tripDate, q.now)
+      const [rows, rush] = await Promise.all([searchTrips(deps.db, q.originCode, q.destinationCode, q.tripDate, q.now), isRushDate(deps.db, q)])
+      return { rows, rush }
     },
     { ttlMs: cacheMs, max: 1000, key: (q) => `${q.originCode}|${q.destinationCode}|${q.tripDate}` },
   )
 
-  handle(app, deps, 'tripSearch', async ({ body }) => {
+  handle(app, deps, 'tripSearch', async ({ body, reply }) => {
     const now = deps.now()
     if (body.originCode === body.destinationCode) {
       throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'destinationCode', message: 'Origin and destination must differ' }] })
     }
     if (body.tripDate < dhakaDate(now)) throw new AppError('TRIP_IS_NOT_AVAILABLE')
-    return onSaleAt(await cachedSearch({ ...body, now }), now)
+    const { rows, rush } = await cachedSearch({ ...body, now })
+    // a rush date's crowd asks the same few questions: a CDN or proxy may answer them for a few seconds (the queue guards the seats)
+    if (rush) reply.header('cache-control', `public, max-age=0, s-maxage=${RUSH_SEARCH_SHARED_CACHE_S}`)
+    return onSaleAt(rows, now)
   })
 
   // Trip rows (times, route, fares, layout) change only with the timetable: the seat

@@ -70,4 +70,32 @@ test('the count is shared, renewed leases keep counting, released places and a s
   assert.is(left!.n, 0, 'closing gives back every place a process held')
 })
 
+test('a refused open takes no transaction (a crowd behind one address is refused with one read)', async () => {
+  let transactions = 0
+  const counted = new Proxy(t.db, {
+    get(target, key, receiver) {
+      if (key === 'transaction') {
+        return (fn: Parameters<typeof target.transaction>[0]) => {
+          transactions++
+          return target.transaction(fn)
+        }
+      }
+      const v = Reflect.get(target, key, receiver)
+      return typeof v === 'function' ? v.bind(target) : v
+    },
+  })
+  const slots = createStreamSlots(counted, { max: 2, renewMs: 3_600_000, now: () => t.clock.now() })
+  try {
+    await slots.take('203.0.113.9', 1)
+    await slots.take('203.0.113.9', 2)
+    const before = transactions
+    const over = await refusal(slots.take('203.0.113.9', 3))
+    assert.ok(over instanceof AppError)
+    assert.is(over.code, 'TOO_MANY_REQUESTS')
+    assert.is(transactions, before, 'the refusal took a transaction')
+  } finally {
+    await slots.close()
+  }
+})
+
 test.run()

@@ -7,7 +7,7 @@
  *
  * Taking a slot counts and inserts in one transaction under an advisory lock on the address,
  * so simultaneous requests on any process are counted one after the other: exactly `max`
- * pass, never more.
+ * pass, never more. An address already at its limit is refused by one read before that.
  */
 import type { Db } from '../db/db.ts'
 import { AppError } from '../core.ts'
@@ -75,17 +75,25 @@ export function createStreamSlots(db: Db, opts: StreamSlotOptions): StreamSlots 
   return {
     async take(address, tripId) {
       const now = opts.now()
-      const id = await db.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', ['seat-streams', address])
-        await tx.query('DELETE FROM seat_streams WHERE address = $1 AND lease_until <= $2', [address, now])
-        const [open] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM seat_streams WHERE address = $1', [address])
-        if (open!.n >= opts.max) return null
-        const [row] = await tx.query<{ id: string | number }>(
-          'INSERT INTO seat_streams (address, trip_id, opened_at, lease_until) VALUES ($1, $2, $3, $4) RETURNING id',
-          [address, tripId, now, addTime(now, { milliseconds: leaseMs })],
-        )
-        return Number(row!.id)
-      })
+      // an address already at its limit (a crowd behind a carrier's address) is refused with one read, no transaction or lock
+      const [live] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seat_streams WHERE address = $1 AND lease_until > $2', [
+        address,
+        now,
+      ])
+      const id =
+        live!.n >= opts.max
+          ? null
+          : await db.transaction(async (tx) => {
+              await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', ['seat-streams', address])
+              await tx.query('DELETE FROM seat_streams WHERE address = $1 AND lease_until <= $2', [address, now])
+              const [open] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM seat_streams WHERE address = $1', [address])
+              if (open!.n >= opts.max) return null
+              const [row] = await tx.query<{ id: string | number }>(
+                'INSERT INTO seat_streams (address, trip_id, opened_at, lease_until) VALUES ($1, $2, $3, $4) RETURNING id',
+                [address, tripId, now, addTime(now, { milliseconds: leaseMs })],
+              )
+              return Number(row!.id)
+            })
       if (id === null) {
         opts.refused?.()
         throw new AppError('TOO_MANY_REQUESTS', { retryAfterSeconds: SLOT_RETRY_SECONDS })
