@@ -10,6 +10,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import type { ChangeQuote, Reservation } from '../contract/schemas.ts'
 import { formatMoney } from '../contract/money.ts'
 import { bookThroughApi, dhakaDate, expectNoAxeViolations, type Lang, m, openOwnTicket, type TripRow } from './helpers.ts'
+import { textSize, unnamedTabStops, unreachableFocusables } from './large-text.ts'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -54,6 +55,23 @@ async function chooseNewTrip(page: Page, lang: Lang, request: APIRequestContext,
   await expect(page.locator(`[data-seat="${name}"]:visible`)).toHaveAttribute('data-state', 'selected')
   await expect(page.getByRole('heading', { name: m(lang, 'dateChange.quoteHeading') })).toBeVisible()
   return api<ChangeQuote>(request, token, 'post', '/reservation/changeQuote', { reservationId, tripId: to.tripId, seatNames: [name] })
+}
+
+/** The change panel within the screen's width (nothing of it past the edge but inside a scroll box), its controls reachable and its Tab stops named. */
+async function expectPanelFits(page: Page, label: string): Promise<void> {
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('section[aria-labelledby="change-heading"] *')]
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+      // the seat map scrolls in a box of its own (reachability is checked below)
+      .filter((el) => {
+        for (let box = el.parentElement; box; box = box.parentElement) if (/(auto|scroll)/.test(getComputedStyle(box).overflowX)) return false
+        return true
+      })
+      .map((el) => `${el.tagName.toLowerCase()}: ${el.textContent?.trim().slice(0, 30)}`),
+  )
+  expect(wide, `${label}: parts of the panel past the screen's edge`).toEqual([])
+  expect(await unreachableFocusables(page), `${label}: controls a scroll box cannot scroll to`).toEqual([])
+  expect(await unnamedTabStops(page), `${label}: a scroll box reached by Tab says what it is`).toEqual([])
 }
 
 for (const lang of ['en', 'bn'] as const) {
@@ -132,6 +150,39 @@ for (const lang of ['en', 'bn'] as const) {
       q.newFare,
       before.expirationTime,
     ])
+    await page.context().close()
+  })
+
+  test(`${lang}: the change panel at 200 % text on a 320px phone, and in forced colours the chosen trip shows as chosen`, async ({
+    browser,
+    request,
+  }) => {
+    const { cheap, dear } = await cheapAndDear(request, lang === 'en' ? 9 : 10)
+    const booked = await bookThroughApi(request, { tripId: cheap.tripId }, { seats: 1 })
+    const page = await openOwnTicket(browser, request, booked, lang)
+    await page.setViewportSize({ width: 320, height: 900 })
+    await textSize(page.context(), page, 200)
+    await chooseNewTrip(page, lang, request, booked.token, booked.reservationId, dear)
+    const label = `change panel (${lang}, 320px, 200 % text)`
+    await expectNoAxeViolations(page, label)
+    await expectPanelFits(page, label)
+
+    await page.emulateMedia({ forcedColors: 'active' })
+    await expectNoAxeViolations(page, `${label}, forced colours`)
+    await expectPanelFits(page, `${label}, forced colours`)
+    // the same button chosen and not chosen must look different without the theme's colours
+    const chosen = page.getByRole('button', { name: new RegExp(dear.coachCode), pressed: true })
+    const shot = async () => {
+      await chosen.evaluate((el) => (el as HTMLElement).blur())
+      return (await chosen.screenshot({ animations: 'disabled' })).toString('base64')
+    }
+    const pressed = await shot()
+    // the same button as it looks not chosen (its look follows aria-pressed)
+    await chosen.evaluate((el) => el.setAttribute('aria-pressed', 'false'))
+    const chosenNot = page.getByRole('button', { name: new RegExp(dear.coachCode), pressed: false })
+    await chosenNot.evaluate((el) => (el as HTMLElement).blur())
+    const unpressed = (await chosenNot.screenshot({ animations: 'disabled' })).toString('base64')
+    expect(pressed === unpressed, 'the chosen trip looks like the others in forced colours').toBe(false)
     await page.context().close()
   })
 }

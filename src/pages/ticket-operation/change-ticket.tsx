@@ -31,6 +31,8 @@ const styles = {
     '& input': { minHeight: '11', px: '2', borderWidth: '1px', borderRadius: 'md' },
   }),
   trips: css({ listStyle: 'none', p: '0', m: '0', display: 'flex', flexDirection: 'column', gap: '2' }),
+  // the chosen trip shows by its border and weight, not by colour alone (forced colours keep both)
+  trip: css({ '&[aria-pressed=true]': { borderWidth: '3px', fontWeight: 'bold' } }),
 }
 
 // Mobile wallets first, as on the booking page; each id written out for the build's message scan.
@@ -192,7 +194,7 @@ function TripButton({ x, chosen, onChoose }: { x: TripSummary; chosen: boolean; 
   const t = useT()
   const lang = language.value
   return (
-    <Button variant="outline" aria-pressed={chosen} onClick={onChoose}>
+    <Button variant="outline" className={styles.trip} aria-pressed={chosen} onClick={onChoose}>
       {t('dateChange.trip', {
         time: formatTime(x.departureTime, lang),
         coach: x.coachCode,
