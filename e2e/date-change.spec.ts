@@ -10,7 +10,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import type { ChangeQuote, Reservation } from '../contract/schemas.ts'
 import { formatMoney } from '../contract/money.ts'
 import { bookThroughApi, dhakaDate, expectNoAxeViolations, type Lang, m, openOwnTicket, type TripRow } from './helpers.ts'
-import { textSize, unnamedTabStops, unreachableFocusables } from './large-text.ts'
+import { expectBoxFits, textSize } from './large-text.ts'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -55,23 +55,6 @@ async function chooseNewTrip(page: Page, lang: Lang, request: APIRequestContext,
   await expect(page.locator(`[data-seat="${name}"]:visible`)).toHaveAttribute('data-state', 'selected')
   await expect(page.getByRole('heading', { name: m(lang, 'dateChange.quoteHeading') })).toBeVisible()
   return api<ChangeQuote>(request, token, 'post', '/reservation/changeQuote', { reservationId, tripId: to.tripId, seatNames: [name] })
-}
-
-/** The change panel within the screen's width (nothing of it past the edge but inside a scroll box), its controls reachable and its Tab stops named. */
-async function expectPanelFits(page: Page, label: string): Promise<void> {
-  const wide = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('section[aria-labelledby="change-heading"] *')]
-      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
-      // the seat map scrolls in a box of its own (reachability is checked below)
-      .filter((el) => {
-        for (let box = el.parentElement; box; box = box.parentElement) if (/(auto|scroll)/.test(getComputedStyle(box).overflowX)) return false
-        return true
-      })
-      .map((el) => `${el.tagName.toLowerCase()}: ${el.textContent?.trim().slice(0, 30)}`),
-  )
-  expect(wide, `${label}: parts of the panel past the screen's edge`).toEqual([])
-  expect(await unreachableFocusables(page), `${label}: controls a scroll box cannot scroll to`).toEqual([])
-  expect(await unnamedTabStops(page), `${label}: a scroll box reached by Tab says what it is`).toEqual([])
 }
 
 for (const lang of ['en', 'bn'] as const) {
@@ -165,11 +148,11 @@ for (const lang of ['en', 'bn'] as const) {
     await chooseNewTrip(page, lang, request, booked.token, booked.reservationId, dear)
     const label = `change panel (${lang}, 320px, 200 % text)`
     await expectNoAxeViolations(page, label)
-    await expectPanelFits(page, label)
+    await expectBoxFits(page, 'section[aria-labelledby="change-heading"]', label)
 
     await page.emulateMedia({ forcedColors: 'active' })
     await expectNoAxeViolations(page, `${label}, forced colours`)
-    await expectPanelFits(page, `${label}, forced colours`)
+    await expectBoxFits(page, 'section[aria-labelledby="change-heading"]', `${label}, forced colours`)
     // the same button chosen and not chosen must look different without the theme's colours
     const chosen = page.getByRole('button', { name: new RegExp(dear.coachCode), pressed: true })
     const shot = async () => {
