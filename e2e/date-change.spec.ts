@@ -3,12 +3,14 @@
  * card-paid ticket, asks to change its date or time, lists that day's trips, picks another one,
  * chooses a seat on its live seat map and reads the difference the server quotes. A dearer trip:
  * the difference paid with bKash on the gateway's page, back on the ticket with the new trip. A
- * cheaper trip: the difference goes back to the card at once. The PNR stays.
+ * cheaper trip: the difference goes back to the card at once. The PNR stays. A live unpaid
+ * booking, opened from the profile's list, moves the same way: free, the same booking, its time to pay kept.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import type { ChangeQuote, Reservation } from '../contract/schemas.ts'
 import { formatMoney } from '../contract/money.ts'
 import { bookThroughApi, dhakaDate, expectNoAxeViolations, type Lang, m, openOwnTicket, type TripRow } from './helpers.ts'
+import { expectBoxFits, textSize } from './large-text.ts'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -100,6 +102,70 @@ for (const lang of ['en', 'bn'] as const) {
     await expect(page.getByTestId('ticket-total')).toHaveText(formatMoney(q.newFare, lang))
     const after = await api<Reservation>(request, bought.token, 'get', `/reservation/details/${bought.reservationId}`)
     expect([after.tripId, after.refund?.to, after.refund?.amount]).toEqual([cheap.tripId, 'CARD', q.refund])
+    await page.context().close()
+  })
+
+  test(`${lang}: a live unpaid booking moves to another trip with the keyboard: the same booking, unpaid, its time to pay kept`, async ({
+    browser,
+    request,
+  }) => {
+    const { cheap, dear } = await cheapAndDear(request, lang === 'en' ? 3 : 8)
+    const booked = await bookThroughApi(request, { tripId: cheap.tripId }, { seats: 1 })
+    const before = await api<Reservation>(request, booked.token, 'get', `/reservation/details/${booked.reservationId}`)
+    expect(before.status).toBe(2)
+    const page = await openOwnTicket(browser, request, booked, lang)
+
+    const q = await chooseNewTrip(page, lang, request, booked.token, booked.reservationId, dear)
+    expect([q.toPay, q.refund, q.charge]).toEqual([0, 0, 0])
+    await expect(page.getByTestId('change-new-fare')).toHaveText(formatMoney(q.newFare, lang))
+    await expect(page.getByTestId('change-difference')).toHaveCount(0)
+    await expectNoAxeViolations(page, `${lang} booking change quote`)
+    await press(page, page.getByRole('button', { name: m(lang, 'dateChange.confirmBooking') }))
+
+    await expect(page.getByRole('status').filter({ hasText: m(lang, 'dateChange.bookingDone') })).toHaveCount(1)
+    await expect(page.getByRole('button', { name: m(lang, 'dateChange.open') })).toBeFocused()
+    await expect(page.getByTestId('ticket-total')).toHaveText(formatMoney(q.newFare, lang))
+    const after = await api<Reservation>(request, booked.token, 'get', `/reservation/details/${booked.reservationId}`)
+    expect([after.id, after.tripId, after.status, after.fare.total, after.expirationTime]).toEqual([
+      before.id,
+      dear.tripId,
+      2,
+      q.newFare,
+      before.expirationTime,
+    ])
+    await page.context().close()
+  })
+
+  test(`${lang}: the change panel at 200 % text on a 320px phone, and in forced colours the chosen trip shows as chosen`, async ({
+    browser,
+    request,
+  }) => {
+    const { cheap, dear } = await cheapAndDear(request, lang === 'en' ? 9 : 10)
+    const booked = await bookThroughApi(request, { tripId: cheap.tripId }, { seats: 1 })
+    const page = await openOwnTicket(browser, request, booked, lang)
+    await page.setViewportSize({ width: 320, height: 900 })
+    await textSize(page.context(), page, 200)
+    await chooseNewTrip(page, lang, request, booked.token, booked.reservationId, dear)
+    const label = `change panel (${lang}, 320px, 200 % text)`
+    await expectNoAxeViolations(page, label)
+    await expectBoxFits(page, 'section[aria-labelledby="change-heading"]', label)
+
+    await page.emulateMedia({ forcedColors: 'active' })
+    await expectNoAxeViolations(page, `${label}, forced colours`)
+    await expectBoxFits(page, 'section[aria-labelledby="change-heading"]', `${label}, forced colours`)
+    // the same button chosen and not chosen must look different without the theme's colours
+    const chosen = page.getByRole('button', { name: new RegExp(dear.coachCode), pressed: true })
+    const shot = async () => {
+      await chosen.evaluate((el) => (el as HTMLElement).blur())
+      return (await chosen.screenshot({ animations: 'disabled' })).toString('base64')
+    }
+    const pressed = await shot()
+    // the same button as it looks not chosen (its look follows aria-pressed)
+    await chosen.evaluate((el) => el.setAttribute('aria-pressed', 'false'))
+    const chosenNot = page.getByRole('button', { name: new RegExp(dear.coachCode), pressed: false })
+    await chosenNot.evaluate((el) => (el as HTMLElement).blur())
+    const unpressed = (await chosenNot.screenshot({ animations: 'disabled' })).toString('base64')
+    expect(pressed === unpressed, 'the chosen trip looks like the others in forced colours').toBe(false)
     await page.context().close()
   })
 }

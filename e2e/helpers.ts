@@ -31,13 +31,14 @@ export function messagePattern(text: string): RegExp {
   )
 }
 
-/** Runs axe with the WCAG 2.0/2.1/2.2 A and AA rules and expects no violations. */
-export async function expectNoAxeViolations(page: Page, label = page.url()): Promise<void> {
+/** Runs axe with the WCAG 2.0/2.1/2.2 A and AA rules and expects no violations (`include`: in that part of the page only). */
+export async function expectNoAxeViolations(page: Page, label = page.url(), include?: string): Promise<void> {
   // a frame mid-animation (toasts sliding in over each other) is not what anyone uses
   await page
     .waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 })
     .catch(() => undefined)
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze()
+  const axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
+  const result = await (include ? axe.include(include) : axe).analyze()
   const summary = result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`)
   expect(summary, `axe violations on ${label}`).toEqual([])
 }

@@ -78,3 +78,25 @@ export async function expectLargeTextOk(page: Page, label: string): Promise<void
   expect(await unreachableFocusables(page), `${label}: controls a scroll box cannot scroll to`).toEqual([])
   expect(await unnamedTabStops(page), `${label}: a scroll box reached by Tab says what it is`).toEqual([])
 }
+
+/**
+ * Expects the box `selector` within the screen's width (nothing of it past the edge but inside a scroll box), every
+ * control reachable and every Tab stop named: expectLargeTextOk for one part of a page whose other parts are not under test.
+ */
+export async function expectBoxFits(page: Page, selector: string, label: string): Promise<void> {
+  const wide = await page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll<HTMLElement>(`${sel} *`)]
+        .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+        // a seat map scrolls in a box of its own (reachability is checked below)
+        .filter((el) => {
+          for (let box = el.parentElement; box; box = box.parentElement) if (/(auto|scroll)/.test(getComputedStyle(box).overflowX)) return false
+          return true
+        })
+        .map((el) => `${el.tagName.toLowerCase()}: ${el.textContent?.trim().slice(0, 30)}`),
+    selector,
+  )
+  expect(wide, `${label}: parts of ${selector} past the screen's edge`).toEqual([])
+  expect(await unreachableFocusables(page), `${label}: controls a scroll box cannot scroll to`).toEqual([])
+  expect(await unnamedTabStops(page), `${label}: a scroll box reached by Tab says what it is`).toEqual([])
+}

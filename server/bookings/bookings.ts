@@ -167,8 +167,7 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
     return await deps.db.transaction(async (tx) => {
       // The hold limits below count committed locks and bookings: one address's seat locks
       // and bookings, and one passenger's bookings, take their turn (in every process).
-      if (address) await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('seat-hold-address'), hashtext($1))", [address])
-      await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('unpaid-seats-passenger'), $1)", [passengerId])
+      await lockUnpaidLimits(tx, passengerId, address)
       await lockDateCap(tx, { passengerId, mobile, tripDate: trip.trip_date })
       const outboundId = req.outboundReservationId ?? null
       if (outboundId != null) {
@@ -242,14 +241,7 @@ export async function createBooking(deps: Deps, req: BookingRequest): Promise<nu
       await assertDateCap(tx, deps.config.seatsPerPassengerPerDate, { passengerId, mobile, tripDate: trip.trip_date, seats: names.length, now })
       // Remember this first hold of each seat (a live record stays: it is the cap this booking got),
       // kept until HOLD_MINUTES after the latest it could end.
-      await tx.query(
-        `INSERT INTO first_holds (holder_key, trip_id, seat_name, kind, expires_at, max_expires_at, keep_until)
-         SELECT k, $1, n, 'booking', $4, $5, $6 FROM unnest(hold_keys($2, $3)) AS k CROSS JOIN unnest($7::text[]) AS n
-         ON CONFLICT (trip_id, seat_name, holder_key, kind) DO UPDATE
-           SET expires_at = EXCLUDED.expires_at, max_expires_at = EXCLUDED.max_expires_at, keep_until = EXCLUDED.keep_until
-         WHERE first_holds.keep_until <= $8`,
-        [trip.id, passengerId, address, expiresAt, maxExpiresAt, addTime(maxExpiresAt, { minutes: deps.config.holdMinutes }), names, now],
-      )
+      await rememberFirstHolds(tx, deps.config, { tripId: trip.id, passengerId, address, names, expiresAt, maxExpiresAt, now })
       return row!.id
     })
   } catch (err) {
@@ -289,6 +281,28 @@ export async function lockOutboundFor(tx: Queryable, id: number, passengerId: nu
   if (other.length > 0) throw badOutbound('This booking already has a return trip')
 }
 
+/** Takes the advisory locks under which the address's and the passenger's unpaid holds are counted (assertUnpaidLimits). */
+export async function lockUnpaidLimits(tx: Queryable, passengerId: number, address: string): Promise<void> {
+  if (address) await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('seat-hold-address'), hashtext($1))", [address])
+  await tx.query("SELECT 1 FROM pg_advisory_xact_lock(hashtext('unpaid-seats-passenger'), $1)", [passengerId])
+}
+
+/** Records a booking's first hold of seats `names` (kept HOLD_MINUTES past the latest it could end), unless a live record is there. */
+export async function rememberFirstHolds(
+  tx: Queryable,
+  config: Deps['config'],
+  h: { tripId: number; passengerId: number; address: string; names: string[]; expiresAt: Date; maxExpiresAt: Date; now: Date },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO first_holds (holder_key, trip_id, seat_name, kind, expires_at, max_expires_at, keep_until)
+     SELECT k, $1, n, 'booking', $4, $5, $6 FROM unnest(hold_keys($2, $3)) AS k CROSS JOIN unnest($7::text[]) AS n
+     ON CONFLICT (trip_id, seat_name, holder_key, kind) DO UPDATE
+       SET expires_at = EXCLUDED.expires_at, max_expires_at = EXCLUDED.max_expires_at, keep_until = EXCLUDED.keep_until
+     WHERE first_holds.keep_until <= $8`,
+    [h.tripId, h.passengerId, h.address, h.expiresAt, h.maxExpiresAt, addTime(h.maxExpiresAt, { minutes: config.holdMinutes }), h.names, h.now],
+  )
+}
+
 /** The earlier of two instants (`b` absent: `a`). */
 function earlier(a: Date, b: Date | null | undefined): Date {
   return b && b.getTime() < a.getTime() ? b : a
@@ -300,7 +314,7 @@ function earlier(a: Date, b: Date | null | undefined): Date {
  * HOLD_LIMIT_PER_ADDRESS_TOTAL in all, or the passenger has more than
  * UNPAID_SEATS_PER_PASSENGER seats in unpaid bookings. Call under the advisory locks.
  */
-async function assertUnpaidLimits(
+export async function assertUnpaidLimits(
   tx: Queryable,
   config: Deps['config'],
   at: { tripId: number; passengerId: number; address: string; now: Date },

@@ -36,8 +36,8 @@ const setFare = (tripId: number, fare: number) =>
   db.query('UPDATE trips SET fares = (SELECT jsonb_object_agg(k, $2::int) FROM jsonb_object_keys(fares::jsonb) AS k) WHERE id = $1', [tripId, fare])
 
 let seq = 0
-/** A ticket of two seats at 500 a seat paid from a fresh passenger's balance, and two other trips of its route at 600 and 400. */
-async function setUp() {
+/** A ticket of two seats at 500 a seat paid from a fresh passenger's balance (`pay` false: left a live booking), and two other trips of its route at 600 and 400. */
+async function setUp(pay = true) {
   const trip = await pickTrip(ctx, { minHours: 80, skip: seq * 3 })
   await setFare(trip.id, 500)
   const others = await db.query<{ id: number; trip_date: string; coach_code: string }>(
@@ -61,6 +61,7 @@ async function setUp() {
     token,
   })
   assert.is(booked.status, 200, JSON.stringify(booked.body))
+  if (!pay) return { passengerId: row!.id, token, sold: booked.body.data, dear: dear!, cheap: cheap! }
   const paid = await call(a.url, 'POST', '/api/reservation/payFromBalance', { reservationId: booked.body.data.id }, { token })
   assert.is(paid.status, 200, JSON.stringify(paid.body))
   return { passengerId: row!.id, token, sold: paid.body.data, dear: dear!, cheap: cheap! }
@@ -68,55 +69,97 @@ async function setUp() {
 
 const balance = async (id: number) => (await db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [id]))[0]!.balance
 
+/** Locks two seats on each of the two trips and quotes both changes of `s`'s reservation: one on each process. */
+async function twoChanges(s: Awaited<ReturnType<typeof setUp>>) {
+  const bodies = []
+  for (const [to, server] of [
+    [s.dear, a],
+    [s.cheap, b],
+  ] as const) {
+    const seats = await freeSeats(ctx, to.id, 2)
+    assert.is((await call(server.url, 'POST', '/api/reservation/seatLock', lockBody(to, seats), { token: s.token })).status, 200)
+    const q = await call(
+      server.url,
+      'POST',
+      '/api/reservation/changeQuote',
+      { reservationId: s.sold.id, tripId: to.id, seatNames: seats },
+      { token: s.token },
+    )
+    assert.is(q.status, 200, JSON.stringify(q.body))
+    bodies.push({
+      reservationId: s.sold.id,
+      tripId: to.id,
+      seatNames: seats,
+      fromTripId: s.sold.tripId,
+      toPay: q.body.data.toPay,
+      refund: q.body.data.refund,
+    })
+  }
+  return bodies
+}
+
+/** Sends both changes at once, one per process; asserts exactly one wins and the other is refused as changed meanwhile; answers the winner's index. */
+async function race(s: { token: string }, bodies: unknown[]): Promise<number> {
+  const both = await Promise.all([
+    call(a.url, 'POST', '/api/reservation/change', bodies[0], { token: s.token }),
+    call(b.url, 'POST', '/api/reservation/change', bodies[1], { token: s.token }),
+  ])
+  const won = both.findIndex((x) => x.status === 200)
+  assert.is(both.filter((x) => x.status === 200).length, 1, JSON.stringify(both.map((x) => x.body)))
+  assert.is(both[1 - won]!.body.error.code, 'RESERVATION_NOT_CHANGEABLE')
+  return won
+}
+
+/** Asserts the reservation's two live seats are on `tripId`. */
+async function assertSeatsOn(id: number, tripId: number): Promise<void> {
+  const live = await db.query<{ trip_id: number }>('SELECT trip_id FROM reservation_seats WHERE reservation_id = $1 AND active', [id])
+  assert.equal(
+    live.map((l) => l.trip_id),
+    [tripId, tripId],
+  )
+}
+
 test('a change to a dearer trip and one to a cheaper trip at once: exactly one wins, the money moves once', async () => {
   for (let i = 0; i < 3; i++) {
     const s = await setUp()
-    const bodies = []
-    for (const [to, server] of [
-      [s.dear, a],
-      [s.cheap, b],
-    ] as const) {
-      const seats = await freeSeats(ctx, to.id, 2)
-      assert.is((await call(server.url, 'POST', '/api/reservation/seatLock', lockBody(to, seats), { token: s.token })).status, 200)
-      const q = await call(
-        server.url,
-        'POST',
-        '/api/reservation/changeQuote',
-        { reservationId: s.sold.id, tripId: to.id, seatNames: seats },
-        { token: s.token },
-      )
-      assert.is(q.status, 200, JSON.stringify(q.body))
-      bodies.push({
-        reservationId: s.sold.id,
-        tripId: to.id,
-        seatNames: seats,
-        fromTripId: s.sold.tripId,
-        toPay: q.body.data.toPay,
-        refund: q.body.data.refund,
-      })
-    }
+    const bodies = await twoChanges(s)
     assert.equal([bodies[0]!.toPay, bodies[1]!.refund], [200, 200])
     const before = await balance(s.passengerId)
-    const both = await Promise.all([
-      call(a.url, 'POST', '/api/reservation/change', bodies[0], { token: s.token }),
-      call(b.url, 'POST', '/api/reservation/change', bodies[1], { token: s.token }),
-    ])
-    const won = both.findIndex((x) => x.status === 200)
-    assert.is(both.filter((x) => x.status === 200).length, 1, JSON.stringify(both.map((x) => x.body)))
-    assert.is(both[1 - won]!.body.error.code, 'RESERVATION_NOT_CHANGEABLE')
+    const won = await race(s, bodies)
     const winner = bodies[won]!
     const [x] = await db.query<{ trip_id: number; total: number; pnr: string }>('SELECT trip_id, total, pnr FROM reservations WHERE id = $1', [
       s.sold.id,
     ])
     assert.equal([x!.trip_id, x!.pnr], [winner.tripId, s.sold.pnr])
-    const live = await db.query<{ trip_id: number }>('SELECT trip_id FROM reservation_seats WHERE reservation_id = $1 AND active', [s.sold.id])
-    assert.equal(
-      live.map((l) => l.trip_id),
-      [winner.tripId, winner.tripId],
-    )
+    await assertSeatsOn(s.sold.id, winner.tripId)
     assert.is(await balance(s.passengerId), before - winner.toPay + winner.refund)
     const done = await db.query("SELECT id FROM ticket_changes WHERE reservation_id = $1 AND status = 'DONE'", [s.sold.id])
     assert.is(done.length, 1)
+  }
+})
+
+test('two changes of one live unpaid booking at once: exactly one wins; it stays one booking, unpaid, on one trip', async () => {
+  for (let i = 0; i < 3; i++) {
+    const s = await setUp(false)
+    const bodies = await twoChanges(s)
+    assert.equal(
+      bodies.map((x) => [x.toPay, x.refund]),
+      [
+        [0, 0],
+        [0, 0],
+      ],
+    )
+    const before = await balance(s.passengerId)
+    const won = await race(s, bodies)
+    const winner = bodies[won]!
+    const [x] = await db.query<{ trip_id: number; total: number; status: number }>('SELECT trip_id, total, status FROM reservations WHERE id = $1', [
+      s.sold.id,
+    ])
+    assert.equal([x!.trip_id, x!.total, x!.status], [winner.tripId, won === 0 ? 1200 : 800, 2])
+    await assertSeatsOn(s.sold.id, winner.tripId)
+    assert.is(await balance(s.passengerId), before)
+    const others = await db.query('SELECT 1 FROM reservations WHERE passenger_id = $1', [s.passengerId])
+    assert.is(others.length, 1, 'one reservation')
   }
 })
 

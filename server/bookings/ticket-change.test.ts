@@ -330,6 +330,93 @@ t('a change to another date counts against that date’s seats per passenger', a
   assert.is(still.body.data.tripId, trip.id)
 })
 
+/** A live unpaid booking of `n` seats at `fare` a seat, 80+ hours before departure. */
+async function booking(n: number, fare: number) {
+  const p = await f.passenger({ balance: 50_000 })
+  const trip = await pickTrip(f, { minHours: 80, maxHours: 110, skip: used++ })
+  await f.db.query(`UPDATE trips SET fares = (SELECT jsonb_object_agg(k, $2::int) FROM jsonb_object_keys(fares::jsonb) AS k) WHERE id = $1`, [
+    trip.id,
+    fare,
+  ])
+  const seats = await lockNew(p, trip, n)
+  const booked = await f.api('POST', '/api/reservation/booking', bookingBody(trip, seats, { passengerMobile: p.mobile }), { token: p.token })
+  assert.is(booked.status, 200, JSON.stringify(booked.body))
+  assert.is(booked.body.data.status, 2)
+  return { p, trip, booked: booked.body.data }
+}
+
+const expiresAt = async (id: number) =>
+  (await f.db.query<{ at: Date }>('SELECT expiration_time AS at FROM reservations WHERE id = $1', [id]))[0]!.at.getTime()
+
+t(
+  'a live unpaid booking moves to another trip: the same booking, still unpaid, its total the new fare, its deadline kept, no money, no message',
+  () =>
+    withCharge(50, async () => {
+      const { p, trip, booked } = await booking(2, 500)
+      const to = await sibling(trip, 700)
+      const seats = await lockNew(p, to, 2)
+      const before = await balance(p.id)
+      const deadline = await expiresAt(booked.id)
+      const mark = await lastOutboxId()
+      f.advance(2)
+      const { quote: q, res } = await change(p, booked, to.id, seats)
+      assert.equal([q.fare, q.newFare, q.charge, q.toPay, q.refund], [1000, 1400, 0, 0, 0])
+      assert.is(res.status, 200, JSON.stringify(res.body))
+      const moved = res.body.data.reservation
+      assert.equal([moved.id, moved.tripId, moved.status, moved.fare.total], [booked.id, to.id, 2, 1400])
+      assert.equal(moved.seats.map((s: { name: string }) => s.name).sort(), [...seats].sort())
+      assert.is(await expiresAt(booked.id), deadline, 'the payment deadline is not renewed')
+      assert.is(await balance(p.id), before)
+      assert.equal(await messagesSince(mark), [])
+      assert.is(await mapStatus(trip, booked.seats[0].name), 0)
+      assert.is(await mapStatus(to, seats[0]!), 2)
+      // it is paid as any booking, at the new fare
+      const paid = await f.api('POST', '/api/reservation/payFromBalance', { reservationId: booked.id }, { token: p.token })
+      assert.is(paid.status, 200, JSON.stringify(paid.body))
+      assert.is(await balance(p.id), before - 1400)
+    }),
+)
+
+t('a booking is refused its change: expired, another route, a trip not on sale, a round trip’s leg, past the new date’s cap', async () => {
+  const { p, trip, booked } = await booking(1, 500)
+  const to = await sibling(trip, 500)
+  const seats = await lockNew(p, to, 1)
+  const [elsewhere] = await f.db.query<{ id: number }>(
+    "SELECT id FROM trips WHERE route_id <> (SELECT route_id FROM trips WHERE id = $1) AND status = 'OPEN' AND departure_at > $2 LIMIT 1",
+    [trip.id, new Date(f.now().getTime() + 80 * 3_600_000)],
+  )
+  assert.is(code(await quote(p, booked.id, elsewhere!.id, seats)), 'TRIP_NOT_ALLOWED')
+  await f.db.query('UPDATE trips SET sale_opens_at = $2 WHERE id = $1', [to.id, new Date(f.now().getTime() + 3_600_000)])
+  assert.is(code(await quote(p, booked.id, to.id, seats)), 'SALE_NOT_OPEN')
+  await f.db.query('UPDATE trips SET sale_opens_at = NULL WHERE id = $1', [to.id])
+  const cap = f.deps.config.seatsPerPassengerPerDate
+  const [{ n } = { n: 0 }] = await f.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id JOIN trips t ON t.id = rs.trip_id
+      WHERE x.passenger_id = $1 AND rs.active AND t.trip_date = $2::date`,
+    [p.id, to.tripDate],
+  )
+  f.deps.config.seatsPerPassengerPerDate = n
+  try {
+    const { res } = await change(p, booked, to.id, seats)
+    assert.is(code(res), 'SEAT_LIMIT_EXCEEDED')
+  } finally {
+    f.deps.config.seatsPerPassengerPerDate = cap
+  }
+  await f.db.query('UPDATE reservations SET outbound_reservation_id = $2 WHERE id = $1', [booked.id, booked.id])
+  assert.is(code(await quote(p, booked.id, to.id, seats)), 'RESERVATION_NOT_CHANGEABLE')
+  await f.db.query('UPDATE reservations SET outbound_reservation_id = NULL WHERE id = $1', [booked.id])
+  assert.is((await quote(p, booked.id, to.id, seats)).status, 200)
+  const was = f.now()
+  f.setNow(new Date((await expiresAt(booked.id)) + 1000))
+  try {
+    assert.is(code(await quote(p, booked.id, to.id, seats)), 'BOOKING_NOT_FOUND')
+  } finally {
+    f.setNow(was)
+  }
+  const still = await f.api('GET', `/api/reservation/details/${booked.id}`, undefined, { token: p.token })
+  assert.equal([still.body.data.tripId, still.body.data.status], [trip.id, 2])
+})
+
 t('the request is checked by the contract', async () => {
   const p = await f.passenger()
   const bad = await f.api(

@@ -1,6 +1,6 @@
 /**
- * Moving a sold ticket to another trip of its route (another date or coach): the quote (the new
- * seats' fare, the operator's change charge, the difference to pay or to get back), and the
+ * Moving a sold ticket (or a live unpaid booking: moveBooking, free, its deadline kept) to another
+ * trip of its route (another date or coach): the quote (the new seats' fare, the operator's change charge, the difference to pay or to get back), and the
  * change, which keeps the PNR and PIN. The old seats are freed in the transaction that takes the
  * new ones, so the passenger never holds neither. A difference paid from the balance (or nothing
  * to pay) changes the ticket at once; one paid on the gateway's page waits as a PENDING change whose
@@ -21,7 +21,17 @@ import {
 } from '../delivery/ticket-messages.ts'
 import { addTime } from '../lib/time.ts'
 import { assertOnSale, assertSaleOpen, findTrip } from '../trips/trips.ts'
-import { expireBookings, ownReservation, type ReservationRow } from './bookings.ts'
+import {
+  assertLiveBooking,
+  assertNotUnderReview,
+  assertUnpaidLimits,
+  declinePending,
+  expireBookings,
+  lockUnpaidLimits,
+  ownReservation,
+  type ReservationRow,
+  rememberFirstHolds,
+} from './bookings.ts'
 import { assertDateCap, lockDateCap } from './date-cap.ts'
 import type { PaymentRow } from './payment-row.ts'
 import { loadReservation } from './reservation-view.ts'
@@ -54,8 +64,9 @@ export interface ChangeQuote {
 }
 
 /**
- * The quote for moving ticket `r` to trip `ask.tripId`, or the catalogue error that refuses it:
- * RESERVATION_NOT_CHANGEABLE (not a live ticket), the cancel cut-off's errors (cancelQuote),
+ * The quote for moving ticket or live booking `r` to trip `ask.tripId` (a booking's: nothing to pay
+ * or get back), or the catalogue error that refuses it: RESERVATION_NOT_CHANGEABLE (not a live
+ * ticket or booking), the cancel cut-off's errors (cancelQuote, tickets only), a booking's (assertChangeableBooking),
  * TRIP_NOT_FOUND, VALIDATION_FAILED (the same trip, another number of seats), TRIP_NOT_ALLOWED
  * (another route), the new trip's sale errors, SEAT_NOT_FOUND.
  */
@@ -65,9 +76,13 @@ export async function quoteChange(
   r: ReservationRow,
   ask: Omit<ChangeAsk, 'passengerId' | 'reservationId'>,
 ): Promise<ChangeQuote> {
-  if (!TICKET_STATUSES.includes(r.status)) throw new AppError('RESERVATION_NOT_CHANGEABLE')
-  // A ticket may be changed while, and on the terms that, it may be cancelled.
-  await cancelQuote(q, r, ask.now)
+  const booked = r.status === reservationStatus.booked
+  if (booked) await assertChangeableBooking(q, r, ask.now)
+  else {
+    if (!TICKET_STATUSES.includes(r.status)) throw new AppError('RESERVATION_NOT_CHANGEABLE')
+    // A ticket may be changed while, and on the terms that, it may be cancelled.
+    await cancelQuote(q, r, ask.now)
+  }
   const [from, trip] = await Promise.all([findTrip(q, r.trip_id), findTrip(q, ask.tripId)])
   if (!from || !trip) throw new AppError('TRIP_NOT_FOUND')
   if (trip.id === from.id) throw new AppError('VALIDATION_FAILED', { fields: [{ path: 'tripId', message: 'Choose another trip than the ticket’s' }] })
@@ -93,8 +108,9 @@ export async function quoteChange(
   // The ticket's coupon discount goes with it, never above the new fare.
   const discount = Math.min(r.discount, subtotal)
   const newFare = subtotal - discount
-  const charge = Math.max(0, deps.config.ticketChangeCharge ?? 0)
-  const difference = newFare + charge - r.total
+  // An unpaid booking moves free: nothing was paid, and cancelling and booking again would cost nothing either.
+  const charge = booked ? 0 : Math.max(0, deps.config.ticketChangeCharge ?? 0)
+  const difference = booked ? 0 : newFare + charge - r.total
   return {
     reservationId: r.id,
     fromTripId: r.trip_id,
@@ -107,6 +123,22 @@ export async function quoteChange(
     charge,
     toPay: Math.max(0, difference),
     refund: Math.max(0, -difference),
+  }
+}
+
+/**
+ * Throws unless booking `r` may move: live at `now` (BOOKING_NOT_FOUND), no card payment of it under
+ * review (PAYMENT_UNDER_REVIEW), and no leg of a round trip (RESERVATION_NOT_CHANGEABLE: its legs' times are tied).
+ */
+async function assertChangeableBooking(q: Queryable, r: ReservationRow, now: Date): Promise<void> {
+  assertLiveBooking(r, now)
+  await assertNotUnderReview(q, r.id)
+  const legs = await q.query(
+    `SELECT 1 FROM reservations WHERE outbound_reservation_id = $1 AND status = ${reservationStatus.booked} AND booking_live(status, expiration_time, $2)`,
+    [r.id, now],
+  )
+  if (r.outbound_reservation_id != null || legs.length > 0) {
+    throw new AppError('RESERVATION_NOT_CHANGEABLE', { reason: 'A booking of a round trip cannot be changed. Cancel it and book again.' })
   }
 }
 
@@ -192,6 +224,12 @@ export async function changeTicket(deps: Deps, order: ChangeOrder): Promise<{ do
       ],
     )
     await takeSeatLocks(tx, c!, now)
+    if (r.status === reservationStatus.booked) {
+      // A card payment opened for the old trip's amount must not be approvable.
+      await declinePending(tx, r.id, now)
+      await moveBooking(tx, deps, r, c!, now)
+      return { done: true as const }
+    }
     if (byGateway) return { done: false as const, changeId: c!.id, amount: quote.toPay }
     if (quote.toPay > 0) {
       const balance = await debit(tx, {
@@ -259,12 +297,56 @@ async function abandon(q: Queryable, where: string, value: number): Promise<void
 }
 
 /**
+ * Moves locked live booking `r` to the change's trip and seats, in `tx`, as moveTicket does a
+ * ticket's; it stays unpaid and ends when it would have (never after the new trip leaves), under
+ * the booking's hold limits (bookings.ts assertUnpaidLimits) on the new trip. No message: a booking sends none.
+ */
+async function moveBooking(tx: Queryable, deps: Deps, r: ReservationRow, c: ChangeRow, now: Date): Promise<void> {
+  await lockUnpaidLimits(tx, r.passenger_id!, r.address)
+  await moveSeats(tx, deps, r, c, now)
+  // The payment deadline is kept (a change never renews a hold), cut to the new trip's departure.
+  const [end] = await tx.query<{ expiration_time: Date; max_expiration_time: Date }>(
+    `UPDATE reservations SET expiration_time = least(expiration_time, t.departure_at), max_expiration_time = least(max_expiration_time, t.departure_at)
+       FROM trips t WHERE reservations.id = $1 AND t.id = $2 RETURNING expiration_time, max_expiration_time`,
+    [r.id, c.to_trip_id],
+  )
+  const at = { tripId: c.to_trip_id, passengerId: r.passenger_id!, address: r.address, now }
+  await assertUnpaidLimits(tx, deps.config, at)
+  // Booking the new seats again after cancelling ends no later than this booking (no renewal through a change).
+  await rememberFirstHolds(tx, deps.config, { ...at, names: c.seat_names, expiresAt: end!.expiration_time, maxExpiresAt: end!.max_expiration_time })
+  await tx.query("UPDATE ticket_changes SET status = 'DONE', done_at = $2 WHERE id = $1", [c.id, now])
+}
+
+/**
  * Moves locked ticket `r` to the change's trip and seats, in `tx`: its change locks spent, the new
  * seats taken (SEAT_UNAVAILABLE if another booking has one) before the old ones are freed, its fare
  * and trip updated (its PNR and PIN kept, its QR codes signed before now revoked), a difference
  * refunded (refundTicket) and one SMS and e-mail. `paidBy`: how a difference was paid.
  */
 async function moveTicket(tx: Queryable, deps: Deps, r: ReservationRow, c: ChangeRow, now: Date, paidBy: 'BALANCE' | 'CARD' | null): Promise<void> {
+  await moveSeats(tx, deps, r, c, now)
+  await tx.query('UPDATE reservations SET status = $2, cancel_otp_hash = NULL, cancel_otp_expires_at = NULL WHERE id = $1', [
+    r.id,
+    reservationStatus.sold,
+  ])
+  await tx.query("UPDATE ticket_changes SET status = 'DONE', done_at = $2 WHERE id = $1", [c.id, now])
+  const refund = Math.max(0, -c.amount)
+  const refundTo = await refundTicket(tx, deps, r, {
+    amount: refund,
+    reason: 'TICKET_CHANGED',
+    description: `Ticket ${r.pnr} changed: the difference refunded`,
+    now,
+    part: -c.id,
+  })
+  await enqueueChangeNotice(tx, deps, r.id, { paid: paidBy ? c.amount : 0, refund, refundTo })
+}
+
+/**
+ * The change's seats taken on its trip (its change locks spent; SEAT_UNAVAILABLE if another booking
+ * has one) before the reservation's old ones are freed, its trip and fare updated, in `tx`, under
+ * the new date's cap per passenger.
+ */
+async function moveSeats(tx: Queryable, deps: Deps, r: ReservationRow, c: ChangeRow, now: Date): Promise<void> {
   await tx.query('DELETE FROM seat_locks WHERE trip_id = $1 AND holder = $2', [c.to_trip_id, `c:${c.id}`])
   // Expired bookings still hold their seats in the unique index until swept.
   await expireBookings(tx, now, { tripId: c.to_trip_id })
@@ -293,22 +375,10 @@ async function moveTicket(tx: Queryable, deps: Deps, r: ReservationRow, c: Chang
   if (cap) await lockDateCap(tx, capAt)
   await tx.query('UPDATE reservation_seats SET active = false WHERE reservation_id = $1 AND trip_id = $2 AND active', [r.id, c.from_trip_id])
   await tx.query(
-    `UPDATE reservations SET trip_id = $2, subtotal = $3, discount = $4, total = $3::int - $4::int, status = $5, ticket_changed_at = $6,
-            cancel_otp_hash = NULL, cancel_otp_expires_at = NULL
-      WHERE id = $1`,
-    [r.id, c.to_trip_id, c.subtotal, c.discount, reservationStatus.sold, now],
+    'UPDATE reservations SET trip_id = $2, subtotal = $3, discount = $4, total = $3::int - $4::int, ticket_changed_at = $5 WHERE id = $1',
+    [r.id, c.to_trip_id, c.subtotal, c.discount, now],
   )
   if (cap) await assertDateCap(tx, deps.config.seatsPerPassengerPerDate, { ...capAt, seats: c.seat_names.length, now })
-  await tx.query("UPDATE ticket_changes SET status = 'DONE', done_at = $2 WHERE id = $1", [c.id, now])
-  const refund = Math.max(0, -c.amount)
-  const refundTo = await refundTicket(tx, deps, r, {
-    amount: refund,
-    reason: 'TICKET_CHANGED',
-    description: `Ticket ${r.pnr} changed: the difference refunded`,
-    now,
-    part: -c.id,
-  })
-  await enqueueChangeNotice(tx, deps, r.id, { paid: paidBy ? c.amount : 0, refund, refundTo })
 }
 
 /** The changed ticket's one SMS (with its link) and one e-mail (the ticket as it is now), in `tx`. */

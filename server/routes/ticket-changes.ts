@@ -1,5 +1,5 @@
 /**
- * Moving a sold ticket to another trip of its route: the quote, and the change itself (at once,
+ * Moving a sold ticket or a live booking to another trip of its route: the quote, and the change itself (at once,
  * or through the gateway's page for a difference paid by wallet or card).
  */
 import type { FastifyInstance } from 'fastify'

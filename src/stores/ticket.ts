@@ -201,10 +201,10 @@ export async function openById(id: number): Promise<Reservation | undefined> {
   return r
 }
 
-/** Shows ticket `r` as its change to another trip left it (same PNR and PIN), and says so. */
-export async function showChanged(r: Reservation): Promise<void> {
+/** Shows ticket `r` as its change to another trip left it (same PNR and PIN), and says so (`message`: what a booking's says). */
+export async function showChanged(r: Reservation, message = 'dateChange.done'): Promise<void> {
   await showFresh(r)
-  announce('dateChange.done')
+  announce(message)
 }
 
 /** Sends the ticket e-mail again. */

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Reservation, TripSummary } from '../../../contract/schemas.ts'
+import { reservationStatus } from '../../../contract/values.ts'
 import { css, cx } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
@@ -30,6 +31,8 @@ const styles = {
     '& input': { minHeight: '11', px: '2', borderWidth: '1px', borderRadius: 'md' },
   }),
   trips: css({ listStyle: 'none', p: '0', m: '0', display: 'flex', flexDirection: 'column', gap: '2' }),
+  // the chosen trip shows by its border and weight, not by colour alone (forced colours keep both)
+  trip: css({ '&[aria-pressed=true]': { borderWidth: '3px', fontWeight: 'bold' } }),
 }
 
 // Mobile wallets first, as on the booking page; each id written out for the build's message scan.
@@ -41,7 +44,7 @@ const gatewayChoices: [ChangePay, string][] = [
 ]
 
 /**
- * Moving ticket `r` to another trip of its route: a date, that day's trips, the chosen trip's live
+ * Moving ticket or live booking `r` to another trip of its route: a date, that day's trips, the chosen trip's live
  * seat map, the difference once as many seats are chosen as the ticket has, and the change (paid
  * from the balance or on the gateway's page, or refunded). `onClose` takes it away; focus goes
  * back to the button that opened it.
@@ -60,6 +63,8 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
   const trip = change.trip.value
   const quote = change.quote.value
   const chosen = seats.countedSeats.value.length
+  // a live unpaid booking moves free: no charge, nothing to pay or get back
+  const booking = r.status === reservationStatus.booked
 
   useEffect(() => {
     heading.current?.focus()
@@ -78,7 +83,7 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
       keepResultToken(out.payment.paymentId, out.payment.resultToken)
       window.location.assign(out.payment.redirectUrl)
     } else if (out?.reservation) {
-      await tk.showChanged(out.reservation)
+      await tk.showChanged(out.reservation, booking ? 'dateChange.bookingDone' : undefined)
       onClose()
     }
   }
@@ -88,7 +93,7 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
       <h2 id="change-heading" ref={heading} tabIndex={-1} className={page.h3}>
         {t('dateChange.heading')}
       </h2>
-      <p className={page.muted}>{t('dateChange.intro', { count: change.seatsNeeded.value })}</p>
+      <p className={page.muted}>{t(booking ? 'dateChange.bookingIntro' : 'dateChange.intro', { count: change.seatsNeeded.value })}</p>
       <form
         noValidate
         className={styles.date}
@@ -136,20 +141,24 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
             {t('dateChange.quoteHeading')}
           </h3>
           <dl className={quoteList} data-testid="change-quote">
-            <dt>{t('dateChange.oldFare')}</dt>
+            <dt>{t(booking ? 'dateChange.oldBooking' : 'dateChange.oldFare')}</dt>
             <dd>{formatMoney(quote.fare, lang)}</dd>
             <dt>{t('dateChange.newFare', { seats: quote.seats.map((s) => s.name).join(', ') })}</dt>
-            <dd>{formatMoney(quote.newFare, lang)}</dd>
-            <dt>{t('dateChange.charge')}</dt>
-            <dd>{formatMoney(quote.charge, lang)}</dd>
-            <dt>
-              {quote.toPay > 0
-                ? t('dateChange.toPay')
-                : t(quote.refundTo === 'CARD' ? 'dateChange.refundCard' : 'dateChange.refund', {
-                    place: t('ticket.methodCard', { place: quote.paidWith ?? 'card' }),
-                  })}
-            </dt>
-            <dd data-testid="change-difference">{formatMoney(quote.toPay > 0 ? quote.toPay : quote.refund, lang)}</dd>
+            <dd data-testid="change-new-fare">{formatMoney(quote.newFare, lang)}</dd>
+            {booking ? null : (
+              <>
+                <dt>{t('dateChange.charge')}</dt>
+                <dd>{formatMoney(quote.charge, lang)}</dd>
+                <dt>
+                  {quote.toPay > 0
+                    ? t('dateChange.toPay')
+                    : t(quote.refundTo === 'CARD' ? 'dateChange.refundCard' : 'dateChange.refund', {
+                        place: t('ticket.methodCard', { place: quote.paidWith ?? 'card' }),
+                      })}
+                </dt>
+                <dd data-testid="change-difference">{formatMoney(quote.toPay > 0 ? quote.toPay : quote.refund, lang)}</dd>
+              </>
+            )}
           </dl>
           <div className={form.actions}>
             {quote.toPay > 0 ? (
@@ -165,7 +174,7 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
               </>
             ) : (
               <Button aria-disabled={busy !== null || undefined} onClick={() => busy === null && void confirm('balance')}>
-                {busy === 'confirm' ? t('common.loading') : t('dateChange.confirm')}
+                {busy === 'confirm' ? t('common.loading') : t(booking ? 'dateChange.confirmBooking' : 'dateChange.confirm')}
               </Button>
             )}
           </div>
@@ -173,7 +182,7 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
       ) : null}
       <div>
         <Button variant="ghost" onClick={onClose}>
-          {t('dateChange.keep')}
+          {t(booking ? 'dateChange.keepBooking' : 'dateChange.keep')}
         </Button>
       </div>
     </section>
@@ -185,7 +194,7 @@ function TripButton({ x, chosen, onChoose }: { x: TripSummary; chosen: boolean; 
   const t = useT()
   const lang = language.value
   return (
-    <Button variant="outline" aria-pressed={chosen} onClick={onChoose}>
+    <Button variant="outline" className={styles.trip} aria-pressed={chosen} onClick={onChoose}>
       {t('dateChange.trip', {
         time: formatTime(x.departureTime, lang),
         coach: x.coachCode,

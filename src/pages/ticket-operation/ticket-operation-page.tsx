@@ -5,6 +5,8 @@ import { Button } from '../../../design-system/button/index.ts'
 import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useRichT, useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
+import { now } from '../../lib/clock.ts'
+import { reservationStatus } from '../../../contract/values.ts'
 import { currentRoute, navigate } from '../../router.ts'
 import * as tk from '../../stores/ticket.ts'
 import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
@@ -45,8 +47,16 @@ function Ticket() {
   const done = tk.cancelStep.value === 'done'
   const some = tk.seatsCanceled.value
   const [changing, setChanging] = useState(false)
+  // a live unpaid booking (opened from the profile's list) may move too, until its time to pay ends
+  const booked = r.status === reservationStatus.booked && savedAt === null && !!r.expirationTime && Date.parse(r.expirationTime) > now()
   // a change needs the owner's session (the server checks it is theirs)
-  const changeable = sold && isSignedIn.value && tk.cancelStep.value === 'idle'
+  const changeable = (booked || (sold && tk.cancelStep.value === 'idle')) && isSignedIn.value
+  const changeButton =
+    changeable && !changing ? (
+      <Button id="change-ticket-button" variant="outline" aria-disabled={busy !== null || undefined} onClick={() => setChanging(true)}>
+        {t('dateChange.open')}
+      </Button>
+    ) : null
   return (
     <>
       <StatusMessage tone="success">
@@ -99,14 +109,12 @@ function Ticket() {
                     {t('ticket.cancelSeats')}
                   </Button>
                 ) : null}
-                {changeable && !changing ? (
-                  <Button id="change-ticket-button" variant="outline" aria-disabled={busy !== null || undefined} onClick={() => setChanging(true)}>
-                    {t('dateChange.open')}
-                  </Button>
-                ) : null}
+                {changeButton}
               </>
             ) : null}
           </>
+        ) : booked ? (
+          changeButton
         ) : null}
       </TicketView>
       {changeable && changing ? <ChangeTicket r={r} onClose={() => setChanging(false)} /> : null}
