@@ -23,7 +23,10 @@ export const formStyles = {
   control: textFieldSlots.input,
   error: textFieldSlots.error,
   swap: css({ md: { mt: '1.75rem' }, justifySelf: 'center' }),
-  submit: css({ md: { mt: '1.75rem' } }),
+  // on a wide screen the button keeps its place at the end of the first row when the return date comes below it
+  submit: css({ md: { mt: '1.75rem', gridRow: '1', gridColumn: '5' } }),
+  // the optional return date (loaded later) on a row of its own under the journey's fields
+  returnField: css({ md: { gridColumn: '1 / 5' } }),
 }
 
 /** City choice: a labelled <select>, enhanced to a combobox when loaded. */

@@ -229,7 +229,7 @@ export function SearchForm({ onSearch, label, enhance = true }: SearchFormProps)
           min={search.tripDate.value}
           returning={!!search.roundTrip.value.outbound}
           onChange={search.setReturnDate}
-          styles={{ ...formStyles, hint: page.muted }}
+          styles={{ ...formStyles, field: cx(formStyles.field, formStyles.returnField), hint: page.muted }}
         />
       ) : null}
       <button type="submit" className={cx(button({ variant: 'solid' }), formStyles.submit)}>
