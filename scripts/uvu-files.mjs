@@ -48,7 +48,18 @@ async function queue() {
   const out = holdOutput()
   let failed = false
   let done = null
+  let current = null
+  // an error no test awaited ends the worker (as it would a run of its own), said with the file and its stack first,
+  // so the runner's summary names the cause and not only that the worker died
+  const crash = (kind) => (err) => {
+    console.log(`${current}\n   FAIL  "${current}" ended the worker: ${kind}\n    ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}\n`)
+    out.flush()
+    process.exit(1)
+  }
+  process.on('uncaughtException', crash('an uncaught exception'))
+  process.on('unhandledRejection', crash('an unhandled rejection'))
   for (let file = await next(); file; file = await next(done)) {
+    current = file
     const t0 = performance.now()
     globalThis.UVU_QUEUE = [[file]]
     globalThis.UVU_INDEX = 0

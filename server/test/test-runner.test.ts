@@ -187,6 +187,29 @@ test('a server test file that ends its process is one failure, named; the files 
   }
 })
 
+test('a server test file whose process dies of an error no test awaited: the summary names the error, not only the file', async () => {
+  const name = `zz-runner-crash-${process.pid}`
+  const files = [
+    serverProbe(
+      `${name}-rejects`,
+      `test('rejects after it returned', async () => {
+  setTimeout(() => void Promise.reject(new Error('left behind by a test')), 5)
+  await new Promise((r) => setTimeout(r, 200))
+})`,
+    ),
+    serverProbe(`${name}-after`, `test('runs after it', () => {})`),
+  ]
+  try {
+    const r = await runner('server', { SERVER_TESTS: `^${name}-`, TEST_WORKERS: '1' })
+    assert.equal(closing(r.out), ['server: 1 passed, 1 failed, 0 skipped', '1 passed, 1 failed, 0 skipped'], r.out)
+    const summary = r.out.slice(r.out.lastIndexOf('Failures:'))
+    assert.match(summary, `${name}-rejects.test.ts" ended the worker: an unhandled rejection`)
+    assert.match(summary, 'Error: left behind by a test')
+  } finally {
+    for (const f of files) fs.rmSync(f, { force: true })
+  }
+})
+
 test('CI runs with CI set, so a skipped test fails there', () => {
   assert.match(fs.readFileSync(path.join(root, '.ci/run'), 'utf8'), /^export CI=true\nnpm test$/m)
 })
