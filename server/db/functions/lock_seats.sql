@@ -9,6 +9,8 @@
 -- keeps its expiry. A seat's new lock ends no later than the caller's first booking or first
 -- lock of it (first_holds, recorded here for locks); once a first booking's time has passed
 -- the seat cannot be held again by the same passenger or address until its keep_until.
+-- A seat another transaction is locking or booking right now is lost at once, not waited for
+-- (server/db/README.md, "Locks that lose at once").
 -- A lost round rolls back its sub-transaction, so no seat of the request stays locked.
 -- Answers {"error": CODE} | {"error": "SALE_NOT_OPEN", "opens": instant} | {"error": "HOLD_LIMIT_EXCEEDED", "limit": n, "scope": "trip"|"total", "retry": s}
 -- | {"error": "HOLD_ENDED", "retry": s} | {"lost": true} | {"seatNames": [...], "earliest": instant|null}.
@@ -39,6 +41,7 @@ DECLARE
   keys text[] := hold_keys(p_passenger_id, p_address);
   ended timestamptz;
   opens timestamptz;
+  patience text := current_setting('lock_timeout');
 BEGIN
   IF p_trip_id IS NOT NULL THEN
     SELECT tr.id, tr.layout_id, tr.status, tr.departure_at, r.origin_code, r.destination_code INTO t
@@ -69,6 +72,13 @@ BEGIN
       RETURN jsonb_build_object('error', 'HOLD_ENDED', 'retry', ceil(extract(epoch FROM ended - p_now))::int);
     END IF;
     BEGIN
+      -- lose at once (issue 30): a seat another transaction is locking or booking counts as taken, so a loser
+      -- never queues (with its pooled connection) behind the winner; only the table (a start replacing its
+      -- triggers) and the caller's own unexpired locks are waited for, so a re-lock of one's own seats still wins
+      LOCK TABLE seat_locks IN ROW EXCLUSIVE MODE;
+      PERFORM 1 FROM seat_locks WHERE trip_id = t.id AND seat_name = ANY(names) AND holder = ANY(p_holders) AND expires_at > p_now
+        ORDER BY seat_name FOR UPDATE;
+      PERFORM set_config('lock_timeout', '1ms', true);
       WITH won AS (
         INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at, address)
         SELECT t.id, x, p_holders[1],
@@ -84,6 +94,7 @@ BEGIN
         RETURNING 1
       )
       SELECT count(*) INTO n FROM won;
+      PERFORM set_config('lock_timeout', patience, true);
       IF n <> cardinality(names) THEN RAISE EXCEPTION USING ERRCODE = 'SL001'; END IF;
       PERFORM 1 FROM reservation_seats rs JOIN reservations x ON x.id = rs.reservation_id
         WHERE rs.trip_id = t.id AND rs.seat_name = ANY(names)
@@ -111,8 +122,8 @@ BEGIN
         SET expires_at = EXCLUDED.expires_at, max_expires_at = EXCLUDED.max_expires_at, keep_until = EXCLUDED.keep_until
        WHERE first_holds.keep_until <= p_now;
     EXCEPTION
-      -- another holder has a seat, or it is sold/booked; deadlock or serialization failure under contention
-      WHEN SQLSTATE 'SL001' OR deadlock_detected OR serialization_failure THEN RETURN jsonb_build_object('lost', true);
+      -- another holder has a seat, or it is sold/booked, or being locked right now; deadlock or serialization failure under contention
+      WHEN SQLSTATE 'SL001' OR lock_not_available OR deadlock_detected OR serialization_failure THEN RETURN jsonb_build_object('lost', true);
       WHEN SQLSTATE 'SL002' THEN RETURN jsonb_build_object('error', 'MAX_SEAT_WARNING');
       WHEN SQLSTATE 'SL003' THEN
         SELECT ceil(extract(epoch FROM first_end - p_now))::int INTO wait FROM address_holds(p_address, t.id, p_now);
