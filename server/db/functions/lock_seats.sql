@@ -74,11 +74,12 @@ BEGIN
     BEGIN
       -- lose at once (issue 30): a seat another transaction is locking or booking counts as taken, so a loser
       -- never queues (with its pooled connection) behind the winner; only the table (a start replacing its
-      -- triggers) and the caller's own unexpired locks are waited for, so a re-lock of one's own seats still wins
+      -- triggers) and the caller's own unexpired locks are waited for, so a re-lock of one's own seats still wins;
+      -- 10 ms, not 1: PostgreSQL's brief internal waits (another insert extending the table) are no contest
       LOCK TABLE seat_locks IN ROW EXCLUSIVE MODE;
       PERFORM 1 FROM seat_locks WHERE trip_id = t.id AND seat_name = ANY(names) AND holder = ANY(p_holders) AND expires_at > p_now
         ORDER BY seat_name FOR UPDATE;
-      PERFORM set_config('lock_timeout', '1ms', true);
+      PERFORM set_config('lock_timeout', '10ms', true);
       WITH won AS (
         INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at, address)
         SELECT t.id, x, p_holders[1],
