@@ -55,6 +55,10 @@ const SHARED_ADDRESSES = Number(process.env.EID_ADDRESSES ?? 50)
 const OPENS_AFTER_MS = Number(process.env.EID_OPENS_AFTER_S ?? 30) * 1000
 /** Passengers each route's queue admits a minute (the operator's rate: `npm run trip -- rush mark … --rate`). */
 const ADMIT_PER_MINUTE = Number(process.env.EID_ADMIT_PER_MINUTE ?? 600)
+/** Places in the queue whose status the queue-status hot path polls. */
+const QUEUE_PLACES = Number(process.env.EID_QUEUE_PLACES ?? 2_000)
+/** EID_HOT_PATHS: 0 leaves out what one core does, a list (search,details,queue,lock,booking) measures those only; all by default. */
+const HOT_PATHS = (process.env.EID_HOT_PATHS ?? 'search,details,queue,lock,booking').split(',').filter((x) => x && x !== '0')
 /** Time allowed for marking the rush date (two runs of the operator's command) before arrivals start. */
 const MARK_MARGIN_MS = 60_000
 const MIN_TRIPS = 8
@@ -150,7 +154,7 @@ function post(agent: http.Agent, url: string, body: string, headers: Record<stri
 }
 
 /** CPU seconds (user + system) a process has used; with `children`, also its children, living and ended. */
-function cpuSeconds(pid: number, children = false): number {
+export function cpuSeconds(pid: number, children = false): number {
   const tick = 100
   const fields = (p: number) => {
     try {
@@ -176,7 +180,8 @@ function cpuSeconds(pid: number, children = false): number {
 }
 
 /** The postmaster listening on `port` (its command line says `-p <port>`). */
-function postmasterPid(port: string): number {
+/** The pid of the PostgreSQL server listening on `port`. */
+export function postmasterPid(port: string): number {
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue
     try {
@@ -885,8 +890,7 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
       )
     }
 
-    // EID_HOT_PATHS=0 leaves out what one core does (development)
-    if (process.env.EID_HOT_PATHS !== '0') {
+    if (HOT_PATHS.length) {
       // what one core does on each hot path, on a fresh date
       const hot = await rushTrips(urls[0]!, 40)
       const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!
@@ -902,10 +906,11 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
       const device = () => `eid-${Math.random().toString(36).slice(2)}`
       // each request from its own address, as a crowd's are: the per-address limits stay at their defaults
       const from = () => `10.${100 + Math.floor(Math.random() * 100)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`
-      const queued = await queueTokens(urls, url, dhakaDate(45), 2_000)
+      const queued = HOT_PATHS.includes('queue') ? await queueTokens(urls, url, dhakaDate(45), QUEUE_PLACES) : []
       const [qOrigin, qDestination] = ROUTES[0]!
-      const paths: [string, Request][] = [
+      const paths: [string, string, Request][] = [
         [
+          'search',
           'trip search',
           {
             method: 'POST',
@@ -921,6 +926,7 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
           },
         ],
         [
+          'details',
           'trip details',
           {
             method: 'POST',
@@ -933,6 +939,7 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
           },
         ],
         [
+          'queue',
           `queue status (${queued.length} in a pre-queue)`,
           {
             method: 'POST',
@@ -945,6 +952,7 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
           },
         ],
         [
+          'lock',
           'seat lock (random seat, random device)',
           {
             method: 'POST',
@@ -960,15 +968,17 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
           },
         ],
       ]
-      for (const [name, request] of paths) {
+      for (const [, name, request] of paths.filter(([k]) => HOT_PATHS.includes(k))) {
         const h = await hotPath(urls, servers, postmaster, request)
         figures.push(fig(`${name}: requests/s per server core`, h.perServerCore, int))
         rows.push(`| ${name} | ${int(h.rps)} | ${int(h.perServerCore)} | ${int(h.perPgCore)} | ${h.non2xx} |`)
         log(`eid: ${name} ${int(h.rps)} requests/s, ${int(h.perServerCore)} per server core, ${int(h.perPgCore)} per PostgreSQL core`)
       }
-      const book = await bookingPath(urls, url, servers, postmaster, (await rushTrips(urls[0]!, 50)).trips)
-      figures.push(fig('booking: requests/s per server core', book.perServerCore, int))
-      rows.push(`| booking (a held seat) | ${int(book.rps)} | ${int(book.perServerCore)} | ${int(book.perPgCore)} | ${book.non2xx} |`)
+      if (HOT_PATHS.includes('booking')) {
+        const book = await bookingPath(urls, url, servers, postmaster, (await rushTrips(urls[0]!, 50)).trips)
+        figures.push(fig('booking: requests/s per server core', book.perServerCore, int))
+        rows.push(`| booking (a held seat) | ${int(book.rps)} | ${int(book.perServerCore)} | ${int(book.perPgCore)} | ${book.non2xx} |`)
+      }
       rows.push(`| bare Fastify route (one process) | ${int(bare.rps)} | ${int(bare.perCore)} | — | 0 |`)
       rows.push(`| pgbench -S (8 clients) | ${int(bench.tps)} | — | ${int(bench.perCore)} | 0 |`)
       figures.push(

@@ -334,6 +334,96 @@ t('a status poll is one read of the queue; at most one poll a second also refres
   }
 })
 
+/** The one statement a poll runs (the rush date refreshed already this second), with its parameters. */
+async function pollStatement(token: string): Promise<{ place: number; sql: string; params: unknown[] }> {
+  const seen: { sql: string; params: unknown[] }[] = []
+  const query = f.db.query.bind(f.db)
+  f.db.query = ((sql: string, params?: unknown[]) => {
+    if (/rush_dates|queue_places/.test(sql)) seen.push({ sql, params: params ?? [] })
+    return query(sql, params)
+  }) as typeof f.db.query
+  try {
+    const s = await status(token)
+    assert.is(seen.length, 1, 'one statement a poll')
+    return { place: s.place, ...seen[0]! }
+  } finally {
+    f.db.query = query
+  }
+}
+
+/** Rows of queue_places the statement's plan reads when run (EXPLAIN ANALYZE): rows each of its nodes there returned or filtered out. */
+async function queuePlacesRead(sql: string, params: unknown[]): Promise<number> {
+  const [row] = await f.db.query<Record<string, unknown>>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)
+  const raw = Object.values(row!)[0]
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[]
+  type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] }
+  const read = (n: PlanNode): number => {
+    const own =
+      n['Relation Name'] === 'queue_places'
+        ? (Number(n['Actual Rows']) + Number(n['Rows Removed by Filter'] ?? 0) + Number(n['Rows Removed by Index Recheck'] ?? 0)) *
+          Number(n['Actual Loops'])
+        : 0
+    return own + (n.Plans ?? []).reduce((k, c) => k + read(c), 0)
+  }
+  return read(plan[0]!.Plan)
+}
+
+/** The caller's place counted the long way: the places waiting ahead of it in queue order, plus one. */
+async function placeCounted(token: string): Promise<number> {
+  const [row] = await f.db.query<{ place: number }>(
+    `SELECT 1 + count(q.id)::int AS place FROM queue_places p JOIN queue_places q ON q.rush_id = p.rush_id AND q.admitted_at IS NULL AND (q.draw, q.id) < (p.draw, p.id)
+      WHERE p.token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+    [token],
+  )
+  return row!.place
+}
+
+t(
+  'a poll reads its own place, not the places ahead: with hundreds ahead one row of the queue; joined since the last refresh, only the few joined since',
+  async () => {
+    await mark(60)
+    at(-60_000)
+    const [rush] = await f.db.query<{ id: number }>('SELECT id FROM rush_dates WHERE trip_date = $1 AND origin_code = $2', [
+      trip.tripDate,
+      trip.originCode,
+    ])
+    // 400 browsers in the pre-queue, made in the database (joining each through the API would take long)
+    await f.db.query("INSERT INTO queue_devices (token_hash, address, issued_at) SELECT 'bulk-' || i, 'bulk', $1 FROM generate_series(1, 400) i", [
+      f.now(),
+    ])
+    await f.db.query(
+      "INSERT INTO queue_places (rush_id, token_hash, joined_at, draw) SELECT $1, 'bulk-' || i, $2, random() FROM generate_series(1, 400) i",
+      [rush!.id, f.now()],
+    )
+    at(1000)
+    const token = (await join(null)).body.data.token
+    at(5000)
+    await status(token)
+    const back = await pollStatement(token)
+    assert.ok(back.place > 390, `behind the pre-queue less the first admitted: ${back.place}`)
+    assert.is(back.place, await placeCounted(token))
+    assert.is(await queuePlacesRead(back.sql, back.params), 1, 'the caller’s row only')
+    // three join within the second after the refresh: no rank yet, each behind everyone ranked and the ones joined before it
+    const late: string[] = []
+    for (let i = 1; i <= 3; i++) {
+      at(5000 + i * 100)
+      late.push((await join(null)).body.data.token)
+    }
+    const last = await pollStatement(late[2]!)
+    assert.is(last.place, back.place + 3)
+    assert.is(last.place, await placeCounted(late[2]!))
+    assert.ok((await queuePlacesRead(last.sql, last.params)) <= 3, 'its row and the two joined before it since the refresh')
+    // the next refresh admits one more and numbers them all
+    at(6000)
+    await status(token)
+    for (const x of [token, ...late]) {
+      const s = await pollStatement(x)
+      assert.is(s.place, await placeCounted(x))
+      assert.is(await queuePlacesRead(s.sql, s.params), 1)
+    }
+  },
+)
+
 t('a date that is no rush answers open; bad input is refused by the contract', async () => {
   const r = await join(null)
   assert.is(r.status, 200)

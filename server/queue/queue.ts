@@ -66,18 +66,22 @@ const devicesLimit = (deps: Deps): Limit => ({
 
 // One statement: the rush date, the caller's place (the passenger's, else the token's unless another passenger's), how many wait ahead of it,
 // and the end of seats the signed-in caller's waitlist offers hold on the route that date (their turn as much as an admission).
+// Ahead of a place the last refresh numbered: its number less one, no count. Of one joined since: everyone numbered then
+// (waiting) and those behind the last numbered one and ahead of it, an index range over the second's few joins.
 const STATUS_SQL = `
   SELECT r.id, r.opens_at, r.admit_per_minute, r.admit_auto, r.checked_at, r.seats_free, r.seats_unbooked, r.waiting,
          p.id::text AS place_id, p.admitted_at, p.admitted_until,
-         CASE WHEN p.id IS NOT NULL AND p.admitted_at IS NULL THEN
-           (SELECT count(*)::int FROM queue_places q WHERE q.rush_id = r.id AND q.admitted_at IS NULL AND (q.draw, q.id) < (p.draw, p.id))
+         CASE WHEN p.id IS NULL OR p.admitted_at IS NOT NULL THEN NULL
+              WHEN p.rank IS NOT NULL THEN p.rank - r.rank_base - 1
+              ELSE r.waiting + (SELECT count(*)::int FROM queue_places q WHERE q.rush_id = r.id AND q.admitted_at IS NULL
+                                   AND (q.draw, q.id) > (coalesce(r.ranked_draw, '-Infinity'), coalesce(r.ranked_id, 0)) AND (q.draw, q.id) < (p.draw, p.id))
          END AS ahead,
          (SELECT max(w.offer_expires_at) FROM trips t JOIN routes ro ON ro.id = t.route_id JOIN waitlist w ON w.trip_id = t.id
            WHERE $4::int IS NOT NULL AND t.trip_date = r.trip_date AND ro.origin_code = r.origin_code AND ro.destination_code = r.destination_code
              AND w.passenger_id = $4::int AND w.status = 'OFFERED') AS offer_until
     FROM rush_dates r
     LEFT JOIN LATERAL (
-      SELECT x.id, x.draw, x.admitted_at, x.admitted_until FROM queue_places x
+      SELECT x.id, x.draw, x.rank, x.admitted_at, x.admitted_until FROM queue_places x
        WHERE x.rush_id = r.id AND (x.passenger_id = $4::int OR (x.token_hash = $5 AND (x.passenger_id IS NULL OR $4::int IS NULL)))
        ORDER BY x.passenger_id = $4::int DESC NULLS LAST LIMIT 1
     ) p ON true
@@ -209,7 +213,7 @@ export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, a
     }
     if (again) {
       await tx.query(
-        `UPDATE queue_places SET joined_at = $2::timestamptz, admitted_at = NULL, admitted_until = NULL,
+        `UPDATE queue_places SET joined_at = $2::timestamptz, admitted_at = NULL, admitted_until = NULL, rank = NULL,
                 draw = 1 + extract(epoch FROM $2::timestamptz - $3::timestamptz)::double precision
           WHERE id = $1::bigint AND admitted_until <= $2::timestamptz AND $2::timestamptz >= $3::timestamptz`,
         [place.id, now, rush.opens_at],
@@ -223,14 +227,15 @@ export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, a
 
 /**
  * Refreshes one rush date if no process did in the last second (the row is claimed with SKIP
- * LOCKED: the others go on reading): counts its seats neither booked nor held and the people
- * waiting, and admits from the front what the rate allows since the allowance was last spent.
+ * LOCKED: the others go on reading): counts its seats neither booked nor held, admits from the
+ * front what the rate allows since the allowance was last spent, and numbers the places still
+ * waiting (their rank, migration 063) so that a poll reads its place instead of counting it.
  * No admission while no seat is free; time without free seats or without anyone waiting earns none.
  */
 export async function refreshRush(deps: Deps, rushId: number, now: Date): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const [r] = await tx.query<RushRow & { admit_clock: Date | null }>(
-      `SELECT trip_date::text, origin_code, destination_code, opens_at, admit_per_minute, admit_auto, admit_minutes, admit_clock FROM rush_dates
+    const [r] = await tx.query<RushRow & { admit_clock: Date | null; rank_base: number }>(
+      `SELECT trip_date::text, origin_code, destination_code, opens_at, admit_per_minute, admit_auto, admit_minutes, admit_clock, rank_base FROM rush_dates
         WHERE id = $1 AND (checked_at IS NULL OR checked_at <= $2) FOR UPDATE SKIP LOCKED`,
       [rushId, addTime(now, { milliseconds: -REFRESH_MS })],
     )
@@ -242,30 +247,38 @@ export async function refreshRush(deps: Deps, rushId: number, now: Date): Promis
       [r.trip_date, r.origin_code, r.destination_code, now],
     )
     let clock = r.admit_clock
+    let admitted = 0
     if (now >= r.opens_at) {
       clock ??= r.opens_at
       const rate = admitRate(deps, r, seats!.free)
       const allowed = seats!.free > 0 && rate > 0 ? Math.floor(((now.getTime() - clock.getTime()) * rate) / 60_000) : 0
       const until = addTime(now, { minutes: r.admit_minutes ?? deps.config.queueAdmitMinutes })
-      const admitted =
-        allowed > 0
-          ? (
-              await tx.query(
-                `UPDATE queue_places SET admitted_at = $2, admitted_until = $3
-                  WHERE id IN (SELECT id FROM queue_places WHERE rush_id = $1 AND admitted_at IS NULL ORDER BY draw, id LIMIT $4)
-                 RETURNING 1`,
-                [rushId, now, until, allowed],
-              )
-            ).length
-          : 0
+      if (allowed > 0) {
+        admitted = (
+          await tx.query(
+            `UPDATE queue_places SET admitted_at = $2, admitted_until = $3, rank = NULL
+              WHERE id IN (SELECT id FROM queue_places WHERE rush_id = $1 AND admitted_at IS NULL ORDER BY draw, id LIMIT $4)
+             RETURNING 1`,
+            [rushId, now, until, allowed],
+          )
+        ).length
+      }
       // unspent allowance is not saved up: a queue that empties, or has no free seat, starts again from now
       clock = admitted < allowed || seats!.free === 0 || rate === 0 ? now : new Date(clock.getTime() + (admitted * 60_000) / rate)
     }
+    // one snapshot numbers the waiting places and counts them; a place that only moved up by this refresh's admissions keeps its rank
     await tx.query(
-      `UPDATE rush_dates SET checked_at = $2, admit_clock = $3, seats_free = $4, seats_unbooked = $5,
-              waiting = (SELECT count(*)::int FROM queue_places WHERE rush_id = $1 AND admitted_at IS NULL)
+      `WITH numbered AS (
+         SELECT id, draw, $6::int + row_number() OVER (ORDER BY draw, id) AS rank FROM queue_places WHERE rush_id = $1 AND admitted_at IS NULL
+       ), ranked AS (
+         UPDATE queue_places q SET rank = n.rank FROM numbered n WHERE q.id = n.id AND q.rank IS DISTINCT FROM n.rank RETURNING 1
+       ), back AS (
+         SELECT draw, id, rank - $6::int AS waiting FROM numbered ORDER BY rank DESC LIMIT 1
+       )
+       UPDATE rush_dates SET checked_at = $2, admit_clock = $3, seats_free = $4, seats_unbooked = $5, rank_base = $6,
+              waiting = coalesce((SELECT waiting FROM back), 0), ranked_draw = (SELECT draw FROM back), ranked_id = (SELECT id FROM back)
         WHERE id = $1`,
-      [rushId, now, clock, seats!.free, seats!.unbooked],
+      [rushId, now, clock, seats!.free, seats!.unbooked, r.rank_base + admitted],
     )
   })
 }
