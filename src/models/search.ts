@@ -112,7 +112,9 @@ export const SearchModel: ModelConstructor<Search> = createModel((): Search => {
   const submitted = signal(false)
   const roundTrip = signal<{ return?: string; outbound?: string }>({})
   // the latest search started (its answer wins), the one under way (joined), and a results link's (taken over by the page)
-  const runs = { seq: 0, inflight: null as { key: string; promise: Promise<SearchStatus> } | null, linkSearch: null as string | null }
+  let seq = 0
+  let inflight: { key: string; promise: Promise<SearchStatus> } | null = null
+  let linkSearch: string | null = null
 
   const minDate = computed(() => {
     // read the date so the minimum is re-evaluated when the form changes (midnight rollover)
@@ -182,7 +184,7 @@ export const SearchModel: ModelConstructor<Search> = createModel((): Search => {
   }
 
   const runSearch = async (body: SearchData): Promise<SearchStatus> => {
-    const seq = ++runs.seq
+    const mine = ++seq
     batch(() => {
       status.value = 'loading'
       searched.value = body
@@ -190,14 +192,14 @@ export const SearchModel: ModelConstructor<Search> = createModel((): Search => {
     try {
       const list = await call('tripSearch', { body })
       // a newer search has started: its answer wins
-      if (seq !== runs.seq) return status.value
+      if (mine !== seq) return status.value
       batch(() => {
         trips.value = list
         status.value = list.length ? 'done' : 'empty'
       })
       if (!list.length) ui.toastError({ id: 'error.TRIP_IS_NOT_AVAILABLE' })
     } catch (err) {
-      if (seq !== runs.seq) return status.value
+      if (mine !== seq) return status.value
       batch(() => {
         trips.value = []
         status.value = requestError(err).code === 'TRIP_IS_NOT_AVAILABLE' ? 'empty' : 'error'
@@ -212,15 +214,15 @@ export const SearchModel: ModelConstructor<Search> = createModel((): Search => {
     if (!canSearch.value) return Promise.resolve(status.value)
     // the same search already under way (started at app load for a shared link): join it
     const key = JSON.stringify(body)
-    if (runs.inflight?.key === key) return runs.inflight.promise
+    if (inflight?.key === key) return inflight.promise
     // the results page opening on a shared link takes over the answer of the search started at load
-    const takeOver = runs.linkSearch === key
-    runs.linkSearch = null
+    const takeOver = linkSearch === key
+    linkSearch = null
     if (takeOver && (status.value === 'done' || status.value === 'empty')) return Promise.resolve(status.value)
     const promise = runSearch(body)
-    runs.inflight = { key, promise }
+    inflight = { key, promise }
     void promise.finally(() => {
-      if (runs.inflight?.promise === promise) runs.inflight = null
+      if (inflight?.promise === promise) inflight = null
     })
     return promise
   }
@@ -307,7 +309,7 @@ export const SearchModel: ModelConstructor<Search> = createModel((): Search => {
       applySearchQuery(query)
       if (!canSearch.value) return
       void searchTrips()
-      runs.linkSearch = runs.inflight?.key ?? null
+      linkSearch = inflight?.key ?? null
     },
   }
 })

@@ -155,8 +155,11 @@ test('cancel refusals are explained; the resend wait counts down', async ({ t, c
     resendAfterSeconds: 30,
   })
   await t.startCancel()
-  clock.now += 31_000
-  t.tick()
+  const stopClock = t.startResendClock()
+  clock.advance(29_000)
+  assert.is(t.resendSecondsLeft.value, 1)
+  clock.advance(2_000)
+  stopClock()
   assert.is(t.resendSecondsLeft.value, 0)
   assert.ok(await t.resendCancelCode())
   assert.is(calls.filter((c) => c.name === 'cancelInitialize').length, 3)

@@ -114,12 +114,8 @@ export interface Ticket {
   confirmCancel(otp: string): Promise<Reservation | undefined>
   /** Leaves the cancel step without cancelling. */
   abandonCancel(): void
-  /** Moves the resend countdown on. */
-  tick(): void
   /** Runs the resend countdown while the cancel step is open; returns the disposer. */
   startResendClock(): () => void
-  /** Clears the error shown. */
-  dismissError(): void
   /** Back to the search form: the ticket, its PIN and the cancellation are forgotten. */
   closeTicket(): void
 }
@@ -207,10 +203,6 @@ export const TicketModel: ModelConstructor<Ticket> = createModel((): Ticket => {
     return q
   }
 
-  const tick = () => {
-    clock.value = now()
-  }
-
   const closeTicket = () => {
     batch(() => {
       show(null)
@@ -238,7 +230,6 @@ export const TicketModel: ModelConstructor<Ticket> = createModel((): Ticket => {
     seatsCanceled,
     savedAt,
     startCancel,
-    tick,
     closeTicket,
 
     async findByPnr(pnr, pin) {
@@ -368,11 +359,9 @@ export const TicketModel: ModelConstructor<Ticket> = createModel((): Ticket => {
     },
 
     startResendClock() {
-      return every(1000, tick)
-    },
-
-    dismissError() {
-      error.value = null
+      return every(1000, () => {
+        clock.value = now()
+      })
     },
   }
 })
