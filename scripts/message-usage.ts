@@ -47,11 +47,11 @@ export function moduleClosure(start: string, stop = new Set<string>()): Set<stri
 /**
  * The modules whose messages ship with the entry (core): the entry's closure, not walking
  * into the pages (src/page-loaders.ts) nor into a page's store the entry only starts early
- * (src/stores/search.ts, fetched by main.tsx for a shared results link, whose messages show
+ * (src/app/app-search.ts, fetched by main.tsx for a shared results link, whose messages show
  * only on the search form of the pages that carry them).
  */
 export function entryModules(root: string, entry = 'src/main.tsx'): Set<string> {
-  return moduleClosure(join(root, entry), new Set(['src/page-loaders.ts', 'src/stores/search.ts'].map((f) => join(root, f))))
+  return moduleClosure(join(root, entry), new Set(['src/page-loaders.ts', 'src/app/app-search.ts'].map((f) => join(root, f))))
 }
 
 /**

@@ -16,8 +16,6 @@ const legacy = new Set([
   'src/stores/session.ts',
   'src/stores/ui.ts',
   'src/stores/lookups.ts',
-  'src/stores/search.ts',
-  'src/stores/ticket.ts',
 ])
 
 /** The `.ts` files under `dir`, relative to the root. */

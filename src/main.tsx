@@ -65,8 +65,8 @@ async function start() {
   // already there (src/early/requests.ts) must not let the page's search finish before the link's starts
   const linkSearch =
     location.pathname === '/search' && location.search
-      ? import('./stores/search.ts').then(
-          (s) => s.searchFromLink(location.search.slice(1)),
+      ? import('./app/app-search.ts').then(
+          (s) => s.appSearch.searchFromLink(location.search.slice(1)),
           // its code could not be loaded: the results page searches itself (and reports the network)
           () => undefined,
         )

@@ -10,7 +10,7 @@ import { storageKeys } from '../lib/storage.ts'
 import { tripRefFromQuery } from '../lib/trip-ref.ts'
 import { BookingModel } from '../models/booking.ts'
 import { loadLookups, resetLookups } from '../stores/lookups.ts'
-import { searchFromLink } from '../stores/search.ts'
+import { SearchModel } from '../models/search.ts'
 import { SeatPageModel } from '../models/seat-page.ts'
 import { EARLY_KEYS, EARLY_MAX_AGE_MS, type EarlyEntry, type EarlyInput, earlyRequests, sameRequest, takeEarlyResponse } from './requests.ts'
 
@@ -85,10 +85,10 @@ test('the start-up lookups: the very requests src/stores/lookups.ts makes, publi
   assert.equal(early[0]!.headers, { Accept: 'application/json', 'Accept-Language': 'bn' })
 })
 
-test('a shared results link: its trip search as src/stores/search.ts sends it, and no lookups (the address contains "search")', async () => {
+test('a shared results link: its trip search as src/models/search.ts sends it, and no lookups (the address contains "search")', async () => {
   const i = input(`/search?from=DHK&to=CTG&date=${tomorrow}`)
   const early = earlyRequests(i)
-  assertSame(early, await appRequests(i, () => searchFromLink(i.search), { tripSearch: never }))
+  assertSame(early, await appRequests(i, () => new SearchModel().searchFromLink(i.search), { tripSearch: never }))
   assert.equal(JSON.parse(early[0]!.body!), { originCode: 'DHK', destinationCode: 'CTG', tripDate: tomorrow })
   // what the app would not search: nothing early
   for (const q of [

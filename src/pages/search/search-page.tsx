@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { afterPageShown, usePageShown } from '../../lib/page-shown.ts'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
@@ -10,7 +10,8 @@ import { formatWeekdayDate } from '../../../contract/weekday-date.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute, navigate } from '../../router.ts'
 import { cityName, loadLookups, lookupsLoaded, timePeriods } from '../../stores/lookups.ts'
-import * as search from '../../stores/search.ts'
+import { appSearch as search } from '../../app/app-search.ts'
+import type { SortKey } from '../../models/search.ts'
 import { language } from '../../stores/ui.ts'
 import { SearchForm } from '../../parts/search-form.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -217,7 +218,7 @@ function Filters() {
           className={page.select}
           value={search.sort.value}
           onChange={(e) => {
-            search.setSort(e.currentTarget.value as search.SortKey)
+            search.setSort(e.currentTarget.value as SortKey)
             replaceUrl()
           }}
         >
@@ -294,8 +295,6 @@ function Results() {
   )
 }
 
-let lastSearched = ''
-
 /** Below `md`: the layout in which the search form folds into one line once there are results. */
 const PHONE = '(max-width: 47.99em)'
 
@@ -352,21 +351,16 @@ export default function SearchPage() {
     })
   }, [])
 
+  // the search this visit last ran: the same query again (a filter written into the URL) does not search again
+  const lastSearched = useRef('')
   useEffect(() => {
     search.applySearchQuery(query.replace(/^\?/, ''))
     const key = search.searchQuery()
-    if (key === lastSearched && search.status.peek() !== 'idle') return
-    lastSearched = key
+    if (key === lastSearched.current && search.status.peek() !== 'idle') return
+    lastSearched.current = key
     if (search.canSearch.value) void search.searchTrips()
     else search.submitForm()
   }, [query])
-
-  useEffect(
-    () => () => {
-      lastSearched = ''
-    },
-    [],
-  )
 
   return (
     <>

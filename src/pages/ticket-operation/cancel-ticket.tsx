@@ -7,11 +7,11 @@ import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCountdown, localizeDigits } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
-import * as tk from '../../stores/ticket.ts'
 import { language } from '../../stores/ui.ts'
 import { Checkbox, ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { quoteList } from '../../parts/quote-list.ts'
+import { useTicket } from './use-ticket.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3', maxWidth: '36rem', mt: '4' }),
@@ -25,6 +25,7 @@ const styles = {
  */
 export function CancelTicket() {
   useSignals()
+  const tk = useTicket()
   const t = useT()
   const rt = useRichT()
   const lang = language.value
@@ -111,6 +112,7 @@ export function CancelTicket() {
 /** Which seats of a ticket of several to cancel (none ticked at first); the quote follows for those. */
 function ChooseSeats({ heading }: { heading: React.RefObject<HTMLHeadingElement | null> }) {
   useSignals()
+  const tk = useTicket()
   const t = useT()
   const lang = language.value
   const seats = tk.ticket.value?.seats ?? []
@@ -173,6 +175,7 @@ function ChooseSeats({ heading }: { heading: React.RefObject<HTMLHeadingElement 
 
 /** Leaves the cancel without cancelling, back to the button that opened it (Cancel ticket, or Cancel some seats when `some`). */
 function KeepTicket({ some }: { some: boolean }) {
+  const tk = useTicket()
   const t = useT()
   return (
     <Button

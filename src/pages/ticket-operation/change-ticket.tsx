@@ -11,7 +11,6 @@ import { formatMoney } from '../../lib/money.ts'
 import { type ChangePay, TicketChangeModel } from '../../models/ticket-change.ts'
 import { SeatPageModel } from '../../models/seat-page.ts'
 import { keepResultToken } from '../../stores/payment-tokens.ts'
-import * as tk from '../../stores/ticket.ts'
 import { language } from '../../stores/ui.ts'
 import { form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
@@ -20,6 +19,7 @@ import { ServerError } from '../../parts/server-error.tsx'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { SeatMap } from '../reservation/seat-layout.tsx'
 import { SeatPageContext } from '../reservation/use-seat-page.ts'
+import { useTicket } from './use-ticket.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '4' }),
@@ -51,6 +51,7 @@ const gatewayChoices: [ChangePay, string][] = [
  */
 export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: () => void }) {
   useSignals()
+  const tk = useTicket()
   const t = useT()
   const lang = language.value
   const seats = useVisitModel(() => new SeatPageModel())

@@ -3,26 +3,28 @@ import { Button } from '../../../design-system/button/index.ts'
 import { TextField } from '../../../design-system/text-field/index.ts'
 import { useT } from '../../app/use-t.ts'
 import type { FieldErrors } from '../../lib/validation.ts'
-import * as tk from '../../stores/ticket.ts'
+import { normalisePin, normalisePnr, PIN_PATTERN, PNR_PATTERN } from '../../models/ticket.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
+import { useTicket } from './use-ticket.ts'
 
 type Fields = { pnr: string; pin: string }
 
 function validate(v: Fields): FieldErrors<keyof Fields> {
   const out: FieldErrors<keyof Fields> = {}
-  const pnr = tk.normalisePnr(v.pnr)
+  const pnr = normalisePnr(v.pnr)
   if (!pnr) out.pnr = 'ticket.pnrRequired'
-  else if (!tk.PNR_PATTERN.test(pnr)) out.pnr = 'ticket.pnrInvalid'
-  const pin = tk.normalisePin(v.pin)
+  else if (!PNR_PATTERN.test(pnr)) out.pnr = 'ticket.pnrInvalid'
+  const pin = normalisePin(v.pin)
   if (!pin) out.pin = 'validation.pinRequired'
-  else if (!tk.PIN_PATTERN.test(pin)) out.pin = 'ticket.pinInvalid'
+  else if (!PIN_PATTERN.test(pin)) out.pin = 'ticket.pinInvalid'
   return out
 }
 
 /** PNR and PIN, then Find ticket (anyone may look a ticket up). */
 export function FindTicketForm({ initialPnr = '' }: { initialPnr?: string }) {
   useSignals()
+  const tk = useTicket()
   const t = useT()
   const mt = useMaybeT()
   const f = useForm<Fields>({ pnr: initialPnr, pin: '' }, validate)

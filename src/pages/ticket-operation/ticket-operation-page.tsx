@@ -8,7 +8,7 @@ import { formatMoney } from '../../lib/money.ts'
 import { now } from '../../lib/clock.ts'
 import { reservationStatus } from '../../../contract/values.ts'
 import { currentRoute, navigate } from '../../router.ts'
-import * as tk from '../../stores/ticket.ts'
+import { normalisePnr, PNR_PATTERN, TicketModel } from '../../models/ticket.ts'
 import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
 import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
@@ -16,7 +16,9 @@ import { page } from '../../parts/page-styles.ts'
 import { Announcer } from '../../parts/announcer.tsx'
 import { TicketView } from '../../parts/ticket-view.tsx'
 import { deferred } from '../../parts/deferred.tsx'
+import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { FindTicketForm } from './find-ticket-form.tsx'
+import { TicketContext, useTicket } from './use-ticket.ts'
 
 const styles = {
   find: css({ mb: '6' }),
@@ -33,6 +35,7 @@ const ChangeTicket = deferred(() => import('./change-ticket.tsx').then((m) => m.
 /** The ticket on screen with resend e-mail and cancel (the saved copy on its own: those need the server). */
 function Ticket() {
   useSignals()
+  const tk = useTicket()
   const t = useT()
   const rt = useRichT()
   const lang = language.value
@@ -126,9 +129,9 @@ function Ticket() {
 /** `?pnr=` (a ticket's own address), `?reservationId=` (one of the signed-in passenger's) and `?k=` (the SMS's link, `/t?k=`). */
 function readQuery(search: string): { pnr: string | null; reservationId: number | null; link: string | null } {
   const q = new URLSearchParams(search)
-  const pnr = tk.normalisePnr(q.get('pnr') ?? '')
+  const pnr = normalisePnr(q.get('pnr') ?? '')
   const id = Number(q.get('reservationId'))
-  return { pnr: tk.PNR_PATTERN.test(pnr) ? pnr : null, reservationId: Number.isInteger(id) && id > 0 ? id : null, link: q.get('k') }
+  return { pnr: PNR_PATTERN.test(pnr) ? pnr : null, reservationId: Number.isInteger(id) && id > 0 ? id : null, link: q.get('k') }
 }
 
 /**
@@ -140,6 +143,7 @@ function readQuery(search: string): { pnr: string | null; reservationId: number 
  */
 export default function TicketOperationPage() {
   useSignals()
+  const tk = useVisitModel(() => new TicketModel())
   const t = useT()
   const search = currentRoute.value?.search ?? ''
   const { pnr, reservationId, link } = useMemo(() => readQuery(search), [search])
@@ -179,7 +183,7 @@ export default function TicketOperationPage() {
   }, [ticket, pnr, reservationId, link])
 
   return (
-    <>
+    <TicketContext.Provider value={tk}>
       <h1 className={page.h1} tabIndex={-1}>
         {t('ticketOperation.heading')}
       </h1>
@@ -196,7 +200,7 @@ export default function TicketOperationPage() {
             <Button
               variant="ghost"
               onClick={() => {
-                tk.resetTicket()
+                tk.closeTicket()
                 if (reservationId !== null || pnr !== null || link !== null) navigate('/ticket-operation', { replace: true })
               }}
             >
@@ -217,6 +221,6 @@ export default function TicketOperationPage() {
           <FindTicketForm key={pnr ?? ''} initialPnr={pnr ?? ''} />
         </section>
       )}
-    </>
+    </TicketContext.Provider>
   )
 }

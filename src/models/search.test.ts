@@ -4,8 +4,9 @@ import type { TripSummary } from '../../contract/schemas.ts'
 import { fakeApi, type FakeCall } from '../api/index.ts'
 import { fakeClock } from '../lib/clock.ts'
 import { addDays } from '../lib/dates.ts'
-import * as s from './search.ts'
-import * as ui from './ui.ts'
+import * as ui from '../stores/ui.ts'
+import { parsePeriod, type Search, SearchModel } from './search.ts'
+import { until } from './seat-page-fixture.ts'
 
 function trip(id: number, departure: string, fareFrom: number, coachType: TripSummary['coachType'] = 'AC_STANDARD'): TripSummary {
   return {
@@ -28,6 +29,8 @@ function trip(id: number, departure: string, fareFrom: number, coachType: TripSu
 }
 
 interface Ctx {
+  /** This test's trip search. */
+  s: Search
   /** The searches the stand-in server was asked. */
   asked: FakeCall[]
   /** What it answers (a test may replace it). */
@@ -43,22 +46,22 @@ test.before.each((ctx) => {
   const server = { answer: async () => [trip(1, '22:00', 900), trip(2, '07:30', 1200, 'AC_BUSINESS'), trip(3, '13:15', 700, 'NON_AC')] }
   ctx.server = server
   ctx.asked = fakeApi({ tripSearch: () => server.answer() })
-  s.applySearchQuery('')
+  ctx.s = new SearchModel()
 })
 
-test('the journey date defaults to today in Dhaka', () => {
+test('the journey date defaults to today in Dhaka', ({ s }) => {
   assert.is(s.tripDate.value, '2026-11-22')
   assert.is(s.originCode.value, '')
 })
 
-test('same origin and destination is refused beside the To field', () => {
+test('same origin and destination is refused beside the To field', ({ s }) => {
   s.setOrigin('DHK')
   s.setDestination('DHK')
   assert.is(s.formErrors.value.destinationCode, 'validation.sameOriginDestination')
   assert.not.ok(s.canSearch.value)
 })
 
-test('a date before today cannot be searched', () => {
+test('a date before today cannot be searched', ({ s }) => {
   s.setOrigin('DHK')
   s.setDestination('CTG')
   s.setTripDate('2026-11-21')
@@ -66,7 +69,7 @@ test('a date before today cannot be searched', () => {
   assert.is(s.formErrors.value.tripDate, 'searchForm.dateInPast')
 })
 
-test('swap exchanges the cities', () => {
+test('swap exchanges the cities', ({ s }) => {
   s.setOrigin('DHK')
   s.setDestination('CTG')
   s.swapCities()
@@ -74,7 +77,7 @@ test('swap exchanges the cities', () => {
   assert.is(s.destinationCode.value, 'DHK')
 })
 
-test('URL round trip keeps the search and the filters', () => {
+test('URL round trip keeps the search and the filters', ({ s }) => {
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-25&coach=NON_AC&sort=fare&period=12:00PM-05:59PM')
   assert.is(s.searchQuery(), 'from=DHK&to=CTG&date=2026-11-25')
   assert.is(s.searchQuery({ filters: true }), 'from=DHK&to=CTG&date=2026-11-25&period=12%3A00PM-05%3A59PM&coach=NON_AC&sort=fare')
@@ -86,7 +89,7 @@ test('URL round trip keeps the search and the filters', () => {
   assert.is(s.tripDate.value, '2026-11-22', 'a date that is not on the calendar is ignored')
 })
 
-test('searchTrips posts the search data and lists trips by departure time', async ({ asked }) => {
+test('searchTrips posts the search data and lists trips by departure time', async ({ s, asked }) => {
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-22')
   assert.is(await s.searchTrips(), 'done')
   assert.equal(
@@ -104,7 +107,7 @@ test('searchTrips posts the search data and lists trips by departure time', asyn
   )
 })
 
-test('filters by coach type and by time period (Dhaka wall clock)', async () => {
+test('filters by coach type and by time period (Dhaka wall clock)', async ({ s }) => {
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-22')
   await s.searchTrips()
   s.setCoachType('AC_BUSINESS')
@@ -123,7 +126,7 @@ test('filters by coach type and by time period (Dhaka wall clock)', async () => 
   assert.equal(s.coachTypesInResults.value, ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC'])
 })
 
-test('an empty result shows the No available trip toast and keeps the form', async ({ server }) => {
+test('an empty result shows the No available trip toast and keeps the form', async ({ s, server }) => {
   server.answer = async () => []
   s.applySearchQuery('from=DHK&to=SYL&date=2026-11-22')
   assert.is(await s.searchTrips(), 'empty')
@@ -131,7 +134,7 @@ test('an empty result shows the No available trip toast and keeps the form', asy
   assert.is(s.destinationCode.value, 'SYL')
 })
 
-test('a failed search shows the server reason and keeps the form', async ({ server }) => {
+test('a failed search shows the server reason and keeps the form', async ({ s, server }) => {
   server.answer = async () => {
     throw Object.assign(new Error('System is in under maintenance'), { code: 'SALES_RESTRICTED', reason: 'System is in under maintenance' })
   }
@@ -141,7 +144,7 @@ test('a failed search shows the server reason and keeps the form', async ({ serv
   assert.is(s.originCode.value, 'DHK')
 })
 
-test('previous and next day, never before today', () => {
+test('previous and next day, never before today', ({ s }) => {
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-22')
   assert.not.ok(s.shiftDay(-1))
   assert.ok(s.shiftDay(1))
@@ -152,12 +155,12 @@ test('previous and next day, never before today', () => {
 })
 
 test('parsePeriod reads the time-period values', () => {
-  assert.equal(s.parsePeriod('04:00AM-11:59PM'), { from: 240, to: 1439 })
-  assert.equal(s.parsePeriod('12:00AM-05:59AM'), { from: 0, to: 359 })
-  assert.is(s.parsePeriod(''), null)
+  assert.equal(parsePeriod('04:00AM-11:59PM'), { from: 240, to: 1439 })
+  assert.equal(parsePeriod('12:00AM-05:59AM'), { from: 0, to: 359 })
+  assert.is(parsePeriod(''), null)
 })
 
-test('the same search started twice (at app load and by the page) sends one request', async ({ asked }) => {
+test('the same search started twice (at app load and by the page) sends one request', async ({ s, asked }) => {
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-23')
   const [a, b] = await Promise.all([s.searchTrips(), s.searchTrips()])
   assert.is(asked.length, 1)
@@ -168,11 +171,11 @@ test('the same search started twice (at app load and by the page) sends one requ
   assert.is(asked.length, 2, 'a later search asks again')
 })
 
-test('a results link searched at app load: the first search of the page takes over the answer, even when it has arrived', async ({ asked }) => {
+test('a results link searched at app load: the first search of the page takes over the answer, even when it has arrived', async ({ s, asked }) => {
   s.searchFromLink('from=DHK&to=CTG&date=2026-11-24')
   await Promise.resolve()
   assert.is(asked.length, 1)
-  await new Promise((r) => setTimeout(r, 0))
+  await until(() => s.status.value === 'done', "the link's answer")
   assert.is(s.status.value, 'done')
   assert.is(await s.searchTrips(), 'done', 'the page opening later')
   assert.is(asked.length, 1, 'no second request')

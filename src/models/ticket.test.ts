@@ -5,10 +5,10 @@ import { ApiError } from '../api/api-error.ts'
 import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import { memoryStorage, useStorages } from '../lib/storage.ts'
-import * as saved from './saved-tickets.ts'
-import * as session from './session.ts'
-import { iso, NOW, sold } from './ticket-fixture.ts'
-import * as t from './ticket.ts'
+import * as saved from '../stores/saved-tickets.ts'
+import * as session from '../stores/session.ts'
+import { iso, NOW, sold } from '../stores/ticket-fixture.ts'
+import { normalisePin, type Ticket, TicketModel } from './ticket.ts'
 
 const fail = (code: ErrorCode) => {
   throw new ApiError(code, errorCatalogue[code].reason, errorCatalogue[code].status)
@@ -16,6 +16,8 @@ const fail = (code: ErrorCode) => {
 const passenger = { id: 3, mobile: '01712345678', fullName: 'Rahim', email: 'r@example.com', city: 'Dhaka', balance: 0, createdAt: iso(NOW) }
 
 interface Ctx {
+  /** This test's visit of the ticket page. */
+  t: Ticket & Disposable
   clock: FakeClock
   handlers: FakeRoutes
   calls: FakeCall[]
@@ -50,10 +52,15 @@ test.before.each(async (ctx) => {
     profile: () => ({ ...passenger, balance }),
   }
   ctx.calls = fakeApi(ctx.handlers)
-  t.resetTicket()
+  ctx.t = new TicketModel()
+})
+// the app-wide session signed out again: a later file (src/prerender.test.ts) renders pages signed out
+test.after.each(({ t }) => {
+  t[Symbol.dispose]()
+  session.signOut()
 })
 
-test('find by PNR and PIN (typed in lower case with spaces)', async ({ calls }) => {
+test('find by PNR and PIN (typed in lower case with spaces)', async ({ t, calls }) => {
   const r = await t.findByPnr(' abcde fghjk ', '1234')
   assert.is(r?.id, 41)
   assert.equal(calls[0]!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
@@ -62,13 +69,13 @@ test('find by PNR and PIN (typed in lower case with spaces)', async ({ calls }) 
   assert.is(t.announcement.value?.id, 'ticket.announceFound')
 })
 
-test('a PIN typed in Bengali digits, as a Bengali ticket shows it, is the same PIN', async ({ calls }) => {
+test('a PIN typed in Bengali digits, as a Bengali ticket shows it, is the same PIN', async ({ t, calls }) => {
   assert.is((await t.findByPnr('ABCDEFGHJK', ' ১২৩৪ '))?.id, 41)
   assert.equal(calls[0]!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
-  assert.is(t.normalisePin('০৯8'), '098')
+  assert.is(normalisePin('০৯8'), '098')
 })
 
-test('WRONG_PNR_PIN and RESERVATION_NOT_ACCESSIBLE are kept as errors', async () => {
+test('WRONG_PNR_PIN and RESERVATION_NOT_ACCESSIBLE are kept as errors', async ({ t }) => {
   assert.is(await t.findByPnr('ABCDEFGHJK', '9999'), undefined)
   assert.equal(t.error.value, { scope: 'find', code: 'WRONG_PNR_PIN', reason: 'Wrong PNR and/or PIN' })
   assert.is(t.ticket.value, null)
@@ -78,7 +85,7 @@ test('WRONG_PNR_PIN and RESERVATION_NOT_ACCESSIBLE are kept as errors', async ()
   assert.is(t.error.value, null)
 })
 
-test('resend the ticket e-mail', async ({ calls }) => {
+test('resend the ticket e-mail', async ({ t, calls }) => {
   await t.findByPnr('ABCDEFGHJK', '1234')
   assert.ok(await t.resendEmail())
   assert.equal(calls.at(-1)!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
@@ -86,7 +93,7 @@ test('resend the ticket e-mail', async ({ calls }) => {
   assert.is(t.announcement.value?.id, 'ticket.announceEmailSent')
 })
 
-test('cancel: initialize shows the refund, the code cancels, the balance is refreshed', async ({ calls }) => {
+test('cancel: initialize shows the refund, the code cancels, the balance is refreshed', async ({ t, calls }) => {
   session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
   await t.openById(41)
   const q = await t.startCancel()
@@ -109,7 +116,7 @@ test('cancel: initialize shows the refund, the code cancels, the balance is refr
   assert.is(t.isSold.value, false)
 })
 
-test('a ticket the operator moved (10) can be cancelled for the whole fare: it becomes 14', async ({ clock, handlers }) => {
+test('a ticket the operator moved (10) can be cancelled for the whole fare: it becomes 14', async ({ t, clock, handlers }) => {
   const moved = { ...sold, status: 10, movedFrom: { coachCode: 'OLD-1', departureTime: sold.departureTime } }
   handlers.reservationByPnr = () => moved
   handlers.cancelInitialize = () => ({
@@ -131,7 +138,7 @@ test('a ticket the operator moved (10) can be cancelled for the whole fare: it b
   assert.is(t.isSold.value, false)
 })
 
-test('cancel refusals are explained; the resend wait counts down', async ({ clock, handlers, calls }) => {
+test('cancel refusals are explained; the resend wait counts down', async ({ t, clock, handlers, calls }) => {
   await t.findByPnr('ABCDEFGHJK', '1234')
   handlers.cancelInitialize = () => fail('RESERVATION_CANCEL_TIME_EXPIRED')
   assert.is(await t.startCancel(), undefined)
@@ -148,8 +155,11 @@ test('cancel refusals are explained; the resend wait counts down', async ({ cloc
     resendAfterSeconds: 30,
   })
   await t.startCancel()
-  clock.now += 31_000
-  t.tick()
+  const stopClock = t.startResendClock()
+  clock.advance(29_000)
+  assert.is(t.resendSecondsLeft.value, 1)
+  clock.advance(2_000)
+  stopClock()
   assert.is(t.resendSecondsLeft.value, 0)
   assert.ok(await t.resendCancelCode())
   assert.is(calls.filter((c) => c.name === 'cancelInitialize').length, 3)
@@ -160,35 +170,42 @@ test('cancel refusals are explained; the resend wait counts down', async ({ cloc
 const signedIn = () =>
   session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
 
-test('every ticket the server sends is kept on the device: the visitor’s by PNR, the passenger’s under their account', async () => {
+test('every ticket the server sends is kept on the device: the visitor’s by PNR, the passenger’s under their account', async ({ t }) => {
   await t.findByPnr('ABCDEFGHJK', '1234')
   assert.is(saved.savedTicketsOf(null)[0]?.reservation.pin, '1234')
   assert.is(t.savedAt.value, null, 'the server’s answer, not a saved copy')
   signedIn()
-  t.resetTicket()
+  t.closeTicket()
   await t.openById(41)
   assert.is(saved.savedTicketsOf(passenger.id)[0]?.savedAt, NOW)
 })
 
-test('a ticket’s own address shows the saved copy at once, then the server’s answer asked with the saved PIN', async ({ clock, handlers, calls }) => {
+test('a ticket’s own address shows the saved copy at once, then the server’s answer asked with the saved PIN', async ({
+  t,
+  clock,
+  handlers,
+  calls,
+}) => {
   assert.is(await t.openSaved('ABCDEFGHJK'), false, 'nothing saved: the passenger types the PIN')
   saved.keepTickets(null, [sold])
   clock.now += 3_600_000
-  const answer: { send?: (r: typeof sold) => void } = {}
-  handlers.reservationByPnr = () => new Promise((resolve) => (answer.send = resolve))
+  // the server's answer stays out until the test sends it; `asked` resolves with its sender once it is asked
+  const asked = new Promise<(r: typeof sold) => void>((ask) => {
+    handlers.reservationByPnr = () => new Promise((resolve) => ask(resolve))
+  })
   const opening = t.openSaved('abcdefghjk')
+  const send = await asked
   // the saved copy shows while the server's answer is still out (the store arrives first)
-  for (let i = 0; i < 100 && !answer.send; i++) await new Promise((r) => setTimeout(r, 0))
   assert.is(t.ticket.value?.pnr, 'ABCDEFGHJK')
   assert.is(t.savedAt.value, NOW)
-  answer.send?.(sold)
+  send(sold)
   assert.ok(await opening)
   assert.equal(calls.at(-1)!.opts.params, { pnr: 'ABCDEFGHJK', pin: '1234' })
   assert.is(t.savedAt.value, null)
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' })?.savedAt, NOW + 3_600_000)
 })
 
-test('without an answer from the server the saved copy stays, marked with its time, with the reason', async ({ handlers }) => {
+test('without an answer from the server the saved copy stays, marked with its time, with the reason', async ({ t, handlers }) => {
   saved.keepTickets(null, [sold])
   handlers.reservationByPnr = () => fail('NO_INTERNET_CONNECTION')
   assert.ok(await t.openSaved('ABCDEFGHJK'))
@@ -196,7 +213,7 @@ test('without an answer from the server the saved copy stays, marked with its ti
   assert.is(t.savedAt.value, NOW)
   assert.is(t.error.value?.code, 'NO_INTERNET_CONNECTION')
   // typed in again offline: the copy answers when the PIN matches, never for a wrong one
-  t.resetTicket()
+  t.closeTicket()
   handlers.reservationByPnr = () => fail('SERVICE_UNREACHABLE')
   assert.is((await t.findByPnr('ABCDEFGHJK', '1234'))?.id, 41)
   assert.is(t.savedAt.value, NOW)
@@ -205,38 +222,38 @@ test('without an answer from the server the saved copy stays, marked with its ti
   assert.is(t.error.value?.code, 'SERVICE_UNREACHABLE')
 })
 
-test('My tickets’ link by id opens the saved copy without the server; a server refusal never does', async ({ handlers }) => {
+test('My tickets’ link by id opens the saved copy without the server; a server refusal never does', async ({ t, handlers }) => {
   signedIn()
   saved.keepTickets(passenger.id, [sold])
   handlers.reservationById = () => fail('REQUEST_TIMEOUT')
   assert.is((await t.openById(41))?.id, 41)
   assert.is(t.savedAt.value, NOW)
   handlers.reservationById = () => fail('RESERVATION_NOT_ACCESSIBLE')
-  t.resetTicket()
+  t.closeTicket()
   assert.is(await t.openById(41), undefined)
   assert.is(t.ticket.value, null)
 })
 
-test('a ticket cancelled elsewhere: its saved copy says so after the next online look-up', async ({ handlers }) => {
+test('a ticket cancelled elsewhere: its saved copy says so after the next online look-up', async ({ t, handlers }) => {
   saved.keepTickets(null, [sold])
   handlers.reservationByPnr = () => ({ ...sold, status: 5, canceledAt: iso(NOW), refundAmount: 900 })
   await t.openSaved('ABCDEFGHJK')
   assert.is(t.ticket.value?.status, 5)
   handlers.reservationByPnr = () => fail('NO_INTERNET_CONNECTION')
-  t.resetTicket()
+  t.closeTicket()
   await t.openSaved('ABCDEFGHJK')
   assert.is(t.ticket.value?.status, 5)
   assert.is(t.ticket.value?.refundAmount, 900)
 })
 
-test('cancelling here updates the saved copy at once', async () => {
+test('cancelling here updates the saved copy at once', async ({ t }) => {
   await t.findByPnr('ABCDEFGHJK', '1234')
   await t.startCancel()
   await t.confirmCancel('654321')
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' })?.reservation.status, 5)
 })
 
-test('another account’s or tab’s copy is never shown at the ticket’s address, nor its PIN sent to the server', async ({ calls }) => {
+test('another account’s or tab’s copy is never shown at the ticket’s address, nor its PIN sent to the server', async ({ t, calls }) => {
   saved.keepTickets(7, [sold])
   signedIn()
   assert.is(await t.openSaved('ABCDEFGHJK'), false)
@@ -250,7 +267,7 @@ test('another account’s or tab’s copy is never shown at the ticket’s addre
   assert.not.ok(calls.some((c) => c.name === 'reservationByPnr'))
 })
 
-test('LOGOUT or a 401: the ticket on screen, with its PIN, is gone from memory too', async () => {
+test('LOGOUT or a 401: the ticket on screen, with its PIN, is gone from memory too', async ({ t }) => {
   signedIn()
   await t.openById(41)
   assert.is(t.ticket.value?.pin, '1234')
@@ -264,6 +281,15 @@ test('LOGOUT or a 401: the ticket on screen, with its PIN, is gone from memory t
   await t.findByPnr('ABCDEFGHJK', '1234')
   signedIn()
   assert.is(t.ticket.value?.pnr, 'ABCDEFGHJK')
+})
+
+test('each visit of the page has its own ticket: the next one starts at the search form, without the last one’s PIN', async ({ t }) => {
+  await t.findByPnr('ABCDEFGHJK', '1234')
+  const next = new TicketModel()
+  assert.is(next.ticket.value, null)
+  assert.is(next.announcement.value, null)
+  assert.is(t.ticket.value?.pin, '1234')
+  next[Symbol.dispose]()
 })
 
 test.run()
