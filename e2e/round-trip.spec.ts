@@ -3,14 +3,16 @@
  * the outbound trip and its seats, then the return trip and its seats, one payment from the balance
  * and two tickets naming each other's PNR; and a round trip whose return seats are lost before payment
  * (its hold ended): the passenger is told, nothing is charged, and only with their choice is the outbound
- * paid alone. A server of its own on PostgreSQL (E2E_PORT + 1), whose database the test reads and
+ * paid alone; and a round trip paid once by card on SSLCommerz's page (the stand-in, server/test/sslcommerz-standin.ts,
+ * on E2E_PORT + 3). A server of its own on PostgreSQL (E2E_PORT + 1), whose database the test reads and
  * ends the return's hold in; without PostgreSQL each test is reported skipped (a failure under CI).
  */
 import { type APIRequestContext, type BrowserContext, expect, type Page, request as playwrightRequest, test } from '@playwright/test'
 import pg from 'pg'
 import { postgresMissing, startPostgres, type TestPostgres } from '../harness/postgres.ts'
 import { skipLine, underCi } from '../server/test/skip.ts'
-import { dhakaDate, expectNoAxeViolations, fundedPassenger, type Lang, m, signInContext } from './helpers.ts'
+import { startStandIn, type StandIn } from '../server/test/sslcommerz-standin.ts'
+import { apiToken, createPassenger, dhakaDate, expectNoAxeViolations, type Lang, m, payName, signInContext } from './helpers.ts'
 import { type OwnServer, startOwnServer } from './own-server.ts'
 import { formatMoney } from '../src/lib/money.ts'
 
@@ -20,6 +22,7 @@ let pgServer: TestPostgres | undefined
 let databaseUrl = ''
 let app: OwnServer
 let api: APIRequestContext
+let ssl: StandIn
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 })
 
@@ -28,13 +31,24 @@ test.beforeAll(async () => {
   test.setTimeout(240_000)
   pgServer = await startPostgres()
   databaseUrl = await pgServer.createDatabase('round_trip')
-  app = await startOwnServer({ DATABASE_URL: databaseUrl }, { port })
+  ssl = await startStandIn({ port: port + 2 })
+  app = await startOwnServer(
+    {
+      DATABASE_URL: databaseUrl,
+      PAYMENT_PROVIDER: 'sslcommerz',
+      SSLCOMMERZ_STORE_ID: ssl.storeId,
+      SSLCOMMERZ_STORE_PASSWORD: ssl.storePassword,
+      SSLCOMMERZ_API_URL: ssl.url,
+    },
+    { port },
+  )
   api = await playwrightRequest.newContext({ baseURL: app.url })
 })
 
 test.afterAll(async () => {
   await api?.dispose()
   await app?.stop()
+  await ssl?.close()
   await pgServer?.stop()
 })
 
@@ -58,6 +72,21 @@ async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
 
 const balanceOf = async (mobile: string) =>
   Number((await query<{ balance: string }>('SELECT balance FROM passengers WHERE mobile = $1', [mobile]))[0]!.balance)
+
+/** A new passenger with `amount` Tk topped up by card on SSLCommerz's page (the stand-in; 0: none); answers the mobile. */
+async function fundedPassenger(amount: number): Promise<string> {
+  const mobile = await createPassenger(api)
+  if (amount === 0) return mobile
+  const token = await apiToken(api, mobile)
+  const res = await api.post('/api/account/topUp', { data: { amount }, headers: { Authorization: `Bearer ${token}` } })
+  expect(res.ok(), await res.text()).toBeTruthy()
+  const key = new URL(((await res.json()) as { data: { redirectUrl: string } }).data.redirectUrl).searchParams.get('SESSIONKEY')
+  const session = [...ssl.sessions.values()].find((x) => x.sessionKey === key)!
+  ssl.pay(session.tranId)
+  await ssl.sendIpn(session.tranId)
+  await expect.poll(() => balanceOf(mobile)).toBe(amount)
+  return mobile
+}
 
 async function signedInPage(browser: import('@playwright/test').Browser, lang: Lang, mobile: string): Promise<[BrowserContext, Page]> {
   const context = await browser.newContext({ baseURL: app.url })
@@ -121,14 +150,19 @@ async function bookRoundTrip(page: Page, lang: Lang, days: number): Promise<numb
   return outboundId
 }
 
+/** The return booking of outbound booking `outboundId`, and what both legs cost together. */
+async function legsOf(outboundId: number): Promise<{ ret: { id: number; total: number }; both: number }> {
+  const [ret] = await query<{ id: number; total: number }>('SELECT id, total FROM reservations WHERE outbound_reservation_id = $1', [outboundId])
+  const [out] = await query<{ total: number }>('SELECT total FROM reservations WHERE id = $1', [outboundId])
+  return { ret: ret!, both: out!.total + ret!.total }
+}
+
 for (const lang of ['en', 'bn'] as Lang[]) {
   test(`${lang}: a round trip paid once from the balance makes two tickets, each naming the other's PNR`, async ({ browser }) => {
-    const mobile = await fundedPassenger(api, 20_000)
+    const mobile = await fundedPassenger(20_000)
     const [context, page] = await signedInPage(browser, lang, mobile)
     const outboundId = await bookRoundTrip(page, lang, lang === 'en' ? 3 : 5)
-    const [ret] = await query<{ id: number; total: number }>('SELECT id, total FROM reservations WHERE outbound_reservation_id = $1', [outboundId])
-    const [out] = await query<{ total: number }>('SELECT total FROM reservations WHERE id = $1', [outboundId])
-    const both = out!.total + ret!.total
+    const { ret, both } = await legsOf(outboundId)
     await expect(page.getByTestId('round-trip')).toContainText(m(lang, 'roundTrip.total', { total: formatMoney(both, lang) }))
     await expect(page.getByRole('button', { name: m(lang, 'booking.payBkash', { total: formatMoney(both, lang) }) })).toBeVisible()
     await expectNoAxeViolations(page, `${lang} round trip to pay`)
@@ -142,12 +176,12 @@ for (const lang of ['en', 'bn'] as Lang[]) {
     await expectNoAxeViolations(page, `${lang} outbound ticket with its return`)
     expect(await balanceOf(mobile)).toBe(20_000 - both)
     const sold = await query<{ pnr: string }>('SELECT pnr FROM reservations WHERE id = ANY($1::int[]) AND status = 1 ORDER BY id', [
-      [outboundId, ret!.id],
+      [outboundId, ret.id],
     ])
     expect(sold.map((r) => r.pnr)).toEqual([pnr, returnPnr])
 
     // the return ticket names the outbound's PNR
-    await page.goto(`/reservation/success?reservationId=${ret!.id}`)
+    await page.goto(`/reservation/success?reservationId=${ret.id}`)
     await expect(page.getByTestId('ticket-pnr')).toHaveText(returnPnr)
     await expect(page.getByTestId('round-trip-pnr')).toHaveText(pnr)
     await expect(page.getByText(m(lang, 'ticket.outboundPnr'))).toBeVisible()
@@ -155,7 +189,7 @@ for (const lang of ['en', 'bn'] as Lang[]) {
   })
 
   test(`${lang}: the return seats lost before payment: told, nothing charged, the outbound paid alone only when chosen`, async ({ browser }) => {
-    const mobile = await fundedPassenger(api, 20_000)
+    const mobile = await fundedPassenger(20_000)
     const [context, page] = await signedInPage(browser, lang, mobile)
     const outboundId = await bookRoundTrip(page, lang, lang === 'en' ? 4 : 6)
     // the return's hold ends (the passenger kept the outbound's seats longer)
@@ -179,6 +213,40 @@ for (const lang of ['en', 'bn'] as Lang[]) {
     expect(await balanceOf(mobile)).toBe(20_000 - out!.total)
     const legs = await query<{ status: number }>('SELECT status FROM reservations WHERE outbound_reservation_id = $1', [outboundId])
     expect(legs.map((r) => r.status)).not.toContain(1)
+    await context.close()
+  })
+
+  test(`${lang}: a round trip paid once by card on SSLCommerz's page makes both tickets`, async ({ browser }) => {
+    const mobile = await fundedPassenger(0)
+    const [context, page] = await signedInPage(browser, lang, mobile)
+    const outboundId = await bookRoundTrip(page, lang, lang === 'en' ? 7 : 8)
+    const { ret, both } = await legsOf(outboundId)
+
+    await page.getByRole('button', { name: m(lang, 'booking.payCard', { total: formatMoney(both, lang) }) }).click()
+    await expect(page).toHaveURL(new RegExp(`^${ssl.url}/gwprocess/v4/gw\\.php`))
+    const session = [...ssl.sessions.values()].at(-1)!
+    expect(Number(session.fields.total_amount), 'one payment of both legs').toBe(both)
+    await page.getByRole('button', { name: 'Pay with card' }).click()
+    await page.getByRole('button', { name: 'Return to the merchant' }).click()
+
+    await expect(page).toHaveURL(/\/reservation\/success\?paymentId=/)
+    const pnr = (await page.getByTestId('ticket-pnr').innerText()).trim()
+    const returnPnr = (await page.getByTestId('round-trip-pnr').innerText()).trim()
+    expect(returnPnr).not.toBe(pnr)
+    await expect(page.getByText(m(lang, 'ticket.returnPnr'))).toBeVisible()
+    await expect(page.getByText(payName(lang, 'card'))).toBeVisible()
+    await expectNoAxeViolations(page, `${lang} round trip paid by card`)
+    const sold = await query<{ pnr: string }>('SELECT pnr FROM reservations WHERE id = ANY($1::int[]) AND status = 1 ORDER BY id', [
+      [outboundId, ret.id],
+    ])
+    expect(sold.map((r) => r.pnr)).toEqual([pnr, returnPnr])
+    expect(await balanceOf(mobile), 'nothing taken from the balance').toBe(0)
+
+    // the return ticket, paid by the same card payment
+    await page.goto(`/reservation/success?reservationId=${ret.id}`)
+    await expect(page.getByTestId('ticket-pnr')).toHaveText(returnPnr)
+    await expect(page.getByTestId('round-trip-pnr')).toHaveText(pnr)
+    await expect(page.getByText(payName(lang, 'card'))).toBeVisible()
     await context.close()
   })
 }

@@ -349,24 +349,49 @@ export async function assertUnpaidLimits(
   }
 }
 
-/** Moves the caller's live booking's expiry to `at`, which must be after `now` and no later than its max expiration. */
+/**
+ * Moves the caller's live booking's expiry to `at`, which must be after `now` and no later than its max expiration.
+ * A round trip's other leg, while live, is kept as long (never past its own max expiration): one extension keeps both.
+ */
 export async function extendBooking(db: Db, req: { id: number; passengerId: number; at: Date; now: Date }): Promise<void> {
   await db.transaction(async (tx) => {
+    // Outbound before return, as a payment locks them (round-trips.ts lockPayableLegs): no deadlock between the two.
+    await tx.query('SELECT 1 FROM reservations WHERE id = (SELECT outbound_reservation_id FROM reservations WHERE id = $1) FOR UPDATE', [req.id])
     const r = await ownReservation(tx, req.id, req.passengerId, true)
     assertLiveBooking(r, req.now)
     if (req.at.getTime() <= req.now.getTime() || !r.max_expiration_time || req.at.getTime() > r.max_expiration_time.getTime()) {
       throw new AppError('INVALID_EXPIRATION_TIME')
     }
-    await tx.query('UPDATE reservations SET expiration_time = $2 WHERE id = $1', [r.id, req.at])
-    // The first hold of its seats lasts as long now: a booking of them again may end as late.
-    await tx.query(
-      `UPDATE first_holds h SET expires_at = greatest(h.expires_at, $2)
-         FROM reservation_seats rs
-        WHERE rs.reservation_id = $1 AND h.trip_id = rs.trip_id AND h.seat_name = rs.seat_name
-          AND h.holder_key = ANY(hold_keys($3, $4)) AND h.keep_until > $5 AND h.kind = 'booking'`,
-      [r.id, req.at, r.passenger_id, r.address, req.now],
-    )
+    await keepBookingUntil(tx, r, req.at, req.now)
+    const other = await otherLegFor(tx, r)
+    if (other && bookingLive(other, req.now) && other.max_expiration_time) {
+      const at = earlier(req.at, other.max_expiration_time)
+      if (other.expiration_time && at.getTime() > other.expiration_time.getTime()) await keepBookingUntil(tx, other, at, req.now)
+    }
   })
+}
+
+/** Sets booking `r`'s expiry to `at`, and its seats' first hold's end with it. */
+async function keepBookingUntil(tx: Queryable, r: ReservationRow, at: Date, now: Date): Promise<void> {
+  await tx.query('UPDATE reservations SET expiration_time = $2 WHERE id = $1', [r.id, at])
+  // The first hold of its seats lasts as long now: a booking of them again may end as late.
+  await tx.query(
+    `UPDATE first_holds h SET expires_at = greatest(h.expires_at, $2)
+       FROM reservation_seats rs
+      WHERE rs.reservation_id = $1 AND h.trip_id = rs.trip_id AND h.seat_name = rs.seat_name
+        AND h.holder_key = ANY(hold_keys($3, $4)) AND h.keep_until > $5 AND h.kind = 'booking'`,
+    [r.id, at, r.passenger_id, r.address, now],
+  )
+}
+
+/** The other leg of round-trip booking `r`, locked: a return's outbound, an outbound's latest return booking (none: one way). */
+async function otherLegFor(tx: Queryable, r: ReservationRow): Promise<ReservationRow | undefined> {
+  const [other] = await tx.query<ReservationRow>(
+    `SELECT * FROM reservations WHERE ($2::int IS NOT NULL AND id = $2) OR ($2::int IS NULL AND outbound_reservation_id = $1)
+      ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+    [r.id, r.outbound_reservation_id],
+  )
+  return other
 }
 
 /** Cancels the caller's live booking and frees its seats. */

@@ -53,6 +53,8 @@ export interface RefundRow {
   retry_round: number
   /** Who last sent a FAILED refund back to the worker (npm run trip -- refund-retry). */
   retried_by: string | null
+  /** Which refund of the payment this is (migration 052): one cancel split over payments writes the same part to each. */
+  part: number
 }
 
 /** Where a refund went. */
@@ -104,10 +106,11 @@ export function refundDestination(deps: Deps, r: { payment_method: 'CARD' | 'BAL
 }
 
 /**
- * Refunds `amount` of a paid ticket, in `tx` (the transaction that cancels it): a card-paid
- * ticket to the card it was paid with (REFUND_TO=card), otherwise to the account holder's
- * balance. Answers where the money goes, or null when nothing is refunded (nothing to refund,
- * or a guest's ticket under REFUND_TO=balance).
+ * Refunds `amount` of a paid ticket, in `tx` (the transaction that cancels it): what its gateway
+ * payments took back to them (its date changes' differences, latest first, then the ticket's own), never more
+ * than each took less its refunds (REFUND_TO=card); the rest (a difference paid from the balance,
+ * or REFUND_TO=balance) to the account holder's balance. Answers where the money goes (the card
+ * when any of it does), or null when nothing is refunded (nothing to refund, or a guest's ticket under REFUND_TO=balance).
  */
 export async function refundTicket(
   tx: Queryable,
@@ -116,34 +119,45 @@ export async function refundTicket(
   req: { amount: number; reason: 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'TICKET_CHANGED'; description: string; now: Date; part?: number },
 ): Promise<RefundDestination | null> {
   if (req.amount <= 0) return null
-  if (r.payment_method === 'CARD' && refundsToCard(deps)) {
-    const [payment] = await tx.query<PaymentRow>(
-      `SELECT * FROM payments WHERE (reservation_id = $1 OR return_reservation_id = $1) AND purpose = 'RESERVATION' AND status = 'APPROVED'
-          AND confirmed_at IS NOT NULL
-        ORDER BY confirmed_at DESC LIMIT 1`,
+  let left = req.amount
+  let toCard = false
+  if (refundsToCard(deps)) {
+    const payments = await tx.query<PaymentRow>(
+      `SELECT * FROM payments WHERE (reservation_id = $1 OR return_reservation_id = $1) AND purpose IN ('RESERVATION', 'CHANGE')
+          AND status = 'APPROVED' AND confirmed_at IS NOT NULL
+          -- refunded to the balance in full (REFUND_TO=balance then): nothing of it left for the card
+          AND NOT (refunded AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.payment_id = payments.id))
+        ORDER BY purpose = 'RESERVATION', confirmed_at DESC, id FOR UPDATE`,
       [r.id],
     )
-    if (payment && req.amount <= payment.amount) {
-      // A round trip's return ticket refunds through the payment of both legs: its whole refund is a part of its own.
-      const part = req.part ?? (payment.reservation_id === r.id ? 0 : -r.id)
-      await queueCardRefund(tx, payment, { amount: req.amount, reason: req.reason, reservationId: r.id, now: req.now, part })
-      return 'CARD'
+    // A round trip's return ticket refunds through the payment of both legs: its refunds are a part of their own.
+    const part = req.part ?? (payments.some((x) => x.reservation_id !== r.id) ? -r.id : 0)
+    for (const payment of payments) {
+      if (left <= 0) break
+      const [sum] = await tx.query<{ refunded: number }>('SELECT coalesce(sum(amount), 0)::int AS refunded FROM refunds WHERE payment_id = $1', [
+        payment.id,
+      ])
+      const amount = Math.min(left, payment.amount - (sum?.refunded ?? 0))
+      if (amount <= 0) continue
+      await queueCardRefund(tx, payment, { amount, reason: req.reason, reservationId: r.id, now: req.now, part })
+      left -= amount
+      toCard = true
     }
   }
-  if (r.passenger_id == null) return null
+  if (left <= 0 || r.passenger_id == null) return toCard ? 'CARD' : null
   await credit(tx, {
     passengerId: r.passenger_id,
-    amount: req.amount,
+    amount: left,
     kind: 'REFUND',
     reason: req.reason satisfies LedgerReason,
     description: req.description,
     reservationId: r.id,
     at: req.now,
   })
-  return 'BALANCE'
+  return toCard ? 'CARD' : 'BALANCE'
 }
 
-/** The refund of each reservation as the passenger sees it (its latest refund to the card, else a balance refund). */
+/** The refund of each reservation as the passenger sees it (its latest refund to the card, all its payments' parts summed; else a balance refund). */
 export async function refundInfos(
   q: Queryable,
   rows: { id: number; status: number; passenger_id: number | null; refund_amount: number | null; canceled_at: Date | null }[],
@@ -153,13 +167,18 @@ export async function refundInfos(
   const refunds = await q.query<RefundRow>('SELECT * FROM refunds WHERE reservation_id = ANY($1::int[]) ORDER BY created_at, id', [
     rows.map((r) => r.id),
   ])
+  const rank = { REFUNDED: 0, PROCESSING: 1, FAILED: 2 } as const
+  const writtenAt = new Map<number, string>()
   for (const f of refunds) {
-    out.set(f.reservation_id!, {
-      to: 'CARD',
-      amount: f.amount,
-      status: f.status === 'DONE' ? 'REFUNDED' : f.status === 'FAILED' ? 'FAILED' : 'PROCESSING',
-      refundedAt: dhakaIsoOrNull(f.done_at),
-    })
+    const id = f.reservation_id!
+    const own = f.status === 'DONE' ? 'REFUNDED' : f.status === 'FAILED' ? 'FAILED' : 'PROCESSING'
+    const doneAt = dhakaIsoOrNull(f.done_at)
+    // One cancel's refund split over two payments (a date change's and the ticket's) is one refund to the passenger.
+    const prev = writtenAt.get(id) === `${f.created_at.getTime()}:${f.part}` ? out.get(id) : undefined
+    const status = prev && rank[prev.status] > rank[own] ? prev.status : own
+    const later = prev?.refundedAt && doneAt && prev.refundedAt > doneAt ? prev.refundedAt : doneAt
+    out.set(id, { to: 'CARD', amount: f.amount + (prev?.amount ?? 0), status, refundedAt: status === 'REFUNDED' ? later : null })
+    writtenAt.set(id, `${f.created_at.getTime()}:${f.part}`)
   }
   for (const r of rows) {
     if (out.has(r.id) || !r.refund_amount || r.refund_amount <= 0 || r.passenger_id == null || !r.canceled_at) continue

@@ -4,62 +4,38 @@
  * the balance twice at once, once on each process, is charged once and sells two tickets.
  */
 import * as assert from 'uvu/assert'
-import type { PassengerRow } from '../account/passengers.ts'
-import { createSession } from '../account/sessions.ts'
-import type { Db } from '../db/db.ts'
-import { createDeps } from '../deps.ts'
 import { bookingBody, freeSeats, lockBody, pickTrip, returnTripOf } from '../test/booking-fixture.ts'
-import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from '../test/pg.ts'
-import { call, type ServerProcess } from '../../harness/spawn-server.ts'
+import { signedInPassenger } from '../test/pg-passengers.ts'
+import { pgServersSuite } from '../test/pg-servers.ts'
+import { call } from '../../harness/spawn-server.ts'
 import { reservationStatus } from '../../contract/schemas.ts'
 
-const test = pgSuite('round trips on PostgreSQL')
-let stack: ServersOnPostgres | undefined
-let db: Db
-let servers: ServerProcess[]
-
-test.before(async () => {
-  stack = await startServersOnPostgres('round_trips', {})
-  ;({ db, servers } = stack)
-})
-
-test.after(() => stack?.stop())
-
-const here = () => ({ db, now: () => new Date() })
+const { test, pg } = pgServersSuite('round trips on PostgreSQL', 'round_trips')
+const { ctx } = pg
 type Trip = Awaited<ReturnType<typeof pickTrip>>
 type Who = { id: number; token: string; mobile: string }
-
-let seq = 0
-async function account(balance = 0): Promise<Who> {
-  const mobile = `015${String(process.pid % 1000).padStart(3, '0')}${String(++seq).padStart(5, '0')}`
-  const [row] = await db.query<PassengerRow>(
-    `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ($1, 'Round Tripper', $2, 'Dhaka', 'ACTIVE', $3, now()) RETURNING *`,
-    [mobile, `r${mobile}@example.com`, balance],
-  )
-  const s = await createSession(db, createDeps(db), row!, true)
-  return { id: row!.id, token: s.token, mobile }
-}
+const account = (balance = 0): Promise<Who> => signedInPassenger(pg.db, '015', balance)
 
 let skip = 0
 async function roundTrip(): Promise<[Trip, Trip]> {
   for (;;) {
-    const out = await pickTrip(here(), { minHours: 48, skip: skip++ * 3 })
-    const back = await returnTripOf(here(), out).catch(() => null)
+    const out = await pickTrip(ctx, { minHours: 48, skip: skip++ * 3 })
+    const back = await returnTripOf(ctx, out).catch(() => null)
     if (back) return [out, back]
   }
 }
 
 /** Locks `n` free seats of `trip` on server `s` and books them there (`extra`: more booking fields). */
 async function lockSeats(who: Who, trip: Trip, n: number, s = 0) {
-  const seats = await freeSeats(here(), trip.id, n)
-  const l = await call(servers[s]!.url, 'POST', '/api/reservation/seatLock', lockBody(trip, seats), { token: who.token })
+  const seats = await freeSeats(ctx, trip.id, n)
+  const l = await call(pg.url(s), 'POST', '/api/reservation/seatLock', lockBody(trip, seats), { token: who.token })
   assert.ok(l.body.data, JSON.stringify(l.body))
   return seats
 }
 
 async function bookOutbound(who: Who, trip: Trip) {
   const seats = await lockSeats(who, trip, 1)
-  const o = await call(servers[0]!.url, 'POST', '/api/reservation/booking', bookingBody(trip, seats, { passengerMobile: who.mobile }), {
+  const o = await call(pg.url(0), 'POST', '/api/reservation/booking', bookingBody(trip, seats, { passengerMobile: who.mobile }), {
     token: who.token,
   })
   assert.is(o.status, 200, JSON.stringify(o.body))
@@ -75,12 +51,12 @@ test('two return legs for one outbound at once on two processes: exactly one rou
     const b = await lockSeats(who, back, 1, 1)
     const answers = await Promise.all(
       [a, b].map((seats, i) =>
-        call(servers[i]!.url, 'POST', '/api/reservation/booking', bookingBody(back, seats, { outboundReservationId: o.id }), { token: who.token }),
+        call(pg.url(i), 'POST', '/api/reservation/booking', bookingBody(back, seats, { outboundReservationId: o.id }), { token: who.token }),
       ),
     )
     assert.is(answers.filter((x) => x.status === 200).length, 1, JSON.stringify(answers.map((x) => x.body?.error ?? x.status)))
     assert.is(answers.find((x) => x.status !== 200)!.body.error.code, 'VALIDATION_FAILED')
-    const legs = await db.query('SELECT id FROM reservations WHERE outbound_reservation_id = $1', [o.id])
+    const legs = await pg.db.query('SELECT id FROM reservations WHERE outbound_reservation_id = $1', [o.id])
     assert.is(legs.length, 1)
   }
 })
@@ -91,17 +67,17 @@ test('the round trip paid from the balance twice at once on two processes: one c
     const [out, back] = await roundTrip()
     const o = await bookOutbound(who, out)
     const seats = await lockSeats(who, back, 2, 1)
-    const r = await call(servers[1]!.url, 'POST', '/api/reservation/booking', bookingBody(back, seats, { outboundReservationId: o.id }), {
+    const r = await call(pg.url(1), 'POST', '/api/reservation/booking', bookingBody(back, seats, { outboundReservationId: o.id }), {
       token: who.token,
     })
     assert.is(r.status, 200, JSON.stringify(r.body))
     const answers = await Promise.all(
-      servers.map((s) => call(s.url, 'POST', '/api/reservation/payFromBalance', { reservationId: o.id }, { token: who.token })),
+      pg.servers.map((s) => call(s.url, 'POST', '/api/reservation/payFromBalance', { reservationId: o.id }, { token: who.token })),
     )
     assert.is(answers.filter((x) => x.status === 200).length, 1, JSON.stringify(answers.map((x) => x.body?.error ?? x.status)))
-    const [p] = await db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [who.id])
+    const [p] = await pg.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [who.id])
     assert.is(Number(p!.balance), 50_000 - o.fare.total - r.body.data.fare.total)
-    const sold = await db.query<{ pnr: string }>('SELECT pnr FROM reservations WHERE id = ANY($1::int[]) AND status = $2', [
+    const sold = await pg.db.query<{ pnr: string }>('SELECT pnr FROM reservations WHERE id = ANY($1::int[]) AND status = $2', [
       [o.id, r.body.data.id],
       reservationStatus.sold,
     ])

@@ -227,4 +227,36 @@ t('bad links refused with catalogue codes: another passenger’s booking, the sa
   assert.is(code(late), 'PAYMENT_ALREADY_COMPLETED')
 })
 
+// last: it moves the clock past the holds the tests before left
+t('Keep my seats on either leg keeps both bookings, within the pair’s one limit; the pair is then paid once', async () => {
+  const p = await f.passenger({ balance: 20_000 })
+  const [out, back] = await roundTrip()
+  const o = (await book(p, out, 1)).body.data
+  const start = Date.parse(o.createdAt)
+  const at = (m: number) => new Date(start + m * 60_000).toISOString()
+  // the return booked 5 minutes later: its hold would end 5 minutes after the outbound's
+  f.advance(5)
+  const r = (await book(p, back, 1, { outboundReservationId: o.id })).body.data
+  const extend = (id: number, m: number) =>
+    f.api('POST', '/api/reservation/extendBookingTime', { reservationId: id, expirationTime: at(m) }, { token: p.token })
+  const ends = async () => [Date.parse((await view(p, o.id)).expirationTime), Date.parse((await view(p, r.id)).expirationTime)]
+  let x = await extend(o.id, 28)
+  assert.is(x.status, 200, JSON.stringify(x.body))
+  assert.is(Date.parse(x.body.data.roundTrip.other.expirationTime), Date.parse(at(28)), 'the answer shows the return kept as long')
+  assert.equal(await ends(), [Date.parse(at(28)), Date.parse(at(28))])
+  // from the return's page: the outbound is kept too, never past its own 30 minutes
+  x = await extend(r.id, 32)
+  assert.is(x.status, 200, JSON.stringify(x.body))
+  assert.equal(await ends(), [Date.parse(at(30)), Date.parse(at(32))])
+  const before = await f.snapshot()
+  assert.is(code(await extend(o.id, 31)), 'INVALID_EXPIRATION_TIME')
+  assert.is(await f.snapshot(), before)
+  // 29 minutes after the outbound was booked: both legs still held, one payment sells both
+  f.advance(24)
+  const paid = await f.api('POST', '/api/reservation/payFromBalance', { reservationId: o.id }, { token: p.token })
+  assert.is(paid.status, 200, JSON.stringify(paid.body))
+  assert.is((await view(p, r.id)).status, reservationStatus.sold)
+  assert.is(await balanceOf(p.id), 20_000 - o.fare.total - r.fare.total)
+})
+
 t.run()

@@ -10,6 +10,7 @@ import type { Queryable } from '../db/db.ts'
 import { AppError } from '../core.ts'
 import { assertNotUnderReview, bookingLive, type ReservationRow } from './bookings.ts'
 import { dhakaIsoOrNull, toDhakaIso } from '../lib/time.ts'
+import type { TripCityColumns } from '../trips/lookups.ts'
 
 /**
  * Locks, for a payment of the caller's booking `id`, the bookings it pays (outbound first): the
@@ -36,7 +37,7 @@ export async function lockPayableLegs(
   return [r]
 }
 
-interface LegRow {
+interface LegRow extends TripCityColumns {
   self: number
   leg: RoundTripLeg['leg']
   id: number
@@ -47,12 +48,6 @@ interface LegRow {
   trip_id: number
   trip_date: string
   departure_at: Date
-  o_code: string
-  o_name: string
-  o_name_bn: string
-  d_code: string
-  d_name: string
-  d_name_bn: string
   seats: string[]
 }
 

@@ -4,43 +4,26 @@
  * is on one trip with its own number of seats, the balance moved once, the loser refused.
  */
 import * as assert from 'uvu/assert'
-import type { PassengerRow } from '../account/passengers.ts'
-import { createSession } from '../account/sessions.ts'
-import type { Db } from '../db/db.ts'
-import { createDeps } from '../deps.ts'
-import { bookingBody, freeSeats, lockBody, pickTrip } from '../test/booking-fixture.ts'
-import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from '../test/pg.ts'
-import { call, type ServerProcess } from '../../harness/spawn-server.ts'
+import { freeSeats, lockBody, pickTrip } from '../test/booking-fixture.ts'
+import { signedInPassenger } from '../test/pg-passengers.ts'
+import { bookOn, pgServersSuite } from '../test/pg-servers.ts'
+import { call } from '../../harness/spawn-server.ts'
 
-const test = pgSuite('change a ticket twice at once on PostgreSQL, two processes')
-let stack: ServersOnPostgres | undefined
-let db: Db
-let a: ServerProcess
-let b: ServerProcess
-
-test.before(async () => {
-  stack = await startServersOnPostgres('ticket_change', {})
-  db = stack.db
-  ;[a, b] = stack.servers as [ServerProcess, ServerProcess]
-})
-test.after(() => stack?.stop())
-
-const ctx = {
-  get db() {
-    return db
-  },
-  now: () => new Date(),
-}
+const { test, pg } = pgServersSuite('change a ticket twice at once on PostgreSQL, two processes', 'ticket_change')
+const { ctx } = pg
 
 const setFare = (tripId: number, fare: number) =>
-  db.query('UPDATE trips SET fares = (SELECT jsonb_object_agg(k, $2::int) FROM jsonb_object_keys(fares::jsonb) AS k) WHERE id = $1', [tripId, fare])
+  pg.db.query('UPDATE trips SET fares = (SELECT jsonb_object_agg(k, $2::int) FROM jsonb_object_keys(fares::jsonb) AS k) WHERE id = $1', [
+    tripId,
+    fare,
+  ])
 
 let seq = 0
 /** A ticket of two seats at 500 a seat paid from a fresh passenger's balance (`pay` false: left a live booking), and two other trips of its route at 600 and 400. */
 async function setUp(pay = true) {
   const trip = await pickTrip(ctx, { minHours: 80, skip: seq * 3 })
   await setFare(trip.id, 500)
-  const others = await db.query<{ id: number; trip_date: string; coach_code: string }>(
+  const others = await pg.db.query<{ id: number; trip_date: string; coach_code: string }>(
     `SELECT id, trip_date::text AS trip_date, coach_code FROM trips WHERE route_id = (SELECT route_id FROM trips WHERE id = $1) AND id <> $1
         AND status = 'OPEN' AND departure_at > $2 ORDER BY departure_at DESC OFFSET $3 LIMIT 2`,
     [trip.id, new Date(Date.now() + 80 * 3_600_000), seq * 2],
@@ -50,36 +33,24 @@ async function setUp(pay = true) {
   await setFare(dear!.id, 600)
   await setFare(cheap!.id, 400)
   const seats = await freeSeats(ctx, trip.id, 2)
-  const mobile = `019${String(process.pid % 1000).padStart(3, '0')}${String(++seq).padStart(5, '0')}`
-  const [row] = await db.query<PassengerRow>(
-    `INSERT INTO passengers (mobile, full_name, email, city, status, balance, created_at) VALUES ($1, 'Karim Ali', '', 'Dhaka', 'ACTIVE', 50000, now()) RETURNING *`,
-    [mobile],
-  )
-  const { token } = await createSession(db, createDeps(db), row!, true)
-  assert.is((await call(a.url, 'POST', '/api/reservation/seatLock', lockBody(trip, seats), { token })).status, 200)
-  const booked = await call(a.url, 'POST', '/api/reservation/booking', bookingBody(trip, seats, { passengerMobile: mobile, passengerEmail: null }), {
-    token,
-  })
-  assert.is(booked.status, 200, JSON.stringify(booked.body))
-  if (!pay) return { passengerId: row!.id, token, sold: booked.body.data, dear: dear!, cheap: cheap! }
-  const paid = await call(a.url, 'POST', '/api/reservation/payFromBalance', { reservationId: booked.body.data.id }, { token })
-  assert.is(paid.status, 200, JSON.stringify(paid.body))
-  return { passengerId: row!.id, token, sold: paid.body.data, dear: dear!, cheap: cheap! }
+  const who = await signedInPassenger(pg.db, '019', 50_000)
+  seq++
+  return { passengerId: who.id, token: who.token, sold: await bookOn(pg.url(0), who, trip, seats, pay), dear: dear!, cheap: cheap! }
 }
 
-const balance = async (id: number) => (await db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [id]))[0]!.balance
+const balance = async (id: number) => (await pg.db.query<{ balance: number }>('SELECT balance FROM passengers WHERE id = $1', [id]))[0]!.balance
 
 /** Locks two seats on each of the two trips and quotes both changes of `s`'s reservation: one on each process. */
 async function twoChanges(s: Awaited<ReturnType<typeof setUp>>) {
   const bodies = []
   for (const [to, server] of [
-    [s.dear, a],
-    [s.cheap, b],
+    [s.dear, pg.url(0)],
+    [s.cheap, pg.url(1)],
   ] as const) {
     const seats = await freeSeats(ctx, to.id, 2)
-    assert.is((await call(server.url, 'POST', '/api/reservation/seatLock', lockBody(to, seats), { token: s.token })).status, 200)
+    assert.is((await call(server, 'POST', '/api/reservation/seatLock', lockBody(to, seats), { token: s.token })).status, 200)
     const q = await call(
-      server.url,
+      server,
       'POST',
       '/api/reservation/changeQuote',
       { reservationId: s.sold.id, tripId: to.id, seatNames: seats },
@@ -101,8 +72,8 @@ async function twoChanges(s: Awaited<ReturnType<typeof setUp>>) {
 /** Sends both changes at once, one per process; asserts exactly one wins and the other is refused as changed meanwhile; answers the winner's index. */
 async function race(s: { token: string }, bodies: unknown[]): Promise<number> {
   const both = await Promise.all([
-    call(a.url, 'POST', '/api/reservation/change', bodies[0], { token: s.token }),
-    call(b.url, 'POST', '/api/reservation/change', bodies[1], { token: s.token }),
+    call(pg.url(0), 'POST', '/api/reservation/change', bodies[0], { token: s.token }),
+    call(pg.url(1), 'POST', '/api/reservation/change', bodies[1], { token: s.token }),
   ])
   const won = both.findIndex((x) => x.status === 200)
   assert.is(both.filter((x) => x.status === 200).length, 1, JSON.stringify(both.map((x) => x.body)))
@@ -112,7 +83,7 @@ async function race(s: { token: string }, bodies: unknown[]): Promise<number> {
 
 /** Asserts the reservation's two live seats are on `tripId`. */
 async function assertSeatsOn(id: number, tripId: number): Promise<void> {
-  const live = await db.query<{ trip_id: number }>('SELECT trip_id FROM reservation_seats WHERE reservation_id = $1 AND active', [id])
+  const live = await pg.db.query<{ trip_id: number }>('SELECT trip_id FROM reservation_seats WHERE reservation_id = $1 AND active', [id])
   assert.equal(
     live.map((l) => l.trip_id),
     [tripId, tripId],
@@ -127,13 +98,13 @@ test('a change to a dearer trip and one to a cheaper trip at once: exactly one w
     const before = await balance(s.passengerId)
     const won = await race(s, bodies)
     const winner = bodies[won]!
-    const [x] = await db.query<{ trip_id: number; total: number; pnr: string }>('SELECT trip_id, total, pnr FROM reservations WHERE id = $1', [
+    const [x] = await pg.db.query<{ trip_id: number; total: number; pnr: string }>('SELECT trip_id, total, pnr FROM reservations WHERE id = $1', [
       s.sold.id,
     ])
     assert.equal([x!.trip_id, x!.pnr], [winner.tripId, s.sold.pnr])
     await assertSeatsOn(s.sold.id, winner.tripId)
     assert.is(await balance(s.passengerId), before - winner.toPay + winner.refund)
-    const done = await db.query("SELECT id FROM ticket_changes WHERE reservation_id = $1 AND status = 'DONE'", [s.sold.id])
+    const done = await pg.db.query("SELECT id FROM ticket_changes WHERE reservation_id = $1 AND status = 'DONE'", [s.sold.id])
     assert.is(done.length, 1)
   }
 })
@@ -152,13 +123,14 @@ test('two changes of one live unpaid booking at once: exactly one wins; it stays
     const before = await balance(s.passengerId)
     const won = await race(s, bodies)
     const winner = bodies[won]!
-    const [x] = await db.query<{ trip_id: number; total: number; status: number }>('SELECT trip_id, total, status FROM reservations WHERE id = $1', [
-      s.sold.id,
-    ])
+    const [x] = await pg.db.query<{ trip_id: number; total: number; status: number }>(
+      'SELECT trip_id, total, status FROM reservations WHERE id = $1',
+      [s.sold.id],
+    )
     assert.equal([x!.trip_id, x!.total, x!.status], [winner.tripId, won === 0 ? 1200 : 800, 2])
     await assertSeatsOn(s.sold.id, winner.tripId)
     assert.is(await balance(s.passengerId), before)
-    const others = await db.query('SELECT 1 FROM reservations WHERE passenger_id = $1', [s.passengerId])
+    const others = await pg.db.query('SELECT 1 FROM reservations WHERE passenger_id = $1', [s.passengerId])
     assert.is(others.length, 1, 'one reservation')
   }
 })

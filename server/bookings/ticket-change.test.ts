@@ -8,7 +8,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sha256 } from '../lib/tokens.ts'
-import { bookingBody, freeSeats, lockBody, openFixture, pickTrip, seatOnMap, type Fixture } from '../test/booking-fixture.ts'
+import { bookingBody, freeSeats, lastCode, lockBody, openFixture, pickTrip, seatOnMap, type Fixture } from '../test/booking-fixture.ts'
 
 const t = suite('change a ticket to another trip')
 let f: Fixture
@@ -194,6 +194,65 @@ t('a card-paid ticket to a cheaper trip: the difference goes back to the card', 
   assert.is(res.status, 200, JSON.stringify(res.body))
   const refunds = await f.db.query<{ amount: number; reason: string }>('SELECT amount, reason FROM refunds WHERE reservation_id = $1', [sold.id])
   assert.equal(refunds, [{ amount: 300, reason: 'TICKET_CHANGED' }])
+})
+
+/** Cancels ticket `sold` (its PNR and PIN) with the SMS code; answers the refund quoted and the refund the ticket shows. */
+async function cancelWhole(who: { mobile: string }, sold: { pnr: string; pin: string }): Promise<[number, { to: string; amount: number }]> {
+  const init = await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`)
+  assert.is(init.status, 200, JSON.stringify(init.body))
+  const c = await f.api('GET', `/api/reservation/cancel/${sold.pnr}/${sold.pin}/${await lastCode(f, who.mobile)}`)
+  assert.is(c.status, 200, JSON.stringify(c.body))
+  return [init.body.data.refundAmount, c.body.data.refund]
+}
+
+/** The card refunds of reservation `id`, by payment. */
+const cardRefunds = async (id: number) =>
+  (
+    await f.db.query<{ payment_id: string; amount: number }>('SELECT payment_id, amount FROM refunds WHERE reservation_id = $1 ORDER BY payment_id', [
+      id,
+    ])
+  )
+    .map((x) => [x.payment_id, x.amount])
+    .sort()
+
+/** A 500 Tk ticket paid by card (`first`: that payment's id) changed to an 800 Tk trip, the difference paid with `payWith`. */
+async function cardTicketMadeDearer(payWith: 'card' | 'balance') {
+  const { p, trip, sold } = await ticket(1, 500, { card: true })
+  const [first] = await f.db.query<{ id: string }>("SELECT id FROM payments WHERE reservation_id = $1 AND purpose = 'RESERVATION'", [sold.id])
+  const to = await sibling(trip, 800)
+  const seats = await lockNew(p, to, 1)
+  const { res } = await change(p, sold, to.id, seats, payWith)
+  assert.is(res.status, 200, JSON.stringify(res.body))
+  return { p, sold, first: first!.id, res }
+}
+
+t(
+  'paid by card, a dearer trip’s difference by card, then cancelled: both card payments refunded (the change’s first), none to the balance',
+  async () => {
+    const { p, sold, first, res } = await cardTicketMadeDearer('card')
+    await approve(res.body.data.payment.redirectUrl)
+    const before = await balance(p.id)
+    const [refund, shown] = await cancelWhole(p, sold)
+    assert.ok(refund > 300, `more than the change's payment took: ${refund}`)
+    assert.equal(
+      await cardRefunds(sold.id),
+      [
+        [first, refund - 300],
+        [res.body.data.payment.paymentId, 300],
+      ].sort(),
+    )
+    assert.equal([shown.to, shown.amount], ['CARD', refund], 'the ticket shows one refund to the card')
+    assert.is(await balance(p.id), before, 'nothing to the balance')
+  },
+)
+
+t('paid by card, the dearer trip’s difference from the balance, then cancelled: the card gets what it paid back, the balance the rest', async () => {
+  const { p, sold, first } = await cardTicketMadeDearer('balance')
+  const before = await balance(p.id)
+  const [refund] = await cancelWhole(p, sold)
+  assert.ok(refund > 500, `more than the card took: ${refund}`)
+  assert.equal(await cardRefunds(sold.id), [[first, 500]])
+  assert.is(await balance(p.id), before + refund - 500)
 })
 
 t('the difference paid by bKash on the gateway’s page: the change is made when the payment is', async () => {
