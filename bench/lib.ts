@@ -421,7 +421,7 @@ export function demoSession(base: string): Promise<DemoSession> {
 
 /**
  * The local-storage items of a "Stay signed in" session, under the app's keys
- * (src/lib/storage.ts): `loadSession` in src/stores/session.ts reads them when the
+ * (src/lib/storage.ts): `loadSession` in src/models/session.ts reads them when the
  * tab's session storage is empty, as in a new tab opened from a link.
  */
 export function sessionItems(s: DemoSession): { name: string; value: string }[] {

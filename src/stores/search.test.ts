@@ -5,7 +5,7 @@ import { fakeApi, type FakeCall } from '../api/index.ts'
 import { fakeClock } from '../lib/clock.ts'
 import { addDays } from '../lib/dates.ts'
 import * as s from './search.ts'
-import * as ui from './ui.ts'
+import { ui } from '../app-models.ts'
 
 function trip(id: number, departure: string, fareFrom: number, coachType: TripSummary['coachType'] = 'AC_STANDARD'): TripSummary {
   return {
@@ -38,7 +38,8 @@ const test = suite<Ctx>('search')
 const toasts = () => ui.toasts.value.map((t) => t.message)
 
 test.before.each((ctx) => {
-  ui.resetUi()
+  // the app's notifications, which this store uses, without an earlier test's toasts
+  for (const shown of ui.toasts.peek()) ui.dismissToast(shown.id)
   fakeClock(Date.parse('2026-11-22T10:00:00+06:00'))
   const server = { answer: async () => [trip(1, '22:00', 900), trip(2, '07:30', 1200, 'AC_BUSINESS'), trip(3, '13:15', 700, 'NON_AC')] }
   ctx.server = server

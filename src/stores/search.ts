@@ -11,7 +11,8 @@ import { call } from '../api/index.ts'
 import { now } from '../lib/clock.ts'
 import { addDays, dhakaFields, todayInDhaka } from '../lib/dates.ts'
 import { validateOriginDestination, type MessageId } from '../lib/validation.ts'
-import * as ui from './ui.ts'
+import { ui } from '../app-models.ts'
+import { messageForError } from '../models/ui.ts'
 
 /** Today's date in Asia/Dhaka, yyyy-LL-dd. */
 const today = (): string => todayInDhaka(now())
@@ -260,7 +261,7 @@ async function runSearch(body: { originCode: string; destinationCode: string; tr
       tripsState.value = []
       statusState.value = requestError(err).code === 'TRIP_IS_NOT_AVAILABLE' ? 'empty' : 'error'
     })
-    ui.toastError(ui.messageForError(err))
+    ui.toastError(messageForError(err))
   }
   return statusState.value
 }

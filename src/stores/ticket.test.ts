@@ -6,7 +6,7 @@ import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
 import { memoryStorage, useStorages } from '../lib/storage.ts'
 import * as saved from './saved-tickets.ts'
-import * as session from './session.ts'
+import { session } from '../app-models.ts'
 import { iso, NOW, sold } from './ticket-fixture.ts'
 import * as t from './ticket.ts'
 

@@ -17,7 +17,8 @@ import { call } from '../api/index.ts'
 import { every, now } from '../lib/clock.ts'
 import type { SavedTicket } from './saved-tickets.ts'
 import { keepTicketsLater, savedTickets } from './saved-tickets-later.ts'
-import * as session from './session.ts'
+import { session } from '../app-models.ts'
+import { whenPassengerLeaves } from '../models/session.ts'
 
 /** PNR: 10 upper-case letters and digits. */
 export const PNR_PATTERN = /^[A-Z0-9]{10}$/
@@ -121,12 +122,12 @@ function show(r: Reservation, at: number | null = null): void {
 /** Shows the server's answer and keeps a copy of it on the device. */
 function showFresh(r: Reservation): Promise<void> {
   show(r)
-  return keepTicketsLater(owner(), [r])
+  return keepTicketsLater(session, owner(), [r])
 }
 
 /** After a failed request: this device's copy when the server could not answer and `saved` finds one; else nothing. */
 async function showSavedInstead(saved: (store: Awaited<ReturnType<typeof savedTickets>>) => SavedTicket | null): Promise<Reservation | undefined> {
-  const copy = isConnectionError(errorState.value) ? saved(await savedTickets()) : null
+  const copy = isConnectionError(errorState.value) ? saved(await savedTickets(session)) : null
   if (copy) show(copy.reservation, copy.savedAt)
   else ticketState.value = null
   return copy?.reservation
@@ -165,7 +166,7 @@ export async function findByPnr(pnr: string, pin: string): Promise<Reservation |
 export async function openSaved(pnr: string): Promise<boolean> {
   const p = normalisePnr(pnr)
   if (ticketState.value?.pnr === p && savedAtState.value === null) return true
-  const copy = (await savedTickets()).findSavedTicket(owner(), { pnr: p })
+  const copy = (await savedTickets(session)).findSavedTicket(owner(), { pnr: p })
   if (!copy?.reservation.pin) return false
   show(copy.reservation, copy.savedAt)
   const pin = copy.reservation.pin
@@ -185,7 +186,7 @@ export async function openByLink(token: string): Promise<Reservation | undefined
   const r = await run('find', 'find', () => call('ticketByLink', { params: { token } }))
   if (!r) return showSavedInstead((s) => s.findLinkTicket(token))
   show(r)
-  await savedTickets().then(
+  await savedTickets(session).then(
     (s) => s.keepLinkTicket(token, r),
     () => undefined,
   )
@@ -271,7 +272,7 @@ export async function confirmCancel(otp: string): Promise<Reservation | undefine
   const quoted = quoteState.value
   const r = await run('cancel', 'cancel', () => call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code }, query }))
   if (!r) return undefined
-  const kept = keepTicketsLater(owner(), [r])
+  const kept = keepTicketsLater(session, owner(), [r])
   if (query.seats && (r.status === reservationStatus.sold || r.status === reservationStatus.tripMigrated)) {
     // the rest of the ticket stays: shown again, with what was cancelled and what comes back
     const done = { seats: query.seats.replaceAll(',', ', '), refund: quoted?.refundAmount ?? 0, toCard: quoted?.refundTo === 'CARD' }
@@ -346,4 +347,4 @@ export function resetTicket(): void {
 }
 
 // the ticket on screen (with its PIN) is not the next person's after a LOGOUT or a 401
-session.whenPassengerLeaves(resetTicket)
+whenPassengerLeaves(session, resetTicket)

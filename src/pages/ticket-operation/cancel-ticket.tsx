@@ -8,10 +8,10 @@ import { formatCountdown, localizeDigits } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
 import * as tk from '../../stores/ticket.ts'
-import { language } from '../../stores/ui.ts'
 import { Checkbox, ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { quoteList } from '../../parts/quote-list.ts'
+import { ui } from '../../app-models.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3', maxWidth: '36rem', mt: '4' }),
@@ -27,7 +27,7 @@ export function CancelTicket() {
   useSignals()
   const t = useT()
   const rt = useRichT()
-  const lang = language.value
+  const lang = ui.language.value
   const quote = tk.cancelQuote.value
   const step = tk.cancelStep.value
   const busy = tk.busy.value
@@ -112,7 +112,7 @@ export function CancelTicket() {
 function ChooseSeats({ heading }: { heading: React.RefObject<HTMLHeadingElement | null> }) {
   useSignals()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const seats = tk.ticket.value?.seats ?? []
   const busy = tk.busy.value
   const error = tk.error.value?.scope === 'cancel' ? tk.error.value : null

@@ -12,7 +12,6 @@ import { type ChangePay, TicketChangeModel } from '../../models/ticket-change.ts
 import { SeatPageModel } from '../../models/seat-page.ts'
 import { keepResultToken } from '../../stores/payment-tokens.ts'
 import * as tk from '../../stores/ticket.ts'
-import { language } from '../../stores/ui.ts'
 import { form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { quoteList } from '../../parts/quote-list.ts'
@@ -20,6 +19,7 @@ import { ServerError } from '../../parts/server-error.tsx'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { SeatMap } from '../reservation/seat-layout.tsx'
 import { SeatPageContext } from '../reservation/use-seat-page.ts'
+import { ui } from '../../app-models.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '4' }),
@@ -52,8 +52,8 @@ const gatewayChoices: [ChangePay, string][] = [
 export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: () => void }) {
   useSignals()
   const t = useT()
-  const lang = language.value
-  const seats = useVisitModel(() => new SeatPageModel())
+  const lang = ui.language.value
+  const seats = useVisitModel(() => new SeatPageModel(ui))
   const change = useVisitModel(() => new TicketChangeModel(r, seats))
   const [date, setDate] = useState<string>(r.tripDate)
   const heading = useRef<HTMLHeadingElement>(null)
@@ -192,7 +192,7 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
 /** One trip of the day: its departure, coach, lowest fare and free seats; choosing it shows its seat map. */
 function TripButton({ x, chosen, onChoose }: { x: TripSummary; chosen: boolean; onChoose: () => void }) {
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   return (
     <Button variant="outline" className={styles.trip} aria-pressed={chosen} onClick={onChoose}>
       {t('dateChange.trip', {
