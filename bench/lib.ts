@@ -401,7 +401,7 @@ export function reservationPath(t: TripRow): string {
   return `/reservation?${q}`
 }
 
-/** The search page's URL (format of src/stores/search.ts `searchQuery`). */
+/** The search page's URL (format of src/models/search.ts `searchQuery`). */
 export function searchPath(from: string, to: string, date: string): string {
   return `/search?${new URLSearchParams({ from, to, date })}`
 }
@@ -421,7 +421,7 @@ export function demoSession(base: string): Promise<DemoSession> {
 
 /**
  * The local-storage items of a "Stay signed in" session, under the app's keys
- * (src/lib/storage.ts): `loadSession` in src/stores/session.ts reads them when the
+ * (src/lib/storage.ts): `loadSession` in src/models/session.ts reads them when the
  * tab's session storage is empty, as in a new tab opened from a link.
  */
 export function sessionItems(s: DemoSession): { name: string; value: string }[] {

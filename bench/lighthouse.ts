@@ -459,7 +459,7 @@ export async function runLighthouse(opts: LighthouseOptions, log: (s: string) =>
     ...targets.map((t) => `- ${t.label}: \`${t.path}\``),
     `- /reservation is the URL the search results link to (\`tripId\`, \`from\`, \`to\`, \`date\`), for tomorrow's DHK→CTG ${doubleDeck ? 'double-deck sleeper' : 'largest (no double-deck found)'} trip ${trip.coachCode}; the page loads the trip from the URL.`,
     "- `/`, /search, /reservation, /login, /ticket-operation, /locations and /faq: a new visitor (Lighthouse clears all of the origin's storage first).",
-    `- /profile and /reservation/success: the demo passenger (${session.passenger.mobile}) signed in with "Stay signed in": before each run the session from POST /api/checkPassenger is written to the app origin's local storage (the keys src/stores/session.ts reads) in Lighthouse's own Chromium, and Lighthouse clears everything but local storage (HTTP cache included). ` +
+    `- /profile and /reservation/success: the demo passenger (${session.passenger.mobile}) signed in with "Stay signed in": before each run the session from POST /api/checkPassenger is written to the app origin's local storage (the keys src/models/session.ts reads) in Lighthouse's own Chromium, and Lighthouse clears everything but local storage (HTTP cache included). ` +
       `/reservation/success shows booking ${paid.pnr}, booked and paid from the balance over HTTP before the runs (as the app's "Pay from balance" does). A run counts only when the page stayed on its URL, came over the deployment's protocol and the signed-in data came back (200 from the profile / booking API).`,
     '',
     LCP_NOTES,

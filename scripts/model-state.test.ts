@@ -1,22 +1,13 @@
 // State a component or test can see: a model keeps every piece of its state in its own signals, written by its
 // actions only. So no file in src/models/ or src/stores/ (tests and fixtures included) declares a module-level
 // `let` (hidden state no component or test can see, shared by every visit), exports a writable signal for other
-// files to set, or types a model's member as a writable Signal. The stores not yet rebuilt as models are allowed
-// by name below; the list only shrinks.
+// files to set, or types a model's member as a writable Signal.
 import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 
 const root = path.resolve(import.meta.dirname, '..')
-
-/** Legacy stores, until each is rebuilt as a model in src/models/ (the seat page's, the booking's, login and account already are). */
-const legacy = new Set([
-  // app-wide stores (session, language and notifications, lookups, search, ticket)
-  'src/stores/session.ts',
-  'src/stores/ui.ts',
-  'src/stores/lookups.ts',
-])
 
 /** The `.ts` files under `dir`, relative to the root. */
 function filesUnder(dir: string): string[] {
@@ -54,19 +45,14 @@ test('stateLeaks finds module-level lets, exported writable signals and writable
   )
 })
 
-test('no module-level let or writable signal handed out in src/models/, nor in src/stores/ beyond the legacy list', () => {
+test('no module-level let or writable signal handed out in src/models/ or src/stores/', () => {
   const files = [...filesUnder('src/models'), ...filesUnder('src/stores')]
   assert.ok(
     files.some((f) => f.startsWith('src/models/')),
     'no models found',
   )
-  const found = files.filter((f) => !legacy.has(f)).flatMap((f) => stateLeaks(fs.readFileSync(path.join(root, f), 'utf8')).map((l) => `  ${f} ${l}`))
+  const found = files.flatMap((f) => stateLeaks(fs.readFileSync(path.join(root, f), 'utf8')).map((l) => `  ${f} ${l}`))
   assert.ok(found.length === 0, `state outside a model's signals (keep it in a model's signals, written by its actions):\n${found.join('\n')}`)
-})
-
-test('the legacy list names only files that still need it', () => {
-  const stale = [...legacy].filter((f) => !fs.existsSync(path.join(root, f)) || stateLeaks(fs.readFileSync(path.join(root, f), 'utf8')).length === 0)
-  assert.equal(stale, [], 'converted or gone: take them off the list')
 })
 
 test.run()

@@ -15,14 +15,13 @@ import { loadErrorMessages, loadMessages, messagesFor } from './i18n.ts'
 import { afterPageShown } from './lib/page-shown.ts'
 import { preloadFiles } from './lib/preload.ts'
 import { navigate, resolvePath, startRouter } from './router.ts'
-import { startLookups } from './stores/lookups.ts'
-import { deviceId, isSignedIn, loadSession, resetInvalidSession, token } from './stores/session.ts'
-import { DEFAULT_LANGUAGE, language, loadLanguage } from './stores/ui.ts'
 import type { Locale } from './lib/dates.ts'
+import { lookups, session, ui } from './app-models.ts'
+import { DEFAULT_LANGUAGE } from './models/ui.ts'
 
 function Root() {
   useSignals()
-  const wanted = language.value
+  const wanted = ui.language.value
   const [active, setActive] = useState<Locale>(() => (messagesFor(wanted) ? wanted : DEFAULT_LANGUAGE))
   useEffect(() => {
     let live = true
@@ -42,17 +41,17 @@ function Root() {
 
 async function start() {
   // the shelf's file (to sweep saved tickets of no session any more) is no request before the page has shown
-  loadSession(afterPageShown)
+  session.loadSession(afterPageShown)
   // before the first request, which carries it (Accept-Language), as the shell's early requests do
-  const locale = loadLanguage()
+  const locale = ui.loadLanguage()
   configureApi({
     baseUrl: () => config.apiBaseUrl,
-    token: () => token.value,
-    deviceId,
-    language: () => language.value,
+    token: () => session.token.value,
+    deviceId: session.deviceId,
+    language: () => ui.language.value,
     currentPath: () => location.pathname + location.search,
     onUnauthorized: (path) => {
-      resetInvalidSession(path)
+      session.resetInvalidSession(path)
       navigate('/login', { replace: true })
     },
   })
@@ -71,8 +70,8 @@ async function start() {
           () => undefined,
         )
       : null
-  void startLookups(location.href)
-  const first = resolvePath(location.pathname, isSignedIn.value)
+  void lookups.startLookups(location.href)
+  const first = resolvePath(location.pathname, session.isSignedIn.value)
   // every file the first route's render needs, at once instead of one import level at a time
   if (first.kind === 'route') preloadFiles(first.route.path)
   await Promise.all([loadMessages(locale), first.kind === 'route' ? preloadPage(first.route, location.search) : null, linkSearch])

@@ -7,7 +7,7 @@
 import navaid, { type Router } from 'navaid'
 import { computed, signal } from '@preact/signals-react'
 import { AUTH_URL, NOT_FOUND_URL, routes, type AppRoute } from './routes.ts'
-import { isSignedIn, rememberRedirect } from './stores/session.ts'
+import { session } from './app-models.ts'
 
 /** The route on screen. */
 export interface RouteMatch {
@@ -53,9 +53,9 @@ export function navigate(path: string, opts: { replace?: boolean } = {}): void {
 }
 
 function run(): void {
-  const result = resolvePath(location.pathname, isSignedIn.value)
+  const result = resolvePath(location.pathname, session.isSignedIn.value)
   if (result.kind === 'redirect') {
-    if (result.remember) rememberRedirect(result.remember + location.search)
+    if (result.remember) session.rememberRedirect(result.remember + location.search)
     navigate(result.to, { replace: true })
     return
   }

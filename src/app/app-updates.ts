@@ -8,7 +8,7 @@
  * caches instead. Loaded when the page has finished loading, not with the entry.
  */
 import { config } from '../config.ts'
-import { showToast } from '../stores/ui.ts'
+import { ui } from '../app-models.ts'
 
 /** The build's version, in a meta element of every HTML shell (scripts/service-worker.mjs). */
 export const VERSION_META = 'app-version'
@@ -55,7 +55,7 @@ export async function startAppUpdates(): Promise<void> {
   const offerReload = (activate: ServiceWorker | null) => {
     if (notified) return
     notified = true
-    showToast(
+    ui.showToast(
       'info',
       { id: 'app.updateReady' },
       {

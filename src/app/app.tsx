@@ -6,12 +6,12 @@ import { afterPageShown, pageShownAfterPaint } from '../lib/page-shown.ts'
 import { preloadFiles } from '../lib/preload.ts'
 import { currentRoute } from '../router.ts'
 import { DATA_PAGES } from '../routes.ts'
-import { errorModalVisible, isLoading, successModalVisible, toasts } from '../stores/ui.ts'
 import { FloatingActions } from './floating-actions.tsx'
 import { Footer } from './footer.tsx'
 import { Header } from './header.tsx'
 import { RouteView } from './route-view.tsx'
 import { useT } from './use-t.ts'
+import { ui } from '../app-models.ts'
 
 // Ark Toast and Ark Dialog are not needed for the first render: each host is
 // fetched the first time something is queued for it.
@@ -102,11 +102,11 @@ function Overlays() {
   }, [])
   return (
     <>
-      {isLoading.value ? <LoadingOverlay label={t('common.loading')} /> : null}
-      <Latch when={successModalVisible.value || errorModalVisible.value}>
+      {ui.isLoading.value ? <LoadingOverlay label={t('common.loading')} /> : null}
+      <Latch when={ui.successModalVisible.value || ui.errorModalVisible.value}>
         <DialogHost />
       </Latch>
-      <Latch when={toasts.value.length > 0}>
+      <Latch when={ui.toasts.value.length > 0}>
         <ToastHost />
       </Latch>
     </>

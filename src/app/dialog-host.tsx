@@ -1,8 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { MessageDialog } from '../../design-system/dialog/index.ts'
-import { closeError, closeSuccess, errorMessage, errorModalVisible, successMessage, successModalVisible } from '../stores/ui.ts'
 import { pageHeading } from '../lib/focus.ts'
 import { useMessageText, useT } from './use-t.ts'
+import { ui } from '../app-models.ts'
 
 /** The shared success and error dialogs, bound to the UI store (loaded when first opened). */
 export default function DialogHost() {
@@ -13,20 +13,20 @@ export default function DialogHost() {
     <>
       <MessageDialog
         tone="success"
-        open={successModalVisible.value}
+        open={ui.successModalVisible.value}
         title={t('dialog.successTitle')}
-        message={text(successMessage.value)}
+        message={text(ui.successMessage.value)}
         okLabel={t('common.ok')}
-        onClose={closeSuccess}
+        onClose={ui.closeSuccess}
         fallbackFocus={pageHeading}
       />
       <MessageDialog
         tone="error"
-        open={errorModalVisible.value}
+        open={ui.errorModalVisible.value}
         title={t('dialog.errorTitle')}
-        message={text(errorMessage.value)}
+        message={text(ui.errorMessage.value)}
         okLabel={t('common.ok')}
-        onClose={closeError}
+        onClose={ui.closeError}
         fallbackFocus={pageHeading}
       />
     </>

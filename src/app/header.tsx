@@ -4,13 +4,12 @@ import { css, cx } from '../../styled-system/css'
 import { button } from '../../styled-system/recipes'
 import { config, displayPhone } from '../config.ts'
 import { currentPath, navigate } from '../router.ts'
-import { isSignedIn, signOut } from '../stores/session.ts'
-import { language } from '../stores/ui.ts'
 import { MailIcon, MenuIcon, PhoneIcon } from './icons.tsx'
 import { LanguageSwitch } from './language-switch.tsx'
 import { isCurrent, navItems } from './nav-items.ts'
 import { useScrolledPast } from './use-scroll-y.ts'
 import { useRichT, useT } from './use-t.ts'
+import { session, ui } from '../app-models.ts'
 
 // The drawer (Ark Dialog) is only downloaded when the menu is first opened.
 const MobileMenu = lazy(() => import('./mobile-menu.tsx'))
@@ -111,7 +110,7 @@ export function Header() {
   const onHome = path === '/' || path === '/home'
   const phone = config.supportPhone
   // the number in the page's digits; the link dials the same number
-  const shownPhone = displayPhone(phone, language.value)
+  const shownPhone = displayPhone(phone, ui.language.value)
   const email = config.supportEmail
 
   return (
@@ -164,13 +163,13 @@ export function Header() {
           </button>
         </nav>
         <div className={styles.auth}>
-          {isSignedIn.value ? (
+          {session.isSignedIn.value ? (
             <button
               type="button"
               className={button({ variant: 'outline' })}
               onClick={() => {
                 // the account model's file (and the API client) load on demand; if that fails the session is still forgotten
-                void import('../models/account.ts').then((m) => m.logout(), signOut)
+                void import('../models/account.ts').then((m) => m.logout(session), session.signOut)
                 navigate('/')
               }}
             >

@@ -1,7 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../styled-system/css'
-import { language, setLanguage, LANGUAGES } from '../stores/ui.ts'
 import { useT } from './use-t.ts'
+import { ui } from '../app-models.ts'
+import { LANGUAGES } from '../models/ui.ts'
 
 const group = css({ display: 'flex', gap: '1' })
 const btn = css({
@@ -24,12 +25,12 @@ const btn = css({
 export function LanguageSwitch() {
   useSignals()
   const t = useT()
-  const current = language.value
+  const current = ui.language.value
   return (
     // biome-ignore lint/a11y/useSemanticElements: two toggle buttons named as a group; a fieldset and legend would add a visible caption to the header
     <div role="group" aria-label={t('language.label')} className={group}>
       {LANGUAGES.map((l) => (
-        <button key={l} type="button" lang={l} className={btn} aria-pressed={current === l} onClick={() => setLanguage(l)}>
+        <button key={l} type="button" lang={l} className={btn} aria-pressed={current === l} onClick={() => ui.setLanguage(l)}>
           {t(`language.${l}`)}
         </button>
       ))}

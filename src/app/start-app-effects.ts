@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals-react'
 import { loadErrorMessages } from '../i18n.ts'
 import { afterPageShown } from '../lib/page-shown.ts'
-import { dismissToast, language, toastError, toastSuccess } from '../stores/ui.ts'
+import { ui } from '../app-models.ts'
 
 /**
  * Browser-facing effects of the shell: <html lang> follows the language,
@@ -18,20 +18,20 @@ export function startAppEffects(): () => void {
   let onlineToast: string | null = null
   const onOnline = () => {
     loadErrors()
-    if (offlineToast) dismissToast(offlineToast)
+    if (offlineToast) ui.dismissToast(offlineToast)
     offlineToast = null
-    onlineToast = toastSuccess({ id: 'error.CONNECTION_AVAILABLE_NOW' })
+    onlineToast = ui.toastSuccess({ id: 'error.CONNECTION_AVAILABLE_NOW' })
   }
   const onOffline = () => {
-    if (onlineToast) dismissToast(onlineToast)
+    if (onlineToast) ui.dismissToast(onlineToast)
     onlineToast = null
-    offlineToast = toastError({ id: 'error.NO_INTERNET_CONNECTION' }) ?? offlineToast
+    offlineToast = ui.toastError({ id: 'error.NO_INTERNET_CONNECTION' }) ?? offlineToast
   }
   window.addEventListener('online', onOnline)
   window.addEventListener('offline', onOffline)
 
   const stopLang = effect(() => {
-    document.documentElement.lang = language.value
+    document.documentElement.lang = ui.language.value
   })
 
   // fetched after the first render, like everything the first paint does not need

@@ -1,9 +1,10 @@
 import { useEffect } from 'react'
 import { effect } from '@preact/signals-react'
 import { Toaster, toaster, TOAST_DURATION_MS } from '../../design-system/toast/index.ts'
-import { dismissToast, toasts, type ToastItem } from '../stores/ui.ts'
 import { reserveSpace } from './reserved-space.ts'
 import { useMessageText, useT } from './use-t.ts'
+import { ui } from '../app-models.ts'
+import type { ToastItem } from '../models/ui.ts'
 
 const reserveToastSpace = (px: number) => reserveSpace('--toast-space', px)
 
@@ -31,7 +32,7 @@ export default function ToastHost() {
         duration: item.persistent ? Infinity : TOAST_DURATION_MS,
         action: item.action ? { label: text(item.action.label), onClick: item.action.run } : undefined,
         onStatusChange: ({ status }) => {
-          if (status === 'unmounted') dismissToast(item.id)
+          if (status === 'unmounted') ui.dismissToast(item.id)
         },
       })
       if (waiting.length) timer = setTimeout(next, 0)
@@ -41,14 +42,14 @@ export default function ToastHost() {
     timer = setTimeout(() => {
       timer = undefined
       stop = effect(() => {
-        const ids = new Set(toasts.value.map((item) => item.id))
+        const ids = new Set(ui.toasts.value.map((item) => item.id))
         // a toast the app took back (dismissToast: "No internet connection" once it is back) leaves the screen too
         for (const id of shown) {
           if (ids.has(id) || waiting.some((w) => w.id === id)) continue
           shown.delete(id)
           toaster.dismiss(id)
         }
-        for (const item of toasts.value) {
+        for (const item of ui.toasts.value) {
           if (shown.has(item.id)) continue
           shown.add(item.id)
           waiting.push(item)

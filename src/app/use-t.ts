@@ -1,6 +1,6 @@
 import { useCallback, type ReactNode } from 'react'
 import { useIntl } from 'react-intl'
-import type { Message } from '../stores/ui.ts'
+import type { Message } from '../models/ui.ts'
 
 type Values = Record<string, string | number>
 

@@ -9,8 +9,10 @@ import { DEVICE_ID_KEY } from '../lib/device-id.ts'
 import { storageKeys } from '../lib/storage.ts'
 import { tripRefFromQuery } from '../lib/trip-ref.ts'
 import { BookingModel } from '../models/booking.ts'
-import { loadLookups, resetLookups } from '../stores/lookups.ts'
+import { LookupsModel } from '../models/lookups.ts'
 import { SearchModel } from '../models/search.ts'
+import { SessionModel } from '../models/session.ts'
+import { UiModel } from '../models/ui.ts'
 import { SeatPageModel } from '../models/seat-page.ts'
 import { EARLY_KEYS, EARLY_MAX_AGE_MS, type EarlyEntry, type EarlyInput, earlyRequests, sameRequest, takeEarlyResponse } from './requests.ts'
 
@@ -66,9 +68,8 @@ async function appRequests(i: EarlyInput, run: () => unknown, answers: Parameter
 /** An answer that never comes: the store stays where a first visit is (other tests and the prerender share the stores). */
 const never = () => new Promise<never>(() => undefined)
 
-test.after.each(() => {
-  resetLookups()
-})
+/** The start-up's load of the lookup lists, into a fresh set. */
+const loadLookups = () => new LookupsModel().loadLookups()
 
 function assertSame(early: WireRequest[], app: WireRequest[]) {
   assert.is(early.length, app.length, `early ${JSON.stringify(early.map((r) => r.url))} / app ${JSON.stringify(app.map((r) => r.url))}`)
@@ -77,7 +78,7 @@ function assertSame(early: WireRequest[], app: WireRequest[]) {
 
 const lookupAnswers = { originCities: () => [], destinationCities: () => [], timePeriods: () => [], announcements: () => [], offers: () => [] }
 
-test('the start-up lookups: the very requests src/stores/lookups.ts makes, public reads with the language only', async () => {
+test('the start-up lookups: the very requests src/models/lookups.ts makes, public reads with the language only', async () => {
   const i = input('/', 'tok-123')
   const early = earlyRequests(i)
   assertSame(early, await appRequests(i, loadLookups, lookupAnswers))
@@ -88,7 +89,7 @@ test('the start-up lookups: the very requests src/stores/lookups.ts makes, publi
 test('a shared results link: its trip search as src/models/search.ts sends it, and no lookups (the address contains "search")', async () => {
   const i = input(`/search?from=DHK&to=CTG&date=${tomorrow}`)
   const early = earlyRequests(i)
-  assertSame(early, await appRequests(i, () => new SearchModel().searchFromLink(i.search), { tripSearch: never }))
+  assertSame(early, await appRequests(i, () => new SearchModel(new UiModel()).searchFromLink(i.search), { tripSearch: never }))
   assert.equal(JSON.parse(early[0]!.body!), { originCode: 'DHK', destinationCode: 'CTG', tripDate: tomorrow })
   // what the app would not search: nothing early
   for (const q of [
@@ -109,7 +110,7 @@ test('a seat page: the lookups and the trip, as the lookups and the seat page mo
     i,
     () => {
       void loadLookups()
-      void new SeatPageModel().loadTrip(trip)
+      void new SeatPageModel(new UiModel()).loadTrip(trip)
     },
     { ...lookupAnswers, tripDetails: never },
   )
@@ -126,7 +127,7 @@ test('a booking paid from the balance: the lookups and the booking, signed in on
     i,
     () => {
       void loadLookups()
-      const booking = new BookingModel()
+      const booking = new BookingModel(new SessionModel())
       void booking.loadBooking(42)
       booking[Symbol.dispose]()
     },

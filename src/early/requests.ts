@@ -33,13 +33,13 @@ export interface EarlyInput extends Caller {
   pathname: string
   /** The query string, without `?`. */
   search: string
-  /** The whole address (lookups are skipped when it contains `search`, as in src/stores/lookups.ts). */
+  /** The whole address (lookups are skipped when it contains `search`, as in src/models/lookups.ts). */
   href: string
   /** Today in Asia/Dhaka, YYYY-MM-DD (asked only for a search link: time-zone data is slow to load). */
   today: () => string
 }
 
-/** src/stores/lookups.ts's start-up reads, in its order. */
+/** src/models/lookups.ts's start-up reads, in its order. */
 const LOOKUPS = [routes.originCities, routes.destinationCities, routes.timePeriods, routes.announcements, routes.offers]
 
 const code = (v: string | null) => (v && /^[A-Z]{3}$/.test(v) ? v : '')

@@ -10,7 +10,7 @@ import { EARLY_KEYS, EARLY_MAX_AGE_MS, type EarlyEntry, earlyRequests } from './
 try {
   // storage that is missing or refuses (private modes) throws: the app asks for itself
   const ss = sessionStorage
-  // src/stores/session.ts loadSession: this tab's session first, then a stay-signed-in one
+  // src/models/session.ts loadSession: this tab's session first, then a stay-signed-in one
   const token = ss.getItem(EARLY_KEYS.token) ?? localStorage.getItem(EARLY_KEYS.token)
   const lang = ss.getItem(EARLY_KEYS.language)
   const list = earlyRequests({

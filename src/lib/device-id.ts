@@ -2,7 +2,7 @@
  * The device id of docs/spec.md section 3: random, created once per tab session and kept in
  * session storage (`deviceId`), sent as X-Device-Id. Its own module, without the storage
  * helpers: the shell's early requests (src/early/start.ts) create it before the app when one of them carries it, which
- * then reads the same one (src/stores/session.ts).
+ * then reads the same one (src/models/session.ts).
  */
 import { deviceIdPattern } from '../../contract/values.ts'
 

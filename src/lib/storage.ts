@@ -74,6 +74,14 @@ export function useStorages(s: KeyValue, l: KeyValue): void {
   local = l
 }
 
+/** Replaces both stores with empty in-memory ones (tests) and answers them. */
+export function useMemoryStorages(): { ss: KeyValue; ls: KeyValue } {
+  const ss = memoryStorage()
+  const ls = memoryStorage()
+  useStorages(ss, ls)
+  return { ss, ls }
+}
+
 /** Reads a JSON value, or null when absent or unreadable. */
 export function readJson<T>(store: KeyValue, key: string): T | null {
   const raw = store.getItem(key)

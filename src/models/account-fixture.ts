@@ -7,10 +7,10 @@ import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts'
 import { ApiError } from '../api/api-error.ts'
 import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
-import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
-import * as session from '../stores/session.ts'
+import { type KeyValue, useMemoryStorages } from '../lib/storage.ts'
 import { type Account, AccountModel } from './account.ts'
 import { type Login, LoginModel } from './login.ts'
+import { type Session, SessionModel } from './session.ts'
 
 export const passenger = {
   id: 7,
@@ -38,28 +38,27 @@ export interface AccountTest {
   calls: FakeCall[]
   ss: KeyValue
   clock: FakeClock
+  session: Session
   login: Login & Disposable
   account: Account & Disposable
 }
 
-/** Each test's start: fresh storage, server and clock, nobody signed in, a new login flow and account. */
-export async function startAccountTest(): Promise<AccountTest> {
-  const ss = memoryStorage()
-  useStorages(ss, memoryStorage())
+/** Each test's start: fresh storage, server and clock, a session nobody is signed in to, a new login flow and account. */
+export function startAccountTest(): AccountTest {
+  const { ss } = useMemoryStorages()
+  const session = new SessionModel()
   session.loadSession()
-  session.signOut()
-  // the saved tickets the sign-out removes are removed before the test keeps any (else they go with them)
-  await session.savedTicketsDropped()
   const clock = fakeClock(NOW)
   const handlers: FakeRoutes = {}
   const calls = fakeApi(handlers)
-  return { handlers, calls, ss, clock, login: new LoginModel(), account: new AccountModel() }
+  return { handlers, calls, ss, clock, session, login: new LoginModel(session), account: new AccountModel(session) }
 }
 
-/** Disposes the test's models. */
-export function endAccountTest(t: AccountTest): void {
+/** Disposes the test's models, once the saved tickets its sign-ins removed are removed (not in the next test's storage). */
+export function endAccountTest(t: AccountTest): Promise<void> {
   t.login[Symbol.dispose]()
   t.account[Symbol.dispose]()
+  return t.session.savedTicketsDropped()
 }
 
 /** Signs the passenger in through the login flow, then forgets the requests that took. */

@@ -4,13 +4,12 @@ import * as assert from 'uvu/assert'
 import type { PaymentResult, Reservation } from '../../contract/schemas.ts'
 import { configureApi } from '../api/index.ts'
 import { savedTicketsOf } from '../stores/saved-tickets.ts'
-import * as session from '../stores/session.ts'
 import { defaultRange, isUpcoming, logout } from './account.ts'
 import { type AccountTest, endAccountTest, fail, NOW, passenger, signedIn, startAccountTest, theSession } from './account-fixture.ts'
 
 const test = suite<AccountTest>('account')
-test.before.each(async (ctx) => {
-  Object.assign(ctx, await startAccountTest())
+test.before.each((ctx) => {
+  Object.assign(ctx, startAccountTest())
 })
 test.after.each((ctx) => endAccountTest(ctx))
 
@@ -19,10 +18,10 @@ test('logout forgets the session and the account data, and tells the server', as
   await signedIn(t)
   handlers.logout = () => true
   // as the app wires it at start
-  configureApi({ token: () => session.token.value })
-  await logout()
+  configureApi({ token: () => t.session.token.value })
+  await logout(t.session)
   assert.is(calls[0]!.token, 'tok-7', 'the server call still carries the token')
-  assert.is(session.token.value, null)
+  assert.is(t.session.token.value, null)
   assert.is(account.profile.value, null)
   assert.is(account.balance.value, null)
   assert.is(calls[0]!.name, 'logout')
@@ -32,8 +31,8 @@ test('logout still signs out when the server call fails', async (t) => {
   const { handlers, ss } = t
   await signedIn(t)
   handlers.logout = fail('INVALID_SESSION')
-  await logout()
-  assert.is(session.token.value, null)
+  await logout(t.session)
+  assert.is(t.session.token.value, null)
   assert.is(ss.getItem('token'), null)
 })
 
@@ -117,7 +116,7 @@ test('top-up: start answers the gateway URL; confirm credits once and reloads th
   const out = await account.confirmTopUp('pay-1', 'success')
   assert.equal(out, { status: 'APPROVED', amount: 500, balance: 600 })
   assert.is(account.balance.value, 600)
-  assert.is(session.passenger.value?.balance, 600)
+  assert.is(t.session.passenger.value?.balance, 600)
   assert.is(await account.confirmTopUp('pay-1', 'success'), undefined, 'confirmed once')
   assert.is(calls.filter((c) => c.name === 'paymentSuccess').length, 1)
   assert.equal(calls.find((c) => c.name === 'paymentSuccess')!.opts.body, { paymentId: 'pay-1', resultToken: 'tok-1' }, "this tab's result token")
@@ -164,7 +163,7 @@ test('my tickets: upcoming trips first (soonest first), then past ones (latest f
 test('my tickets: every ticket with a PNR and PIN is kept on the device under the account', async (t) => {
   const { account, handlers } = t
   await signedIn(t)
-  const id = session.passenger.value!.id
+  const id = t.session.passenger.value!.id
   handlers.myReservations = () => [
     { id: 1, pnr: 'AAAAAAAAAA', pin: '1111', departureTime: '2026-11-25T08:00:00+06:00' } as Reservation,
     { id: 2, pnr: null, pin: null, departureTime: '2026-11-26T08:00:00+06:00' } as Reservation,
@@ -182,7 +181,7 @@ test("a LOGOUT that only clears the session (header) never shows the previous pa
   handlers.account = () => ({ balance: 900, transactions: [] })
   await account.loadAccount()
   assert.is(account.balance.value, 900)
-  session.signOut()
+  t.session.signOut()
   assert.is(account.transactions.value, null)
   assert.is(account.balance.value, null)
   handlers.login = () => ({ ...theSession, passenger: { ...passenger, id: 8, balance: 5 } })

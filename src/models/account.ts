@@ -13,7 +13,7 @@ import { now } from '../lib/clock.ts'
 import { startOfMonthInDhaka, todayInDhaka } from '../lib/dates.ts'
 import { keepResultToken, resultRequest } from '../stores/payment-tokens.ts'
 import { keepTicketsLater } from '../stores/saved-tickets-later.ts'
-import * as session from '../stores/session.ts'
+import type { Session } from './session.ts'
 import { scopedRequests } from './scoped-requests.ts'
 
 /** Editable profile fields. */
@@ -54,7 +54,7 @@ export function isUpcoming(r: Reservation, at: number): boolean {
 }
 
 /** LOGOUT: forgets the session at once (and with it what the account model shows), and ends the token on the server (best effort). */
-export async function logout(): Promise<void> {
+export async function logout(session: Pick<Session, 'token' | 'signOut'>): Promise<void> {
   // the request reads the token before the session is cleared below
   const ended = session.token.value !== null ? call('logout', { ignoreUnauthorized: true }).catch(() => undefined) : null
   session.signOut()
@@ -96,8 +96,11 @@ export interface Account {
   loadReservations(): Promise<void>
 }
 
-/** Creates the account of a page visit. */
-export const AccountModel: ModelConstructor<Account> = createModel((): Account => {
+/** The session an account shows and updates. */
+type AccountSession = Pick<Session, 'passenger' | 'updatePassenger' | 'savedTicketsSwept'>
+
+/** Creates the account of a page visit, the signed-in passenger's of `session`. */
+export const AccountModel: ModelConstructor<Account, [AccountSession]> = createModel((session: AccountSession): Account => {
   // a second submit while the first is pending is dropped (a double click)
   const requests = scopedRequests<Scope>(new Set(['password', 'topUp']))
   const { run } = requests
@@ -219,7 +222,7 @@ export const AccountModel: ModelConstructor<Account> = createModel((): Account =
         reservationsState.value = list
       })
       // every bought ticket opens offline (and a cancelled one's copy says so from now on)
-      await keepTicketsLater(id, list)
+      await keepTicketsLater(session, id, list)
     },
   }
 })

@@ -9,10 +9,10 @@ import type { PaymentResult, Reservation } from '../../contract/schemas.ts'
 import { ApiError } from '../api/api-error.ts'
 import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
-import { memoryStorage, useStorages } from '../lib/storage.ts'
-import * as session from '../stores/session.ts'
+import { useMemoryStorages } from '../lib/storage.ts'
 import { NOW, iso, sold } from '../stores/ticket-fixture.ts'
 import { type Booking, type BookingInput, BookingModel } from './booking.ts'
+import { type Session, SessionModel } from './session.ts'
 
 // ---------- a fake server with one booking, like the real one ----------
 
@@ -174,16 +174,25 @@ function bookingServer(tripId: number): BookingServer {
   return stand
 }
 
+/** One test's booking model, its stand-in server and its session. */
+export interface BookingTest {
+  b: Booking & Disposable
+  s: BookingServer
+  session: Session
+}
+
 /**
- * Each test's start: a stand-in server on a fresh clock, the passenger signed in, and a fresh booking model (the
- * test disposes it). `tripId`: the trip the server's booking is of (the seat page's test books the trip it shows).
+ * Each test's start: a stand-in server on a fresh clock, the passenger signed in to a fresh session, and a fresh
+ * booking model in it (the test disposes it). `tripId`: the trip the server's booking is of (the seat page's test
+ * books the trip it shows).
  */
-export async function startBookingTest(tripId = 7): Promise<{ b: Booking & Disposable; s: BookingServer }> {
+export async function startBookingTest(tripId = 7): Promise<BookingTest> {
   const s = bookingServer(tripId)
-  useStorages(memoryStorage(), memoryStorage())
+  useMemoryStorages()
+  const session = new SessionModel()
   session.loadSession()
   session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
-  // the saved tickets an earlier test's session removes are removed before this test
+  // the saved tickets the sign-in removes are removed before the test keeps any
   await session.savedTicketsDropped()
-  return { b: new BookingModel(), s }
+  return { b: new BookingModel(session), s, session }
 }

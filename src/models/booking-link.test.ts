@@ -5,7 +5,6 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { input, startBookingTest } from './booking-fixture.ts'
 import type { Booking } from './booking.ts'
-import { signOut } from '../stores/session.ts'
 import { details, layout, type SeatTest, seatTest, toasts, until } from './seat-page-fixture.ts'
 
 const test = suite<{ t: SeatTest; b: Booking & Disposable }>('booking link')
@@ -23,8 +22,6 @@ test.after.each(({ t, b }) => {
   t.hold[Symbol.dispose]()
   t.m[Symbol.dispose]()
 })
-// the booking fixture signs a passenger in to the app-wide session: signed out again for the files run after this one
-test.after(() => signOut())
 
 const named = (t: SeatTest, name: string) => t.log.filter((c) => c.name === name)
 const names = (t: SeatTest) => t.m.seats.value.map((s) => s.name)
@@ -88,7 +85,7 @@ test('the hold running out on the seat page ends the booking then: said once, by
   assert.equal(said, ['booking.announceExpired'])
   assert.not.ok(m.heldForBooking.value)
   assert.equal(names(t), [])
-  assert.equal(toasts('info'), [], 'no notification as well')
+  assert.equal(toasts(t, 'info'), [], 'no notification as well')
   await until(() => m.loadStatus.value === 'ready', 'the seat map read again')
   assert.is(named(t, 'tripDetails').length, loads + 1)
   // the booking's own clock, a moment later: nothing more is said

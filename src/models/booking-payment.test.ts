@@ -1,18 +1,15 @@
 // The booking model: paying by card or from the balance, and the gateway's result on the success and failure pages.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { type Booking, gatewayUrl } from './booking.ts'
+import { gatewayUrl } from './booking.ts'
 import { findSavedTicket } from '../stores/saved-tickets.ts'
-import * as session from '../stores/session.ts'
-import { type BookingServer, fail, input, startBookingTest } from './booking-fixture.ts'
+import { type BookingTest, fail, input, startBookingTest } from './booking-fixture.ts'
 
-const test = suite<{ b: Booking & Disposable; s: BookingServer }>('booking payment')
+const test = suite<BookingTest>('booking payment')
 test.before.each(async (ctx) => {
   Object.assign(ctx, await startBookingTest())
 })
 test.after.each(({ b }) => b[Symbol.dispose]())
-// the fixture signs a passenger in to the app-wide session: signed out again for the files run after this one
-test.after(() => session.signOut())
 
 test('pay by card: one payment request however often it is pressed, then the gateway', async ({ b, s }) => {
   await b.book(input)
@@ -35,7 +32,7 @@ test('the gateway page is on the API origin when the API lives elsewhere', () =>
   assert.is(gatewayUrl('https://pay.example.com/x', 'https://api.example.com/api'), 'https://pay.example.com/x')
 })
 
-test('pay from balance sells the ticket and refreshes the balance', async ({ b, s }) => {
+test('pay from balance sells the ticket and refreshes the balance', async ({ b, s, session }) => {
   await b.book(input)
   const r = await b.payFromBalance()
   assert.is(r?.status, 1)
@@ -46,7 +43,7 @@ test('pay from balance sells the ticket and refreshes the balance', async ({ b, 
   assert.is(s.named('payFromBalance').length, 1)
 })
 
-test('INSUFFICIENT_BALANCE keeps the booking payable by card', async ({ b, s }) => {
+test('INSUFFICIENT_BALANCE keeps the booking payable by card', async ({ b, s, session }) => {
   s.setBalance(100)
   await b.book(input)
   assert.is(await b.payFromBalance(), undefined)
@@ -57,7 +54,7 @@ test('INSUFFICIENT_BALANCE keeps the booking payable by card', async ({ b, s }) 
   assert.is(await b.payByCard(), '/sandbox/gateway/pay_1')
 })
 
-test('success page: confirms once with the server and shows the sold ticket', async ({ b, s }) => {
+test('success page: confirms once with the server and shows the sold ticket', async ({ b, s, session }) => {
   const [a, c] = await Promise.all([b.confirmPayment('pay_9', 'success'), b.confirmPayment('pay_9', 'success')])
   assert.is(a, c)
   assert.is(s.named('paymentSuccess').length, 1)
@@ -69,7 +66,7 @@ test('success page: confirms once with the server and shows the sold ticket', as
   assert.is(findSavedTicket(session.passenger.value?.id ?? null, { paymentId: 'pay_9' })?.reservation.pnr, 'ABCDEFGHJK')
 })
 
-test('LOGOUT or a 401: the paid booking on screen (its PNR and PIN) is gone from memory', async ({ b }) => {
+test('LOGOUT or a 401: the paid booking on screen (its PNR and PIN) is gone from memory', async ({ b, session }) => {
   await b.confirmPayment('pay_9', 'success')
   assert.is(b.booking.value?.pin, '1234')
   session.signOut()
@@ -77,7 +74,7 @@ test('LOGOUT or a 401: the paid booking on screen (its PNR and PIN) is gone from
   assert.is(b.paymentResult.value, null)
 })
 
-test("success page: sends this tab's result token; without one the status alone shows no booking", async ({ b, s }) => {
+test("success page: sends this tab's result token; without one the status alone shows no booking", async ({ b, s, session }) => {
   await b.book(input)
   await b.payByCard()
   await b.confirmPayment('pay_1', 'success')

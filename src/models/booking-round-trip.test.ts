@@ -2,16 +2,13 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Reservation } from '../../contract/schemas.ts'
-import type { Booking } from './booking.ts'
-import * as session from '../stores/session.ts'
-import { type BookingServer, booking, fail, iso, input, NOW, startBookingTest } from './booking-fixture.ts'
+import { type BookingTest, booking, fail, iso, input, NOW, startBookingTest } from './booking-fixture.ts'
 
-const test = suite<{ b: Booking & Disposable; s: BookingServer }>('booking round trip')
+const test = suite<BookingTest>('booking round trip')
 test.before.each(async (ctx) => {
   Object.assign(ctx, await startBookingTest())
 })
 test.after.each(({ b }) => b[Symbol.dispose]())
-test.after(() => session.signOut())
 
 const city = (code: string) => ({ code, name: code, nameBn: code })
 /** The outbound booking with its return leg (`returnLive`: its hold not ended). */

@@ -1,17 +1,13 @@
 // The booking model: booking the held seats, picking a live booking up again, more time, coupons, its end.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { signOut } from '../stores/session.ts'
-import type { Booking } from './booking.ts'
-import { type BookingServer, NOW, iso, fail, input, startBookingTest } from './booking-fixture.ts'
+import { type BookingTest, NOW, iso, fail, input, startBookingTest } from './booking-fixture.ts'
 
-const test = suite<{ b: Booking & Disposable; s: BookingServer }>('booking')
+const test = suite<BookingTest>('booking')
 test.before.each(async (ctx) => {
   Object.assign(ctx, await startBookingTest())
 })
 test.after.each(({ b }) => b[Symbol.dispose]())
-// the fixture signs a passenger in to the app-wide session: signed out again for the files run after this one
-test.after(() => signOut())
 
 test('book sends the form (trimmed, empty e-mail as null) and shows the booked fare and countdown', async ({ b, s }) => {
   assert.is(b.phase.value, 'form')

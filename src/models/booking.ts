@@ -22,7 +22,7 @@ import { afterPageShown } from '../lib/page-shown.ts'
 import { oneAtATime, type ScopedError } from '../stores/one-at-a-time.ts'
 import { keepResultToken, resultRequest } from '../stores/payment-tokens.ts'
 import { keepTicketsLater } from '../stores/saved-tickets-later.ts'
-import * as session from '../stores/session.ts'
+import { type Session, whenPassengerLeaves } from './session.ts'
 
 /** Where the booking stands: passenger details, booked (to pay), sold, or ended (expired / cancelled). */
 export type BookingPhase = 'form' | 'booked' | 'sold' | 'ended'
@@ -131,8 +131,11 @@ export interface Booking {
   resetBooking(): void
 }
 
-/** Creates the booking of a page visit; a paid booking (its PIN) is forgotten when the passenger signs out or a 401 ends the session. */
-export const BookingModel: ModelConstructor<Booking> = createModel((): Booking => {
+/** The session a booking is paid in. */
+type BookingSession = Pick<Session, 'passenger' | 'isSignedIn' | 'updatePassenger' | 'savedTicketsSwept'>
+
+/** Creates the booking of a page visit in `session`; a paid booking (its PIN) is forgotten when the passenger signs out or a 401 ends the session. */
+export const BookingModel: ModelConstructor<Booking, [BookingSession]> = createModel((session: BookingSession): Booking => {
   const booking = signal<Reservation | null>(null)
   const busy = signal<BookingBusy | null>(null)
   const error = signal<BookingError | null>(null)
@@ -181,7 +184,7 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
     })
     // a sold ticket opens offline later (saved-tickets.ts): kept once the page has shown it
     const owner = session.passenger.value?.id ?? null
-    afterPageShown(() => void keepTicketsLater(owner, [r]))
+    afterPageShown(() => void keepTicketsLater(session, owner, [r]))
   }
 
   const refreshBalance = async () => {
@@ -227,7 +230,7 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
       })
       try {
         const res = await call(outcome === 'success' ? 'paymentSuccess' : 'paymentFailure', { body: resultRequest(paymentId) })
-        if (res.reservation) await keepTicketsLater(session.passenger.value?.id ?? null, [res.reservation], paymentId)
+        if (res.reservation) await keepTicketsLater(session, session.passenger.value?.id ?? null, [res.reservation], paymentId)
         batch(() => {
           paymentResult.value = res
           // the status alone (not this tab's payment, not signed in as its payer): no booking to show
@@ -253,7 +256,7 @@ export const BookingModel: ModelConstructor<Booking> = createModel((): Booking =
   }
 
   // a paid booking (the success page's ticket, with its PIN) is not the next person's after a LOGOUT or a 401
-  session.whenPassengerLeaves(resetBooking)
+  whenPassengerLeaves(session, resetBooking)
 
   return {
     booking,

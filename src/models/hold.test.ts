@@ -43,7 +43,7 @@ test('a seat chosen after a reset starts a new hold: the reset time does not end
   await until(() => calls().some((c) => c.body.seatNames.includes('A2')), "A2's lock sent")
   await t.hold.tick()
   assert.is(m.seatState('A2').value, 'selected', 'the hold clock does not expire the new choice')
-  assert.equal(toasts('info'), [])
+  assert.equal(toasts(t, 'info'), [])
   release()
   await m.locksSettled()
   assert.is(locks.get('A2'), 'me')
@@ -63,7 +63,7 @@ test('the hold countdown warns in its last 2 minutes and resets when it runs out
   await t.hold.tick()
   assert.equal(m.seats.value, [])
   assert.is(locks.size, 0)
-  assert.equal(toasts('info'), [{ id: 'seatChoice.holdExpired' }])
+  assert.equal(toasts(t, 'info'), [{ id: 'seatChoice.holdExpired' }])
   assert.is(m.lastEvent.value?.kind, 'expired')
 })
 
@@ -83,7 +83,7 @@ test("a booking's hold running out is said by the booking, not by a notification
   stop()
   assert.is(expired, 1)
   assert.equal(m.seats.value, [])
-  assert.equal(toasts('info'), [])
+  assert.equal(toasts(t, 'info'), [])
 })
 
 test.run()

@@ -8,7 +8,7 @@ import { batch, computed, createModel, effect, type ModelConstructor, type Reado
 import { HOLD_MINUTES, MAX_HOLD_MINUTES } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { every, now } from '../lib/clock.ts'
-import * as ui from '../stores/ui.ts'
+import { messageForError, type Notices } from './ui.ts'
 import { extendBody, isTripOmitted } from './seat-map.ts'
 import type { SeatPage } from './seat-page.ts'
 
@@ -56,8 +56,8 @@ export interface Hold {
   linkBooking(booking: BookingLink | null): void
 }
 
-/** Creates the hold of a visit's seat page; its clock ticks every second while seats are held. */
-export const HoldModel: ModelConstructor<Hold, [SeatPage]> = createModel((page: SeatPage): Hold => {
+/** Creates the hold of a visit's seat page, its notices given through `ui`; its clock ticks every second while seats are held. */
+export const HoldModel: ModelConstructor<Hold, [SeatPage, Notices]> = createModel((page: SeatPage, ui: Notices): Hold => {
   const linkedBooking = signal<BookingLink | null>(null)
   const holdMsLeft = computed(() => {
     const exp = page.expirationTime.value
@@ -180,7 +180,7 @@ export const HoldModel: ModelConstructor<Hold, [SeatPage]> = createModel((page: 
           // the hold is gone on the server: treat like a lost lock (its dialog says so)
           await page.resetSeats('lockLost')
           ui.showError({ id: 'seat.lockLost', values: { names: names.join(', ') } })
-        } else ui.toastError(ui.messageForError(err))
+        } else ui.toastError(messageForError(err))
       }
     },
     expireHold,

@@ -2,7 +2,6 @@
 import * as assert from 'uvu/assert'
 import { errorCatalogue } from '../../contract/errors.ts'
 import { ApiError } from '../api/api-error.ts'
-import * as ui from '../stores/ui.ts'
 import { SUMMARY_EVERY_MS } from './live-feed.ts'
 import { feedSuite, live } from './live-feed-fixture.ts'
 import { until } from './seat-page-fixture.ts'
@@ -18,9 +17,9 @@ test('a seat taken while the page is open: choosing it says so, without a lock r
     t.log.filter((c) => c.name === 'seatLock').map((c) => c.opts.body),
     [],
   )
-  assert.is(ui.errorModalVisible.value, false)
+  assert.is(t.ui.errorModalVisible.value, false)
   assert.equal(
-    ui.toasts.value.map((t) => t.message),
+    t.ui.toasts.value.map((t) => t.message),
     [{ id: 'seatChoice.takenJustNow', values: { name: 'A2' } }],
   )
   // a seat sold before the page opened: the live region says why
@@ -93,7 +92,7 @@ test('the operator cancels the trip while the passenger holds seats: the reload 
   assert.is(t.hold.holdMsLeft.value, null, 'no hold clock')
   const unlock = t.log.find((c) => c.name === 'seatLock')
   assert.equal((unlock?.opts.body as { seatNames: string[]; locked: boolean } | undefined)?.locked, false, 'the held seat is given back')
-  assert.is(ui.errorModalVisible.value, false, 'the page says it, not the error dialog')
+  assert.is(t.ui.errorModalVisible.value, false, 'the page says it, not the error dialog')
   assert.is(m.liveStatus.value, 'off')
   assert.is(t.opened[0]!.closed, true)
   t.clock.advance(60_000)
@@ -119,7 +118,7 @@ test('a seat chosen on a trip cancelled meanwhile (no live seat map): the lock a
   await m.locksSettled()
   assert.is(m.tripCanceled.value, true)
   assert.equal(m.countedSeats.value, [])
-  assert.equal(ui.toasts.value, [], 'no toast: the page says it')
+  assert.equal(t.ui.toasts.value, [], 'no toast: the page says it')
 })
 
 test('the summary: silent changes, one polite count after they settle, at most every 10 s, never while moving through the grid', async ({ t }) => {

@@ -11,10 +11,10 @@ import { type FakeCall, type FakeRoutes, fakeApi } from '../api/index.ts'
 import { type FakeStream, fakeStreams, openStream } from '../api/streams.ts'
 import { type FakeClock, fakeClock } from '../lib/clock.ts'
 import { testSeat, testTripDetails } from '../stores/test-trip.ts'
-import * as ui from '../stores/ui.ts'
 import { type Hold, HoldModel } from './hold.ts'
 import { type LiveFeed, LiveFeedModel, type Network } from './live-feed.ts'
 import { type SeatPage, SeatPageModel } from './seat-page.ts'
+import { type Ui, UiModel } from './ui.ts'
 
 const NOW = Date.parse('2026-11-22T10:00:00+06:00')
 
@@ -31,6 +31,8 @@ export interface FeedEnv {
 /** One test's visit with the live seat map followed. */
 export interface FeedTest {
   m: Model<SeatPage>
+  /** The notifications (dialog and toasts) the models give. */
+  ui: Ui
   /** The live seat map and the hold, made by the page with the seat map. */
   feed: Model<LiveFeed>
   hold: Model<Hold>
@@ -73,7 +75,7 @@ const tripRef = (tripId: number) => ({ tripId, originCode: 'DHK', destinationCod
 /** A test's start: a fresh clock, stand-in server and seat page model, trip 1 loaded and followed live. */
 export async function feedTest(): Promise<FeedTest> {
   const clock = fakeClock(NOW)
-  ui.resetUi()
+  const ui = new UiModel()
   const env: FeedEnv = {
     online: true,
     busy: false,
@@ -89,11 +91,12 @@ export async function feedTest(): Promise<FeedTest> {
       }
     },
   }
-  const m = new SeatPageModel()
+  const m = new SeatPageModel(ui)
   const t: FeedTest = {
     m,
-    feed: new LiveFeedModel(m),
-    hold: new HoldModel(m),
+    ui,
+    feed: new LiveFeedModel(m, ui),
+    hold: new HoldModel(m, ui),
     toggle: (name) => m.toggleSeat(name, t.feed.explainUnavailable),
     clock,
     env,

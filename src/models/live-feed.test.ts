@@ -1,6 +1,5 @@
 // The live seat map (live-feed.ts): its one stream per visit, reconnecting, offline, silence, leaving the page.
 import * as assert from 'uvu/assert'
-import * as ui from '../stores/ui.ts'
 import { SILENCE_MS } from './live-feed.ts'
 import { feedSuite, live } from './live-feed-fixture.ts'
 import { until } from './seat-page-fixture.ts'
@@ -44,8 +43,8 @@ test('a server without the route: refused before it opened, seats checked when c
   assert.is(m.liveStatus.value, 'off')
   t.clock.advance(120_000)
   assert.is(t.opened.length, 1)
-  assert.is(ui.errorModalVisible.value, false)
-  assert.equal(ui.toasts.value, [])
+  assert.is(t.ui.errorModalVisible.value, false)
+  assert.equal(t.ui.toasts.value, [])
   assert.is(t.toggle('A1'), 'selected')
 })
 
@@ -55,7 +54,7 @@ test('a browser without EventSource: nothing live, nothing said', async ({ t }) 
   t.withoutEventSource()
   t.followAgain()
   assert.is(m.liveStatus.value, 'off')
-  assert.equal(ui.toasts.value, [])
+  assert.equal(t.ui.toasts.value, [])
 })
 
 test('a dropped stream: stale at once, reconnected with growing backoff, then the seats are reloaded once and events met meanwhile applied after', async ({
@@ -161,7 +160,7 @@ test("leaving the page (the live feed and the visit's model disposed) closes the
   assert.is(t.clock.timers, 0)
   // nothing live any more: a taken seat chosen says its state in the live region, as without the live seat map
   assert.is(t.toggle('A2'), 'unavailable')
-  assert.equal(ui.toasts.value, [])
+  assert.equal(t.ui.toasts.value, [])
   assert.is(m.lastEvent.value?.kind, 'unavailable')
 })
 

@@ -21,7 +21,7 @@ import { SEAT_STREAM_SILENCE_SECONDS } from '../../contract/values.ts'
 import type { LiveSeat } from '../../contract/streams.ts'
 import type { Opener, StreamHandle } from '../api/streams.ts'
 import { every, now } from '../lib/clock.ts'
-import * as ui from '../stores/ui.ts'
+import type { Notices } from './ui.ts'
 import type { SeatState } from './seat-map.ts'
 import type { SeatPage } from './seat-page.ts'
 
@@ -69,10 +69,10 @@ export interface LiveFeed {
 }
 
 /**
- * Creates the live seat map of one visit's seat page. The page makes it with the seat map (its
+ * Creates the live seat map of one visit's seat page, its notices given through `ui`. The page makes it with the seat map (its
  * code loads with the seat map's, not before) and disposes it when the seat map goes.
  */
-export const LiveFeedModel: ModelConstructor<LiveFeed, [SeatPage]> = createModel((page: SeatPage): LiveFeed => {
+export const LiveFeedModel: ModelConstructor<LiveFeed, [SeatPage, Notices]> = createModel((page: SeatPage, ui: Notices): LiveFeed => {
   const following = signal<number | null>(null)
   /** Seats other passengers took while the trip was followed: seat → when. */
   const takenAt = signal(new Map<string, number>())

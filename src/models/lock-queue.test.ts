@@ -43,7 +43,7 @@ test('a falsy lock answer removes the seat from the selection and available seat
   assert.is(m.seatState('A2').value, 'held')
   assert.equal(m.seats.value, [])
   assert.is(m.availableSeats.value, before - 1)
-  assert.equal(dialog(), { id: 'seat.lockLost', values: { names: 'A2' } })
+  assert.equal(dialog(t), { id: 'seat.lockLost', values: { names: 'A2' } })
   assert.is(m.toggleSeat('A2'), 'unavailable', 'and it cannot be chosen again')
 })
 
@@ -54,7 +54,7 @@ test('a failed lock request reverts the seat and shows the reason in an error to
   await m.locksSettled()
   assert.is(m.seatState('A1').value, 'available')
   assert.equal(m.seats.value, [])
-  assert.equal(toasts('error'), [{ id: 'error.SEAT_LIMIT_EXCEEDED' }])
+  assert.equal(toasts(t, 'error'), [{ id: 'error.SEAT_LIMIT_EXCEEDED' }])
 })
 
 test('quick toggles end in the state the passenger left the seat in', async ({ t }) => {
@@ -133,7 +133,7 @@ test('a seat chosen is said chosen once the server holds it; a seat lost meanwhi
   await m.locksSettled()
   stop()
   assert.equal(kinds, ['selected', 'lockLost'], 'A1 said before, A2 never said chosen')
-  assert.equal(dialog(), { id: 'seat.lockLost', values: { names: 'A2' } })
+  assert.equal(dialog(t), { id: 'seat.lockLost', values: { names: 'A2' } })
 })
 
 test.run()

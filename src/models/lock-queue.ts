@@ -9,7 +9,7 @@ import type { SeatLockResponse } from '../../contract/schemas.ts'
 import { MAX_SEATS, OPEN_SEAT_NAME } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { defer, now } from '../lib/clock.ts'
-import * as ui from '../stores/ui.ts'
+import { messageForError, type Notices } from './ui.ts'
 import { isTripOmitted, lockBody, type SeatEvent, type SeatMap } from './seat-map.ts'
 
 /** Per-seat server sync: what the server holds for us and whether a request is running. */
@@ -74,8 +74,8 @@ export interface LockQueue {
   schedule(name: string): void
 }
 
-/** Creates the lock queue of one visit over its seat map. */
-export const LockQueueModel: ModelConstructor<LockQueue, [SeatMap]> = createModel((map: SeatMap): LockQueue => {
+/** Creates the lock queue of one visit over its seat map, its notices given through `ui`. */
+export const LockQueueModel: ModelConstructor<LockQueue, [SeatMap, Notices]> = createModel((map: SeatMap, ui: Notices): LockQueue => {
   // Request bookkeeping: nothing on screen derives from it, so it is plain data kept in this
   // instance (not signals): what the server holds per seat, which answers are stale, and which
   // seats the running load's answer must not overrule.
@@ -166,7 +166,7 @@ export const LockQueueModel: ModelConstructor<LockQueue, [SeatMap]> = createMode
           // revert the seat to what the server holds and show the reason
           book.unsaid.delete(name)
           map.revert(name, entry.held)
-          ui.toastError(ui.messageForError(err))
+          ui.toastError(messageForError(err))
           map.say({ kind: 'failed', seatName: name })
           return
         }
@@ -255,7 +255,7 @@ export const LockQueueModel: ModelConstructor<LockQueue, [SeatMap]> = createMode
       try {
         await call('seatLock', { body: lockBody(details, names.slice(0, MAX_SEATS), false) })
       } catch (err) {
-        if (gen === book.generation) ui.toastError(ui.messageForError(err))
+        if (gen === book.generation) ui.toastError(messageForError(err))
       }
     },
     holdSeats(names, expiration, booked) {

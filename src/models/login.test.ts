@@ -1,17 +1,21 @@
 // The login flow: signing in, signing up with the mobile code, a forgotten password.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import * as session from '../stores/session.ts'
 import { LoginModel } from './login.ts'
 import { type AccountTest, endAccountTest, fail, registered, sent, startAccountTest, theSession } from './account-fixture.ts'
 
 const test = suite<AccountTest>('login')
-test.before.each(async (ctx) => {
-  Object.assign(ctx, await startAccountTest())
+test.before.each((ctx) => {
+  Object.assign(ctx, startAccountTest())
 })
 test.after.each((ctx) => endAccountTest(ctx))
 
-test('a known mobile no. continues to the password, LOGIN signs in and returns to the remembered page', async ({ login, handlers, calls }) => {
+test('a known mobile no. continues to the password, LOGIN signs in and returns to the remembered page', async ({
+  login,
+  handlers,
+  calls,
+  session,
+}) => {
   handlers.passengerByMobile = ({ params }) => ({ mobile: String(params!.mobile), registered: true })
   handlers.login = () => theSession
   session.rememberRedirect('/reservation')
@@ -33,7 +37,7 @@ test('without a remembered page LOGIN goes home', async ({ login, handlers }) =>
   assert.is(await login.login('Secret@1', false), '/')
 })
 
-test('a wrong password keeps the step and shows BAD_CREDENTIALS; the next try clears it', async ({ login, handlers }) => {
+test('a wrong password keeps the step and shows BAD_CREDENTIALS; the next try clears it', async ({ login, handlers, session }) => {
   handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: true })
   handlers.login = fail('BAD_CREDENTIALS')
   await login.submitMobile('01812345678')
@@ -53,6 +57,7 @@ test('an unknown mobile no. continues to SIGNUP, then the code with a 180 s rese
   handlers,
   calls,
   clock,
+  session,
 }) => {
   handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: false })
   handlers.register = () => registered
@@ -139,7 +144,7 @@ test('Resend Code for a sign-up that expired goes back to SIGNUP', async ({ logi
   assert.is(login.error.value?.code, 'REGISTRATION_NOT_FOUND')
 })
 
-test('forgotten password: OTP, verify, new password, then signed in', async ({ login, handlers, calls }) => {
+test('forgotten password: OTP, verify, new password, then signed in', async ({ login, handlers, calls, session }) => {
   handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: true })
   handlers.sendOtp = () => sent
   handlers.verifyOtp = () => ({ session: null, resetToken: 'reset-1' })
@@ -195,7 +200,7 @@ test('restartLogin goes back to the mobile no. and clears the error', async ({ l
   assert.is(login.mobile.value, '01812345678')
 })
 
-test('leaving the page stops the resend countdown; the next visit starts from the mobile no.', async ({ login, handlers, clock }) => {
+test('leaving the page stops the resend countdown; the next visit starts from the mobile no.', async ({ login, handlers, clock, session }) => {
   handlers.passengerByMobile = () => ({ mobile: '01812345678', registered: false })
   handlers.register = () => registered
   await login.submitMobile('01812345678')
@@ -203,7 +208,7 @@ test('leaving the page stops the resend countdown; the next visit starts from th
   assert.is(clock.timers, 1)
   login[Symbol.dispose]()
   assert.is(clock.timers, 0)
-  using next = new LoginModel()
+  using next = new LoginModel(session)
   assert.is(next.step.value, 'mobile')
 })
 

@@ -4,9 +4,9 @@ import type { TripSummary } from '../../contract/schemas.ts'
 import { fakeApi, type FakeCall } from '../api/index.ts'
 import { fakeClock } from '../lib/clock.ts'
 import { addDays } from '../lib/dates.ts'
-import * as ui from '../stores/ui.ts'
 import { parsePeriod, type Search, SearchModel } from './search.ts'
 import { until } from './seat-page-fixture.ts'
+import { type Ui, UiModel } from './ui.ts'
 
 function trip(id: number, departure: string, fareFrom: number, coachType: TripSummary['coachType'] = 'AC_STANDARD'): TripSummary {
   return {
@@ -31,22 +31,24 @@ function trip(id: number, departure: string, fareFrom: number, coachType: TripSu
 interface Ctx {
   /** This test's trip search. */
   s: Search
+  /** Its notices. */
+  ui: Ui
   /** The searches the stand-in server was asked. */
   asked: FakeCall[]
   /** What it answers (a test may replace it). */
   server: { answer: () => Promise<TripSummary[]> }
 }
 const test = suite<Ctx>('search')
-/** The toasts shown, as their messages. */
-const toasts = () => ui.toasts.value.map((t) => t.message)
+/** The toasts `ui` shows, as their messages. */
+const toasts = (ui: Ui) => ui.toasts.value.map((t) => t.message)
 
 test.before.each((ctx) => {
-  ui.resetUi()
   fakeClock(Date.parse('2026-11-22T10:00:00+06:00'))
   const server = { answer: async () => [trip(1, '22:00', 900), trip(2, '07:30', 1200, 'AC_BUSINESS'), trip(3, '13:15', 700, 'NON_AC')] }
   ctx.server = server
   ctx.asked = fakeApi({ tripSearch: () => server.answer() })
-  ctx.s = new SearchModel()
+  ctx.ui = new UiModel()
+  ctx.s = new SearchModel(ctx.ui)
 })
 
 test('the journey date defaults to today in Dhaka', ({ s }) => {
@@ -126,21 +128,21 @@ test('filters by coach type and by time period (Dhaka wall clock)', async ({ s }
   assert.equal(s.coachTypesInResults.value, ['AC_BUSINESS', 'AC_STANDARD', 'NON_AC'])
 })
 
-test('an empty result shows the No available trip toast and keeps the form', async ({ s, server }) => {
+test('an empty result shows the No available trip toast and keeps the form', async ({ s, server, ui }) => {
   server.answer = async () => []
   s.applySearchQuery('from=DHK&to=SYL&date=2026-11-22')
   assert.is(await s.searchTrips(), 'empty')
-  assert.equal(toasts(), [{ id: 'error.TRIP_IS_NOT_AVAILABLE' }])
+  assert.equal(toasts(ui), [{ id: 'error.TRIP_IS_NOT_AVAILABLE' }])
   assert.is(s.destinationCode.value, 'SYL')
 })
 
-test('a failed search shows the server reason and keeps the form', async ({ s, server }) => {
+test('a failed search shows the server reason and keeps the form', async ({ s, server, ui }) => {
   server.answer = async () => {
     throw Object.assign(new Error('System is in under maintenance'), { code: 'SALES_RESTRICTED', reason: 'System is in under maintenance' })
   }
   s.applySearchQuery('from=DHK&to=CTG&date=2026-11-22')
   assert.is(await s.searchTrips(), 'error')
-  assert.equal(toasts(), [{ id: 'error.SALES_RESTRICTED' }])
+  assert.equal(toasts(ui), [{ id: 'error.SALES_RESTRICTED' }])
   assert.is(s.originCode.value, 'DHK')
 })
 

@@ -12,7 +12,7 @@ import { call } from '../api/index.ts'
 import { now } from '../lib/clock.ts'
 import { addDays, dhakaFields, todayInDhaka } from '../lib/dates.ts'
 import { validateOriginDestination, type MessageId } from '../lib/validation.ts'
-import * as ui from '../stores/ui.ts'
+import { messageForError, type Notices } from './ui.ts'
 
 /** Today's date in Asia/Dhaka, yyyy-LL-dd. */
 const today = (): string => todayInDhaka(now())
@@ -98,8 +98,11 @@ export interface Search {
   searchFromLink(query: string): void
 }
 
-/** Creates a trip search: the app makes one, kept while it runs (src/app/app-search.ts), so the form keeps its values between pages. */
-export const SearchModel: ModelConstructor<Search> = createModel((): Search => {
+/**
+ * Creates a trip search, its toasts given through `ui`: the app makes one, kept while it runs (src/app/app-search.ts),
+ * so the form keeps its values between pages.
+ */
+export const SearchModel: ModelConstructor<Search, [Notices]> = createModel((ui: Notices): Search => {
   const originCode = signal('')
   const destinationCode = signal('')
   const tripDate = signal(today())
@@ -204,7 +207,7 @@ export const SearchModel: ModelConstructor<Search> = createModel((): Search => {
         trips.value = []
         status.value = requestError(err).code === 'TRIP_IS_NOT_AVAILABLE' ? 'empty' : 'error'
       })
-      ui.toastError(ui.messageForError(err))
+      ui.toastError(messageForError(err))
     }
     return status.value
   }

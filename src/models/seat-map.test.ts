@@ -44,7 +44,7 @@ test('more than 5 seats shows MAX_SEAT_WARNING with 5 and rejects the 6th', asyn
   for (let i = 1; i <= 5; i++) assert.is(m.toggleSeat(`C${i}`), 'selected')
   assert.is(m.toggleSeat('C6'), 'maxSeats')
   assert.is(m.seatState('C6').value, 'available')
-  assert.equal(toasts('warning'), [{ id: 'error.MAX_SEAT_WARNING', values: { count: 5 } }])
+  assert.equal(toasts(t, 'warning'), [{ id: 'error.MAX_SEAT_WARNING', values: { count: 5 } }])
   assert.is(m.seats.value.length, 5)
   await m.locksSettled()
   assert.is(locks.size, 5)
@@ -75,7 +75,7 @@ test('the remaining seat limit is enforced with its number', async ({ t }) => {
   m.toggleSeat('A1')
   m.toggleSeat('A2')
   assert.is(m.toggleSeat('A3'), 'seatLimit')
-  assert.equal(toasts('warning'), [{ id: 'seatChoice.seatLimit', values: { count: 2 } }])
+  assert.equal(toasts(t, 'warning'), [{ id: 'seatChoice.seatLimit', values: { count: 2 } }])
   await m.locksSettled()
 })
 
@@ -137,7 +137,7 @@ test('failed trip details open the error dialog with the server reason', async (
   }
   const st = await loadNewTrip()
   assert.is(st, 'error')
-  assert.equal(dialog(), { id: 'error.TRIP_NOT_FOUND' })
+  assert.equal(dialog(t), { id: 'error.TRIP_NOT_FOUND' })
 })
 
 test('toggling one seat changes only that seat signal', async ({ t }) => {

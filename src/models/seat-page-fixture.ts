@@ -10,10 +10,10 @@ import { type CallOptions, type FakeCall, type FakeRoutes, fakeApi } from '../ap
 import { type FakeClock, fakeClock } from '../lib/clock.ts'
 import type { TripRef } from '../lib/trip-ref.ts'
 import { testSeat, testTripDetails } from '../stores/test-trip.ts'
-import * as ui from '../stores/ui.ts'
 import { type Hold, HoldModel } from './hold.ts'
 import type { LoadStatus } from './seat-map.ts'
 import { type SeatPage, SeatPageModel } from './seat-page.ts'
+import { type ToastType, type Ui, UiModel } from './ui.ts'
 
 export const NOW = Date.parse('2026-11-22T10:00:00+06:00')
 export const seat = testSeat
@@ -34,6 +34,8 @@ export const layout = [
 /** One test's visit: its model, clock and stand-in server. */
 export interface SeatTest {
   m: Model<SeatPage>
+  /** The notifications (dialog and toasts) the models give. */
+  ui: Ui
   /** The hold, as the page makes it with the seat map. */
   hold: Model<Hold>
   clock: FakeClock
@@ -55,10 +57,10 @@ export interface SeatTest {
   fakeSeatLock(holder: string): (opts: CallOptions<'seatLock'>) => SeatLockResponse
 }
 
-/** The error dialog on screen, if any. */
-export const dialog = () => (ui.errorModalVisible.value ? ui.errorMessage.value : null)
-/** The toasts of one type shown, as their messages. */
-export const toasts = (type: ui.ToastType) => ui.toasts.value.filter((t) => t.type === type).map((t) => t.message)
+/** The error dialog of the test's notifications, if any is open. */
+export const dialog = ({ ui }: Pick<SeatTest, 'ui'>) => (ui.errorModalVisible.value ? ui.errorMessage.value : null)
+/** The toasts of one type the test's notifications show, as their messages. */
+export const toasts = ({ ui }: Pick<SeatTest, 'ui'>, type: ToastType) => ui.toasts.value.filter((t) => t.type === type).map((t) => t.message)
 
 /**
  * A test's start: a fresh clock, notifications, stand-in server and seat page model, with trip 1
@@ -66,7 +68,7 @@ export const toasts = (type: ui.ToastType) => ui.toasts.value.filter((t) => t.ty
  */
 export async function seatTest(more: FakeRoutes = {}): Promise<SeatTest> {
   const clock = fakeClock(NOW)
-  ui.resetUi()
+  const ui = new UiModel()
   const locks = new Map<string, string>()
   const failing: { next: Error | null } = { next: null }
   const served: { details: TripDetails } = { details: details(layout.map((s) => ({ ...s }))) }
@@ -95,10 +97,11 @@ export async function seatTest(more: FakeRoutes = {}): Promise<SeatTest> {
     busStations: () => ({ boarding: [], dropping: [] }),
     seatLock: fakeSeatLock('me'),
   }
-  const m = new SeatPageModel()
+  const m = new SeatPageModel(ui)
   const t: SeatTest = {
     m,
-    hold: new HoldModel(m),
+    ui,
+    hold: new HoldModel(m, ui),
     clock,
     trip: { tripId: 1, originCode: 'DHK', destinationCode: 'CTG' },
     locks,

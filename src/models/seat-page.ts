@@ -9,7 +9,7 @@ import type { TripDetails } from '../../contract/schemas.ts'
 import { MAX_SEATS, OPEN_SEAT_NAME, seatStatus } from '../../contract/values.ts'
 import { call } from '../api/index.ts'
 import { type TripRef, tripDetailsBody } from '../lib/trip-ref.ts'
-import * as ui from '../stores/ui.ts'
+import { messageForError, type Notices } from './ui.ts'
 import { LockQueueModel, type SeatSync, type ToggleResult } from './lock-queue.ts'
 import {
   type HoldLimit,
@@ -83,10 +83,10 @@ export interface SeatPage extends SeatMapView {
   setLiveStatus(status: LiveStatus): void
 }
 
-/** Creates the seat page of one visit. */
-export const SeatPageModel: ModelConstructor<SeatPage> = createModel((): SeatPage => {
+/** Creates the seat page of one visit, its notices (error dialog, toasts) given through `ui`. */
+export const SeatPageModel: ModelConstructor<SeatPage, [Notices]> = createModel((ui: Notices): SeatPage => {
   const map = new SeatMapModel()
-  const locks = new LockQueueModel(map)
+  const locks = new LockQueueModel(map, ui)
   const loads = signal(0)
   const keepOnLeave = signal(false)
 
@@ -116,7 +116,7 @@ export const SeatPageModel: ModelConstructor<SeatPage> = createModel((): SeatPag
         return 'error'
       }
       map.loadFailed()
-      ui.showError(ui.messageForError(err))
+      ui.showError(messageForError(err))
       return 'error'
     }
     const details = map.view.tripDetails.peek()!
@@ -128,7 +128,7 @@ export const SeatPageModel: ModelConstructor<SeatPage> = createModel((): SeatPag
       map.showStations(stations.boarding, stations.dropping)
     } catch (err) {
       if (stale()) return map.view.loadStatus.peek()
-      ui.toastError(ui.messageForError(err))
+      ui.toastError(messageForError(err))
     }
     return map.view.loadStatus.peek()
   }

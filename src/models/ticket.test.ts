@@ -4,10 +4,10 @@ import { errorCatalogue, type ErrorCode } from '../../contract/errors.ts'
 import { ApiError } from '../api/api-error.ts'
 import { fakeApi, type FakeCall, type FakeRoutes } from '../api/index.ts'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
-import { memoryStorage, useStorages } from '../lib/storage.ts'
+import { useMemoryStorages } from '../lib/storage.ts'
 import * as saved from '../stores/saved-tickets.ts'
-import * as session from '../stores/session.ts'
 import { iso, NOW, sold } from '../stores/ticket-fixture.ts'
+import { type Session, SessionModel } from './session.ts'
 import { normalisePin, type Ticket, TicketModel } from './ticket.ts'
 
 const fail = (code: ErrorCode) => {
@@ -18,19 +18,20 @@ const passenger = { id: 3, mobile: '01712345678', fullName: 'Rahim', email: 'r@e
 interface Ctx {
   /** This test's visit of the ticket page. */
   t: Ticket & Disposable
+  /** The session it is shown in. */
+  session: Session
   clock: FakeClock
   handlers: FakeRoutes
   calls: FakeCall[]
 }
 const test = suite<Ctx>('ticket')
-test.before.each(async (ctx) => {
+test.before.each((ctx) => {
   ctx.clock = fakeClock(NOW)
   // the passenger's balance on the stand-in server
   let balance = 0
-  useStorages(memoryStorage(), memoryStorage())
-  session.loadSession()
-  // the saved tickets an earlier test's session removes are removed before this test
-  await session.savedTicketsDropped()
+  useMemoryStorages()
+  ctx.session = new SessionModel()
+  ctx.session.loadSession()
   ctx.handlers = {
     reservationByPnr: ({ params }) => (params!.pnr === 'ABCDEFGHJK' && params!.pin === '1234' ? sold : fail('WRONG_PNR_PIN')),
     reservationById: ({ params }) => (params!.id === 41 ? sold : fail('RESERVATION_NOT_ACCESSIBLE')),
@@ -52,12 +53,12 @@ test.before.each(async (ctx) => {
     profile: () => ({ ...passenger, balance }),
   }
   ctx.calls = fakeApi(ctx.handlers)
-  ctx.t = new TicketModel()
+  ctx.t = new TicketModel(ctx.session)
 })
-// the app-wide session signed out again: a later file (src/prerender.test.ts) renders pages signed out
-test.after.each(({ t }) => {
+// the saved tickets this test's sign-ins and sign-outs remove are removed in its own storage, not the next test's
+test.after.each(({ t, session }) => {
   t[Symbol.dispose]()
-  session.signOut()
+  return session.savedTicketsDropped()
 })
 
 test('find by PNR and PIN (typed in lower case with spaces)', async ({ t, calls }) => {
@@ -93,7 +94,7 @@ test('resend the ticket e-mail', async ({ t, calls }) => {
   assert.is(t.announcement.value?.id, 'ticket.announceEmailSent')
 })
 
-test('cancel: initialize shows the refund, the code cancels, the balance is refreshed', async ({ t, calls }) => {
+test('cancel: initialize shows the refund, the code cancels, the balance is refreshed', async ({ t, calls, session }) => {
   session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
   await t.openById(41)
   const q = await t.startCancel()
@@ -167,14 +168,14 @@ test('cancel refusals are explained; the resend wait counts down', async ({ t, c
   assert.is(t.cancelStep.value, 'idle')
 })
 
-const signedIn = () =>
+const signedIn = (session: Session) =>
   session.signIn({ token: 't', expiresAt: iso(NOW + 86_400_000), passenger, company: { name: 'C', phone: '1', email: 'c@example.com' } })
 
-test('every ticket the server sends is kept on the device: the visitor’s by PNR, the passenger’s under their account', async ({ t }) => {
+test('every ticket the server sends is kept on the device: the visitor’s by PNR, the passenger’s under their account', async ({ t, session }) => {
   await t.findByPnr('ABCDEFGHJK', '1234')
   assert.is(saved.savedTicketsOf(null)[0]?.reservation.pin, '1234')
   assert.is(t.savedAt.value, null, 'the server’s answer, not a saved copy')
-  signedIn()
+  signedIn(session)
   t.closeTicket()
   await t.openById(41)
   assert.is(saved.savedTicketsOf(passenger.id)[0]?.savedAt, NOW)
@@ -222,8 +223,8 @@ test('without an answer from the server the saved copy stays, marked with its ti
   assert.is(t.error.value?.code, 'SERVICE_UNREACHABLE')
 })
 
-test('My tickets’ link by id opens the saved copy without the server; a server refusal never does', async ({ t, handlers }) => {
-  signedIn()
+test('My tickets’ link by id opens the saved copy without the server; a server refusal never does', async ({ t, handlers, session }) => {
+  signedIn(session)
   saved.keepTickets(passenger.id, [sold])
   handlers.reservationById = () => fail('REQUEST_TIMEOUT')
   assert.is((await t.openById(41))?.id, 41)
@@ -253,9 +254,9 @@ test('cancelling here updates the saved copy at once', async ({ t }) => {
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' })?.reservation.status, 5)
 })
 
-test('another account’s or tab’s copy is never shown at the ticket’s address, nor its PIN sent to the server', async ({ t, calls }) => {
+test('another account’s or tab’s copy is never shown at the ticket’s address, nor its PIN sent to the server', async ({ t, calls, session }) => {
   saved.keepTickets(7, [sold])
-  signedIn()
+  signedIn(session)
   assert.is(await t.openSaved('ABCDEFGHJK'), false)
   assert.is(t.ticket.value, null)
   assert.not.ok(
@@ -267,25 +268,25 @@ test('another account’s or tab’s copy is never shown at the ticket’s addre
   assert.not.ok(calls.some((c) => c.name === 'reservationByPnr'))
 })
 
-test('LOGOUT or a 401: the ticket on screen, with its PIN, is gone from memory too', async ({ t }) => {
-  signedIn()
+test('LOGOUT or a 401: the ticket on screen, with its PIN, is gone from memory too', async ({ t, session }) => {
+  signedIn(session)
   await t.openById(41)
   assert.is(t.ticket.value?.pin, '1234')
   session.signOut()
   assert.is(t.ticket.value, null)
-  signedIn()
+  signedIn(session)
   await t.openById(41)
   session.resetInvalidSession('/ticket-operation?reservationId=41')
   assert.is(t.ticket.value, null)
   // a visitor signing in keeps what they looked up on screen
   await t.findByPnr('ABCDEFGHJK', '1234')
-  signedIn()
+  signedIn(session)
   assert.is(t.ticket.value?.pnr, 'ABCDEFGHJK')
 })
 
-test('each visit of the page has its own ticket: the next one starts at the search form, without the last one’s PIN', async ({ t }) => {
+test('each visit of the page has its own ticket: the next one starts at the search form, without the last one’s PIN', async ({ t, session }) => {
   await t.findByPnr('ABCDEFGHJK', '1234')
-  const next = new TicketModel()
+  const next = new TicketModel(session)
   assert.is(next.ticket.value, null)
   assert.is(next.announcement.value, null)
   assert.is(t.ticket.value?.pin, '1234')

@@ -17,7 +17,7 @@ import { every, now } from '../lib/clock.ts'
 import { oneAtATime, type ScopedError } from '../stores/one-at-a-time.ts'
 import type { SavedTicket } from '../stores/saved-tickets.ts'
 import { keepTicketsLater, savedTickets } from '../stores/saved-tickets-later.ts'
-import * as session from '../stores/session.ts'
+import { type Session, whenPassengerLeaves } from './session.ts'
 
 /** PNR: 10 upper-case letters and digits. */
 export const PNR_PATTERN = /^[A-Z0-9]{10}$/
@@ -120,8 +120,11 @@ export interface Ticket {
   closeTicket(): void
 }
 
-/** Creates the ticket of a page visit; the ticket on screen (with its PIN) is forgotten when the passenger signs out or a 401 ends the session. */
-export const TicketModel: ModelConstructor<Ticket> = createModel((): Ticket => {
+/** The session a ticket is looked up and cancelled in. */
+type TicketSession = Pick<Session, 'passenger' | 'updatePassenger' | 'savedTicketsSwept'>
+
+/** Creates the ticket of a page visit in `session`; the ticket on screen (with its PIN) is forgotten when the passenger signs out or a 401 ends the session. */
+export const TicketModel: ModelConstructor<Ticket, [TicketSession]> = createModel((session: TicketSession): Ticket => {
   const ticket = signal<Reservation | null>(null)
   const busy = signal<TicketBusy | null>(null)
   const error = signal<TicketError | null>(null)
@@ -169,12 +172,12 @@ export const TicketModel: ModelConstructor<Ticket> = createModel((): Ticket => {
   /** Shows the server's answer and keeps a copy of it on the device. */
   const showFresh = (r: Reservation) => {
     show(r)
-    return keepTicketsLater(owner(), [r])
+    return keepTicketsLater(session, owner(), [r])
   }
 
   /** After a failed request: this device's copy when the server could not answer and `saved` finds one; else nothing. */
   const showSavedInstead = async (saved: (store: Awaited<ReturnType<typeof savedTickets>>) => SavedTicket | null) => {
-    const copy = isConnectionError(error.value) ? saved(await savedTickets()) : null
+    const copy = isConnectionError(error.value) ? saved(await savedTickets(session)) : null
     if (copy) show(copy.reservation, copy.savedAt)
     else ticket.value = null
     return copy?.reservation
@@ -214,7 +217,7 @@ export const TicketModel: ModelConstructor<Ticket> = createModel((): Ticket => {
   }
 
   // the ticket on screen (with its PIN) is not the next person's after a LOGOUT or a 401
-  session.whenPassengerLeaves(closeTicket)
+  whenPassengerLeaves(session, closeTicket)
 
   return {
     ticket,
@@ -246,7 +249,7 @@ export const TicketModel: ModelConstructor<Ticket> = createModel((): Ticket => {
     async openSaved(pnr) {
       const p = normalisePnr(pnr)
       if (ticket.value?.pnr === p && savedAt.value === null) return true
-      const copy = (await savedTickets()).findSavedTicket(owner(), { pnr: p })
+      const copy = (await savedTickets(session)).findSavedTicket(owner(), { pnr: p })
       if (!copy?.reservation.pin) return false
       show(copy.reservation, copy.savedAt)
       const pin = copy.reservation.pin
@@ -261,7 +264,7 @@ export const TicketModel: ModelConstructor<Ticket> = createModel((): Ticket => {
       const r = await run('find', 'find', () => call('ticketByLink', { params: { token } }))
       if (!r) return showSavedInstead((s) => s.findLinkTicket(token))
       show(r)
-      await savedTickets().then(
+      await savedTickets(session).then(
         (s) => s.keepLinkTicket(token, r),
         () => undefined,
       )
@@ -316,7 +319,7 @@ export const TicketModel: ModelConstructor<Ticket> = createModel((): Ticket => {
       const quoted = cancelQuote.value
       const r = await run('cancel', 'cancel', () => call('cancel', { params: { pnr: t.pnr!, pin: t.pin!, otp: code }, query }))
       if (!r) return undefined
-      const kept = keepTicketsLater(owner(), [r])
+      const kept = keepTicketsLater(session, owner(), [r])
       if (query.seats && (r.status === reservationStatus.sold || r.status === reservationStatus.tripMigrated)) {
         // the rest of the ticket stays: shown again, with what was cancelled and what comes back
         const done = { seats: query.seats.replaceAll(',', ', '), refund: quoted?.refundAmount ?? 0, toCard: quoted?.refundTo === 'CARD' }

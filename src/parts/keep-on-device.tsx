@@ -3,9 +3,9 @@ import { useSignals } from '@preact/signals-react/runtime'
 import type { Reservation } from '../../contract/schemas.ts'
 import { useT } from '../app/use-t.ts'
 import { savedTickets } from '../stores/saved-tickets-later.ts'
-import { passenger } from '../stores/session.ts'
 import { Checkbox } from './form-parts.tsx'
 import { page } from './page-styles.ts'
+import { session } from '../app-models.ts'
 
 /**
  * "Keep this ticket on this device" (off by default): the saved copy then stays after the
@@ -18,7 +18,7 @@ export function KeepOnDevice({ reservation: r }: { reservation: Reservation }) {
   useSignals()
   const t = useT()
   const hint = useId()
-  const owner = passenger.value?.id ?? null
+  const owner = session.passenger.value?.id ?? null
   // null: not offered (a Stay-signed-in session, or the store is on its way)
   const [kept, setKept] = useState<boolean | null>(null)
   const keepable = !!r.pnr && !!r.pin
@@ -26,7 +26,7 @@ export function KeepOnDevice({ reservation: r }: { reservation: Reservation }) {
     setKept(null)
     if (!keepable) return
     let live = true
-    savedTickets().then(
+    savedTickets(session).then(
       (s) => live && setKept(owner !== null && s.rememberedPassenger() === owner ? null : s.isKept(r.id)),
       () => undefined,
     )
@@ -44,7 +44,7 @@ export function KeepOnDevice({ reservation: r }: { reservation: Reservation }) {
         onChange={(e) => {
           const keep = e.currentTarget.checked
           setKept(keep)
-          void savedTickets().then((s) => s.keepOnDevice(owner, r, keep))
+          void savedTickets(session).then((s) => s.keepOnDevice(owner, r, keep))
         }}
       />
       <p id={hint} className={page.muted}>

@@ -10,10 +10,10 @@ import { formatTime, type Locale } from '../lib/dates.ts'
 import { focusIdWhenShown, focusWhenShown } from '../lib/focus.ts'
 import { formatMoney } from '../lib/money.ts'
 import { useBooking } from './use-booking.ts'
-import { passenger } from '../stores/session.ts'
-import { language, messageForError } from '../stores/ui.ts'
 import { ServerError, form } from './form-parts.tsx'
 import { page } from './page-styles.ts'
+import { session, ui } from '../app-models.ts'
+import { messageForError } from '../models/ui.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '4' }),
@@ -144,12 +144,12 @@ export function PayPanel({ r, onPaid, withCoupon = true }: PayPanelProps) {
   useSignals()
   const booking = useBooking()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const busy = booking.busy.value
   const canPay = booking.canPay.value
   const error = booking.error.value
   const payError = error?.scope === 'payment' || error?.scope === 'extend' ? error : null
-  const balance = passenger.value?.balance ?? null
+  const balance = session.passenger.value?.balance ?? null
   const [chosen, setChosen] = useState<PayChoice | null>(null)
 
   return (

@@ -5,12 +5,11 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { cx } from '../../styled-system/css'
 import { button } from '../../styled-system/recipes'
 import { navigate } from '../router.ts'
-import { destinationCities, lookupsLoaded, originCities } from '../stores/lookups.ts'
 import { appSearch as search } from '../app/app-search.ts'
-import { language } from '../stores/ui.ts'
 import { useT } from '../app/use-t.ts'
 import { formStyles, type CityFieldProps } from './search-form-parts.ts'
 import { page } from './page-styles.ts'
+import { lookups, ui } from '../app-models.ts'
 
 // Ark Combobox (~29 KB) is not part of the first render: the plain <select>
 // works at once and is swapped for the type-ahead combobox when its chunk arrives.
@@ -144,7 +143,7 @@ export function SearchForm({ onSearch, label, enhance = true }: SearchFormProps)
   const enhanced = useEnhanced(enhance)
   const ReturnDate = useReturnField()
   const dateId = useId()
-  const bn = language.value === 'bn'
+  const bn = ui.language.value === 'bn'
   const errors = search.formErrors.value
   const msg = (id?: string) => (id ? t(id) : undefined)
   const cityCommon = { enhanced, placeholder: t('searchForm.chooseCity'), noMatch: t('searchForm.noMatch'), bn }
@@ -172,13 +171,13 @@ export function SearchForm({ onSearch, label, enhance = true }: SearchFormProps)
       role="search"
       // the form holds its place but stays hidden until it works: in the static HTML,
       // and until the city lists have been asked for (answered or failed)
-      {...(isPrerendering() || !lookupsLoaded.value ? { inert: true, style: { visibility: 'hidden' as const } } : {})}
+      {...(isPrerendering() || !lookups.lookupsLoaded.value ? { inert: true, style: { visibility: 'hidden' as const } } : {})}
     >
       <CityField
         {...cityCommon}
         name="from"
         label={t('searchForm.from')}
-        cities={originCities.value}
+        cities={lookups.originCities.value}
         value={search.originCode.value}
         onChange={search.setOrigin}
         error={msg(errors.originCode)}
@@ -198,7 +197,7 @@ export function SearchForm({ onSearch, label, enhance = true }: SearchFormProps)
         {...cityCommon}
         name="to"
         label={t('searchForm.to')}
-        cities={destinationCities.value}
+        cities={lookups.destinationCities.value}
         value={search.destinationCode.value}
         onChange={search.setDestination}
         error={msg(errors.destinationCode)}

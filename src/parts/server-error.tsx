@@ -1,7 +1,7 @@
 import { StatusMessage } from '../../design-system/status/index.ts'
 import type { RequestError } from '../api/api-error.ts'
 import { useMessageText } from '../app/use-t.ts'
-import { messageForError } from '../stores/ui.ts'
+import { messageForError } from '../models/ui.ts'
 
 /**
  * A failed request under the form (its catalogue message, else the server's reason), read out at once.

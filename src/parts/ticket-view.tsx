@@ -7,11 +7,11 @@ import { StatusBadge } from '../../design-system/status/index.ts'
 import { useRichT, useT } from '../app/use-t.ts'
 import { formatCalendarDate, formatDateTime, formatTime, localizeDigits, type Locale } from '../lib/dates.ts'
 import { formatMoney } from '../lib/money.ts'
-import { language } from '../stores/ui.ts'
 import { page } from './page-styles.ts'
 import { deferred } from './deferred.tsx'
 import { qrBox } from './ticket-qr-box.ts'
 import { statusMessageIds, statusTone } from './ticket-status.ts'
+import { ui } from '../app-models.ts'
 
 // a choice made once the ticket shows: not in the page's first render
 const KeepOnDevice = deferred(() => import('./keep-on-device.tsx').then((m) => m.KeepOnDevice), { afterShown: true })
@@ -128,7 +128,7 @@ export function TicketView({ reservation: r, heading, children, savedAt = null, 
   const rt = useRichT()
   // where a gateway payment came from, as the ticket names it ("bKash wallet", "card")
   const paidFrom = t('ticket.methodCard', { place: r.paidWith ?? 'card' })
-  const lang = language.value
+  const lang = ui.language.value
   const from = cityName(r.origin, lang)
   const to = cityName(r.destination, lang)
   const seatNames = r.seats.map((s) => s.name).join(', ')

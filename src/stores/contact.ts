@@ -6,7 +6,7 @@
 import { batch, computed, signal } from '@preact/signals-react'
 import { call } from '../api/index.ts'
 import { validateContactForm, type ContactForm, type FieldErrors } from '../lib/validation.ts'
-import { messageForError, showError, showSuccess, withLoading } from './ui.ts'
+import { messageForError, type Ui } from '../models/ui.ts'
 
 const errorsState = signal<FieldErrors<keyof ContactForm>>({})
 const sendingState = signal(false)
@@ -28,8 +28,8 @@ export function revalidateContactField(form: ContactForm, field: keyof ContactFo
   errorsState.value = next
 }
 
-/** Validates and sends; returns true on success (the success dialog is then open). */
-export async function submitContact(form: ContactForm): Promise<boolean> {
+/** Validates and sends; returns true on success (the success dialog of `ui` is then open). */
+export async function submitContact(ui: Pick<Ui, 'withLoading' | 'showSuccess' | 'showError'>, form: ContactForm): Promise<boolean> {
   const errors = validateContactForm(form)
   errorsState.value = errors
   if (Object.keys(errors).length > 0 || sendingState.value) return false
@@ -42,15 +42,15 @@ export async function submitContact(form: ContactForm): Promise<boolean> {
   }
   sendingState.value = true
   try {
-    await withLoading(call('contactUs', { body }))
+    await ui.withLoading(call('contactUs', { body }))
     batch(() => {
       sentCountState.value += 1
       errorsState.value = {}
     })
-    showSuccess({ id: 'contact.sent' })
+    ui.showSuccess({ id: 'contact.sent' })
     return true
   } catch (err) {
-    showError(messageForError(err))
+    ui.showError(messageForError(err))
     return false
   } finally {
     sendingState.value = false

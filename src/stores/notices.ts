@@ -6,7 +6,6 @@
 import { computed, signal } from '@preact/signals-react'
 import type { Announcement } from '../../contract/schemas.ts'
 import { readJson, sessionStore, storageKeys } from '../lib/storage.ts'
-import { announcements } from './lookups.ts'
 
 const noticesState = signal<Announcement[]>([])
 
@@ -14,11 +13,10 @@ const noticesState = signal<Announcement[]>([])
 export const notices = computed(() => noticesState.value)
 
 /**
- * Announcements not shown earlier in this tab (compared by id with the list
+ * The announcements of `list` not shown earlier in this tab (compared by id with the list
  * stored under `announcement`); then stores the current list there.
  */
-export function takeUnseenAnnouncements(): Announcement[] {
-  const list = announcements.value
+export function takeUnseenAnnouncements(list: readonly Announcement[]): Announcement[] {
   if (list.length === 0) return []
   const store = sessionStore()
   const seen = new Set((readJson<Announcement[]>(store, storageKeys.announcement) ?? []).map((a) => a.id))
@@ -28,9 +26,9 @@ export function takeUnseenAnnouncements(): Announcement[] {
   return unseen
 }
 
-/** Adds the announcements not shown in this tab yet (they stay until dismissed). */
-export function showUnseenAnnouncements(): void {
-  const unseen = takeUnseenAnnouncements()
+/** Adds the announcements of `list` not shown in this tab yet (they stay until dismissed). */
+export function showUnseenAnnouncements(list: readonly Announcement[]): void {
+  const unseen = takeUnseenAnnouncements(list)
   if (unseen.length) noticesState.value = [...noticesState.peek(), ...unseen]
 }
 

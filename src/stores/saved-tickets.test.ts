@@ -1,9 +1,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fakeClock, type FakeClock } from '../lib/clock.ts'
-import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
+import { memoryStorage, useMemoryStorages, useStorages, type KeyValue } from '../lib/storage.ts'
 import * as saved from './saved-tickets.ts'
-import * as session from './session.ts'
+import { type Session, SessionModel } from '../models/session.ts'
 import { savedTickets } from './saved-tickets-later.ts'
 import { afterPageShown, pageShown, resetPageShown } from '../lib/page-shown.ts'
 import { anotherTicket, iso, NOW, sold } from './ticket-fixture.ts'
@@ -17,7 +17,7 @@ const passenger = (id: number) => ({
   balance: 0,
   createdAt: iso(NOW),
 })
-const signIn = (id: number, stay = false) => {
+const signIn = (session: Session, id: number, stay = false) => {
   session.signIn(
     {
       token: `t${id}`,
@@ -29,16 +29,16 @@ const signIn = (id: number, stay = false) => {
   )
   return session.savedTicketsDropped()
 }
-const signOut = () => {
+const signOut = (session: Session) => {
   session.signOut()
   return session.savedTicketsDropped()
 }
-const expire = () => {
+const expire = (session: Session) => {
   session.resetInvalidSession('/profile')
   return session.savedTicketsDropped()
 }
 /** The browser closes the tab: its session storage is gone, local storage stays; the next tab starts the app and reads its copies. */
-const closeTab = (ls: KeyValue) => {
+const closeTab = (session: Session, ls: KeyValue) => {
   useStorages(memoryStorage(), ls)
   session.loadSession(afterPageShown)
   return session.savedTicketsSwept()
@@ -49,20 +49,19 @@ interface Ctx {
   clock: FakeClock
   ls: KeyValue
   ss: KeyValue
+  /** The app's session in the test's tab. */
+  session: Session
 }
 const test = suite<Ctx>('saved tickets')
-test.before.each(async (ctx) => {
+test.before.each((ctx) => {
   ctx.clock = fakeClock(NOW)
-  ctx.ls = memoryStorage()
-  ctx.ss = memoryStorage()
-  useStorages(ctx.ss, ctx.ls)
-  session.loadSession(afterPageShown)
-  // the saved tickets an earlier test's session removes are removed before this test
-  await session.savedTicketsDropped()
+  Object.assign(ctx, useMemoryStorages())
+  ctx.session = new SessionModel()
+  ctx.session.loadSession(afterPageShown)
 })
 
-test('a ticket is kept with the time the server sent it, and found by PNR, id or card payment', async () => {
-  await signIn(3)
+test('a ticket is kept with the time the server sent it, and found by PNR, id or card payment', async ({ session }) => {
+  await signIn(session, 3)
   saved.keepTickets(3, [sold], 'pay-1')
   const copy = saved.findSavedTicket(3, { pnr: 'ABCDEFGHJK' })
   assert.equal(copy, { reservation: sold, savedAt: NOW, paymentId: 'pay-1' })
@@ -71,43 +70,43 @@ test('a ticket is kept with the time the server sent it, and found by PNR, id or
   assert.is(saved.findSavedTicket(3, { pnr: 'ZZZZZZZZZZ' }), null)
 })
 
-test('a session without Stay signed in keeps its copies in this tab only: closing it removes them', async ({ ls, ss }) => {
-  await signIn(3)
+test('a session without Stay signed in keeps its copies in this tab only: closing it removes them', async ({ ls, ss, session }) => {
+  await signIn(session, 3)
   saved.keepTickets(3, [sold])
   assert.ok(ss.getItem('savedTickets')!.includes('"pin":"1234"'))
   assert.is(ls.getItem('savedTickets'), null, 'nothing of the ticket in local storage')
-  await closeTab(ls)
+  await closeTab(session, ls)
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' }), null)
   assert.is(saved.findWithPin(null, 'ABCDEFGHJK', '1234'), null)
-  await signIn(3)
+  await signIn(session, 3)
   assert.equal(pnrsOf(3), [], 'not even for the same account in a new tab')
 })
 
-test('a ticket looked up without signing in belongs to that tab', async ({ ls }) => {
+test('a ticket looked up without signing in belongs to that tab', async ({ ls, session }) => {
   saved.keepTickets(null, [sold])
   assert.is(saved.findSavedTicket(null, { id: 41 })?.reservation.pin, '1234')
   assert.is(saved.findSavedTicket(3, { id: 41 }), null, 'not an account’s')
-  await closeTab(ls)
+  await closeTab(session, ls)
   assert.is(saved.findSavedTicket(null, { id: 41 }), null)
 })
 
-test('a Stay-signed-in session keeps its copies on the device, for that account only, until LOGOUT', async ({ ls }) => {
-  await signIn(3, true)
+test('a Stay-signed-in session keeps its copies on the device, for that account only, until LOGOUT', async ({ ls, session }) => {
+  await signIn(session, 3, true)
   saved.keepTickets(3, [sold])
-  await closeTab(ls)
+  await closeTab(session, ls)
   assert.is(saved.findSavedTicket(3, { pnr: 'ABCDEFGHJK' })?.reservation.pin, '1234', 'offline after the tab closed')
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' }), null, 'not for a signed-out tab')
   assert.is(saved.findSavedTicket(4, { pnr: 'ABCDEFGHJK' }), null, 'not for another account')
   assert.is(saved.findWithPin(4, 'ABCDEFGHJK', '1234'), null, 'not even with its PIN: it was not kept by choice')
-  await signOut()
+  await signOut(session)
   assert.is(ls.getItem('savedTickets'), null)
 })
 
-test('another account signing in on the device: the previous one’s copies go, but those kept by choice', async ({ ls }) => {
-  await signIn(3, true)
+test('another account signing in on the device: the previous one’s copies go, but those kept by choice', async ({ ls, session }) => {
+  await signIn(session, 3, true)
   saved.keepTickets(3, [sold, anotherTicket(60, 'KEPTBYTHEM')])
   saved.keepOnDevice(3, anotherTicket(60, 'KEPTBYTHEM'), true)
-  await signIn(4)
+  await signIn(session, 4)
   assert.equal(pnrsOf(4), [])
   assert.is(saved.findSavedTicket(4, { pnr: 'KEPTBYTHEM' }), null)
   assert.not.ok(ls.getItem('savedTickets')!.includes('ABCDEFGHJK'))
@@ -117,31 +116,32 @@ test('another account signing in on the device: the previous one’s copies go, 
 test('Keep this ticket on this device: past the tab and a 401, shown to its account, to others only with its PIN; LOGOUT removes it', async ({
   ls,
   ss,
+  session,
 }) => {
-  await signIn(3)
+  await signIn(session, 3)
   saved.keepTickets(3, [sold, anotherTicket(60, 'NOTKEPTPNR')])
   assert.not.ok(saved.isKept(41))
   saved.keepOnDevice(3, sold, true)
   assert.ok(saved.isKept(41))
   assert.not.ok(ss.getItem('savedTickets')!.includes('ABCDEFGHJK'), 'one copy, moved')
-  await expire()
+  await expire(session)
   assert.equal(pnrsOf(3), ['ABCDEFGHJK'], 'the 401 took the copy not kept')
-  await closeTab(ls)
+  await closeTab(session, ls)
   assert.is(saved.findSavedTicket(null, { pnr: 'ABCDEFGHJK' }), null, 'not at its address for the next person')
   assert.is(saved.findSavedTicket(4, { pnr: 'ABCDEFGHJK' }), null)
   assert.is(saved.findWithPin(null, 'ABCDEFGHJK', '9999'), null)
   assert.is(saved.findWithPin(null, 'ABCDEFGHJK', '1234')?.reservation.id, 41, 'whoever types the PIN')
-  await signIn(3)
+  await signIn(session, 3)
   assert.is(saved.findSavedTicket(3, { pnr: 'ABCDEFGHJK' })?.kept, true, 'the account that kept it, signed in again')
   // a newer answer keeps it kept
   saved.keepTickets(3, [{ ...sold, status: 5 }])
   assert.ok(saved.isKept(41))
-  await signOut()
+  await signOut(session)
   assert.is(ls.getItem('savedTickets'), null)
   assert.is(saved.findWithPin(null, 'ABCDEFGHJK', '1234'), null)
 })
 
-test('unticking Keep this ticket on this device takes it back to this tab only, and leaves no kept copy of it', async ({ ls }) => {
+test('unticking Keep this ticket on this device takes it back to this tab only, and leaves no kept copy of it', async ({ ls, session }) => {
   saved.keepOnDevice(null, sold, true)
   assert.is(saved.findSavedTicket(null, { id: 41 })?.savedAt, NOW, 'saved when there was no copy yet')
   saved.keepOnDevice(null, sold, false)
@@ -149,22 +149,22 @@ test('unticking Keep this ticket on this device takes it back to this tab only, 
   assert.is(saved.findSavedTicket(null, { id: 41 })?.kept, undefined)
   // kept in a tab since closed: whoever opens it with its PIN sees it is kept, and may untick it
   saved.keepOnDevice(null, sold, true)
-  await closeTab(ls)
+  await closeTab(session, ls)
   assert.ok(saved.isKept(41))
   saved.keepOnDevice(null, sold, false)
   assert.not.ok(saved.isKept(41))
   assert.is(ls.getItem('savedTickets'), null)
 })
 
-test('an expired session (401) removes the copies it saved', async ({ ls }) => {
-  await signIn(3, true)
+test('an expired session (401) removes the copies it saved', async ({ ls, session }) => {
+  await signIn(session, 3, true)
   saved.keepTickets(3, [sold])
-  await expire()
+  await expire(session)
   assert.equal(pnrsOf(3), [])
   assert.is(ls.getItem('savedTickets'), null)
 })
 
-test('copies of an older version, or of a session ended in another tab, are swept at start, once the page has shown', async ({ ls }) => {
+test('copies of an older version, or of a session ended in another tab, are swept at start, once the page has shown', async ({ ls, session }) => {
   resetPageShown()
   ls.setItem('savedTickets', JSON.stringify({ visitor: [{ reservation: sold, savedAt: NOW }], 3: [{ reservation: sold, savedAt: NOW }] }))
   session.loadSession(afterPageShown)
@@ -177,11 +177,11 @@ test('copies of an older version, or of a session ended in another tab, are swep
   assert.is(ls.getItem('savedTickets'), null)
 })
 
-test('the start sweep goes before the first read of the saved tickets, shown or not', async ({ ls }) => {
+test('the start sweep goes before the first read of the saved tickets, shown or not', async ({ ls, session }) => {
   resetPageShown()
   ls.setItem('savedTickets', JSON.stringify({ visitor: [{ reservation: sold, savedAt: NOW }], 3: [{ reservation: sold, savedAt: NOW }] }))
   session.loadSession(afterPageShown)
-  const store = await savedTickets()
+  const store = await savedTickets(session)
   assert.is(ls.getItem('savedTickets'), null)
   assert.equal(store.savedTicketsOf(3), [])
   resetPageShown()

@@ -10,7 +10,7 @@ import { formatDateTime, formatTime, todayInDhaka } from '../../lib/dates.ts'
 import { form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import * as ck from '../../stores/checker.ts'
-import { language } from '../../stores/ui.ts'
+import { ui } from '../../app-models.ts'
 
 const styles = {
   section: css({ mb: '6', display: 'flex', flexDirection: 'column', gap: '3', maxWidth: '32rem' }),
@@ -73,7 +73,7 @@ function Scanner(props: { onCode: (code: string) => void; onStop: () => void }) 
 function Result() {
   useSignals()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const last = ck.result.value
   const r = last?.result
   const trip = ck.trip.value
@@ -118,7 +118,7 @@ function Result() {
 export default function CheckerPage() {
   useSignals()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const tripField = useId()
   const data = ck.data.value
   const [date, setDate] = useState(() => data?.trips[0]?.tripDate ?? todayInDhaka(now()))

@@ -8,8 +8,8 @@ import { config, displayPhone } from '../../config.ts'
 import type { ContactForm } from '../../lib/validation.ts'
 import { contactErrors, contactSending, contactSentCount, revalidateContactField, submitContact } from '../../stores/contact.ts'
 import { page } from '../../parts/page-styles.ts'
-import { language } from '../../stores/ui.ts'
 import { FIELD_MAX } from '../../../contract/values.ts'
+import { ui } from '../../app-models.ts'
 
 const empty: ContactForm = { name: '', email: '', mobile: '', subject: '', message: '' }
 const order: (keyof ContactForm)[] = ['name', 'email', 'mobile', 'subject', 'message']
@@ -54,7 +54,7 @@ export default function ContactUsPage() {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault()
-    const ok = await submitContact(form)
+    const ok = await submitContact(ui, form)
     if (!ok) {
       // Move focus to the first field with an error so its message is read out.
       const first = order.find((f) => contactErrors.value[f])
@@ -103,7 +103,7 @@ export default function ContactUsPage() {
           </h2>
           <p>
             <a className={styles.link} href={`tel:${config.supportPhone}`}>
-              {displayPhone(config.supportPhone, language.value)}
+              {displayPhone(config.supportPhone, ui.language.value)}
             </a>
           </p>
           <p>

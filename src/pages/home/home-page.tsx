@@ -3,11 +3,10 @@ import { css } from '../../../styled-system/css'
 import { useT } from '../../app/use-t.ts'
 import { formatCalendarDate } from '../../lib/dates.ts'
 import { formatMoney } from '../../lib/money.ts'
-import { offers } from '../../stores/lookups.ts'
-import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 import { SearchForm } from '../../parts/search-form.tsx'
 import { Notices } from './notices.tsx'
+import { lookups, ui } from '../../app-models.ts'
 
 const styles = {
   hero: css({ bg: 'brand.50', borderRadius: 'md', p: '6', mb: '6', border: '1px solid {colors.brand.100}' }),
@@ -32,8 +31,8 @@ const styles = {
 function Offers() {
   useSignals()
   const t = useT()
-  const list = offers.value
-  const lang = language.value
+  const list = lookups.offers.value
+  const lang = ui.language.value
   if (list.length === 0) return null
   return (
     <section aria-labelledby="home-offers">

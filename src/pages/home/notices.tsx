@@ -5,10 +5,9 @@ import { css, cx } from '../../../styled-system/css'
 import { button } from '../../../styled-system/recipes'
 import { useT } from '../../app/use-t.ts'
 import { pageHeading } from '../../lib/focus.ts'
-import { announcements } from '../../stores/lookups.ts'
 import { dismissNotice, notices, showUnseenAnnouncements } from '../../stores/notices.ts'
-import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
+import { lookups, ui } from '../../app-models.ts'
 
 const styles = {
   list: css({ listStyle: 'none', m: '0', p: '0', display: 'flex', flexDirection: 'column', gap: '2' }),
@@ -39,13 +38,14 @@ export function Notices() {
   useSignals()
   const t = useT()
   const list = notices.value
-  const bn = language.value === 'bn'
+  const bn = ui.language.value === 'bn'
   const listRef = useRef<HTMLUListElement>(null)
   // the announcements not shown in this tab yet join the list, now or when they arrive
   useEffect(
     () =>
       effect(() => {
-        if (announcements.value.length > 0) showUnseenAnnouncements()
+        const news = lookups.announcements.value
+        if (news.length > 0) showUnseenAnnouncements(news)
       }),
     [],
   )

@@ -3,7 +3,7 @@ import { css } from '../../../styled-system/css'
 import { useT } from '../../app/use-t.ts'
 import { displayPhone } from '../../config.ts'
 import { page } from '../../parts/page-styles.ts'
-import { language } from '../../stores/ui.ts'
+import { ui } from '../../app-models.ts'
 
 /** Counters: message-id suffix and phone (phones are not translated). */
 const branches = [
@@ -55,7 +55,7 @@ export default function LocationsPage() {
               <dt>{t('locations.phone')}</dt>
               <dd>
                 <a className={styles.tel} href={`tel:${b.phone}`}>
-                  {displayPhone(b.phone, language.value)}
+                  {displayPhone(b.phone, ui.language.value)}
                 </a>
               </dd>
               <dt>{t('locations.hours')}</dt>

@@ -7,9 +7,9 @@ import { useT } from '../../app/use-t.ts'
 import { formatCountdown } from '../../lib/dates.ts'
 import { CODE_LENGTH, validateCode } from '../../lib/validation.ts'
 import { useLogin } from '../../parts/use-account.ts'
-import { language } from '../../stores/ui.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
+import { ui } from '../../app-models.ts'
 
 /**
  * The 6-digit SMS code: the sign-up verification code or the password-reset
@@ -82,7 +82,7 @@ export function CodeStep({ purpose, onDone }: { purpose: 'signup' | 'reset'; onD
       </div>
       {seconds > 0 ? (
         <p id={countdownId} className={form.intro}>
-          {t('login.resendIn', { time: formatCountdown(seconds, language.value) })}
+          {t('login.resendIn', { time: formatCountdown(seconds, ui.language.value) })}
         </p>
       ) : null}
       <div>

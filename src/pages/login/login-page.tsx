@@ -3,7 +3,6 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { StatusMessage } from '../../../design-system/status/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate } from '../../router.ts'
-import { clearInvalidSession, invalidSession } from '../../stores/session.ts'
 import { LoginModel, type LoginStep } from '../../models/login.ts'
 import { LoginContext } from '../../parts/use-account.ts'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
@@ -13,6 +12,7 @@ import { MobileStep } from './mobile-step.tsx'
 import { NewPasswordStep } from './new-password-step.tsx'
 import { PasswordStep } from './password-step.tsx'
 import { SignupStep } from './signup-step.tsx'
+import { session } from '../../app-models.ts'
 
 // the SMS code step (Ark PinInput) after the mobile no.
 const CodeStep = deferred(() => import('./code-step.tsx').then((m) => m.CodeStep))
@@ -34,16 +34,16 @@ export default function LoginPage() {
   useSignals()
   const t = useT()
   // a page visit always starts from the mobile no.
-  const login = useVisitModel(() => new LoginModel())
+  const login = useVisitModel(() => new LoginModel(session))
   const current = login.step.value
   // the 401 reset's message is read once, then the flag is cleared for the next visit
-  const [sessionExpired] = useState(() => invalidSession.value)
+  const [sessionExpired] = useState(() => session.invalidSession.value)
   const stepRoot = useRef<HTMLDivElement>(null)
   const previous = useRef<LoginStep>(current)
   usePreload(CodeStep)
 
   useEffect(() => {
-    if (sessionExpired) clearInvalidSession()
+    if (sessionExpired) session.clearInvalidSession()
   }, [sessionExpired])
 
   useEffect(() => {

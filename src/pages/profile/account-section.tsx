@@ -9,10 +9,10 @@ import { formatCalendarDate, formatDateTime, localizeDigits, todayInDhaka } from
 import { formatMoney } from '../../lib/money.ts'
 import { toAsciiDigits, validateTopUpForm } from '../../lib/validation.ts'
 import { useAccount } from '../../parts/use-account.ts'
-import { language } from '../../stores/ui.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { useForm } from '../../parts/use-form.ts'
+import { ui } from '../../app-models.ts'
 
 const styles = {
   balance: css({ fontSize: '2xl', fontWeight: 'bold', color: 'brand.800', fontVariantNumeric: 'tabular-nums', m: '0' }),
@@ -136,7 +136,7 @@ function Transactions() {
   useSignals()
   const { busy, errors, loadAccount, range, transactions } = useAccount()
   const t = useT()
-  const locale = language.value
+  const locale = ui.language.value
   const r = range.value
   const [from, setFrom] = useState(r.from)
   const [to, setTo] = useState(r.to)
@@ -229,7 +229,7 @@ export function AccountSection() {
         {t('profile.accountTitle')}
       </h2>
       <p className={styles.balanceLabel}>{t('profile.balance')}</p>
-      <p className={styles.balance}>{b === null ? '—' : formatMoney(b, language.value)}</p>
+      <p className={styles.balance}>{b === null ? '—' : formatMoney(b, ui.language.value)}</p>
       <div className={styles.sub}>
         <h3 className={page.h3}>{t('profile.topUpTitle')}</h3>
         <TopUpForm />

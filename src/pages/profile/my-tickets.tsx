@@ -11,12 +11,11 @@ import { isUpcoming, upcomingFirst } from '../../models/account.ts'
 import { useAccount } from '../../parts/use-account.ts'
 import type { SavedTicket } from '../../stores/saved-tickets.ts'
 import { savedTickets } from '../../stores/saved-tickets-later.ts'
-import { passenger } from '../../stores/session.ts'
-import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { statusMessageIds } from '../../parts/ticket-status.ts'
 import { deferred } from '../../parts/deferred.tsx'
+import { session, ui } from '../../app-models.ts'
 
 const styles = {
   list: css({ listStyle: 'none', m: '0', p: '0', display: 'flex', flexDirection: 'column', gap: '3' }),
@@ -47,7 +46,7 @@ const ticketHref = (r: Reservation) =>
 function Ticket({ r }: { r: Reservation }) {
   const t = useT()
   const rt = useRichT()
-  const locale = language.value
+  const locale = ui.language.value
   const name = (c: Reservation['origin']) => (locale === 'bn' ? c.nameBn : c.name)
   const route = t('profile.ticketRoute', { origin: name(r.origin), destination: name(r.destination) })
   const when = formatDateTime(r.departureTime, locale)
@@ -75,13 +74,13 @@ export function MyTickets() {
   const { busy, errors, listedAt, reservations } = useAccount()
   const t = useT()
   const offline = reservations.value === null && isConnectionError(errors.value.reservations)
-  const owner = passenger.value?.id ?? null
+  const owner = session.passenger.value?.id ?? null
   const [saved, setSaved] = useState<SavedTicket[]>([])
   useEffect(() => {
     setSaved([])
     if (!offline) return
     let live = true
-    savedTickets().then(
+    savedTickets(session).then(
       (s) => live && setSaved(s.savedTicketsOf(owner)),
       () => undefined,
     )

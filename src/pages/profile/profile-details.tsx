@@ -6,12 +6,12 @@ import type { Passenger } from '../../../contract/schemas.ts'
 import { useT } from '../../app/use-t.ts'
 import { validateProfileForm } from '../../lib/validation.ts'
 import { localizeDigits } from '../../lib/dates.ts'
-import { language } from '../../stores/ui.ts'
 import { useAccount } from '../../parts/use-account.ts'
 import { ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { useForm } from '../../parts/use-form.ts'
 import { ProfileFields } from '../../parts/profile-fields.tsx'
+import { ui } from '../../app-models.ts'
 
 function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) => void }) {
   useSignals()
@@ -32,7 +32,7 @@ function DetailsForm({ p, onSaved }: { p: Passenger; onSaved: (saved: boolean) =
     >
       <div className={form.readOnly}>
         <span className={form.readOnlyLabel}>{t('profile.mobile')}</span>
-        <span className={form.readOnlyValue}>{localizeDigits(p.mobile, language.value)}</span>
+        <span className={form.readOnlyValue}>{localizeDigits(p.mobile, ui.language.value)}</span>
         <span className={page.muted}>{t('profile.mobileNote')}</span>
       </div>
       <ProfileFields form={f} />

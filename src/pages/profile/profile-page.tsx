@@ -5,13 +5,14 @@ import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { navigate } from '../../router.ts'
 import { AccountModel, type Account } from '../../models/account.ts'
-import { language, messageForError, showError, showSuccess, toastInfo } from '../../stores/ui.ts'
 import { AccountContext } from '../../parts/use-account.ts'
 import { deferred } from '../../parts/deferred.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { AccountSection } from './account-section.tsx'
 import { ProfileDetails } from './profile-details.tsx'
+import { session, ui } from '../../app-models.ts'
+import { messageForError } from '../../models/ui.ts'
 
 const styles = {
   layout: css({
@@ -52,20 +53,20 @@ async function finishTopUp(account: Account, paymentId: string, result: 'success
   const out = await account.confirmTopUp(paymentId, result)
   if (!out) {
     const e = account.errors.value.topUp
-    if (e) showError(messageForError(e))
+    if (e) ui.showError(messageForError(e))
     return
   }
   const amount = formatMoney(out.amount, locale)
   if (out.status === 'APPROVED') {
-    showSuccess({ id: 'profile.topUpDone', values: { amount, balance: formatMoney(out.balance, locale) } })
+    ui.showSuccess({ id: 'profile.topUpDone', values: { amount, balance: formatMoney(out.balance, locale) } })
   } else if (out.status === 'REVIEW') {
     // paid at the gateway but held for review: neither done nor failed
-    toastInfo({ id: 'profile.topUpReview', values: { amount } }, true)
+    ui.toastInfo({ id: 'profile.topUpReview', values: { amount } }, true)
   } else if (out.status === 'PENDING') {
     // the gateway could not be asked yet: the top-up is confirmed later
-    toastInfo({ id: 'profile.topUpPending', values: { amount } }, true)
+    ui.toastInfo({ id: 'profile.topUpPending', values: { amount } }, true)
   } else {
-    showError({ id: 'profile.topUpFailed' })
+    ui.showError({ id: 'profile.topUpFailed' })
   }
 }
 
@@ -73,7 +74,7 @@ async function finishTopUp(account: Account, paymentId: string, result: 'success
 export default function ProfilePage() {
   useSignals()
   const t = useT()
-  const account = useVisitModel(() => new AccountModel())
+  const account = useVisitModel(() => new AccountModel(session))
 
   useEffect(() => {
     void account.loadProfile()
@@ -85,7 +86,7 @@ export default function ProfilePage() {
     if (paymentId && (result === 'success' || result === 'failure')) {
       // a reload must not ask again: the address loses the payment id
       navigate('/profile', { replace: true })
-      void finishTopUp(account, paymentId, result, language.peek())
+      void finishTopUp(account, paymentId, result, ui.language.peek())
     }
   }, [account])
 

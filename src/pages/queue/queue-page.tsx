@@ -12,8 +12,8 @@ import { createWaitingRoom, type RushRef, type WaitingRoomModel } from '../../mo
 import { LiveRegion } from '../../../design-system/visually-hidden/index.ts'
 import { page } from '../../parts/page-styles.ts'
 import { currentRoute, navigate } from '../../router.ts'
-import { cityName, loadLookups, lookupsLoaded } from '../../stores/lookups.ts'
-import { language } from '../../stores/ui.ts'
+import { lookups, ui } from '../../app-models.ts'
+import { cityName } from '../../models/lookups.ts'
 
 const styles = {
   facts: css({ display: 'grid', gap: '3', gridTemplateColumns: 'repeat(auto-fit, minmax(9rem, 1fr))', m: '0', mb: '4' }),
@@ -114,7 +114,7 @@ function Standing({ s, lang, rush, room }: { s: QueueStatus; lang: Locale; rush:
 function Room({ rush }: { rush: RushRef & { tripId: number | null } }) {
   useSignals()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const room = useMemo(
     () =>
       createWaitingRoom(rush, {
@@ -144,8 +144,8 @@ function Room({ rush }: { rush: RushRef & { tripId: number | null } }) {
     <>
       <p className={page.lead}>
         {t('queue.trip', {
-          from: cityName(rush.originCode, bn),
-          to: cityName(rush.destinationCode, bn),
+          from: cityName(lookups, rush.originCode, bn),
+          to: cityName(lookups, rush.destinationCode, bn),
           date: formatCalendarDate(rush.tripDate, lang),
         })}
       </p>
@@ -170,7 +170,7 @@ export default function QueuePage() {
   const query = currentRoute.value?.search ?? ''
   const rush = useMemo(() => rushFromQuery(query.replace(/^\?/, '')), [query])
   useEffect(() => {
-    if (!lookupsLoaded.peek()) void loadLookups()
+    if (!lookups.lookupsLoaded.peek()) void lookups.loadLookups()
   }, [])
   return (
     <>

@@ -8,12 +8,12 @@ import { navigate, currentRoute } from '../../router.ts'
 import { BookingModel } from '../../models/booking.ts'
 import { BookingContext } from '../../parts/use-booking.ts'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
-import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { PayPanel } from '../../parts/pay-panel.tsx'
 import { PaymentPending } from '../../parts/payment-pending.tsx'
 import { Announcer } from '../../parts/announcer.tsx'
+import { session, ui } from '../../app-models.ts'
 
 /** Where the booking was made: back to its seat page. */
 function bookingHref(r: Reservation): string {
@@ -28,14 +28,14 @@ function bookingHref(r: Reservation): string {
 export default function ReservationFailurePage() {
   useSignals()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const search = currentRoute.value?.search ?? ''
   const paymentId = useMemo(() => {
     const id = new URLSearchParams(search).get('paymentId')
     return id && /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : null
   }, [search])
   // this visit's booking: the payment's result, and paying again
-  const booking = useVisitModel(() => new BookingModel())
+  const booking = useVisitModel(() => new BookingModel(session))
 
   useEffect(() => {
     if (paymentId) void booking.confirmPayment(paymentId, 'failure')

@@ -14,8 +14,6 @@ import { BookingContext } from '../../parts/use-booking.ts'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
 import type { SavedTicket } from '../../stores/saved-tickets.ts'
 import { savedTickets } from '../../stores/saved-tickets-later.ts'
-import { passenger } from '../../stores/session.ts'
-import { language } from '../../stores/ui.ts'
 import { loadEarly, takeEarlyLoad } from '../../lib/early-load.ts'
 import { ServerError } from '../../parts/server-error.tsx'
 import { PaymentPending } from '../../parts/payment-pending.tsx'
@@ -23,6 +21,7 @@ import { page } from '../../parts/page-styles.ts'
 import { Announcer } from '../../parts/announcer.tsx'
 import { TicketView } from '../../parts/ticket-view.tsx'
 import { deferred } from '../../parts/deferred.tsx'
+import { session, ui } from '../../app-models.ts'
 
 /** `?paymentId=` from the gateway, or `?reservationId=` after paying from the balance. */
 function readQuery(search: string): { paymentId: string | null; reservationId: number | null } {
@@ -57,7 +56,7 @@ function load(booking: Booking, { paymentId, reservationId }: Query): void {
  */
 export function startLoading(search: string): void {
   const q = readQuery(search)
-  const booking = new BookingModel()
+  const booking = new BookingModel(session)
   waiting.set(queryKey(q), booking)
   loadEarly(queryKey(q), () => load(booking, q))
 }
@@ -70,7 +69,7 @@ function useSavedFor(when: boolean, owner: number | null, paymentId: string | nu
     setSaved(undefined)
     if (!when) return
     let live = true
-    savedTickets().then(
+    savedTickets(session).then(
       ({ findSavedTicket }) => {
         if (live) setSaved(paymentId ? findSavedTicket(owner, { paymentId }) : reservationId ? findSavedTicket(owner, { id: reservationId }) : null)
       },
@@ -91,13 +90,13 @@ function useSavedFor(when: boolean, owner: number | null, paymentId: string | nu
 export default function ReservationSuccessPage() {
   useSignals()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const search = currentRoute.value?.search ?? ''
   const { paymentId, reservationId } = useMemo(() => readQuery(search), [search])
 
   // this visit's booking: the one made for this address before the page rendered (left in `waiting` until the page
   // that stays takes it: a first render React throws away finds it too), or a new one
-  const booking = useVisitModel(() => waiting.get(queryKey({ paymentId, reservationId })) ?? new BookingModel())
+  const booking = useVisitModel(() => waiting.get(queryKey({ paymentId, reservationId })) ?? new BookingModel(session))
 
   useEffect(() => {
     const q = { paymentId, reservationId }
@@ -116,7 +115,7 @@ export default function ReservationSuccessPage() {
       ? booking.booking.value
       : null
   // no answer from the server: the ticket this device kept when it was bought
-  const saved = useSavedFor(isConnectionError(booking.error.value), passenger.value?.id ?? null, paymentId, reservationId)
+  const saved = useSavedFor(isConnectionError(booking.error.value), session.passenger.value?.id ?? null, paymentId, reservationId)
   const loading =
     booking.busy.value === 'confirm' ||
     (!!paymentId && !result && !booking.error.value) ||

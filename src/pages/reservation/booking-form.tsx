@@ -7,11 +7,11 @@ import { focusIdWhenShown } from '../../lib/focus.ts'
 import { validateEmail, validateMobile, required, type FieldErrors } from '../../lib/validation.ts'
 import { useBooking } from '../../parts/use-booking.ts'
 import { useSeatPage } from './use-seat-page.ts'
-import { passenger } from '../../stores/session.ts'
 import { ServerError, form, useMaybeT } from '../../parts/form-parts.tsx'
 import { useForm } from '../../parts/use-form.ts'
 import { FIELD_MAX } from '../../../contract/values.ts'
 import { navigate } from '../../router.ts'
+import { session } from '../../app-models.ts'
 
 /** The per-date cap's refusal (SEAT_LIMIT_EXCEEDED with scope date) says the cap and what is left. */
 const DATE_CAP = { SEAT_LIMIT_EXCEEDED: 'booking.dateCapExceeded' }
@@ -33,7 +33,7 @@ export function BookingForm() {
   const booking = useBooking()
   const t = useT()
   const mt = useMaybeT()
-  const p = passenger.value
+  const p = session.passenger.value
   const f = useForm<Fields>({ passengerName: p?.fullName ?? '', passengerMobile: p?.mobile ?? '', passengerEmail: p?.email ?? '' }, (v) => {
     const e = validate(v)
     return Object.fromEntries(Object.entries(e).filter(([, m]) => m)) as FieldErrors<keyof Fields>

@@ -6,8 +6,6 @@ import { Button } from '../../../design-system/button/index.ts'
 import { useT } from '../../app/use-t.ts'
 import { navigate } from '../../router.ts'
 import { useBooking } from '../../parts/use-booking.ts'
-import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
-import { language } from '../../stores/ui.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { PayPanel } from '../../parts/pay-panel.tsx'
 import { ServerError, form } from '../../parts/form-parts.tsx'
@@ -16,6 +14,7 @@ import { Announcer } from '../../parts/announcer.tsx'
 import { BookingForm } from './booking-form.tsx'
 import { useHold } from './use-hold.ts'
 import { useSeatPage } from './use-seat-page.ts'
+import { session, ui } from '../../app-models.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3' }),
@@ -24,7 +23,7 @@ const styles = {
 /** Sends a visitor to /login and back here with the seats still held (`keepSeats`: the seat page's keepSeatsOnLeave). */
 function loginToBook(keepSeats: () => void): void {
   keepSeats()
-  rememberRedirect(location.pathname + location.search)
+  session.rememberRedirect(location.pathname + location.search)
   navigate('/login')
 }
 
@@ -55,7 +54,7 @@ export function BookingPanel() {
   const booking = useBooking()
   const t = useT()
   const details = seatChoice.tripDetails.value
-  const signedIn = isSignedIn.value
+  const signedIn = session.isSignedIn.value
   const current = booking.booking.value
   const mine = current && details && current.tripId === details.tripId ? current : null
   const phase = mine ? booking.phase.value : 'form'
@@ -89,7 +88,7 @@ export function BookingPanel() {
       <h2 id="booking-heading" className={page.h3} tabIndex={-1}>
         {phase === 'booked' ? t('booking.bookedHeading') : t('booking.heading')}
       </h2>
-      <Announcer announcement={booking.announcement.value} lang={language.value} />
+      <Announcer announcement={booking.announcement.value} lang={ui.language.value} />
       {phase === 'booked' && mine ? (
         <>
           <p>{t('booking.bookedIntro', { seats: mine.seats.map((s) => s.name).join(', ') })}</p>

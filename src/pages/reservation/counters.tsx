@@ -5,8 +5,8 @@ import type { BusStation } from '../../../contract/schemas.ts'
 import { useT } from '../../app/use-t.ts'
 import { formatTime } from '../../lib/dates.ts'
 import { useSeatPage } from './use-seat-page.ts'
-import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
+import { ui } from '../../app-models.ts'
 
 const styles = {
   row: css({ display: 'grid', gap: '3', gridTemplateColumns: '1fr', sm: { gridTemplateColumns: '1fr 1fr' } }),
@@ -23,7 +23,7 @@ function StationSelect(props: {
   onChange: (id: number | null) => void
 }) {
   const id = useId()
-  const lang = language.value
+  const lang = ui.language.value
   return (
     <div className={styles.field}>
       <label htmlFor={id} className={styles.label}>

@@ -10,10 +10,10 @@ import { useT } from '../../app/use-t.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { useHold } from './use-hold.ts'
 import { useSeatPage } from './use-seat-page.ts'
-import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 import { useLagging } from './use-lagging.ts'
 import { seatTypeId } from './seat-type-id.ts'
+import { ui } from '../../app-models.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3' }),
@@ -87,7 +87,7 @@ export function FareSummary() {
     ...dateCap(seatChoice.tripDetails.value?.dateSeatLimit),
   }))
   const snap = useLagging(summary).value
-  return <SummaryView {...snap} lang={language.value} />
+  return <SummaryView {...snap} lang={ui.language.value} />
 }
 
 const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, limit, cap, left, lang }: SummaryProps) {

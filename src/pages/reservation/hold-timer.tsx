@@ -7,9 +7,9 @@ import { focusIdWhenShown } from '../../lib/focus.ts'
 import { useBooking } from '../../parts/use-booking.ts'
 import { useHold } from './use-hold.ts'
 import { useSeatPage } from './use-seat-page.ts'
-import { language } from '../../stores/ui.ts'
 import { page } from '../../parts/page-styles.ts'
 import { useLagging } from './use-lagging.ts'
+import { ui } from '../../app-models.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '2' }),
@@ -42,7 +42,7 @@ export function HoldTimer() {
   // shown a task late, gone at once: a lagging copy still "ending" beside the new answer (no more extensions) said the
   // final two-minute warning after a Keep my seats that left minutes on the hold
   const ending = useLagging(hold.holdEndingSoon).value && hold.holdEndingSoon.value
-  const lang = language.value
+  const lang = ui.language.value
   const booked = seatChoice.heldForBooking.value
   const canKeep = hold.canKeepSeats.value
   const more = booked ? booking.canExtend.value : canKeep

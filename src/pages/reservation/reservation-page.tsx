@@ -10,14 +10,14 @@ import { currentRoute, navigate } from '../../router.ts'
 import { call, configureApi } from '../../api/index.ts'
 import { localStore } from '../../lib/storage.ts'
 import { QUEUE_TOKEN_KEY, waitingRoomFor } from '../../models/queue-gate.ts'
-import { cityName, loadLookups, lookupsLoaded } from '../../stores/lookups.ts'
-import { language } from '../../stores/ui.ts'
 import { loadEarly, takeEarlyLoad } from '../../lib/early-load.ts'
 import { type TripRef, tripRefFromQuery } from '../../lib/trip-ref.ts'
 import { type SeatPage, SeatPageModel } from '../../models/seat-page.ts'
 import { page } from '../../parts/page-styles.ts'
 import { deferred, usePreload } from '../../parts/deferred.tsx'
 import { SeatPageContext, useSeatPage } from './use-seat-page.ts'
+import { lookups, ui } from '../../app-models.ts'
+import { cityName } from '../../models/lookups.ts'
 
 const styles = {
   trip: css({ mb: '4', color: 'gray.800', fontSize: 'lg' }),
@@ -49,7 +49,7 @@ const waiting = new Map<string, Model<SeatPage>>()
 export function startLoading(search: string): void {
   const trip = tripRefFromQuery(search.replace(/^\?/, ''))
   if (!trip) return
-  const model = new SeatPageModel()
+  const model = new SeatPageModel(ui)
   waiting.set(tripKey(trip), model)
   loadEarly(tripKey(trip), () => model.loadTrip(trip))
 }
@@ -60,7 +60,7 @@ function TripLine() {
   const t = useT()
   const rt = useRichT()
   const d = seatChoice.tripDetails.value
-  const lang = language.value
+  const lang = ui.language.value
   if (!d) return null
   const bn = lang === 'bn'
   return (
@@ -68,8 +68,8 @@ function TripLine() {
       {rt('seatChoice.tripLine', {
         coach: <span lang="en">{d.coach.code}</span>,
         type: t(`coachType.${d.coach.type}`),
-        from: cityName(d.originCode, bn),
-        to: cityName(d.destinationCode, bn),
+        from: cityName(lookups, d.originCode, bn),
+        to: cityName(lookups, d.destinationCode, bn),
         date: formatCalendarDate(d.tripDate, lang),
         departs: formatTime(d.departureTime, lang),
         arrives: `${formatTime(d.arrivalTime, lang)}${formatDate(d.arrivalTime) !== formatDate(d.departureTime) ? ` (${formatDate(d.arrivalTime, lang)})` : ''}`,
@@ -183,7 +183,7 @@ export default function ReservationPage() {
     const kept = trip ? waiting.get(tripKey(trip)) : undefined
     for (const m of waiting.values()) if (m !== kept) m[Symbol.dispose]()
     waiting.clear()
-    return kept ?? new SeatPageModel()
+    return kept ?? new SeatPageModel(ui)
   })
   useEffect(
     () => () => {
@@ -200,7 +200,7 @@ export default function ReservationPage() {
 
   useEffect(() => {
     // not after the page has shown: the trip line names the cities (a code, then the name, would move the page)
-    if (!lookupsLoaded.peek()) void loadLookups()
+    if (!lookups.lookupsLoaded.peek()) void lookups.loadLookups()
   }, [])
 
   return (

@@ -9,7 +9,7 @@ import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { page } from '../../parts/page-styles.ts'
 import { useBooking } from '../../parts/use-booking.ts'
-import { language } from '../../stores/ui.ts'
+import { ui } from '../../app-models.ts'
 
 const styles = {
   // the two ways on, apart enough to be told apart by touch
@@ -28,7 +28,7 @@ export function RoundTripPanel({ r }: { r: Reservation | null }) {
   useSignals()
   const booking = useBooking()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const bn = lang === 'bn'
   const q = new URLSearchParams(location.search)
   const back = r?.roundTrip?.leg === 'outbound' ? r.roundTrip.other : null

@@ -8,8 +8,8 @@ import { formatMoney } from '../../lib/money.ts'
 import { useBooking } from '../../parts/use-booking.ts'
 import { useHold } from './use-hold.ts'
 import { useSeatPage } from './use-seat-page.ts'
-import { language } from '../../stores/ui.ts'
 import { useLagging } from './use-lagging.ts'
+import { ui } from '../../app-models.ts'
 
 const styles = {
   bar: css({
@@ -74,7 +74,7 @@ function Bar({ seats, total, left }: { seats: string[]; total: number; left: num
   useSignals()
   const booking = useBooking()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const booked = booking.phase.value === 'booked'
   return (
     // biome-ignore lint/a11y/useSemanticElements: a named region, not a page section with a heading: it repeats the side column in short

@@ -13,7 +13,6 @@ import { HoldModel } from '../../models/hold.ts'
 import { BookingContext } from '../../parts/use-booking.ts'
 import { type LiveFeed, LiveFeedModel, type Network } from '../../models/live-feed.ts'
 import type { SeatEvent } from '../../models/seat-map.ts'
-import { language } from '../../stores/ui.ts'
 import { deferred } from '../../parts/deferred.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { Counters } from './counters.tsx'
@@ -24,6 +23,7 @@ import { useLagging } from './use-lagging.ts'
 import { HoldContext } from './use-hold.ts'
 import { useSeatPage } from './use-seat-page.ts'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
+import { session, ui } from '../../app-models.ts'
 
 const styles = {
   layout: css({
@@ -142,14 +142,14 @@ export function SeatMap() {
   const labels = useSeatLabels()
   const details = seatChoice.tripDetails.value
   // the live seat map comes with the seat map's code, and goes with it
-  const feed = useVisitModel(() => new LiveFeedModel(seatChoice))
+  const feed = useVisitModel(() => new LiveFeedModel(seatChoice, ui))
   const gridArea = useLiveSeats(feed, details?.tripId)
   // a seat another passenger took moments ago says so when chosen
   const toggle = useCallback((name: string) => seatChoice.toggleSeat(name, feed.explainUnavailable), [seatChoice, feed])
   const lastEvent = useLagging(seatChoice.lastEvent)
   // the live region's text: a computed signal bound straight to the text node (no re-render), a task after the seat
   const say = (e: SeatEvent): string => {
-    const lang = language.value
+    const lang = ui.language.value
     const total = intl.formatMessage(
       { id: 'seatChoice.runningTotal' },
       { count: seatChoice.countedSeats.peek().length, total: formatMoney(seatChoice.totalFare.peek(), lang) },
@@ -200,7 +200,7 @@ export function SeatMap() {
       </h2>
       {opens ? (
         <p id="sale-opens" className={styles.stale}>
-          {t('seatChoice.saleOpens', { time: formatTime(opens, language.value), date: formatWeekdayDate(opens, language.value) })}
+          {t('seatChoice.saleOpens', { time: formatTime(opens, ui.language.value), date: formatWeekdayDate(opens, ui.language.value) })}
         </p>
       ) : (
         <p className={page.muted}>{t('seatChoice.keyboardHint')}</p>
@@ -237,9 +237,9 @@ export function SeatMap() {
 export function SeatLayout() {
   const seatChoice = useSeatPage()
   // the hold comes with the seat map's code, and goes with the seat map
-  const hold = useVisitModel(() => new HoldModel(seatChoice))
+  const hold = useVisitModel(() => new HoldModel(seatChoice, ui))
   // the booking step's model too: its code loads with the seat map's
-  const booking = useVisitModel(() => new BookingModel())
+  const booking = useVisitModel(() => new BookingModel(session))
   return (
     <HoldContext.Provider value={hold}>
       <BookingContext.Provider value={booking}>

@@ -8,10 +8,9 @@ import { formatTime } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { page } from '../../parts/page-styles.ts'
 import { ServerError } from '../../parts/server-error.tsx'
-import { isSignedIn } from '../../stores/session.ts'
-import { language } from '../../stores/ui.ts'
 import { createWaitlist } from '../../stores/waitlist.ts'
 import { useSeatPage } from './use-seat-page.ts'
+import { session, ui } from '../../app-models.ts'
 
 const styles = {
   box: css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '4', maxWidth: 'prose' }),
@@ -29,12 +28,12 @@ export function WaitlistPanel({ tripId }: { tripId: number }) {
   useSignals()
   const t = useT()
   const seatChoice = useSeatPage()
-  const signedIn = isSignedIn.value
+  const signedIn = session.isSignedIn.value
   const list = useMemo(() => createWaitlist(tripId), [tripId])
   const [seats, setSeats] = useState(1)
   useEffect(() => (signedIn ? list.start() : undefined), [list, signedIn])
   const entry = list.entry.value
-  const lang = language.value
+  const lang = ui.language.value
 
   const status = !entry
     ? ''

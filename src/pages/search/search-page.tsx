@@ -9,14 +9,14 @@ import { formatCalendarDate, formatDate, formatTime, type Locale } from '../../l
 import { formatWeekdayDate } from '../../../contract/weekday-date.ts'
 import { formatMoney } from '../../lib/money.ts'
 import { currentRoute, navigate } from '../../router.ts'
-import { cityName, loadLookups, lookupsLoaded, timePeriods } from '../../stores/lookups.ts'
 import { appSearch as search } from '../../app/app-search.ts'
 import type { SortKey } from '../../models/search.ts'
-import { language } from '../../stores/ui.ts'
 import { SearchForm } from '../../parts/search-form.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { isPrerendering } from '../../lib/prerendering.ts'
 import { focusIdWhenShown, focusWhenShown } from '../../lib/focus.ts'
+import { lookups, ui } from '../../app-models.ts'
+import { cityName } from '../../models/lookups.ts'
 
 const styles = {
   modify: css({ mb: '6', '&[data-collapsed=true]': { mdDown: { display: 'none' } } }),
@@ -154,8 +154,8 @@ function Filters() {
   const periodId = useId()
   const coachId = useId()
   const sortId = useId()
-  const periods = timePeriods.value
-  const bn = language.value === 'bn'
+  const periods = lookups.timePeriods.value
+  const bn = ui.language.value === 'bn'
   const allValue = periods[0]?.value ?? ''
   const present = search.coachTypesInResults.value
   const types = COACH_TYPES.filter((c) => present.includes(c) || c === search.coachType.value)
@@ -250,7 +250,7 @@ function Filters() {
 function Results() {
   useSignals()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const status = search.status.value
   const list = search.visibleTrips.value
   const asked = search.searched.value
@@ -260,8 +260,8 @@ function Results() {
       {asked ? (
         <p className={styles.summary}>
           {t('trips.summary', {
-            from: cityName(asked.originCode, bn),
-            to: cityName(asked.destinationCode, bn),
+            from: cityName(lookups, asked.originCode, bn),
+            to: cityName(lookups, asked.destinationCode, bn),
             date: formatCalendarDate(asked.tripDate, lang),
           })}
         </p>
@@ -303,15 +303,15 @@ function CompactSearch({ collapsed, onChange }: { collapsed: boolean; onChange: 
   useSignals()
   const t = useT()
   const asked = search.searched.value
-  const lang = language.value
+  const lang = ui.language.value
   if (!asked) return null
   const bn = lang === 'bn'
   return (
     <div className={styles.compact} data-collapsed={collapsed}>
       <p id="search-compact" className={styles.compactText} tabIndex={-1}>
         {t('trips.summary', {
-          from: cityName(asked.originCode, bn),
-          to: cityName(asked.destinationCode, bn),
+          from: cityName(lookups, asked.originCode, bn),
+          to: cityName(lookups, asked.destinationCode, bn),
           date: formatCalendarDate(asked.tripDate, lang),
         })}
       </p>
@@ -347,7 +347,7 @@ export default function SearchPage() {
   useEffect(() => {
     // SPEC: lookups are not fetched on app load when the URL contains "search"; here, after the trips have shown
     afterPageShown(() => {
-      if (!lookupsLoaded.peek()) void loadLookups()
+      if (!lookups.lookupsLoaded.peek()) void lookups.loadLookups()
     })
   }, [])
 

@@ -7,10 +7,10 @@ import { useRichT, useT } from '../../app/use-t.ts'
 import { formatCountdown, localizeDigits } from '../../lib/dates.ts'
 import { focusIdWhenShown } from '../../lib/focus.ts'
 import { formatMoney } from '../../lib/money.ts'
-import { language } from '../../stores/ui.ts'
 import { Checkbox, ServerError, form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { quoteList } from '../../parts/quote-list.ts'
+import { ui } from '../../app-models.ts'
 import { useTicket } from './use-ticket.ts'
 
 const styles = {
@@ -28,7 +28,7 @@ export function CancelTicket() {
   const tk = useTicket()
   const t = useT()
   const rt = useRichT()
-  const lang = language.value
+  const lang = ui.language.value
   const quote = tk.cancelQuote.value
   const step = tk.cancelStep.value
   const busy = tk.busy.value
@@ -114,7 +114,7 @@ function ChooseSeats({ heading }: { heading: React.RefObject<HTMLHeadingElement 
   useSignals()
   const tk = useTicket()
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   const seats = tk.ticket.value?.seats ?? []
   const busy = tk.busy.value
   const error = tk.error.value?.scope === 'cancel' ? tk.error.value : null

@@ -11,7 +11,6 @@ import { formatMoney } from '../../lib/money.ts'
 import { type ChangePay, TicketChangeModel } from '../../models/ticket-change.ts'
 import { SeatPageModel } from '../../models/seat-page.ts'
 import { keepResultToken } from '../../stores/payment-tokens.ts'
-import { language } from '../../stores/ui.ts'
 import { form } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { quoteList } from '../../parts/quote-list.ts'
@@ -19,6 +18,7 @@ import { ServerError } from '../../parts/server-error.tsx'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { SeatMap } from '../reservation/seat-layout.tsx'
 import { SeatPageContext } from '../reservation/use-seat-page.ts'
+import { ui } from '../../app-models.ts'
 import { useTicket } from './use-ticket.ts'
 
 const styles = {
@@ -53,8 +53,8 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
   useSignals()
   const tk = useTicket()
   const t = useT()
-  const lang = language.value
-  const seats = useVisitModel(() => new SeatPageModel())
+  const lang = ui.language.value
+  const seats = useVisitModel(() => new SeatPageModel(ui))
   const change = useVisitModel(() => new TicketChangeModel(r, seats))
   const [date, setDate] = useState<string>(r.tripDate)
   const heading = useRef<HTMLHeadingElement>(null)
@@ -193,7 +193,7 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
 /** One trip of the day: its departure, coach, lowest fare and free seats; choosing it shows its seat map. */
 function TripButton({ x, chosen, onChoose }: { x: TripSummary; chosen: boolean; onChoose: () => void }) {
   const t = useT()
-  const lang = language.value
+  const lang = ui.language.value
   return (
     <Button variant="outline" className={styles.trip} aria-pressed={chosen} onClick={onChoose}>
       {t('dateChange.trip', {

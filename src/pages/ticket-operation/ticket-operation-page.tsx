@@ -9,8 +9,6 @@ import { now } from '../../lib/clock.ts'
 import { reservationStatus } from '../../../contract/values.ts'
 import { currentRoute, navigate } from '../../router.ts'
 import { normalisePnr, PNR_PATTERN, TicketModel } from '../../models/ticket.ts'
-import { isSignedIn, rememberRedirect } from '../../stores/session.ts'
-import { language } from '../../stores/ui.ts'
 import { ServerError } from '../../parts/form-parts.tsx'
 import { page } from '../../parts/page-styles.ts'
 import { Announcer } from '../../parts/announcer.tsx'
@@ -18,6 +16,7 @@ import { TicketView } from '../../parts/ticket-view.tsx'
 import { deferred } from '../../parts/deferred.tsx'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { FindTicketForm } from './find-ticket-form.tsx'
+import { session, ui } from '../../app-models.ts'
 import { TicketContext, useTicket } from './use-ticket.ts'
 
 const styles = {
@@ -38,7 +37,7 @@ function Ticket() {
   const tk = useTicket()
   const t = useT()
   const rt = useRichT()
-  const lang = language.value
+  const lang = ui.language.value
   const r = tk.ticket.value
   if (!r) return null
   const savedAt = tk.savedAt.value
@@ -53,7 +52,7 @@ function Ticket() {
   // a live unpaid booking (opened from the profile's list) may move too, until its time to pay ends
   const booked = r.status === reservationStatus.booked && savedAt === null && !!r.expirationTime && Date.parse(r.expirationTime) > now()
   // a change needs the owner's session (the server checks it is theirs)
-  const changeable = (booked || (sold && tk.cancelStep.value === 'idle')) && isSignedIn.value
+  const changeable = (booked || (sold && tk.cancelStep.value === 'idle')) && session.isSignedIn.value
   const changeButton =
     changeable && !changing ? (
       <Button id="change-ticket-button" variant="outline" aria-disabled={busy !== null || undefined} onClick={() => setChanging(true)}>
@@ -143,20 +142,20 @@ function readQuery(search: string): { pnr: string | null; reservationId: number 
  */
 export default function TicketOperationPage() {
   useSignals()
-  const tk = useVisitModel(() => new TicketModel())
+  const tk = useVisitModel(() => new TicketModel(session))
   const t = useT()
   const search = currentRoute.value?.search ?? ''
   const { pnr, reservationId, link } = useMemo(() => readQuery(search), [search])
   // back from the gateway's page after paying for a change of the ticket
   const changePaid = useMemo(() => new URLSearchParams(search).get('change'), [search])
-  const signedIn = isSignedIn.value
+  const signedIn = session.isSignedIn.value
   const [noCopy, setNoCopy] = useState<string | null>(null)
 
   useEffect(() => {
     if (reservationId === null) return
     if (!signedIn) {
       // a passenger's own ticket by id needs their login; come back here afterwards
-      rememberRedirect(`/ticket-operation?reservationId=${reservationId}`)
+      session.rememberRedirect(`/ticket-operation?reservationId=${reservationId}`)
       navigate('/login', { replace: true })
       return
     }
@@ -187,7 +186,7 @@ export default function TicketOperationPage() {
       <h1 className={page.h1} tabIndex={-1}>
         {t('ticketOperation.heading')}
       </h1>
-      <Announcer announcement={tk.announcement.value} lang={language.value} />
+      <Announcer announcement={tk.announcement.value} lang={ui.language.value} />
       {ticket ? (
         <>
           {changePaid === 'success' || changePaid === 'failure' ? (

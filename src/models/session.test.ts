@@ -1,7 +1,7 @@
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
-import * as s from './session.ts'
+import { memoryStorage, useStorages } from '../lib/storage.ts'
+import { modelSuite } from './model-suite.ts'
+import { SessionModel, whenPassengerLeaves } from './session.ts'
 
 const demo = {
   token: 'tok-1',
@@ -18,19 +18,13 @@ const demo = {
   company: { name: 'Company', phone: '16460', email: 'support@example.com' },
 }
 
-interface Ctx {
-  ss: KeyValue
-  ls: KeyValue
-}
-const test = suite<Ctx>('session')
-test.before.each((ctx) => {
-  ctx.ss = memoryStorage()
-  ctx.ls = memoryStorage()
-  useStorages(ctx.ss, ctx.ls)
+const test = modelSuite('session', () => {
+  const s = new SessionModel()
   s.loadSession()
+  return s
 })
 
-test('login stores token, passenger and company under the SPEC keys', ({ ss, ls }) => {
+test('login stores token, passenger and company under the SPEC keys', ({ ss, ls, m: s }) => {
   s.signIn(demo)
   assert.is(s.token.value, 'tok-1')
   assert.ok(s.isSignedIn.value)
@@ -40,18 +34,19 @@ test('login stores token, passenger and company under the SPEC keys', ({ ss, ls 
   assert.is(ls.getItem('token'), null, 'session only without stay signed in')
 })
 
-test('stay signed in keeps the session in local storage and a new tab loads it', ({ ls }) => {
+test('stay signed in keeps the session in local storage and a new tab loads it', ({ ls, m: s }) => {
   s.signIn(demo, true)
   assert.is(ls.getItem('token'), 'tok-1')
   const newTab = memoryStorage()
   useStorages(newTab, ls)
-  s.loadSession()
-  assert.is(s.token.value, 'tok-1')
-  assert.is(s.passenger.value?.fullName, 'Demo')
+  const next = new SessionModel()
+  next.loadSession()
+  assert.is(next.token.value, 'tok-1')
+  assert.is(next.passenger.value?.fullName, 'Demo')
   assert.is(newTab.getItem('token'), 'tok-1')
 })
 
-test('logout clears both storages', ({ ss, ls }) => {
+test('logout clears both storages', ({ ss, ls, m: s }) => {
   s.signIn(demo, true)
   s.signOut()
   assert.is(s.token.value, null)
@@ -60,7 +55,7 @@ test('logout clears both storages', ({ ss, ls }) => {
   assert.is(ls.getItem('token'), null)
 })
 
-test('the 401 reset clears the session, flags it invalid and remembers the path', ({ ss }) => {
+test('the 401 reset clears the session, flags it invalid and remembers the path', ({ ss, m: s }) => {
   s.signIn(demo)
   s.resetInvalidSession('/profile?tab=account')
   assert.is(s.token.value, null)
@@ -73,7 +68,7 @@ test('the 401 reset clears the session, flags it invalid and remembers the path'
   assert.not.ok(s.invalidSession.value, 'a new login clears the flag')
 })
 
-test('redirect memory ignores login and error pages and foreign URLs', ({ ss }) => {
+test('redirect memory ignores login and error pages and foreign URLs', ({ ss, m: s }) => {
   s.rememberRedirect('/login')
   assert.is(s.takeRedirect(), '/')
   s.rememberRedirect('/reservation')
@@ -82,11 +77,30 @@ test('redirect memory ignores login and error pages and foreign URLs', ({ ss }) 
   assert.is(s.takeRedirect(), '/')
 })
 
-test('the device id is created once and kept', ({ ss }) => {
+test('the device id is created once and kept', ({ ss, m: s }) => {
   const a = s.deviceId()
   assert.match(a, /^[0-9a-f]{32}$/)
   assert.is(s.deviceId(), a)
   assert.is(ss.getItem('deviceId'), a)
+})
+
+test('what a model holds is forgotten when the passenger leaves (LOGOUT, a 401, another account), not at sign-in', ({ m: s }) => {
+  let forgotten = 0
+  const stop = whenPassengerLeaves(s, () => forgotten++)
+  s.signIn(demo)
+  s.updatePassenger({ ...demo.passenger, balance: 10 })
+  assert.is(forgotten, 0)
+  s.signOut()
+  assert.is(forgotten, 1)
+  s.signIn(demo)
+  s.signIn({ ...demo, passenger: { ...demo.passenger, id: 2 } })
+  assert.is(forgotten, 2)
+  s.resetInvalidSession('/profile')
+  assert.is(forgotten, 3)
+  stop()
+  s.signIn(demo)
+  s.signOut()
+  assert.is(forgotten, 3, 'not after its disposer ran')
 })
 
 test.run()

@@ -1,9 +1,8 @@
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fakeApi, type FakeRoutes } from '../api/index.ts'
-import { memoryStorage, useStorages, type KeyValue } from '../lib/storage.ts'
-import * as l from './lookups.ts'
-import * as n from './notices.ts'
+import * as n from '../stores/notices.ts'
+import { ALL_TIME_PERIOD, cityName, LookupsModel, withAllPeriod } from './lookups.ts'
+import { modelSuite } from './model-suite.ts'
 
 const dhaka = { code: 'DHK', name: 'Dhaka', nameBn: 'ঢাকা' }
 const ctg = { code: 'CTG', name: 'Chattogram', nameBn: 'চট্টগ্রাম' }
@@ -23,18 +22,10 @@ function lookupServer(overrides: FakeRoutes = {}): FakeRoutes {
   }
 }
 
-interface Ctx {
-  ss: KeyValue
-}
-const test = suite<Ctx>('lookups')
-test.before.each((ctx) => {
-  ctx.ss = memoryStorage()
-  useStorages(ctx.ss, memoryStorage())
-  l.resetLookups()
-  n.resetNotices()
-})
+const test = modelSuite('lookups', () => new LookupsModel())
+test.before.each(() => n.resetNotices())
 
-test('loads every list; time periods start with All', async () => {
+test('loads every list; time periods start with All', async ({ m: l }) => {
   fakeApi(lookupServer())
   await l.loadLookups()
   assert.equal(l.originCities.value, [dhaka])
@@ -44,7 +35,7 @@ test('loads every list; time periods start with All', async () => {
   assert.ok(l.lookupsLoaded.value)
 })
 
-test('asked again while a load is under way (start-up and the seat page): each list is fetched once', async () => {
+test('asked again while a load is under way (start-up and the seat page): each list is fetched once', async ({ m: l }) => {
   const calls = fakeApi(lookupServer())
   await Promise.all([l.loadLookups(), l.loadLookups()])
   assert.equal(calls.map((c) => c.name).sort(), ['announcements', 'destinationCities', 'offers', 'originCities', 'timePeriods'])
@@ -54,7 +45,7 @@ test('asked again while a load is under way (start-up and the seat page): each l
   assert.is(calls.length, 10)
 })
 
-test('the lists asked for and failed (offline): marked loaded, so the search form shows', async () => {
+test('the lists asked for and failed (offline): marked loaded, so the search form shows', async ({ m: l }) => {
   const offline = () => Promise.reject(new Error('offline'))
   fakeApi({ originCities: offline, destinationCities: offline, timePeriods: offline, announcements: offline, offers: offline })
   assert.not.ok(l.lookupsLoaded.value)
@@ -63,11 +54,19 @@ test('the lists asked for and failed (offline): marked loaded, so the search for
   assert.equal(l.originCities.value, [])
 })
 
-test('All is not duplicated when the server already sends it', () => {
-  assert.is(l.withAllPeriod([l.ALL_TIME_PERIOD, morning]).length, 2)
+test('a city is named in the UI language once the lists have loaded, by its code before', async ({ m: l }) => {
+  fakeApi(lookupServer())
+  assert.is(cityName(l, 'CTG', true), 'CTG')
+  await l.loadLookups()
+  assert.is(cityName(l, 'DHK', false), 'Dhaka')
+  assert.is(cityName(l, 'CTG', true), 'চট্টগ্রাম')
 })
 
-test('failed announcements keep the existing list', async () => {
+test('All is not duplicated when the server already sends it', () => {
+  assert.is(withAllPeriod([ALL_TIME_PERIOD, morning]).length, 2)
+})
+
+test('failed announcements keep the existing list', async ({ m: l }) => {
   fakeApi(lookupServer())
   await l.loadLookups()
   fakeApi(lookupServer({ announcements: () => Promise.reject(new Error('503')) }))
@@ -75,7 +74,7 @@ test('failed announcements keep the existing list', async () => {
   assert.equal(l.announcements.value, [eid])
 })
 
-test('skipped when the URL contains search', async () => {
+test('skipped when the URL contains search', async ({ m: l }) => {
   const calls = fakeApi(lookupServer())
   await l.startLookups('/search?originCode=DHK')
   assert.is(calls.filter((c) => c.name === 'originCities').length, 0)
@@ -83,36 +82,36 @@ test('skipped when the URL contains search', async () => {
   assert.is(calls.filter((c) => c.name === 'originCities').length, 1)
 })
 
-test('announcements already shown (by id) are skipped; the list is stored under `announcement`', async ({ ss }) => {
+test('announcements already shown (by id) are skipped; the list is stored under `announcement`', async ({ ss, m: l }) => {
   fakeApi(lookupServer())
   await l.loadLookups()
-  assert.equal(n.takeUnseenAnnouncements(), [eid])
-  assert.equal(n.takeUnseenAnnouncements(), [])
+  assert.equal(n.takeUnseenAnnouncements(l.announcements.value), [eid])
+  assert.equal(n.takeUnseenAnnouncements(l.announcements.value), [])
   fakeApi(lookupServer({ announcements: async () => [eid, fog] }))
   await l.loadLookups()
-  assert.equal(n.takeUnseenAnnouncements(), [fog])
+  assert.equal(n.takeUnseenAnnouncements(l.announcements.value), [fog])
   assert.equal(
     JSON.parse(ss.getItem('announcement')!).map((a: { id: number }) => a.id),
     [1, 2],
   )
 })
 
-test('the home page notices: unseen announcements once, kept until dismissed, not shown again in this tab', async () => {
+test('the home page notices: unseen announcements once, kept until dismissed, not shown again in this tab', async ({ m: l }) => {
   fakeApi(lookupServer({ announcements: async () => [eid, fog] }))
   await l.loadLookups()
-  n.showUnseenAnnouncements()
+  n.showUnseenAnnouncements(l.announcements.value)
   assert.equal(n.notices.value, [eid, fog])
   // back on the home page: nothing is added twice, nothing closed comes back
   n.dismissNotice(eid.id)
-  n.showUnseenAnnouncements()
+  n.showUnseenAnnouncements(l.announcements.value)
   assert.equal(n.notices.value, [fog])
   n.dismissNotice(fog.id)
   assert.equal(n.notices.value, [])
   // a later visit in this tab (the app starts again from session storage): already shown
-  l.resetLookups()
+  const again = new LookupsModel()
   n.resetNotices()
-  await l.loadLookups()
-  n.showUnseenAnnouncements()
+  await again.loadLookups()
+  n.showUnseenAnnouncements(again.announcements.value)
   assert.equal(n.notices.value, [])
 })
 
