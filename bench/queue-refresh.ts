@@ -10,7 +10,7 @@
 import { startPostgres } from '../harness/postgres.ts'
 import { refreshRush } from '../server/queue/queue.ts'
 import { markRushDate } from '../server/queue/rush-dates.ts'
-import { openFixture, pickTrip } from '../server/test/booking-fixture.ts'
+import { openFixture, pickTrip } from '../harness/app-fixture.ts'
 import { cpuSeconds, postmasterPid } from './eid.ts'
 
 const PLACES = Number(process.argv[2] ?? 20_000)

@@ -22,6 +22,7 @@ import { createDeps } from '../deps.ts'
 import type { Deps } from '../core.ts'
 import { migrate } from '../db/migrate.ts'
 import { seed } from '../seed/index.ts'
+import { ONE_ADDRESS_LIMITS } from '../../harness/app-fixture.ts'
 
 export interface TestClock {
   now(): Date
@@ -54,18 +55,7 @@ export interface TestApp {
 
 export const TEST_PASSWORD = 'Secret@123'
 
-/**
- * Every test request comes from 127.0.0.1: the per-address hold and SMS limits and the
- * site's SMS budget are lifted (they are tested on their own, with their own settings), and so
- * is the per-date seat cap (test bookings share one traveller's mobile; server/bookings/date-cap.test.ts).
- */
-export const ONE_ADDRESS_LIMITS: Partial<ServerConfig> = {
-  holdLimitPerAddress: 1_000_000,
-  holdLimitPerAddressTotal: 1_000_000,
-  seatsPerPassengerPerDate: 1_000_000,
-  smsLimitPerAddress: 1_000_000,
-  smsHourlyBudget: 1_000_000,
-}
+export { ONE_ADDRESS_LIMITS }
 
 const tempDirs: string[] = []
 
