@@ -20,7 +20,7 @@ import { migrate } from '../db/migrate.ts'
 import { seed } from '../seed/index.ts'
 import { createSession } from '../account/sessions.ts'
 import type { PassengerRow } from '../account/passengers.ts'
-import { ONE_ADDRESS_LIMITS } from './helpers.ts'
+import { ONE_ADDRESS_LIMITS, pgliteTemplate } from './helpers.ts'
 
 export interface Fixture {
   db: Db
@@ -67,6 +67,8 @@ export async function openFixture(
   opts: { databaseUrl?: string; dataDir?: string; daysAhead?: number; config?: Partial<ServerConfig>; now?: Date } = {},
 ): Promise<Fixture> {
   const dir = opts.databaseUrl ? null : (opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-')))
+  // a new folder starts migrated (this process's copy, as startTestApp's): only the seed, made for the clock, runs here
+  if (dir && !fs.existsSync(path.join(dir, 'pgdata'))) fs.cpSync(await pgliteTemplate(), path.join(dir, 'pgdata'), { recursive: true })
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! })
   let clock = opts.now ?? new Date()
   // Every test request comes from 127.0.0.1: the per-address and per-passenger limits are tested on their own.
