@@ -52,7 +52,12 @@ async function queue() {
   // an error no test awaited ends the worker (as it would a run of its own), said with the file and its stack first,
   // so the runner's summary names the cause and not only that the worker died
   const crash = (kind) => (err) => {
-    console.log(`${current}\n   FAIL  "${current}" ended the worker: ${kind}\n    ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}\n`)
+    console.log(
+      `${current}\n   FAIL  "${current}" ended the worker: ${kind}\n    ${String(err?.stack ?? err)
+        .split('\n')
+        .slice(0, 6)
+        .join('\n    ')}\n`,
+    )
     out.flush()
     process.exit(1)
   }
