@@ -57,6 +57,37 @@ export const ONE_ADDRESS_LIMITS: Partial<ServerConfig> = {
   smsHourlyBudget: 1_000_000,
 }
 
+const tempDirs: string[] = []
+
+/** A new temp folder (removed by the caller or at exit). */
+export function tempDir(prefix = 'bus-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  // one exit listener for all of them: a test file may make more than Node's 10 without a warning
+  if (tempDirs.push(dir) === 1) {
+    process.once('exit', () => {
+      for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true })
+    })
+  }
+  return dir
+}
+
+let template: Promise<string> | null = null
+
+/**
+ * A migrated, unseeded PGlite folder made once per test process: creating a
+ * PGlite cluster costs seconds, copying one costs milliseconds.
+ */
+export function pgliteTemplate(): Promise<string> {
+  template ??= (async () => {
+    const dir = tempDir('bus-template-')
+    const db = await openDb({ dataDir: dir, databaseUrl: '' })
+    await migrate(db)
+    await db.close()
+    return path.join(dir, 'pgdata')
+  })()
+  return template
+}
+
 let mobileSeq = 0
 
 async function makeApp(deps: Deps): Promise<FastifyInstance> {
@@ -79,6 +110,8 @@ export async function openFixture(
   opts: { databaseUrl?: string; dataDir?: string; daysAhead?: number; config?: Partial<ServerConfig>; now?: Date } = {},
 ): Promise<Fixture> {
   const dir = opts.databaseUrl ? null : (opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'resv-test-')))
+  // a new folder starts migrated (this process's copy, as startTestApp's): only the seed, made for the clock, runs here
+  if (dir && !fs.existsSync(path.join(dir, 'pgdata'))) fs.cpSync(await pgliteTemplate(), path.join(dir, 'pgdata'), { recursive: true })
   const db = await openDb(opts.databaseUrl ? { databaseUrl: opts.databaseUrl, max: 20 } : { dataDir: dir! })
   let clock = opts.now ?? new Date()
   // Every test request comes from 127.0.0.1: the per-address and per-passenger limits are tested on their own.

@@ -11,7 +11,6 @@
  *   await t.close();
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Session } from '../../contract/schemas.ts'
@@ -22,7 +21,7 @@ import { createDeps } from '../deps.ts'
 import type { Deps } from '../core.ts'
 import { migrate } from '../db/migrate.ts'
 import { seed } from '../seed/index.ts'
-import { ONE_ADDRESS_LIMITS } from '../../harness/app-fixture.ts'
+import { ONE_ADDRESS_LIMITS, pgliteTemplate, tempDir } from '../../harness/app-fixture.ts'
 
 export interface TestClock {
   now(): Date
@@ -55,38 +54,7 @@ export interface TestApp {
 
 export const TEST_PASSWORD = 'Secret@123'
 
-export { ONE_ADDRESS_LIMITS }
-
-const tempDirs: string[] = []
-
-/** A new temp folder (removed by the caller or at exit). */
-export function tempDir(prefix = 'bus-test-'): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
-  // one exit listener for all of them: a test file may make more than Node's 10 without a warning
-  if (tempDirs.push(dir) === 1) {
-    process.once('exit', () => {
-      for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true })
-    })
-  }
-  return dir
-}
-
-let template: Promise<string> | null = null
-
-/**
- * A migrated, unseeded PGlite folder made once per test process: creating a
- * PGlite cluster costs seconds, copying one costs milliseconds.
- */
-export function pgliteTemplate(): Promise<string> {
-  template ??= (async () => {
-    const dir = tempDir('bus-template-')
-    const db = await openDb({ dataDir: dir, databaseUrl: '' })
-    await migrate(db)
-    await db.close()
-    return path.join(dir, 'pgdata')
-  })()
-  return template
-}
+export { ONE_ADDRESS_LIMITS, pgliteTemplate, tempDir }
 
 /** Starts a migrated, seeded app on a fresh PGlite folder (or `databaseUrl`). */
 export async function startTestApp(

@@ -47,11 +47,13 @@ const quote = (name: string) => '"' + name.replace(/"/g, '""') + '"'
 const literal = (s: string) => "'" + s.replace(/'/g, "''") + "'"
 
 async function prepare(db: Queryable): Promise<Statements> {
+  // the catalog itself, not information_schema's views over it: the same tables and columns in a tenth of the time
+  // (~20 ms against ~200 ms on PGlite), and this runs after every request that wrote
   const cols = await db.query<{ table_name: string; column_name: string }>(
-    `SELECT c.table_name, c.column_name FROM information_schema.columns c
-       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-      WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
-      ORDER BY c.table_name, c.ordinal_position`,
+    `SELECT c.relname AS table_name, a.attname AS column_name
+       FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+      WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
+      ORDER BY c.relname, a.attnum`,
   )
   const byTable = new Map<string, string[]>()
   for (const c of cols) byTable.set(c.table_name, [...(byTable.get(c.table_name) ?? []), c.column_name])
