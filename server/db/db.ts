@@ -289,23 +289,65 @@ export class DataDirLockedError extends Error {
  * Test mode: a new PGlite folder starts as a copy of an empty cluster made once per PGlite version in the temp
  * folder. PGlite's initdb costs about 2 s of CPU per new database and the test suites open a few hundred; a copy
  * opens in 0.3 s. The copy is the same files initdb writes (one system identifier for all, which nothing reads).
+ * The template keeps a list of its files and their sizes: one a temp cleaner has partly removed is made again.
  */
-async function copyEmptyCluster(pgdata: string, PGlite: { create(dir: string): Promise<{ close(): Promise<void> }> }): Promise<void> {
+export async function copyEmptyCluster(
+  pgdata: string,
+  PGlite: { create(dir: string): Promise<{ close(): Promise<void> }> },
+  template = defaultEmptyCluster(),
+): Promise<void> {
   if (fs.existsSync(pgdata)) return
-  const entry = fileURLToPath(import.meta.resolve('@electric-sql/pglite'))
-  const pkg = JSON.parse(fs.readFileSync(path.join(entry, '..', '..', 'package.json'), 'utf8')) as { version: string }
-  const template = path.join(os.tmpdir(), `bus-ticketing-empty-pglite-${pkg.version}`)
-  if (!fs.existsSync(path.join(template, 'PG_VERSION'))) {
+  if (!clusterComplete(template)) {
+    if (fs.existsSync(template)) {
+      // set aside whole first: a process copying it now keeps its files, a new one never sees half of it
+      const broken = `${template}.broken-${process.pid}-${Date.now()}`
+      try {
+        fs.renameSync(template, broken)
+        fs.rmSync(broken, { recursive: true, force: true })
+      } catch {
+        // another process set it aside first
+      }
+    }
     // built aside and renamed into place whole, so a process starting at the same time never copies half of one
     const building = fs.mkdtempSync(`${template}.building-`)
     await (await PGlite.create(building)).close()
+    fs.writeFileSync(path.join(building, MANIFEST), JSON.stringify(listFiles(building)))
     try {
       fs.renameSync(building, template)
     } catch {
       fs.rmSync(building, { recursive: true, force: true })
     }
   }
-  fs.cpSync(template, pgdata, { recursive: true })
+  fs.cpSync(template, pgdata, { recursive: true, filter: (src) => path.basename(src) !== MANIFEST })
+}
+
+/** The list of the empty cluster's files, written last into its folder. */
+const MANIFEST = 'bus-ticketing-files.json'
+
+function defaultEmptyCluster(): string {
+  const entry = fileURLToPath(import.meta.resolve('@electric-sql/pglite'))
+  const pkg = JSON.parse(fs.readFileSync(path.join(entry, '..', '..', 'package.json'), 'utf8')) as { version: string }
+  return path.join(os.tmpdir(), `bus-ticketing-empty-pglite-${pkg.version}`)
+}
+
+/** Each file under `dir` (relative path) and its size. */
+function listFiles(dir: string): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const rel of fs.readdirSync(dir, { recursive: true }) as string[]) {
+    const st = fs.statSync(path.join(dir, rel))
+    if (st.isFile()) out[rel] = st.size
+  }
+  return out
+}
+
+/** Whether `dir` holds every file its list names, at its size. */
+function clusterComplete(dir: string): boolean {
+  try {
+    const files = JSON.parse(fs.readFileSync(path.join(dir, MANIFEST), 'utf8')) as Record<string, number>
+    return Object.entries(files).every(([rel, size]) => fs.statSync(path.join(dir, rel), { throwIfNoEntry: false })?.size === size)
+  } catch {
+    return false
+  }
 }
 
 function takeLock(dir: string): () => void {
