@@ -57,6 +57,7 @@ export function afterPaint(fn: () => void): void {
   const since = performance.now()
   let done = false
   let observer: PerformanceObserver | undefined
+  const latest = setTimeout(() => run(), PAINT_LATEST_MS)
   const run = () => {
     if (done) return
     done = true
@@ -64,7 +65,6 @@ export function afterPaint(fn: () => void): void {
     clearTimeout(latest)
     fn()
   }
-  const latest = setTimeout(run, PAINT_LATEST_MS)
   if (reportsLargestPaint()) {
     observer = new PerformanceObserver((list) => {
       if (list.getEntries().some((e) => e.startTime >= since)) run()
