@@ -3,7 +3,7 @@
  * SHA-256), 12 hours, or 30 days with "stay signed in". Logging out deletes it.
  */
 import type { Session } from '../../contract/schemas.ts'
-import type { Queryable } from '../db/db.ts'
+import { prepared, type Queryable } from '../db/db.ts'
 import type { Auth, Deps } from '../core.ts'
 import { getCompany } from '../company/company.ts'
 import { toPassenger, type PassengerRow } from './passengers.ts'
@@ -27,15 +27,15 @@ export async function createSession(q: Queryable, deps: Deps, passenger: Passeng
   return { token, expiresAt: toDhakaIso(expiresAt), passenger: toPassenger(passenger), company: await getCompany(q) }
 }
 
+// every signed-in request asks it: prepared once per connection
+const SESSION_SQL = prepared(`SELECT s.id, s.passenger_id FROM sessions s JOIN passengers p ON p.id = s.passenger_id
+  WHERE s.token_hash = $1 AND s.expires_at > $2 AND p.status = 'ACTIVE'`)
+
 /** `deps.authenticate`: the passenger behind a token, or null when unknown, expired or the passenger is not ACTIVE. */
 export function sessionAuthenticator(db: Queryable, now: () => Date): (token: string) => Promise<Auth | null> {
   return async (token) => {
     if (!token || token.length > 100) return null
-    const rows = await db.query<{ id: number; passenger_id: number }>(
-      `SELECT s.id, s.passenger_id FROM sessions s JOIN passengers p ON p.id = s.passenger_id
-        WHERE s.token_hash = $1 AND s.expires_at > $2 AND p.status = 'ACTIVE'`,
-      [sha256(token), now()],
-    )
+    const rows = await db.query<{ id: number; passenger_id: number }>(SESSION_SQL, [sha256(token), now()])
     const row = rows[0]
     return row ? { passengerId: row.passenger_id, tokenId: row.id } : null
   }

@@ -8,6 +8,7 @@
  * - int8/numeric come back as JS numbers on both (parsed here), timestamps as Date,
  *   dates as 'yyyy-mm-dd' strings.
  */
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -53,6 +54,19 @@ export async function openDb(opts: OpenOptions = {}): Promise<Db> {
   return openPglite(opts.dataDir ?? process.env.DATA_DIR ?? '.data')
 }
 
+/** Statements `prepared` named: their text to the name each pooled connection prepares them under. */
+const preparedNames = new Map<string, string>()
+
+/**
+ * Marks a hot single statement (a waiting-room poll, a session look-up) to be prepared on each pooled PostgreSQL
+ * connection the first time it runs there and only executed after: PostgreSQL then skips parsing and planning it
+ * on every call, most of such a statement's cost. Answers `sql` unchanged; PGlite runs it as any other.
+ */
+export function prepared(sql: string): string {
+  if (!preparedNames.has(sql)) preparedNames.set(sql, `s${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`)
+  return sql
+}
+
 async function openPostgres(url: string, max: number): Promise<Db> {
   const pg = (await import('pg')).default
   // int8 (count, sum, bigserial) and numeric as numbers, like PGlite
@@ -69,7 +83,8 @@ async function openPostgres(url: string, max: number): Promise<Db> {
   return {
     kind: 'postgres',
     async query(sql, params) {
-      const r = await pool.query(sql, params as unknown[])
+      const name = preparedNames.get(sql)
+      const r = name ? await pool.query({ name, text: sql, values: params as unknown[] }) : await pool.query(sql, params as unknown[])
       return r.rows
     },
     async transaction(fn) {

@@ -13,7 +13,7 @@
 import type { QueueStatus } from '../../contract/schemas.ts'
 import { QUEUE_TOKEN_HEADER, queueTokenPattern } from '../../contract/values.ts'
 import { AppError, type Deps } from '../core.ts'
-import type { Queryable } from '../db/db.ts'
+import { prepared, type Queryable } from '../db/db.ts'
 import { take, type Limit } from '../http/limits.ts'
 import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
 import { newToken, sha256 } from '../lib/tokens.ts'
@@ -68,7 +68,7 @@ const devicesLimit = (deps: Deps): Limit => ({
 // and the end of seats the signed-in caller's waitlist offers hold on the route that date (their turn as much as an admission).
 // Ahead of a place the last refresh numbered: its number less one, no count. Of one joined since: everyone numbered then
 // (waiting) and those behind the last numbered one and ahead of it, an index range over the second's few joins.
-const STATUS_SQL = `
+const STATUS_SQL = prepared(`
   SELECT r.id, r.opens_at, r.admit_per_minute, r.admit_auto, r.checked_at, r.seats_free, r.seats_unbooked, r.waiting,
          p.id::text AS place_id, p.admitted_at, p.admitted_until,
          CASE WHEN p.id IS NULL OR p.admitted_at IS NOT NULL THEN NULL
@@ -85,7 +85,7 @@ const STATUS_SQL = `
        WHERE x.rush_id = r.id AND (x.passenger_id = $4::int OR (x.token_hash = $5 AND (x.passenger_id IS NULL OR $4::int IS NULL)))
        ORDER BY x.passenger_id = $4::int DESC NULLS LAST LIMIT 1
     ) p ON true
-   WHERE r.trip_date = $1 AND r.origin_code = $2 AND r.destination_code = $3`
+   WHERE r.trip_date = $1 AND r.origin_code = $2 AND r.destination_code = $3`)
 
 /** The waiting room's answer for the caller: one read, plus this second's refresh when no process has done it yet. */
 export async function queueStatus(deps: Deps, key: RushKey, caller: QueueCaller): Promise<QueueStatus> {
