@@ -100,9 +100,10 @@ try {
   f.setNow(new Date(clock.getTime() + 200))
   const joined = (await f.api('POST', '/api/queue', { ...key, token: null, join: true })).body.data
   let statusSql = ''
+  let statusParams: unknown[] = []
   const query = f.db.query.bind(f.db)
   f.db.query = ((sql: string, params?: unknown[]) => {
-    if (/FROM rush_dates r/.test(sql)) statusSql = sql
+    if (/FROM rush_dates r/.test(sql)) [statusSql, statusParams] = [sql, params ?? []]
     return query(sql, params)
   }) as typeof f.db.query
   await f.api('POST', '/api/queue', { ...key, token: joined.token })
@@ -111,13 +112,9 @@ try {
     const plan: number[] = []
     const run: number[] = []
     for (let k = 0; k < 100; k++) {
-      const [row] = await f.db.query<Record<string, unknown>>(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${statusSql}`, [
-        key.tripDate,
-        key.originCode,
-        key.destinationCode,
-        null,
-        hash,
-      ])
+      // the poll's own parameters, another place's token
+      const params = statusParams.map((v, i) => (i === 4 ? hash : v))
+      const [row] = await f.db.query<Record<string, unknown>>(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${statusSql}`, params)
       const raw = Object.values(row!)[0]
       const [x] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { 'Planning Time': number; 'Execution Time': number }[]
       plan.push(x!['Planning Time'])

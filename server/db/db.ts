@@ -376,6 +376,8 @@ function takeLock(dir: string): () => void {
       const release = () => {
         if (released) return
         released = true
+        // a process that opens and closes many folders (a test file) keeps no listener per folder
+        process.off('exit', release)
         try {
           if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.unlinkSync(file)
         } catch {

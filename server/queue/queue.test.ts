@@ -424,6 +424,29 @@ t(
   },
 )
 
+t('before the hour the pre-queue is counted, not numbered (a random draw would move every rank each second); from 5 s before, numbered', async () => {
+  await mark(60)
+  const ranks = async () => (await f.db.query<{ rank: number | null }>('SELECT rank FROM queue_places ORDER BY draw, id')).map((r) => r.rank)
+  at(-60_000)
+  const tokens: string[] = []
+  for (let i = 0; i < 4; i++) tokens.push((await join(null)).body.data.token)
+  at(-58_000)
+  const early = await status(tokens[0]!)
+  assert.is(early.state, 'preQueue')
+  assert.is(early.waiting, 4, 'the pre-queue is counted')
+  assert.is(early.place, null)
+  assert.equal(await ranks(), [null, null, null, null], 'and not numbered')
+  at(-4_000)
+  const late = await status(tokens[0]!)
+  assert.is(late.waiting, 4)
+  assert.equal(await ranks(), [1, 2, 3, 4], 'numbered before the crowd polls at the hour')
+  // at the hour each has its drawn place at once, by its rank
+  at(0)
+  const places = []
+  for (const x of tokens) places.push((await status(x)).place)
+  assert.equal([...places].sort(), [1, 2, 3, 4])
+})
+
 t('a date that is no rush answers open; bad input is refused by the contract', async () => {
   const r = await join(null)
   assert.is(r.status, 200)

@@ -55,6 +55,13 @@ interface StatusRow {
 /** How often the rush date is refreshed (seats, waiting count, admissions), across all processes. */
 const REFRESH_MS = 1000
 
+/**
+ * The refresh numbers the waiting places from this long before the hour: before it a pre-queue place shows no
+ * place (its order is drawn at the hour) and every random draw joining would move the ranks of all behind it,
+ * so it only counts them; numbering this early has the ranks ready for the crowd's polls at the hour.
+ */
+const NUMBER_LEAD_MS = 5000
+
 /** Queue tokens one address may be issued in an hour: floods are refused, a crowd behind one carrier address is not. */
 const devicesLimit = (deps: Deps): Limit => ({
   bucket: 'queue-device',
@@ -67,11 +74,12 @@ const devicesLimit = (deps: Deps): Limit => ({
 // One statement: the rush date, the caller's place (the passenger's, else the token's unless another passenger's), how many wait ahead of it,
 // and the end of seats the signed-in caller's waitlist offers hold on the route that date (their turn as much as an admission).
 // Ahead of a place the last refresh numbered: its number less one, no count. Of one joined since: everyone numbered then
-// (waiting) and those behind the last numbered one and ahead of it, an index range over the second's few joins.
+// (waiting) and those behind the last numbered one and ahead of it, an index range over the second's few joins. Before
+// the refresh numbers ($6: the instant it starts to, for a date opening at that instant), none: the pre-queue shows no place.
 const STATUS_SQL = prepared(`
   SELECT r.id, r.opens_at, r.admit_per_minute, r.admit_auto, r.checked_at, r.seats_free, r.seats_unbooked, r.waiting,
          p.id::text AS place_id, p.admitted_at, p.admitted_until,
-         CASE WHEN p.id IS NULL OR p.admitted_at IS NOT NULL THEN NULL
+         CASE WHEN p.id IS NULL OR p.admitted_at IS NOT NULL OR r.opens_at > $6 THEN NULL
               WHEN p.rank IS NOT NULL THEN p.rank - r.rank_base - 1
               ELSE r.waiting + (SELECT count(*)::int FROM queue_places q WHERE q.rush_id = r.id AND q.admitted_at IS NULL
                                    AND (q.draw, q.id) > (coalesce(r.ranked_draw, '-Infinity'), coalesce(r.ranked_id, 0)) AND (q.draw, q.id) < (p.draw, p.id))
@@ -90,16 +98,23 @@ const STATUS_SQL = prepared(`
 /** The waiting room's answer for the caller: one read, plus this second's refresh when no process has done it yet. */
 export async function queueStatus(deps: Deps, key: RushKey, caller: QueueCaller): Promise<QueueStatus> {
   const hash = caller.token ? sha256(caller.token) : null
-  let row = await readStatus(deps.db, key, caller.passengerId, hash)
+  let row = await readStatus(deps.db, key, caller.passengerId, hash, caller.now)
   if (row && (!row.checked_at || caller.now.getTime() - row.checked_at.getTime() >= REFRESH_MS)) {
     await refreshRush(deps, row.id, caller.now)
-    row = await readStatus(deps.db, key, caller.passengerId, hash)
+    row = await readStatus(deps.db, key, caller.passengerId, hash, caller.now)
   }
   return toStatus(deps, row, caller.now, caller.token)
 }
 
-async function readStatus(q: Queryable, key: RushKey, passengerId: number | null, hash: string | null): Promise<StatusRow | null> {
-  const [row] = await q.query<StatusRow>(STATUS_SQL, [key.tripDate, key.originCode, key.destinationCode, passengerId, hash])
+async function readStatus(q: Queryable, key: RushKey, passengerId: number | null, hash: string | null, now: Date): Promise<StatusRow | null> {
+  const [row] = await q.query<StatusRow>(STATUS_SQL, [
+    key.tripDate,
+    key.originCode,
+    key.destinationCode,
+    passengerId,
+    hash,
+    addTime(now, { milliseconds: NUMBER_LEAD_MS }),
+  ])
   return row ?? null
 }
 
@@ -265,6 +280,16 @@ export async function refreshRush(deps: Deps, rushId: number, now: Date): Promis
       }
       // unspent allowance is not saved up: a queue that empties, or has no free seat, starts again from now
       clock = admitted < allowed || seats!.free === 0 || rate === 0 ? now : new Date(clock.getTime() + (admitted * 60_000) / rate)
+    }
+    if (now.getTime() < r.opens_at.getTime() - NUMBER_LEAD_MS) {
+      // the pre-queue is counted, not numbered (NUMBER_LEAD_MS)
+      await tx.query(
+        `UPDATE rush_dates SET checked_at = $2, seats_free = $3, seats_unbooked = $4, ranked_draw = NULL, ranked_id = NULL,
+                waiting = (SELECT count(*)::int FROM queue_places WHERE rush_id = $1 AND admitted_at IS NULL)
+          WHERE id = $1`,
+        [rushId, now, seats!.free, seats!.unbooked],
+      )
+      return
     }
     // one snapshot numbers the waiting places and counts them; a place that only moved up by this refresh's admissions keeps its rank
     await tx.query(
