@@ -497,4 +497,34 @@ t('a long queue is asked seldom far back (a tenth of the wait, at most 30 s) and
   assert.is(front.pollSeconds, 2)
 })
 
+t('at the hour a large pre-queue asks spread over seconds (at most 10), each place at its own point, not all in its first second', async () => {
+  await mark(60)
+  at(-60_000)
+  const tokens: string[] = []
+  for (let i = 0; i < 20; i++) tokens.push((await join(null)).body.data.token)
+  const [rush] = await f.db.query<{ id: number }>('SELECT id FROM rush_dates WHERE trip_date = $1 AND origin_code = $2', [
+    trip.tripDate,
+    trip.originCode,
+  ])
+  // 3,000 more browsers in the pre-queue, made in the database
+  await f.db.query("INSERT INTO queue_devices (token_hash, address, issued_at) SELECT 'bulk-' || i, 'bulk', $1 FROM generate_series(1, 3000) i", [
+    f.now(),
+  ])
+  await f.db.query(
+    "INSERT INTO queue_places (rush_id, token_hash, joined_at, draw) SELECT $1, 'bulk-' || i, $2, random() FROM generate_series(1, 3000) i",
+    [rush!.id, f.now()],
+  )
+  // far from the hour: every 15 s
+  at(-40_000)
+  assert.is((await status(tokens[0]!)).pollSeconds, 15)
+  at(-7_000)
+  const polls: number[] = []
+  for (const x of tokens) polls.push((await status(x)).pollSeconds)
+  // 3,020 waiting: over 3.02 s after the hour's 7 s
+  for (const p of polls) assert.ok(p >= 7 && p <= 7 + 3.02, `${p}`)
+  assert.ok(new Set(polls).size >= 10, `spread, not together: ${polls.join(', ')}`)
+  // a place asks at the same point each time
+  assert.is((await status(tokens[3]!)).pollSeconds, polls[3])
+})
+
 t.run()

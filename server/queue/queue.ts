@@ -145,7 +145,7 @@ function toStatus(deps: Deps, row: StatusRow | null, now: Date, token: string | 
     if (row.admitted_until > now) return { ...s, state: 'admitted', admittedUntil: dhakaIsoOrNull(row.admitted_until), pollSeconds: 30 }
     return { ...s, state: 'expired', pollSeconds: 60 }
   }
-  if (untilOpen > 0) return { ...s, state: 'preQueue', pollSeconds: Math.min(15, Math.max(1, Math.ceil(untilOpen / 1000))) }
+  if (untilOpen > 0) return { ...s, state: 'preQueue', pollSeconds: preQueuePollSeconds(untilOpen, row.waiting, row.place_id) }
   const ahead = row.ahead ?? 0
   // every seat held for now (rate 0 under 'auto'): no honest estimate until some come free
   const estimateSeconds = rate > 0 ? Math.ceil(((ahead + 1) * 60) / rate) : null
@@ -175,6 +175,24 @@ const MAX_POLL_SECONDS = 30
 function pollSecondsFor(estimateSeconds: number): number {
   if (estimateSeconds <= 30) return 2
   return Math.min(MAX_POLL_SECONDS, Math.max(5, Math.ceil(estimateSeconds / 10)))
+}
+
+/** Polls a second the pre-queue's first asks after the hour are spread to (the draw is done by then; only learning it waits). */
+const HOUR_POLLS_PER_SECOND = 1000
+/** ... over at most this long, so the first admitted learn it within seconds. */
+const MAX_HOUR_SPREAD_SECONDS = 10
+
+/**
+ * A pre-queue place asks every 15 s, then at the hour, each at its own point of a spread that grows with the
+ * pre-queue: the whole pre-queue asking in the hour's first second would be a crowd of its own.
+ */
+function preQueuePollSeconds(untilOpenMs: number, waiting: number, placeId: string | null): number {
+  const untilOpen = Math.max(1, Math.ceil(untilOpenMs / 1000))
+  if (untilOpen > 15) return 15
+  const spread = Math.min(MAX_HOUR_SPREAD_SECONDS, waiting / HOUR_POLLS_PER_SECOND)
+  // the place's own point in the spread, the same at every ask (its id scattered by a multiplicative hash)
+  const point = placeId ? Number((BigInt(placeId) * 2654435761n) % 1000n) / 1000 : 0
+  return untilOpen + Math.round(spread * point * 10) / 10
 }
 
 /**
