@@ -334,6 +334,22 @@ t('a status poll is one read of the queue; at most one poll a second also refres
   }
 })
 
+/** `n` browsers in the rush date's pre-queue, made in the database (joining each through the API would take long). */
+async function bulkPreQueue(n: number): Promise<void> {
+  const [rush] = await f.db.query<{ id: number }>('SELECT id FROM rush_dates WHERE trip_date = $1 AND origin_code = $2', [
+    trip.tripDate,
+    trip.originCode,
+  ])
+  await f.db.query("INSERT INTO queue_devices (token_hash, address, issued_at) SELECT 'bulk-' || i, 'bulk', $1 FROM generate_series(1, $2::int) i", [
+    f.now(),
+    n,
+  ])
+  await f.db.query(
+    "INSERT INTO queue_places (rush_id, token_hash, joined_at, draw) SELECT $1, 'bulk-' || i, $2, random() FROM generate_series(1, $3::int) i",
+    [rush!.id, f.now(), n],
+  )
+}
+
 /** The one statement a poll runs (the rush date refreshed already this second), with its parameters. */
 async function pollStatement(token: string): Promise<{ place: number; sql: string; params: unknown[] }> {
   const seen: { sql: string; params: unknown[] }[] = []
@@ -383,18 +399,7 @@ t(
   async () => {
     await mark(60)
     at(-60_000)
-    const [rush] = await f.db.query<{ id: number }>('SELECT id FROM rush_dates WHERE trip_date = $1 AND origin_code = $2', [
-      trip.tripDate,
-      trip.originCode,
-    ])
-    // 400 browsers in the pre-queue, made in the database (joining each through the API would take long)
-    await f.db.query("INSERT INTO queue_devices (token_hash, address, issued_at) SELECT 'bulk-' || i, 'bulk', $1 FROM generate_series(1, 400) i", [
-      f.now(),
-    ])
-    await f.db.query(
-      "INSERT INTO queue_places (rush_id, token_hash, joined_at, draw) SELECT $1, 'bulk-' || i, $2, random() FROM generate_series(1, 400) i",
-      [rush!.id, f.now()],
-    )
+    await bulkPreQueue(400)
     at(1000)
     const token = (await join(null)).body.data.token
     at(5000)
@@ -502,18 +507,7 @@ t('at the hour a large pre-queue asks spread over seconds (at most 10), each pla
   at(-60_000)
   const tokens: string[] = []
   for (let i = 0; i < 20; i++) tokens.push((await join(null)).body.data.token)
-  const [rush] = await f.db.query<{ id: number }>('SELECT id FROM rush_dates WHERE trip_date = $1 AND origin_code = $2', [
-    trip.tripDate,
-    trip.originCode,
-  ])
-  // 3,000 more browsers in the pre-queue, made in the database
-  await f.db.query("INSERT INTO queue_devices (token_hash, address, issued_at) SELECT 'bulk-' || i, 'bulk', $1 FROM generate_series(1, 3000) i", [
-    f.now(),
-  ])
-  await f.db.query(
-    "INSERT INTO queue_places (rush_id, token_hash, joined_at, draw) SELECT $1, 'bulk-' || i, $2, random() FROM generate_series(1, 3000) i",
-    [rush!.id, f.now()],
-  )
+  await bulkPreQueue(3000)
   // far from the hour: every 15 s
   at(-40_000)
   assert.is((await status(tokens[0]!)).pollSeconds, 15)
