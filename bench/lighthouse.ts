@@ -9,6 +9,7 @@
  * spreads over all routes.
  */
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
@@ -27,6 +28,7 @@ import {
   ms,
   num,
   onCleanup,
+  range,
   paidBooking,
   reservationPath,
   searchPath,
@@ -105,6 +107,12 @@ interface Sample {
 }
 
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr']
+
+/** `min a, median b, max c (runs: x, y, …)` of one route's runs, as the log prints it. */
+const spreadLine = (xs: number[], fmt: (n: number) => string) => {
+  const { min, max } = range(xs)
+  return `min ${fmt(min)}, median ${fmt(median(xs))}, max ${fmt(max)} (runs: ${xs.map(fmt).join(', ')})`
+}
 
 const short = (s: string, n = 140) => (s.length > n ? s.slice(0, n - 1) + '…' : s).replace(/\s+/g, ' ')
 
@@ -364,11 +372,18 @@ export interface LighthouseOptions {
   plainPort: number
 }
 
+const loadAvg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')
+
 type Metric = 'perf' | 'a11y' | 'bp' | 'fcp' | 'lcp' | 'tbt' | 'cls' | 'bytes' | 'benchmarkIndex'
 
 export async function runLighthouse(opts: LighthouseOptions, log: (s: string) => void): Promise<PartResult> {
   const date = new Date().toISOString()
   const started = Date.now()
+  const loadStart = loadAvg()
   const base = opts.base
   const { trip, doubleDeck } = await doubleDeckTrip(base)
   const session = await demoSession(base)
@@ -444,8 +459,9 @@ export async function runLighthouse(opts: LighthouseOptions, log: (s: string) =>
 
   const figures: Figure[] = []
   const details: string[] = [
-    `Lighthouse 12, default mobile config (simulated throttling: slow 4G, 4x CPU slowdown, Moto G Power screen), Chromium \`${CHROME_FLAGS.join(' ')}\`; median of the runs per route (${RUNS} each), interleaved (round 1 of every route, then round 2…), each run with an empty HTTP cache. ` +
-      `Budgets on every route of every deployment: performance ≥ ${PERF_MIN}, LCP ≤ ${sec(LCP_MAX_MS)}, TBT ≤ ${ms(TBT_MAX_MS)}, CLS 0.`,
+    `Lighthouse 12, default mobile config (simulated throttling: slow 4G, 4x CPU slowdown, Moto G Power screen), Chromium \`${CHROME_FLAGS.join(' ')}\`; median of the runs per route (${RUNS} each) with their min – max, interleaved (round 1 of every route, then round 2…), each run with an empty HTTP cache. ` +
+      `Budgets on every route of every deployment: performance ≥ ${PERF_MIN}, LCP ≤ ${sec(LCP_MAX_MS)} (the median run), TBT ≤ ${ms(TBT_MAX_MS)} in every run, CLS 0. ` +
+      `Load average (1, 5, 15 min) at the start of the runs ${loadStart}, at their end ${loadAvg()}.`,
     '',
     'How the app is served (the same build, the same API server and data):',
     '',
@@ -489,12 +505,14 @@ export async function runLighthouse(opts: LighthouseOptions, log: (s: string) =>
       const lcp = fig(`${pre}LCP`, m('lcp'), sec, { samples: pick('lcp'), max: LCP_MAX_MS })
       // "CLS 0" as Lighthouse shows it (3 decimals)
       const cls = fig(`${pre}CLS`, m('cls'), num(3), { samples: pick('cls'), max: 0.0005, budget: '= 0' })
-      const tbt = fig(`${pre}TBT`, m('tbt'), ms, { samples: pick('tbt'), max: TBT_MAX_MS })
+      // every run under the budget (issue 33): a median hides the runs a loaded machine makes slow
+      const tbt = fig(`${pre}TBT`, m('tbt'), ms, { samples: pick('tbt'), max: TBT_MAX_MS, every: true })
       figures.push(perf, lcp, cls, tbt)
       figures.push(fig(`${pre}FCP`, m('fcp'), ms, { samples: pick('fcp') }))
       figures.push(fig(`${pre}bytes transferred`, m('bytes'), kb, { samples: pick('bytes') }))
       figures.push(fig(`${pre}accessibility score`, m('a11y'), int, { samples: pick('a11y'), exact: 100 }))
       figures.push(fig(`${pre}best-practices score`, m('bp'), int, { samples: pick('bp'), exact: 100 }))
+      log(`lighthouse ${k}: TBT ${spreadLine(pick('tbt'), ms)}; performance ${spreadLine(pick('perf'), int)}; LCP ${spreadLine(pick('lcp'), sec)}`)
       const withSpread = (f: Figure) =>
         `${f.pass === false ? '**FAIL** ' : ''}${f.value}${f.spread ? ` (${f.spread.replace(/ \(n=\d+\)$/, '')})` : ''}`
       const spread = (k: Metric, fmt: (n: number) => string) =>

@@ -12,13 +12,13 @@
  *   surrogate (PostgreSQL text cannot store them): see `isStorableText`.
  */
 import * as z from 'zod/mini'
+import { id, instant } from './scalars.ts'
 import {
   coachTypes,
   emailPattern,
   FIELD_MAX,
   isCalendarDate,
   isInstant,
-  MAX_ID,
   MAX_SEATS,
   mobilePattern,
   PASSWORD_MAX,
@@ -63,6 +63,8 @@ export {
 
 // ---------- shared primitives ----------
 
+export { id, instant }
+
 const str = (max = 200) => z.string().check(z.maxLength(max))
 const text = (min: number, max: number) => z.string().check(z.trim(), z.minLength(min), z.maxLength(max))
 export const mobile = z.string().check(z.trim(), z.regex(mobilePattern))
@@ -83,7 +85,6 @@ export const password = z
 export const isoDate = z
   .string()
   .check(z.regex(/^(?:19|2[01])\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/), z.refine(isCalendarDate, 'Not a calendar date'))
-export const instant = z.string()
 /**
  * An instant in a request: ISO-8601 with `Z` or an offset, on a real date and time. The pattern is the
  * shape, years 1900-2199 (what test generators read); the refinement drops 30 February (isInstant).
@@ -96,7 +97,6 @@ export const instantInput = z
     ),
     z.refine(isInstant, 'Not a date and time'),
   )
-export const id = z.number().check(z.int(), z.positive(), z.lte(MAX_ID))
 export const money = z.number().check(z.int())
 export const cityCode = z.string().check(z.regex(/^[A-Z]{3}$/))
 export const seatName = z.string().check(z.regex(/^[A-Z0-9]{1,6}$/))

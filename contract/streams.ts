@@ -6,7 +6,7 @@
  * `data` is one JSON value, its schema below under the event's name.
  */
 import * as z from 'zod/mini'
-import { id, instant } from './schemas.ts'
+import { id, instant } from './scalars.ts'
 
 /** What a seat is to everyone but its holder: the holder is never sent. */
 export const liveSeatStates = ['available', 'held', 'booked', 'sold'] as const

@@ -1,5 +1,4 @@
-import { memo, useCallback, useMemo, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react'
-import { Tabs } from '@ark-ui/react/tabs'
+import { memo, useCallback, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react'
 import { useComputed, useSignal, useSignalEffect, type ReadonlySignal, type Signal } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { seatGrid } from '../../styled-system/recipes'
@@ -89,26 +88,73 @@ export function Root({ layout, getState, onToggle, onUnavailable, labels, readOn
     )
   }
   return (
-    <Tabs.Root
-      className={[s.root, className].filter(Boolean).join(' ')}
-      defaultValue={deck ? undefined : decks[0]}
-      value={deck}
-      onValueChange={(d) => onDeckChange?.(d.value as Deck)}
-      activationMode="automatic"
-    >
-      <Tabs.List className={s.tabs} aria-label={labels.decks}>
+    <DeckTabs decks={decks} deck={deck} onDeckChange={onDeckChange} label={labels.decks} name={labels.deck} className={className}>
+      {(d) => <DeckGrid deck={d} {...grid} bare />}
+    </DeckTabs>
+  )
+}
+
+interface DeckTabsProps {
+  decks: Deck[]
+  deck?: Deck
+  onDeckChange?: (deck: Deck) => void
+  label: string
+  name: (deck: Deck) => string
+  className?: string
+  children: (deck: Deck) => ReactNode
+}
+
+/**
+ * The deck switch (WAI-ARIA tabs, automatic activation: ← → Home End select and focus a tab).
+ * Its own few lines, not a tabs library: Ark's looked for focusable elements in the panel on
+ * every mount, a forced layout of the whole seat map in the frame that first shows it.
+ */
+function DeckTabs({ decks, deck, onDeckChange, label, name, className, children }: DeckTabsProps) {
+  const s = seatGrid()
+  const id = useId()
+  const [own, setOwn] = useState(decks[0]!)
+  const current = deck ?? own
+  const tabs = useRef<HTMLDivElement>(null)
+  const select = (d: Deck) => {
+    if (deck === undefined) setOwn(d)
+    onDeckChange?.(d)
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const i = decks.indexOf(current)
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1 + decks.length, Home: 0, End: decks.length - 1 }[e.key]
+    if (to === undefined) return
+    e.preventDefault()
+    const d = decks[to % decks.length]!
+    select(d)
+    tabs.current?.querySelector<HTMLElement>(`[data-deck="${d}"]`)?.focus()
+  }
+  return (
+    <div className={[s.root, className].filter(Boolean).join(' ')}>
+      <div ref={tabs} role="tablist" aria-label={label} aria-orientation="horizontal" className={s.tabs} onKeyDown={onKeyDown}>
         {decks.map((d) => (
-          <Tabs.Trigger key={d} value={d} className={s.tab}>
-            {labels.deck(d)}
-          </Tabs.Trigger>
+          <button
+            key={d}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${d}`}
+            aria-controls={`${id}-panel-${d}`}
+            aria-selected={d === current}
+            data-selected={d === current ? '' : undefined}
+            data-deck={d}
+            tabIndex={d === current ? 0 : -1}
+            className={s.tab}
+            onClick={() => select(d)}
+          >
+            {name(d)}
+          </button>
         ))}
-      </Tabs.List>
+      </div>
       {decks.map((d) => (
-        <Tabs.Content key={d} value={d} className={s.deck}>
-          <DeckGrid deck={d} {...grid} bare />
-        </Tabs.Content>
+        <div key={d} role="tabpanel" id={`${id}-panel-${d}`} aria-labelledby={`${id}-tab-${d}`} hidden={d !== current} className={s.deck}>
+          {children(d)}
+        </div>
       ))}
-    </Tabs.Root>
+    </div>
   )
 }
 

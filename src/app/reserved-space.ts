@@ -42,10 +42,18 @@ export function keepFocusInView(): void {
   if (r.top < top || r.bottom > bottom) el.scrollIntoView({ block: 'nearest' })
 }
 
+const setSpace = (name: ReservedSpace, height: number) => document.documentElement.style.setProperty(name, `${Math.ceil(height)}px`)
+
 /** Sets `name` to `height` px (0 to give the space back) and keeps the focused control clear. */
 export function reserveSpace(name: ReservedSpace, height: number): void {
-  document.documentElement.style.setProperty(name, `${Math.ceil(height)}px`)
+  setSpace(name, height)
   if (height > 0) keepFocusInView()
+}
+
+/** Sets or clears <html data-crowded> as `crowded()` says (null: leaves it). */
+function markCrowded(crowd: boolean | null): void {
+  if (crowd === true) document.documentElement.dataset.crowded = ''
+  else if (crowd === false) delete document.documentElement.dataset.crowded
 }
 
 /** More than this share of the viewport's height under the header and the bottom bar together: neither stays fixed. */
@@ -54,71 +62,80 @@ const CROWDED = 0.5
 const UNCROWDED = 0.4
 
 /**
- * Marks <html data-crowded> while the header and the seat page's bottom bar, at their own heights,
- * would cover more than half the viewport (text-only zoom on a phone: the `max-height: 32em` rule
- * that unfixes them at 400 % zoom counts in the browser's default font size, not the page's); the
+ * Whether <html data-crowded> should be on: the header and the seat page's bottom bar, at their own
+ * heights, would cover more than half the viewport (text-only zoom on a phone: the `max-height: 32em`
+ * rule that unfixes them at 400 % zoom counts in the browser's default font size, not the page's); the
  * header and the bar then scroll with the page. Their heights, not the bands they cover, decide,
- * so unfixing them does not undo itself.
+ * so unfixing them does not undo itself. Null: between the two shares, as it is.
  */
-export function checkCrowded(): void {
+function crowded(): boolean | null {
   let h = 0
   for (const el of document.querySelectorAll<HTMLElement>('[data-reserved-space="--header-space"], [data-reserved-space="--bottom-bar-space"]')) {
     h += el.offsetHeight
   }
-  const root = document.documentElement
   const share = h / window.innerHeight
-  if (share > CROWDED) root.dataset.crowded = ''
-  else if (share < UNCROWDED) delete root.dataset.crowded
+  return share > CROWDED ? true : share < UNCROWDED ? false : null
 }
 
-/**
- * Keeps `name` equal to the band of the viewport `el` covers while it is fixed or sticky (its
- * computed position): from the top of the viewport to its bottom edge for the header, from its top
- * edge to the bottom of the viewport for the others; 0 when it is empty, hidden, or in the flow at
- * this viewport size. Returns the function that stops and gives the space back.
- */
-export function trackReservedSpace(el: HTMLElement, name: ReservedSpace): () => void {
-  let last = -1
-  const measure = () => {
-    if (name === '--header-space' || name === '--bottom-bar-space') checkCrowded()
-    const position = getComputedStyle(el).position
-    const r = el.getBoundingClientRect()
-    const band = name === '--header-space' ? r.bottom : window.innerHeight - r.top
-    const h = (position === 'fixed' || position === 'sticky') && r.height > 0 ? Math.max(0, band) : 0
-    if (h !== last) reserveSpace(name, (last = h))
-  }
-  const observer = new ResizeObserver(measure)
-  observer.observe(el)
-  window.addEventListener('resize', measure)
-  return () => {
-    observer.disconnect()
-    window.removeEventListener('resize', measure)
-    reserveSpace(name, 0)
-    queueMicrotask(checkCrowded)
-  }
+/** The band of the viewport `el` covers while it is fixed or sticky (its computed position), 0 when in the flow or empty. */
+function bandOf(el: HTMLElement, name: ReservedSpace): number {
+  if (!el.isConnected) return 0
+  const position = getComputedStyle(el).position
+  const r = el.getBoundingClientRect()
+  const band = name === '--header-space' ? r.bottom : window.innerHeight - r.top
+  return (position === 'fixed' || position === 'sticky') && r.height > 0 ? Math.max(0, band) : 0
 }
 
 /**
  * Tracks every part of the page marked `data-reserved-space="<variable>"` (the header, the floating
- * buttons, the seat page's bottom bar) from when it appears until it goes, and starts the focus
+ * buttons, the seat page's bottom bar) from when it appears until it goes, keeping its variable equal
+ * to the band it covers (from the top of the viewport to the header's bottom edge, from a bottom
+ * part's top edge to the bottom of the viewport), and <html data-crowded>; starts the focus
  * safety net of src/lib/focus.ts: what keeps focus seen and off the page body, fetched after the
  * first render. Returns a disposer.
  */
 export function startFocusCare(): () => void {
-  const tracked = new Map<HTMLElement, () => void>()
+  // the band last written per variable (none yet: the styles read 0)
+  const written = new Map<ReservedSpace, number>()
+  const tracked = new Map<HTMLElement, ReservedSpace>()
+  // every part in one pass, each read before any write: a variable written on <html> restyles the
+  // whole page, and a read after it would do that at once, once per part
+  const measure = () => {
+    const crowd = crowded()
+    const bands = new Map<ReservedSpace, number>()
+    for (const [el, name] of tracked) bands.set(name, Math.max(bands.get(name) ?? 0, bandOf(el, name)))
+    for (const name of written.keys()) if (!bands.has(name)) bands.set(name, 0)
+    markCrowded(crowd)
+    let grew = false
+    for (const [name, h] of bands) {
+      if ((written.get(name) ?? 0) === h) continue
+      written.set(name, h)
+      setSpace(name, h)
+      grew ||= h > 0
+    }
+    if (grew) keepFocusInView()
+  }
+  const resize = new ResizeObserver(measure)
   let queued = 0
   const sync = () => {
     queued = 0
-    for (const [el, stop] of tracked) {
+    let changed = false
+    for (const el of tracked.keys()) {
       if (el.isConnected) continue
-      stop()
+      resize.unobserve(el)
       tracked.delete(el)
+      changed = true
     }
     for (const el of document.querySelectorAll<HTMLElement>('[data-reserved-space]')) {
-      if (!tracked.has(el)) tracked.set(el, trackReservedSpace(el, el.dataset.reservedSpace as ReservedSpace))
+      if (tracked.has(el)) continue
+      tracked.set(el, el.dataset.reservedSpace as ReservedSpace)
+      // observing calls measure for it
+      resize.observe(el)
     }
+    if (changed) measure()
   }
   sync()
+  window.addEventListener('resize', measure)
   const press = () => {
     pressed = true
   }
@@ -142,9 +159,13 @@ export function startFocusCare(): () => void {
     window.removeEventListener('pointerup', release, true)
     window.removeEventListener('pointercancel', release, true)
     pressed = deferred = false
+    window.removeEventListener('resize', measure)
     observer.disconnect()
+    resize.disconnect()
     cancelAnimationFrame(queued)
     stopRescue()
-    for (const stop of tracked.values()) stop()
+    for (const name of written.keys()) setSpace(name, 0)
+    tracked.clear()
+    queueMicrotask(() => markCrowded(crowded()))
   }
 }

@@ -49,7 +49,7 @@ export interface LiveOptions {
   focused?: () => string | null
   /** The browser's network (navigator.onLine and the online/offline events, from the page). */
   network: Network
-  /** Opens the stream (src/api/streams.ts openStream, which the page loads with the seat map, not before). */
+  /** Opens the stream (src/api/streams.ts openStream, which the page loads once the seat map has painted). */
   open: Opener
   /** 0 ≤ x < 1, spreads reconnects of many tabs after a server restart (Math.random by default). */
   random?: () => number

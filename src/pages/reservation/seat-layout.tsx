@@ -7,7 +7,7 @@ import { useT } from '../../app/use-t.ts'
 import { formatTime } from '../../lib/dates.ts'
 import { formatWeekdayDate } from '../../../contract/weekday-date.ts'
 import { formatMoney } from '../../lib/money.ts'
-import { openStream } from '../../api/streams.ts'
+import { followAfterPaint } from './follow-after-paint.ts'
 import { BookingModel } from '../../models/booking.ts'
 import { HoldModel } from '../../models/hold.ts'
 import { BookingContext } from '../../parts/use-booking.ts'
@@ -124,7 +124,7 @@ function useLiveSeats(feed: LiveFeed, tripId: number | undefined) {
       const at = document.activeElement
       return at instanceof HTMLElement && el.contains(at) ? (at.dataset.seat ?? null) : null
     }
-    const stop = feed.follow(tripId, { busy, focused, network: browserNetwork, open: openStream })
+    const stop = followAfterPaint((open) => feed.follow(tripId, { busy, focused, network: browserNetwork, open }))
     return () => {
       stop()
       el.removeEventListener('keydown', onKey)
