@@ -287,8 +287,11 @@ const heldSeats = {
 export const seatLockRequest = z.strictObject({ ...heldSeats, locked: z.boolean() })
 /** Truthy when the lock is yours (or the unlock done), `false` when another holder has a seat. */
 export const seatLockResponse = z.union([z.literal(false), z.object({ seatNames: z.array(z.string()), expirationTime: z.nullable(instant) })])
-/** "Extend booking time" for a hold before booking: the held seats, kept until `expirationTime` (after now, at most the maximum). */
-export const extendSeatLockRequest = z.strictObject({ ...heldSeats, expirationTime: instantInput })
+/**
+ * "Extend booking time" for a hold before booking: the held seats, kept until `expirationTime` (after now, at most the maximum).
+ * On a round trip's return leg, `outboundReservationId`: the caller's booked outbound, kept as long (within its own maximum).
+ */
+export const extendSeatLockRequest = z.strictObject({ ...heldSeats, expirationTime: instantInput, outboundReservationId: z.optional(id) })
 /** The hold after the extension: its seats, the new expiry, the most it may reach and the extensions it has left. */
 export const extendSeatLockResponse = z.object({
   seatNames: z.array(z.string()),
