@@ -545,6 +545,8 @@ export const cancelInitializeResponse = z.object({
   refundTo: z.optional(z.enum(['CARD', 'BALANCE'])),
   /** With refundTo CARD: where the money came from, so the quote names it ("your bKash wallet"). */
   paidWith: z.optional(z.nullable(z.enum(paySources))),
+  /** Where each part of the refund goes, as the cancel sends it: back to each payment's source (by `paidWith`), the rest to the balance. */
+  refundParts: z.optional(z.array(z.object({ to: z.enum(['CARD', 'BALANCE']), amount: money, paidWith: z.nullable(z.enum(paySources)) }))),
 })
 /**
  * Query string of the cancel quote and the cancel: `seats`, the comma-separated seats of the
