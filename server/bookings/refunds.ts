@@ -24,6 +24,7 @@ import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
 import type { Refunder, RefundOutcome } from './gateways/gateway.ts'
 import { GatewayUnavailableError } from './gateways/sslcommerz-api.ts'
 import type { PaymentRow } from './payment-row.ts'
+import type { RefundTo } from '../delivery/ticket-messages.ts'
 
 /** Why money is refunded. */
 export type RefundReason = 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'REVIEW_DECLINED' | 'BOOKING_ENDED' | 'COUPON_REFUSED' | 'TICKET_CHANGED'
@@ -154,15 +155,16 @@ export async function refundSplit(
 
 /**
  * Refunds `amount` of a paid ticket, in `tx` (the transaction that cancels it), as refundSplit splits it.
- * Answers where the money goes (the card when any of it does), or null when nothing is refunded (nothing to
- * refund, or a guest's ticket under REFUND_TO=balance).
+ * Answers where the money goes, for the passenger's messages: the card or the balance, each place and its part
+ * when it is split between places, or null when nothing is refunded (nothing to refund, or a guest's ticket under
+ * REFUND_TO=balance).
  */
 export async function refundTicket(
   tx: Queryable,
   deps: Deps,
   r: { id: number; passenger_id: number | null; pnr: string | null; payment_method: 'CARD' | 'BALANCE' | null },
   req: { amount: number; reason: 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'TICKET_CHANGED'; description: string; now: Date; part?: number },
-): Promise<RefundDestination | null> {
+): Promise<RefundTo> {
   const parts = await refundSplit(tx, deps, r, req.amount, true)
   const cards = parts.filter((x) => x.payment)
   // A round trip's return ticket refunds through the payment of both legs: its refunds are a part of their own.
@@ -180,6 +182,8 @@ export async function refundTicket(
       at: req.now,
     })
   }
+  const places = refundPartsView(parts)
+  if (places.length > 1) return places.map((x) => ({ place: x.paidWith ?? 'BALANCE', amount: x.amount }))
   return cards.length > 0 ? 'CARD' : toBalance ? 'BALANCE' : null
 }
 

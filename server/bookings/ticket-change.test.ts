@@ -278,6 +278,21 @@ t(
     assert.is(c.status, 200, JSON.stringify(c.body))
     assert.equal(await cardRefunds(sold.id), [[res.body.data.payment.paymentId, 300]], 'as quoted: the card’s part')
     assert.is(await balance(p.id), before + q.refundAmount - 300, 'as quoted: the rest to the balance')
+    // the SMS and the e-mail name each part, not "the card" for the whole
+    const [sms] = await f.db.query<{ body: string }>(
+      "SELECT body FROM outbox_messages WHERE channel = 'SMS' AND \"to\" = $1 AND body LIKE '%cancelled%' ORDER BY id DESC LIMIT 1",
+      [p.mobile],
+    )
+    const rest = (q.refundAmount - 300).toLocaleString('en-US')
+    assert.match(
+      sms!.body,
+      `300 Tk is being refunded to the card you paid with and ${rest} Tk to your balance; your bank may take a few days to show it.`,
+    )
+    const [mail] = await f.db.query<{ body: string }>(
+      "SELECT body FROM outbox_messages WHERE channel = 'EMAIL' AND body LIKE $1 ORDER BY id DESC LIMIT 1",
+      [`%${sold.pnr}%cancelled%`],
+    )
+    assert.match(mail!.body, `and ${rest} Tk to your balance`)
   },
 )
 
