@@ -287,8 +287,11 @@ const heldSeats = {
 export const seatLockRequest = z.strictObject({ ...heldSeats, locked: z.boolean() })
 /** Truthy when the lock is yours (or the unlock done), `false` when another holder has a seat. */
 export const seatLockResponse = z.union([z.literal(false), z.object({ seatNames: z.array(z.string()), expirationTime: z.nullable(instant) })])
-/** "Extend booking time" for a hold before booking: the held seats, kept until `expirationTime` (after now, at most the maximum). */
-export const extendSeatLockRequest = z.strictObject({ ...heldSeats, expirationTime: instantInput })
+/**
+ * "Extend booking time" for a hold before booking: the held seats, kept until `expirationTime` (after now, at most the maximum).
+ * On a round trip's return leg, `outboundReservationId`: the caller's booked outbound, kept as long (within its own maximum).
+ */
+export const extendSeatLockRequest = z.strictObject({ ...heldSeats, expirationTime: instantInput, outboundReservationId: z.optional(id) })
 /** The hold after the extension: its seats, the new expiry, the most it may reach and the extensions it has left. */
 export const extendSeatLockResponse = z.object({
   seatNames: z.array(z.string()),
@@ -542,6 +545,8 @@ export const cancelInitializeResponse = z.object({
   refundTo: z.optional(z.enum(['CARD', 'BALANCE'])),
   /** With refundTo CARD: where the money came from, so the quote names it ("your bKash wallet"). */
   paidWith: z.optional(z.nullable(z.enum(paySources))),
+  /** Where each part of the refund goes, as the cancel sends it: back to each payment's source (by `paidWith`), the rest to the balance. */
+  refundParts: z.optional(z.array(z.object({ to: z.enum(['CARD', 'BALANCE']), amount: money, paidWith: z.nullable(z.enum(paySources)) }))),
 })
 /**
  * Query string of the cancel quote and the cancel: `seats`, the comma-separated seats of the

@@ -9,7 +9,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import type { ChangeQuote, Reservation } from '../contract/schemas.ts'
 import { formatMoney } from '../contract/money.ts'
-import { bookThroughApi, dhakaDate, expectNoAxeViolations, type Lang, m, openOwnTicket, type TripRow } from './helpers.ts'
+import { bookThroughApi, dhakaDate, expectNoAxeViolations, type Lang, m, openOwnTicket, typeCancelCode, type TripRow } from './helpers.ts'
 import { expectBoxFits, textSize } from './large-text.ts'
 
 test.describe.configure({ timeout: 180_000 })
@@ -83,6 +83,26 @@ for (const lang of ['en', 'bn'] as const) {
       before.pin,
       q.seats.map((s) => s.name),
     ])
+
+    // cancelled now: the quote and the result name each place the refund goes back to, bKash's part first
+    await press(page, page.getByRole('button', { name: m(lang, 'ticket.cancel'), exact: true }))
+    await expect(page.getByRole('heading', { name: m(lang, 'ticket.cancelHeading') })).toBeFocused()
+    // ticket.methodCard's choices (a select, which m() leaves as it is)
+    const place = (p: 'bkash' | 'card') => new RegExp(`${p} \\{([^}]*)\\}`).exec(m(lang, 'ticket.methodCard').replace('other {', 'card {'))![1]!
+    const box = page.getByRole('region', { name: m(lang, 'ticket.cancelHeading') })
+    await expect(box.getByRole('term').filter({ hasNotText: /%|٪/ })).toHaveText([
+      m(lang, 'ticket.refundAmountCard', { place: place('bkash') }),
+      m(lang, 'ticket.refundAmountCard', { place: place('card') }),
+    ])
+    const amounts = page.getByTestId('refund-part')
+    await expect(amounts.first()).toHaveText(formatMoney(q.toPay, lang))
+    const [toBkash, toCard] = (await amounts.allInnerTexts()).map((x) => x.trim())
+    await expectNoAxeViolations(page, `${lang} cancel quote split between two places`)
+    await typeCancelCode(page, request, bought.mobile, lang)
+    await press(page, page.getByRole('button', { name: m(lang, 'ticket.confirmCancel') }))
+    const part = (refund: string, p: 'bkash' | 'card') => m(lang, 'ticket.refundPartCard', { refund, place: place(p) })
+    const said = m(lang, 'ticket.canceledDoneSplit', { parts: `${part(toBkash!, 'bkash')}, ${part(toCard!, 'card')}` })
+    await expect(page.getByRole('status').filter({ hasText: said })).toHaveCount(1)
     await page.context().close()
   })
 

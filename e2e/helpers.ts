@@ -125,6 +125,16 @@ export async function latestCode(request: APIRequestContext, mobile: string, pur
   return code!
 }
 
+/** Types the newest cancel code the outbox holds for `mobile` into the cancel step's code boxes, as the passenger does. */
+export async function typeCancelCode(page: Page, request: APIRequestContext, mobile: string, lang: Lang): Promise<void> {
+  const otp = await latestCode(request, mobile, /./, await latestCode(request, mobile, /verification/i))
+  await page
+    .getByRole('textbox', { name: m(lang, 'login.codeDigit', { index: 1, count: 6 }) })
+    .first()
+    .focus()
+  await page.keyboard.type(otp)
+}
+
 /** Signs up a passenger through the API (with the SMS code from the outbox); answers the mobile. */
 export async function createPassenger(request: APIRequestContext, mobile = randomMobile()): Promise<string> {
   const reg = await request.post('/api/register', {

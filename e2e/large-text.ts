@@ -72,11 +72,33 @@ export function unreachableFocusables(page: Page): Promise<string[]> {
   })
 }
 
-/** Expects every control reachable by scrolling and every Tab stop named (with a role), besides no sideways page. */
+/**
+ * Tables wider than the box that scrolls them (within `selector`), named by their caption: a table of labels and amounts
+ * reflows on a phone (its rows stacked), so that nobody has to scroll it sideways to read a total (WCAG 1.4.10).
+ */
+export function scrollingTables(page: Page, selector = 'body'): Promise<string[]> {
+  return page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll<HTMLTableElement>(`${sel} table`)]
+        .filter((table) => table.getClientRects().length > 0)
+        .flatMap((table) => {
+          for (let box = table.parentElement; box; box = box.parentElement) {
+            if (!/(auto|scroll)/.test(getComputedStyle(box).overflowX)) continue
+            if (box.scrollWidth <= box.clientWidth + 1) return []
+            return [`${table.caption?.textContent?.trim() ?? table.className.split(' ')[0]}: ${box.scrollWidth} px in a box of ${box.clientWidth}`]
+          }
+          return []
+        }),
+    selector,
+  )
+}
+
+/** Expects every control reachable by scrolling, every Tab stop named (with a role) and every table reflowed, besides no sideways page. */
 export async function expectLargeTextOk(page: Page, label: string): Promise<void> {
   expect(await sideways(page), `${label}: the page scrolls sideways`).toEqual({ overflow: 0, culprits: [] })
   expect(await unreachableFocusables(page), `${label}: controls a scroll box cannot scroll to`).toEqual([])
   expect(await unnamedTabStops(page), `${label}: a scroll box reached by Tab says what it is`).toEqual([])
+  expect(await scrollingTables(page), `${label}: tables that scroll sideways in their box`).toEqual([])
 }
 
 /**
@@ -99,4 +121,5 @@ export async function expectBoxFits(page: Page, selector: string, label: string)
   expect(wide, `${label}: parts of ${selector} past the screen's edge`).toEqual([])
   expect(await unreachableFocusables(page), `${label}: controls a scroll box cannot scroll to`).toEqual([])
   expect(await unnamedTabStops(page), `${label}: a scroll box reached by Tab says what it is`).toEqual([])
+  expect(await scrollingTables(page, selector), `${label}: tables that scroll sideways in their box`).toEqual([])
 }

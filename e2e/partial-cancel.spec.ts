@@ -6,7 +6,7 @@
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import type { Reservation } from '../contract/schemas.ts'
-import { bookThroughApi, expectNoAxeViolations, latestCode, m, openOwnTicket, tripFor } from './helpers.ts'
+import { bookThroughApi, expectNoAxeViolations, m, openOwnTicket, typeCancelCode, tripFor } from './helpers.ts'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -45,12 +45,7 @@ for (const lang of ['en', 'bn'] as const) {
 
     await expect(page.getByRole('heading', { name: m(lang, 'ticket.cancelSeatsHeading', { seats: gone }) })).toBeFocused()
     const refund = (await page.getByTestId('refund-amount').innerText()).trim()
-    const otp = await latestCode(request, bought.mobile, /./, await latestCode(request, bought.mobile, /verification/i))
-    await page
-      .getByRole('textbox', { name: m(lang, 'login.codeDigit', { index: 1, count: 6 }) })
-      .first()
-      .focus()
-    await page.keyboard.type(otp)
+    await typeCancelCode(page, request, bought.mobile, lang)
     await press(page, page.getByRole('button', { name: m(lang, 'ticket.confirmCancelSeats') }))
 
     const said = m(lang, 'ticket.seatsCanceledDoneCard', { seats: gone, refund })

@@ -7,7 +7,7 @@
  * LOGOUT stays on the screen and nothing scrolls sideways.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { bookThroughApi, createPassenger, dhakaDate, pageHeading, reservationUrl, signInContext, topUp, tripFor, type TripRow } from './helpers.ts'
+import { bookThroughApi, createPassenger, dhakaDate, m, pageHeading, reservationUrl, signInContext, topUp, tripFor, type TripRow } from './helpers.ts'
 import { routes } from '../src/routes.ts'
 import { expectLargeTextOk, expectReflow, textSize } from './large-text.ts'
 
@@ -194,6 +194,28 @@ for (const width of [375, 1280]) {
     await resultsAndSeatPage(page, trip, date, `at 200 % text, ${width}px`)
   })
 }
+
+test('200 % text at 320px in Bengali: the seat page’s fare table is stacked to fit the screen, no scroll box needed', async ({
+  page,
+  context,
+  request,
+}) => {
+  await page.addInitScript(() => sessionStorage.setItem('language', 'bn'))
+  await page.setViewportSize({ width: 320, height: 700 })
+  await textSize(context, page, 200)
+  // a standard coach: the longest seat type's name in Bengali
+  const date = dhakaDate(26)
+  const res = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } })
+  const trip = ((await res.json()) as { data: TripRow[] }).data.find((t) => /STANDARD/.test(t.coachType) && t.availableSeats > 3)!
+  await open(page, reservationUrl(trip, date))
+  await expect(page.getByRole('grid').first()).toBeVisible()
+  for (const id of ['seatChoice.boarding', 'seatChoice.dropping']) await page.getByLabel(m('bn', id)).selectOption({ index: 1 })
+  const seats = page.getByRole('grid').locator('button[data-state="available"]:visible')
+  await seats.first().click()
+  await seats.nth(3).click()
+  await expect(page.getByTestId('selected-seats')).toHaveText(/, /)
+  await expectLargeTextOk(page, 'seat page with two seats chosen, bn, 320px, 200 % text')
+})
 
 test('text-only zoom to 200 % at 375px: on the seat page the header and the bottom bar leave most of the screen to the page', async ({
   page,

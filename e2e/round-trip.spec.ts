@@ -12,7 +12,18 @@ import pg from 'pg'
 import { postgresMissing, startPostgres, type TestPostgres } from '../harness/postgres.ts'
 import { skipLine, underCi } from '../server/test/skip.ts'
 import { startStandIn, type StandIn } from '../server/test/sslcommerz-standin.ts'
-import { apiToken, createPassenger, dhakaDate, expectNoAxeViolations, type Lang, m, payName, signInContext } from './helpers.ts'
+import {
+  apiToken,
+  createPassenger,
+  dhakaDate,
+  expectNoAxeViolations,
+  type Lang,
+  m,
+  mx,
+  payName,
+  signInContext,
+  withoutLiveSeatMap,
+} from './helpers.ts'
 import { type OwnServer, startOwnServer } from './own-server.ts'
 import { formatMoney } from '../src/lib/money.ts'
 
@@ -95,8 +106,8 @@ async function signedInPage(browser: import('@playwright/test').Browser, lang: L
   return [context, await context.newPage()]
 }
 
-/** Boarding and dropping counters and one free seat on the open seat page, then Book. */
-async function chooseSeatAndBook(page: Page, lang: Lang): Promise<void> {
+/** Boarding and dropping counters and one free seat on the open seat page. */
+async function chooseSeat(page: Page, lang: Lang): Promise<void> {
   await expect(page.getByRole('grid').first()).toBeVisible()
   await page.getByLabel(m(lang, 'seatChoice.boarding')).selectOption({ index: 1 })
   await page.getByLabel(m(lang, 'seatChoice.dropping')).selectOption({ index: 1 })
@@ -104,6 +115,11 @@ async function chooseSeatAndBook(page: Page, lang: Lang): Promise<void> {
   const name = (await seat.getAttribute('data-seat'))!
   await seat.click()
   await expect(page.locator(`[data-seat="${name}"]:visible`)).toHaveAttribute('data-state', 'selected')
+}
+
+/** Boarding and dropping counters and one free seat on the open seat page, then Book. */
+async function chooseSeatAndBook(page: Page, lang: Lang): Promise<void> {
+  await chooseSeat(page, lang)
   await page
     .getByTestId('booking-panel')
     .getByRole('button', { name: m(lang, 'booking.book') })
@@ -111,10 +127,10 @@ async function chooseSeatAndBook(page: Page, lang: Lang): Promise<void> {
 }
 
 /**
- * From the search with a return date to the outbound's booking with its return leg: answers the
- * outbound booking's id. `days`: the outbound's travel date, days ahead (the return the day after).
+ * From the search with a return date to the outbound's booking, then to the return trip's seat page:
+ * answers the outbound booking's id. `days`: the outbound's travel date, days ahead (the return the day after).
  */
-async function bookRoundTrip(page: Page, lang: Lang, days: number): Promise<number> {
+async function toReturnSeats(page: Page, lang: Lang, days: number): Promise<number> {
   const date = dhakaDate(days)
   const back = dhakaDate(days + 1)
   await page.goto(`/search?from=DHK&to=CTG&date=${date}`)
@@ -141,6 +157,15 @@ async function bookRoundTrip(page: Page, lang: Lang, days: number): Promise<numb
     .getByRole('button', { name: m(lang, 'trips.chooseSeats') })
     .first()
     .click()
+  return outboundId
+}
+
+/**
+ * From the search with a return date to the outbound's booking with its return leg: answers the
+ * outbound booking's id. `days`: the outbound's travel date, days ahead (the return the day after).
+ */
+async function bookRoundTrip(page: Page, lang: Lang, days: number): Promise<number> {
+  const outboundId = await toReturnSeats(page, lang, days)
   await expect(page.getByTestId('round-trip')).toHaveText(m(lang, 'roundTrip.returnForm'))
   await chooseSeatAndBook(page, lang)
 
@@ -156,6 +181,24 @@ async function legsOf(outboundId: number): Promise<{ ret: { id: number; total: n
   const [out] = await query<{ total: number }>('SELECT total FROM reservations WHERE id = $1', [outboundId])
   return { ret: ret!, both: out!.total + ret!.total }
 }
+
+test('Keep my seats on the return trip’s seat page keeps the booked outbound too', async ({ browser }) => {
+  const [context, page] = await signedInPage(browser, 'en', await fundedPassenger(0))
+  // only the browser's clock moves: the live seat map, silent for that long, would reload the seats
+  await withoutLiveSeatMap(page)
+  await page.clock.install()
+  const outboundId = await toReturnSeats(page, 'en', 9)
+  await chooseSeat(page, 'en')
+  const ends = async () =>
+    (await query<{ expiration_time: Date }>('SELECT expiration_time FROM reservations WHERE id = $1', [outboundId]))[0]!.expiration_time.getTime()
+  const before = await ends()
+  // the last minutes of the return seats' hold: Keep my seats
+  await page.clock.fastForward('13:30')
+  await page.getByRole('button', { name: m('en', 'seatChoice.keepSeats') }).click()
+  await expect(page.getByRole('status').filter({ hasText: mx('en', 'seatChoice.announceExtended') })).toBeAttached()
+  await expect.poll(ends, { message: 'the outbound booking is kept longer too' }).toBeGreaterThan(before + 5 * 60_000)
+  await context.close()
+})
 
 for (const lang of ['en', 'bn'] as Lang[]) {
   test(`${lang}: a round trip paid once from the balance makes two tickets, each naming the other's PNR`, async ({ browser }) => {

@@ -371,6 +371,22 @@ export async function extendBooking(db: Db, req: { id: number; passengerId: numb
   })
 }
 
+/**
+ * Locks the caller's booked outbound `id` while the seats of its return leg are held before booking (before the seat
+ * locks, in the order a booking of the return takes them) and answers how to keep it until an instant, never past its own
+ * maximum. Another passenger's (or no passenger's) booking is refused; one no longer live has nothing to keep.
+ */
+export async function lockOutboundForHold(tx: Queryable, id: number, passengerId: number | null, now: Date): Promise<(at: Date) => Promise<void>> {
+  if (passengerId == null) throw new AppError('RESERVATION_NOT_ACCESSIBLE')
+  const r = await ownReservation(tx, id, passengerId, true)
+  if (r.outbound_reservation_id != null) throw badOutbound('This booking is itself a return trip')
+  return async (at) => {
+    if (!bookingLive(r, now) || !r.max_expiration_time) return
+    const until = earlier(at, r.max_expiration_time)
+    if (until.getTime() > r.expiration_time!.getTime()) await keepBookingUntil(tx, r, until, now)
+  }
+}
+
 /** Sets booking `r`'s expiry to `at`, and its seats' first hold's end with it. */
 async function keepBookingUntil(tx: Queryable, r: ReservationRow, at: Date, now: Date): Promise<void> {
   await tx.query('UPDATE reservations SET expiration_time = $2 WHERE id = $1', [r.id, at])

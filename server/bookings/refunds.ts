@@ -24,6 +24,7 @@ import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
 import type { Refunder, RefundOutcome } from './gateways/gateway.ts'
 import { GatewayUnavailableError } from './gateways/sslcommerz-api.ts'
 import type { PaymentRow } from './payment-row.ts'
+import type { RefundTo } from '../delivery/ticket-messages.ts'
 
 /** Why money is refunded. */
 export type RefundReason = 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'REVIEW_DECLINED' | 'BOOKING_ENDED' | 'COUPON_REFUSED' | 'TICKET_CHANGED'
@@ -105,56 +106,98 @@ export function refundDestination(deps: Deps, r: { payment_method: 'CARD' | 'BAL
   return r.payment_method === 'CARD' && refundsToCard(deps) ? 'CARD' : 'BALANCE'
 }
 
+/** One part of a ticket's refund: `amount` back to a gateway payment (`payment`), or to the balance (`payment` null). */
+export interface RefundPart {
+  payment: PaymentRow | null
+  amount: number
+}
+
 /**
- * Refunds `amount` of a paid ticket, in `tx` (the transaction that cancels it): what its gateway
- * payments took back to them (its date changes' differences, latest first, then the ticket's own), never more
- * than each took less its refunds (REFUND_TO=card); the rest (a difference paid from the balance,
- * or REFUND_TO=balance) to the account holder's balance. Answers where the money goes (the card
- * when any of it does), or null when nothing is refunded (nothing to refund, or a guest's ticket under REFUND_TO=balance).
+ * How `amount` of ticket `r`'s refund splits (REFUND_TO=card): back to its gateway payments (its date changes'
+ * differences, latest first, then the ticket's own), never more than each took less its refunds; the rest (a
+ * difference paid from the balance, or REFUND_TO=balance) to the account holder's balance (none for a guest).
+ * `lock`: the payments are locked FOR UPDATE (inside the transaction that refunds).
+ */
+export async function refundSplit(
+  q: Queryable,
+  deps: Deps,
+  r: { id: number; passenger_id: number | null },
+  amount: number,
+  lock = false,
+): Promise<RefundPart[]> {
+  const parts: RefundPart[] = []
+  if (amount <= 0) return parts
+  let left = amount
+  if (refundsToCard(deps)) {
+    const payments = await q.query<PaymentRow>(
+      `SELECT * FROM payments WHERE (reservation_id = $1 OR return_reservation_id = $1) AND purpose IN ('RESERVATION', 'CHANGE')
+          AND status = 'APPROVED' AND confirmed_at IS NOT NULL
+          -- refunded to the balance in full (REFUND_TO=balance then): nothing of it left for the card
+          AND NOT (refunded AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.payment_id = payments.id))
+        ORDER BY purpose = 'RESERVATION', confirmed_at DESC, id${lock ? ' FOR UPDATE' : ''}`,
+      [r.id],
+    )
+    for (const payment of payments) {
+      if (left <= 0) break
+      // read after the payment's lock: another cancel's refund of it is counted
+      const [sum] = await q.query<{ refunded: number }>('SELECT coalesce(sum(amount), 0)::int AS refunded FROM refunds WHERE payment_id = $1', [
+        payment.id,
+      ])
+      const part = Math.min(left, payment.amount - (sum?.refunded ?? 0))
+      if (part <= 0) continue
+      parts.push({ payment, amount: part })
+      left -= part
+    }
+  }
+  if (left > 0 && r.passenger_id != null) parts.push({ payment: null, amount: left })
+  return parts
+}
+
+/**
+ * Refunds `amount` of a paid ticket, in `tx` (the transaction that cancels it), as refundSplit splits it.
+ * Answers where the money goes, for the passenger's messages: the card or the balance, each place and its part
+ * when it is split between places, or null when nothing is refunded (nothing to refund, or a guest's ticket under
+ * REFUND_TO=balance).
  */
 export async function refundTicket(
   tx: Queryable,
   deps: Deps,
   r: { id: number; passenger_id: number | null; pnr: string | null; payment_method: 'CARD' | 'BALANCE' | null },
   req: { amount: number; reason: 'TICKET_CANCELED' | 'TRIP_CANCELED' | 'TICKET_CHANGED'; description: string; now: Date; part?: number },
-): Promise<RefundDestination | null> {
-  if (req.amount <= 0) return null
-  let left = req.amount
-  let toCard = false
-  if (refundsToCard(deps)) {
-    const payments = await tx.query<PaymentRow>(
-      `SELECT * FROM payments WHERE (reservation_id = $1 OR return_reservation_id = $1) AND purpose IN ('RESERVATION', 'CHANGE')
-          AND status = 'APPROVED' AND confirmed_at IS NOT NULL
-          -- refunded to the balance in full (REFUND_TO=balance then): nothing of it left for the card
-          AND NOT (refunded AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.payment_id = payments.id))
-        ORDER BY purpose = 'RESERVATION', confirmed_at DESC, id FOR UPDATE`,
-      [r.id],
-    )
-    // A round trip's return ticket refunds through the payment of both legs: its refunds are a part of their own.
-    const part = req.part ?? (payments.some((x) => x.reservation_id !== r.id) ? -r.id : 0)
-    for (const payment of payments) {
-      if (left <= 0) break
-      const [sum] = await tx.query<{ refunded: number }>('SELECT coalesce(sum(amount), 0)::int AS refunded FROM refunds WHERE payment_id = $1', [
-        payment.id,
-      ])
-      const amount = Math.min(left, payment.amount - (sum?.refunded ?? 0))
-      if (amount <= 0) continue
-      await queueCardRefund(tx, payment, { amount, reason: req.reason, reservationId: r.id, now: req.now, part })
-      left -= amount
-      toCard = true
-    }
+): Promise<RefundTo> {
+  const parts = await refundSplit(tx, deps, r, req.amount, true)
+  const cards = parts.filter((x) => x.payment)
+  // A round trip's return ticket refunds through the payment of both legs: its refunds are a part of their own.
+  const part = req.part ?? (cards.some((x) => x.payment!.reservation_id !== r.id) ? -r.id : 0)
+  for (const x of cards) await queueCardRefund(tx, x.payment!, { amount: x.amount, reason: req.reason, reservationId: r.id, now: req.now, part })
+  const toBalance = parts.find((x) => !x.payment)
+  if (toBalance) {
+    await credit(tx, {
+      passengerId: r.passenger_id!,
+      amount: toBalance.amount,
+      kind: 'REFUND',
+      reason: req.reason satisfies LedgerReason,
+      description: req.description,
+      reservationId: r.id,
+      at: req.now,
+    })
   }
-  if (left <= 0 || r.passenger_id == null) return toCard ? 'CARD' : null
-  await credit(tx, {
-    passengerId: r.passenger_id,
-    amount: left,
-    kind: 'REFUND',
-    reason: req.reason satisfies LedgerReason,
-    description: req.description,
-    reservationId: r.id,
-    at: req.now,
-  })
-  return toCard ? 'CARD' : 'BALANCE'
+  const places = refundPartsView(parts)
+  if (places.length > 1) return places.map((x) => ({ place: x.paidWith ?? 'BALANCE', amount: x.amount }))
+  return cards.length > 0 ? 'CARD' : toBalance ? 'BALANCE' : null
+}
+
+/** The parts of a refund as the contract names them (cancelInitializeResponse.refundParts): the same place's parts together. */
+export function refundPartsView(parts: RefundPart[]): { to: RefundDestination; amount: number; paidWith: PaymentRow['paid_with'] }[] {
+  const out: { to: RefundDestination; amount: number; paidWith: PaymentRow['paid_with'] }[] = []
+  for (const x of parts) {
+    const to: RefundDestination = x.payment ? 'CARD' : 'BALANCE'
+    const paidWith = x.payment ? (x.payment.paid_with ?? 'card') : null
+    const same = out.find((o) => o.to === to && o.paidWith === paidWith)
+    if (same) same.amount += x.amount
+    else out.push({ to, amount: x.amount, paidWith })
+  }
+  return out
 }
 
 /** The refund of each reservation as the passenger sees it (its latest refund to the card, all its payments' parts summed; else a balance refund). */

@@ -259,4 +259,50 @@ t('Keep my seats on either leg keeps both bookings, within the pair’s one limi
   assert.is(await balanceOf(p.id), 20_000 - o.fare.total - r.fare.total)
 })
 
+t(
+  'Keep my seats on the return leg’s seat page keeps the booked outbound too, each within its own 30 minutes; only the caller’s own outbound',
+  async () => {
+    const p = await f.passenger({ balance: 20_000 })
+    const q = await f.passenger()
+    const [out, back] = await roundTrip()
+    const o = (await book(p, out, 1)).body.data
+    const start = Date.parse(o.createdAt)
+    const at = (m: number) => new Date(start + m * 60_000).toISOString()
+    // the return's seats are chosen 5 minutes after the outbound was booked
+    f.advance(5)
+    const seats = await freeSeats(f, back.id, 1)
+    const l = await f.api('POST', '/api/reservation/seatLock', lockBody(back, seats), { token: p.token })
+    assert.ok(l.body.data, JSON.stringify(l.body))
+    const { locked: _, ...held } = lockBody(back, seats)
+    const keep = (m: number, outboundReservationId: unknown, opts: { token?: string; device?: string } = { token: p.token }) =>
+      f.api('POST', '/api/reservation/extendSeatLock', { ...held, expirationTime: at(m), outboundReservationId }, opts)
+    const outboundEnd = async () => Date.parse((await view(p, o.id)).expirationTime)
+    const before = await f.snapshot()
+    assert.is(code(await keep(25, o.id, { token: q.token })), 'RESERVATION_NOT_ACCESSIBLE', 'another passenger’s booking')
+    assert.is(code(await keep(25, o.id, { device: 'keep-return-anon-1' })), 'RESERVATION_NOT_ACCESSIBLE', 'no passenger signed in')
+    assert.is(code(await keep(25, 2_000_000_000)), 'RESERVATION_NOT_FOUND')
+    assert.is(code(await keep(25, 'x')), 'VALIDATION_FAILED')
+    assert.is(await f.snapshot(), before, 'a refusal keeps nothing')
+    let x = await keep(25, o.id)
+    assert.is(x.status, 200, JSON.stringify(x.body))
+    assert.is(Date.parse(x.body.data.expirationTime), Date.parse(at(25)))
+    assert.is(await outboundEnd(), Date.parse(at(25)), 'the outbound booking is kept as long as the return’s seats')
+    // the seats were won 5 minutes later: their hold may reach 35 minutes, the outbound booking never past its own 30
+    x = await keep(34, o.id)
+    assert.is(x.status, 200, JSON.stringify(x.body))
+    assert.is(await outboundEnd(), Date.parse(at(30)))
+    // 29 minutes in, both are still held: the return is booked and the pair paid once
+    f.advance(24)
+    const r = await f.api('POST', '/api/reservation/booking', bookingBody(back, seats, { passengerMobile: p.mobile, outboundReservationId: o.id }), {
+      token: p.token,
+    })
+    assert.is(r.status, 200, JSON.stringify(r.body))
+    // a return leg is no outbound to keep
+    assert.is(code(await keep(34, r.body.data.id)), 'VALIDATION_FAILED')
+    const paid = await f.api('POST', '/api/reservation/payFromBalance', { reservationId: o.id }, { token: p.token })
+    assert.is(paid.status, 200, JSON.stringify(paid.body))
+    assert.is((await view(p, r.body.data.id)).status, reservationStatus.sold)
+  },
+)
+
 t.run()

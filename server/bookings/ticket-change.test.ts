@@ -255,6 +255,56 @@ t('paid by card, the dearer trip’s difference from the balance, then cancelled
   assert.is(await balance(p.id), before + refund - 500)
 })
 
+t(
+  'the cancel quote names the real split: a balance-paid ticket whose dearer trip’s difference was paid by card gets the card’s part back there, the rest to the balance',
+  async () => {
+    const { p, trip, sold } = await ticket(1, 500)
+    const to = await sibling(trip, 800)
+    const seats = await lockNew(p, to, 1)
+    const { res } = await change(p, sold, to.id, seats, 'card')
+    assert.is(res.status, 200, JSON.stringify(res.body))
+    await approve(res.body.data.payment.redirectUrl)
+    const init = await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`)
+    assert.is(init.status, 200, JSON.stringify(init.body))
+    const q = init.body.data
+    assert.ok(q.refundAmount > 300, `more than the card took: ${q.refundAmount}`)
+    assert.equal(q.refundParts, [
+      { to: 'CARD', amount: 300, paidWith: 'card' },
+      { to: 'BALANCE', amount: q.refundAmount - 300, paidWith: null },
+    ])
+    assert.is(q.refundTo, 'CARD', 'some of it goes back to the card')
+    const before = await balance(p.id)
+    const c = await f.api('GET', `/api/reservation/cancel/${sold.pnr}/${sold.pin}/${await lastCode(f, p.mobile)}`)
+    assert.is(c.status, 200, JSON.stringify(c.body))
+    assert.equal(await cardRefunds(sold.id), [[res.body.data.payment.paymentId, 300]], 'as quoted: the card’s part')
+    assert.is(await balance(p.id), before + q.refundAmount - 300, 'as quoted: the rest to the balance')
+    // the SMS and the e-mail name each part, not "the card" for the whole
+    const [sms] = await f.db.query<{ body: string }>(
+      "SELECT body FROM outbox_messages WHERE channel = 'SMS' AND \"to\" = $1 AND body LIKE '%cancelled%' ORDER BY id DESC LIMIT 1",
+      [p.mobile],
+    )
+    const rest = (q.refundAmount - 300).toLocaleString('en-US')
+    assert.match(
+      sms!.body,
+      `300 Tk is being refunded to the card you paid with and ${rest} Tk to your balance; your bank may take a few days to show it.`,
+    )
+    const [mail] = await f.db.query<{ body: string }>(
+      "SELECT body FROM outbox_messages WHERE channel = 'EMAIL' AND body LIKE $1 ORDER BY id DESC LIMIT 1",
+      [`%${sold.pnr}%cancelled%`],
+    )
+    assert.match(mail!.body, `and ${rest} Tk to your balance`)
+  },
+)
+
+t('the cancel quote of a card-paid ticket whose difference came from the balance: the card’s part, then the balance’s', async () => {
+  const { sold } = await cardTicketMadeDearer('balance')
+  const q = (await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`)).body.data
+  assert.equal(q.refundParts, [
+    { to: 'CARD', amount: 500, paidWith: 'card' },
+    { to: 'BALANCE', amount: q.refundAmount - 500, paidWith: null },
+  ])
+})
+
 t('the difference paid by bKash on the gateway’s page: the change is made when the payment is', async () => {
   const { p, trip, sold } = await ticket(1, 500)
   const to = await sibling(trip, 800)

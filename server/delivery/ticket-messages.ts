@@ -86,14 +86,21 @@ interface Words {
   changeRefused: (p: { pnr: string; refund: string; to: RefundPlace }) => string
 }
 
-/** Where a refund goes: the card paid with, the account balance, or nowhere (nothing refunded). */
-export type RefundTo = 'CARD' | 'BALANCE' | null
+/** A refund split between places (gateway payments first, as refundSplit orders them): each part's place and amount. */
+export type RefundSplit = { place: PaySource | 'BALANCE'; amount: number }[]
+
+/** Where a refund goes: the card paid with, the account balance, nowhere (nothing refunded), or split between places. */
+export type RefundTo = 'CARD' | 'BALANCE' | null | RefundSplit
 
 /** Where a refund goes, the gateway's part named by where the money came from (Reservation.paidWith). */
-type RefundPlace = PaySource | 'BALANCE' | null
+type RefundPlace = PaySource | 'BALANCE' | null | RefundSplit
 
 /** `to` named for `r`: a refund to the gateway goes back to the wallet, bank or card the ticket was paid with. */
 const placeOf = (r: Pick<Reservation, 'paidWith'>, to: RefundTo): RefundPlace => (to === 'CARD' ? (r.paidWith ?? 'card') : to)
+
+// the first part of a split paid through the gateway says how long its refund takes to show
+const gatewayOf = (split: RefundSplit) => split.find((p) => p.place !== 'BALANCE')?.place as PaySource | undefined
+const bankShows = (p: PaySource | undefined) => p === 'card' || p === 'bank'
 
 /** Where the money goes back, in English ("your bKash wallet"); exported for the operator's refund list. */
 export const enPlace: Record<PaySource, string> = {
@@ -113,18 +120,29 @@ const bnPlace: Record<PaySource, string> = {
   bank: 'যে ব্যাংক অ্যাকাউন্ট থেকে পরিশোধ করেছিলেন সেই অ্যাকাউন্টে',
 }
 
+const enSplit = (split: RefundSplit, lang: Language) => {
+  const [first, ...rest] = split.map((p) => `${formatMoney(p.amount, lang)} to ${p.place === 'BALANCE' ? 'your balance' : enPlace[p.place]}`)
+  return `${first!.replace(' to ', ' is being refunded to ')}${rest.map((x) => ` and ${x}`).join('')}; ${bankShows(gatewayOf(split)) ? 'your bank' : 'it'} may take a few days to show it.`
+}
 const enRefund = (refund: string, to: RefundPlace) =>
-  to === 'BALANCE'
-    ? `${refund} is refunded to your balance.`
-    : to === null
-      ? 'Nothing is refunded.'
-      : `${refund} is being refunded to ${enPlace[to]}; ${to === 'card' || to === 'bank' ? 'your bank' : 'it'} may take a few days to show it.`
+  Array.isArray(to)
+    ? enSplit(to, 'en')
+    : to === 'BALANCE'
+      ? `${refund} is refunded to your balance.`
+      : to === null
+        ? 'Nothing is refunded.'
+        : `${refund} is being refunded to ${enPlace[to]}; ${bankShows(to) ? 'your bank' : 'it'} may take a few days to show it.`
+// shorter than the one-place sentence ("ব্যালেন্সে", no "আপনার ব্যাংকে"): a card and the balance stay within three Unicode parts
+const bnSplit = (split: RefundSplit) =>
+  `${split.map((p) => `${p.place === 'BALANCE' ? 'ব্যালেন্সে' : bnPlace[p.place]} ${formatMoney(p.amount, 'bn')}`).join(' ও ')} ফেরত পাঠানো হচ্ছে; দেখাতে কয়েক দিন লাগতে পারে।`
 const bnRefund = (refund: string, to: RefundPlace) =>
-  to === 'BALANCE'
-    ? `আপনার ব্যালেন্সে ${refund} ফেরত দেওয়া হয়েছে।`
-    : to === null
-      ? 'কোনো টাকা ফেরত দেওয়া হয়নি।'
-      : `${bnPlace[to]} ${refund} ফেরত পাঠানো হচ্ছে; ${to === 'card' || to === 'bank' ? 'আপনার ব্যাংকে ' : ''}দেখাতে কয়েক দিন লাগতে পারে।`
+  Array.isArray(to)
+    ? bnSplit(to)
+    : to === 'BALANCE'
+      ? `আপনার ব্যালেন্সে ${refund} ফেরত দেওয়া হয়েছে।`
+      : to === null
+        ? 'কোনো টাকা ফেরত দেওয়া হয়নি।'
+        : `${bnPlace[to]} ${refund} ফেরত পাঠানো হচ্ছে; ${bankShows(to) ? 'আপনার ব্যাংকে ' : ''}দেখাতে কয়েক দিন লাগতে পারে।`
 
 // The operator's reason after a colon (its own full stop dropped), or the sentence's end alone when there is none in the language.
 const said = (reason: string, stop: string) => {

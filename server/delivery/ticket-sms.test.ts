@@ -7,7 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Reservation } from '../../contract/schemas.ts'
 import { smsParts } from './sms-parts.ts'
-import { renderTicketSms } from './ticket-messages.ts'
+import { renderCancelSms, renderSeatsCancelSms, renderTicketSms } from './ticket-messages.ts'
 
 const t = suite('ticket SMS')
 const station = {
@@ -47,6 +47,36 @@ t('the Bengali ticket SMS is counted in Unicode parts: at most three', () => {
   assert.ok(n.parts <= 3, `${n.length} characters in ${n.parts} parts: ${sms}`)
   for (const part of ['ABCDEFGHJK', 'কক্সবাজার', 'চট্টগ্রাম', '৩০-ডিসে', '101-DHK-CTG', link]) assert.ok(sms.includes(part), part)
   assert.ok(sms.endsWith(link))
+})
+
+t('a cancel whose refund is split names each part, in English (at most two GSM parts) and Bengali (at most three Unicode parts)', () => {
+  const split = [
+    { place: 'bkash', amount: 12_345 },
+    { place: 'card', amount: 2_000 },
+    { place: 'BALANCE', amount: 1_500 },
+  ] as const
+  const en = renderCancelSms(longest, 'en', 15_845, [...split])
+  assert.is(smsParts(en).encoding, 'GSM-7', en)
+  assert.ok(smsParts(en).parts <= 2, `${smsParts(en).length} characters: ${en}`)
+  assert.match(en, '12,345 Tk is being refunded to your bKash wallet and 2,000 Tk to the card you paid with and 1,500 Tk to your balance;')
+  const two = renderCancelSms(longest, 'en', 7_000, [
+    { place: 'card', amount: 5_000 },
+    { place: 'BALANCE', amount: 2_000 },
+  ])
+  assert.ok(smsParts(two).parts <= 2, two)
+  const bn = renderCancelSms(longest, 'bn', 7_000, [
+    { place: 'card', amount: 5_000 },
+    { place: 'BALANCE', amount: 2_000 },
+  ])
+  assert.is(smsParts(bn).encoding, 'UCS-2')
+  assert.ok(smsParts(bn).parts <= 3, `${smsParts(bn).length} characters in ${smsParts(bn).parts} parts: ${bn}`)
+  for (const part of ['কার্ডে ৫,০০০ টাকা', 'ব্যালেন্সে ২,০০০ টাকা']) assert.ok(bn.includes(part), part)
+  assert.not.match(bn, /[0-9],[0-9]/, 'amounts in Bengali digits')
+  const seats = renderSeatsCancelSms(longest, 'bn', ['A10'], 7_000, [
+    { place: 'bkash', amount: 5_000 },
+    { place: 'BALANCE', amount: 2_000 },
+  ])
+  for (const part of ['বিকাশ ওয়ালেটে ৫,০০০ টাকা', 'ব্যালেন্সে ২,০০০ টাকা']) assert.ok(seats.includes(part), part)
 })
 
 t('smsParts counts GSM and Unicode parts as the networks do', () => {

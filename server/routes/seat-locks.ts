@@ -7,6 +7,8 @@ import { MAX_HOLD_EXTENSIONS } from '../../contract/values.ts'
 import { extendHold, holdersOf, seatLocker, unlockSeats } from '../trips/seat-locks.ts'
 import { admissionToken, assertAdmitted } from '../queue/queue.ts'
 import { parseInstant } from '../lib/time.ts'
+import { lockOutboundForHold } from '../bookings/bookings.ts'
+import type { Queryable } from '../db/db.ts'
 import { assertRoute, findTrip, findTripByCoach } from '../trips/trips.ts'
 
 /** Registers POST /reservation/seatLock and POST /reservation/extendSeatLock. */
@@ -50,9 +52,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const { body } = call
     const at = parseInstant(body.expirationTime)
     if (!at) throw new AppError('INVALID_EXPIRATION_TIME')
+    const now = deps.now()
+    const outboundId = body.outboundReservationId
+    // the outbound must be the signed-in caller's own booking: the id alone proves nothing
+    const alsoKeep = outboundId ? (tx: Queryable) => lockOutboundForHold(tx, outboundId, call.auth?.passengerId ?? null, now) : undefined
     return extendHold(
       deps.db,
-      { trip: body, seatNames: body.seatNames, holders: holdersOf(call), at, now: deps.now() },
+      { trip: body, seatNames: body.seatNames, holders: holdersOf(call), at, now, alsoKeep },
       { holdMinutes: deps.config.holdMinutes, maxHoldMinutes: deps.config.maxHoldMinutes, maxExtensions: MAX_HOLD_EXTENSIONS },
     )
   })

@@ -174,6 +174,8 @@ export interface ExtendRequest {
   holders: string[]
   at: Date
   now: Date
+  /** Runs first in the extension's transaction; what it answers runs with the new end once the seats are kept (a round trip's outbound booking). */
+  alsoKeep?: (tx: Queryable) => Promise<(at: Date) => Promise<void>>
 }
 
 /** The hold after an extension (contract extendSeatLockResponse, instants as Dhaka ISO). */
@@ -203,6 +205,7 @@ export async function extendHold(
   const names = [...new Set(req.seatNames)].filter((n) => n !== OPEN_SEAT_NAME).sort()
   if (names.length === 0) throw new AppError('SEAT_NOT_FOUND')
   return db.transaction(async (tx) => {
+    const keepToo = await req.alsoKeep?.(tx)
     const trip = req.trip.tripId ? await findTrip(tx, req.trip.tripId) : await findTripByCoach(tx, req.trip.tripDate, req.trip.coachCode)
     if (!trip) throw new AppError('TRIP_NOT_FOUND')
     assertRoute(trip, req.trip.originCode, req.trip.destinationCode)
@@ -247,6 +250,7 @@ export async function extendHold(
           AND h.holder_key = ANY(seat_lock_hold_keys(l.holder, l.address))`,
       [trip.id, names, req.holders, req.at, done + 1],
     )
+    await keepToo?.(req.at)
     return {
       seatNames: names,
       expirationTime: dhakaIsoOrNull(req.at)!,

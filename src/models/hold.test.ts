@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import { effect } from '@preact/signals-core'
 
 import { toasts, seatSuite, until } from './seat-page-fixture.ts'
+import { tripRefFromQuery } from '../lib/trip-ref.ts'
 
 const test = seatSuite('hold')
 
@@ -84,6 +85,27 @@ test("a booking's hold running out is said by the booking, not by a notification
   assert.is(expired, 1)
   assert.equal(m.seats.value, [])
   assert.equal(toasts(t, 'info'), [])
+})
+
+test("Keep my seats on a round trip's return leg sends its booked outbound, to be kept as long; a one-way trip's sends none", async ({ t }) => {
+  const { m, log, routes } = t
+  routes.extendSeatLock = ({ body }) => ({
+    seatNames: body!.seatNames,
+    expirationTime: body!.expirationTime,
+    maxExpirationTime: body!.expirationTime,
+    extensionsLeft: 1,
+  })
+  const kept = () =>
+    log.filter((c) => c.name === 'extendSeatLock').map((c) => (c.opts.body as { outboundReservationId?: number }).outboundReservationId)
+  m.toggleSeat('A1')
+  await m.locksSettled()
+  await t.hold.extendHold()
+  assert.equal(kept(), [undefined])
+  await m.loadTrip(tripRefFromQuery('tripId=7&from=CTG&to=DHK&date=2026-11-30&outbound=41')!)
+  m.toggleSeat('A2')
+  await m.locksSettled()
+  await t.hold.extendHold()
+  assert.equal(kept(), [undefined, 41])
 })
 
 test.run()

@@ -157,7 +157,7 @@ export const HoldModel: ModelConstructor<Hold, [SeatPage, Notices]> = createMode
       const wanted = Math.min(max, Math.max(now(), Date.parse(exp)) + KEEP_MINUTES * 60_000)
       const gen = page.generation()
       try {
-        const res = await call('extendSeatLock', { body: extendBody(details, names, new Date(wanted).toISOString()) })
+        const res = await call('extendSeatLock', { body: extendBody(details, names, new Date(wanted).toISOString(), page.tripRef.peek()?.outbound) })
         if (gen !== page.generation()) return
         page.extended(res.expirationTime, { max: res.maxExpirationTime, left: res.extensionsLeft }, 'extended')
       } catch (err) {

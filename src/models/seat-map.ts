@@ -421,8 +421,8 @@ export function lockBody(details: TripDetails, seatNames: string[], locked: bool
   }
 }
 
-/** The extend-seat-lock request for `seatNames` of the trip, to `expirationTime`. */
-export function extendBody(details: TripDetails, seatNames: string[], expirationTime: string): ExtendSeatLockRequest {
+/** The extend-seat-lock request for `seatNames` of the trip, to `expirationTime` (a return leg's: its booked `outbound` too). */
+export function extendBody(details: TripDetails, seatNames: string[], expirationTime: string, outbound?: number): ExtendSeatLockRequest {
   const { locked: _, ...trip } = lockBody(details, seatNames, true)
-  return { ...trip, expirationTime }
+  return { ...trip, expirationTime, ...(outbound ? { outboundReservationId: outbound } : {}) }
 }

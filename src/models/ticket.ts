@@ -42,6 +42,8 @@ export interface SeatsCanceled {
   seats: string
   refund: number
   toCard: boolean
+  /** Where each part of the refund went, as quoted (cancelInitialize's refundParts). */
+  parts?: CancelInitialize['refundParts']
 }
 
 /** A status change for the live region. */
@@ -322,7 +324,12 @@ export const TicketModel: ModelConstructor<Ticket, [TicketSession]> = createMode
       const kept = keepTicketsLater(session, owner(), [r])
       if (query.seats && (r.status === reservationStatus.sold || r.status === reservationStatus.tripMigrated)) {
         // the rest of the ticket stays: shown again, with what was cancelled and what comes back
-        const done = { seats: query.seats.replaceAll(',', ', '), refund: quoted?.refundAmount ?? 0, toCard: quoted?.refundTo === 'CARD' }
+        const done = {
+          seats: query.seats.replaceAll(',', ', '),
+          refund: quoted?.refundAmount ?? 0,
+          toCard: quoted?.refundTo === 'CARD',
+          parts: quoted?.refundParts,
+        }
         show(r)
         // said by the page's status message (a live region), so not announced here as well
         seatsCanceled.value = done
@@ -335,10 +342,12 @@ export const TicketModel: ModelConstructor<Ticket, [TicketSession]> = createMode
         resendAt.value = null
         emailSent.value = false
       })
-      announce(r.refund?.to === 'CARD' ? 'ticket.announceCanceledCard' : 'ticket.announceCanceled', {
-        refund: r.refundAmount ?? 0,
-        place: r.paidWith ?? 'card',
-      })
+      // a refund split between places is said by the page's status message, part by part
+      if ((quoted?.refundParts?.length ?? 0) < 2)
+        announce(r.refund?.to === 'CARD' ? 'ticket.announceCanceledCard' : 'ticket.announceCanceled', {
+          refund: r.refundAmount ?? 0,
+          place: r.paidWith ?? 'card',
+        })
       const p = session.passenger.value
       if (p) {
         try {

@@ -25,13 +25,36 @@ const styles = {
     // amounts stay on one line; the headings wrap, so the table fits a 320 px screen (WCAG 1.4.10)
     '& td': { whiteSpace: 'nowrap' },
     '& td:last-child, & th:last-child': { textAlign: 'end', pe: '0' },
+    // a narrow box (a phone, large text) stacks each seat type's row: its name, then each amount beside its column's
+    // name (the header row stays for screen readers; the names drawn here are not read twice), so nothing scrolls sideways
+    '@container (max-width: 22em)': {
+      '& thead': { srOnly: true },
+      '& tr': { display: 'block', borderBottom: '1px solid {colors.gray.200}', py: '1' },
+      '& th, & td': {
+        display: 'flex',
+        flexWrap: 'wrap',
+        justifyContent: 'space-between',
+        columnGap: '2',
+        borderBottom: 'none',
+        py: '0',
+        pe: '0',
+        whiteSpace: 'normal',
+        overflowWrap: 'anywhere',
+      },
+      '& td::before': { content: 'attr(data-label) / ""', whiteSpace: 'normal', textAlign: 'start' },
+      '& tfoot tr': { display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', columnGap: '2' },
+    },
   }),
   total: css({ fontSize: 'lg', fontWeight: 'bold', '& td, & th': { borderBottom: 'none', pt: '2' } }),
   seats: css({ fontWeight: 'bold' }),
   caption: css({ srOnly: true }),
-  // at a large text size the four columns are wider than the card: the table scrolls in its own box
-  // (a data table keeps its two dimensions, WCAG 1.4.10), not the page
-  tableWrap: css({ overflowX: 'auto', _focusVisible: { outline: '3px solid {colors.blue.700}', outlineOffset: '2px' } }),
+  // the container of the narrow-box layout above; should the stacked rows still be wider than the card, the
+  // table scrolls in its own box, not the page
+  tableWrap: css({
+    overflowX: 'auto',
+    containerType: 'inline-size',
+    _focusVisible: { outline: '3px solid {colors.blue.700}', outlineOffset: '2px' },
+  }),
 }
 
 /** A box that scrolls: a Tab stop named by the table's caption. */
@@ -130,9 +153,9 @@ const SummaryView = memo(function SummaryView({ seats, groups, total, withOpen, 
               {groups.map((g) => (
                 <tr key={g.seatType}>
                   <th scope="row">{t(seatTypeId(g.seatType))}</th>
-                  <td>{formatMoney(g.fare, lang)}</td>
-                  <td>{localizeDigits(String(g.count), lang)}</td>
-                  <td>{formatMoney(g.subtotal, lang)}</td>
+                  <td data-label={t('seatChoice.colFare')}>{formatMoney(g.fare, lang)}</td>
+                  <td data-label={t('seatChoice.colSeats')}>{localizeDigits(String(g.count), lang)}</td>
+                  <td data-label={t('seatChoice.colSubtotal')}>{formatMoney(g.subtotal, lang)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { Fragment, useEffect, useRef, useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { css, cx } from '../../../styled-system/css'
 import { Button } from '../../../design-system/button/index.ts'
@@ -62,12 +62,19 @@ export function CancelTicket() {
       <dl className={quoteList}>
         <dt>{t('ticket.cancelCharge', { percent: quote.chargePercent })}</dt>
         <dd>{formatMoney(quote.cancellationCharge, lang)}</dd>
-        <dt>
-          {t(quote.refundTo === 'CARD' ? 'ticket.refundAmountCard' : 'ticket.refundAmount', {
-            place: t('ticket.methodCard', { place: quote.paidWith ?? 'card' }),
-          })}
-        </dt>
-        <dd data-testid="refund-amount">{formatMoney(quote.refundAmount, lang)}</dd>
+        {(quote.refundParts && quote.refundParts.length > 1
+          ? quote.refundParts
+          : [{ to: quote.refundTo, paidWith: quote.paidWith, amount: quote.refundAmount }]
+        ).map((p, i, all) => (
+          <Fragment key={i}>
+            <dt>
+              {t(p.to === 'CARD' ? 'ticket.refundAmountCard' : 'ticket.refundAmount', {
+                place: t('ticket.methodCard', { place: p.paidWith ?? 'card' }),
+              })}
+            </dt>
+            <dd data-testid={all.length > 1 ? 'refund-part' : 'refund-amount'}>{formatMoney(p.amount, lang)}</dd>
+          </Fragment>
+        ))}
       </dl>
       {/* the server's own words, in English */}
       <p className={page.muted} lang="en">

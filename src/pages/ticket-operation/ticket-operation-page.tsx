@@ -17,6 +17,7 @@ import { deferred } from '../../parts/deferred.tsx'
 import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { FindTicketForm } from './find-ticket-form.tsx'
 import { session, ui } from '../../app-models.ts'
+import { refundSplitText } from './refund-parts.ts'
 import { TicketContext, useTicket } from './use-ticket.ts'
 
 const styles = {
@@ -48,6 +49,8 @@ function Ticket() {
   const shownError = tk.error.value?.scope === 'resend' || (savedAt !== null && tk.error.value?.scope === 'find') ? tk.error.value : null
   const done = tk.cancelStep.value === 'done'
   const some = tk.seatsCanceled.value
+  // a refund split between the card and the balance names each part (the quote the passenger confirmed)
+  const split = refundSplitText(done ? tk.cancelQuote.value?.refundParts : some?.parts, t, lang)
   const [changing, setChanging] = useState(false)
   // a live unpaid booking (opened from the profile's list) may move too, until its time to pay ends
   const booked = r.status === reservationStatus.booked && savedAt === null && !!r.expirationTime && Date.parse(r.expirationTime) > now()
@@ -63,15 +66,18 @@ function Ticket() {
     <>
       <StatusMessage tone="success">
         {done
-          ? t(r.refund?.to === 'CARD' ? 'ticket.canceledDoneCard' : 'ticket.canceledDone', {
-              refund: formatMoney(r.refundAmount ?? 0, lang),
-              place: t('ticket.methodCard', { place: r.paidWith ?? 'card' }),
-            })
+          ? split
+            ? t('ticket.canceledDoneSplit', { parts: split })
+            : t(r.refund?.to === 'CARD' ? 'ticket.canceledDoneCard' : 'ticket.canceledDone', {
+                refund: formatMoney(r.refundAmount ?? 0, lang),
+                place: t('ticket.methodCard', { place: r.paidWith ?? 'card' }),
+              })
           : some
-            ? rt(some.toCard ? 'ticket.seatsCanceledDoneCard' : 'ticket.seatsCanceledDone', {
+            ? rt(split ? 'ticket.seatsCanceledDoneSplit' : some.toCard ? 'ticket.seatsCanceledDoneCard' : 'ticket.seatsCanceledDone', {
                 seats: <span lang="en">{some.seats}</span>,
                 refund: formatMoney(some.refund, lang),
                 place: t('ticket.methodCard', { place: r.paidWith ?? 'card' }),
+                parts: split,
               })
             : tk.emailSent.value
               ? t('ticket.emailSent')
