@@ -9,18 +9,20 @@ import {
   reservationUrl,
   signInContext,
   type TripRow,
+  trackRequests,
   tripFor,
 } from './helpers.ts'
 import { expectLargeTextOk, textSize } from './large-text.ts'
 
 /** Opens each of `routes` in `lang` (after /faq, to set it) and runs `check` once its heading and requests are in. */
 async function sweep(page: Page, lang: 'en' | 'bn', routes: readonly string[], check: (route: string) => Promise<void>): Promise<void> {
+  const settled = trackRequests(page)
   await page.goto('/faq')
   await page.evaluate((l) => sessionStorage.setItem('language', l), lang)
   for (const route of routes) {
     await page.goto(route)
     await pageHeading(page)
-    await page.waitForLoadState('networkidle')
+    await settled()
     await check(route)
   }
 }

@@ -18,6 +18,7 @@ import {
   pageHeading,
   signInContext,
   topUp,
+  trackRequests,
   tripFor,
 } from './helpers.ts'
 
@@ -60,10 +61,11 @@ function unmarkedForeign(page: Page): Promise<string[]> {
 const withoutAmPm = (text: string) => text.replace(/\b[AP]M\b/g, '')
 
 async function open(page: Page, route: string): Promise<void> {
+  const settled = trackRequests(page)
   await page.goto(route)
   await pageHeading(page)
   await expect(page.locator('html')).toHaveAttribute('lang', 'bn')
-  await page.waitForLoadState('networkidle')
+  await settled()
 }
 
 test('home: offers, announcements and the notifications in Bengali, numbers in Bengali digits, nothing English unmarked', async ({

@@ -1,7 +1,7 @@
 /** Shared helpers for the browser tests: the axe check, the app's routes, passengers and bookings made through the API. */
 import fs from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test'
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test'
 import { routes } from '../src/routes.ts'
 
 /** Every route of docs/spec.md section 2 that a visitor can open directly (the app's route table, restricted ones left out). */
@@ -67,6 +67,40 @@ export async function pageHeading(page: Page) {
   const h1 = page.locator('main h1').first()
   await expect(h1).toBeVisible()
   return h1
+}
+
+const tracked = new WeakMap<Page, () => Promise<void>>()
+
+/**
+ * Counts the page's requests in flight from now on, as Playwright's networkidle counts them (not event
+ * streams, which stay open), and returns a wait until none is in flight across two animation frames and a
+ * task: what they brought has rendered and work started after that paint (src/lib/page-shown.ts) has sent
+ * its requests. What `waitForLoadState('networkidle')` waits for, without its 500 ms of quiet on every page.
+ */
+export function trackRequests(page: Page): () => Promise<void> {
+  const known = tracked.get(page)
+  if (known) return known
+  const inFlight = new Set<Request>()
+  let none: (() => void)[] = []
+  const done = (r: Request) => {
+    if (!inFlight.delete(r) || inFlight.size > 0) return
+    for (const resolve of none) resolve()
+    none = []
+  }
+  page.on('request', (r) => {
+    if (r.resourceType() !== 'eventsource') inFlight.add(r)
+  })
+  page.on('requestfinished', done)
+  page.on('requestfailed', done)
+  const settled = async () => {
+    for (;;) {
+      if (inFlight.size > 0) await new Promise<void>((resolve) => none.push(resolve))
+      await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))))
+      if (inFlight.size === 0) return
+    }
+  }
+  tracked.set(page, settled)
+  return settled
 }
 
 /**

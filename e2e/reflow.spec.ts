@@ -7,7 +7,19 @@
  * LOGOUT stays on the screen and nothing scrolls sideways.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { bookThroughApi, createPassenger, dhakaDate, m, pageHeading, reservationUrl, signInContext, topUp, tripFor, type TripRow } from './helpers.ts'
+import {
+  bookThroughApi,
+  createPassenger,
+  dhakaDate,
+  m,
+  pageHeading,
+  reservationUrl,
+  signInContext,
+  topUp,
+  trackRequests,
+  tripFor,
+  type TripRow,
+} from './helpers.ts'
 import { routes } from '../src/routes.ts'
 import { expectLargeTextOk, expectReflow, textSize } from './large-text.ts'
 
@@ -28,9 +40,10 @@ async function expectAuthOnScreen(page: Page, name: 'LOGIN' | 'LOGOUT', label: s
 
 /** Opens `route` and waits for its heading and the requests it makes. */
 async function open(page: Page, route: string): Promise<void> {
+  const settled = trackRequests(page)
   await page.goto(route)
   await pageHeading(page)
-  await page.waitForLoadState('networkidle')
+  await settled()
 }
 
 test('320px, signed in: no page scrolls sideways and LOGOUT is on the screen, on every route and on a profile with a ticket and transactions', async ({

@@ -37,8 +37,8 @@ export interface ServerConfig {
   appUrl: string
   holdMinutes: number
   maxHoldMinutes: number
-  /** How long seats offered to a waitlisted passenger are held for them (WAITLIST_OFFER_MINUTES). */
-  waitlistOfferMinutes: number
+  /** How long seats offered to a waitlisted passenger are held for them, in seconds (WAITLIST_OFFER_SECONDS, else WAITLIST_OFFER_MINUTES). */
+  waitlistOfferSeconds: number
   /** How often each process offers seats freed by time (lapsed holds, expired bookings) to waitlists (WAITLIST_SWEEP_SECONDS). */
   waitlistSweepSeconds: number
   /** How long identical trip searches are answered from memory (0: never). */
@@ -244,6 +244,13 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     return n
   }
 
+  // a test waits out an offer in seconds; an operator sets minutes
+  const waitlistOfferSeconds = () => {
+    if (get('WAITLIST_OFFER_SECONDS') === undefined) return between('WAITLIST_OFFER_MINUTES', 10, 1, 1440) * 60
+    if (get('WAITLIST_OFFER_MINUTES') !== undefined) problems.push('set WAITLIST_OFFER_SECONDS or WAITLIST_OFFER_MINUTES, not both')
+    return between('WAITLIST_OFFER_SECONDS', 600, 10, 86_400)
+  }
+
   const port = get('PORT') ?? '8080'
   const publicUrl = (get('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '')
   if (production && !get('PUBLIC_URL')) problems.push('PUBLIC_URL is not set (the public https origin of this server, for gateway callbacks)')
@@ -316,7 +323,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     appUrl,
     holdMinutes: HOLD_MINUTES,
     maxHoldMinutes: MAX_HOLD_MINUTES,
-    waitlistOfferMinutes: between('WAITLIST_OFFER_MINUTES', 10, 1, 1440),
+    waitlistOfferSeconds: waitlistOfferSeconds(),
     waitlistSweepSeconds: between('WAITLIST_SWEEP_SECONDS', 15, 1, 3600),
     searchCacheMs: searchCache !== undefined ? Math.max(0, Number(searchCache) || 0) : 2000,
     passwordMaxAgeDays: Math.max(0, Number(env.PASSWORD_MAX_AGE_DAYS) || 0),

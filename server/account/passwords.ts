@@ -8,6 +8,9 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
 /** The scrypt parameters new hashes use. */
 export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const
+type ScryptCost = { N: number; r: number; p: number }
+// SCRYPT, except while a test whose subject is not the hash has lowered it (hashCostForTest)
+let cost: ScryptCost = SCRYPT
 const KEY_LEN = 32
 // 128 * N * r bytes (128 MiB) plus headroom
 const MAX_MEM = 256 * 1024 * 1024
@@ -41,8 +44,8 @@ async function derive(password: string, salt: Buffer, n: number, r: number, p: n
 /** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url parts). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16)
-  const key = await derive(password, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p)
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$')
+  const key = await derive(password, salt, cost.N, cost.r, cost.p)
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$')
 }
 
 // Compared against when the account is unknown, so a miss costs as long as a hit.
@@ -63,5 +66,19 @@ export async function verifyPassword(password: string, stored: string | null): P
 export function needsRehash(stored: string | null): boolean {
   if (!stored) return false
   const [kind, n, r, p] = stored.split('$')
-  return kind !== 'scrypt' || Number(n) !== SCRYPT.N || Number(r) !== SCRYPT.r || Number(p) !== SCRYPT.p
+  return kind !== 'scrypt' || Number(n) !== cost.N || Number(r) !== cost.r || Number(p) !== cost.p
+}
+
+/**
+ * Hashes (and rehashes to) `lower` until the returned function is called, for a test whose subject is not
+ * the hash (the fuzz test: a production hash holds 128 MiB and a thread for about 0.3 s). Refused in production.
+ */
+export function hashCostForTest(lower: ScryptCost): () => void {
+  if (process.env.NODE_ENV === 'production') throw new Error('hashCostForTest is for tests')
+  cost = lower
+  dummyHash = null
+  return () => {
+    cost = SCRYPT
+    dummyHash = null
+  }
 }

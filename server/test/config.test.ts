@@ -225,4 +225,26 @@ test('SMS_SIGNUP_SHARE (percent, default 50) and IPV6_CLIENT_PREFIX (32 to 64, d
   }
 })
 
+test('the waitlist offer: 10 minutes unless set, in WAITLIST_OFFER_MINUTES or (tests) WAITLIST_OFFER_SECONDS, not both; out of range is named', () => {
+  const offer = (env: Record<string, string>) => {
+    const { config, problems } = readConfig(env)
+    return [config.waitlistOfferSeconds, problems]
+  }
+  assert.equal(offer({}), [600, []])
+  assert.equal(offer({ WAITLIST_OFFER_MINUTES: '2' }), [120, []])
+  assert.equal(offer({ WAITLIST_OFFER_SECONDS: '15' }), [15, []])
+  assert.equal(offer({ WAITLIST_OFFER_MINUTES: '2', WAITLIST_OFFER_SECONDS: '15' })[1], [
+    'set WAITLIST_OFFER_SECONDS or WAITLIST_OFFER_MINUTES, not both',
+  ])
+  for (const [k, v] of [
+    ['WAITLIST_OFFER_MINUTES', '0'],
+    ['WAITLIST_OFFER_MINUTES', '1441'],
+    ['WAITLIST_OFFER_SECONDS', '9'],
+    ['WAITLIST_OFFER_SECONDS', '86401'],
+    ['WAITLIST_OFFER_SECONDS', 'x'],
+  ]) {
+    assert.match(readConfig({ [k!]: v }).problems.join('\n'), `${k} must be a whole number from`, `${k}=${v}`)
+  }
+})
+
 test.run()

@@ -127,7 +127,7 @@ t(
     assert.equal(ec.offeredSeats, [seats[1]])
     assert.equal(await entry(a, trip), { status: 'WAITING', seats: 3, place: 1, offeredSeats: [], offerExpiresAt: null })
     const minutes = (Date.parse(eb.offerExpiresAt) - f.now().getTime()) / 60_000
-    assert.is(Math.round(minutes), f.deps.config.waitlistOfferMinutes)
+    assert.is(Math.round(minutes), f.deps.config.waitlistOfferSeconds / 60)
     // one SMS each, in the language they joined in
     const sb = await smsTo(b)
     assert.is(sb.length, 1)
@@ -181,7 +181,7 @@ t('an offer not booked in time lapses and passes to the next; leaving while offe
   await f.api('POST', '/api/reservation/cancelBooking', { reservationId: booking.id }, { token: x.token })
   assert.equal((await entry(a, trip)).offeredSeats, seats)
   assert.equal((await entry(b, trip)).place, 1)
-  f.advance(f.deps.config.waitlistOfferMinutes + 1)
+  f.advance(f.deps.config.waitlistOfferSeconds / 60 + 1)
   assert.is((await entry(a, trip)).status, 'LAPSED')
   await offerAllWaitlists(f.deps)
   assert.is((await entry(a, trip)).status, 'LAPSED')

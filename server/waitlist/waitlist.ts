@@ -2,7 +2,7 @@
  * The waitlist of a sold-out trip: a signed-in passenger waits for 1 to 4 seats; when seats free
  * up (a cancellation, an unpaid booking expiring, a lapsed seat hold, the operator adding seats)
  * the first whose need fits is offered them: held as the passenger's seat locks for
- * WAITLIST_OFFER_MINUTES and told by SMS. An offer not booked in time passes to the next.
+ * WAITLIST_OFFER_MINUTES (or _SECONDS) and told by SMS. An offer not booked in time passes to the next.
  * The offering itself is one SQL function under a per-trip advisory lock
  * (db/functions/waitlist_offer.sql), so any number of processes offer each seat once.
  */
@@ -110,7 +110,7 @@ export interface Offer {
  */
 export async function offerFreedSeats(deps: Deps, tripId: number): Promise<Offer[]> {
   const now = deps.now()
-  const until = addTime(now, { minutes: deps.config.waitlistOfferMinutes })
+  const until = addTime(now, { seconds: deps.config.waitlistOfferSeconds })
   return deps.db.transaction(async (tx) => {
     const rows = await tx.query<{ entry_id: number; passenger_id: number; seat_names: unknown; expires_at: Date; language: Language }>(
       'SELECT * FROM waitlist_offer($1, $2, $3)',
