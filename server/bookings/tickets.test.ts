@@ -86,6 +86,8 @@ t('cancel a sold ticket: quote, SMS code, cancel refunds once to the balance and
       resendAfterSeconds: 180,
       refundTo: 'BALANCE',
       paidWith: null,
+      // where the refund goes, place by place: all of it to the balance
+      refundParts: [{ to: 'BALANCE', amount: sold.fare.total - charge, paidWith: null }],
     },
   )
   const again = await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`)
