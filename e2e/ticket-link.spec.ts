@@ -1,5 +1,5 @@
 /**
- * Issue 31 item 5 on the real server, with the app's service worker: the ticket SMS's link
+ * Issue 31 item 5 on the real server, with the app's service worker, in en and bn: the ticket SMS's link
  * opens the ticket (without its PIN, no cancel) and shows it again with the network cut; an
  * edited link is refused. The coach supervisor's checker, opened once with a network, checks
  * tickets offline: a valid one shows its seats and trip, an edited, another trip's, or (after
@@ -48,37 +48,43 @@ async function controlled(page: Page): Promise<void> {
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 90_000 })
 }
 
-test('the SMS link opens the ticket without its PIN, cannot cancel, and shows it again offline; an edited link is refused', async ({
-  page,
-  context,
-  request,
-}) => {
-  const [trip] = await trips(request)
-  const t = await ticketOn(request, trip!)
-  const link = await smsLink(request, t.mobile)
-  await page.goto(link)
-  await expect(page.getByTestId('ticket-pnr')).toHaveText(t.r.pnr!)
-  await expect(page.getByTestId('ticket-seats')).toHaveText(t.r.seats.map((s) => s.name).join(', '))
-  await expect(page.getByTestId('ticket-pin')).toHaveCount(0)
-  await expect(page.getByRole('button', { name: en['ticket.cancel'], exact: true })).toHaveCount(0)
-  await expect(page.getByText(en['ticket.linkNote']!)).toBeVisible()
-  // the QR code is the signed ticket
-  await expect(page.getByTestId('ticket-qr')).toHaveAttribute('data-value', /^NX1\./)
-  await expectNoAxeViolations(page, 'ticket link')
-  await controlled(page)
+for (const lang of ['en', 'bn'] as const) {
+  test(`${lang}: the SMS link opens the ticket without its PIN, cannot cancel, and shows it again offline; an edited link is refused`, async ({
+    page,
+    context,
+    request,
+  }) => {
+    const t = messages[lang]
+    const [trip] = await trips(request)
+    const ticket = await ticketOn(request, trip!)
+    const link = await smsLink(request, ticket.mobile)
+    await page.goto('/faq')
+    await page.evaluate((l) => sessionStorage.setItem('language', l), lang)
+    await page.goto(link)
+    await expect(page.getByTestId('ticket-pnr')).toHaveText(ticket.r.pnr!)
+    await expect(page.getByTestId('ticket-seats')).toHaveText(ticket.r.seats.map((x) => x.name).join(', '))
+    await expect(page.getByTestId('ticket-pin')).toHaveCount(0)
+    await expect(page.getByRole('button', { name: t['ticket.cancel'], exact: true })).toHaveCount(0)
+    await expect(page.getByText(t['ticket.linkNote']!)).toBeVisible()
+    // the QR code is the signed ticket
+    await expect(page.getByTestId('ticket-qr')).toHaveAttribute('data-value', /^NX1\./)
+    await expectNoAxeViolations(page, `ticket link (${lang})`)
+    await controlled(page)
 
-  await context.setOffline(true)
-  await page.goto(link)
-  await expect(page.getByTestId('ticket-pnr')).toHaveText(t.r.pnr!)
-  await expect(page.getByTestId('ticket-saved-copy')).toBeVisible()
-  await expect(page.getByRole('button', { name: en['ticket.cancel'], exact: true })).toHaveCount(0)
-  await context.setOffline(false)
+    await context.setOffline(true)
+    await page.goto(link)
+    await expect(page.getByTestId('ticket-pnr')).toHaveText(ticket.r.pnr!)
+    await expect(page.getByTestId('ticket-saved-copy')).toBeVisible()
+    await expect(page.getByText(t['ticket.linkNote']!)).toBeVisible()
+    await expect(page.getByRole('button', { name: t['ticket.cancel'], exact: true })).toHaveCount(0)
+    await context.setOffline(false)
 
-  const last = link.at(-1) === 'A' ? 'B' : 'A'
-  await page.goto(link.slice(0, -1) + last)
-  await expect(page.getByText(en['error.TICKET_LINK_INVALID']!)).toBeVisible()
-  await expect(page.getByTestId('ticket')).toHaveCount(0)
-})
+    const last = link.at(-1) === 'A' ? 'B' : 'A'
+    await page.goto(link.slice(0, -1) + last)
+    await expect(page.getByText(t['error.TICKET_LINK_INVALID']!)).toBeVisible()
+    await expect(page.getByTestId('ticket')).toHaveCount(0)
+  })
+}
 
 test('the checker, opened once, checks offline: valid, edited, another trip, cancelled after a revocation fetch', async ({
   page,
@@ -137,10 +143,20 @@ test('the checker, opened once, checks offline: valid, edited, another trip, can
   await check(toCancel.r.ticketCode!)
   await expect(refused).toContainText(en['checker.cancelled']!)
 
-  // in Bengali too
+  // in Bengali too, each answer
   await page.evaluate(() => sessionStorage.setItem('language', 'bn'))
   await page.reload()
+  await pageHeading(page)
   await check(valid.r.ticketCode!, 'bn')
-  await expect(page.getByRole('status').filter({ hasText: bn['checker.valid']! })).toBeVisible()
+  const okBn = page.getByRole('status').filter({ hasText: bn['checker.valid']! })
+  await expect(okBn).toContainText(valid.r.coach.code)
+  const refusedBn = page.getByRole('alert').filter({ hasText: bn['checker.refused']! })
+  await check(edited, 'bn')
+  await expect(refusedBn).toContainText(bn['checker.edited']!)
+  await check(foreign.r.ticketCode!, 'bn')
+  await expect(refusedBn).toContainText(bn['checker.foreignTrip']!)
+  await check(toCancel.r.ticketCode!, 'bn')
+  await expect(refusedBn).toContainText(bn['checker.cancelled']!)
+  await expectNoAxeViolations(page, '/checker (bn, offline)')
   await context.setOffline(false)
 })
