@@ -22,8 +22,7 @@ export default defineConfig({
   // no retries: a test that fails once is a fault to find (tests holding seats use trips of their own)
   retries: 0,
   reporter: [['list'], ['json', { outputFile: process.env.E2E_REPORT ?? path.join(root, 'test-results', 'e2e.json') }]],
-  // scripts/test.mjs gives e2e-pg, which runs beside e2e, a folder of its own (a run empties its folder first)
-  outputDir: process.env.E2E_ARTIFACTS ?? path.join(root, 'test-results', 'artifacts'),
+  outputDir: path.join(root, 'test-results', 'artifacts'),
   use: {
     baseURL,
     launchOptions: { executablePath: listing ? undefined : chromiumPath(), args: chromiumArgs },

@@ -32,10 +32,10 @@ const failLines = []
 const notes = []
 
 /**
- * Runs `cmd`, echoing its output line by line (two at once do not mix their lines; `show` false: not at all, the
- * caller prints it whole); answers its exit code and output. `onChild` gets the process, with an IPC channel (a uvu worker).
+ * Runs `cmd`, echoing its output line by line (two at once do not mix their lines); answers its exit code and
+ * output. `onChild` gets the process, with an IPC channel (a uvu worker).
  */
-function run(cmd, args, env = {}, onChild = null, show = true) {
+function run(cmd, args, env = {}, onChild = null) {
   return new Promise((resolve) => {
     let out = ''
     const stdio = ['ignore', 'pipe', 'pipe', ...(onChild ? ['ipc'] : [])]
@@ -44,7 +44,6 @@ function run(cmd, args, env = {}, onChild = null, show = true) {
       let partial = ''
       const write = (d) => {
         out += d
-        if (!show) return
         const text = partial + d
         const end = text.lastIndexOf('\n') + 1
         partial = text.slice(end)
@@ -106,13 +105,10 @@ function playwrightCounts(r, report) {
   return { ok: (s.expected ?? 0) + (s.flaky ?? 0), bad, skipped: s.skipped ?? 0 }
 }
 
-/** A Playwright run (`script`), its JSON report `reportName` and its traces and screenshots under test-results/. */
-async function playwrightStep(script, reportName, env = {}, echo = true) {
+async function playwrightStep(script, reportName, env = {}) {
   const report = path.join(root, 'test-results', reportName)
   fs.rmSync(report, { force: true })
-  // a run empties its artifacts folder first: one each, so two runs at once keep their failures' traces
-  const artifacts = path.join(root, 'test-results', reportName === 'e2e.json' ? 'artifacts' : `artifacts-${path.basename(reportName, '.json')}`)
-  const r = await run('node', ['--import', 'tsx', script], { ...env, E2E_REPORT: report, E2E_ARTIFACTS: artifacts }, null, echo)
+  const r = await run('node', ['--import', 'tsx', script], { ...env, E2E_REPORT: report })
   return { ...playwrightCounts(r, report), out: r.out }
 }
 
@@ -229,13 +225,13 @@ async function findNode24() {
  * so (CI counts it failed).
  */
 function onNode24(name, step) {
-  return async (echo = true) => {
+  return async () => {
     node24 ??= await findNode24()
     if (node24.bin) {
       notes.push(`${name}: ran on Node ${node24.version} (${node24.bin})`)
-      return step({ PATH: `${path.dirname(node24.bin)}${path.delimiter}${process.env.PATH ?? ''}` }, echo)
+      return step({ PATH: `${path.dirname(node24.bin)}${path.delimiter}${process.env.PATH ?? ''}` })
     }
-    const r = await step({}, echo)
+    const r = await step()
     const line = `SKIPPED: ${name} — on Node 24: ${node24.missing}; it ran on Node ${process.version}\n`
     process.stdout.write(line)
     return { ...r, skipped: (r.skipped ?? 0) + 1, out: r.out + line }
@@ -276,12 +272,8 @@ const steps = {
   ),
   e2e: () => playwrightStep('e2e/run.ts', 'e2e.json'),
   // The booking journey again, with the server on a real PostgreSQL server.
-  'e2e-pg': onNode24('e2e-pg', (env = {}, echo = true) => playwrightStep('e2e/on-postgres.ts', 'e2e-pg.json', env, echo)),
+  'e2e-pg': onNode24('e2e-pg', (env = {}) => playwrightStep('e2e/on-postgres.ts', 'e2e-pg.json', env)),
 }
-
-// e2e-pg (the booking journey on its own server, port and PostgreSQL) starts with e2e and its output is printed
-// when it ends: the browser tests wait on pages more than they use the cores (docs/testing.md, How long it takes)
-const beside = { e2e: 'e2e-pg' }
 
 const unknown = only.filter((name) => !Object.hasOwn(steps, name))
 if (unknown.length) {
@@ -290,31 +282,11 @@ if (unknown.length) {
 }
 if (process.env.TEST_NOW) notes.push(`TEST_NOW=${process.env.TEST_NOW}: the unit and server tests ran with the clock started there`)
 
-const chosen = Object.keys(steps).filter((name) => !only.length || only.includes(name))
-/** A step's result and its seconds, from its start to its end. */
-const timed = async (step, echo) => {
-  const t0 = Date.now()
-  return { ...(await step(echo)), seconds: (Date.now() - t0) / 1000 }
-}
-const ran = new Set()
-for (const name of chosen) {
-  if (ran.has(name)) continue
+for (const [name, step] of Object.entries(steps)) {
+  if (only.length && !only.includes(name)) continue
   console.log(`\n=== ${name} ===`)
-  const partner = chosen.includes(beside[name]) ? beside[name] : null
-  const alongside = partner ? timed(steps[partner], false) : null
-  if (partner) console.log(`(${partner} runs beside it; its output follows when it ends)`)
-  count(name, await timed(steps[name], true))
-  if (partner) {
-    const r = await alongside
-    console.log(`\n=== ${partner} (beside ${name}) ===\n${r.out ?? ''}`)
-    notes.push(`${partner}: ran beside ${name}`)
-    count(partner, r)
-    ran.add(partner)
-  }
-}
-
-/** Adds a step's counts to the totals and its line to the summary. */
-function count(name, { ok, bad, skipped = 0, out = '', seconds }) {
+  const t0 = Date.now()
+  let { ok, bad, skipped = 0, out = '' } = await step()
   skipLines.push(...skippedLines(out))
   if (bad) failLines.push(...failureLines(out).map((l) => `${name}: ${l.trim()}`))
   if (ok + bad + skipped === 0) {
@@ -330,7 +302,7 @@ function count(name, { ok, bad, skipped = 0, out = '', seconds }) {
   totals.passed += ok
   totals.failed += bad
   totals.skipped += skipped
-  lines.push(`${name}: ${ok} passed, ${bad} failed, ${skipped} skipped (${seconds.toFixed(1)} s)`)
+  lines.push(`${name}: ${ok} passed, ${bad} failed, ${skipped} skipped (${((Date.now() - t0) / 1000).toFixed(1)} s)`)
 }
 if (skipLines.length) console.log(`\n${ci ? 'Not run (CI is set: counted as failed)' : 'Skipped (not run)'}:\n  ${skipLines.join('\n  ')}`)
 if (failLines.length) console.log(`\nFailures:\n  ${failLines.slice(0, 60).join('\n  ')}`)
