@@ -533,6 +533,8 @@ export const paymentResult = z.object({
   reservation: z.nullable(reservation),
   balance: z.nullable(money),
 })
+/** One part of a quoted refund: back to a payment's source (`paidWith`), or to the balance. */
+const refundPart = z.object({ to: z.enum(['CARD', 'BALANCE']), amount: money, paidWith: z.nullable(z.enum(paySources)) })
 export const cancelInitializeResponse = z.object({
   reservationId: id,
   refundAmount: money,
@@ -546,7 +548,7 @@ export const cancelInitializeResponse = z.object({
   /** With refundTo CARD: where the money came from, so the quote names it ("your bKash wallet"). */
   paidWith: z.optional(z.nullable(z.enum(paySources))),
   /** Where each part of the refund goes, as the cancel sends it: back to each payment's source (by `paidWith`), the rest to the balance. */
-  refundParts: z.optional(z.array(z.object({ to: z.enum(['CARD', 'BALANCE']), amount: money, paidWith: z.nullable(z.enum(paySources)) }))),
+  refundParts: z.optional(z.array(refundPart)),
 })
 /**
  * Query string of the cancel quote and the cancel: `seats`, the comma-separated seats of the
@@ -585,6 +587,8 @@ export const changeQuoteResponse = z.object({
   refund: money,
   refundTo: z.enum(['CARD', 'BALANCE']),
   paidWith: z.nullable(z.enum(paySources)),
+  /** Where each part of `refund` would go (as for a cancel's quote). */
+  refundParts: z.optional(z.array(refundPart)),
 })
 /** How a change's difference is paid: from the balance, or on the gateway's page (a wallet or a card). */
 export const changePayChoices = ['balance', ...payChoices] as const

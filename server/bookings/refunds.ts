@@ -187,6 +187,26 @@ export async function refundTicket(
   return cards.length > 0 ? 'CARD' : toBalance ? 'BALANCE' : null
 }
 
+/**
+ * Where a quoted refund of `amount` of ticket `r` would go, as a quote answers it (cancelInitialize, changeQuote): each
+ * place and its part, the card when any part goes back to one (with what paid it), else the balance; with nothing to
+ * refund, where a refund of this ticket would go.
+ */
+export async function quotedRefundPlaces(
+  q: Queryable,
+  deps: Deps,
+  r: { id: number; passenger_id: number | null; payment_method: 'CARD' | 'BALANCE' | null },
+  amount: number,
+) {
+  const parts = refundPartsView(await refundSplit(q, deps, r, amount))
+  const card = parts.find((x) => x.to === 'CARD')
+  if (parts.length === 0) {
+    const refundTo = refundDestination(deps, r)
+    return { refundTo, paidWith: refundTo === 'CARD' ? await paidWithOf(q, r.id) : null, refundParts: parts }
+  }
+  return { refundTo: card ? ('CARD' as const) : ('BALANCE' as const), paidWith: card?.paidWith ?? null, refundParts: parts }
+}
+
 /** The parts of a refund as the contract names them (cancelInitializeResponse.refundParts): the same place's parts together. */
 export function refundPartsView(parts: RefundPart[]): { to: RefundDestination; amount: number; paidWith: PaymentRow['paid_with'] }[] {
   const out: { to: RefundDestination; amount: number; paidWith: PaymentRow['paid_with'] }[] = []

@@ -296,6 +296,39 @@ t(
   },
 )
 
+t(
+  'the change quote names the real split too: moved back to a cheaper trip, the card’s part of the difference goes back to it, the rest to the balance',
+  async () => {
+    const { p, trip, sold } = await ticket(1, 500)
+    const dearer = await sibling(trip, 800)
+    const { res } = await change(p, sold, dearer.id, await lockNew(p, dearer, 1), 'card')
+    assert.is(res.status, 200, JSON.stringify(res.body))
+    await approve(res.body.data.payment.redirectUrl)
+    // back to a trip at 200: 600 Tk back, 300 of it paid by card
+    const cheaper = await sibling(dearer, 200)
+    const seats = await lockNew(p, cheaper, 1)
+    const q = await quote(p, sold.id, cheaper.id, seats)
+    assert.is(q.status, 200, JSON.stringify(q.body))
+    const refund = q.body.data.refund
+    assert.ok(refund > 300, `more than the card took: ${refund}`)
+    assert.equal(q.body.data.refundParts, [
+      { to: 'CARD', amount: 300, paidWith: 'card' },
+      { to: 'BALANCE', amount: refund - 300, paidWith: null },
+    ])
+    assert.is(q.body.data.refundTo, 'CARD')
+    const before = await balance(p.id)
+    const moved = await f.api(
+      'POST',
+      '/api/reservation/change',
+      { reservationId: sold.id, fromTripId: dearer.id, tripId: cheaper.id, seatNames: seats, toPay: 0, refund },
+      { token: p.token },
+    )
+    assert.is(moved.status, 200, JSON.stringify(moved.body))
+    assert.equal(await cardRefunds(sold.id), [[res.body.data.payment.paymentId, 300]], 'as quoted: the card’s part')
+    assert.is(await balance(p.id), before + refund - 300, 'as quoted: the rest to the balance')
+  },
+)
+
 t('the cancel quote of a card-paid ticket whose difference came from the balance: the card’s part, then the balance’s', async () => {
   const { sold } = await cardTicketMadeDearer('balance')
   const q = (await f.api('GET', `/api/reservation/cancelInitialize/${sold.pnr}/${sold.pin}`)).body.data

@@ -35,7 +35,7 @@ import {
 import { assertDateCap, lockDateCap } from './date-cap.ts'
 import type { PaymentRow } from './payment-row.ts'
 import { loadReservation } from './reservation-view.ts'
-import { paidWithOf, queueCardRefund, refundDestination, refundsToCard, refundTicket } from './refunds.ts'
+import { queueCardRefund, quotedRefundPlaces, refundsToCard, refundTicket } from './refunds.ts'
 import { issueTicketLink, TICKET_STATUSES, ticketLinkUrl } from './ticket-codes.ts'
 import { cancelQuote, reservationLanguage, ticketEmail } from './tickets.ts'
 
@@ -144,7 +144,6 @@ async function assertChangeableBooking(q: Queryable, r: ReservationRow, now: Dat
 
 /** The quote as the contract answers it, with where a refund would go. */
 export async function changeQuoteView(q: Queryable, deps: Deps, r: ReservationRow, quote: ChangeQuote) {
-  const refundTo = refundDestination(deps, r)
   return {
     reservationId: quote.reservationId,
     fromTripId: quote.fromTripId,
@@ -155,8 +154,8 @@ export async function changeQuoteView(q: Queryable, deps: Deps, r: ReservationRo
     charge: quote.charge,
     toPay: quote.toPay,
     refund: quote.refund,
-    refundTo,
-    paidWith: refundTo === 'CARD' ? await paidWithOf(q, r.id) : null,
+    // as the change would refund it (refundTicket): each place and its part
+    ...(await quotedRefundPlaces(q, deps, r, quote.refund)),
   }
 }
 

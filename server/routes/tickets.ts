@@ -3,7 +3,7 @@
  * passenger's list, cancelling a sold ticket with an SMS code (refund to the
  * balance) and resending the ticket e-mail.
  */
-import { paidWithOf, refundDestination, refundPartsView, refundSplit, refundsToCard } from '../bookings/refunds.ts'
+import { quotedRefundPlaces, refundsToCard } from '../bookings/refunds.ts'
 import type { FastifyInstance } from 'fastify'
 import { offerFreedSeatsSafely } from '../waitlist/waitlist.ts'
 import { OTP_RESEND_SECONDS, type Reservation } from '../../contract/schemas.ts'
@@ -74,7 +74,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const now = deps.now()
     const r = await byPnr(deps, call.params.pnr, call.params.pin, call.auth)
     const quote = await cancelQuote(deps.db, r, now, seatsOf(call.query))
-    const parts = refundPartsView(await refundSplit(deps.db, deps, r, quote.refund))
+    const places = await quotedRefundPlaces(deps.db, deps, r, quote.refund)
     const mobile = await refundMobile(deps.db, r)
     const address = addressKey(call.req.ip, deps.config.ipv6ClientPrefix)
     const language = languageOf(call.req.headers['accept-language'])
@@ -87,13 +87,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       policy: cancelPolicy(refundsToCard(deps)),
       otpSentTo: maskMobile(mobile),
       resendAfterSeconds: sent.resendAfterSeconds ?? OTP_RESEND_SECONDS,
-      // nothing to refund: where a refund of this ticket would go
-      refundTo: parts.length === 0 ? refundDestination(deps, r) : parts.some((x) => x.to === 'CARD') ? 'CARD' : 'BALANCE',
-      paidWith:
-        parts.length === 0 && refundDestination(deps, r) === 'CARD'
-          ? await paidWithOf(deps.db, r.id)
-          : (parts.find((x) => x.to === 'CARD')?.paidWith ?? null),
-      refundParts: parts,
+      ...places,
     }
   })
 

@@ -19,6 +19,7 @@ import { useVisitModel } from '../../parts/use-visit-model.ts'
 import { SeatMap } from '../reservation/seat-layout.tsx'
 import { SeatPageContext } from '../reservation/use-seat-page.ts'
 import { ui } from '../../app-models.ts'
+import { refundSplitText } from './refund-parts.ts'
 import { useTicket } from './use-ticket.ts'
 
 const styles = {
@@ -153,9 +154,10 @@ export function ChangeTicket({ r, onClose: close }: { r: Reservation; onClose: (
                 <dt>
                   {quote.toPay > 0
                     ? t('dateChange.toPay')
-                    : t(quote.refundTo === 'CARD' ? 'dateChange.refundCard' : 'dateChange.refund', {
+                    : (refundSplitText(quote.refundParts, t, lang) ??
+                      t(quote.refundTo === 'CARD' ? 'dateChange.refundCard' : 'dateChange.refund', {
                         place: t('ticket.methodCard', { place: quote.paidWith ?? 'card' }),
-                      })}
+                      }))}
                 </dt>
                 <dd data-testid="change-difference">{formatMoney(quote.toPay > 0 ? quote.toPay : quote.refund, lang)}</dd>
               </>
