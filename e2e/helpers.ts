@@ -444,4 +444,11 @@ export async function holdEveryFreeSeat(request: APIRequestContext, trip: TripRo
     })
     expect((await lock.json()).data, `seats ${seats.slice(i, i + 5)}`).toBeTruthy()
   }
+  // Trip searches are answered from memory for SEARCH_CACHE_MS (2 s): wait until they too say
+  // the trip is sold out, or a search page opened next may still show its seats free.
+  const searched = async () => {
+    const search = await request.post('/api/reservation/tripSearch', { data: { originCode: 'DHK', destinationCode: 'CTG', tripDate: date } })
+    return ((await search.json()) as { data: TripRow[] }).data.find((t) => t.tripId === trip.tripId)?.availableSeats
+  }
+  await expect.poll(searched, { message: `trip ${trip.tripId} searched as sold out`, timeout: 30_000 }).toBe(0)
 }
