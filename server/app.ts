@@ -9,7 +9,6 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import compress from '@fastify/compress'
-import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { api, type RouteName } from '../contract/api.ts'
@@ -21,6 +20,7 @@ import { addressKey, onRefusal, take, type Limit } from './http/limits.ts'
 import { registerOperations, type ReadinessChecks } from './http/operations.ts'
 import { drainBody } from './http/oversize.ts'
 import { redactUrl } from './http/redact.ts'
+import { registerSecurityHeaders } from './http/security-headers.ts'
 import { registerDevOutbox } from './delivery/outbox.ts'
 import * as auth from './routes/auth.ts'
 import * as bookings from './routes/bookings.ts'
@@ -157,7 +157,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 
   registerCors(app, deps.config.corsOrigins)
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

@@ -88,7 +88,8 @@ export function onRefusal(fn: (bucket: string) => void): () => void {
   return () => refusalListeners.delete(fn)
 }
 
-function refusal(limit: Limit, seconds: number): AppError {
+/** The limit's 429 for a wait of `seconds` (counted in the refusal metrics). */
+export function refusal(limit: Limit, seconds: number): AppError {
   for (const fn of refusalListeners) fn(limit.bucket)
   const minutes = Math.max(1, Math.ceil(seconds / 60))
   const code = limit.code ?? 'TOO_MANY_ATTEMPTS'

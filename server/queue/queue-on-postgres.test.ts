@@ -3,11 +3,13 @@
  * both give one place per browser, admissions are always a prefix of the queue's order and at
  * the rate set, and a process killed mid-sale loses no place and no admission.
  */
+import pg from 'pg'
 import * as assert from 'uvu/assert'
 import type { Db } from '../db/db.ts'
 import { freeSeats, lockBody, pickTrip } from '../test/booking-fixture.ts'
 import { pgSuite, type ServersOnPostgres, startServersOnPostgres } from '../test/pg.ts'
 import { call, type ServerProcess } from '../../harness/spawn-server.ts'
+import { CLAIM_SQL } from './queue.ts'
 import { markRushDate } from './rush-dates.ts'
 
 const test = pgSuite('waiting room on PostgreSQL')
@@ -110,6 +112,34 @@ test('PostgreSQL, two processes: one place per browser, admissions a prefix of t
   const refused = await call(servers[0]!.url, 'POST', '/api/reservation/seatLock', lockBody(trip, [seat!]), { device: 'queue-pg-device-2' })
   assert.is(refused.status, 403)
   assert.is(refused.body.error.code, 'QUEUE_ADMISSION_REFUSED')
+})
+
+test('a join is not held up by a refresh in progress: the refresh claims its row without blocking the foreign key of the new place', async () => {
+  const trip = await pickTrip({ db, now: () => new Date() }, { minHours: 24 * 10 })
+  const key = { tripDate: trip.tripDate, originCode: trip.originCode, destinationCode: trip.destinationCode }
+  await markRushDate(db, { ...key, opensAt: new Date(Date.now() + 3_600_000), admitPerMinute: 60, admitMinutes: null }, 'command')
+  const [rush] = await db.query<{ id: number }>('SELECT id FROM rush_dates WHERE trip_date = $1 AND origin_code = $2 AND destination_code = $3', [
+    key.tripDate,
+    key.originCode,
+    key.destinationCode,
+  ])
+  // a refresh's transaction, claimed and still running (its count of seats and numbering of places take tens of ms in a sale)
+  const refresh = new pg.Client({ connectionString: stack!.url })
+  await refresh.connect()
+  try {
+    await refresh.query('BEGIN')
+    const claimed = await refresh.query(CLAIM_SQL, [rush!.id, new Date(Date.now() + 60_000)])
+    assert.is(claimed.rowCount, 1, 'the refresh claimed the rush date')
+    const joined = call(servers[0]!.url, 'POST', '/api/queue', { ...key, token: null, join: true }, { headers: { 'x-forwarded-for': '203.0.113.7' } })
+    const answer = await Promise.race([joined, new Promise<null>((r) => setTimeout(() => r(null), 10_000).unref())])
+    assert.ok(answer, 'the join answered while the refresh held its claim (it waited for the refresh to end)')
+    assert.is(answer.status, 200, JSON.stringify(answer.body))
+    assert.is(answer.body.data.state, 'preQueue')
+    await refresh.query('COMMIT')
+    await joined
+  } finally {
+    await refresh.end()
+  }
 })
 
 test.run()

@@ -14,7 +14,7 @@ import type { QueueStatus } from '../../contract/schemas.ts'
 import { QUEUE_TOKEN_HEADER, queueTokenPattern } from '../../contract/values.ts'
 import { AppError, type Deps } from '../core.ts'
 import { prepared, type Queryable } from '../db/db.ts'
-import { take, type Limit } from '../http/limits.ts'
+import { type Limit, refusal } from '../http/limits.ts'
 import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
 import { newToken, sha256 } from '../lib/tokens.ts'
 import type { RushRow } from './rush-dates.ts'
@@ -195,6 +195,8 @@ function preQueuePollSeconds(untilOpenMs: number, waiting: number, placeId: stri
   return untilOpen + Math.round(spread * point * 10) / 10
 }
 
+const JOIN_SQL = prepared('SELECT joined, token, wait_seconds FROM queue_join($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::interval)')
+
 /**
  * Joins the caller to the rush date's queue, or finds the place it has: the signed-in passenger's,
  * else the token's (claimed by the passenger when it has none). A caller without a valid token is
@@ -202,61 +204,36 @@ function preQueuePollSeconds(untilOpenMs: number, waiting: number, placeId: stri
  */
 export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, again = false): Promise<QueueStatus> {
   const { now, passengerId } = caller
-  let token = caller.token
-  const joined = await deps.db.transaction(async (tx) => {
-    const [rush] = await tx.query<{ id: number; opens_at: Date }>(
-      'SELECT id, opens_at FROM rush_dates WHERE trip_date = $1 AND origin_code = $2 AND destination_code = $3',
-      [key.tripDate, key.originCode, key.destinationCode],
-    )
-    if (!rush) return false
-    // two tabs (or processes) joining for one passenger or token are handled one after the other
-    if (passengerId !== null) await tx.query("SELECT pg_advisory_xact_lock(hashtext('queue-passenger'), $1)", [passengerId])
-    let hash = token ? sha256(token) : null
-    if (hash && !(await tx.query('SELECT 1 FROM queue_devices WHERE token_hash = $1', [hash]))[0]) hash = token = null
-    if (hash) await tx.query("SELECT pg_advisory_xact_lock(hashtext('queue-token'), hashtext($1))", [hash])
-    const places = await tx.query<{ id: string; passenger_id: number | null; token_hash: string }>(
-      `SELECT id::text, passenger_id, token_hash FROM queue_places
-        WHERE rush_id = $1 AND (passenger_id = $2::int OR token_hash = $3) ORDER BY passenger_id = $2::int DESC NULLS LAST`,
-      [rush.id, passengerId, hash],
-    )
-    let place = places.find((p) => passengerId !== null && p.passenger_id === passengerId) ?? places.find((p) => p.token_hash === hash)
-    // a token whose place another passenger signed in with is that passenger's: this one gets its own
-    if (place && place.passenger_id !== null && place.passenger_id !== passengerId) {
-      if (passengerId === null) return true
-      place = undefined
-      hash = token = null
-    }
-    if (!hash) {
-      await take(tx, devicesLimit(deps), caller.address, now)
-      token = newToken()
-      hash = sha256(token)
-      await tx.query('INSERT INTO queue_devices (token_hash, address, issued_at) VALUES ($1, $2, $3)', [hash, caller.address, now])
-    }
-    if (!place) {
-      await tx.query(
-        `INSERT INTO queue_places (rush_id, token_hash, passenger_id, joined_at, draw)
-         VALUES ($1, $2, $3, $4::timestamptz, CASE WHEN $4::timestamptz < $5::timestamptz THEN random() ELSE 1 + extract(epoch FROM $4::timestamptz - $5::timestamptz)::double precision END)
-         ON CONFLICT DO NOTHING`,
-        [rush.id, hash, passengerId, now, rush.opens_at],
-      )
-      return true
-    }
-    if (passengerId !== null && place.passenger_id === null) {
-      await tx.query('UPDATE queue_places SET passenger_id = $2 WHERE id = $1::bigint', [place.id, passengerId])
-    }
-    if (again) {
-      await tx.query(
-        `UPDATE queue_places SET joined_at = $2::timestamptz, admitted_at = NULL, admitted_until = NULL, rank = NULL,
-                draw = 1 + extract(epoch FROM $2::timestamptz - $3::timestamptz)::double precision
-          WHERE id = $1::bigint AND admitted_until <= $2::timestamptz AND $2::timestamptz >= $3::timestamptz`,
-        [place.id, now, rush.opens_at],
-      )
-    }
-    return true
-  })
+  const limit = devicesLimit(deps)
+  const issued = newToken()
+  // server/db/functions/queue_join.sql: the whole join in one statement (one round trip, no transaction held open)
+  const [r] = await deps.db.query<{ joined: boolean; token: 'given' | 'new'; wait_seconds: number }>(JOIN_SQL, [
+    key.tripDate,
+    key.originCode,
+    key.destinationCode,
+    passengerId,
+    caller.token ? sha256(caller.token) : null,
+    sha256(issued),
+    caller.address,
+    now,
+    again,
+    limit.max,
+    `${limit.windowMs} milliseconds`,
+  ])
+  if (r!.wait_seconds > 0) throw refusal(limit, r!.wait_seconds)
+  const joined = r!.joined
+  const token = r!.token === 'new' ? issued : caller.token
   if (!joined) return toStatus(deps, null, now, token)
   return queueStatus(deps, key, { ...caller, token })
 }
+
+/**
+ * The refresh's claim of its rush date ($1) unless refreshed since $2. FOR NO KEY UPDATE, not FOR UPDATE: it keeps
+ * two refreshes apart (SKIP LOCKED: the other goes on) without holding up a join, whose new place's foreign key
+ * takes FOR KEY SHARE on the same row; FOR UPDATE made every join wait out the whole refresh.
+ */
+export const CLAIM_SQL = `SELECT trip_date::text, origin_code, destination_code, opens_at, admit_per_minute, admit_auto, admit_minutes, admit_clock, rank_base
+   FROM rush_dates WHERE id = $1 AND (checked_at IS NULL OR checked_at <= $2) FOR NO KEY UPDATE SKIP LOCKED`
 
 /**
  * Refreshes one rush date if no process did in the last second (the row is claimed with SKIP
@@ -267,11 +244,10 @@ export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, a
  */
 export async function refreshRush(deps: Deps, rushId: number, now: Date): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const [r] = await tx.query<RushRow & { admit_clock: Date | null; rank_base: number }>(
-      `SELECT trip_date::text, origin_code, destination_code, opens_at, admit_per_minute, admit_auto, admit_minutes, admit_clock, rank_base FROM rush_dates
-        WHERE id = $1 AND (checked_at IS NULL OR checked_at <= $2) FOR UPDATE SKIP LOCKED`,
-      [rushId, addTime(now, { milliseconds: -REFRESH_MS })],
-    )
+    const [r] = await tx.query<RushRow & { admit_clock: Date | null; rank_base: number }>(CLAIM_SQL, [
+      rushId,
+      addTime(now, { milliseconds: -REFRESH_MS }),
+    ])
     if (!r) return
     const [seats] = await tx.query<{ free: number; unbooked: number }>(
       `SELECT count(*) FILTER (WHERE s.state = 'available')::int AS free, count(*) FILTER (WHERE s.state IN ('available', 'held'))::int AS unbooked

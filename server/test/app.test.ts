@@ -66,6 +66,35 @@ test('security headers: CSP without inline scripts, framing refused', async () =
   }
 })
 
+test('security headers on every answer: pages, the API, a 404 and a refused body (set from a table made once at start)', async () => {
+  const expected = {
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'SAMEORIGIN',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  }
+  const answers = [
+    await t.call('GET', '/'),
+    await t.call('GET', '/api/company'),
+    await t.call('GET', '/api/no-such-route'),
+    await t.call('POST', '/api/reservation/tripSearch', { originCode: 1 }),
+  ]
+  assert.equal(
+    answers.map((r) => r.status),
+    [200, 200, 404, 400],
+  )
+  for (const r of answers) {
+    for (const [name, value] of Object.entries(expected)) assert.is(r.headers[name], value, `${name} on a ${r.status}`)
+    assert.ok(String(r.headers['content-security-policy']).startsWith("default-src 'self';script-src 'self';"), `CSP on a ${r.status}`)
+  }
+})
+
 test('static files: hashed assets immutable, index and config.js no-cache', async () => {
   const js = await t.call('GET', '/assets/main-ABCD1234.js')
   assert.is(js.status, 200)
