@@ -130,7 +130,8 @@ interface SaleResult {
   seats: number
   lastSeatSoldAfterMs: number
   wallMs: number
-  cpu: { server: number; postgres: number }
+  /** CPU seconds of the server processes, PostgreSQL and this bench (the passengers' client) during the sale. */
+  cpu: { server: number; postgres: number; client: number }
   load: string
   order: QueueOrder
 }
@@ -365,7 +366,7 @@ async function sale(
     seats: rush.trips.reduce((n, t) => n + t.seats, 0),
     lastSeatSoldAfterMs: 0,
     wallMs: 0,
-    cpu: { server: 0, postgres: 0 },
+    cpu: { server: 0, postgres: 0, client: 0 },
     load: '',
     order: noOrder(),
   }
@@ -420,6 +421,7 @@ async function sale(
   await sleep(lead)
   const start = performance.now()
   const cpu0 = cpuNow(servers, postmaster)
+  const client0 = process.cpuUsage()
   let lastSale = 0
   type Row = { tripId: number; availableSeats: number }
   type Status = { state: string; pollSeconds: number; token: string | null }
@@ -602,7 +604,8 @@ async function sale(
   r.wallMs = performance.now() - start
   r.lastSeatSoldAfterMs = lastSale ? lastSale - start : 0
   const cpu1 = cpuNow(servers, postmaster)
-  r.cpu = { server: cpu1.server - cpu0.server, postgres: cpu1.postgres - cpu0.postgres }
+  const client = process.cpuUsage(client0)
+  r.cpu = { server: cpu1.server - cpu0.server, postgres: cpu1.postgres - cpu0.postgres, client: (client.user + client.system) / 1e6 }
   r.load = loadNow()
 
   const c = new pg.Client({ connectionString: dbUrl })
@@ -802,7 +805,7 @@ function saleFigures(x: SaleResult): Figure[] {
 function saleRow(x: SaleResult): string {
   const label = x.addresses === PASSENGERS ? 'one each' : String(x.addresses)
   const refusals = [...x.refusals].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ${n}`)
-  return `| ${label} | ${sec(x.wallMs)} | ${x.tickets} | ${x.seatsSold} of ${x.seats} | ${x.waitlisted} | ${x.soldOut} | ${x.gaveUp} | ${sec(x.lastSeatSoldAfterMs)} | ${x.status5xx} | ${x.soldTwice} | ${x.overCap} | ${x.soldUnadmitted} | ${rho(x.order.rhoQueue)} (n=${x.order.preQueue}) | ${rho(x.order.rhoAdmitted)} (n=${x.order.admittedPre}) | ${x.order.afterHourOutOfOrder} of ${x.order.afterHour} | ${x.order.admittedOutOfTurn} / ${x.order.admittedOutOfTurnAfter} / ${x.order.admittedOutOfTurnStrict} of ${x.order.admitted} | ${x.cpu.server.toFixed(0)} s / ${x.cpu.postgres.toFixed(0)} s | ${x.load} | ${refusals.join(', ').replace(/\|/g, '/') || '—'} |`
+  return `| ${label} | ${sec(x.wallMs)} | ${x.tickets} | ${x.seatsSold} of ${x.seats} | ${x.waitlisted} | ${x.soldOut} | ${x.gaveUp} | ${sec(x.lastSeatSoldAfterMs)} | ${x.status5xx} | ${x.soldTwice} | ${x.overCap} | ${x.soldUnadmitted} | ${rho(x.order.rhoQueue)} (n=${x.order.preQueue}) | ${rho(x.order.rhoAdmitted)} (n=${x.order.admittedPre}) | ${x.order.afterHourOutOfOrder} of ${x.order.afterHour} | ${x.order.admittedOutOfTurn} / ${x.order.admittedOutOfTurnAfter} / ${x.order.admittedOutOfTurnStrict} of ${x.order.admitted} | ${x.cpu.server.toFixed(0)} s / ${x.cpu.postgres.toFixed(0)} s / ${x.cpu.client.toFixed(0)} s | ${x.load} | ${refusals.join(', ').replace(/\|/g, '/') || '—'} |`
 }
 
 function latencyRow(x: SaleResult): string {
@@ -995,7 +998,7 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
   details.push(
     `The sale: ${PASSENGERS} passengers with a session and a balance (made in the database) arrive at random within ${ARRIVALS_MS / 1000} s, half on each server process, for one rush date: its trips on ${ROUTES.map((r) => r.join('→')).join(' and ')} (two queues, marked with \`npm run trip -- rush mark … --opens … --rate ${ADMIT_PER_MINUTE}\` to open ${OPENS_AFTER_MS / 1000} s after the first may arrive). Each searches their route and joins the waiting room (those before the hour: the pre-queue, drawn at random at the hour), then asks again when the answer says (pollSeconds). Admitted, they search, take a trip with seats left, read its seat map, wait 0.3–1.5 s, lock 1–2 seats that look free with their admission (one passenger in ${TOUT_EVERY} is a tout who tries for 6: the cap of ${CAP} a date must hold), book and pay from the balance. Told "sold out" by the waiting room, one in ${WAITLIST_EVERY} joins a trip's waitlist. ${GIVE_UP_AFTER} errors or time-outs (or ${PASSENGER_DEADLINE_MS / 60_000} min) and they give up: no final answer. Every per-address limit is at its default. The order checks read the database: Spearman's ρ of the pre-queue's arrival (joined_at) against its place in the queue (the draw), and against its admission; after the hour, places whose queue order is not their arrival order; admissions out of the queue's order. CPU: user + system seconds of both server processes and of every PostgreSQL process during the sale. Refusals: every answer other than 2xx, by request and error code.`,
     '',
-    '| addresses | took | tickets | seats sold | waitlisted | sold out | no final answer | last seat sold after | 5xx | sold twice | over cap | sold without admission | pre-queue ρ arrival vs queue (per route) | pre-queue ρ arrival vs admission | after the hour: out of arrival order | admitted out of turn: pre-queue / by over 1 s / strictly | CPU server / PostgreSQL | load after | refusals |',
+    '| addresses | took | tickets | seats sold | waitlisted | sold out | no final answer | last seat sold after | 5xx | sold twice | over cap | sold without admission | pre-queue ρ arrival vs queue (per route) | pre-queue ρ arrival vs admission | after the hour: out of arrival order | admitted out of turn: pre-queue / by over 1 s / strictly | CPU servers / PostgreSQL / client (this bench) | load after | refusals |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...runs.map(saleRow),
     '',

@@ -28,6 +28,21 @@ test('dhakaDate: the date in Dhaka, which turns at 18:00 UTC', () => {
   assert.is(dhakaDate(Date.parse('2028-02-28T18:00:00Z')), '2028-02-29')
 })
 
+test('dhakaDate and addTime agree with Temporal (Asia/Dhaka, Instant.add) from 2010 to 2100', () => {
+  const from = Date.parse('2010-01-01T00:00:00Z')
+  const to = Date.parse('2100-12-31T23:59:59Z')
+  for (let i = 0; i < 2000; i++) {
+    // spread over the range, and each side of 18:00 UTC, when the Dhaka date turns
+    const ms = Math.floor(from + ((to - from) * i) / 1999) + (i % 2 ? 18 * 3_600_000 - 1 : 0)
+    const at = Temporal.Instant.fromEpochMilliseconds(ms)
+    assert.is(dhakaDate(ms), at.toZonedDateTimeISO('Asia/Dhaka').toPlainDate().toString(), new Date(ms).toISOString())
+    // Temporal refuses mixed signs, so callers never mix them
+    const sign = i % 3 ? 1 : -1
+    const duration = { hours: sign * (i % 7), minutes: sign * (i % 61), seconds: sign * (i % 3600), milliseconds: sign * (i % 2001) }
+    assert.is(addTime(new Date(ms), duration).getTime(), at.add(duration).epochMilliseconds, JSON.stringify(duration))
+  }
+})
+
 test('dhakaDayStart: midnight in Dhaka, and the date of that instant is the date again', () => {
   assert.equal(dhakaDayStart('2026-11-23'), new Date('2026-11-22T18:00:00Z'))
   for (const d of ['2026-01-01', '2028-02-29', '2099-12-31']) assert.is(dhakaDate(dhakaDayStart(d)), d)

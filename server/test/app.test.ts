@@ -83,7 +83,7 @@ test('security headers on every answer: pages, the API, a 404 and a refused body
     await t.call('GET', '/'),
     await t.call('GET', '/api/company'),
     await t.call('GET', '/api/no-such-route'),
-    await t.call('POST', '/api/reservation/tripSearch', { originCode: 1 }),
+    await t.call('POST', '/api/reservation/tripSearch', { body: { originCode: 1 } }),
   ]
   assert.equal(
     answers.map((r) => r.status),
