@@ -112,6 +112,10 @@ interface QueueOrder {
 interface SaleResult {
   addresses: number
   requests: Record<Kind, number[]>
+  /** When each request of `requests` was sent (performance.now()), in the same order. */
+  sentAt: Record<Kind, number[]>
+  /** performance.now() when the first passenger could arrive (the hour is OPENS_AFTER_MS later). */
+  startedAt: number
   status5xx: number
   /** Answers other than 2xx, by route and code. */
   refusals: Map<string, number>
@@ -351,6 +355,8 @@ async function sale(
   const r: SaleResult = {
     addresses,
     requests: { search: [], join: [], status: [], details: [], lock: [], booking: [], pay: [], waitlist: [] },
+    sentAt: { search: [], join: [], status: [], details: [], lock: [], booking: [], pay: [], waitlist: [] },
+    startedAt: 0,
     status5xx: 0,
     refusals: new Map(),
     addressRefusals: 0,
@@ -387,6 +393,7 @@ async function sale(
     try {
       const { status, text } = await post(agent, `${base}/api${path}`, JSON.stringify(body), headers)
       r.requests[kind].push(performance.now() - t0)
+      r.sentAt[kind].push(t0)
       if (status >= 300) {
         let code = `HTTP ${status}`
         try {
@@ -405,6 +412,7 @@ async function sale(
       return (JSON.parse(text) as { data: T }).data
     } catch (err) {
       r.requests[kind].push(performance.now() - t0)
+      r.sentAt[kind].push(t0)
       refuse(`${kind}: ${(err as Error).message}`)
       r.failures++
       return null
@@ -420,6 +428,7 @@ async function sale(
   if (lead < 0) throw new Error(`marking the rush date took ${sec(MARK_MARGIN_MS - lead)}: the queue would open before the sale starts`)
   await sleep(lead)
   const start = performance.now()
+  r.startedAt = start
   const cpu0 = cpuNow(servers, postmaster)
   const client0 = process.cpuUsage()
   let lastSale = 0
@@ -815,6 +824,31 @@ function latencyRow(x: SaleResult): string {
   return `| ${label} | ${KINDS.map(p).join(' | ')} |`
 }
 
+/** Seconds of each row of the sale's timeline. */
+const TIMELINE_S = 10
+
+/** The sale by TIMELINE_S windows from the first arrival: requests sent in each, and the answer times of polls and joins. */
+function timelineRows(x: SaleResult): string[] {
+  const end = Math.max(...KINDS.flatMap((k) => x.sentAt[k].slice(-1)), x.startedAt)
+  const rows: string[] = []
+  for (let from = 0; x.startedAt + from * 1000 <= end; from += TIMELINE_S) {
+    const inWindow = (k: Kind) =>
+      x.requests[k].filter((_, i) => {
+        const t = (x.sentAt[k][i]! - x.startedAt) / 1000
+        return t >= from && t < from + TIMELINE_S
+      })
+    const all = KINDS.reduce((n, k) => n + inWindow(k).length, 0)
+    const status = inWindow('status')
+    const join = inWindow('join')
+    const pq = (xs: number[]) => (xs.length ? `${ms(percentile(xs, 50))} / ${ms(percentile(xs, 95))}` : '—')
+    const hour = from - OPENS_AFTER_MS / 1000
+    rows.push(
+      `| ${x.addresses} | ${hour >= 0 ? '+' : ''}${hour} s | ${int(all / TIMELINE_S)} | ${status.length} | ${pq(status)} | ${join.length} | ${pq(join)} |`,
+    )
+  }
+  return rows
+}
+
 /** A rush date whose queue opens in an hour with `n` browsers in its pre-queue: their tokens, for the queue-status hot path. */
 async function queueTokens(urls: string[], dbUrl: string, date: string, n: number): Promise<string[]> {
   await markRush(dbUrl, date, new Date(Date.now() + 3_600_000), ADMIT_PER_MINUTE)
@@ -1007,6 +1041,12 @@ export async function runEid(log: (s: string) => void): Promise<PartResult> {
     `| addresses | ${KINDS.join(' | ')} |`,
     `|---|${KINDS.map(() => '---').join('|')}|`,
     ...runs.map(latencyRow),
+    '',
+    `The sale by ${TIMELINE_S} s from the first arrival (the hour at 0 s; arrivals end ${ARRIVALS_MS / 1000 - OPENS_AFTER_MS / 1000} s after it): requests a second sent, and the polls' and joins' answer times (p50 / p95) by when they were sent.`,
+    '',
+    '| addresses | from (the hour = 0) | requests/s | polls | poll p50 / p95 | joins | join p50 / p95 |',
+    '|---|---|---|---|---|---|---|',
+    ...runs.flatMap(timelineRows),
     '',
     'What one core does: autocannon, 50 connections for 5 s over both processes (booking: 50 at a time, each a passenger with a seat locked beforehand); per core = requests ÷ CPU seconds the server processes (or PostgreSQL) spent meanwhile. The bare Fastify route and pgbench run on the same machine in the same run.',
     '',
