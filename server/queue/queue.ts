@@ -179,12 +179,12 @@ function pollSecondsFor(estimateSeconds: number): number {
 
 /**
  * Polls a second the pre-queue's first asks after the hour are spread to (the draw is done by then; only learning it
- * waits). At 1,000 a second (10 s for 10,000 places) the hour was the sale's worst moment on the bench's 2 cores:
- * 1,200 polls a second besides the arrivals, poll p95 1.6 s, where every other 10 s stayed under 0.9 s.
+ * waits). 400 a second over at most 25 s was tried (2026-11-29, docs/eid-sale.md): the hour's first 10 s got
+ * better, the 20 s after them worse (the same polls, now beside the arrivals), the whole sale no better.
  */
-const HOUR_POLLS_PER_SECOND = 400
-/** ... over at most this long, so the first admitted learn it well within their time to choose (QUEUE_ADMIT_MINUTES). */
-const MAX_HOUR_SPREAD_SECONDS = 25
+const HOUR_POLLS_PER_SECOND = 1000
+/** ... over at most this long, so the first admitted learn it within seconds. */
+const MAX_HOUR_SPREAD_SECONDS = 10
 
 /**
  * A pre-queue place asks every 15 s, then at the hour, each at its own point of a spread that grows with the
