@@ -11,9 +11,9 @@
  * the other: exactly `max` of them pass, never more, never fewer. Refusals are not
  * recorded, so they never push the wait further out.
  */
-import type { Db, Queryable } from '../db/db.ts'
+import { type Db, prepared, type Queryable } from '../db/db.ts'
 import { AppError } from '../core.ts'
-import { addDhakaDays, addTime, timeBetween } from '../lib/time.ts'
+import { addDhakaDays } from '../lib/time.ts'
 
 /** A limit: at most `max` events per key in the last `windowMs` milliseconds. */
 export interface Limit {
@@ -31,15 +31,16 @@ export interface Slot {
   release(): Promise<void>
 }
 
-/** How long until one more event fits, in seconds (0 when it fits now). */
+/** The limit as limit_wait's and limit_take's last four arguments after the key (db/functions/). */
+const window = (limit: Limit) => `${limit.windowMs} milliseconds`
+
+const WAIT_SQL = prepared('SELECT limit_wait($1, $2, $3, $4::interval, $5) AS wait')
+const TAKE_SQL = prepared('SELECT id, wait_seconds FROM limit_take($1, $2, $3, $4::interval, $5)')
+
+/** How long until one more event fits, in seconds (0 when it fits now): `limit_wait` (db/functions/limit_wait.sql), the rule's one spelling. */
 export async function waitSeconds(q: Queryable, limit: Limit, key: string, now: Date): Promise<number> {
-  const since = addTime(now, { milliseconds: -limit.windowMs })
-  const rows = await q.query<{ at: Date }>(
-    'SELECT at FROM limit_events WHERE bucket = $1 AND key = $2 AND at > $3 ORDER BY at DESC OFFSET $4 LIMIT 1',
-    [limit.bucket, key, since, limit.max - 1],
-  )
-  if (!rows[0]) return 0
-  return Math.max(1, Math.ceil(timeBetween(now, addTime(rows[0].at, { milliseconds: limit.windowMs }), 'seconds')))
+  const [row] = await q.query<{ wait: number }>(WAIT_SQL, [limit.bucket, key, limit.max, window(limit), now])
+  return row!.wait
 }
 
 /**
@@ -49,24 +50,16 @@ export async function waitSeconds(q: Queryable, limit: Limit, key: string, now: 
  * (and the lock lasts until that commits).
  */
 export async function take(q: Db | Queryable, limit: Limit, key: string, now: Date): Promise<Slot> {
-  const id = 'transaction' in q ? await q.transaction((tx) => takeIn(tx, limit, key, now)) : await takeIn(q, limit, key, now)
+  // db/functions/limit_take.sql: the lock, the count and the insert in one statement (given the database, that
+  // statement is its own transaction, and the lock ends with it)
+  const [row] = await q.query<{ id: number | null; wait_seconds: number }>(TAKE_SQL, [limit.bucket, key, limit.max, window(limit), now])
+  if (row!.id === null) throw refusal(limit, row!.wait_seconds)
+  const id = row!.id
   return {
     async release() {
       await q.query('DELETE FROM limit_events WHERE id = $1', [id])
     },
   }
-}
-
-async function takeIn(tx: Queryable, limit: Limit, key: string, now: Date): Promise<number> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [limit.bucket, key])
-  const wait = await waitSeconds(tx, limit, key, now)
-  if (wait > 0) throw refusal(limit, wait)
-  const [row] = await tx.query<{ id: number }>('INSERT INTO limit_events (bucket, key, at) VALUES ($1, $2, $3) RETURNING id', [
-    limit.bucket,
-    key,
-    now,
-  ])
-  return row!.id
 }
 
 /** Throws the limit's 429 when no further event fits now (counts nothing). */

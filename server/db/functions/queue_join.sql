@@ -2,7 +2,7 @@
 -- joinQueue says the rules): the signed-in passenger's place, else the token's (claimed by the
 -- passenger when it has none). A caller without a valid token (p_token_hash unknown, or its place
 -- another passenger's) is issued p_new_token_hash, at most p_devices_max an address in
--- p_devices_window (the 'queue-device' limit of server/http/limits.ts, its lock and its events).
+-- p_devices_window (the 'queue-device' limit of server/http/limits.ts, taken with limit_take).
 -- p_again: an expired admission's place goes to the back of the queue.
 -- One call instead of a dozen statements in a transaction: a crowd of joins holds each pooled
 -- connection for one round trip (issue 30, sale day).
@@ -18,7 +18,7 @@ DECLARE
   hash text := p_token_hash;
   place_id bigint;
   place_passenger integer;
-  last_at timestamptz;
+  wait integer;
 BEGIN
   SELECT id, opens_at INTO r FROM rush_dates
    WHERE trip_date = p_trip_date AND origin_code = p_origin AND destination_code = p_destination;
@@ -49,15 +49,12 @@ BEGIN
     hash := NULL;
   END IF;
   IF hash IS NULL THEN
-    PERFORM pg_advisory_xact_lock(hashtext('queue-device'), hashtext(p_address));
-    SELECT at INTO last_at FROM limit_events
-     WHERE bucket = 'queue-device' AND key = p_address AND at > p_now - p_devices_window
-     ORDER BY at DESC OFFSET p_devices_max - 1 LIMIT 1;
-    IF FOUND THEN
-      RETURN QUERY SELECT false, 'new'::text, greatest(1, ceil(extract(epoch FROM last_at + p_devices_window - p_now)))::integer;
+    -- limit_take: the limit's one rule, its lock and its event
+    SELECT t.wait_seconds INTO wait FROM limit_take('queue-device', p_address, p_devices_max, p_devices_window, p_now) t;
+    IF wait > 0 THEN
+      RETURN QUERY SELECT false, 'new'::text, wait;
       RETURN;
     END IF;
-    INSERT INTO limit_events (bucket, key, at) VALUES ('queue-device', p_address, p_now);
     hash := p_new_token_hash;
     INSERT INTO queue_devices (token_hash, address, issued_at) VALUES (hash, p_address, p_now);
   END IF;
