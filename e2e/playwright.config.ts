@@ -22,7 +22,9 @@ export default defineConfig({
   // no retries: a test that fails once is a fault to find (tests holding seats use trips of their own)
   retries: 0,
   reporter: [['list'], ['json', { outputFile: process.env.E2E_REPORT ?? path.join(root, 'test-results', 'e2e.json') }]],
-  outputDir: path.join(root, 'test-results', 'artifacts'),
+  // Playwright empties it at the start of a run: the e2e-pg step (e2e/on-postgres.ts, E2E_DATABASE_URL) keeps its own,
+  // so an e2e failure's trace and screenshot are still there after npm test
+  outputDir: path.join(root, 'test-results', process.env.E2E_DATABASE_URL ? 'artifacts-e2e-pg' : 'artifacts'),
   use: {
     baseURL,
     launchOptions: { executablePath: listing ? undefined : chromiumPath(), args: chromiumArgs },
