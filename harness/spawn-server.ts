@@ -4,7 +4,9 @@
  * benchmark (bench/lib.ts), which times the start.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
 import net from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { addDays, dhakaDate } from '../server/lib/time.ts'
@@ -39,19 +41,62 @@ export interface StartOptions {
 
 let nextInRange = 0
 
-/** A free 127.0.0.1 port: any, or with FREE_PORTS (e.g. `8740-8749`, a shared machine's share) the next free one of that range in turn. */
+/** How long a port handed out of FREE_PORTS stays claimed for its taker: time to bind it. */
+const CLAIM_MS = 30_000
+const claims = path.join(os.tmpdir(), 'bus-ticketing-port-claims')
+
+/**
+ * Claims `port` for this process unless another claim on it is younger than CLAIM_MS (`force`: whatever its age):
+ * two test workers picking from one FREE_PORTS range each see the range's first port free until one of them binds
+ * it, and would both take it. Answers whether it was claimed, else the other claim's age in ms.
+ */
+function claim(port: number, force = false): true | number {
+  fs.mkdirSync(claims, { recursive: true })
+  const file = path.join(claims, String(port))
+  let age = 0
+  try {
+    age = Date.now() - fs.statSync(file).mtimeMs
+  } catch {
+    // no claim yet
+  }
+  if (age > 0 && age < CLAIM_MS && !force) return age
+  try {
+    // a new file in place of the old one, written whole: a rename never lets two claimants both see it as theirs
+    const mine = `${file}.${process.pid}`
+    fs.writeFileSync(mine, String(process.pid))
+    if (age > 0) fs.renameSync(mine, file)
+    else fs.linkSync(mine, file)
+    fs.rmSync(mine, { force: true })
+    return true
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    return 0 // claimed this instant by another process
+  }
+}
+
+/**
+ * A free 127.0.0.1 port: any, or with FREE_PORTS (e.g. `8740-8749`, a shared machine's share) the next free one of
+ * that range in turn, claimed (a file in the temp folder) so that no other process is handed it while it binds;
+ * when every free one is claimed, the one claimed longest ago.
+ */
 export async function freePort(): Promise<number> {
   const range = /^(\d+)-(\d+)$/.exec(process.env.FREE_PORTS ?? '')
   if (!range) return bindable(0)
   const [lo, hi] = [Number(range[1]), Number(range[2])]
+  const start = nextInRange++
+  let oldest: { port: number; age: number } | null = null
   for (let k = 0; k <= hi - lo; k++) {
-    const port = lo + ((nextInRange++ + k) % (hi - lo + 1))
+    const port = lo + ((start + k) % (hi - lo + 1))
     try {
-      return await bindable(port)
+      await bindable(port)
     } catch {
-      // taken: the next one
+      continue // taken: the next one
     }
+    const claimed = claim(port)
+    if (claimed === true) return port
+    if (!oldest || claimed > oldest.age) oldest = { port, age: claimed }
   }
+  if (oldest && claim(oldest.port, true) === true) return oldest.port
   throw new Error(`no free port in FREE_PORTS=${process.env.FREE_PORTS}`)
 }
 
