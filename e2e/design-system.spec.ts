@@ -47,3 +47,28 @@ for (const name of exampleNames()) {
     expect(problems, 'console errors and warnings').toEqual([])
   })
 }
+
+test('seat-grid/every-state: each state draws its own icon, the legend the same, and a toggle redraws it', async ({ page }) => {
+  await page.goto(`${examplesUrl()}/?example=seat-grid%2Fevery-state`)
+  await expect(page.locator('html')).toHaveAttribute('data-example-ready', 'yes')
+  const iconOf = (seat: string) => page.locator(`button[data-seat="${seat}"] svg path`).getAttribute('d')
+  // A1…A7: available, selected, sold, booked, adminBooked, linked, held
+  const drawn = await Promise.all(['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7'].map(iconOf))
+  expect(drawn[0], 'available has no icon').toBe('')
+  expect(new Set(drawn.slice(1)).size, `six different icons: ${drawn.join(' | ')}`).toBe(6)
+  for (const d of drawn.slice(1)) expect(d).toMatch(/^M/)
+  const legend = await page
+    .locator('.seat-grid__legend .seat-grid__swatch[data-state] svg path')
+    .evaluateAll((ps) => ps.map((p) => p.getAttribute('d')))
+  expect(legend).toEqual(drawn)
+  // drawn inline, not by a CSS mask image (each of those was an SVG document of its own: docs/performance.md)
+  const masks = await page.locator('button[data-seat] svg').evaluateAll((svgs) => svgs.map((s) => getComputedStyle(s).maskImage))
+  expect(masks.every((m) => m === 'none')).toBe(true)
+  await expect(page.locator('button[data-seat="A3"] svg')).toBeVisible()
+  await expect(page.locator('button[data-seat="A1"] svg')).toBeHidden()
+  // choosing the available seat: its icon becomes the selected one's (set by the state's effect, no React render)
+  await page.locator('button[data-seat="A1"]').click()
+  await expect(page.locator('button[data-seat="A1"]')).toHaveAttribute('data-state', 'selected')
+  expect(await iconOf('A1')).toBe(drawn[1])
+  await expect(page.locator('button[data-seat="A1"] svg')).toBeVisible()
+})

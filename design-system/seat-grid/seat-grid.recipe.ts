@@ -94,48 +94,23 @@ export const seatGridRecipe = defineSlotRecipe({
       },
     },
     seatName: { pointerEvents: 'none' },
-    // status icons drawn by CSS from the seat's data-state, so a toggle changes one attribute; in
-    // forced colours the seat opts out of colour forcing, so currentColor stays the seat's text colour
+    // status icons: an inline SVG per seat whose path the seat's state effect sets (seat-grid.tsx ICON_PATHS),
+    // stroked in currentColor (in forced colours the seat opts out of colour forcing, so currentColor stays its
+    // text colour). Inline, not CSS mask images: each mask image was an SVG document of its own, and their first
+    // paint took 60-140 ms of the seat map's first frame at 4x CPU (docs/performance.md)
     icon: {
       display: 'none',
       width: '14px',
       height: '14px',
       flexShrink: 0,
       pointerEvents: 'none',
-      bg: 'currentColor',
-      maskRepeat: 'no-repeat',
-      maskPosition: 'center',
-      maskSize: 'contain',
-      '[data-state=selected] > &': {
-        display: 'block',
-        maskImage:
-          "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M3 8.5l3.2 3.2L13 5'/%3E%3C/svg%3E\")",
-      },
-      '[data-state=sold] > &': {
-        display: 'block',
-        maskImage:
-          "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M4 4l8 8M12 4l-8 8'/%3E%3C/svg%3E\")",
-      },
-      '[data-state=booked] > &': {
-        display: 'block',
-        maskImage:
-          "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M8 4v4l3 2M8 1.5a6.5 6.5 0 1 0 0 13a6.5 6.5 0 1 0 0-13'/%3E%3C/svg%3E\")",
-      },
-      '[data-state=adminBooked] > &': {
-        display: 'block',
-        maskImage:
-          "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M8 1.5l5.5 2v4c0 3.5-2.5 6-5.5 7c-3-1-5.5-3.5-5.5-7v-4z'/%3E%3C/svg%3E\")",
-      },
-      '[data-state=linked] > &': {
-        display: 'block',
-        maskImage:
-          "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M6.5 9.5l3-3M5 7.5l-1.5 1.5a2.5 2.5 0 0 0 3.5 3.5L8.5 11M11 8.5l1.5-1.5a2.5 2.5 0 0 0-3.5-3.5L7.5 5'/%3E%3C/svg%3E\")",
-      },
-      '[data-state=held] > &': {
-        display: 'block',
-        maskImage:
-          "url(\"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16' fill='none' stroke='black' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M4.5 7.5h7v6h-7zM6 7.5V5.5a2 2 0 0 1 4 0v2'/%3E%3C/svg%3E\")",
-      },
+      fill: 'none',
+      stroke: 'currentColor',
+      strokeWidth: '2',
+      strokeLinecap: 'round',
+      strokeLinejoin: 'round',
+      '[data-state=selected] > &, [data-state=sold] > &, [data-state=booked] > &, [data-state=adminBooked] > &, [data-state=linked] > &, [data-state=held] > &':
+        { display: 'block' },
     },
     legend: {
       display: 'grid',

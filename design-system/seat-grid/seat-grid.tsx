@@ -1,4 +1,4 @@
-import { memo, useCallback, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react'
+import { memo, useCallback, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type Ref } from 'react'
 import { useComputed, useSignal, useSignalEffect, type ReadonlySignal, type Signal } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { seatGrid } from '../../styled-system/recipes'
@@ -331,6 +331,26 @@ interface SeatButtonProps {
   label: SeatGridLabels['seat']
 }
 
+/** Each status's icon (a 16 × 16 path, stroked): shape as well as colour tells the states apart; available has none. */
+export const ICON_PATHS: Record<SeatGridState, string> = {
+  available: '',
+  selected: 'M3 8.5l3.2 3.2L13 5',
+  sold: 'M4 4l8 8M12 4l-8 8',
+  booked: 'M8 4v4l3 2M8 1.5a6.5 6.5 0 1 0 0 13a6.5 6.5 0 1 0 0-13',
+  adminBooked: 'M8 1.5l5.5 2v4c0 3.5-2.5 6-5.5 7c-3-1-5.5-3.5-5.5-7v-4z',
+  linked: 'M6.5 9.5l3-3M5 7.5l-1.5 1.5a2.5 2.5 0 0 0 3.5 3.5L8.5 11M11 8.5l1.5-1.5a2.5 2.5 0 0 0-3.5-3.5L7.5 5',
+  held: 'M4.5 7.5h7v6h-7zM6 7.5V5.5a2 2 0 0 1 4 0v2',
+}
+
+/** A status icon: shown by the recipe for every state but available. */
+function StateIcon({ className, state, path }: { className: string; state: SeatGridState; path?: Ref<SVGPathElement> }) {
+  return (
+    <svg className={className} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <path ref={path} d={ICON_PATHS[state]} />
+    </svg>
+  )
+}
+
 /**
  * One seat. Its state is written straight to the button's attributes by a
  * signal effect (no React render), so a toggle touches this one element at once.
@@ -338,6 +358,7 @@ interface SeatButtonProps {
 const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, onUnavailable, label }: SeatButtonProps) {
   const s = seatGrid()
   const ref = useRef<HTMLButtonElement>(null)
+  const icon = useRef<SVGPathElement>(null)
   const isFocused = useComputed(() => focused.value === seat.name)
   // the roving tab stop moves by attribute too: focusing a seat re-renders nothing
   useSignalEffect(() => {
@@ -349,6 +370,7 @@ const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, on
     const el = ref.current
     if (!el || el.dataset.state === st) return
     el.dataset.state = st
+    icon.current?.setAttribute('d', ICON_PATHS[st])
     el.setAttribute('aria-pressed', String(st === 'selected'))
     el.setAttribute('aria-label', label(seat, st))
     if (ENABLED.has(st)) el.removeAttribute('aria-disabled')
@@ -378,7 +400,7 @@ const SeatButton = memo(function SeatButton({ seat, state, focused, onToggle, on
         else onUnavailable?.(seat.name)
       }}
     >
-      <span className={s.icon} aria-hidden="true" />
+      <StateIcon className={s.icon} state={st} path={icon} />
       <span className={s.seatName} aria-hidden="true">
         {seat.name}
       </span>
@@ -405,7 +427,7 @@ export function Legend({ states, types = [], label, className }: LegendProps) {
       {states.map((x) => (
         <li key={x.state} className={s.legendItem}>
           <span className={[s.seat, s.swatch].join(' ')} data-state={x.state} data-type="Standard" aria-hidden="true">
-            <span className={s.icon} />
+            <StateIcon className={s.icon} state={x.state} />
           </span>
           {x.label}
         </li>
