@@ -94,30 +94,44 @@ test('Reset selection, disabled once it has done its work, hands focus to the fa
   await expect(page.getByRole('heading', { name: 'Fare summary' })).toBeFocused()
 })
 
-test('the lock-lost dialog gives focus back to the seat that opened it', async ({ page, browser, request }) => {
-  const { trip, date } = await tripFor(request, 18, 3)
-  const other = await (await browser.newContext()).newPage()
-  await other.goto(reservationUrl(trip, date))
-  await pageHeading(other)
-  // a stale seat map (no live one): the seat other takes still shows available here
-  await withoutLiveSeatMap(page)
-  await page.goto(reservationUrl(trip, date))
-  await pageHeading(page)
-  const name = await chooseSeat(other)
-  // the server's answer, not only the seat drawn as chosen: other holds it before this page tries
-  await expect(other.getByTestId('hold-clock')).toBeVisible()
-  // this page still shows the seat available
-  const seat = page.locator(`[data-seat="${name}"]:visible`)
-  await expect(seat).toHaveAttribute('data-state', 'available')
-  await seat.focus()
-  await page.keyboard.press('Enter')
-  const dialog = page.getByRole('alertdialog', { name: 'Error' })
-  await expect(dialog).toBeVisible()
-  await page.keyboard.press('Escape')
-  await expect(dialog).toHaveCount(0)
-  await expect(seat).toBeFocused()
-  await other.context().close()
-})
+for (const busy of [false, true]) {
+  test(`the lock-lost dialog gives focus back to the seat that opened it${busy ? ', on a phone too busy to give it back at once' : ''}`, async ({
+    page,
+    browser,
+    request,
+  }) => {
+    const { trip, date } = await tripFor(request, 18, busy ? 4 : 3)
+    const other = await (await browser.newContext()).newPage()
+    await other.goto(reservationUrl(trip, date))
+    await pageHeading(other)
+    // a stale seat map (no live one): the seat other takes still shows available here
+    await withoutLiveSeatMap(page)
+    await page.goto(reservationUrl(trip, date))
+    await pageHeading(page)
+    const name = await chooseSeat(other)
+    // the server's answer, not only the seat drawn as chosen: other holds it before this page tries
+    await expect(other.getByTestId('hold-clock')).toBeVisible()
+    // this page still shows the seat available
+    const seat = page.locator(`[data-seat="${name}"]:visible`)
+    await expect(seat).toHaveAttribute('data-state', 'available')
+    await seat.focus()
+    await page.keyboard.press('Enter')
+    const dialog = page.getByRole('alertdialog', { name: 'Error' })
+    await expect(dialog.getByRole('button', { name: 'OK' })).toBeFocused()
+    if (busy) {
+      // the dialog gives focus back in a timer after its content went away (Ark's focus trap): on a busy phone
+      // that timer runs late, here 150 ms, later than the page's focus safety net looks (CI once saw it so)
+      await page.evaluate(() => {
+        const later = window.setTimeout
+        window.setTimeout = ((fn: TimerHandler, ms?: number, ...rest: unknown[]) => later(fn, ms ? ms : 150, ...rest)) as typeof window.setTimeout
+      })
+    }
+    await page.keyboard.press('Escape')
+    await expect(dialog).toHaveCount(0)
+    await expect(seat).toBeFocused()
+    await other.context().close()
+  })
+}
 
 test('Escape on the error dialog a page opens at load puts focus on the page heading', async ({ page, request }) => {
   const { trip, date } = await tripFor(request, 18, 4)

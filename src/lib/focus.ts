@@ -54,6 +54,9 @@ function rescueTarget(chain: Element[]): HTMLElement | null {
   return pageHeading()
 }
 
+/** How long a closed modal dialog has to give focus back itself before the safety net steps in. */
+const DIALOG_RETURN_MS = 1000
+
 /**
  * The safety net under every action (WCAG 2.4.3): when the focused control is removed or disabled
  * and nothing else took the focus (the action's own code moves it first, where it knows better),
@@ -63,8 +66,10 @@ function rescueTarget(chain: Element[]): HTMLElement | null {
 export function startFocusRescue(): () => void {
   let chain: Element[] = []
   let pending = 0
+  let waited = false
   const onFocusIn = (e: FocusEvent) => {
     chain = []
+    waited = false
     for (let el = e.target instanceof Element ? e.target : null; el; el = el.parentElement) chain.push(el)
   }
   const check = () => {
@@ -76,6 +81,14 @@ export function startFocusRescue(): () => void {
     // phone may not have reached yet: a disabled control still holding focus has lost it too
     const active = document.activeElement
     if (active !== document.body && active !== last) return
+    // a modal dialog that closed gives focus back itself (its focus trap, to the control that opened it), a
+    // timer after its content went away: on a busy phone later than this check, and focus moved here first
+    // stays here (the trap gives it back only from the page body). Step in only if it has not by then.
+    if (!waited && chain.some((el) => el.getAttribute('aria-modal') === 'true')) {
+      waited = true
+      pending = window.setTimeout(check, DIALOG_RETURN_MS)
+      return
+    }
     rescueTarget(chain)?.focus()
   }
   const observer = new MutationObserver(() => {
