@@ -587,6 +587,8 @@ for (const [index, lang] of (['en', 'bn'] as const).entries()) {
     await page.goto(reservationUrl(trip, date))
     const seats = await chooseSeats(page, lang, 1)
     await expect.poll(() => serverHold(page, trip.tripId)).not.toBeNull()
+    // and the page has the server's answer: a lock request on its way when the clock jumps is cut off by the 60 s time-out
+    await expect(page.getByTestId('hold-clock')).toBeVisible()
     const won = Date.parse((await serverHold(page, trip.tripId))!) - 15 * MINUTE
     const keep = page.getByRole('button', { name: m(lang, 'seatChoice.keepSeats') })
     const heading = page.getByRole('heading', { name: m(lang, 'seatChoice.holdHeading') })
@@ -628,6 +630,7 @@ test('Keep my seats refused by the server (another tab used the extensions): the
   await page.goto(reservationUrl(trip, date))
   const seats = await chooseSeats(page, lang, 1)
   await expect.poll(() => serverHold(page, trip.tripId)).not.toBeNull()
+  await expect(page.getByTestId('hold-clock')).toBeVisible()
   const won = Date.parse((await serverHold(page, trip.tripId))!) - 15 * MINUTE
   const keep = page.getByRole('button', { name: 'Keep my seats' })
   await page.clock.fastForward('13:30')

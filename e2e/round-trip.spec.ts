@@ -189,6 +189,9 @@ test('Keep my seats on the return trip’s seat page keeps the booked outbound t
   await page.clock.install()
   const outboundId = await toReturnSeats(page, 'en', 9)
   await chooseSeat(page, 'en')
+  // the server's answer, not only the seat drawn as chosen: a lock request still on its way when the clock jumps
+  // is cut off by the 60 s time-out, and the page then holds nothing (CI once saw it so)
+  await expect(page.getByTestId('hold-clock')).toBeVisible()
   const ends = async () =>
     (await query<{ expiration_time: Date }>('SELECT expiration_time FROM reservations WHERE id = $1', [outboundId]))[0]!.expiration_time.getTime()
   const before = await ends()
