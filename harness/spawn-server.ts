@@ -61,7 +61,9 @@ function claim(port: number, force = false): true | number {
   }
   if (age > 0 && age < CLAIM_MS && !force) return age
   try {
-    // a new file in place of the old one, written whole: a rename never lets two claimants both see it as theirs
+    // written whole under a name of its own, then put in place: a first claim by a hard link, which fails (EEXIST)
+    // for all but one of two claimants at once; a stale claim's takeover by a rename, which does not (two takers of
+    // one stale claim in the same instant would both have it; then the second server to bind fails at its start)
     const mine = `${file}.${process.pid}`
     fs.writeFileSync(mine, String(process.pid))
     if (age > 0) fs.renameSync(mine, file)

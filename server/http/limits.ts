@@ -31,15 +31,15 @@ export interface Slot {
   release(): Promise<void>
 }
 
-/** The limit as limit_wait's and limit_take's last four arguments after the key (db/functions/). */
-const window = (limit: Limit) => `${limit.windowMs} milliseconds`
+/** The limit's window as a PostgreSQL interval, limit_wait's and limit_take's fourth argument (db/functions/). */
+const interval = (limit: Limit) => `${limit.windowMs} milliseconds`
 
 const WAIT_SQL = prepared('SELECT limit_wait($1, $2, $3, $4::interval, $5) AS wait')
 const TAKE_SQL = prepared('SELECT id, wait_seconds FROM limit_take($1, $2, $3, $4::interval, $5)')
 
 /** How long until one more event fits, in seconds (0 when it fits now): `limit_wait` (db/functions/limit_wait.sql), the rule's one spelling. */
 export async function waitSeconds(q: Queryable, limit: Limit, key: string, now: Date): Promise<number> {
-  const [row] = await q.query<{ wait: number }>(WAIT_SQL, [limit.bucket, key, limit.max, window(limit), now])
+  const [row] = await q.query<{ wait: number }>(WAIT_SQL, [limit.bucket, key, limit.max, interval(limit), now])
   return row!.wait
 }
 
@@ -52,7 +52,7 @@ export async function waitSeconds(q: Queryable, limit: Limit, key: string, now: 
 export async function take(q: Db | Queryable, limit: Limit, key: string, now: Date): Promise<Slot> {
   // db/functions/limit_take.sql: the lock, the count and the insert in one statement (given the database, that
   // statement is its own transaction, and the lock ends with it)
-  const [row] = await q.query<{ id: number | null; wait_seconds: number }>(TAKE_SQL, [limit.bucket, key, limit.max, window(limit), now])
+  const [row] = await q.query<{ id: number | null; wait_seconds: number }>(TAKE_SQL, [limit.bucket, key, limit.max, interval(limit), now])
   if (row!.id === null) throw refusal(limit, row!.wait_seconds)
   const id = row!.id
   return {
