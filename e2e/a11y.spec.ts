@@ -90,3 +90,23 @@ test('axe: a seat the last scroll left partly under the sticky header does not f
   // the page is left where it was
   await test.expect.poll(() => seat.evaluate((el) => el.getBoundingClientRect().bottom)).toBeLessThan(50)
 })
+
+// The check itself: axe runs in the page (e2e/helpers.ts), and a page with a violation fails it, naming the rule
+// and the element; a second check of the same page (axe already there) sees a violation added since.
+test('axe: the check fails a page with a violation, and names it', async ({ page }) => {
+  await page.goto('/faq')
+  await pageHeading(page)
+  await expectNoAxeViolations(page, '/faq')
+  await page.evaluate(() => {
+    const button = document.createElement('button')
+    button.id = 'nameless'
+    document.querySelector('main')!.append(button)
+  })
+  const failed = await expectNoAxeViolations(page, '/faq with a nameless button').then(
+    () => '',
+    (err: Error) => err.message,
+  )
+  test.expect(failed).toContain('button-name (critical): 1 × #nameless')
+  // `include`: only that part of the page is checked
+  await expectNoAxeViolations(page, '/faq header', 'header')
+})
