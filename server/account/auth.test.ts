@@ -2,15 +2,21 @@ import { randomBytes, scryptSync } from 'node:crypto'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { api } from '../../contract/api.ts'
-import { hashesComputed } from '../account/passwords.ts'
+import { hashCostForTest, hashesComputed } from '../account/passwords.ts'
 import { codeHash, type OtpPurpose } from '../account/otp.ts'
 import { count, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helpers.ts'
 
+// Passwords are hashed at a low scrypt cost here: these tests are about sign-in, codes and limits, not the hash (a
+// production hash holds 128 MiB and a thread for about 0.3 s); the one test of the hash itself restores the cost.
+const CHEAP = { N: 2 ** 10, r: 8, p: 1 }
 let t: TestApp
+let productionCost = () => {}
 test.before(async () => {
+  productionCost = hashCostForTest(CHEAP)
   t = await startTestApp({ daysAhead: 1 })
 })
 test.after(async () => {
+  productionCost()
   await t.close()
 })
 
@@ -476,6 +482,15 @@ test('housekeeping removes sign-in state expired over a day ago, keeps live sess
 })
 
 test('passwords: new hashes use scrypt N=2^17, r=8, p=1; an older cheaper hash is replaced at the next successful login', async () => {
+  productionCost()
+  try {
+    await hashedAtProductionCost()
+  } finally {
+    productionCost = hashCostForTest(CHEAP)
+  }
+})
+
+async function hashedAtProductionCost(): Promise<void> {
   const s = await t.signUp('01912345690')
   const stored = async () =>
     (await t.db.query<{ password_hash: string }>('SELECT password_hash FROM passengers WHERE id = $1', [s.passenger.id]))[0]!.password_hash
@@ -498,7 +513,7 @@ test('passwords: new hashes use scrypt N=2^17, r=8, p=1; an older cheaper hash i
   assert.match(upgraded, /^scrypt\$131072\$8\$1\$/)
   assert.is((await t.call('POST', '/api/checkPassenger', { body: { mobile: '01912345690', password: TEST_PASSWORD } })).status, 200)
   assert.is(await stored(), upgraded, 'hashed once')
-})
+}
 
 test('strict rate limit on login and code routes', async () => {
   const limited = await startTestApp({ daysAhead: 0, app: { authRateLimitMax: 3 } })

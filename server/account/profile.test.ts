@@ -2,16 +2,22 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { api } from '../../contract/api.ts'
 import { credit, debit } from '../account/ledger.ts'
+import { hashCostForTest } from '../account/passwords.ts'
 import { dhakaDayStart } from '../lib/time.ts'
 import { count, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helpers.ts'
 
 let t: TestApp
 // A fixed clock (15 March 2026, 10:00 Dhaka) so "this month" is known.
 const NOW = new Date('2026-03-15T04:00:00Z')
+// passwords hashed at a low scrypt cost: these tests are about the profile, not the hash (server/account/auth.test.ts
+// has the production cost's own test)
+let productionCost = () => {}
 test.before(async () => {
+  productionCost = hashCostForTest({ N: 2 ** 10, r: 8, p: 1 })
   t = await startTestApp({ now: NOW, daysAhead: 0 })
 })
 test.after(async () => {
+  productionCost()
   await t.close()
 })
 
