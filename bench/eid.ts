@@ -824,8 +824,8 @@ function latencyRow(x: SaleResult): string {
   return `| ${label} | ${KINDS.map(p).join(' | ')} |`
 }
 
-/** Seconds of each row of the sale's timeline. */
-const TIMELINE_S = 10
+/** Seconds of each row of the sale's timeline (EID_TIMELINE_S=1 shows the hour second by second). */
+const TIMELINE_S = Number(process.env.EID_TIMELINE_S ?? 10)
 
 /** The sale by TIMELINE_S windows from the first arrival: requests sent in each, and the answer times of polls and joins. */
 function timelineRows(x: SaleResult): string[] {

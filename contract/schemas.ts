@@ -254,7 +254,7 @@ export const queueRequest = z.strictObject({
 })
 /** Where a place stands: `open` no queue (choose seats), `notJoined`, `preQueue` (drawn at opensAt), `waiting`, `admitted` (until admittedUntil), `expired`, `soldOut`. */
 export const queueStates = ['open', 'notJoined', 'preQueue', 'waiting', 'admitted', 'expired', 'soldOut'] as const
-/** The waiting room's answer: one read of the database per poll. */
+/** The waiting room's answer: a waiting place's poll from the server's memory of the date, else one read (server/queue/memory.ts). */
 export const queueStatus = z.object({
   state: z.enum(queueStates),
   opensAt: z.nullable(instant),

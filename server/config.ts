@@ -43,6 +43,8 @@ export interface ServerConfig {
   waitlistSweepSeconds: number
   /** How long identical trip searches are answered from memory (0: never). */
   searchCacheMs: number
+  /** How long a process answers a rush date's waiting places from memory before reading it again (server/queue/memory.ts); 0: never. */
+  queueStatusCacheMs: number
   /** Days after which a password must be reset (PASSWORD_EXPIRED); 0: never. */
   passwordMaxAgeDays: number
   /** Seats one client address may hold on one trip (HOLD_LIMIT_PER_ADDRESS). */
@@ -317,6 +319,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
   const ticketSigningKey = readTicketSigningKey(get('TICKET_SIGNING_KEY'), production, problems)
 
   const searchCache = env.SEARCH_CACHE_MS
+  const queueCache = env.QUEUE_STATUS_CACHE_MS
   const config: ServerConfig = {
     production,
     publicUrl,
@@ -326,6 +329,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     waitlistOfferSeconds: waitlistOfferSeconds(),
     waitlistSweepSeconds: between('WAITLIST_SWEEP_SECONDS', 15, 1, 3600),
     searchCacheMs: searchCache !== undefined ? Math.max(0, Number(searchCache) || 0) : 2000,
+    queueStatusCacheMs: queueCache !== undefined ? Math.max(0, Number(queueCache) || 0) : 250,
     passwordMaxAgeDays: Math.max(0, Number(env.PASSWORD_MAX_AGE_DAYS) || 0),
     holdLimitPerAddress: int('HOLD_LIMIT_PER_ADDRESS', 10),
     holdLimitPerAddressTotal: int('HOLD_LIMIT_PER_ADDRESS_TOTAL', 30),

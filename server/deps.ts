@@ -27,6 +27,8 @@ export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
   if (opts.passwordMaxAgeDays !== undefined) config.passwordMaxAgeDays = opts.passwordMaxAgeDays
   if (opts.searchCacheMs !== undefined) config.searchCacheMs = opts.searchCacheMs
   else if (opts.now && process.env.SEARCH_CACHE_MS === undefined) config.searchCacheMs = 0
+  // a test clock that tests move: the waiting room reads the database at every poll, unless a test asks for memory
+  if (opts.now && opts.config?.queueStatusCacheMs === undefined && process.env.QUEUE_STATUS_CACHE_MS === undefined) config.queueStatusCacheMs = 0
   return {
     db,
     now,

@@ -17,6 +17,7 @@ import { prepared, type Queryable } from '../db/db.ts'
 import { type Limit, refusal } from '../http/limits.ts'
 import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
 import { newToken, sha256 } from '../lib/tokens.ts'
+import { type QueueMemory, RANKS_SETTLE_MS, type RushSnapshot } from './memory.ts'
 import type { RushRow } from './rush-dates.ts'
 
 /** A rush date as a request names it. */
@@ -36,15 +37,8 @@ export interface QueueCaller {
   now: Date
 }
 
-interface StatusRow {
-  id: number
-  opens_at: Date
-  admit_per_minute: number | null
-  admit_auto: boolean
-  checked_at: Date | null
-  seats_free: number | null
-  seats_unbooked: number | null
-  waiting: number
+/** What a poll reads: the rush date as memory holds it (memory.ts), and the caller's place. */
+interface StatusRow extends Omit<RushSnapshot, 'offers' | 'rank_base'> {
   place_id: string | null
   admitted_at: Date | null
   admitted_until: Date | null
@@ -95,15 +89,55 @@ const STATUS_SQL = prepared(`
     ) p ON true
    WHERE r.trip_date = $1 AND r.origin_code = $2 AND r.destination_code = $3`)
 
-/** The waiting room's answer for the caller: one read, plus this second's refresh when no process has done it yet. */
-export async function queueStatus(deps: Deps, key: RushKey, caller: QueueCaller): Promise<QueueStatus> {
+/**
+ * The waiting room's answer for the caller: one read, plus this second's refresh when no process has done it yet.
+ * With `memory` (the server's, memory.ts), a waiting place's poll is answered from what the process remembers
+ * wherever that cannot be wrong about its state, and reads nothing; `full` (a join's answer) always reads.
+ */
+export async function queueStatus(deps: Deps, key: RushKey, caller: QueueCaller, memory?: QueueMemory, full = false): Promise<QueueStatus> {
   const hash = caller.token ? sha256(caller.token) : null
+  if (memory && memory.ttlMs() > 0 && !full) {
+    const remembered = await fromMemory(deps, memory, key, caller, hash)
+    if (remembered) return remembered
+  }
   let row = await readStatus(deps.db, key, caller.passengerId, hash, caller.now)
   if (row && (!row.checked_at || caller.now.getTime() - row.checked_at.getTime() >= REFRESH_MS)) {
     await refreshRush(deps, row.id, caller.now)
     row = await readStatus(deps.db, key, caller.passengerId, hash, caller.now)
   }
+  if (memory && row?.place_id) memory.remember(row.id, caller.passengerId, hash, row.place_id)
   return toStatus(deps, row, caller.now, caller.token)
+}
+
+/**
+ * The answer from the process's memory of the rush date, or null where only a full read can tell: no place
+ * remembered for the caller, a waitlist offer of theirs, after the hour a place whose rank memory does not
+ * hold or that rank_base has reached (admitted, or about to be: memory.ts).
+ */
+async function fromMemory(deps: Deps, memory: QueueMemory, key: RushKey, caller: QueueCaller, hash: string | null): Promise<QueueStatus | null> {
+  const { now } = caller
+  const snap = await memory.snapshot(key, now, async (s) => {
+    if (s.checked_at && now.getTime() - s.checked_at.getTime() < REFRESH_MS) return false
+    await refreshRush(deps, s.id, now)
+    return true
+  })
+  if (!snap) return toStatus(deps, null, now, caller.token)
+  const offer = caller.passengerId === null ? undefined : snap.offers.get(caller.passengerId)
+  if (offer && offer > now) return null
+  if (snap.seats_unbooked === 0) return toStatus(deps, remembered(snap, null, null), now, caller.token)
+  if (now < snap.opens_at) {
+    const placeId = memory.placeOf(snap.id, caller.passengerId, hash)
+    return placeId ? toStatus(deps, remembered(snap, placeId, null), now, caller.token) : null
+  }
+  const place = await memory.ranked(snap, caller.passengerId, hash, now)
+  if (!place || place.rank <= snap.rank_base) return null
+  return toStatus(deps, remembered(snap, place.placeId, place.rank - snap.rank_base - 1), now, caller.token)
+}
+
+/** A status row of a place memory says is waiting (or of nobody's). */
+function remembered(s: RushSnapshot, placeId: string | null, ahead: number | null): StatusRow {
+  const { offers: _, rank_base: __, ...rush } = s
+  return { ...rush, place_id: placeId, admitted_at: null, admitted_until: null, ahead, offer_until: null }
 }
 
 async function readStatus(q: Queryable, key: RushKey, passengerId: number | null, hash: string | null, now: Date): Promise<StatusRow | null> {
@@ -178,17 +212,25 @@ function pollSecondsFor(estimateSeconds: number): number {
 }
 
 /**
- * Polls a second the pre-queue's first asks after the hour are spread to (the draw is done by then; only learning it
- * waits). 400 a second over at most 25 s was tried (2026-11-29, docs/eid-sale.md): the hour's first 10 s got
- * better, the 20 s after them worse (the same polls, now beside the arrivals), the whole sale no better.
+ * Polls a second (per rush date) the pre-queue's first asks after the hour are spread to (the draw is done by then;
+ * only learning it waits). 1,000 a second was too many for the bench's two cores even from memory: two rush dates'
+ * 5,000 each asked within 5 s, 3,600 requests a second beside the arrivals, p95 151–223 ms in those seconds
+ * (2026-11-29 evening, docs/eid-sale.md); at 500 the same polls take the whole 10 s. (400 a second over at most 25 s
+ * was tried earlier, while each of these polls still read the database: the 20 s after the hour got worse.)
  */
-const HOUR_POLLS_PER_SECOND = 1000
+const HOUR_POLLS_PER_SECOND = 500
 /** ... over at most this long, so the first admitted learn it within seconds. */
 const MAX_HOUR_SPREAD_SECONDS = 10
+/**
+ * ... starting this long after the hour: by then a refresh after the hour has numbered the drawn pre-queue and each
+ * process can answer its polls from memory (memory.ts RANKS_SETTLE_MS, and a refresh a second); asked in the hour's
+ * first seconds, each would be a full read (2026-11-29: p95 392 ms in the hour's first 10 s of the bench's sale).
+ */
+const HOUR_SETTLE_SECONDS = (RANKS_SETTLE_MS + REFRESH_MS) / 1000
 
 /**
- * A pre-queue place asks every 15 s, then at the hour, each at its own point of a spread that grows with the
- * pre-queue: the whole pre-queue asking in the hour's first second would be a crowd of its own.
+ * A pre-queue place asks every 15 s, then just after the hour, each at its own point of a spread that grows with
+ * the pre-queue: the whole pre-queue asking in the hour's first second would be a crowd of its own.
  */
 function preQueuePollSeconds(untilOpenMs: number, waiting: number, placeId: string | null): number {
   const untilOpen = Math.max(1, Math.ceil(untilOpenMs / 1000))
@@ -196,7 +238,7 @@ function preQueuePollSeconds(untilOpenMs: number, waiting: number, placeId: stri
   const spread = Math.min(MAX_HOUR_SPREAD_SECONDS, waiting / HOUR_POLLS_PER_SECOND)
   // the place's own point in the spread, the same at every ask (its id scattered by a multiplicative hash)
   const point = placeId ? Number((BigInt(placeId) * 2654435761n) % 1000n) / 1000 : 0
-  return untilOpen + Math.round(spread * point * 10) / 10
+  return untilOpen + HOUR_SETTLE_SECONDS + Math.round(spread * point * 10) / 10
 }
 
 const JOIN_SQL = prepared('SELECT joined, token, wait_seconds FROM queue_join($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::interval)')
@@ -206,7 +248,7 @@ const JOIN_SQL = prepared('SELECT joined, token, wait_seconds FROM queue_join($1
  * else the token's (claimed by the passenger when it has none). A caller without a valid token is
  * issued one (limited per address). `again`: an expired admission's place goes to the back of the queue.
  */
-export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, again = false): Promise<QueueStatus> {
+export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, again = false, memory?: QueueMemory): Promise<QueueStatus> {
   const { now, passengerId } = caller
   const limit = devicesLimit(deps)
   const issued = newToken()
@@ -228,7 +270,7 @@ export async function joinQueue(deps: Deps, key: RushKey, caller: QueueCaller, a
   const joined = r!.joined
   const token = r!.token === 'new' ? issued : caller.token
   if (!joined) return toStatus(deps, null, now, token)
-  return queueStatus(deps, key, { ...caller, token })
+  return queueStatus(deps, key, { ...caller, token }, memory, true)
 }
 
 /**

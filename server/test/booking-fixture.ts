@@ -123,3 +123,13 @@ export async function buyTicketWith(
   if (paid.status !== 200) throw new Error(`payment failed: ${JSON.stringify(paid.body)}`)
   return paid.body.data
 }
+
+/** A waiting room place's number counted the long way, in the database: the places waiting ahead of the token's in queue order, plus one. */
+export async function queuePlaceCounted(f: Pick<Fixture, 'db'>, token: string): Promise<number> {
+  const [row] = await f.db.query<{ place: number }>(
+    `SELECT 1 + count(q.id)::int AS place FROM queue_places p JOIN queue_places q ON q.rush_id = p.rush_id AND q.admitted_at IS NULL AND (q.draw, q.id) < (p.draw, p.id)
+      WHERE p.token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+    [token],
+  )
+  return row!.place
+}
