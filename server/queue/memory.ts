@@ -20,7 +20,13 @@
  * waitlist offer, a place not yet numbered) is a full read, and the place it finds is remembered.
  */
 import { prepared, type Queryable } from '../db/db.ts'
-import type { RushKey } from './queue.ts'
+
+/** A rush date as a request names it. */
+export interface RushKey {
+  tripDate: string
+  originCode: string
+  destinationCode: string
+}
 
 /** A rush date as a process last read it. */
 export interface RushSnapshot {

@@ -17,15 +17,8 @@ import { prepared, type Queryable } from '../db/db.ts'
 import { type Limit, refusal } from '../http/limits.ts'
 import { addTime, dhakaIsoOrNull } from '../lib/time.ts'
 import { newToken, sha256 } from '../lib/tokens.ts'
-import { type QueueMemory, RANKS_SETTLE_MS, type RushSnapshot } from './memory.ts'
+import { type QueueMemory, RANKS_SETTLE_MS, type RushKey, type RushSnapshot } from './memory.ts'
 import type { RushRow } from './rush-dates.ts'
-
-/** A rush date as a request names it. */
-export interface RushKey {
-  tripDate: string
-  originCode: string
-  destinationCode: string
-}
 
 /** Who asks, from where and when. */
 export interface QueueCaller {
