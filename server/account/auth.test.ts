@@ -2,17 +2,16 @@ import { randomBytes, scryptSync } from 'node:crypto'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { api } from '../../contract/api.ts'
-import { hashCostForTest, hashesComputed } from '../account/passwords.ts'
+import { hashCostForTest, hashesComputed, TEST_SCRYPT } from '../account/passwords.ts'
 import { codeHash, type OtpPurpose } from '../account/otp.ts'
 import { count, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helpers.ts'
 
 // Passwords are hashed at a low scrypt cost here: these tests are about sign-in, codes and limits, not the hash (a
 // production hash holds 128 MiB and a thread for about 0.3 s); the one test of the hash itself restores the cost.
-const CHEAP = { N: 2 ** 10, r: 8, p: 1 }
 let t: TestApp
 let productionCost = () => {}
 test.before(async () => {
-  productionCost = hashCostForTest(CHEAP)
+  productionCost = hashCostForTest(TEST_SCRYPT)
   t = await startTestApp({ daysAhead: 1 })
 })
 test.after(async () => {
@@ -486,7 +485,7 @@ test('passwords: new hashes use scrypt N=2^17, r=8, p=1; an older cheaper hash i
   try {
     await hashedAtProductionCost()
   } finally {
-    productionCost = hashCostForTest(CHEAP)
+    productionCost = hashCostForTest(TEST_SCRYPT)
   }
 })
 

@@ -8,6 +8,8 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
 /** The scrypt parameters new hashes use. */
 export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const
+/** The cost tests whose subject is not the hash lower it to with hashCostForTest (a thousandth of SCRYPT's memory and time). */
+export const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 } as const
 type ScryptCost = { N: number; r: number; p: number }
 // SCRYPT, except while a test whose subject is not the hash has lowered it (hashCostForTest)
 let cost: ScryptCost = SCRYPT

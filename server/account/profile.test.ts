@@ -2,7 +2,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { api } from '../../contract/api.ts'
 import { credit, debit } from '../account/ledger.ts'
-import { hashCostForTest } from '../account/passwords.ts'
+import { hashCostForTest, TEST_SCRYPT } from '../account/passwords.ts'
 import { dhakaDayStart } from '../lib/time.ts'
 import { count, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helpers.ts'
 
@@ -13,7 +13,7 @@ const NOW = new Date('2026-03-15T04:00:00Z')
 // has the production cost's own test)
 let productionCost = () => {}
 test.before(async () => {
-  productionCost = hashCostForTest({ N: 2 ** 10, r: 8, p: 1 })
+  productionCost = hashCostForTest(TEST_SCRYPT)
   t = await startTestApp({ now: NOW, daysAhead: 0 })
 })
 test.after(async () => {

@@ -30,7 +30,7 @@ import { errorBody, isStorableText } from '../../contract/schemas.ts'
 import { OTP_RESEND_SECONDS } from '../../contract/values.ts'
 import { codeHash, issueOtp, OTP_MAX_ATTEMPTS, SMS_PER_MOBILE_HOUR, type OtpPurpose } from '../account/otp.ts'
 import { AppError } from '../core.ts'
-import { hashCostForTest, hashPassword } from '../account/passwords.ts'
+import { hashCostForTest, hashPassword, TEST_SCRYPT } from '../account/passwords.ts'
 import { createSession } from '../account/sessions.ts'
 import { addDays, dhakaDate, dhakaIsoOrNull } from '../lib/time.ts'
 import { expireBookings } from '../bookings/bookings.ts'
@@ -124,7 +124,7 @@ test('fuzz: every route in contract/api.ts, valid and broken requests, no 5xx, r
   console.log(`fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED})`)
   // what is fuzzed is the contract and the answers, not the hash: about 120 password hashes (sign-ups, logins,
   // changes, resets) at a cost that takes 2 ms each, not 0.3 s; auth.test.ts and the rest keep the production cost
-  const productionCost = hashCostForTest({ N: 2 ** 10, r: 8, p: 1 })
+  const productionCost = hashCostForTest(TEST_SCRYPT)
   const f: Fixture = await openFixture({ now: NOW })
   try {
     const world = await buildWorld(f)

@@ -14,7 +14,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { tempDir } from './helpers.ts'
+import { leaksSecret, tempDir } from './helpers.ts'
 import { spawnServer, type ServerProcess } from './proc.ts'
 import { startSmtpReceiver, until, type SmtpReceiver } from './receivers.ts'
 import { startBulkSmsBd, startSslWireless, type ProviderStandIn } from './sms-standins.ts'
@@ -42,16 +42,6 @@ test.after(async () => {
   }
   await Promise.all([smtp.close(), sms.close(), fallback.close(), ssl.close()])
 })
-
-/**
- * Whether a secret shows in the output. A secret of digits only (the PIN's 4, the code's 6) counts only as a number
- * of its own: inside a longer run of digits (a time stamp, a duration, a port) it is chance, not a leak (CI once
- * failed on a PIN of 0908 found inside such a number).
- */
-function leaks(out: string, secret: string): boolean {
-  if (!/^\d+$/.test(secret)) return out.includes(secret)
-  return new RegExp(`(?<![\\d.])${secret}(?![\\d.])`).test(out)
-}
 
 /** The production settings of a start against the stand-ins. */
 function productionEnv(dataDir: string, base: string, port: number): Record<string, string> {
@@ -178,7 +168,7 @@ test('production with the real channels: imported network, SMS sign-up, SSLComme
   // nothing secret in the server's output, at LOG_LEVEL=info
   const out = server.output()
   for (const secret of [code!, pnr, pin, reg.body.data.registrationToken, token, ssl.storePassword, SSL_WIRELESS.apiToken, BULKSMSBD.apiKey]) {
-    assert.not.ok(leaks(out, secret), `a secret reached the server output: ${secret}`)
+    assert.not.ok(leaksSecret(out, secret), `a secret reached the server output: ${secret}`)
   }
 })
 

@@ -161,3 +161,13 @@ export async function count(db: Db, table: string): Promise<number> {
   const [r] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)
   return r!.n
 }
+
+/**
+ * Whether a secret shows in a server's output (its log, stdout). A secret of digits only (a PIN's 4, a code's 6)
+ * counts only as a number of its own: inside a longer run of digits (a time stamp, a response time, a port) it is
+ * chance, not a leak (CI once failed on a PIN of 0908 found inside such a number).
+ */
+export function leaksSecret(out: string, secret: string): boolean {
+  if (!/^\d+$/.test(secret)) return out.includes(secret)
+  return new RegExp(`(?<![\\d.])${secret}(?![\\d.])`).test(out)
+}
