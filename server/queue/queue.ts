@@ -206,14 +206,15 @@ function pollSecondsFor(estimateSeconds: number): number {
 
 /**
  * Polls a second (per rush date) the pre-queue's first asks after the hour are spread to (the draw is done by then;
- * only learning it waits). 1,000 a second was too many for the bench's two cores even from memory: two rush dates'
- * 5,000 each asked within 5 s, 3,600 requests a second beside the arrivals, p95 151–223 ms in those seconds
- * (2026-11-29 evening, docs/eid-sale.md); at 500 the same polls take the whole 10 s. (400 a second over at most 25 s
- * was tried earlier, while each of these polls still read the database: the 20 s after the hour got worse.)
+ * only learning it waits). 1,000 a second over at most 10 s was too many for the bench's two cores even from memory:
+ * two rush dates' 5,000 each asked within 5 s, 3,600 requests a second beside the arrivals, p95 151–223 ms in those
+ * seconds; at 500 (2,300 requests a second) single seconds still reached p95 78–122 ms and a sale's status p95
+ * 12–116 ms from run to run (2026-11-29 evening, docs/eid-sale.md). (400 a second over at most 25 s was tried
+ * earlier, while each of these polls still read the database: the 20 s after the hour got worse.)
  */
-const HOUR_POLLS_PER_SECOND = 500
+const HOUR_POLLS_PER_SECOND = 400
 /** ... over at most this long, so the first admitted learn it within seconds. */
-const MAX_HOUR_SPREAD_SECONDS = 10
+const MAX_HOUR_SPREAD_SECONDS = 15
 /**
  * ... starting this long after the hour: by then a refresh after the hour has numbered the drawn pre-queue and each
  * process can answer its polls from memory (memory.ts RANKS_SETTLE_MS, and a refresh a second); asked in the hour's
