@@ -108,6 +108,9 @@ export interface QueueMemory {
   ranked(snap: RushSnapshot, passengerId: number | null, tokenHash: string | null, now: Date): Promise<{ placeId: string; rank: number } | null>
 }
 
+/** The caller a remembered place belongs to: one rush date, and the passenger and queue token as a poll names them. */
+const placeKey = (rushId: number, passengerId: number | null, tokenHash: string | null) => `${rushId}|${passengerId ?? ''}|${tokenHash ?? ''}`
+
 /** A process's memory of its rush dates (one per server; tests make their own). */
 export function createQueueMemory(db: Queryable, ttlMs: () => number): QueueMemory {
   const snapshots = new Map<string, Held>()
@@ -174,13 +177,13 @@ export function createQueueMemory(db: Queryable, ttlMs: () => number): QueueMemo
       return value
     },
     placeOf(rushId, passengerId, tokenHash) {
-      const hit = places.get(`${rushId}|${passengerId ?? ''}|${tokenHash ?? ''}`)
+      const hit = places.get(placeKey(rushId, passengerId, tokenHash))
       return hit && Date.now() - hit.at < PLACE_TTL_MS ? hit.placeId : null
     },
     remember(rushId, passengerId, tokenHash, placeId) {
       if (ttlMs() <= 0) return
       if (places.size >= MAX_PLACES) places.clear()
-      places.set(`${rushId}|${passengerId ?? ''}|${tokenHash ?? ''}`, { placeId, at: Date.now() })
+      places.set(placeKey(rushId, passengerId, tokenHash), { placeId, at: Date.now() })
     },
     async ranked(snap, passengerId, tokenHash, now) {
       // numbered by a refresh that came after every join sent before the hour
@@ -200,12 +203,12 @@ export function createQueueMemory(db: Queryable, ttlMs: () => number): QueueMemo
         ranks.set(snap.id, ranked)
       }
       const r = ranked
-      // one load at a time per rush date: in full at first and every RANKS_FULL_MS, else (a place not in memory,
-      // at most once per ttlMs) the places numbered since
       // a signed-in caller's place by passenger (a token's place would be wrong for one whose own place is admitted), else by token
       const find = () =>
         this.placeOf(snap.id, passengerId, tokenHash) ??
         (passengerId !== null ? r.byPassenger.get(passengerId) : tokenHash ? r.byToken.get(tokenHash) : undefined)
+      // one load at a time per rush date: in full at first and every RANKS_FULL_MS, else (a place not in memory,
+      // at most once per ttlMs) the places numbered since
       const full = r.fullAt === 0 || Date.now() - r.fullAt >= RANKS_FULL_MS
       if (!r.loading && (full || (!find() && Date.now() - r.loadedAt >= ttlMs()))) {
         r.loading = loadRanks(r, snap.id, full).finally(() => {
