@@ -20,6 +20,7 @@
  * waitlist offer, a place not yet numbered) is a full read, and the place it finds is remembered.
  */
 import { prepared, type Queryable } from '../db/db.ts'
+import { memoized } from '../lib/memo.ts'
 
 /** A rush date as a request names it. */
 export interface RushKey {
@@ -72,13 +73,6 @@ const RANKS_SQL = prepared(`
          (array_agg(draw ORDER BY draw DESC, id DESC))[1] AS last_draw
     FROM queue_places WHERE rush_id = $1 AND admitted_at IS NULL AND rank IS NOT NULL AND (draw, id) > ($2, $3)`)
 
-interface Held {
-  value: Promise<RushSnapshot | null>
-  /** Date.now() and the server clock (ms) when read. */
-  at: number
-  clock: number
-}
-
 interface Ranks {
   byPlace: Map<string, number>
   /** Whose each place is: a signed-in caller's by passenger, an anonymous one's by queue token (as the full read finds them). */
@@ -113,7 +107,6 @@ const placeKey = (rushId: number, passengerId: number | null, tokenHash: string 
 
 /** A process's memory of its rush dates (one per server; tests make their own). */
 export function createQueueMemory(db: Queryable, ttlMs: () => number): QueueMemory {
-  const snapshots = new Map<string, Held>()
   const places = new Map<string, { placeId: string; at: number }>()
   const ranks = new Map<number, Ranks>()
 
@@ -157,25 +150,23 @@ export function createQueueMemory(db: Queryable, ttlMs: () => number): QueueMemo
     if (full) r.fullAt = r.loadedAt
   }
 
+  // The server clock is compared too: a test clock that jumps (by ttl or more against real time) reads the row again.
+  const snapshot = memoized(
+    async ({ key, now, refresh }: { key: RushKey; now: Date; refresh: (s: RushSnapshot) => Promise<boolean> }) => {
+      const s = await read(key, now)
+      return s && (await refresh(s)) ? read(key, now) : s
+    },
+    {
+      ttlMs,
+      max: 1000,
+      key: ({ key }) => `${key.tripDate}|${key.originCode}|${key.destinationCode}`,
+      stale: (arg, held, ageMs, ttl) => Math.abs(arg.now.getTime() - held.now.getTime() - ageMs) >= ttl,
+    },
+  )
+
   return {
     ttlMs,
-    snapshot(key, now, refresh) {
-      const ttl = ttlMs()
-      const k = `${key.tripDate}|${key.originCode}|${key.destinationCode}`
-      const held = snapshots.get(k)
-      const clock = now.getTime()
-      if (ttl > 0 && held && Date.now() - held.at < ttl && Math.abs(clock - held.clock - (Date.now() - held.at)) < ttl) return held.value
-      const value = (async () => {
-        const s = await read(key, now)
-        return s && (await refresh(s)) ? read(key, now) : s
-      })()
-      if (ttl > 0) {
-        if (snapshots.size >= 1000) snapshots.clear()
-        snapshots.set(k, { value, at: Date.now(), clock })
-        value.catch(() => snapshots.delete(k))
-      }
-      return value
-    },
+    snapshot: (key, now, refresh) => snapshot({ key, now, refresh }),
     placeOf(rushId, passengerId, tokenHash) {
       const hit = places.get(placeKey(rushId, passengerId, tokenHash))
       return hit && Date.now() - hit.at < PLACE_TTL_MS ? hit.placeId : null

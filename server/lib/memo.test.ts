@@ -1,7 +1,7 @@
-/** The in-memory answer cache behind trip search and trip rows (server/trips/memo.ts). */
+/** The in-memory answer cache behind trip search and trip rows (server/lib/memo.ts), also behind the waiting room's memory of a rush date (server/queue/memory.ts). */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { memoized } from '../trips/memo.ts'
+import { memoized } from '../lib/memo.ts'
 
 function counting(fail = false) {
   const calls: number[] = []
@@ -59,6 +59,22 @@ test('past max keys the memory starts over', async () => {
   await get(3) // clears 1 and 2
   await get(1)
   assert.equal(c.calls, [1, 2, 3, 1])
+})
+
+test('stale: a kept answer its check calls stale is loaded again, and the new one kept', async () => {
+  const calls: number[] = []
+  const get = memoized(
+    async (q: { k: string; v: number }) => {
+      calls.push(q.v)
+      return q.v
+    },
+    { ttlMs: () => 60_000, max: 10, key: (q) => q.k, stale: (q, held) => Math.abs(q.v - held.v) >= 10 },
+  )
+  assert.is(await get({ k: 'a', v: 1 }), 1)
+  assert.is(await get({ k: 'a', v: 5 }), 1, 'within the check: kept')
+  assert.is(await get({ k: 'a', v: 20 }), 20, 'past it: loaded again')
+  assert.is(await get({ k: 'a', v: 25 }), 20, 'compared with the argument of the new answer')
+  assert.equal(calls, [1, 20])
 })
 
 test.run()
