@@ -45,6 +45,12 @@ export interface ServerConfig {
   searchCacheMs: number
   /** How long a process answers a rush date's waiting places from memory before reading it again (server/queue/memory.ts); 0: never. */
   queueStatusCacheMs: number
+  /**
+   * How long a process takes a waiting-room poll's session as it last found it (server/routes/queue.ts): the
+   * poll's only database read when memory answers it; a session ended since is still taken for a poll (and only
+   * for a poll) for up to this long. 0: every poll looks the session up.
+   */
+  queueSessionCacheMs: number
   /** Days after which a password must be reset (PASSWORD_EXPIRED); 0: never. */
   passwordMaxAgeDays: number
   /** Seats one client address may hold on one trip (HOLD_LIMIT_PER_ADDRESS). */
@@ -320,6 +326,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
 
   const searchCache = env.SEARCH_CACHE_MS
   const queueCache = env.QUEUE_STATUS_CACHE_MS
+  const queueSessionCache = env.QUEUE_SESSION_CACHE_MS
   const config: ServerConfig = {
     production,
     publicUrl,
@@ -330,6 +337,7 @@ export function readConfig(env: Env = process.env): { config: ServerConfig; prob
     waitlistSweepSeconds: between('WAITLIST_SWEEP_SECONDS', 15, 1, 3600),
     searchCacheMs: searchCache !== undefined ? Math.max(0, Number(searchCache) || 0) : 2000,
     queueStatusCacheMs: queueCache !== undefined ? Math.max(0, Number(queueCache) || 0) : 250,
+    queueSessionCacheMs: queueSessionCache !== undefined ? Math.max(0, Number(queueSessionCache) || 0) : 30_000,
     passwordMaxAgeDays: Math.max(0, Number(env.PASSWORD_MAX_AGE_DAYS) || 0),
     holdLimitPerAddress: int('HOLD_LIMIT_PER_ADDRESS', 10),
     holdLimitPerAddressTotal: int('HOLD_LIMIT_PER_ADDRESS_TOTAL', 30),

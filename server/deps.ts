@@ -29,6 +29,8 @@ export function createDeps(db: Db, opts: DepsOptions = {}): Deps {
   else if (opts.now && process.env.SEARCH_CACHE_MS === undefined) config.searchCacheMs = 0
   // a test clock that tests move: the waiting room reads the database at every poll, unless a test asks for memory
   if (opts.now && opts.config?.queueStatusCacheMs === undefined && process.env.QUEUE_STATUS_CACHE_MS === undefined) config.queueStatusCacheMs = 0
+  // ... and looks up each poll's session (a session a test ends, or lets expire by the clock, is gone at once)
+  if (opts.now && opts.config?.queueSessionCacheMs === undefined && process.env.QUEUE_SESSION_CACHE_MS === undefined) config.queueSessionCacheMs = 0
   return {
     db,
     now,

@@ -24,8 +24,17 @@ export interface Call<N extends RouteName> {
   reply: FastifyReply
 }
 
-/** Registers the handler of contract route `name` under `/api`. */
-export function handle<N extends RouteName>(app: FastifyInstance, deps: Deps, name: N, fn: (call: Call<N>) => Promise<ResponseOf<N>>): void {
+/**
+ * Registers the handler of contract route `name` under `/api`. `opts.authenticate`: how this route finds the
+ * bearer token's session (the body already checked), instead of `deps.authenticate`.
+ */
+export function handle<N extends RouteName>(
+  app: FastifyInstance,
+  deps: Deps,
+  name: N,
+  fn: (call: Call<N>) => Promise<ResponseOf<N>>,
+  opts: { authenticate?: (token: string, body: BodyOf<N>) => Promise<Auth | null> } = {},
+): void {
   const def = api[name] as {
     method: string
     path: string
@@ -54,7 +63,8 @@ export function handle<N extends RouteName>(app: FastifyInstance, deps: Deps, na
       let auth: Auth | null = null
       const header = req.headers.authorization
       if (def.auth !== 'none' && typeof header === 'string' && header.startsWith('Bearer ')) {
-        auth = await deps.authenticate(header.slice(7).trim())
+        const token = header.slice(7).trim()
+        auth = await (opts.authenticate ? opts.authenticate(token, body as BodyOf<N>) : deps.authenticate(token))
         if (!auth && def.auth === 'required') throw new AppError('INVALID_SESSION')
       }
       if (def.auth === 'required' && !auth) throw new AppError('INVALID_SESSION')

@@ -21,7 +21,7 @@ const MEMORY_MS = 30_000
 const LATER = MEMORY_MS + 1000
 
 t.before.each(async () => {
-  f = await openFixture({ config: { queueDevicesPerAddress: 1_000_000, queueStatusCacheMs: MEMORY_MS } })
+  f = await openFixture({ config: { queueDevicesPerAddress: 1_000_000, queueStatusCacheMs: MEMORY_MS, queueSessionCacheMs: MEMORY_MS } })
   trip = await pickTrip(f, { minHours: 48 })
   opensAt = new Date(f.now().getTime() + 10 * 60_000)
 })
@@ -39,12 +39,12 @@ async function status(token: string | null, session?: string) {
   return r.body.data
 }
 
-/** Statements on the queue's tables that `fn` ran. */
-async function statements(fn: () => Promise<unknown>): Promise<string[]> {
+/** Statements on the queue's tables (`all`: every statement) that `fn` ran. */
+async function statements(fn: () => Promise<unknown>, all = false): Promise<string[]> {
   const seen: string[] = []
   const query = f.db.query.bind(f.db)
   f.db.query = ((sql: string, params?: unknown[]) => {
-    if (/rush_dates|queue_places|waitlist/.test(sql)) seen.push(sql)
+    if (all || /rush_dates|queue_places|waitlist/.test(sql)) seen.push(sql)
     return query(sql, params)
   }) as typeof f.db.query
   try {
@@ -91,6 +91,35 @@ t('a waiting place asks again and again: nothing read once the process knows its
   const polls = after.filter((sql) => !sql.includes('count(q.id)'))
   assert.equal(polls, [], `no statement a poll:\n${polls.join('\n---\n')}`)
 })
+
+t(
+  'a signed-in passenger’s poll that memory answers runs no statement, its session’s look-up included; a join looks the session up each time',
+  async () => {
+    await mark(6)
+    const p = await f.passenger()
+    at(-60_000)
+    const mine = await join(p.token)
+    at(-30_000)
+    // a full read, and the process's first look at the date and at this session
+    const full = (await f.api('POST', '/api/queue', { ...key(), token: mine.token, join: true }, { token: p.token })).body.data
+    assert.is(full.state, 'preQueue')
+    await status(mine.token, p.token)
+    const polls = await statements(async () => {
+      for (let i = 0; i < 5; i++) assert.equal(await status(mine.token, p.token), full)
+    }, true)
+    assert.equal(polls, [], `no statement a poll:\n${polls.join('\n---\n')}`)
+    // the session ended (LOGOUT): a join no longer counts as the passenger's, at once; a poll may take the session
+    // for queueSessionCacheMs, and reads only the place its queue token names anyway
+    assert.is((await f.api('POST', '/api/logout', undefined, { token: p.token })).status, 200)
+    const after = (await f.api('POST', '/api/queue', { ...key(), token: null, join: true }, { token: p.token })).body.data
+    assert.is(after.state, 'preQueue')
+    assert.is.not(after.token, mine.token, 'a new place for an anonymous caller, not the passenger’s')
+    const [row] = await f.db.query<{ passenger_id: number | null }>('SELECT passenger_id FROM queue_places WHERE token_hash = $1', [
+      sha256(after.token),
+    ])
+    assert.is(row!.passenger_id, null)
+  },
+)
 
 t('after the hour a place this process never saw is found in its memory of the ranks: the crowd’s first polls are not full reads', async () => {
   await mark(6)
