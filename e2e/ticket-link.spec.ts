@@ -5,7 +5,7 @@
  * tickets offline: a valid one shows its seats and trip, an edited, another trip's, or (after
  * a revocation fetch) a cancelled one is refused.
  */
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
+import { test, expect, type APIRequestContext, type Page, type Request } from '@playwright/test'
 import type { Reservation } from '../contract/schemas.ts'
 import { bookThroughApi, dhakaDate, expectNoAxeViolations, latestCode, messages, outbox, pageHeading } from './helpers.ts'
 
@@ -110,10 +110,16 @@ test('the checker, opened once, checks offline: valid, edited, another trip, can
   expect(init.ok()).toBe(true)
   const otp = await latestCode(request, toCancel.mobile, /cancel/i)
   expect((await request.get(`/api/reservation/cancel/${toCancel.r.pnr}/${toCancel.r.pin}/${otp}`)).ok()).toBe(true)
-  const fetched = page.waitForResponse((r) => r.url().includes('/api/ticketCheck') && r.ok())
+  // the answer to a fetch sent after the cancellation: one sent before it (the minute's refresh, on a slow
+  // machine) may answer first, with the list from before (a clean-clone run once took that one)
+  const sent: Request[] = []
+  const onRequest = (r: Request) => void (r.url().includes('/api/ticketCheck') && sent.push(r))
+  page.on('request', onRequest)
+  const fetched = page.waitForResponse((r) => sent.includes(r.request()) && r.ok())
   await context.setOffline(true)
   await context.setOffline(false)
   await fetched
+  page.off('request', onRequest)
 
   // no network from here on: the page itself comes from the service worker
   await context.setOffline(true)

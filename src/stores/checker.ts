@@ -32,6 +32,8 @@ const tripIdState = signal<number | null>(kept().tripId)
 const fetchingState = signal(false)
 const fetchFailedState = signal(false)
 const resultState = signal<{ result: CheckResult; seq: number } | null>(null)
+/** The newest fetch's number: an older one answering after it (a slow minute's refresh) must not bring back its list. */
+const newestFetch = signal(0)
 
 /** The last answer of the server (keys, trips, revocation list), or null before the first. */
 export const data = computed(() => dataState.value)
@@ -53,9 +55,13 @@ function keep(): void {
 
 /** Fetches day `date`'s keys, trips and revocation list and keeps them; offline, the kept ones stay. */
 export async function fetchDay(date: string): Promise<boolean> {
+  const mine = newestFetch.peek() + 1
+  newestFetch.value = mine
   fetchingState.value = true
   try {
     const d = await call('ticketCheck', { query: { date } })
+    // a fetch made since answers for itself (a revocation list from before a cancellation would come back)
+    if (newestFetch.peek() !== mine) return true
     batch(() => {
       dataState.value = d
       fetchFailedState.value = false
@@ -64,10 +70,10 @@ export async function fetchDay(date: string): Promise<boolean> {
     keep()
     return true
   } catch {
-    fetchFailedState.value = true
+    if (newestFetch.peek() === mine) fetchFailedState.value = true
     return false
   } finally {
-    fetchingState.value = false
+    if (newestFetch.peek() === mine) fetchingState.value = false
   }
 }
 

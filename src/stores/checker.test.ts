@@ -1,0 +1,30 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { TicketCheck } from '../../contract/schemas.ts'
+import { fakeApi } from '../api/index.ts'
+import * as ck from './checker.ts'
+
+const day = (revoked: TicketCheck['revoked'], fetchedAt: string): TicketCheck => ({ keys: ['k'], trips: [], revoked, fetchedAt })
+
+test('an older fetch answering after a newer one does not bring its list back (a refresh slow on a poor network)', async () => {
+  const before = day([], '2026-12-06T10:00:00+06:00')
+  const after = day([{ tripId: 7, pnrHash: 'ab', before: null }], '2026-12-06T10:01:00+06:00')
+  let answerOld: (d: TicketCheck) => void = () => undefined
+  let n = 0
+  fakeApi({
+    ticketCheck: () => {
+      n += 1
+      // the first (sent before the cancellation) answers last
+      return n === 1 ? new Promise<TicketCheck>((resolve) => (answerOld = resolve)) : after
+    },
+  })
+  const slow = ck.fetchDay('2026-12-06')
+  assert.ok(await ck.fetchDay('2026-12-06'))
+  assert.equal(ck.data.value, after)
+  answerOld(before)
+  await slow
+  assert.equal(ck.data.value, after, 'the newer list stays')
+  assert.is(ck.fetching.value, false)
+})
+
+test.run()
