@@ -314,14 +314,14 @@ export async function makePassengers(url: string, n: number, first: number, name
       await c.query(
         `WITH p AS (
            INSERT INTO passengers (mobile, full_name, email, city, password_hash, status, balance, created_at)
-           SELECT '019' || lpad(($3::int + i)::text, 8, '0'), $4 || ' ' || ($3::int + i), 'bench' || ($3::int + i) || '@example.com', 'Dhaka', NULL, 'ACTIVE', 100000, now()
+           SELECT '019' || lpad(($3::int + i)::text, 8, '0'), $4 || ' ' || ($3::int + i), 'bench' || ($3::int + i) || '@example.com', 'Dhaka', NULL, 'ACTIVE', 100000, $5::timestamptz
              FROM generate_series(1, $1::int) i
            RETURNING id, mobile)
          INSERT INTO sessions (passenger_id, token_hash, expires_at, created_at)
-         SELECT p.id, h.hash, now() + interval '1 day', now()
+         SELECT p.id, h.hash, $5::timestamptz + interval '1 day', $5::timestamptz
            FROM (SELECT id, row_number() OVER (ORDER BY mobile) AS k FROM p) p
            JOIN unnest($2::text[]) WITH ORDINALITY AS h(hash, k) ON h.k = p.k`,
-        [m, tokens.slice(k, k + m).map(sha256), first + k, name],
+        [m, tokens.slice(k, k + m).map(sha256), first + k, name, new Date()],
       )
     }
     return tokens

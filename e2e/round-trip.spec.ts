@@ -251,7 +251,7 @@ for (const lang of ['en', 'bn'] as Lang[]) {
     const [context, page] = await signedInPage(browser, lang, mobile)
     const outboundId = await bookRoundTrip(page, lang, lang === 'en' ? 4 : 6)
     // the return's hold ends (the passenger kept the outbound's seats longer)
-    await query("UPDATE reservations SET expiration_time = now() - interval '1 second' WHERE outbound_reservation_id = $1", [outboundId])
+    await query('UPDATE reservations SET expiration_time = $2 WHERE outbound_reservation_id = $1', [outboundId, new Date(Date.now() - 1000)])
     const [out] = await query<{ total: number }>('SELECT total FROM reservations WHERE id = $1', [outboundId])
 
     await page.getByRole('button', { name: m(lang, 'booking.payBalance') }).click()

@@ -117,7 +117,10 @@ t('a coupon applied after opening a card payment voids it; the new payment has t
   const p = await f.passenger()
   const res = await lockAndBook(f, p, await nextTrip(), 2)
   const a = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
-  const [offer] = await f.db.query<{ coupon_code: string }>('SELECT coupon_code FROM offers WHERE valid_until >= current_date ORDER BY id LIMIT 1')
+  const [offer] = await f.db.query<{ coupon_code: string }>(
+    "SELECT coupon_code FROM offers WHERE valid_until >= ($1::timestamptz AT TIME ZONE 'Asia/Dhaka')::date ORDER BY id LIMIT 1",
+    [f.now()],
+  )
   const c = await f.api('GET', `/api/reservation/booking/applyDiscountCoupon/${res.id}/${offer!.coupon_code}`, undefined, { token: p.token })
   const b = await f.api('POST', '/api/reservation/payment', { reservationId: res.id }, { token: p.token })
   assert.ok(b.body.data.paymentId !== a.body.data.paymentId)

@@ -43,8 +43,9 @@ async function biggerLayout(code: string, extra: number, drop = false): Promise<
 test('the new seats of a sold-out trip go to its waitlist at once, each seat once with one SMS, under two processes', async () => {
   const [trip] = await pg.db.query<{ id: number }>(
     `SELECT t.id FROM trips t JOIN layouts l ON l.id = t.layout_id
-      WHERE l.code = 'AC_STANDARD' AND t.status = 'OPEN' AND t.departure_at > now() + interval '48 hours' AND t.sale_opens_at IS NULL
+      WHERE l.code = 'AC_STANDARD' AND t.status = 'OPEN' AND t.departure_at > $1 AND t.sale_opens_at IS NULL
       ORDER BY t.id LIMIT 1`,
+    [new Date(Date.now() + 48 * 3_600_000)],
   )
   const tripId = trip!.id
   const added = await biggerLayout('AC_STANDARD_44', 4)
@@ -78,8 +79,8 @@ test('the new seats of a sold-out trip go to its waitlist at once, each seat onc
 
   // a probe seat lapsing on another trip: once it is offered, both processes have swept since the change
   const [probe] = await pg.db.query<{ id: number }>(
-    "SELECT id FROM trips WHERE status = 'OPEN' AND departure_at > now() + interval '48 hours' AND id <> $1 ORDER BY id DESC LIMIT 1",
-    [tripId],
+    "SELECT id FROM trips WHERE status = 'OPEN' AND departure_at > $2 AND id <> $1 ORDER BY id DESC LIMIT 1",
+    [tripId, new Date(Date.now() + 48 * 3_600_000)],
   )
   await pg.db.query(
     `INSERT INTO seat_locks (trip_id, seat_name, holder, expires_at) SELECT $1, x, 'd:filler-device-0001', $3 FROM unnest(free_seats($1, $2)) AS x`,
@@ -124,7 +125,8 @@ test('refused: a layout without every old seat, one no bigger, a seat type witho
   const deps = createDeps(pg.db)
   const [trip] = await pg.db.query<{ id: number }>(
     `SELECT t.id FROM trips t JOIN layouts l ON l.id = t.layout_id
-      WHERE l.code = 'AC_STANDARD' AND t.status = 'OPEN' AND t.departure_at > now() + interval '48 hours' ORDER BY t.id DESC LIMIT 1`,
+      WHERE l.code = 'AC_STANDARD' AND t.status = 'OPEN' AND t.departure_at > $1 ORDER BY t.id DESC LIMIT 1`,
+    [new Date(Date.now() + 48 * 3_600_000)],
   )
   await biggerLayout('AC_STANDARD_NO_A1', 4, true)
   const refused = async (layout: string, message: string, tripId = trip!.id) => {

@@ -69,9 +69,9 @@ test('refunds lists every refund by status with its age; refund-retry and refund
         )
         await db.query(
           `INSERT INTO refunds (id, payment_id, provider, amount, reason, status, attempts, last_error, refund_ref_id, next_attempt_at, created_at, sent_at, done_at)
-           VALUES ($1, $2, 'sslcommerz', 720, 'REVIEW_DECLINED', $3, $4, $5, $6, now() + interval '1 hour', now() - $7::interval,
-                   CASE WHEN $6::text IS NULL THEN NULL ELSE now() - $7::interval END, CASE WHEN $3 = 'DONE' THEN now() ELSE NULL END)`,
-          [id, pay, status, attempts, error, refId, ago],
+           VALUES ($1, $2, 'sslcommerz', 720, 'REVIEW_DECLINED', $3, $4, $5, $6, $8::timestamptz + interval '1 hour', $8::timestamptz - $7::interval,
+                   CASE WHEN $6::text IS NULL THEN NULL ELSE $8::timestamptz - $7::interval END, CASE WHEN $3 = 'DONE' THEN $8::timestamptz ELSE NULL END)`,
+          [id, pay, status, attempts, error, refId, ago, new Date()],
         )
       }
     })

@@ -49,7 +49,8 @@ t('writeWatch names the tables written to, and nothing else', async () => {
 
 t('a wrong one-time code may be counted (otps.attempts); any other change to otps is seen', async () => {
   await f.db.query(
-    "INSERT INTO otps (mobile, purpose, ref, code_hash, attempts, sent_at, expires_at) VALUES ('01712000001', 'LOGIN', '', 'h', 0, now(), now() + interval '5 minutes')",
+    "INSERT INTO otps (mobile, purpose, ref, code_hash, attempts, sent_at, expires_at) VALUES ('01712000001', 'LOGIN', '', 'h', 0, $1, $1::timestamptz + interval '5 minutes')",
+    [new Date()],
   )
   const w = writeWatch(f.db)
   await w.before()

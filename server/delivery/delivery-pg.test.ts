@@ -250,7 +250,7 @@ test('PostgreSQL, two processes: a provider one process saw fail 5 times in a ro
     for (let i = 0; i < 5; i++) await outbox.send({ channel: 'SMS', to: `0171500000${i}`, body: `নোটিশ ${i}` })
     await until(async () => ssl.requests.length >= 5, 'five refusals at SSL Wireless', 30_000)
     await until(
-      async () => (await db.query("SELECT 1 FROM delivery_providers WHERE provider = 'sslwireless' AND open_until > now()")).length === 1,
+      async () => (await db.query("SELECT 1 FROM delivery_providers WHERE provider = 'sslwireless' AND open_until > $1", [new Date()])).length === 1,
       'SSL Wireless routed around',
     )
     await until(async () => (await rows('017150')).every((r) => r.status === 'PENDING' && r.route === 0), 'the notices waiting for a retry')

@@ -70,10 +70,10 @@ test('PostgreSQL, two processes: one place per browser, admissions a prefix of t
   await until('some admissions', async () => {
     // each process answers waiting places from its memory of the date (memory.ts): a place the database admitted
     // over a second before the poll (the memory's 250 ms, and more) is told so by either process
-    const settled = await db.query<{ token_hash: string }>(
-      "SELECT token_hash FROM queue_places WHERE admitted_at < now() - interval '1 second' AND token_hash = ANY($1)",
-      [tokens.map((t) => sha256(t))],
-    )
+    const settled = await db.query<{ token_hash: string }>('SELECT token_hash FROM queue_places WHERE admitted_at < $2 AND token_hash = ANY($1)', [
+      tokens.map((t) => sha256(t)),
+      new Date(Date.now() - 1000),
+    ])
     const answers = await Promise.all(tokens.map((t, i) => status(i + polls, t)))
     for (const { token_hash } of settled) {
       const k = tokens.findIndex((t) => sha256(t) === token_hash)

@@ -120,8 +120,8 @@ test('a seat another transaction is locking: the request answers false while tha
   }
   // the open transaction committed: its holder alone holds the seat, and the two-seat request left no seat held
   const rows = await db.query<{ seat_name: string; holder: string }>(
-    'SELECT seat_name, holder FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND expires_at > now() ORDER BY seat_name',
-    [t.id, [seat, other]],
+    'SELECT seat_name, holder FROM seat_locks WHERE trip_id = $1 AND seat_name = ANY($2::text[]) AND expires_at > $3 ORDER BY seat_name',
+    [t.id, [seat, other], new Date()],
   )
   assert.equal(rows, [{ seat_name: seat, holder: 'd:nowait-open-tx' }])
   const again = await lock(1, lockBody(t, [other]), 'nowait-two', '10.77.0.3')
