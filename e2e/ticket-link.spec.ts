@@ -120,6 +120,10 @@ test('the checker, opened once, checks offline: valid, edited, another trip, can
   await context.setOffline(false)
   await fetched
   page.off('request', onRequest)
+  // and the page has taken that list and kept it on the device (an answer's headers come before the page has read
+  // it: going offline and reloading at once could lose it): no fetch under way, none failed
+  const timeLine = new RegExp(`^${en['checker.fetchedAt']!.replace('{time}', '.+').replace(/[.]$/, '\\.')}$`)
+  await expect(page.getByTestId('checker-fetched')).toHaveText(timeLine)
 
   // no network from here on: the page itself comes from the service worker
   await context.setOffline(true)

@@ -27,4 +27,24 @@ test('an older fetch answering after a newer one does not bring its list back (a
   assert.is(ck.fetching.value, false)
 })
 
+test('an answer is kept when a fetch sent after it fails (the network gone again before it answered)', async () => {
+  const fresh = day([{ tripId: 7, pnrHash: 'cd', before: null }], '2026-12-06T10:05:00+06:00')
+  let answer: (d: TicketCheck) => void = () => undefined
+  let n = 0
+  fakeApi({
+    ticketCheck: () => {
+      n += 1
+      // the first is answered after the second has failed
+      if (n === 1) return new Promise<TicketCheck>((resolve) => (answer = resolve))
+      return Promise.reject(new TypeError('Failed to fetch'))
+    },
+  })
+  const first = ck.fetchDay('2026-12-06')
+  assert.is(await ck.fetchDay('2026-12-06'), false)
+  assert.is(ck.fetchFailed.value, true)
+  answer(fresh)
+  assert.ok(await first)
+  assert.equal(ck.data.value, fresh, 'the list fetched after the cancellation is the one checked against')
+})
+
 test.run()

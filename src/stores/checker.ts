@@ -32,8 +32,13 @@ const tripIdState = signal<number | null>(kept().tripId)
 const fetchingState = signal(false)
 const fetchFailedState = signal(false)
 const resultState = signal<{ result: CheckResult; seq: number } | null>(null)
-/** The newest fetch's number: an older one answering after it (a slow minute's refresh) must not bring back its list. */
+/** The newest fetch's number (it alone says whether fetching goes on or failed). */
 const newestFetch = signal(0)
+/**
+ * The number of the fetch whose list is shown: an older one answering after it (a slow minute's refresh) must not
+ * bring back its list, and a newer one that failed (the network gone again) must not throw away this one's.
+ */
+const shownFetch = signal(0)
 
 /** The last answer of the server (keys, trips, revocation list), or null before the first. */
 export const data = computed(() => dataState.value)
@@ -60,9 +65,10 @@ export async function fetchDay(date: string): Promise<boolean> {
   fetchingState.value = true
   try {
     const d = await call('ticketCheck', { query: { date } })
-    // a fetch made since answers for itself (a revocation list from before a cancellation would come back)
-    if (newestFetch.peek() !== mine) return true
+    // a fetch made since that has answered already shows a newer list (this one's is from before it)
+    if (shownFetch.peek() > mine) return true
     batch(() => {
+      shownFetch.value = mine
       dataState.value = d
       fetchFailedState.value = false
       if (!d.trips.some((t) => t.id === tripIdState.value)) tripIdState.value = null
