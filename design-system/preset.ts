@@ -32,6 +32,16 @@ export const preset = definePreset({
       seatGrid: seatGridRecipe,
     },
   },
+  // The bands below, written on <html> (src/app/reserved-space.ts), are registered as not inherited: an inherited
+  // variable changed on <html> restyles every element of the page (the seat page's first frame restyled its 348
+  // elements twice, once for the seat map and once for the bottom bar's band). <body> and the notifications take
+  // them explicitly (below, and design-system/toast), so a change restyles those few elements only.
+  globalVars: {
+    '--header-space': { syntax: '<length>', inherits: false, initialValue: '0px' },
+    '--bottom-bar-space': { syntax: '<length>', inherits: false, initialValue: '0px' },
+    '--fab-space': { syntax: '<length>', inherits: false, initialValue: '0px' },
+    '--toast-space': { syntax: '<length>', inherits: false, initialValue: '0px' },
+  },
   globalCss: {
     // What the header, the seat page's bottom bar, the floating buttons and the notifications cover
     // (src/app/reserved-space.ts; the bottom bands are each measured from the bottom of the viewport),
@@ -42,7 +52,12 @@ export const preset = definePreset({
     },
     // the end of the page scrolls clear of what stays at the bottom, notifications included while they
     // are up (the last footer links are not left under them; the page only grows below its end)
-    body: { paddingBottom: 'max(var(--bottom-bar-space, 0px), var(--fab-space, 0px), var(--toast-space, 0px))' },
+    body: {
+      '--bottom-bar-space': 'inherit',
+      '--fab-space': 'inherit',
+      '--toast-space': 'inherit',
+      paddingBottom: 'max(var(--bottom-bar-space, 0px), var(--fab-space, 0px), var(--toast-space, 0px))',
+    },
     'html, body': {
       fontFamily: 'body',
       color: 'gray.900',

@@ -21,6 +21,9 @@ const extraSmall = typeof matchMedia === 'function' && matchMedia(EXTRA_SMALL_QU
  * anything the page keeps there (`--bottom-bar-space`, `--fab-space`), the page can keep a focused control
  * clear of them by scroll padding; at the top they sat over the page's side column.
  */
+/** The bands the toasts sit above (`offsets.bottom`). */
+const OFFSET_BANDS = ['--bottom-bar-space', '--fab-space'] as const
+
 export const toaster = createToaster({
   placement: extraSmall ? 'bottom' : 'bottom-end',
   max: TOAST_MAX_VISIBLE,
@@ -72,6 +75,26 @@ function coveredHeight(group: HTMLElement): number {
 export function Toaster({ label, closeLabel, onCoverChange }: ToasterProps) {
   const group = useRef<HTMLDivElement>(null)
   const returnTo = useRef<HTMLElement | null>(null)
+
+  // The bands the page keeps at the bottom are variables on <html> that are not inherited (design-system/preset.ts:
+  // an inherited one restyled the whole page at each change): the group, whose offsets read them, takes its own
+  // copy whenever they change. First, so the toasts have moved when they are measured below.
+  useEffect(() => {
+    const el = group.current
+    if (!el) return
+    const root = document.documentElement
+    const copy = () => {
+      for (const name of OFFSET_BANDS) {
+        const value = root.style.getPropertyValue(name)
+        if (value) el.style.setProperty(name, value)
+        else el.style.removeProperty(name)
+      }
+    }
+    copy()
+    const watch = new MutationObserver(copy)
+    watch.observe(root, { attributes: true, attributeFilter: ['style'] })
+    return () => watch.disconnect()
+  }, [])
 
   useEffect(() => {
     const el = group.current
