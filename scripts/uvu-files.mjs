@@ -28,6 +28,24 @@ function next(done) {
   })
 }
 
+/**
+ * Writes all of `text` to `fd`. The runner's end of the pipe is non-blocking: one write takes what the pipe has
+ * room for (64 KB when the runner is behind) and says how much; the rest was dropped, a failure's lines with it.
+ */
+function writeAll(fd, text) {
+  let rest = Buffer.from(text)
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  while (rest.length) {
+    try {
+      rest = rest.subarray(fs.writeSync(fd, rest))
+    } catch (err) {
+      if (err?.code !== 'EAGAIN') throw err
+    }
+    // the runner reads the pipe empty meanwhile
+    if (rest.length) Atomics.wait(pause, 0, 0, 2)
+  }
+}
+
 /** Holds what the process writes until `flush`; what is held is written even when the process exits early. */
 function holdOutput() {
   const held = []
@@ -40,7 +58,7 @@ function holdOutput() {
   process.stdout.write = hold(1)
   process.stderr.write = hold(2)
   const flush = () => {
-    for (const [fd, text] of held.splice(0)) fs.writeSync(fd, text)
+    for (const [fd, text] of held.splice(0)) writeAll(fd, text)
   }
   process.on('exit', flush)
   return { flush }

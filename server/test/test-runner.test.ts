@@ -212,6 +212,30 @@ test('a server test file whose process dies of an error no test awaited: the sum
   }
 })
 
+test('a test file with a long output: all of it reaches the summary (a write to the pipe takes only what fits)', async () => {
+  const name = `zz-runner-long-${process.pid}`
+  const files = [
+    serverProbe(
+      name,
+      `test('prints four megabytes', () => {
+  console.log('z'.repeat(4 * 1024 * 1024))
+})
+test('fails after it', () => {
+  throw new Error('the last words of a long output')
+})`,
+    ),
+  ]
+  try {
+    const r = await runner('server', { SERVER_TESTS: `^${name}` })
+    assert.equal(closing(r.out), ['server: 1 passed, 1 failed, 0 skipped', '1 passed, 1 failed, 0 skipped'], r.out.slice(-2000))
+    assert.match(r.out.slice(r.out.lastIndexOf('Failures:')), 'the last words of a long output')
+    const printed = r.out.match(/z{1000,}/g)?.join('').length ?? 0
+    assert.is(printed, 4 * 1024 * 1024, 'every byte the test printed')
+  } finally {
+    for (const f of files) fs.rmSync(f, { force: true })
+  }
+})
+
 test('a suite whose before hook fails: its tests count failed and the summary names the hook and its error', async () => {
   const name = `zz-runner-hook-${process.pid}`
   const file = path.join(root, 'server/network', `${name}.test.ts`)
