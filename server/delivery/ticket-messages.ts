@@ -218,8 +218,7 @@ const words: Record<Language, Words> = {
     cancelSubject: (pnr) => `টিকিট ${pnr} বাতিল হয়েছে`,
     cancelled: (pnr, route, day, refund, to) => `টিকিট ${pnr} (${route}, ${day}) বাতিল হয়েছে। ${bnRefund(refund, to)}`,
     seatsCancelSubject: (pnr) => `টিকিট ${pnr}-এর কিছু আসন বাতিল হয়েছে`,
-    seatsCancelled: (p) =>
-      `টিকিট ${p.pnr} (${p.route}, ${p.day})-এর আসন ${p.cancelled} বাতিল হয়েছে। ${bnRefund(p.refund, p.to)} আসন ${p.kept} বহাল আছে; আপনার PNR ও PIN একই থাকছে।`,
+    seatsCancelled: (p) => `টিকিট ${p.pnr}-এর আসন ${p.cancelled} বাতিল। ${bnRefund(p.refund, p.to)} আসন ${p.kept} বহাল; PNR ও PIN একই।`,
     tripCanceledSubject: (route, day) => `যাত্রা বাতিল: ${route}, ${day}`,
     tripCanceled: (p) =>
       `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে${said(p.reason, '।')} টিকিট ${p.pnr}: ${bnRefund(p.refund, p.to)}`,

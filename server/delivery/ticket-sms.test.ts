@@ -5,9 +5,9 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Reservation } from '../../contract/schemas.ts'
+import { paySources, type Reservation } from '../../contract/schemas.ts'
 import { smsParts } from './sms-parts.ts'
-import { renderCancelSms, renderSeatsCancelSms, renderTicketSms } from './ticket-messages.ts'
+import { type RefundTo, renderCancelSms, renderSeatsCancelSms, renderTicketSms } from './ticket-messages.ts'
 
 const t = suite('ticket SMS')
 const station = {
@@ -77,6 +77,24 @@ t('a cancel whose refund is split names each part, in English (at most two GSM p
     { place: 'BALANCE', amount: 2_000 },
   ])
   for (const part of ['বিকাশ ওয়ালেটে ৫,০০০ টাকা', 'ব্যালেন্সে ২,০০০ টাকা']) assert.ok(seats.includes(part), part)
+})
+
+// SSLCommerz's other wallets and internet banking ('wallet', 'bank') have a longer place ("the mobile wallet you paid
+// with", "the bank account you paid from"): four parts
+t('the Bengali SMS of seats cancelled from a ticket is at most three Unicode parts for a card, bKash, Nagad and Rocket', () => {
+  for (const paidWith of paySources.filter((s) => s !== 'wallet' && s !== 'bank')) {
+    const kept = { ...longest, seats: longest.seats.slice(0, 4), paidWith } as Reservation
+    const split: RefundTo = [
+      { place: paidWith, amount: 12_345 },
+      { place: 'BALANCE', amount: 2_000 },
+    ]
+    for (const to of ['BALANCE', 'CARD', split] as RefundTo[]) {
+      const sms = renderSeatsCancelSms(kept, 'bn', ['E10'], 14_345, to)
+      const n = smsParts(sms)
+      assert.ok(n.parts <= 3, `${n.length} characters in ${n.parts} parts: ${sms}`)
+      for (const part of ['ABCDEFGHJK', 'E10', 'A10, B10, C10, D10']) assert.ok(sms.includes(part), `${part}: ${sms}`)
+    }
+  }
 })
 
 t('smsParts counts GSM and Unicode parts as the networks do', () => {
