@@ -72,7 +72,9 @@ interface Words {
   cancelSubject: (pnr: string) => string
   cancelled: (pnr: string, route: string, day: string, refund: string, to: RefundPlace) => string
   seatsCancelSubject: (pnr: string) => string
-  seatsCancelled: (p: { pnr: string; route: string; day: string; cancelled: string; kept: string; refund: string; to: RefundPlace }) => string
+  seatsCancelled: (p: SeatsCancel) => string
+  /** The SMS of seatsCancelled: in Bengali without the route and day (the PNR names the ticket), three Unicode parts. */
+  seatsCancelledSms: (p: SeatsCancel) => string
   tripCanceledSubject: (route: string, day: string) => string
   tripCanceled: (p: { route: string; day: string; coach: string; reason: string; pnr: string; refund: string; to: RefundPlace }) => string
   bookingCanceled: (p: { route: string; day: string; coach: string; reason: string }) => string
@@ -177,6 +179,7 @@ const words: Record<Language, Words> = {
     seatsCancelSubject: (pnr) => `Seats cancelled on ticket ${pnr}`,
     seatsCancelled: (p) =>
       `Seats ${p.cancelled} of ticket ${p.pnr} (${p.route}, ${p.day}) are cancelled. ${enRefund(p.refund, p.to)} Seats ${p.kept} stay booked; your PNR and PIN are unchanged.`,
+    seatsCancelledSms: (p) => words.en.seatsCancelled(p),
     tripCanceledSubject: (route, day) => `Trip cancelled: ${route}, ${day}`,
     tripCanceled: (p) =>
       `The operator has cancelled the trip ${p.route}, ${p.day} (coach ${p.coach})${said(p.reason, '.')} Ticket ${p.pnr}: ${enRefund(p.refund, p.to)}`,
@@ -218,7 +221,9 @@ const words: Record<Language, Words> = {
     cancelSubject: (pnr) => `টিকিট ${pnr} বাতিল হয়েছে`,
     cancelled: (pnr, route, day, refund, to) => `টিকিট ${pnr} (${route}, ${day}) বাতিল হয়েছে। ${bnRefund(refund, to)}`,
     seatsCancelSubject: (pnr) => `টিকিট ${pnr}-এর কিছু আসন বাতিল হয়েছে`,
-    seatsCancelled: (p) => `টিকিট ${p.pnr}-এর আসন ${p.cancelled} বাতিল। ${bnRefund(p.refund, p.to)} আসন ${p.kept} বহাল; PNR ও PIN একই।`,
+    seatsCancelled: (p) =>
+      `টিকিট ${p.pnr} (${p.route}, ${p.day})-এর আসন ${p.cancelled} বাতিল হয়েছে। ${bnRefund(p.refund, p.to)} আসন ${p.kept} বহাল আছে; আপনার PNR ও PIN একই থাকছে।`,
+    seatsCancelledSms: (p) => `টিকিট ${p.pnr}-এর আসন ${p.cancelled} বাতিল। ${bnRefund(p.refund, p.to)} আসন ${p.kept} বহাল; PNR ও PIN একই।`,
     tripCanceledSubject: (route, day) => `যাত্রা বাতিল: ${route}, ${day}`,
     tripCanceled: (p) =>
       `অপারেটর ${p.route}, ${p.day} (কোচ ${p.coach}) যাত্রাটি বাতিল করেছে${said(p.reason, '।')} টিকিট ${p.pnr}: ${bnRefund(p.refund, p.to)}`,
@@ -344,10 +349,20 @@ export function renderCancelEmail(r: Reservation, lang: Language, refund: number
   return noticeEmail(r, lang, w.cancelSubject(r.pnr ?? ''), renderCancelSms(r, lang, refund, to), ctx)
 }
 
-/** The SMS telling a passenger that seats `cancelled` of ticket `r` (as it is after the cancel, its remaining seats) are cancelled. */
-export function renderSeatsCancelSms(r: Reservation, lang: Language, cancelled: string[], refund: number, to: RefundTo): string {
+/** What the messages of seats cancelled from a ticket say. */
+interface SeatsCancel {
+  pnr: string
+  route: string
+  day: string
+  cancelled: string
+  kept: string
+  refund: string
+  to: RefundPlace
+}
+
+const seatsCancel = (r: Reservation, lang: Language, cancelled: string[], refund: number, to: RefundTo): SeatsCancel => {
   const w = words[lang]
-  return w.seatsCancelled({
+  return {
     pnr: r.pnr ?? '',
     route: w.route(city(lang, r.origin), city(lang, r.destination)),
     day: date(lang, boardingTime(r)),
@@ -355,10 +370,15 @@ export function renderSeatsCancelSms(r: Reservation, lang: Language, cancelled: 
     kept: seatList(r),
     refund: formatMoney(refund, lang),
     to: placeOf(r, to),
-  })
+  }
 }
 
-/** The e-mail of renderSeatsCancelSms. */
+/** The SMS telling a passenger that seats `cancelled` of ticket `r` (as it is after the cancel, its remaining seats) are cancelled. */
+export function renderSeatsCancelSms(r: Reservation, lang: Language, cancelled: string[], refund: number, to: RefundTo): string {
+  return words[lang].seatsCancelledSms(seatsCancel(r, lang, cancelled, refund, to))
+}
+
+/** The e-mail of renderSeatsCancelSms, with the ticket's route and day in Bengali too. */
 export function renderSeatsCancelEmail(
   r: Reservation,
   lang: Language,
@@ -367,7 +387,13 @@ export function renderSeatsCancelEmail(
   ctx: MessageContext,
   to: RefundTo,
 ): RenderedEmail {
-  return noticeEmail(r, lang, words[lang].seatsCancelSubject(r.pnr ?? ''), renderSeatsCancelSms(r, lang, cancelled, refund, to), ctx)
+  return noticeEmail(
+    r,
+    lang,
+    words[lang].seatsCancelSubject(r.pnr ?? ''),
+    words[lang].seatsCancelled(seatsCancel(r, lang, cancelled, refund, to)),
+    ctx,
+  )
 }
 
 /** What a passenger's change of a ticket cost: the difference paid (0: none), or refunded and where. */

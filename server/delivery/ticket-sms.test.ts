@@ -7,7 +7,14 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { paySources, type Reservation } from '../../contract/schemas.ts'
 import { smsParts } from './sms-parts.ts'
-import { type RefundTo, renderCancelSms, renderSeatsCancelSms, renderTicketSms } from './ticket-messages.ts'
+import {
+  type MessageContext,
+  type RefundTo,
+  renderCancelSms,
+  renderSeatsCancelEmail,
+  renderSeatsCancelSms,
+  renderTicketSms,
+} from './ticket-messages.ts'
 
 const t = suite('ticket SMS')
 const station = {
@@ -94,7 +101,15 @@ t('the Bengali SMS of seats cancelled from a ticket is at most three Unicode par
       assert.ok(n.parts <= 3, `${n.length} characters in ${n.parts} parts: ${sms}`)
       for (const part of ['ABCDEFGHJK', 'E10', 'A10, B10, C10, D10']) assert.ok(sms.includes(part), `${part}: ${sms}`)
     }
-  }
+  } // the e-mail keeps the whole sentence: the ticket's route and day with its PNR
+  const kept = { ...longest, seats: longest.seats.slice(0, 4), paidWith: 'bkash', passengerName: 'আয়েশা' } as Reservation
+  const ctx = {
+    company: { name: 'Nodi Express', phone: '09610-001122', email: 'support@example.com' },
+    appUrl: 'https://example.com',
+    now: new Date(),
+  } as MessageContext
+  const mail = renderSeatsCancelEmail(kept, 'bn', ['E10'], 14_345, ctx, 'CARD')
+  for (const part of ['ABCDEFGHJK', 'কক্সবাজার', 'চট্টগ্রাম', 'E10', 'বিকাশ']) assert.ok(mail.text.includes(part), `${part}: ${mail.text}`)
 })
 
 t('smsParts counts GSM and Unicode parts as the networks do', () => {
