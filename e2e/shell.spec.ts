@@ -201,6 +201,10 @@ test('the success dialog also closes on a click on its backdrop', async ({ page 
   await page.getByRole('button', { name: /send/i }).click()
   const dialog = page.getByRole('dialog', { name: 'Success' })
   await expect(dialog).toBeVisible()
+  // open as a person would see it: focus moved into it and its opening animation over (Ark listens for a click
+  // outside from then on; a click in the dialog's first frames was not seen, and CI once found it still open)
+  await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role=dialog]'))).toBe(true)
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'))
   await page.mouse.click(5, 5)
   await expect(dialog).toBeHidden()
 })

@@ -7,11 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
-import { register } from 'node:module'
 import { run } from 'uvu/run'
-
-// the test files' 'uvu' reports a suite's failed before or after hook (scripts/uvu-reporting.mjs)
-register('./uvu-hooks.mjs', import.meta.url)
 
 const files = process.argv.slice(2)
 if (files[0] === '--queue') await queue()
