@@ -15,15 +15,15 @@ export const EXTRA_SMALL_QUERY = '(max-width: 37.49em)'
 
 const extraSmall = typeof matchMedia === 'function' && matchMedia(EXTRA_SMALL_QUERY).matches
 
+/** The bands the toasts sit above (`offsets.bottom`). */
+const OFFSET_BANDS = ['--bottom-bar-space', '--fab-space'] as const
+
 /**
  * The app's single toast store: bottom end, or bottom centre on extra-small screens
  * (decided when the toast chunk loads, i.e. at the first toast). At the bottom, above
  * anything the page keeps there (`--bottom-bar-space`, `--fab-space`), the page can keep a focused control
  * clear of them by scroll padding; at the top they sat over the page's side column.
  */
-/** The bands the toasts sit above (`offsets.bottom`). */
-const OFFSET_BANDS = ['--bottom-bar-space', '--fab-space'] as const
-
 export const toaster = createToaster({
   placement: extraSmall ? 'bottom' : 'bottom-end',
   max: TOAST_MAX_VISIBLE,

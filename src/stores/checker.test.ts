@@ -6,18 +6,19 @@ import * as ck from './checker.ts'
 
 const day = (revoked: TicketCheck['revoked'], fetchedAt: string): TicketCheck => ({ keys: ['k'], trips: [], revoked, fetchedAt })
 
+/** Stands in for the server: the first ticketCheck answers when the answer function is called, every later one with `later()`. */
+function firstAnswersLast(later: () => TicketCheck | Promise<TicketCheck>): (d: TicketCheck) => void {
+  let answerFirst: (d: TicketCheck) => void = () => undefined
+  let n = 0
+  fakeApi({ ticketCheck: () => (++n === 1 ? new Promise<TicketCheck>((resolve) => (answerFirst = resolve)) : later()) })
+  return (d) => answerFirst(d)
+}
+
 test('an older fetch answering after a newer one does not bring its list back (a refresh slow on a poor network)', async () => {
   const before = day([], '2026-12-06T10:00:00+06:00')
   const after = day([{ tripId: 7, pnrHash: 'ab', before: null }], '2026-12-06T10:01:00+06:00')
-  let answerOld: (d: TicketCheck) => void = () => undefined
-  let n = 0
-  fakeApi({
-    ticketCheck: () => {
-      n += 1
-      // the first (sent before the cancellation) answers last
-      return n === 1 ? new Promise<TicketCheck>((resolve) => (answerOld = resolve)) : after
-    },
-  })
+  // the first (sent before the cancellation) answers last
+  const answerOld = firstAnswersLast(() => after)
   const slow = ck.fetchDay('2026-12-06')
   assert.ok(await ck.fetchDay('2026-12-06'))
   assert.equal(ck.data.value, after)
@@ -29,16 +30,8 @@ test('an older fetch answering after a newer one does not bring its list back (a
 
 test('an answer is kept when a fetch sent after it fails (the network gone again before it answered)', async () => {
   const fresh = day([{ tripId: 7, pnrHash: 'cd', before: null }], '2026-12-06T10:05:00+06:00')
-  let answer: (d: TicketCheck) => void = () => undefined
-  let n = 0
-  fakeApi({
-    ticketCheck: () => {
-      n += 1
-      // the first is answered after the second has failed
-      if (n === 1) return new Promise<TicketCheck>((resolve) => (answer = resolve))
-      return Promise.reject(new TypeError('Failed to fetch'))
-    },
-  })
+  // the first is answered after the second has failed
+  const answer = firstAnswersLast(() => Promise.reject(new TypeError('Failed to fetch')))
   const first = ck.fetchDay('2026-12-06')
   assert.is(await ck.fetchDay('2026-12-06'), false)
   assert.is(ck.fetchFailed.value, true)
