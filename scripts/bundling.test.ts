@@ -145,7 +145,7 @@ test('planGroups: the entry closure is one group; each chunk is in one group; a 
   assert.is(tight.size, loose.size)
 })
 
-test('planGroups: a chunk a lazy entry shares with another page stays out of that page\'s file', () => {
+test("planGroups: a chunk a lazy entry shares with another page stays out of that page's file", () => {
   // p1 and p2 are first renders; w is shared by p1 and lazy l, which only p2 loads: in p1's
   // file, w would make l load and run page p1 on page p2 (the seat layout and the search page)
   const o = (imports: [string, string][], entryPoint?: string) => out(imports, entryPoint ? { entryPoint } : {})

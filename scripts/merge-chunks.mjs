@@ -74,7 +74,8 @@ export function planGroups({
   const lazyClosure = new Map(lazy.map((l) => [l, staticClosure(metafile, l)]))
   const dynamicFrom = (files) => {
     const out = new Set()
-    for (const f of files) for (const imp of metafile.outputs[f]?.imports ?? []) if (imp.kind === 'dynamic-import' && lazyClosure.has(imp.path)) out.add(imp.path)
+    for (const f of files)
+      for (const imp of metafile.outputs[f]?.imports ?? []) if (imp.kind === 'dynamic-import' && lazyClosure.has(imp.path)) out.add(imp.path)
     return out
   }
   const contexts = new Map(lazy.map((l) => [l, new Set()]))
