@@ -133,6 +133,21 @@ function useLiveSeats(feed: LiveFeed, tripId: number | undefined) {
   return area
 }
 
+/**
+ * Says the seats may be out of date while the live stream is down. Its own component: the stream's
+ * status changes as it starts and opens, and only this renders again then, not the seat map.
+ */
+function LiveStale() {
+  useSignals()
+  const seatChoice = useSeatPage()
+  const t = useT()
+  return (
+    <div role="status" aria-atomic="true">
+      {seatChoice.liveStatus.value === 'stale' ? <p className={styles.stale}>{t('seatChoice.liveStale')}</p> : null}
+    </div>
+  )
+}
+
 /** The seat map with its legend and live region (also the ticket page's, for a ticket's change to another trip). */
 export function SeatMap() {
   useSignals()
@@ -205,9 +220,7 @@ export function SeatMap() {
       ) : (
         <p className={page.muted}>{t('seatChoice.keyboardHint')}</p>
       )}
-      <div role="status" aria-atomic="true">
-        {seatChoice.liveStatus.value === 'stale' ? <p className={styles.stale}>{t('seatChoice.liveStale')}</p> : null}
-      </div>
+      <LiveStale />
       <div ref={gridArea}>
         <SeatGrid.Root
           key={details.tripId}
