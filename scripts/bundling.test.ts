@@ -145,39 +145,6 @@ test('planGroups: the entry closure is one group; each chunk is in one group; a 
   assert.is(tight.size, loose.size)
 })
 
-test("planGroups: a chunk a lazy entry shares with another page stays out of that page's file", () => {
-  // p1 and p2 are first renders; w is shared by p1 and lazy l, which only p2 loads: in p1's
-  // file, w would make l load and run page p1 on page p2 (the seat layout and the search page)
-  const o = (imports: [string, string][], entryPoint?: string) => out(imports, entryPoint ? { entryPoint } : {})
-  const metafile: Meta = {
-    inputs: {},
-    outputs: {
-      'd/e.js': o(
-        [
-          ['d/p1.js', 'dynamic-import'],
-          ['d/p2.js', 'dynamic-import'],
-        ],
-        'src/main.tsx',
-      ),
-      'd/p1.js': { ...o([['d/w.js', 'import-statement']], 'src/p1-page.tsx'), bytes: 1000 },
-      'd/p2.js': o([['d/l.js', 'dynamic-import']], 'src/p2-page.tsx'),
-      'd/w.js': o([]),
-      'd/l.js': o([['d/w.js', 'import-statement']], 'src/l.tsx'),
-    },
-  }
-  const firstRenders = new Map([
-    ['p1', ['d/p1.js']],
-    ['p2', ['d/p2.js']],
-  ])
-  const groups = planGroups({ metafile, entryOut: 'd/e.js', firstRenders })
-  assert.is.not(groups.get('d/w.js'), groups.get('d/p1.js'))
-  assert.is(groups.get('d/l.js'), 'd/l.js')
-  // with one group allowed for p1's render, w goes to app (p2 loads its 100 bytes), not into p1
-  // (l would load the 1,000 bytes of page p1, and run them)
-  const tight = planGroups({ metafile, entryOut: 'd/e.js', firstRenders, maxGroups: () => 1 })
-  assert.is.not(tight.get('d/w.js'), tight.get('d/p1.js'))
-})
-
 test('mergeChunks: merged files run every module once, keep lazy pages lazy, and name each file by its content', async () => {
   const metafile = splitBuild()
   const code: Record<string, string> = {

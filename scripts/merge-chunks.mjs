@@ -30,18 +30,16 @@ export function staticClosure(metafile, outFile, seen = new Set()) {
 /**
  * Which group each chunk of the split build goes to. First, as esbuild would at the level of
  * pages: the entry's closure is `app`, a chunk some first renders need goes with the others
- * those same renders need, and with the same lazy entries (a dialog, the seat layout) reading
- * it from a page whose first render has not loaded it. Then, while a render needs more than
- * `maxGroups` groups besides `app`, two of its groups are merged (or one, with what it imports,
- * moved into `app`): the merge that makes the fewest bytes (`sizeOf`: of one file holding the
- * chunks) go to renders, or to lazy entries on such a page, that do not use them, and never one
- * that would let two groups import each other.
+ * those same renders need. Then, while a render needs more than `maxGroups` groups besides
+ * `app`, two of its groups are merged (or one, with what it imports, moved into `app`): the
+ * merge that makes the fewest bytes (`sizeOf`: of one file holding the chunks) go to renders that do not use them, and never
+ * one that would let two groups import each other.
  * A merge that keeps every render within `maxBytes` (its groups and `app`, by `sizeOf`) is
  * taken before one that does not.
  * @param {{ metafile: any, entryOut: string, firstRenders: Map<string, string[]>, maxGroups?: (page: string) => number, maxBytes?: (page: string) => number, sizeOf?: (files: string[]) => number }} opts
  *   firstRenders: per first render (a page), the output files it loads at once (their static
  *   imports are added here).
- * @returns {Map<string, string>} chunk file → group key ('app', 'first:<renders>[ lazy:<entries>]' or the file itself)
+ * @returns {Map<string, string>} chunk file → group key ('app', 'first:<renders>' or the file itself)
  */
 export function planGroups({
   metafile,
@@ -54,52 +52,21 @@ export function planGroups({
   const app = staticClosure(metafile, entryOut)
   const pages = [...firstRenders.keys()]
   const needers = new Map()
-  const closures = new Map()
   for (const [name, files] of firstRenders) {
     const closure = new Set()
     for (const f of files) staticClosure(metafile, f, closure)
-    closures.set(name, closure)
     for (const f of closure) {
       if (app.has(f)) continue
       if (!needers.has(f)) needers.set(f, [])
       needers.get(f).push(name)
     }
   }
-  // the lazy entries (a dialog, the seat layout) and the renders whose code can load them: a
-  // chunk a first render needs and a lazy entry needs too goes in its own group when that
-  // entry can load on a page whose first render has not loaded the chunk (else the seat layout,
-  // sharing a date helper with the search page, would load and run the search page with it)
-  const firstFiles = new Set([...firstRenders.values()].flat())
-  const lazy = Object.keys(metafile.outputs).filter((f) => metafile.outputs[f].entryPoint && !app.has(f) && !firstFiles.has(f) && f.endsWith('.js'))
-  const lazyClosure = new Map(lazy.map((l) => [l, staticClosure(metafile, l)]))
-  const dynamicFrom = (files) => {
-    const out = new Set()
-    for (const f of files)
-      for (const imp of metafile.outputs[f]?.imports ?? []) if (imp.kind === 'dynamic-import' && lazyClosure.has(imp.path)) out.add(imp.path)
-    return out
-  }
-  const contexts = new Map(lazy.map((l) => [l, new Set()]))
-  for (const [name, closure] of closures) {
-    const seen = new Set()
-    const stack = [...dynamicFrom([...closure, ...app])]
-    while (stack.length) {
-      const l = stack.pop()
-      if (seen.has(l)) continue
-      seen.add(l)
-      contexts.get(l).add(name)
-      stack.push(...dynamicFrom(lazyClosure.get(l)))
-    }
-  }
-  // a lazy entry reads chunk f from outside when one of the renders it can load on has not loaded f
-  const outsiders = (f) => lazy.filter((l) => lazyClosure.get(l).has(f) && [...contexts.get(l)].some((p) => !closures.get(p).has(f)))
   const groups = new Map()
   for (const file of Object.keys(metafile.outputs)) {
     if (!file.endsWith('.js')) continue
     if (app.has(file)) groups.set(file, 'app')
-    else if (needers.has(file)) {
-      const also = outsiders(file)
-      groups.set(file, `first:${needers.get(file).sort().join('+')}${also.length ? ` lazy:${also.sort().join('+')}` : ''}`)
-    } else groups.set(file, file)
+    else if (needers.has(file)) groups.set(file, `first:${needers.get(file).sort().join('+')}`)
+    else groups.set(file, file)
   }
   const sizes = new Map()
   const groupSize = (fs) => {
@@ -134,32 +101,7 @@ export function planGroups({
       loads.set(p, set)
     }
     const readers = (k) => new Set(pages.filter((p) => loads.get(p).has(k)))
-    const lazyLoads = new Map()
-    for (const l of lazy) {
-      const set = new Set()
-      const stack = [...lazyClosure.get(l)].map((f) => groups.get(f))
-      while (stack.length) {
-        const k = stack.pop()
-        if (k === 'app' || set.has(k)) continue
-        set.add(k)
-        stack.push(...edges.get(k))
-      }
-      lazyLoads.set(l, set)
-    }
-    // bytes a lazy entry would load and run for nothing if groups a and b were one file: b's when
-    // it needs a and not b, and a page it can load on has not loaded b already (and the same for a)
-    const lazyCost = (a, b) => {
-      let cost = 0
-      for (const l of lazy) {
-        const la = lazyLoads.get(l).has(a)
-        const lb = lazyLoads.get(l).has(b)
-        if (la === lb) continue
-        const other = la ? b : a
-        if ([...contexts.get(l)].some((p) => !loads.get(p).has(other))) cost += size.get(other)
-      }
-      return cost
-    }
-    return { members, size, edges, loads, readers, lazyCost }
+    return { members, size, edges, loads, readers }
   }
   const acyclic = ({ edges }) => {
     const state = new Map()
@@ -187,8 +129,7 @@ export function planGroups({
       const ra = now.readers(a)
       for (const b of keys.slice(i + 1)) {
         const rb = now.readers(b)
-        const cost =
-          now.size.get(a) * [...rb].filter((p) => !ra.has(p)).length + now.size.get(b) * [...ra].filter((p) => !rb.has(p)).length + now.lazyCost(a, b)
+        const cost = now.size.get(a) * [...rb].filter((p) => !ra.has(p)).length + now.size.get(b) * [...ra].filter((p) => !rb.has(p)).length
         options.push({ cost, apply: () => moveAll([b], a) })
       }
       // into app, with every group it imports (app imports nothing outside it)
