@@ -3,7 +3,7 @@
  * hosts the one Toaster), and store start-up.
  */
 import { StrictMode, startTransition, useEffect, useLayoutEffect, useState } from 'react'
-import { createRoot } from 'react-dom/client'
+import type * as ReactDomClient from 'react-dom/client'
 import { IntlProvider } from 'react-intl'
 import { useSignals } from '@preact/signals-react/runtime'
 import { configureApi, loadBeforeErrors, preloadApi } from './api/index.ts'
@@ -81,6 +81,10 @@ async function start() {
   // The shell may hold the route's prerendered page. React replaces it in its first commit (a
   // root that does not hydrate clears its container then), which comes once the page has rendered
   // (its code was loaded above): one step, never the prerendered form beside the live one.
+  // React DOM is 205 KB of the entry's 320 KB: its module body runs here, once the page's code and
+  // messages have arrived, in a task of its own instead of in the entry's one long evaluation (a
+  // require esbuild bundles in place, where an import would run it with the entry; docs/performance.md)
+  const { createRoot } = require('react-dom/client') as typeof ReactDomClient
   const root = createRoot(document.getElementById('root')!)
   // a transition lets React render in slices and yield to input on slow phones
   startTransition(() =>
