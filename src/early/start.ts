@@ -41,3 +41,15 @@ try {
 } catch {
   // storage or fetch unavailable: the app asks for itself
 }
+
+// ICU's first use in a page (its data and the locale lists the Intl constructors check) takes
+// 13–25 ms on a fast machine, four times that on a slow phone, in whatever task comes first:
+// react-intl's provider, in the app's first render, after the prerendered page has painted.
+// Here it runs while that page waits for its stylesheet, before the first paint
+// (docs/performance.md, "The seat page's main thread").
+try {
+  Intl.DateTimeFormat.supportedLocalesOf('en')
+  Intl.NumberFormat.supportedLocalesOf('en')
+} catch {
+  // no Intl: react-intl reports it itself
+}
