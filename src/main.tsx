@@ -84,6 +84,8 @@ async function start() {
   // React DOM is 205 KB of the entry's 320 KB: its module body runs here, once the page's code and
   // messages have arrived, in a task of its own instead of in the entry's one long evaluation (a
   // require esbuild bundles in place, where an import would run it with the entry; docs/performance.md)
+  // and after a yield: the router's and app effects' start above end the task they ran in
+  await new Promise((resume) => setTimeout(resume))
   const { createRoot } = require('react-dom/client') as typeof ReactDomClient
   const root = createRoot(document.getElementById('root')!)
   // a transition lets React render in slices and yield to input on slow phones
