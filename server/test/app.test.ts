@@ -147,6 +147,33 @@ test("the build's compressed copies are sent as they are (brotli 11, gzip 9), to
   assert.is(shell.headers['cache-control'], 'no-cache')
 })
 
+test('hashed assets from memory: encodings as asked, HEAD, nothing outside assets/, a file written after a miss', async () => {
+  const file = path.join(dist, 'assets', 'page-EFGH5678.js')
+  // a refused encoding (q=0) is not sent; the next one taken is
+  const gz = await t.app.inject({ method: 'GET', url: '/assets/page-EFGH5678.js', headers: { 'accept-encoding': 'br;q=0, gzip' } })
+  assert.is(gz.headers['content-encoding'], 'gzip')
+  assert.ok(gz.rawPayload.equals(fs.readFileSync(`${file}.gz`)))
+  const head = await t.app.inject({ method: 'HEAD', url: '/assets/page-EFGH5678.js', headers: { 'accept-encoding': 'br' } })
+  assert.is(head.statusCode, 200)
+  assert.is(head.payload, '')
+  assert.is(head.headers['content-encoding'], 'br')
+  assert.is(Number(head.headers['content-length']), fs.statSync(`${file}.br`).size)
+  assert.is((await t.call('GET', '/assets/logo.svg')).headers['content-type'], 'image/svg+xml')
+  // no way out of assets/, and no dot file
+  for (const url of ['/assets/..%2Fconfig.js', '/assets/%2e%2e%2Fmeta.json', '/assets/.hidden.js', '/assets/sub/x.js']) {
+    const r = await t.call('GET', url)
+    assert.is(r.status, 404, url)
+    assert.not.match(r.text, /secret|__APP_CONFIG__/, url)
+  }
+  // not there at first (a request before the build wrote it): served once it is
+  assert.is((await t.call('GET', '/assets/late-QWER5678.js')).status, 404)
+  fs.writeFileSync(path.join(dist, 'assets', 'late-QWER5678.js'), 'export const late = 1;\n')
+  const late = await t.call('GET', '/assets/late-QWER5678.js')
+  assert.is(late.status, 200)
+  assert.is(late.text, 'export const late = 1;\n')
+  assert.is(late.headers['cache-control'], 'public, max-age=31536000, immutable')
+})
+
 test('SPA fallback for app paths; real 404 for missing files and unknown API paths', async () => {
   // the prerendered home page only where the home page is, a route's own shell (`<path>.html`) on
   // that route; the empty shell for paths the build wrote none for
