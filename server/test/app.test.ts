@@ -159,6 +159,17 @@ test('hashed assets from memory: encodings as asked, HEAD, nothing outside asset
   assert.is(head.headers['content-encoding'], 'br')
   assert.is(Number(head.headers['content-length']), fs.statSync(`${file}.br`).size)
   assert.is((await t.call('GET', '/assets/logo.svg')).headers['content-type'], 'image/svg+xml')
+  // a compressed copy asked for by its own name comes as those bytes, whatever the encoding taken
+  const ask = { 'accept-encoding': 'gzip, deflate, br, zstd' }
+  const gzFile = await t.app.inject({ method: 'GET', url: '/assets/page-EFGH5678.js.gz', headers: ask })
+  assert.is(gzFile.statusCode, 200)
+  assert.is(gzFile.headers['content-type'], 'application/gzip')
+  assert.is(gzFile.headers['content-encoding'], undefined)
+  assert.ok(gzFile.rawPayload.equals(fs.readFileSync(`${file}.gz`)))
+  const brFile = await t.app.inject({ method: 'GET', url: '/assets/page-EFGH5678.js.br', headers: ask })
+  assert.is(brFile.statusCode, 200)
+  const brBytes = brFile.headers['content-encoding'] === 'br' ? zlib.brotliDecompressSync(brFile.rawPayload) : brFile.rawPayload
+  assert.ok(brBytes.equals(fs.readFileSync(`${file}.br`)))
   // no way out of assets/, and no dot file
   for (const url of ['/assets/..%2Fconfig.js', '/assets/%2e%2e%2Fmeta.json', '/assets/.hidden.js', '/assets/sub/x.js']) {
     const r = await t.call('GET', url)
