@@ -339,16 +339,23 @@ for (const [index, size] of [
       .toBe(true)
     // and they sit above the bottom bar where it shows: their offsets read its band, a variable <html> does not pass
     // down (design-system/preset.ts), which the notifications take a copy of
-    const overBar = await page.evaluate(() => {
-      const bar = document.querySelector<HTMLElement>('[data-reserved-space="--bottom-bar-space"]')
-      if (!bar || bar.offsetHeight === 0) return null
-      const bottoms = [...document.querySelectorAll('[data-scope=toast][data-part=root][data-state=open]')].map(
-        (e) => e.getBoundingClientRect().bottom,
-      )
-      return Math.max(...bottoms) - bar.getBoundingClientRect().top
-    })
-    if (size.width < 1024) expect(overBar, 'the lowest notification ends above the bottom bar').not.toBeNull()
-    if (overBar !== null) expect(overBar).toBeLessThanOrEqual(0)
+    const overBar = () =>
+      page.evaluate(() => {
+        const bar = document.querySelector<HTMLElement>('[data-reserved-space="--bottom-bar-space"]')
+        if (!bar || bar.offsetHeight === 0) return null
+        const bottoms = [...document.querySelectorAll('[data-scope=toast][data-part=root][data-state=open]')].map(
+          (e) => e.getBoundingClientRect().bottom,
+        )
+        return Math.max(...bottoms) - bar.getBoundingClientRect().top
+      })
+    // polled: the notification left moves down into the place of the one taken back (CI once read it 2.4 px over
+    // the bar on its way); where it comes to rest is what counts
+    const clearOfBar = async () => {
+      const over = await overBar()
+      // the phone's bottom bar is there below 1024 px
+      return over === null ? size.width >= 1024 : over <= 0
+    }
+    await expect.poll(clearOfBar, { message: 'the lowest notification ends above the bottom bar' }).toBe(true)
     const label = `${size.width}px with notifications`
     const down = await walkSeats(page, 'ArrowDown', label)
     expect(down.length).toBeGreaterThan(5)
