@@ -13,7 +13,7 @@ import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import { api, type RouteName } from '../contract/api.ts'
 import type { TrustProxy } from './config.ts'
-import { registerAssets } from './http/assets.ts'
+import { IMMUTABLE, registerAssets } from './http/assets.ts'
 import { addCorsHeaders, registerCors } from './http/cors.ts'
 import { AppError, type Deps } from './core.ts'
 import { sendError } from './http/handle.ts'
@@ -254,8 +254,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   if (haveDist) {
     const cacheControl = (reply: { header: (k: string, v: string) => unknown }, file: string) => {
       const rel = path.relative(dist, file).split(path.sep).join('/')
-      const immutable = rel.startsWith('assets/') || hashedFile.test(rel)
-      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      reply.header('cache-control', hashedFile.test(rel) ? IMMUTABLE : 'no-cache')
     }
     // the shells, config.js and the worker, compressed when sent: edited in place (config.js by the operator),
     // a compressed copy beside them could be older than the file
@@ -268,7 +267,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     })
     // hashed assets: from memory, with the build's brotli-11 and gzip-9 copies beside each, sent as they are
     // (smaller than compressing each answer on the fly: 84 KB instead of ~105 KB for the entry's file)
-    registerAssets(app, path.join(dist, 'assets'), (reply) => reply.header('cache-control', 'public, max-age=31536000, immutable'))
+    registerAssets(app, path.join(dist, 'assets'))
   }
 
   app.setNotFoundHandler((req, reply) => {

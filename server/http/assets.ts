@@ -12,7 +12,10 @@
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+
+/** The cache rule of a file whose name holds its content's hash (assets/, and hashed files elsewhere in dist/). */
+export const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** A file name the build writes into assets/: no folder, no dot first, nothing but these. */
 const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
@@ -67,7 +70,7 @@ function accepted(header: string | undefined): { br: boolean; gzip: boolean } {
  * GET and HEAD `/assets/<name>` from `dir`. A name that is not there (an old build's chunk) goes to
  * the app's not-found handler; it is looked for again on the next request (a build may write it meanwhile).
  */
-export function registerAssets(app: FastifyInstance, dir: string, headers: (reply: FastifyReply) => void): void {
+export function registerAssets(app: FastifyInstance, dir: string): void {
   const held = new Map<string, Promise<Asset | null>>()
   const load = (name: string): Promise<Asset | null> => {
     let p = held.get(name)
@@ -91,7 +94,7 @@ export function registerAssets(app: FastifyInstance, dir: string, headers: (repl
     if (!ASSET_NAME.test(name) || name.includes('..')) return reply.callNotFound()
     const asset = await load(name)
     if (!asset) return reply.callNotFound()
-    headers(reply)
+    reply.header('cache-control', IMMUTABLE)
     reply.type(asset.type)
     reply.header('vary', 'accept-encoding')
     const takes = accepted(req.headers['accept-encoding'])
