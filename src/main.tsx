@@ -12,7 +12,7 @@ import { preloadPage } from './app/route-view.tsx'
 import { startAppEffects } from './app/start-app-effects.ts'
 import { config } from './config.ts'
 import { loadErrorMessages, loadMessages, messagesFor } from './i18n.ts'
-import { afterPageShown } from './lib/page-shown.ts'
+import { afterPageSettled, afterPageShown } from './lib/page-shown.ts'
 import { preloadFiles } from './lib/preload.ts'
 import { navigate, resolvePath, startRouter } from './router.ts'
 import type { Locale } from './lib/dates.ts'
@@ -96,13 +96,12 @@ async function start() {
       </StrictMode>,
     ),
   )
-  // the service worker and the new-version notice, once the page has loaded (not in the entry)
-  if ('serviceWorker' in navigator) {
-    // a browser that refuses workers (private mode, a policy) runs without one: no offline pages, no update notice, everything else works
-    const updates = () => afterPageShown(() => void import('./app/app-updates.ts').then((m) => m.startAppUpdates()).catch(() => undefined))
-    if (document.readyState === 'complete') updates()
-    else window.addEventListener('load', updates, { once: true })
-  }
+  // the service worker and the new-version notice, once the page has settled (not in the entry): the
+  // worker's install fetches and stores every file of the build, work for later pages and offline use
+  // that must not compete with this page's lazy parts and live data (docs/performance.md)
+  // a browser that refuses workers (private mode, a policy) runs without one: no offline pages, no update notice, everything else works
+  if ('serviceWorker' in navigator)
+    afterPageSettled(() => void import('./app/app-updates.ts').then((m) => m.startAppUpdates()).catch(() => undefined))
 }
 
 void start()

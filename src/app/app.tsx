@@ -2,7 +2,7 @@ import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from '
 import { useSignals } from '@preact/signals-react/runtime'
 import { css } from '../../styled-system/css'
 import { LoadingOverlay } from '../../design-system/loading-overlay/index.ts'
-import { afterPageShown, pageShownAfterPaint } from '../lib/page-shown.ts'
+import { afterPageSettled, pageShownAfterPaint } from '../lib/page-shown.ts'
 import { preloadFiles } from '../lib/preload.ts'
 import { currentRoute } from '../router.ts'
 import { DATA_PAGES } from '../routes.ts'
@@ -20,23 +20,14 @@ const loadDialogHost = () => import('./dialog-host.tsx')
 const ToastHost = lazy(loadToastHost)
 const DialogHost = lazy(loadDialogHost)
 
-/** After the page has loaded, the page's own requests had a head start of this long, and the page is idle. */
-const OVERLAYS_AFTER_LOAD_MS = 2000
-
-// Fetched once the page is idle all the same: the offline notification and
+// Fetched once the page has settled all the same: the offline notification and
 // error dialogs must still work after the network has dropped. Preloaded (fetched
 // and compiled, not run) from the build's file list, so a slow phone's main thread
 // is not busy running them; without the list (unit tests), imported. Not before the
 // page's own data: on a slow connection they would share its bandwidth.
 function warmOverlays() {
-  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback
-  const go = () => {
-    if (document.getElementById('route-files')) preloadFiles('*overlays')
-    else void Promise.all([loadToastHost(), loadDialogHost()]).catch(() => undefined)
-  }
-  const later = () => setTimeout(() => (idle ? idle(go, { timeout: 4000 }) : go()), OVERLAYS_AFTER_LOAD_MS)
-  if (document.readyState === 'complete') later()
-  else window.addEventListener('load', later, { once: true })
+  if (document.getElementById('route-files')) preloadFiles('*overlays')
+  else void Promise.all([loadToastHost(), loadDialogHost()]).catch(() => undefined)
 }
 
 const styles = {
@@ -98,7 +89,7 @@ function Overlays() {
     // any other page has shown what it is for with its first render; a data route says so itself
     const page = currentRoute.peek()?.route.page
     if (!page || !DATA_PAGES.has(page)) pageShownAfterPaint()
-    afterPageShown(warmOverlays)
+    afterPageSettled(warmOverlays)
   }, [])
   return (
     <>

@@ -1,6 +1,16 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { afterPageShown, afterPaint, isPageShown, PAINT_LATEST_MS, pageShown, pageShownAfterPaint, resetPageShown } from './page-shown.ts'
+import {
+  afterPageSettled,
+  afterPageShown,
+  afterPaint,
+  isPageShown,
+  PAINT_LATEST_MS,
+  pageShown,
+  pageShownAfterPaint,
+  resetPageShown,
+  SETTLE_AFTER_LOAD_MS,
+} from './page-shown.ts'
 
 test.before.each(resetPageShown)
 test.after(resetPageShown)
@@ -71,6 +81,68 @@ test('a paint that is never reported (a hidden tab, nothing larger) lets the wor
     assert.ok(waited >= PAINT_LATEST_MS - 5, `ran after ${waited} ms`)
   } finally {
     lcp.restore()
+  }
+})
+
+/** A loading page's document and window, with timers and idle callbacks the test runs by hand. */
+function fakeLoadingPage() {
+  const g = globalThis as Record<string, unknown>
+  const saved = { document: g.document, window: g.window, setTimeout: g.setTimeout, requestIdleCallback: g.requestIdleCallback }
+  const log: string[] = []
+  const pending: { what: string; run: () => void }[] = []
+  let onLoad: (() => void) | undefined
+  const doc = { readyState: 'interactive' }
+  g.document = doc
+  g.window = { addEventListener: (type: string, fn: () => void) => type === 'load' && (onLoad = fn) }
+  g.setTimeout = (fn: () => void, ms: number) => pending.push({ what: `timer ${ms}`, run: fn })
+  g.requestIdleCallback = (fn: () => void, o: { timeout: number }) => pending.push({ what: `idle (at most ${o.timeout})`, run: fn })
+  return {
+    log,
+    load: () => {
+      doc.readyState = 'complete'
+      onLoad?.()
+    },
+    /** Runs the oldest timer or idle callback, saying which it was. */
+    next: () => {
+      const p = pending.shift()
+      if (!p) return 'nothing'
+      p.run()
+      return p.what
+    },
+    restore: () => Object.assign(g, saved),
+  }
+}
+
+test('work for later waits for the page to have shown, its load, SETTLE_AFTER_LOAD_MS and an idle moment', () => {
+  const page = fakeLoadingPage()
+  try {
+    const ran: string[] = []
+    afterPageSettled(() => ran.push('service worker'))
+    pageShown()
+    assert.is(page.next(), 'timer 5000', 'the page-shown fallback (nothing left for it to do)')
+    assert.is(page.next(), 'nothing', 'the load has not come')
+    page.load()
+    assert.is(page.next(), `timer ${SETTLE_AFTER_LOAD_MS}`)
+    assert.equal(ran, [])
+    assert.is(page.next(), 'idle (at most 4000)')
+    assert.equal(ran, ['service worker'])
+  } finally {
+    page.restore()
+  }
+})
+
+test('a page that has loaded and shown already: the work waits SETTLE_AFTER_LOAD_MS and an idle moment', () => {
+  const page = fakeLoadingPage()
+  try {
+    page.load()
+    pageShown()
+    const ran: string[] = []
+    afterPageSettled(() => ran.push('overlays'))
+    assert.is(page.next(), `timer ${SETTLE_AFTER_LOAD_MS}`)
+    assert.is(page.next(), 'idle (at most 4000)')
+    assert.equal(ran, ['overlays'])
+  } finally {
+    page.restore()
   }
 })
 

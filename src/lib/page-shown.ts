@@ -36,6 +36,27 @@ export function afterPageShown(fn: () => void): void {
   latest ??= setTimeout(pageShown, SHOWN_LATEST_MS)
 }
 
+/** After the page's load event, its own follow-up requests (lazy parts, live data) get this long to themselves. */
+export const SETTLE_AFTER_LOAD_MS = 2000
+/** How long a settled page waits for the main thread to be idle, at most. */
+const IDLE_LATEST_MS = 4000
+
+/**
+ * Runs `fn` once the page has settled: it has shown what it is for, its load event has passed
+ * SETTLE_AFTER_LOAD_MS ago, and then the main thread is idle (IDLE_LATEST_MS at most). For work
+ * that is for later, not for this page (the overlays' code, the service worker's copy of the whole
+ * build): started earlier, it shares the network, and the CPU the browser's other threads and
+ * processes take from the main thread, with the page's lazy parts and its first renders.
+ */
+export function afterPageSettled(fn: () => void): void {
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback
+  const later = () => setTimeout(() => (idle ? idle(fn, { timeout: IDLE_LATEST_MS }) : fn()), SETTLE_AFTER_LOAD_MS)
+  afterPageShown(() => {
+    if (document.readyState === 'complete') later()
+    else window.addEventListener('load', later, { once: true })
+  })
+}
+
 /** How long `afterPaint` waits for a frame at most (a hidden tab paints none). */
 export const PAINT_LATEST_MS = 500
 

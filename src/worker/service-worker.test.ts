@@ -187,14 +187,14 @@ const served: Network = async (url) => {
 }
 const offline: Network = () => Promise.reject(new TypeError('Failed to fetch'))
 
-test('install keeps this version’s files past the HTTP cache; activate drops older versions, keeps others’ caches, and takes the open pages', async () => {
+test('install keeps this version’s shells and config.js past the HTTP cache and hashed assets from it; activate drops older versions, keeps others’ caches, and takes the open pages', async () => {
   const w = await startWorker(served)
   w.stores.set('nodi-app-000000000000', new Map())
   w.stores.set('another-app', new Map())
   await w.extendable('install')
   assert.equal(
     w.fetched,
-    w.files.map((f) => `${f} (reload)`),
+    w.files.map((f) => (f.startsWith('/assets/') ? f : `${f} (reload)`)),
   )
   assert.equal([...w.stores.get(`nodi-app-${w.version}`)!.keys()], w.files)
   await w.extendable('activate')
@@ -219,9 +219,28 @@ test('install asks again for a file whose connection dropped or that got a 5xx, 
   }, 0.001)
   await w.extendable('install')
   assert.equal([...w.stores.get(`nodi-app-${w.version}`)!.keys()].sort(), [...w.files].sort())
-  assert.is(w.fetched.filter((f) => f === '/assets/main-AAAA1111.js (reload)').length, 2)
+  assert.equal(
+    w.fetched.filter((f) => f.startsWith('/assets/main-AAAA1111.js')),
+    ['/assets/main-AAAA1111.js', '/assets/main-AAAA1111.js (reload)'],
+  )
   assert.is(w.fetched.filter((f) => f === '/search.html (reload)').length, 2)
   assert.is(await w.stores.get(`nodi-app-${w.version}`)!.get('/assets/main-AAAA1111.js')!.text(), 'console.log(1)')
+})
+
+test('an asset the HTTP cache answers with a 404 (asked before the deploy had finished) is asked past it, and kept', async () => {
+  const w = await startWorker(
+    async (url, init) =>
+      new URL(url).pathname === '/assets/styles-BBBB2222.css' && init.cache !== 'reload'
+        ? new Response('Not found', { status: 404 })
+        : served(url, init),
+    0.001,
+  )
+  await w.extendable('install')
+  assert.equal(
+    w.fetched.filter((f) => f.startsWith('/assets/styles')),
+    ['/assets/styles-BBBB2222.css', '/assets/styles-BBBB2222.css (reload)'],
+  )
+  assert.is(await w.stores.get(`nodi-app-${w.version}`)!.get('/assets/styles-BBBB2222.css')!.text(), 'body{}')
 })
 
 test('install fails, keeping no half-filled copy, for a file that is not there (asked once) or that fails three times', async () => {

@@ -97,14 +97,21 @@ async function cacheFirst(request: Request, file: string): Promise<Response> {
 /** How often install asks for one file before it gives up (a dropped connection on a mobile network). */
 const FETCH_TRIES = 3
 
-/** This deploy's copy of `url` (`reload`: past the HTTP cache), asked again after a dropped connection or a 5xx. */
+/**
+ * This deploy's copy of `url`, asked again after a dropped connection or a 5xx. A hashed asset's
+ * name fixes its bytes, so its first ask may take the HTTP cache's copy (the page that registered
+ * the worker has just downloaded most of them; a phone then does not download them twice); every
+ * other file (a shell, config.js), and any second ask, goes past the HTTP cache (`reload`).
+ */
 async function fetchForCache(url: string): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
-    const res = await fetch(new Request(url, { cache: 'reload' })).catch((err: unknown) => err)
+    const cache: RequestCache = attempt === 1 && url.startsWith('/assets/') ? 'default' : 'reload'
+    const res = await fetch(new Request(url, { cache })).catch((err: unknown) => err)
     if (res instanceof Response) {
       if (res.ok) return res
-      // a 4xx will not mend itself (the file is not on the server): the install fails at once
-      if (res.status < 500 || attempt >= FETCH_TRIES) throw new TypeError(`${url}: HTTP ${res.status}`)
+      // a 4xx from the server will not mend itself (the file is not there): the install fails at once;
+      // one the HTTP cache kept (an ask before the deploy had finished) is asked past it
+      if ((res.status < 500 && cache === 'reload') || attempt >= FETCH_TRIES) throw new TypeError(`${url}: HTTP ${res.status}`)
     } else if (attempt >= FETCH_TRIES) throw res
     await new Promise((resolve) => setTimeout(resolve, 1000 * attempt))
   }
