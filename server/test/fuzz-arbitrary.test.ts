@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert'
 import * as z from 'zod/mini'
 import { api } from '../../contract/api.ts'
 import { isStorableText } from '../../contract/schemas.ts'
-import { MISSING, mutationArbitrary, placesOf, replaceAt, validArbitrary, type Schema } from './fuzz/arbitrary.ts'
+import { Later, MISSING, mutationArbitrary, placesOf, replaceAt, validArbitrary, type Schema } from './fuzz/arbitrary.ts'
 
 const schemas = Object.entries(api).flatMap(([name, r]) => {
   const def = r as { body?: Schema; query?: Schema }
@@ -61,6 +61,27 @@ test('contexts: one context per object, its values for the fields the object has
   assert.ok(
     values.every((v) => !('unrelated' in v)),
     'fields the object does not have are not added',
+  )
+})
+
+test('contexts: a value the field refuses is not laid over it (one field name, two meanings: a ticket link and a queue token)', () => {
+  const s = z.strictObject({ token: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)), tripDate: z.string() })
+  const link = new Later('a ticket link', async () => 'x'.repeat(16), 'AbCdEfGh-_345678')
+  const queueToken = new Later('a queue token', async () => 'q'.repeat(43), 'Q'.repeat(43))
+  const unknownForm = new Later('a token of no stated form', async () => 'u'.repeat(43))
+  const contexts = [{ token: 'too-short', tripDate: '2026-11-25' }, { token: link }, { token: queueToken }, { token: unknownForm }]
+  const values = fc.sample(validArbitrary(s, { contexts }), { seed: 5, numRuns: 400 }) as Record<string, unknown>[]
+  assert.ok(
+    values.every((v) => v.token !== 'too-short' && v.token !== link),
+    'neither the refused value nor the Later of another form',
+  )
+  assert.ok(
+    values.some((v) => v.tripDate === '2026-11-25'),
+    'the same context’s fitting values still apply',
+  )
+  assert.ok(
+    values.some((v) => v.token === queueToken) && values.some((v) => v.token === unknownForm),
+    'a Later of the field’s form, or of no stated form, is laid over',
   )
 })
 

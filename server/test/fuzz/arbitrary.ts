@@ -27,12 +27,16 @@ const checksOf = (d: Def) => ((d.checks as { _zod: { def: CheckDef } }[] | undef
 /**
  * A context value computed when the request is sent (a live booking, a fresh SMS
  * code). Within one request each Later is computed once, so values picked from the
- * same Later (a ticket's PNR and PIN) agree.
+ * same Later (a ticket's PNR and PIN) agree. `like`, when given, is a value of the
+ * same form: a field whose schema refuses it does not take this Later (two routes
+ * may give one field name different meanings: a ticket link's `token`, a queue
+ * place's `token`).
  */
 export class Later {
   constructor(
     readonly label: string,
     readonly get: (use: (other: Later) => Promise<unknown>) => Promise<unknown>,
+    readonly like?: unknown,
   ) {}
   /** A value derived from this one. */
   pick(label: string, fn: (v: any) => unknown): Later {
@@ -73,6 +77,11 @@ export interface ArbitraryOptions {
    * requests reach the handler's real work; else any context sharing a key.
    */
   contexts?: readonly Record<string, unknown>[]
+  /**
+   * Whether a context value must be one the field's schema accepts (default). Off where the schema
+   * is only a stand-in for values the contract does not describe (path parameters).
+   */
+  checkContexts?: boolean
   /** Extra rule for generated strings (the server refuses NUL and unpaired surrogates). */
   acceptString?: (s: string) => boolean
 }
@@ -137,12 +146,28 @@ function objectArb(d: Def, o: ArbitraryOptions): fc.Arbitrary<unknown> {
     { weight: 3, arbitrary: fc.constantFrom(...relevant.filter((c) => shared(c) === most)) },
     { weight: 1, arbitrary: fc.constantFrom(...relevant) },
   )
+  // a context's value goes where the field's schema accepts it as sent (JSON: a date object as its string), checked
+  // on a Later's `like`, or not at all when a Later is inside it: a value the schema refuses would make a valid
+  // request invalid
+  const accepts = (k: string, x: unknown) => (shape[k] as Schema).safeParse(x === undefined ? x : JSON.parse(JSON.stringify(x))).success
+  const fits = (k: string, x: unknown) => {
+    if (o.checkContexts === false) return true
+    if (x instanceof Later) return x.like === undefined || accepts(k, x.like)
+    return hasLater(x) || accepts(k, x)
+  }
   return fc.tuple(generated, fc.option(context, { freq: 5 })).map(([v, c]) => {
     if (!c) return v
     const out = { ...v }
-    for (const k of keys) if (k in c) out[k] = c[k]
+    for (const k of keys) if (k in c && fits(k, c[k])) out[k] = c[k]
     return out
   })
+}
+
+/** Whether a Later is in `v`, at any depth. */
+function hasLater(v: unknown): boolean {
+  if (v instanceof Later) return true
+  if (Array.isArray(v)) return v.some(hasLater)
+  return v !== null && typeof v === 'object' && Object.values(v).some(hasLater)
 }
 
 function lengthBounds(d: Def): { min: number; max: number } {
