@@ -124,6 +124,17 @@ export function trackRequests(page: Page): () => Promise<void> {
 }
 
 /**
+ * Waits until the city combobox's own after-frame work is done. Ark's combobox (zag) puts the caret at the
+ * end of its field one animation frame after the list opens, and hands focus back to the field one frame
+ * after a city is chosen. Text typed in between lands where that leaves it: Playwright's fill selects the
+ * field's text and then inserts, so a frame falling between the two appends what it types ("SylhetDha")
+ * instead of replacing it. Awaits a frame asked for after the combobox's (two, to be sure of it).
+ */
+export async function comboboxFrameDone(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))))
+}
+
+/**
  * Opens `url` (or reloads, without one) and waits until the notification code has arrived with the rest
  * of what the page fetches once it is idle, so notices still show when the network drops afterwards.
  */

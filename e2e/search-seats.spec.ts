@@ -4,7 +4,7 @@
  * against the real server with fresh demo data.
  */
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test'
-import { announcementsSeen, bookThroughApi, dhakaDate, expectNoAxeViolations, pageHeading, withoutLiveSeatMap } from './helpers.ts'
+import { announcementsSeen, bookThroughApi, comboboxFrameDone, dhakaDate, expectNoAxeViolations, pageHeading, withoutLiveSeatMap } from './helpers.ts'
 
 const tomorrow = dhakaDate(1)
 
@@ -111,9 +111,13 @@ async function pickCity(page: Page, label: 'From' | 'To', typed: string, option:
   await enhanced(page)
   const input = page.getByRole('combobox', { name: label })
   await input.click()
+  // the list opened by the click moves the caret to the field's end a frame later: typing must come after it
+  await comboboxFrameDone(page)
   await input.fill(typed)
   await page.getByRole('option', { name: option }).click()
   await expect(input).toHaveValue(option)
+  // and focus comes back to this field a frame after the choice: the next step must not race it
+  await comboboxFrameDone(page)
 }
 
 // Home-page announcements in the page push the form's neighbours down; these tests start from the
