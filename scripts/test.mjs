@@ -57,10 +57,10 @@ function run(cmd, args, env = {}, onChild = null) {
     child.stdout.on('data', stdout)
     child.stderr.on('data', stderr)
     onChild?.(child)
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       stdout.flush()
       stderr.flush()
-      resolve({ code: code ?? 1, out })
+      resolve({ code: code ?? 1, signal, out })
     })
   })
 }
@@ -180,7 +180,9 @@ async function uvuWorkersStep(files, filter, env = {}) {
         child.send({ file: current })
       })
     })
-    if (current) lost.push(`${current}: its worker exited (code ${r.code}) before it finished`)
+    // a signal is named: one from outside (SIGKILL, SIGTERM) is told apart from the worker's own exit
+    const end = r.signal ? `was ended by ${r.signal}` : `exited (code ${r.code})`
+    if (current) lost.push(`${current}: its worker ${end} before it finished`)
     const more = current && queue.length ? await worker() : []
     // a worker that died is counted once, above, not again for its exit code
     return [{ ...uvuCounts(current ? { ...r, code: 0 } : r), out: r.out }, ...more]

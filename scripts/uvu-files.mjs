@@ -81,6 +81,15 @@ async function queue() {
   }
   process.on('uncaughtException', crash('an uncaught exception'))
   process.on('unhandledRejection', crash('an unhandled rejection'))
+  // a signal from outside: what the file printed so far and which signal, then the worker ends by that signal
+  // (the runner names it); SIGKILL cannot be caught, and leaves the runner's line alone
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT']) {
+    process.once(signal, () => {
+      console.log(`${current}\n   FAIL  "${current}" ended the worker: ${signal} from another process\n`)
+      out.flush()
+      process.kill(process.pid, signal)
+    })
+  }
   for (let file = await next(); file; file = await next(done)) {
     current = file
     const t0 = performance.now()

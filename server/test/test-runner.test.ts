@@ -189,6 +189,28 @@ test('a server test file that ends its process is one failure, named; the files 
   }
 })
 
+test('a server test file whose worker another process ends by a signal: the summary names the file and the signal', async () => {
+  const name = `zz-runner-signal-${process.pid}`
+  // the larger file goes first on a run with no times for them
+  const files = [
+    serverProbe(
+      `${name}-ended`,
+      `// ${'padding '.repeat(200)}\ntest('ended from outside', async () => {\n  console.log('said before the end')\n  process.kill(process.pid, 'SIGTERM')\n  await new Promise((r) => setTimeout(r, 10_000))\n})`,
+    ),
+    serverProbe(`${name}-after`, `test('runs after it', () => {})`),
+  ]
+  try {
+    const r = await runner('server', { SERVER_TESTS: `^${name}-`, TEST_WORKERS: '1' })
+    assert.equal(closing(r.out), ['server: 1 passed, 1 failed, 0 skipped', '1 passed, 1 failed, 0 skipped'], r.out)
+    assert.match(r.out, `server/network/${name}-ended.test.ts: its worker was ended by SIGTERM before it finished`)
+    // what the file printed before it, and the file named by the worker itself
+    assert.match(r.out, 'said before the end')
+    assert.match(r.out, `"server/network/${name}-ended.test.ts" ended the worker: SIGTERM from another process`)
+  } finally {
+    for (const f of files) fs.rmSync(f, { force: true })
+  }
+})
+
 test('a server test file whose process dies of an error no test awaited: the summary names the error, not only the file', async () => {
   const name = `zz-runner-crash-${process.pid}`
   const files = [
