@@ -8,8 +8,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as z from 'zod/mini'
 import { api } from '../../contract/api.ts'
-import { isStorableText } from '../../contract/schemas.ts'
-import { Later, MISSING, mutationArbitrary, placesOf, replaceAt, validArbitrary, type Schema } from './fuzz/arbitrary.ts'
+import { cancelSeatsQuery, isStorableText, waitlistJoinRequest } from '../../contract/schemas.ts'
+import { Later, MISSING, mutationArbitrary, placesOf, replaceAt, resolveLater, validArbitrary, type Schema } from './fuzz/arbitrary.ts'
 
 const schemas = Object.entries(api).flatMap(([name, r]) => {
   const def = r as { body?: Schema; query?: Schema }
@@ -82,6 +82,24 @@ test('contexts: a value the field refuses is not laid over it (one field name, t
   assert.ok(
     values.some((v) => v.token === queueToken) && values.some((v) => v.token === unknownForm),
     'a Later of the field’s form, or of no stated form, is laid over',
+  )
+})
+
+test('contexts: a value picked from a Later keeps the form it states (a ticket’s seats are a cancel’s, never a waitlist’s count)', async () => {
+  const ticket = new Later('a ticket', async () => ({ seats: 'B3,B4' }))
+  const seats = ticket.pick('its seats', (t: { seats: string }) => t.seats, 'A1,A2')
+  assert.is(seats.like, 'A1,A2')
+  assert.is(await resolveLater(seats), 'B3,B4')
+  const contexts = [{ seats }]
+  const joins = fc.sample(validArbitrary(waitlistJoinRequest, { contexts }), { seed: 7, numRuns: 200 }) as Record<string, unknown>[]
+  assert.ok(
+    joins.every((v) => typeof v.seats === 'number'),
+    'a waitlist join keeps a seat count',
+  )
+  const cancels = fc.sample(validArbitrary(cancelSeatsQuery, { contexts }), { seed: 7, numRuns: 200 }) as Record<string, unknown>[]
+  assert.ok(
+    cancels.some((v) => v.seats === seats),
+    'a cancel takes the ticket’s seats',
   )
 })
 

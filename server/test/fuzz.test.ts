@@ -712,8 +712,10 @@ async function buildWorld(f: Fixture): Promise<World> {
       ),
     },
     // the seats a cancel may name: the sold ticket's own, as often as the waitlist's seat counts above are drawn
-    // for it (a cancel naming "2" is refused: one of ten valid cancels must succeed)
-    ...Array.from({ length: 6 }, () => ({ seats: ticket.pick('its seats', (t: { seats: string }) => t.seats) })),
+    // for it (a cancel naming "2" is refused: one of ten valid cancels must succeed); stated as a cancel's seats
+    // ("A1,A2"), so they are never a waitlist's seat count (FUZZ_SEED=1318971254: a broken joinWaitlist request
+    // got "A1" for its seats and was refused for them, not for the field it broke)
+    ...Array.from({ length: 6 }, () => ({ seats: ticket.pick('its seats', (t: { seats: string }) => t.seats, 'A1,A2') })),
     { reservationId: other!.id, pnr: other!.pnr, pin: other!.pin },
     // a change of the sold ticket (the change routes), its fields together
     {

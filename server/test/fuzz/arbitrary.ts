@@ -38,9 +38,9 @@ export class Later {
     readonly get: (use: (other: Later) => Promise<unknown>) => Promise<unknown>,
     readonly like?: unknown,
   ) {}
-  /** A value derived from this one. */
-  pick(label: string, fn: (v: any) => unknown): Later {
-    return new Later(label, async (use) => fn(await use(this)))
+  /** A value derived from this one; `like`, a value of its form (see the class). */
+  pick(label: string, fn: (v: any) => unknown, like?: unknown): Later {
+    return new Later(label, async (use) => fn(await use(this)), like)
   }
   [fc.toStringMethod](): string {
     return `<${this.label}>`
