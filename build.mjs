@@ -170,7 +170,12 @@ export function shellFile(path) {
   return path === '/' ? 'index.html' : `${path.slice(1)}.html`
 }
 
-/** An HTML shell: the stylesheet, config.js, the early script (data routes), the entry, the route's preloads and `body` in #root. */
+/**
+ * An HTML shell: the stylesheet, config.js, the early script (data routes), the entry, the route's preloads and `body` in #root.
+ * A prerendered body is not painted before its header is whole: `rel=expect` holds rendering until #main (the page
+ * after the header) is parsed, or the document is; a first paint of half a header (HTML arriving in parts on a slow
+ * network, a busy phone's parser yielding) put the navigation 51 px off, moved when LOGIN came (e2e/shell.spec.ts).
+ */
 export function indexHtml({ cssHref, entryHref, earlyHref, preloads, routeFiles, body = '' }) {
   const preloadTags = preloads.map((h) => `    <link rel="modulepreload" href="${h}">`).join('\n')
   return `<!doctype html>
@@ -182,7 +187,7 @@ export function indexHtml({ cssHref, entryHref, earlyHref, preloads, routeFiles,
     <meta name="theme-color" content="#0b6e4f">
     <title>Nodi Express</title>
     <link rel="icon" href="data:,">
-    <link rel="stylesheet" href="${cssHref}">
+    <link rel="stylesheet" href="${cssHref}">${body ? '\n    <link rel="expect" href="#main" blocking="render">' : ''}
     <script defer fetchpriority="high" src="/config.js"></script>${earlyHref ? `\n    <script defer fetchpriority="high" src="${earlyHref}"></script>` : ''}
     <script type="module" src="${entryHref}"></script>
 ${preloadTags}

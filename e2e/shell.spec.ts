@@ -1,3 +1,5 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { expect, test, type Page } from '@playwright/test'
 import { routes } from '../src/routes.ts'
 import { dhakaDate, messages, openWithNotifications, pageHeading, publicRoutes } from './helpers.ts'
@@ -372,4 +374,64 @@ test('a route change moves focus to the new h1 in the frame the h1 first shows: 
     frames.filter((f) => !f.endsWith(': h1')),
     `focus per frame once "${notFound}" showed`,
   ).toEqual([])
+})
+
+test('a prerendered page whose HTML arrives in two parts is not painted with half its header: nothing moves when the rest comes', async ({
+  page,
+  baseURL,
+}) => {
+  // /login's shell from a server that pauses inside the header, after the navigation and before LOGIN (a slow network,
+  // or a busy phone's parser: a clean-clone run saw the navigation move 51 px left at 469 ms, LOGIN and its gap
+  // arriving after the first paint); every other request goes to the app's server
+  const shell = await (await fetch(`${baseURL}/login`)).text()
+  const cut = shell.indexOf('</nav>') + '</nav>'.length
+  expect(cut, "the shell's header has its navigation").toBeGreaterThan(100)
+  let sentRest = () => {}
+  const restSent = new Promise<void>((resolve) => (sentRest = resolve))
+  const slow = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+    res.write(shell.slice(0, cut))
+    // long enough for the stylesheet to arrive and a frame to be painted meanwhile
+    setTimeout(() => {
+      res.end(shell.slice(cut))
+      sentRest()
+    }, 1500)
+  })
+  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`
+  try {
+    await page.route(`${origin}/**`, async (route, request) => {
+      if (request.isNavigationRequest()) return route.continue()
+      const { pathname, search } = new URL(request.url())
+      await route.fulfill({ response: await route.fetch({ url: `${baseURL}${pathname}${search}` }) })
+    })
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number; moved: string[] }
+      w.shifts = 0
+      w.moved = []
+      type Shift = { value: number; startTime: number; sources?: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] }
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as Shift[]) {
+          w.shifts += e.value
+          for (const s of e.sources ?? []) {
+            const el = s.node instanceof Element ? s.node : s.node?.parentElement
+            w.moved.push(
+              `${el?.tagName.toLowerCase()} "${(el?.textContent ?? '').trim().slice(0, 30)}" at ${Math.round(e.startTime)} ms: x ${Math.round(s.previousRect.x)} → ${Math.round(s.currentRect.x)}`,
+            )
+          }
+        }
+      }).observe({ type: 'layout-shift', buffered: true })
+    })
+    await page.goto(`${origin}/login`)
+    await restSent
+    await expect(await pageHeading(page)).toHaveText(headingOf('/login'))
+    await page.evaluate(() => new Promise(requestAnimationFrame))
+    const { shifts, moved } = await page.evaluate(() => {
+      const w = window as unknown as { shifts: number; moved: string[] }
+      return { shifts: w.shifts, moved: w.moved }
+    })
+    expect(shifts, moved.join('; ')).toBe(0)
+  } finally {
+    slow.close()
+  }
 })
