@@ -135,6 +135,40 @@ export async function comboboxFrameDone(page: Page): Promise<void> {
 }
 
 /**
+ * Records the page's layout shifts from its first paint on, in every document it opens from now on (an init
+ * script), and returns a reading: after one more animation frame, their summed score and, for a failure's
+ * message, what moved, when and from where to where ("nav \"Home…\" at 469 ms: 404,16 300×40 → 353,16 300×40").
+ */
+export async function recordLayoutShifts(page: Page): Promise<() => Promise<{ shifts: number; moved: string[] }>> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { shifts: number; moved: string[] }
+    w.shifts = 0
+    w.moved = []
+    type Shift = { value: number; startTime: number; sources?: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] }
+    const rect = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as Shift[]) {
+        w.shifts += e.value
+        for (const s of e.sources ?? []) {
+          const el = s.node instanceof Element ? s.node : s.node?.parentElement
+          const name = el
+            ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.textContent ?? '').trim().slice(0, 30)}"`
+            : String(s.node?.nodeName)
+          w.moved.push(`${name} at ${Math.round(e.startTime)} ms: ${rect(s.previousRect)} → ${rect(s.currentRect)}`)
+        }
+      }
+    }).observe({ type: 'layout-shift', buffered: true })
+  })
+  return async () => {
+    await page.evaluate(() => new Promise(requestAnimationFrame))
+    return page.evaluate(() => {
+      const w = window as unknown as { shifts: number; moved: string[] }
+      return { shifts: w.shifts, moved: w.moved }
+    })
+  }
+}
+
+/**
  * Opens `url` (or reloads, without one) and waits until the notification code has arrived with the rest
  * of what the page fetches once it is idle, so notices still show when the network drops afterwards.
  */

@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test, type Page } from '@playwright/test'
 import { routes } from '../src/routes.ts'
-import { dhakaDate, messages, openWithNotifications, pageHeading, publicRoutes } from './helpers.ts'
+import { dhakaDate, messages, openWithNotifications, pageHeading, publicRoutes, recordLayoutShifts } from './helpers.ts'
 
 const { en } = messages
 
@@ -247,38 +247,16 @@ test('every route paints its page from its HTML before any JavaScript runs (fiel
 
 for (const lang of ['en', 'bn'] as const) {
   test(`the app takes a prerendered page over without a layout shift (${lang})`, async ({ page }) => {
-    await page.addInitScript((l) => {
-      sessionStorage.setItem('language', l)
-      const w = window as unknown as { shifts: number; moved: string[] }
-      w.shifts = 0
-      // what moved, for the failure's message (a clean-clone run once measured 0.0013 on /login, not seen again in 70 repeats)
-      w.moved = []
-      type Shift = { value: number; startTime: number; sources?: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] }
-      const rect = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as unknown as Shift[]) {
-          w.shifts += e.value
-          for (const s of e.sources ?? []) {
-            const el = s.node instanceof Element ? s.node : s.node?.parentElement
-            const name = el
-              ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.textContent ?? '').trim().slice(0, 30)}"`
-              : String(s.node?.nodeName)
-            w.moved.push(`${name} at ${Math.round(e.startTime)} ms: ${rect(s.previousRect)} → ${rect(s.currentRect)}`)
-          }
-        }
-      }).observe({ type: 'layout-shift', buffered: true })
-    }, lang)
+    await page.addInitScript((l) => sessionStorage.setItem('language', l), lang)
+    // what moved goes in the failure's message (a clean-clone run once measured 0.0013 on /login: 3501bd4)
+    const layoutShifts = await recordLayoutShifts(page)
     for (const path of ['/login', '/ticket-operation', '/faq']) {
       await page.goto(path)
       await expect(await pageHeading(page)).toHaveText(headingOf(path, lang))
       // the prerendered copy is gone, the live page is the only one
       await expect(page.locator('#root')).toHaveCount(1)
       await expect(page.locator('main')).toHaveCount(1)
-      await page.evaluate(() => new Promise(requestAnimationFrame))
-      const { shifts, moved } = await page.evaluate(() => {
-        const w = window as unknown as { shifts: number; moved: string[] }
-        return { shifts: w.shifts, moved: w.moved }
-      })
+      const { shifts, moved } = await layoutShifts()
       expect(shifts, `${path}: ${moved.join('; ')}`).toBe(0)
     }
   })
@@ -405,31 +383,11 @@ test('a prerendered page whose HTML arrives in two parts is not painted with hal
       const { pathname, search } = new URL(request.url())
       await route.fulfill({ response: await route.fetch({ url: `${baseURL}${pathname}${search}` }) })
     })
-    await page.addInitScript(() => {
-      const w = window as unknown as { shifts: number; moved: string[] }
-      w.shifts = 0
-      w.moved = []
-      type Shift = { value: number; startTime: number; sources?: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] }
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as unknown as Shift[]) {
-          w.shifts += e.value
-          for (const s of e.sources ?? []) {
-            const el = s.node instanceof Element ? s.node : s.node?.parentElement
-            w.moved.push(
-              `${el?.tagName.toLowerCase()} "${(el?.textContent ?? '').trim().slice(0, 30)}" at ${Math.round(e.startTime)} ms: x ${Math.round(s.previousRect.x)} → ${Math.round(s.currentRect.x)}`,
-            )
-          }
-        }
-      }).observe({ type: 'layout-shift', buffered: true })
-    })
+    const layoutShifts = await recordLayoutShifts(page)
     await page.goto(`${origin}/login`)
     await restSent
     await expect(await pageHeading(page)).toHaveText(headingOf('/login'))
-    await page.evaluate(() => new Promise(requestAnimationFrame))
-    const { shifts, moved } = await page.evaluate(() => {
-      const w = window as unknown as { shifts: number; moved: string[] }
-      return { shifts: w.shifts, moved: w.moved }
-    })
+    const { shifts, moved } = await layoutShifts()
     expect(shifts, moved.join('; ')).toBe(0)
   } finally {
     // a request still being passed on as the test ends (the page's later code and data) is let go, not failed
