@@ -4,7 +4,7 @@
 // `N passed, N failed, N skipped` after a line per step with its seconds. Pass step names to run only those:
 // `npm test -- unit e2e` (an unknown name fails, naming the steps). Every `*.test.ts` in the tree runs, wherever
 // it lives: those under server/ in the server step, the others in the unit step; a step that ran no test fails.
-// The server step's files run in TEST_WORKERS (2) uvu processes that take the next file as they free up, the
+// The server step's files run in TEST_WORKERS (3) uvu processes that take the next file as they free up, the
 // slowest first (the last run's times, in .tmp/test-times.json).
 // The server and e2e-pg steps run on Node 24, the production runtime: NODE24_BIN, else this Node when it is 24,
 // else the one in ~/.cache/bus-ticketing/node-24.21.0 (XDG_CACHE_HOME), installed there from the npm registry's
@@ -169,7 +169,7 @@ async function uvuWorkersStep(files, filter, env = {}) {
   const times = lastTimes()
   const cost = (f) => times[f] ?? 1e6 + fs.statSync(path.join(root, f)).size
   const queue = [...chosen].sort((a, b) => cost(b) - cost(a))
-  const workers = Math.max(1, Math.min(Number(process.env.TEST_WORKERS) || 2, queue.length))
+  const workers = Math.max(1, Math.min(Number(process.env.TEST_WORKERS) || 3, queue.length))
   const lost = []
   const worker = async () => {
     let current = null
