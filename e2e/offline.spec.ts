@@ -1,7 +1,7 @@
 /**
  * Issue 14: repeat visits and offline tickets. With the app's service worker
- * (blocked in the other specs), on a server of its own whose copy of dist/ the
- * last tests deploy into: a repeat visit with the network cut gets the shell and
+ * (blocked in the other specs), on a server of its own per worker whose copy of
+ * dist/ two tests deploy into (and put back): a repeat visit with the network cut gets the shell and
  * a ticket kept on the device, a passenger's tickets open offline from My tickets
  * and the success page and are gone after logout, the offline ticket passes axe
  * in en and bn, a shared computer (issue 21) shows nothing of the previous
@@ -11,6 +11,7 @@
  * worker. The browser runs outside Bangladesh: times shown are still Dhaka's.
  */
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
 import type { Reservation } from '../contract/schemas.ts'
@@ -22,7 +23,7 @@ import { type OwnServer, startOwnServer } from './own-server.ts'
 
 const { en } = messages
 
-const test = base.extend<object, { app: OwnServer }>({
+const test = base.extend<{ deployable: string }, { app: OwnServer }>({
   app: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
@@ -33,10 +34,24 @@ const test = base.extend<object, { app: OwnServer }>({
     { scope: 'worker', timeout: 180_000 },
   ],
   baseURL: async ({ app }, use) => use(app.url),
+  // the worker's server's dist/ for a test that deploys into it, put back as it was after the test: the next test on
+  // that worker gets the build every test starts from
+  deployable: async ({ app }, use) => {
+    const saved = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-dist-saved-'))
+    fs.cpSync(app.dist, saved, { recursive: true })
+    try {
+      await use(app.dist)
+    } finally {
+      fs.rmSync(app.dist, { recursive: true, force: true })
+      fs.cpSync(saved, app.dist, { recursive: true })
+      fs.rmSync(saved, { recursive: true, force: true })
+    }
+  },
 })
 
-// one server, one worker: the last test deploys into the server's dist/
-test.describe.configure({ mode: 'serial', timeout: 180_000 })
+// one server per worker, its tests in parallel on the run's workers: Playwright runs a worker fixture's specs after the
+// others, so a spec held to one worker ran alone at the end of the step (56 s with the other worker idle)
+test.describe.configure({ timeout: 180_000 })
 // a browser outside Bangladesh: the saved copy's time is still Dhaka's
 test.use({ serviceWorkers: 'allow', timezoneId: 'America/New_York' })
 
@@ -453,14 +468,14 @@ test('Keep this ticket on this device keeps it for its passenger only: signed in
   await logOut(c, t.pnr)
 })
 
-test('a new build is detected: an open page offers Reload; a page that already is the new build takes it silently', async ({ page, app }) => {
+test('a new build is detected: an open page offers Reload; a page that already is the new build takes it silently', async ({ page, deployable }) => {
   await page.goto('/faq')
   await pageHeading(page)
   await controlled(page)
   const first = await pageVersion(page)
 
   // deploy: changed shells, a new version, a new worker script
-  const second = await deploy(app.dist, (html) => html.replace('<title>', '<meta name="deploy" content="2">\n    <title>'))
+  const second = await deploy(deployable, (html) => html.replace('<title>', '<meta name="deploy" content="2">\n    <title>'))
   expect(second).not.toBe(first)
 
   // the open tab asks for updates (as it does every 30 minutes and when it is shown again)
@@ -475,7 +490,7 @@ test('a new build is detected: an open page offers Reload; a page that already i
   await expect(page.getByText(en['app.updateReady']!)).toHaveCount(0)
 
   // the next deploy, then simply the next visit: its page comes from the network, so it is the new build already
-  const third = await deploy(app.dist, (html) => html.replace('content="2"', 'content="3"'))
+  const third = await deploy(deployable, (html) => html.replace('content="2"', 'content="3"'))
   await page.reload()
   await pageHeading(page)
   expect(await pageVersion(page)).toBe(third)
@@ -492,7 +507,7 @@ test('a new build is detected: an open page offers Reload; a page that already i
   await expect(page.getByText(en['app.updateReady']!)).toHaveCount(0)
 })
 
-test('serviceWorker: false in config.js removes the worker and its copies of the app', async ({ page, context, app }) => {
+test('serviceWorker: false in config.js removes the worker and its copies of the app', async ({ page, context, deployable }) => {
   const cacheNames = () => page.evaluate(() => caches.keys())
   await page.goto('/faq')
   await pageHeading(page)
@@ -500,7 +515,7 @@ test('serviceWorker: false in config.js removes the worker and its copies of the
   expect(await cacheNames()).toEqual([expect.stringMatching(/^nodi-app-/)])
 
   // the operator turns it off in config.js: the next visit removes it
-  fs.writeFileSync(path.join(app.dist, 'config.js'), "window.__APP_CONFIG__ = { apiBaseUrl: '/api', serviceWorker: false };\n")
+  fs.writeFileSync(path.join(deployable, 'config.js'), "window.__APP_CONFIG__ = { apiBaseUrl: '/api', serviceWorker: false };\n")
   await page.reload()
   await pageHeading(page)
   await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0)
