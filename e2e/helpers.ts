@@ -288,15 +288,18 @@ export async function bookThroughApi(
     tripDate: details.tripDate,
     tripId: trip.tripId,
   })
+  const locked = await post('/reservation/seatLock', {
+    tripDate: details.tripDate,
+    coachCode: details.coach.code,
+    originCode,
+    destinationCode,
+    seatNames: seats,
+    locked: true,
+  })
+  // free a moment ago, taken now: another test of the run books on this trip too (each should have trips of its own)
   expect(
-    await post('/reservation/seatLock', {
-      tripDate: details.tripDate,
-      coachCode: details.coach.code,
-      originCode,
-      destinationCode,
-      seatNames: seats,
-      locked: true,
-    }),
+    locked,
+    `seats ${seats.join(', ')} of ${details.coach.code} on ${details.tripDate} were taken between the seat map and the lock`,
   ).toBeTruthy()
   const booked = await post<{ id: number }>('/reservation/booking', {
     tripId: trip.tripId,
