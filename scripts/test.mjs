@@ -171,18 +171,30 @@ async function uvuWorkersStep(files, filter, env = {}) {
   const queue = [...chosen].sort((a, b) => cost(b) - cost(a))
   const workers = Math.max(1, Math.min(Number(process.env.TEST_WORKERS) || 3, queue.length))
   const lost = []
+  let spools = 0
   const worker = async () => {
     let current = null
-    const r = await run('node', [...uvu, '--queue'], { ...env, ...testNow }, (child) => {
+    // what the worker's file printed so far (scripts/uvu-files.mjs keeps it there), and what the worker wrote since it
+    // took that file: a worker that V8 itself ends writes its message straight to stderr, past the held output
+    const spool = path.join(os.tmpdir(), `uvu-worker-${process.pid}-${++spools}.out`)
+    let since = ''
+    const r = await run('node', [...uvu, '--queue'], { ...env, ...testNow, UVU_SPOOL: spool }, (child) => {
+      const seen = (d) => {
+        since = (since + d).slice(-20_000)
+      }
+      child.stdout.on('data', seen)
+      child.stderr.on('data', seen)
       child.on('message', (m) => {
         if (m.done) times[m.done] = m.ms / 1000
         current = queue.shift() ?? null
+        since = ''
         child.send({ file: current })
       })
     })
     // a signal is named: one from outside (SIGKILL, SIGTERM) is told apart from the worker's own exit
     const end = r.signal ? `was ended by ${r.signal}` : `exited (code ${r.code})`
-    if (current) lost.push(`${current}: its worker ${end} before it finished`)
+    if (current) lost.push(lostFile(current, end, since, spool))
+    fs.rmSync(spool, { force: true })
     const more = current && queue.length ? await worker() : []
     // a worker that died is counted once, above, not again for its exit code
     return [{ ...uvuCounts(current ? { ...r, code: 0 } : r), out: r.out }, ...more]
@@ -196,6 +208,35 @@ async function uvuWorkersStep(files, filter, env = {}) {
   const total = (k) => results.reduce((a, r) => a + r[k], 0)
   const out = results.map((r) => r.out).join('\n') + lost.map((l) => `\n   FAIL  ${l}\n`).join('')
   return { ok: total('ok'), bad: total('bad') + lost.length, skipped: total('skipped'), out }
+}
+
+/**
+ * The summary's lines for a file whose worker died: which file and how, then the first lines the worker wrote of its
+ * own (V8's fatal message, say) and the last lines the file had printed (its suite, the tests passed so far). Seven
+ * lines at most after the first, which the Failures list shows whole.
+ */
+function lostFile(file, end, since, spool) {
+  const lines = (text) =>
+    strip(text)
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .filter((l) => l.trim() && !/^#\s*$/.test(l.trim()))
+  // what came after the last file's summary (uvu's Duration line) was the worker's own; the file's held output is in
+  // the spool
+  const last = since.lastIndexOf('Duration:')
+  const nl = last < 0 ? -1 : since.indexOf('\n', last)
+  const own = lines(last < 0 ? since : nl < 0 ? '' : since.slice(nl + 1))
+  let printed = []
+  try {
+    printed = lines(fs.readFileSync(spool, 'utf8'))
+  } catch {
+    // no spool: the worker died before it took a file
+  }
+  return [
+    `${file}: its worker ${end} before it finished`,
+    ...(own.length ? own.slice(0, 4).map((l) => `    the worker wrote: ${l.trim()}`) : ['    the worker wrote nothing of its own']),
+    ...(printed.length ? printed.slice(-3).map((l) => `    the file had printed: ${l.trim()}`) : ['    the file had printed nothing']),
+  ].join('\n')
 }
 
 /** Node 24 here, found or installed once per run: `{ bin, version }`, or `{ missing }` saying why there is none. */
@@ -311,4 +352,7 @@ if (failLines.length) console.log(`\nFailures:\n  ${failLines.slice(0, 60).join(
 if (notes.length) console.log(`\n${notes.join('\n')}`)
 console.log('\n' + lines.join('\n'))
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+// process.exit drops what stdout and stderr have not handed over yet: to a pipe whose reader is behind (a CI log, the
+// runner's own test reading a nested run) the end of a long output and the summary went missing
+await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))))
 process.exit(totals.failed ? 1 : 0)

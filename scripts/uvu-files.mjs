@@ -42,11 +42,24 @@ function writeAll(fd, text) {
   }
 }
 
-/** Holds what the process writes until `flush`; what is held is written even when the process exits early. */
-function holdOutput() {
+/**
+ * Holds what the process writes until `flush`; what is held is written even when the process exits early. With
+ * `spool` (a file's path) it is also written there as it comes, and the file emptied at each flush: a process that
+ * dies without running its exit handlers (a crash of V8 itself, ended by SIGTRAP or SIGSEGV) leaves there what its
+ * current file had printed, for the runner to show.
+ */
+function holdOutput(spool) {
   const held = []
+  let spoolFd = null
+  if (spool) {
+    fs.writeFileSync(spool, '')
+    // appending: after an emptying, the next write starts the file again
+    spoolFd = fs.openSync(spool, 'a')
+  }
   const hold = (fd) => (chunk, encoding, cb) => {
-    held.push([fd, typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()])
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()
+    held.push([fd, text])
+    if (spoolFd !== null) fs.writeSync(spoolFd, text)
     if (typeof encoding === 'function') encoding()
     else if (typeof cb === 'function') cb()
     return true
@@ -55,6 +68,7 @@ function holdOutput() {
   process.stderr.write = hold(2)
   const flush = () => {
     for (const [fd, text] of held.splice(0)) writeAll(fd, text)
+    if (spoolFd !== null) fs.ftruncateSync(spoolFd, 0)
   }
   process.on('exit', flush)
   return { flush }
@@ -63,7 +77,7 @@ function holdOutput() {
 async function queue() {
   globalThis.UVU_DEFER = 1
   const uvu = await import('uvu')
-  const out = holdOutput()
+  const out = holdOutput(process.env.UVU_SPOOL)
   let failed = false
   let done = null
   let current = null
