@@ -6,6 +6,7 @@
  */
 import { postgresMissing, startPostgres } from '../harness/postgres.ts'
 import { chromiumMissing } from '../harness/browser.ts'
+import { exitWhenWritten } from '../scripts/exit-when-written.mjs'
 import { runSpecs } from './run-specs.ts'
 
 const specs = process.argv.slice(2).length ? process.argv.slice(2) : ['e2e/booking.spec.ts']
@@ -23,4 +24,4 @@ if (missing) {
     await pg.stop()
   }
 }
-process.exit(code)
+await exitWhenWritten(code)

@@ -19,6 +19,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { exitWhenWritten } from './exit-when-written.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const only = process.argv.slice(2)
@@ -352,7 +353,4 @@ if (failLines.length) console.log(`\nFailures:\n  ${failLines.slice(0, 60).join(
 if (notes.length) console.log(`\n${notes.join('\n')}`)
 console.log('\n' + lines.join('\n'))
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
-// process.exit drops what stdout and stderr have not handed over yet: to a pipe whose reader is behind (a CI log, the
-// runner's own test reading a nested run) the end of a long output and the summary went missing
-await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))))
-process.exit(totals.failed ? 1 : 0)
+await exitWhenWritten(totals.failed ? 1 : 0)
