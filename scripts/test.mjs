@@ -20,6 +20,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { exitWhenWritten } from './exit-when-written.mjs'
+import { reportFailures } from './report-failures.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const only = process.argv.slice(2)
@@ -101,9 +102,10 @@ function playwrightCounts(r, report) {
     const skipped = skippedLines(r.out).length
     return { ok: 0, bad: skipped ? 0 : 1, skipped }
   }
-  const s = JSON.parse(fs.readFileSync(report, 'utf8')).stats ?? {}
+  const json = JSON.parse(fs.readFileSync(report, 'utf8'))
+  const s = json.stats ?? {}
   const bad = (s.unexpected ?? 0) + (r.code !== 0 && !s.unexpected ? 1 : 0)
-  return { ok: (s.expected ?? 0) + (s.flaky ?? 0), bad, skipped: s.skipped ?? 0 }
+  return { ok: (s.expected ?? 0) + (s.flaky ?? 0), bad, skipped: s.skipped ?? 0, failures: reportFailures(json, root) }
 }
 
 async function playwrightStep(script, reportName, env = {}) {
@@ -330,9 +332,9 @@ for (const [name, step] of Object.entries(steps)) {
   if (only.length && !only.includes(name)) continue
   console.log(`\n=== ${name} ===`)
   const t0 = Date.now()
-  let { ok, bad, skipped = 0, out = '' } = await step()
+  let { ok, bad, skipped = 0, out = '', failures } = await step()
   skipLines.push(...skippedLines(out))
-  if (bad) failLines.push(...failureLines(out).map((l) => `${name}: ${l.trim()}`))
+  if (bad) failLines.push(...(failures?.length ? failures : failureLines(out)).map((l) => `${name}: ${l.trim()}`))
   if (ok + bad + skipped === 0) {
     // a step that ran nothing proves nothing
     bad = 1
