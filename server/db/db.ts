@@ -13,6 +13,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { keepWasmWrappersGeneric } from './wasm-wrappers.ts'
 
 export interface Queryable {
   /** Runs one parameterised statement ($1, $2, ...) and returns its rows. */
@@ -231,6 +232,8 @@ async function openPglite(dataDir: string): Promise<Db> {
   const dir = path.resolve(dataDir)
   fs.mkdirSync(dir, { recursive: true })
   const release = takeLock(dir)
+  // before the first instance: V8 crashes now and then freeing its compiled wrappers for PGlite (wasm-wrappers.ts)
+  keepWasmWrappersGeneric()
   const { PGlite, types } = await import('@electric-sql/pglite')
   let pgl: InstanceType<typeof PGlite>
   try {

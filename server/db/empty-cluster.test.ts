@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { copyEmptyCluster } from './db.ts'
+import { keepWasmWrappersGeneric } from './wasm-wrappers.ts'
 import { tempDir } from '../test/helpers.ts'
 
 /** Opens a copied cluster and answers one query. */
@@ -18,6 +19,8 @@ async function opens(pgdata: string): Promise<boolean> {
   }
 }
 
+// this file opens PGlite itself, not through openDb
+keepWasmWrappersGeneric()
 const root = tempDir()
 const template = path.join(root, 'empty')
 
