@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { tempDir } from '../test/helpers.ts'
+import { tiersWrappersUp } from './wasm-wrappers.ts'
 
 const dir = tempDir()
 const url = (file: string) => JSON.stringify(pathToFileURL(path.join(import.meta.dirname, file)).href)
@@ -26,7 +27,7 @@ console.error('calls', sum)
 `
 
 /** Runs `script` in a child with the compiled wrappers printed; answers how many it compiled, and the calls made. */
-function wrappersCompiled(name: string, script: string): { wrappers: number; calls: string } {
+function wrappersCompiled(name: string, script: string): { wrappers: number; calls: string; stderr: string } {
   const file = path.join(dir, `${name}.mts`)
   fs.writeFileSync(file, script)
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--print-wasm-stub-code', file], {
@@ -39,6 +40,7 @@ function wrappersCompiled(name: string, script: string): { wrappers: number; cal
   return {
     wrappers: (r.stdout.match(/^kind: wasm-to-js$/gm) ?? []).length,
     calls: r.stderr.match(/^calls \d+$/m)?.[0] ?? 'no calls line',
+    stderr: r.stderr,
   }
 }
 
@@ -52,6 +54,15 @@ test('keepWasmWrappersGeneric: the same calls compile no wrapper', () => {
   const r = wrappersCompiled('kept', `import { keepWasmWrappersGeneric } from ${url('wasm-wrappers.ts')}\nkeepWasmWrappersGeneric()\n${calls}`)
   assert.is(r.calls, 'calls 12502500')
   assert.is(r.wrappers, 0)
+  assert.not.match(r.stderr, /unrecognized flag/)
+})
+
+test('the budget is set only where V8 has it: Node 24 and 22, not Node 20, which would print an error', () => {
+  assert.ok(tiersWrappersUp('13.6.233.17-node.53'))
+  assert.ok(tiersWrappersUp('12.4.254.21-node.33'))
+  assert.ok(tiersWrappersUp('11.7.439.0'))
+  assert.not.ok(tiersWrappersUp('11.3.244.8-node.33'))
+  assert.not.ok(tiersWrappersUp('10.2.154.26-node.26'))
 })
 
 test('opening the embedded database sets it: PGlite itself and later WebAssembly compile no wrapper', () => {

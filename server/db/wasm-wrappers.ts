@@ -20,7 +20,16 @@ import v8 from 'node:v8'
 /** The greatest budget V8 takes (a 32-bit signed count of calls): never reached. */
 export const NEVER = 2 ** 31 - 1
 
-/** Sets the budget for this process (again, harmlessly, on each later call). */
+/**
+ * Whether this V8 tiers wrappers up (from 11.7; the generic wrapper is its default from 12.3). Node 20's V8 (11.3)
+ * has no such flag: setting it there prints "Error: unrecognized flag" to stderr.
+ */
+export function tiersWrappersUp(v8Version = process.versions.v8): boolean {
+  const [major = 0, minor = 0] = v8Version.split('.').map(Number)
+  return major > 11 || (major === 11 && minor >= 7)
+}
+
+/** Sets the budget for this process (again, harmlessly, on each later call) where V8 has it. */
 export function keepWasmWrappersGeneric(): void {
-  v8.setFlagsFromString(`--wasm-wrapper-tiering-budget=${NEVER}`)
+  if (tiersWrappersUp()) v8.setFlagsFromString(`--wasm-wrapper-tiering-budget=${NEVER}`)
 }
