@@ -278,10 +278,14 @@ t('the ticket SMS is short and in the booking language (Bengali here), with PNR 
 t('production: no console transport, and the code column is never written', async () => {
   assert.throws(() => consoleTransport({ production: true }), /does not exist in production/)
   const smtp = await startSmtpReceiver()
+  // a provider of its own: the one above was last called before this app started, which holds the event loop for
+  // seconds (its migrations); the pooled connection then passed the receiver's 5 s keep-alive unseen, the first send
+  // reused it and got ECONNRESET, and the retry 5 s on waits for this app's clock, which stands still (2026-12-01)
+  const prodSms = await startSmsReceiver()
   const prod = await startTestApp({
     production: true,
     daysAhead: 0,
-    config: { sms: { provider: 'http-json', url: sms.url, token: TOKEN, senderId: null }, smtp: { url: smtp.url, from: 'tickets@nodi.test' } },
+    config: { sms: { provider: 'http-json', url: prodSms.url, token: TOKEN, senderId: null }, smtp: { url: smtp.url, from: 'tickets@nodi.test' } },
   })
   try {
     assert.throws(() => createTransports({ ...prod.deps.config, smtp: null }, { timeoutMs: 1000 }), /console outbox does not exist in production/)
@@ -297,8 +301,8 @@ t('production: no console transport, and the code column is never written', asyn
     assert.is(stored!.code, null)
     const w = startDeliveryWorker(prod.deps, transports, { pollMs: 50, log: () => undefined })
     try {
-      await until(() => sms.requests.some((r) => r.body.to === '8801912340009'), 'the production SMS')
-      const sent = sms.requests.find((r) => r.body.to === '8801912340009')!.body.text!
+      await until(() => prodSms.requests.some((r) => r.body.to === '8801912340009'), 'the production SMS')
+      const sent = prodSms.requests.find((r) => r.body.to === '8801912340009')!.body.text!
       const code = /^(\d{6}) /.exec(sent)![1]!
       await until(
         async () => (await prod.db.query<{ status: string }>('SELECT status FROM outbox_messages WHERE id = $1', [stored!.id]))[0]!.status === 'SENT',
@@ -314,6 +318,7 @@ t('production: no console transport, and the code column is never written', asyn
   } finally {
     await prod.close()
     await smtp.close()
+    await prodSms.close()
   }
 })
 
