@@ -2,8 +2,9 @@ import { relative } from 'node:path'
 
 // The failed browser tests of a Playwright JSON report, as npm test's Failures list shows them (scripts/test.mjs).
 
+/** Text without the terminal colour codes test runners print (Playwright's messages, uvu's output). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removes the terminal colour codes Playwright's messages hold
-const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '')
+export const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '')
 
 /**
  * Each failed browser test of a Playwright JSON report, as the Failures list shows it: the test, then where and how it

@@ -20,7 +20,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { exitWhenWritten } from './exit-when-written.mjs'
-import { reportFailures } from './report-failures.mjs'
+import { reportFailures, strip } from './report-failures.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const only = process.argv.slice(2)
@@ -67,8 +67,6 @@ function run(cmd, args, env = {}, onChild = null) {
   })
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removes the terminal colour codes uvu prints
-const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '')
 const sum = (t, re) => [...t.matchAll(re)].reduce((a, m) => a + Number(m[1]), 0)
 
 /** The `SKIPPED: <suite> — <test>: <reason>` lines of a step's output (server/test/skip.ts, e2e/run-specs.ts). */
